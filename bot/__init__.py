@@ -1,0 +1,1 @@
+"""The runtime: settings, the SQLite store, translations, shared embeds and views."""

@@ -1,0 +1,96 @@
+"""The bot: opens the store, loads the cogs, syncs commands, drains work on close."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import answer_error
+from bot.i18n import Translator
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.mesa", "cogs.tirar")
+COMMANDS_HASH = "commands_hash"
+# Tasks discord.py starts for an interaction; closing waits for them to finish.
+_IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
+DRAIN_SECONDS = 10.0
+
+
+class TiradaTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await answer_error(interaction, error)
+
+
+class Tirada(commands.Bot):
+    """One process serving every table. ``rng`` is injectable so tests can seed it."""
+
+    store: Store
+
+    def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+            tree_cls=TiradaTree,
+            help_command=None,
+        )
+        self.settings = settings
+        self.rng = rng if rng is not None else random.SystemRandom()
+
+    async def setup_hook(self) -> None:
+        self.settings.tirada_db.parent.mkdir(parents=True, exist_ok=True)
+        self.store = await Store.open(self.settings.tirada_db)
+        await self.tree.set_translator(Translator())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def commands_digest(self) -> str:
+        translator = self.tree.translator
+        assert translator is not None
+        payload = [await c.get_translated_payload(self.tree, translator) for c in self.tree.get_commands()]
+        return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self) -> None:
+        """Sync to the dev guild every start; globally only when the command set changed."""
+        try:
+            if self.settings.tirada_dev_guild is not None:
+                guild = discord.Object(self.settings.tirada_dev_guild)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+                log.info("commands synced to the dev guild", extra={"guild": guild.id})
+                return
+            digest = await self.commands_digest()
+            if await self.store.get_meta(COMMANDS_HASH) == digest:
+                log.info("commands unchanged; not synced")
+                return
+            await self.tree.sync()
+            await self.store.set_meta(COMMANDS_HASH, digest)
+            log.info("commands synced globally")
+        except discord.HTTPException:
+            log.exception("command sync failed; the commands Discord already has stay in place")
+
+    async def close(self) -> None:
+        await self._drain()
+        await super().close()
+
+    async def _drain(self) -> None:
+        current = asyncio.current_task()
+        pending = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(_IN_FLIGHT)
+        ]
+        if pending:
+            log.info("finishing in-flight interactions", extra={"count": len(pending)})
+            await asyncio.wait(pending, timeout=DRAIN_SECONDS)

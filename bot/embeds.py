@@ -1,0 +1,35 @@
+"""Embeds every cog shares: one colour per verdict, refusals that read at a glance."""
+
+from __future__ import annotations
+
+import discord
+
+NEUTRAL = discord.Colour.blurple()
+SUCCESS = discord.Colour.green()
+FAILURE = discord.Colour.red()
+REFUSAL = discord.Colour.orange()
+
+# Discord's own limits, so that no user text can make a message fail to send.
+TITLE_LIMIT = 256
+FIELD_LIMIT = 1024
+DESCRIPTION_LIMIT = 4096
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def refusal(text: str) -> discord.Embed:
+    return discord.Embed(description=clip(text, DESCRIPTION_LIMIT), colour=REFUSAL)
+
+
+def card(title: str, description: str = "", colour: discord.Colour = NEUTRAL) -> discord.Embed:
+    return discord.Embed(
+        title=clip(title, TITLE_LIMIT),
+        description=clip(description, DESCRIPTION_LIMIT) or None,
+        colour=colour,
+    )
+
+
+def field(embed: discord.Embed, name: str, value: str, inline: bool = True) -> discord.Embed:
+    return embed.add_field(name=clip(name, TITLE_LIMIT), value=clip(value, FIELD_LIMIT), inline=inline)

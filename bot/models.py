@@ -1,0 +1,153 @@
+"""Value types the store hands to cogs: a table, its settings, pool changes and outcomes.
+
+They are plain data so that cogs and tests can build and compare them without SQL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.errors import RuleError
+
+
+class System(StrEnum):
+    """The game systems a table (a channel) can play."""
+
+    DONJON = "donjon"
+    DUNE = "dune"
+    DND5E = "dnd5e"
+    MEDIANA = "mediana"
+
+
+class TableSettings(BaseModel):
+    """Per-table options, stored as validated JSON so new ones need no migration."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    donjon_sides: int = Field(20, ge=2, le=1000)
+    player_secret_rolls: bool = True
+
+
+@dataclass(frozen=True)
+class Table:
+    """One channel's table: who runs it, what it plays and how."""
+
+    channel_id: int
+    guild_id: int | None
+    system: System | None = None
+    gm_id: int | None = None
+    gm_channel_id: int | None = None
+    donjon_level: int = 0
+    settings: TableSettings = field(default_factory=TableSettings)
+
+
+@dataclass(frozen=True)
+class PoolValue:
+    pool: str
+    owner_id: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Change:
+    """Add (``delta`` > 0) or spend (``delta`` < 0) on one pool.
+
+    ``owner_id`` 0 is the table's own pool (Impulso, Amenaza); a user id is that
+    player's (Determinación, banked dice). ``cap`` bounds the pool from above; with
+    ``clamp`` an addition keeps what fits instead of being refused (saving Impulso).
+    """
+
+    pool: str
+    delta: int
+    owner_id: int = 0
+    cap: int | None = None
+    clamp: bool = False
+
+
+@dataclass(frozen=True)
+class Operation:
+    """Changes applied all or nothing, once per interaction."""
+
+    channel_id: int
+    interaction_id: int
+    actor_id: int
+    reason: str
+    changes: tuple[Change, ...]
+    guild_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PoolState:
+    """A pool after an operation: its value and what actually changed."""
+
+    pool: str
+    owner_id: int
+    value: int
+    delta: int
+    requested: int
+
+    @property
+    def lost_to_cap(self) -> int:
+        return self.requested - self.delta
+
+
+@dataclass(frozen=True)
+class Applied:
+    pools: tuple[PoolState, ...]
+    replayed: bool = False
+
+    def get(self, pool: str, owner_id: int = 0) -> PoolState:
+        return next(p for p in self.pools if p.pool == pool and p.owner_id == owner_id)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why an operation changed nothing: a pool would go below 0 or over its cap."""
+
+    key: str
+    pool: str
+    owner_id: int
+    value: int
+    delta: int
+    cap: int | None = None
+    replayed: bool = False
+
+    def error(self) -> RuleError:
+        params: dict[str, Any] = {"pool": self.pool, "have": self.value, "need": -self.delta}
+        if self.cap is not None:
+            params.update(cap=self.cap, add=self.delta)
+        return RuleError(self.key, **params)
+
+
+Outcome = Applied | Refused
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    id: int
+    channel_id: int
+    interaction_id: int
+    actor_id: int
+    pool: str
+    owner_id: int
+    delta: int
+    value_after: int
+    reason: str
+    message_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True)
+class RollRecord:
+    """A posted roll that buttons act on later: enough to rebuild it after a restart."""
+
+    id: int
+    channel_id: int
+    user_id: int
+    kind: str
+    data: dict[str, Any]

@@ -1,0 +1,49 @@
+"""Dice as text: one look for every mark, in every system.
+
+Kept dice are bold, dropped and rerolled-away dice struck through, and each special
+mark adds its symbol. The d20 stringifier renders a whole expression tree the same way
+(the separate-stringifier design of avrae/d20).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import d20
+import d20.expression as d20_expression
+
+from rules.dice import Die, Mark
+from rules.expression import die_values
+
+SYMBOLS: dict[Mark, str] = {
+    Mark.EXPLODED: "💥",
+    Mark.REROLLED: "↺",
+    Mark.CRITICAL: "✨",
+    Mark.COMPLICATION: "⚠️",
+    Mark.FUMBLE: "☠️",
+    Mark.TIED: "⚖️",
+    Mark.FIXED: "📌",
+}
+
+
+def die(d: Die) -> str:
+    text = f"**{d.value}**" if d.kept else f"~~{d.value}~~"
+    return text + "".join(symbol for mark, symbol in SYMBOLS.items() if mark in d.marks)
+
+
+def dice(ds: Iterable[Die]) -> str:
+    return " ".join(die(d) for d in ds) or "—"
+
+
+class MarkStringifier(d20.SimpleStringifier):
+    """``1d20 (**8**) + 5``: d20's tree with our marks on every die."""
+
+    def _str_die(self, node: d20_expression.Die) -> str:
+        return ", ".join(die(d) for d in die_values(node))
+
+    def _str_expression(self, node: d20_expression.Expression) -> str:
+        return self._stringify(node.roll)
+
+
+def expression(tree: d20.Expression) -> str:
+    return MarkStringifier().stringify(tree)

@@ -1,0 +1,399 @@
+"""The SQLite store: the only module that speaks SQL.
+
+One aiosqlite connection in autocommit mode; every write runs inside
+``BEGIN IMMEDIATE`` under one ``asyncio.Lock`` so two coroutines never interleave
+statements of two transactions on the shared connection (measured: without it, double
+spends or "cannot start a transaction within a transaction"). Pool changes are
+conditional UPDATEs, each with an append-only ledger row, and the whole operation is
+recorded under its interaction id so a replay returns the first answer and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.models import (
+    Applied,
+    Change,
+    LedgerRow,
+    Operation,
+    Outcome,
+    PoolState,
+    PoolValue,
+    Refused,
+    RollRecord,
+    System,
+    Table,
+    TableSettings,
+)
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE tables (
+            channel_id    INTEGER PRIMARY KEY,
+            guild_id      INTEGER,
+            system        TEXT CHECK (system IN ('donjon', 'dune', 'dnd5e', 'mediana')),
+            gm_id         INTEGER,
+            gm_channel_id INTEGER,
+            donjon_level  INTEGER NOT NULL DEFAULT 0 CHECK (donjon_level BETWEEN 0 AND 100),
+            settings      TEXT NOT NULL DEFAULT '{}',
+            created_at    TEXT NOT NULL
+        )""",
+        """CREATE TABLE pools (
+            channel_id INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+            pool       TEXT NOT NULL CHECK (length(pool) BETWEEN 1 AND 40),
+            owner_id   INTEGER NOT NULL DEFAULT 0,
+            value      INTEGER NOT NULL CHECK (value BETWEEN 0 AND 1000000),
+            applied    INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel_id, pool, owner_id)
+        )""",
+        """CREATE TABLE ledger (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL,
+            interaction_id INTEGER NOT NULL,
+            actor_id       INTEGER NOT NULL,
+            pool           TEXT NOT NULL,
+            owner_id       INTEGER NOT NULL DEFAULT 0,
+            delta          INTEGER NOT NULL CHECK (delta <> 0),
+            value_after    INTEGER NOT NULL CHECK (value_after >= 0),
+            reason         TEXT NOT NULL,
+            message_id     INTEGER,
+            created_at     TEXT NOT NULL,
+            UNIQUE (interaction_id, channel_id, pool, owner_id)
+        )""",
+        "CREATE INDEX ledger_by_channel ON ledger (channel_id, id)",
+        """CREATE TABLE operations (
+            interaction_id INTEGER PRIMARY KEY,
+            channel_id     INTEGER NOT NULL,
+            outcome        TEXT NOT NULL,
+            created_at     TEXT NOT NULL
+        )""",
+        """CREATE TABLE rolls (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL,
+            interaction_id INTEGER NOT NULL UNIQUE,
+            user_id        INTEGER NOT NULL,
+            kind           TEXT NOT NULL,
+            data           TEXT NOT NULL,
+            created_at     TEXT NOT NULL
+        )""",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+
+Clock = Callable[[], datetime]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Store:
+    """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+        self._clock = clock
+
+    @classmethod
+    async def open(cls, path: Path | str, clock: Clock = _utc_now) -> Store:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA synchronous = NORMAL",
+            "PRAGMA busy_timeout = 5000",
+            "PRAGMA foreign_keys = ON",
+        ):
+            async with db.execute(pragma) as cursor:
+                await cursor.fetchall()
+        store = cls(db, clock)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    def _now(self) -> str:
+        return self._clock().isoformat(timespec="seconds")
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    # -- schema -------------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        row = await self._fetchone("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def migrate(self) -> None:
+        """Bring the schema up to date, one transaction per migration."""
+        current = await self.schema_version()
+        for version, statements in enumerate(MIGRATIONS, start=1):
+            if version <= current:
+                continue
+            async with self._transaction() as db:
+                for statement in statements:
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {version}")
+            log.info("database migrated", extra={"schema_version": version})
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    # -- tables -------------------------------------------------------------------------
+
+    async def table(self, channel_id: int) -> Table | None:
+        row = await self._fetchone("SELECT * FROM tables WHERE channel_id = ?", (channel_id,))
+        return None if row is None else _table(row)
+
+    async def table_or_default(self, channel_id: int, guild_id: int | None) -> Table:
+        """The channel's table, or the empty table it would be (nothing is written)."""
+        return await self.table(channel_id) or Table(channel_id, guild_id)
+
+    async def _ensure_table(self, db: aiosqlite.Connection, channel_id: int, guild_id: int | None) -> None:
+        await db.execute(
+            "INSERT INTO tables (channel_id, guild_id, created_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (channel_id) DO NOTHING",
+            (channel_id, guild_id, self._now()),
+        )
+
+    async def _update_table(self, channel_id: int, guild_id: int | None, column: str, value: Any) -> Table:
+        async with self._transaction() as db:
+            await self._ensure_table(db, channel_id, guild_id)
+            async with db.execute(
+                f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *",
+                (value, channel_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+        assert row is not None
+        return _table(row)
+
+    async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
+        return await self._update_table(channel_id, guild_id, "system", system.value)
+
+    async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table:
+        return await self._update_table(channel_id, guild_id, "gm_id", gm_id)
+
+    async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
+        return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
+
+    # -- pools --------------------------------------------------------------------------
+
+    async def pools(self, channel_id: int) -> list[PoolValue]:
+        rows = await self._fetchall(
+            "SELECT pool, owner_id, value FROM pools WHERE channel_id = ? ORDER BY pool, owner_id",
+            (channel_id,),
+        )
+        return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]
+
+    async def pool(self, channel_id: int, pool: str, owner_id: int = 0) -> int:
+        row = await self._fetchone(
+            "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
+            (channel_id, pool, owner_id),
+        )
+        return 0 if row is None else int(row[0])
+
+    async def apply(self, op: Operation) -> Outcome:
+        """Apply every change of ``op`` or none, once per interaction id.
+
+        Each change is one conditional UPDATE (the bound is in its WHERE clause, so no
+        value is read and written back); a refusal rolls the whole operation back. The
+        outcome, applied or refused, is stored under the interaction id: a replay gets
+        the first answer with ``replayed`` set and changes nothing.
+        """
+        async with self._transaction() as db:
+            first = await self._recorded(db, op.interaction_id)
+            if first is not None:
+                return first
+            await self._ensure_table(db, op.channel_id, op.guild_id)
+            states: list[PoolState] = []
+            outcome: Outcome | None = None
+            await db.execute("SAVEPOINT changes")
+            for change in op.changes:
+                result = await self._change(db, op, change)
+                if isinstance(result, Refused):
+                    outcome = result
+                    break
+                states.append(result)
+            if outcome is None:
+                outcome = Applied(tuple(states))
+            else:
+                await db.execute("ROLLBACK TO changes")
+            await db.execute("RELEASE changes")
+            await db.execute(
+                "INSERT INTO operations (interaction_id, channel_id, outcome, created_at) "
+                "VALUES (?, ?, ?, ?)",
+                (op.interaction_id, op.channel_id, _encode(outcome), self._now()),
+            )
+        return outcome
+
+    async def _recorded(self, db: aiosqlite.Connection, interaction_id: int) -> Outcome | None:
+        async with db.execute(
+            "SELECT outcome FROM operations WHERE interaction_id = ?", (interaction_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else _decode(row[0])
+
+    async def _change(self, db: aiosqlite.Connection, op: Operation, change: Change) -> PoolState | Refused:
+        await db.execute(
+            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (?, ?, ?, 0) "
+            "ON CONFLICT DO NOTHING",
+            (op.channel_id, change.pool, change.owner_id),
+        )
+        target = "value + :delta"
+        if change.clamp and change.cap is not None:
+            target = "min(:cap, value + :delta)"
+        async with db.execute(
+            f"UPDATE pools SET value = {target}, applied = {target} - value "
+            "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
+            f"AND {target} >= 0 AND (:cap IS NULL OR {target} <= :cap) "
+            "RETURNING value, applied",
+            {
+                "delta": change.delta,
+                "cap": change.cap,
+                "channel": op.channel_id,
+                "pool": change.pool,
+                "owner": change.owner_id,
+            },
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            return await self._refusal(db, op.channel_id, change)
+        value, applied = int(row[0]), int(row[1])
+        if applied:
+            await db.execute(
+                "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
+                "value_after, reason, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    op.channel_id,
+                    op.interaction_id,
+                    op.actor_id,
+                    change.pool,
+                    change.owner_id,
+                    applied,
+                    value,
+                    op.reason,
+                    op.message_id,
+                    self._now(),
+                ),
+            )
+        return PoolState(change.pool, change.owner_id, value, applied, change.delta)
+
+    async def _refusal(self, db: aiosqlite.Connection, channel_id: int, change: Change) -> Refused:
+        async with db.execute(
+            "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
+            (channel_id, change.pool, change.owner_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        value = 0 if row is None else int(row[0])
+        key = "pool.not_enough" if change.delta < 0 else "pool.over_cap"
+        return Refused(key, change.pool, change.owner_id, value, change.delta, change.cap)
+
+    async def ledger(self, channel_id: int, limit: int = 20, before_id: int | None = None) -> list[LedgerRow]:
+        rows = await self._fetchall(
+            "SELECT * FROM ledger WHERE channel_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+            (channel_id, before_id if before_id is not None else 2**63 - 1, limit),
+        )
+        return [LedgerRow(**dict(r)) for r in rows]
+
+    async def ledger_sums(self, channel_id: int) -> dict[tuple[str, int], int]:
+        rows = await self._fetchall(
+            "SELECT pool, owner_id, sum(delta) FROM ledger WHERE channel_id = ? GROUP BY pool, owner_id",
+            (channel_id,),
+        )
+        return {(r[0], r[1]): int(r[2]) for r in rows}
+
+    # -- rolls that buttons come back to ------------------------------------------------
+
+    async def save_roll(
+        self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
+    ) -> int:
+        """Record a posted roll once per interaction and return its id."""
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
+                (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
+            )
+            async with db.execute(
+                "SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)
+            ) as cursor:
+                row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    async def roll(self, roll_id: int) -> RollRecord | None:
+        row = await self._fetchone(
+            "SELECT id, channel_id, user_id, kind, data FROM rolls WHERE id = ?", (roll_id,)
+        )
+        if row is None:
+            return None
+        return RollRecord(row["id"], row["channel_id"], row["user_id"], row["kind"], json.loads(row["data"]))
+
+
+def _table(row: aiosqlite.Row) -> Table:
+    return Table(
+        channel_id=row["channel_id"],
+        guild_id=row["guild_id"],
+        system=System(row["system"]) if row["system"] else None,
+        gm_id=row["gm_id"],
+        gm_channel_id=row["gm_channel_id"],
+        donjon_level=row["donjon_level"],
+        settings=TableSettings.model_validate_json(row["settings"]),
+    )
+
+
+def _encode(outcome: Outcome) -> str:
+    kind = "applied" if isinstance(outcome, Applied) else "refused"
+    return json.dumps({"kind": kind, **asdict(outcome)})
+
+
+def _decode(text: str) -> Outcome:
+    data = json.loads(text)
+    kind = data.pop("kind")
+    data["replayed"] = True
+    if kind == "applied":
+        return Applied(tuple(PoolState(**p) for p in data["pools"]), replayed=True)
+    return Refused(**data)

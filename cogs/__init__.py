@@ -1,0 +1,1 @@
+"""One cog per game system, plus the table itself and the generic roller."""

@@ -1,0 +1,90 @@
+"""The table of a channel: its system, its GM and its pools at a glance."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot import embeds
+from bot.checks import can_manage, current_table, gm_only
+from bot.client import Tirada
+from bot.errors import Refusal, send
+from bot.i18n import CATALOG, Lang, T, lang_for, t
+from bot.models import PoolValue, System, Table
+
+SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
+
+
+def pool_name(lang: Lang, pool: str) -> str:
+    key = f"pool.name.{pool}"
+    return t(lang, key) if key in CATALOG.entries else pool
+
+
+def pool_line(lang: Lang, pool: PoolValue) -> str:
+    name = pool_name(lang, pool.pool)
+    if pool.owner_id:
+        return t(lang, "mesa.estado.player_pool", pool=name, owner=pool.owner_id, value=pool.value)
+    return t(lang, "mesa.estado.table_pool", pool=name, value=pool.value)
+
+
+def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Embed:
+    embed = embeds.card(t(lang, "mesa.estado.title"))
+    system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
+    embeds.field(embed, t(lang, "mesa.estado.system"), system)
+    gm = f"<@{table.gm_id}>" if table.gm_id else t(lang, "mesa.estado.no_gm")
+    embeds.field(embed, t(lang, "mesa.estado.gm"), gm)
+    shown = [pool_line(lang, p) for p in pools if p.value]
+    embeds.field(
+        embed,
+        t(lang, "mesa.estado.pools"),
+        "\n".join(shown) or t(lang, "mesa.estado.no_pools"),
+        inline=False,
+    )
+    return embed
+
+
+class Mesa(commands.Cog):
+    mesa = app_commands.Group(name=T("mesa.cmd"), description=T("mesa.cmd.desc"), guild_only=True)
+
+    def __init__(self, bot: Tirada) -> None:
+        self.bot = bot
+
+    @mesa.command(name=T("mesa.estado"), description=T("mesa.estado.desc"))
+    async def estado(self, interaction: discord.Interaction) -> None:
+        table = await current_table(interaction)
+        pools = await self.bot.store.pools(table.channel_id)
+        await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools))
+
+    @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
+    @app_commands.rename(sistema=T("mesa.sistema.opt"))
+    @app_commands.describe(sistema=T("mesa.sistema.opt.desc"))
+    @app_commands.choices(sistema=SYSTEM_CHOICES)
+    @gm_only()
+    async def sistema(self, interaction: discord.Interaction, sistema: Choice[str]) -> None:
+        assert interaction.channel_id is not None
+        system = System(sistema.value)
+        await self.bot.store.set_system(interaction.channel_id, interaction.guild_id, system)
+        lang = lang_for(interaction.locale)
+        text = t(lang, "mesa.sistema.done", system=t(lang, f"system.{system.value}"))
+        await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+
+    @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
+    @app_commands.rename(miembro=T("mesa.dj.opt"))
+    @app_commands.describe(miembro=T("mesa.dj.opt.desc"))
+    async def dj(self, interaction: discord.Interaction, miembro: discord.Member | None = None) -> None:
+        assert interaction.channel_id is not None
+        table = await current_table(interaction)
+        if not (can_manage(interaction) or table.gm_id == interaction.user.id):
+            raise Refusal("mesa.dj.not_allowed")
+        target = miembro or interaction.user
+        if target.bot:
+            raise Refusal("mesa.dj.bot")
+        await self.bot.store.set_gm(interaction.channel_id, interaction.guild_id, target.id)
+        text = t(lang_for(interaction.locale), "mesa.dj.done", gm=target.id)
+        await send(interaction, embed=embeds.card("", text, colour=embeds.SUCCESS))
+
+
+async def setup(bot: Tirada) -> None:
+    await bot.add_cog(Mesa(bot))

@@ -1,0 +1,107 @@
+"""``/tirar``: any dice expression, rendered with every die's marks, and "Repetir"."""
+
+from __future__ import annotations
+
+import re
+
+import d20
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import embeds, render
+from bot.client import Tirada
+from bot.errors import Refusal, send
+from bot.i18n import Lang, T, lang_for, t
+from bot.ui import Guarded
+from rules.expression import ExpressionRoll, roll_expression
+
+KIND = "tirar"
+
+
+def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> discord.Embed:
+    embed = embeds.card(t(lang, "tirar.title", expression=roll.expression))
+    embed.set_author(name=user.display_name, icon_url=user.display_avatar.url)
+    embeds.field(embed, t(lang, "tirar.dice"), render.expression(roll.tree), inline=False)
+    embeds.field(embed, t(lang, "tirar.total"), f"**{roll.total}**")
+    if roll.crit == d20.CritType.CRIT:
+        embed.colour = embeds.SUCCESS
+        embed.set_footer(text=t(lang, "tirar.crit"))
+    elif roll.crit == d20.CritType.FAIL:
+        embed.colour = embeds.FAILURE
+        embed.set_footer(text=t(lang, "tirar.fumble"))
+    return embed
+
+
+class RepeatButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"tirar:repetir:(?P<roll>[0-9]{1,18})"
+):
+    """Rolls a stored expression again for whoever presses it, even after a restart."""
+
+    def __init__(self, roll_id: int, lang: Lang = "es") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(lang, "tirar.repeat"),
+                emoji="🎲",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"tirar:repetir:{roll_id}",
+            )
+        )
+        self.roll_id = roll_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RepeatButton:
+        return cls(int(match["roll"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot: Tirada = interaction.client  # type: ignore[assignment]
+        record = await bot.store.roll(self.roll_id)
+        if record is None or record.kind != KIND:
+            raise Refusal("error.roll_gone")
+        await roll_and_post(bot, interaction, record.data["expresion"], bool(record.data["privada"]))
+
+
+async def roll_and_post(
+    bot: Tirada, interaction: discord.Interaction, expression: str, private: bool
+) -> None:
+    roll = roll_expression(expression, bot.rng)
+    assert interaction.channel_id is not None
+    roll_id = await bot.store.save_roll(
+        interaction.channel_id,
+        interaction.id,
+        interaction.user.id,
+        KIND,
+        {"expresion": expression, "privada": private},
+    )
+    lang = lang_for(interaction.locale)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RepeatButton(roll_id, lang))
+    await send(interaction, embed=roll_embed(lang, interaction.user, roll), view=view, ephemeral=private)
+
+
+class Tirar(commands.Cog):
+    def __init__(self, bot: Tirada) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RepeatButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RepeatButton)
+
+    @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
+    @app_commands.rename(expresion=T("tirar.expresion"), privada=T("tirar.privada"))
+    @app_commands.describe(expresion=T("tirar.expresion.desc"), privada=T("tirar.privada.desc"))
+    async def tirar(
+        self,
+        interaction: discord.Interaction,
+        expresion: app_commands.Range[str, 1, 200],
+        privada: bool = False,
+    ) -> None:
+        await roll_and_post(self.bot, interaction, expresion, privada)
+
+
+async def setup(bot: Tirada) -> None:
+    await bot.add_cog(Tirar(bot))

@@ -1,0 +1,21 @@
+"""The one error type rules raise.
+
+A rule refusal carries a catalog key and its parameters, never a formatted sentence:
+the bot renders it in the player's language, and tests assert on the key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class RuleError(Exception):
+    """A refusal a player can read about: bad input or a rule that forbids the action."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key, params)
+        self.key = key
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.key!r}, {self.params!r})"

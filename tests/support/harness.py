@@ -1,0 +1,584 @@
+"""An offline Discord for interaction tests and benchmarks: the real discord.py path.
+
+The bot logs in against a recorder that stands in for Discord's REST API (so
+``login()`` and ``setup_hook`` run for real), interaction responses and follow-ups go
+to a recording webhook adapter (they bypass ``bot.http``), and raw INTERACTION_CREATE
+payloads are fed to discord.py's own parser. Command parsing, transformers, checks,
+Views, DynamicItems and Modals all run unmodified. We wrote our own rather than pin
+``simcord`` because its interactions always carry the en-US locale and ours must be
+tested in Spanish first (docs/decisiones.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+from bot.client import Tirada
+from bot.settings import Settings
+
+APP_ID = 900000000000000001
+BOT_USER_ID = APP_ID
+GUILD_ID = 910000000000000001
+CHANNEL_ID = 920000000000000001
+GM_CHANNEL_ID = 920000000000000002
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAx.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+ALL_PERMISSIONS = (1 << 50) - 1
+PLAYER_PERMISSIONS = int(
+    discord.Permissions(view_channel=True, send_messages=True, use_application_commands=True).value
+)
+MANAGE_PERMISSIONS = PLAYER_PERMISSIONS | discord.Permissions(manage_channels=True).value
+
+_ids = itertools.count(1_000_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id),
+        "username": name,
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    permissions: int = PLAYER_PERMISSIONS
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return user_payload(self.id, self.name, bot=self.bot)
+
+
+GM = User(930000000000000001, "Directora", MANAGE_PERMISSIONS)
+PLAYER = User(930000000000000002, "Jugadora")
+OTHER = User(930000000000000003, "Otro")
+ADMIN = User(930000000000000004, "Admin", ALL_PERMISSIONS)
+
+
+@dataclass
+class Call:
+    """One request the bot made: to the REST API or to the interaction webhooks."""
+
+    method: str
+    path: str
+    payload: dict[str, Any] | list[Any] | None
+    files: int = 0
+
+
+@dataclass
+class Message:
+    """A message the bot posted, as Discord would store it (for later button clicks)."""
+
+    id: int
+    channel_id: int
+    data: dict[str, Any]
+    ephemeral: bool
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": user_payload(BOT_USER_ID, "Tirada", bot=True),
+            "content": self.data.get("content") or "",
+            "timestamp": datetime.now(UTC).isoformat(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.data.get("embeds", []),
+            "pinned": False,
+            "type": 0,
+            "components": self.data.get("components", []),
+            "flags": self.data.get("flags", 0),
+        }
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return list(_custom_ids(self.data.get("components", [])))
+
+
+def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterable[str]:
+    for component in components:
+        if "custom_id" in component:
+            yield component["custom_id"]
+        yield from _custom_ids(component.get("components", []))
+
+
+@dataclass
+class Reply:
+    """Everything the bot sent while handling one interaction."""
+
+    calls: list[Call] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+
+    @property
+    def callback(self) -> Call:
+        found = [c for c in self.calls if c.path.endswith("/callback")]
+        assert len(found) == 1, f"expected one interaction callback, got {len(found)}: {self.calls}"
+        return found[0]
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The body of the first message sent: the callback's, else the first follow-up's."""
+        for call in self.calls:
+            payload = call.payload
+            if isinstance(payload, dict):
+                body = payload.get("data", payload) if call.path.endswith("/callback") else payload
+                if body.get("embeds") or body.get("content") or body.get("components"):
+                    return body
+        raise AssertionError(f"no message in {self.calls}")
+
+    @property
+    def embed(self) -> dict[str, Any]:
+        return self.data["embeds"][0]
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.data.get("flags", 0) & 64)
+
+    @property
+    def text(self) -> str:
+        """All visible text of the first message, for substring assertions."""
+        parts = [self.data.get("content") or ""]
+        for embed in self.data.get("embeds", []):
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            parts += [embed.get("author", {}).get("name", ""), embed.get("footer", {}).get("text", "")]
+            for f in embed.get("fields", []):
+                parts += [f["name"], f["value"]]
+        return "\n".join(p for p in parts if p)
+
+    @property
+    def message(self) -> Message:
+        assert self.messages, f"no message posted: {self.calls}"
+        return self.messages[0]
+
+
+class Discord:
+    """The recording side: answers the bot's requests like Discord and keeps them."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[int, Message] = {}
+        self.commands: list[dict[str, Any]] = []
+        self._interactions: dict[str, tuple[int, int]] = {}
+        self.fail_next: list[int] = []
+
+    def register(self, token: str, interaction_id: int, channel_id: int) -> None:
+        self._interactions[token] = (interaction_id, channel_id)
+
+    async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
+        payload = kwargs.get("json")
+        self.calls.append(Call(route.method, _path(route), payload))
+        path = route.path
+        if path == "/users/@me":
+            return user_payload(BOT_USER_ID, "Tirada", bot=True)
+        if path == "/oauth2/applications/@me":
+            return {
+                "id": str(APP_ID),
+                "name": "Tirada",
+                "icon": None,
+                "description": "",
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": user_payload(930000000000000099, "Owner"),
+            }
+        if path.endswith("/commands") and route.method == "PUT":
+            self.commands = list(payload or [])
+            return [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands]
+        if path == "/channels/{channel_id}/messages" and route.method == "POST":
+            return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
+        return {}
+
+    async def webhook(self, route: discord.http.Route, **kwargs: Any) -> Any:
+        payload = kwargs.get("payload")
+        files = kwargs.get("files") or []
+        if payload is None and kwargs.get("multipart"):
+            part = next(p for p in kwargs["multipart"] if p["name"] == "payload_json")
+            payload = json.loads(part["value"])
+        path = _path(route)
+        call = Call(route.method, path, payload, files=len(files))
+        self.calls.append(call)
+        if self.fail_next:
+            status = self.fail_next.pop(0)
+            raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
+        token = route.webhook_token or ""
+        interaction_id, channel_id = self._interactions.get(token, (0, CHANNEL_ID))
+        if path.endswith("/callback"):
+            return self._callback(interaction_id, channel_id, payload or {})
+        if route.method == "POST":  # a follow-up
+            data = payload or {}
+            return self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64)).payload()
+        if route.method == "PATCH":  # edit of the original or of a follow-up
+            return self._edit(channel_id, payload or {}).payload()
+        return {}
+
+    def _callback(self, interaction_id: int, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
+        kind = body.get("type")
+        data = body.get("data") or {}
+        answer: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
+        if kind == 4:
+            message = self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64))
+            answer["interaction"]["response_message_id"] = str(message.id)
+            answer["resource"] = {"type": 4, "message": message.payload()}
+        elif kind == 7:
+            answer["resource"] = {"type": 7}
+        elif kind is not None:
+            answer["resource"] = {"type": kind}
+        return answer
+
+    def _post(self, channel_id: int, data: dict[str, Any], *, ephemeral: bool) -> Message:
+        message = Message(snowflake(), channel_id, data, ephemeral)
+        self.messages[message.id] = message
+        return message
+
+    def _edit(self, channel_id: int, data: dict[str, Any]) -> Message:
+        return Message(snowflake(), channel_id, data, False)
+
+
+def _path(route: discord.http.Route) -> str:
+    """The request's path with its parameters filled in, without the API base."""
+    return route.url.removeprefix(discord.http.Route.BASE)
+
+
+class _FakeResponse:
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.reason = "fake"
+        self.headers: dict[str, str] = {}
+
+
+class _Adapter(AsyncWebhookAdapter):
+    def __init__(self, discord_: Discord) -> None:
+        super().__init__()
+        self.discord = discord_
+
+    async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+        return await self.discord.webhook(route, **kwargs)
+
+
+def guild_payload(channels: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": str(GUILD_ID),
+        "name": "Mesa de pruebas",
+        "icon": None,
+        "owner_id": str(ADMIN.id),
+        "roles": [
+            {
+                "id": str(GUILD_ID),
+                "name": "@everyone",
+                "permissions": str(PLAYER_PERMISSIONS),
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+            }
+        ],
+        "channels": list(channels),
+        "members": [],
+        "member_count": 4,
+        "large": False,
+        "unavailable": False,
+        "features": [],
+        "emojis": [],
+        "stickers": [],
+        "threads": [],
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "premium_tier": 0,
+        "preferred_locale": "es-ES",
+        "system_channel_flags": 0,
+        "nsfw_level": 0,
+    }
+
+
+def text_channel(channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(GUILD_ID),
+        "name": name,
+        "position": 0,
+        "permission_overwrites": overwrites or [],
+        "nsfw": False,
+        "parent_id": None,
+    }
+
+
+PRIVATE_OVERWRITE = {"id": str(GUILD_ID), "type": 0, "allow": "0", "deny": str(discord.Permissions(view_channel=True).value)}
+
+
+class Harness:
+    """A bot on a database file, driven by raw interaction payloads.
+
+    ``restart()`` closes the bot and starts a new one on the same file, like a host
+    restart; messages posted before keep their buttons, as on Discord.
+    """
+
+    def __init__(self, db_path: Path, *, seed: int = 1, dev_guild: int | None = None) -> None:
+        self.db_path = db_path
+        self.seed = seed
+        self.dev_guild = dev_guild
+        self.discord = Discord()
+        self.adapter = _Adapter(self.discord)
+        self.bot: Tirada | None = None
+        self.channels = [
+            text_channel(CHANNEL_ID, "mesa"),
+            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE]),
+        ]
+
+    def settings(self) -> Settings:
+        return Settings(
+            _env_file=None,  # type: ignore[call-arg]
+            discord_token=TOKEN,
+            tirada_db=self.db_path,
+            tirada_dev_guild=self.dev_guild,
+        )
+
+    async def start(self) -> Tirada:
+        bot = Tirada(self.settings(), rng=random.Random(self.seed))
+        bot.http.request = self.discord.rest  # type: ignore[method-assign]
+        await bot.login(TOKEN)
+        bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels))
+        self.bot = bot
+        return bot
+
+    async def close(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+            await self.bot.store.close()
+            self.bot = None
+
+    async def restart(self, *, seed: int | None = None) -> Tirada:
+        await self.close()
+        if seed is not None:
+            self.seed = seed
+        return await self.start()
+
+    # -- interactions -----------------------------------------------------------------
+
+    async def slash(
+        self,
+        command: str,
+        *,
+        user: User = PLAYER,
+        locale: str = "es-ES",
+        channel_id: int = CHANNEL_ID,
+        guild: bool = True,
+        **options: Any,
+    ) -> Reply:
+        """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names."""
+        data = self._command_data(command.split(), options)
+        return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
+
+    async def click(
+        self,
+        message: Message,
+        custom_id: str,
+        *,
+        user: User = PLAYER,
+        locale: str = "es-ES",
+        values: list[str] | None = None,
+        component_type: int = 2,
+    ) -> Reply:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if values is not None:
+            data["values"] = values
+        return await self.dispatch(
+            3, data, user=user, locale=locale, channel_id=message.channel_id, message=message
+        )
+
+    async def submit(
+        self,
+        custom_id: str,
+        fields: dict[str, str],
+        *,
+        user: User = PLAYER,
+        locale: str = "es-ES",
+        message: Message | None = None,
+    ) -> Reply:
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in fields.items()
+        ]
+        channel = message.channel_id if message else CHANNEL_ID
+        return await self.dispatch(
+            5,
+            {"custom_id": custom_id, "components": rows},
+            user=user,
+            locale=locale,
+            channel_id=channel,
+            message=message,
+        )
+
+    async def dispatch(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        user: User,
+        locale: str,
+        channel_id: int,
+        guild: bool = True,
+        message: Message | None = None,
+        interaction_id: int | None = None,
+    ) -> Reply:
+        """Feed one INTERACTION_CREATE and wait until the bot has finished with it."""
+        assert self.bot is not None, "start() the harness first"
+        payload = self.interaction_payload(
+            kind, data, user=user, locale=locale, channel_id=channel_id, guild=guild, message=message
+        )
+        if interaction_id is not None:
+            payload["id"] = str(interaction_id)
+        return await self.feed(payload)
+
+    async def feed(self, payload: dict[str, Any]) -> Reply:
+        """Feed a prepared payload (replays feed the same one twice)."""
+        assert self.bot is not None
+        self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]))
+        seen_calls, seen_messages = len(self.discord.calls), set(self.discord.messages)
+        before = asyncio.all_tasks()
+        token = async_context.set(self.adapter)
+        try:
+            self.bot._connection.parsers["INTERACTION_CREATE"](payload)
+        finally:
+            async_context.reset(token)
+        await settle(before)
+        calls = self.discord.calls[seen_calls:]
+        messages = [m for i, m in self.discord.messages.items() if i not in seen_messages]
+        return Reply(calls, messages)
+
+    def interaction_payload(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        user: User,
+        locale: str,
+        channel_id: int,
+        guild: bool = True,
+        message: Message | None = None,
+    ) -> dict[str, Any]:
+        interaction_id = snowflake()
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": f"token-{interaction_id}",
+            "version": 1,
+            "channel_id": str(channel_id),
+            "locale": locale,
+            "app_permissions": str(ALL_PERMISSIONS),
+            "entitlements": [],
+            "data": data,
+            "attachment_size_limit": 8 * 1024 * 1024,
+        }
+        if guild:
+            channel = next((c for c in self.channels if int(c["id"]) == channel_id), None)
+            payload |= {
+                "guild_id": str(GUILD_ID),
+                "guild_locale": "es-ES",
+                "channel": channel or text_channel(channel_id, "otro"),
+                "member": {
+                    "user": user.payload(),
+                    "roles": [],
+                    "joined_at": "2026-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                    "permissions": str(user.permissions),
+                },
+                "context": 0,
+                "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            }
+        else:
+            payload |= {
+                "user": user.payload(),
+                "channel": {"id": str(channel_id), "type": 1, "recipients": [user.payload()]},
+                "context": 1,
+                "authorizing_integration_owners": {"1": str(user.id)},
+            }
+        if message is not None:
+            payload["message"] = message.payload()
+        return payload
+
+    def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        assert self.bot is not None
+        command = self.bot.tree.get_command(path[0])
+        assert command is not None, f"no command /{path[0]}"
+        for name in path[1:]:
+            assert isinstance(command, app_commands.Group)
+            command = command.get_command(name)
+            assert command is not None, f"no subcommand {name}"
+        assert isinstance(command, app_commands.Command)
+        resolved: dict[str, dict[str, Any]] = {}
+        built = [self._option(command, name, value, resolved) for name, value in options.items()]
+        for name in reversed(path[1:]):
+            built = [{"type": 1, "name": name, "options": built}]
+        data: dict[str, Any] = {"id": str(snowflake()), "name": path[0], "type": 1, "options": built}
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _option(
+        self,
+        command: app_commands.Command[Any, ..., Any],
+        name: str,
+        value: Any,
+        resolved: dict[str, dict[str, Any]],
+    ) -> dict[str, Any]:
+        param = next((p for p in command.parameters if p.display_name == name or p.name == name), None)
+        assert param is not None, f"/{command.qualified_name} has no option {name}"
+        if isinstance(value, User):
+            resolved.setdefault("users", {})[str(value.id)] = value.payload()
+            resolved.setdefault("members", {})[str(value.id)] = {
+                "roles": [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "permissions": str(value.permissions),
+                "flags": 0,
+            }
+            value = str(value.id)
+        elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
+            resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
+            value = value["id"]
+        return {"type": param.type.value, "name": param.display_name, "value": value}
+
+
+async def settle(before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
+    """Wait until every task started since ``before`` (and any they start) is done."""
+    current = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        pending = [t for t in asyncio.all_tasks() if t not in before and t is not current and not t.done()]
+        if not pending:
+            return
+        remaining = deadline - loop.time()
+        assert remaining > 0, f"interaction still running after {timeout}s: {pending}"
+        await asyncio.wait(pending, timeout=remaining)
