@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot import embeds
 from bot.checks import can_manage, current_table, gm_only
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.errors import RefusedCheck, Refusal, send
 from bot.i18n import CATALOG, Lang, T, lang_for, t
 from bot.models import PoolValue, System, Table
 
@@ -50,6 +50,12 @@ class Mesa(commands.Cog):
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """``guild_only`` is only a hint to Discord's client; a DM payload still arrives."""
+        if interaction.guild_id is None:
+            raise RefusedCheck("error.guild_only")
+        return True
 
     @mesa.command(name=T("mesa.estado"), description=T("mesa.estado.desc"))
     async def estado(self, interaction: discord.Interaction) -> None:

@@ -570,13 +570,22 @@ class Harness:
         return {"type": param.type.value, "name": param.display_name, "value": value}
 
 
+def _is_view_timer(task: asyncio.Task[Any]) -> bool:
+    """discord.py gives views on ephemeral messages a 15-minute timer: not work to wait for."""
+    return task.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
+
+
 async def settle(before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
     """Wait until every task started since ``before`` (and any they start) is done."""
     current = asyncio.current_task()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while True:
-        pending = [t for t in asyncio.all_tasks() if t not in before and t is not current and not t.done()]
+        pending = [
+            t
+            for t in asyncio.all_tasks()
+            if t not in before and t is not current and not t.done() and not _is_view_timer(t)
+        ]
         if not pending:
             return
         remaining = deadline - loop.time()

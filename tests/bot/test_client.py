@@ -1,0 +1,86 @@
+"""The bot as a whole: start-up, command sync, the command surface, error answers."""
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store import Store
+from tests.support.harness import GUILD_ID, Harness
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+def synced(h: Harness) -> list[str]:
+    return [c.path for c in h.discord.calls if c.method == "PUT" and c.path.endswith("/commands")]
+
+
+async def test_commands_sync_globally_once_and_again_only_when_they_change(tmp_path: Path) -> None:
+    h = Harness(tmp_path / "t.db")
+    await h.start()
+    assert synced(h) == ["/applications/900000000000000001/commands"]
+    await h.restart()
+    assert len(synced(h)) == 1
+    assert h.bot is not None
+    await h.bot.store.set_meta("commands_hash", "stale")
+    await h.restart()
+    assert len(synced(h)) == 2
+    await h.close()
+
+
+async def test_a_dev_guild_is_synced_on_every_start(tmp_path: Path) -> None:
+    h = Harness(tmp_path / "t.db", dev_guild=GUILD_ID)
+    await h.start()
+    await h.restart()
+    assert synced(h) == [f"/applications/900000000000000001/guilds/{GUILD_ID}/commands"] * 2
+    await h.close()
+
+
+def walk(command: dict[str, Any]) -> list[dict[str, Any]]:
+    found = [command]
+    for option in command.get("options", []):
+        found += walk(option)
+    return found
+
+
+async def test_the_command_surface_is_spanish_with_valid_english(harness: Harness) -> None:
+    commands = harness.discord.commands
+    assert {c["name"] for c in commands} >= {"mesa", "tirar"}
+    for command in commands:
+        for node in walk(command):
+            names = [node["name"], *node.get("name_localizations", {}).values()]
+            for name in names:
+                assert NAME.match(name) and name == name.lower(), name
+            assert set(node.get("name_localizations", {})) == {"en-US", "en-GB"}, node["name"]
+            if "description" in node:
+                descriptions = [node["description"], *node.get("description_localizations", {}).values()]
+                assert all(1 <= len(d) <= 100 for d in descriptions), node["name"]
+            for choice in node.get("choices", []):
+                assert set(choice.get("name_localizations", {})) == {"en-US", "en-GB"}
+    roll = next(c for c in commands if c["name"] == "tirar")
+    assert roll["name_localizations"]["en-US"] == "roll"
+
+
+async def test_an_unexpected_error_answers_with_a_reference_that_is_logged(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def broken(self: Store, channel_id: int) -> list[Any]:
+        raise RuntimeError("disco roto")
+
+    monkeypatch.setattr(Store, "pools", broken)
+    with caplog.at_level(logging.ERROR):
+        reply = await harness.slash("mesa estado")
+    assert reply.ephemeral
+    ref = re.search(r"referencia a quien lleve el bot: ([0-9A-F]{6})", reply.text)
+    assert ref is not None
+    logged = [r for r in caplog.records if getattr(r, "ref", None) == ref[1]]
+    assert logged and logged[0].exc_info is not None
+
+
+async def test_every_answer_disables_mentions(harness: Harness) -> None:
+    reply = await harness.slash("tirar", expresion="@everyone <@123> 1d20")
+    assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}
+    reply = await harness.slash("tirar", expresion="1d20")
+    assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}

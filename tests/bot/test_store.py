@@ -1,0 +1,166 @@
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.models import Applied, Change, Operation, Refused, System, TableSettings
+from bot.store import MIGRATIONS, Store
+
+CHANNEL = 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "store.db")
+    yield s
+    await s.close()
+
+
+def op(interaction: int, *changes: Change, channel: int = CHANNEL) -> Operation:
+    return Operation(channel, interaction, actor_id=7, reason="test", changes=changes)
+
+
+async def assert_ledger_matches(store: Store, channel: int = CHANNEL) -> None:
+    sums = await store.ledger_sums(channel)
+    for pool in await store.pools(channel):
+        assert sums.get((pool.pool, pool.owner_id), 0) == pool.value
+
+
+async def test_migrations_set_the_version_and_reopen_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = await Store.open(path)
+    assert await first.schema_version() == len(MIGRATIONS)
+    await first.apply(op(1, Change("impulso", 3)))
+    await first.close()
+    again = await Store.open(path)
+    assert await again.schema_version() == len(MIGRATIONS)
+    assert await again.pool(CHANNEL, "impulso") == 3
+    await again.close()
+
+
+async def test_wal_and_foreign_keys_are_on(store: Store) -> None:
+    assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
+
+
+async def test_add_and_spend_write_one_ledger_row_each(store: Store) -> None:
+    added = await store.apply(op(1, Change("impulso", 4, cap=6)))
+    spent = await store.apply(op(2, Change("impulso", -3)))
+    assert isinstance(added, Applied) and added.get("impulso").value == 4
+    assert isinstance(spent, Applied) and spent.get("impulso").value == 1
+    rows = await store.ledger(CHANNEL)
+    assert [(r.delta, r.value_after, r.interaction_id) for r in rows] == [(-3, 1, 2), (4, 4, 1)]
+
+
+async def test_spending_more_than_there_is_is_refused_and_changes_nothing(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 2)))
+    refused = await store.apply(op(2, Change("impulso", -3)))
+    assert refused == Refused("pool.not_enough", "impulso", 0, 2, -3)
+    assert refused.error().params == {"pool": "impulso", "have": 2, "need": 3}
+    assert await store.pool(CHANNEL, "impulso") == 2
+    assert len(await store.ledger(CHANNEL)) == 1
+
+
+async def test_going_over_the_cap_is_refused(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 5, cap=6)))
+    refused = await store.apply(op(2, Change("impulso", 2, cap=6)))
+    assert isinstance(refused, Refused) and refused.key == "pool.over_cap"
+    assert await store.pool(CHANNEL, "impulso") == 5
+
+
+async def test_clamped_addition_keeps_what_fits_and_reports_the_loss(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 5, cap=6)))
+    saved = await store.apply(op(2, Change("impulso", 4, cap=6, clamp=True)))
+    assert isinstance(saved, Applied)
+    state = saved.get("impulso")
+    assert (state.value, state.delta, state.lost_to_cap) == (6, 1, 3)
+    full = await store.apply(op(3, Change("impulso", 2, cap=6, clamp=True)))
+    assert isinstance(full, Applied) and full.get("impulso").delta == 0
+    await assert_ledger_matches(store)
+
+
+async def test_an_operation_is_all_or_nothing(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 2), Change("amenaza", 1)))
+    refused = await store.apply(op(2, Change("impulso", -2), Change("amenaza", -5)))
+    assert isinstance(refused, Refused) and refused.pool == "amenaza"
+    assert await store.pool(CHANNEL, "impulso") == 2
+    assert await store.pool(CHANNEL, "amenaza") == 1
+    assert len(await store.ledger(CHANNEL)) == 2
+
+
+async def test_a_replayed_interaction_returns_the_first_answer_and_changes_nothing(store: Store) -> None:
+    first = await store.apply(op(1, Change("impulso", 3)))
+    again = await store.apply(op(1, Change("impulso", 3)))
+    assert isinstance(first, Applied) and isinstance(again, Applied)
+    assert again.replayed and not first.replayed
+    assert again.pools == first.pools
+    assert await store.pool(CHANNEL, "impulso") == 3
+    assert len(await store.ledger(CHANNEL)) == 1
+
+
+async def test_a_replayed_refusal_stays_refused_even_if_it_would_now_pass(store: Store) -> None:
+    refused = await store.apply(op(1, Change("impulso", -1)))
+    await store.apply(op(2, Change("impulso", 5)))
+    again = await store.apply(op(1, Change("impulso", -1)))
+    assert isinstance(refused, Refused) and isinstance(again, Refused) and again.replayed
+    assert await store.pool(CHANNEL, "impulso") == 5
+
+
+async def test_twenty_concurrent_spends_of_ten_from_a_hundred(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 100)))
+    outcomes = await asyncio.gather(*(store.apply(op(100 + i, Change("impulso", -10))) for i in range(20)))
+    assert sum(isinstance(o, Applied) for o in outcomes) == 10
+    assert sum(isinstance(o, Refused) for o in outcomes) == 10
+    assert await store.pool(CHANNEL, "impulso") == 0
+    await assert_ledger_matches(store)
+
+
+async def test_concurrent_replays_of_one_interaction_apply_once(store: Store) -> None:
+    outcomes = await asyncio.gather(*(store.apply(op(5, Change("impulso", 1))) for _ in range(10)))
+    assert sum(not o.replayed for o in outcomes) == 1
+    assert await store.pool(CHANNEL, "impulso") == 1
+
+
+async def test_player_pools_are_separate_from_the_table(store: Store) -> None:
+    await store.apply(op(1, Change("determinacion", 1, owner_id=42, cap=3), Change("determinacion", 2, owner_id=43)))
+    assert await store.pool(CHANNEL, "determinacion", 42) == 1
+    assert await store.pool(CHANNEL, "determinacion", 43) == 2
+    assert await store.pool(CHANNEL, "determinacion") == 0
+
+
+async def test_the_ledger_always_sums_to_the_pools(store: Store) -> None:
+    rng = random.Random(3)
+    for interaction in range(1, 300):
+        pool = rng.choice(["impulso", "amenaza"])
+        await store.apply(op(interaction, Change(pool, rng.randint(-4, 4) or 1, cap=6, clamp=rng.random() < 0.3)))
+    await assert_ledger_matches(store)
+    for pool in await store.pools(CHANNEL):
+        assert 0 <= pool.value <= 6
+
+
+async def test_tables_remember_system_gm_and_settings(store: Store) -> None:
+    assert await store.table(CHANNEL) is None
+    default = await store.table_or_default(CHANNEL, 9)
+    assert default.system is None and default.gm_id is None
+    await store.set_system(CHANNEL, 9, System.DUNE)
+    await store.set_gm(CHANNEL, 9, 77)
+    table = await store.set_settings(CHANNEL, 9, TableSettings(donjon_sides=12))
+    assert (table.system, table.gm_id, table.settings.donjon_sides, table.guild_id) == (System.DUNE, 77, 12, 9)
+
+
+async def test_rolls_are_saved_once_per_interaction(store: Store) -> None:
+    first = await store.save_roll(CHANNEL, 555, 7, "tirar", {"expresion": "1d20"})
+    again = await store.save_roll(CHANNEL, 555, 7, "tirar", {"expresion": "otra"})
+    assert first == again
+    record = await store.roll(first)
+    assert record is not None and record.data == {"expresion": "1d20"}
+    assert await store.roll(first + 1) is None
+
+
+async def test_meta_round_trips(store: Store) -> None:
+    assert await store.get_meta("x") is None
+    await store.set_meta("x", "1")
+    await store.set_meta("x", "2")
+    assert await store.get_meta("x") == "2"
