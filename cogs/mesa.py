@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot import embeds
 from bot.checks import can_manage, current_table, gm_only
 from bot.client import Tirada
-from bot.errors import RefusedCheck, Refusal, send
+from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import CATALOG, Lang, T, lang_for, t
 from bot.models import PoolValue, System, Table
 

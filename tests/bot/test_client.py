@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from bot.store import Store
-from tests.support.harness import GUILD_ID, Harness
+from tests.support.harness import Harness
+from tests.support.payloads import GUILD_ID
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 

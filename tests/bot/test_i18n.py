@@ -9,7 +9,9 @@ from bot.i18n import CATALOG, LANGS, Translator, lang_for, t
 from bot.models import System
 
 ROOT = Path(__file__).resolve().parents[2]
-KEY_USES = re.compile(r"""(?:\bt\(\s*\w+,\s*|\bT\(|Refusal\(|RefusedCheck\(|RuleError\()\s*"([a-z0-9_.]+)\"""")
+KEY_USES = re.compile(
+    r"""(?:\bt\(\s*\w+,\s*|\bT\(|Refusal\(|RefusedCheck\(|RuleError\()\s*"([a-z0-9_.]+)\""""
+)
 
 
 def source_files() -> list[Path]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.harness import TOKEN
+from tests.support.payloads import TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -124,7 +124,9 @@ async def test_concurrent_replays_of_one_interaction_apply_once(store: Store) ->
 
 
 async def test_player_pools_are_separate_from_the_table(store: Store) -> None:
-    await store.apply(op(1, Change("determinacion", 1, owner_id=42, cap=3), Change("determinacion", 2, owner_id=43)))
+    await store.apply(
+        op(1, Change("determinacion", 1, owner_id=42, cap=3), Change("determinacion", 2, owner_id=43))
+    )
     assert await store.pool(CHANNEL, "determinacion", 42) == 1
     assert await store.pool(CHANNEL, "determinacion", 43) == 2
     assert await store.pool(CHANNEL, "determinacion") == 0
@@ -134,7 +136,9 @@ async def test_the_ledger_always_sums_to_the_pools(store: Store) -> None:
     rng = random.Random(3)
     for interaction in range(1, 300):
         pool = rng.choice(["impulso", "amenaza"])
-        await store.apply(op(interaction, Change(pool, rng.randint(-4, 4) or 1, cap=6, clamp=rng.random() < 0.3)))
+        await store.apply(
+            op(interaction, Change(pool, rng.randint(-4, 4) or 1, cap=6, clamp=rng.random() < 0.3))
+        )
     await assert_ledger_matches(store)
     for pool in await store.pools(CHANNEL):
         assert 0 <= pool.value <= 6
@@ -147,7 +151,12 @@ async def test_tables_remember_system_gm_and_settings(store: Store) -> None:
     await store.set_system(CHANNEL, 9, System.DUNE)
     await store.set_gm(CHANNEL, 9, 77)
     table = await store.set_settings(CHANNEL, 9, TableSettings(donjon_sides=12))
-    assert (table.system, table.gm_id, table.settings.donjon_sides, table.guild_id) == (System.DUNE, 77, 12, 9)
+    assert (table.system, table.gm_id, table.settings.donjon_sides, table.guild_id) == (
+        System.DUNE,
+        77,
+        12,
+        9,
+    )
 
 
 async def test_rolls_are_saved_once_per_interaction(store: Store) -> None:

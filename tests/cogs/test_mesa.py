@@ -1,7 +1,8 @@
 import pytest
 
 from bot.models import System
-from tests.support.harness import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, Harness, User
+from tests.support.harness import Harness
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, User
 
 BOT_USER = User(940000000000000001, "OtroBot", bot=True)
 
@@ -26,7 +27,13 @@ async def test_status_shows_system_gm_and_pools(harness: Harness) -> None:
     await harness.slash("mesa sistema", user=GM, sistema="dune")
     assert harness.bot is not None
     await harness.bot.store.apply(
-        Operation(CHANNEL_ID, 1, GM.id, "test", (Change("impulso", 4), Change("determinacion", 1, owner_id=PLAYER.id)))
+        Operation(
+            CHANNEL_ID,
+            1,
+            GM.id,
+            "test",
+            (Change("impulso", 4), Change("determinacion", 1, owner_id=PLAYER.id)),
+        )
     )
     reply = await harness.slash("mesa estado")
     assert "Dune: Aventuras en el Imperio" in reply.text

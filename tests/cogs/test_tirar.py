@@ -1,7 +1,8 @@
 import random
 import re
 
-from tests.support.harness import GM, PLAYER, Harness
+from tests.support.harness import Harness
+from tests.support.payloads import GM, PLAYER
 
 
 def faces(seed: int, sides: int, count: int) -> list[int]:
@@ -52,7 +53,9 @@ async def test_bad_expressions_get_a_clear_ephemeral_answer(harness: Harness) ->
     assert not english.messages[0].custom_ids
 
 
-async def test_an_overlong_expression_is_refused_although_discord_py_lets_it_through(harness: Harness) -> None:
+async def test_an_overlong_expression_is_refused_although_discord_py_lets_it_through(
+    harness: Harness,
+) -> None:
     reply = await harness.slash("tirar", expresion="1+" * 150 + "1")
     assert reply.ephemeral and "el máximo es 200" in reply.text
 

@@ -36,7 +36,12 @@ def test_roll_pool_is_the_seeded_sequence() -> None:
 
 @pytest.mark.parametrize(
     ("count", "sides", "key"),
-    [(0, 20, "dice.too_few"), (MAX_DICE + 1, 20, "dice.too_many"), (3, 1, "dice.bad_sides"), (3, 1001, "dice.bad_sides")],
+    [
+        (0, 20, "dice.too_few"),
+        (MAX_DICE + 1, 20, "dice.too_many"),
+        (3, 1, "dice.bad_sides"),
+        (3, 1001, "dice.bad_sides"),
+    ],
 )
 def test_pool_limits_are_typed_refusals(count: int, sides: int, key: str) -> None:
     with pytest.raises(RuleError) as caught:

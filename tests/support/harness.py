@@ -12,7 +12,6 @@ tested in Spanish first (docs/decisiones.md).
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import random
 from collections.abc import Iterable
@@ -27,53 +26,23 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.client import Tirada
 from bot.settings import Settings
-
-APP_ID = 900000000000000001
-BOT_USER_ID = APP_ID
-GUILD_ID = 910000000000000001
-CHANNEL_ID = 920000000000000001
-GM_CHANNEL_ID = 920000000000000002
-TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAx.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
-
-ALL_PERMISSIONS = (1 << 50) - 1
-PLAYER_PERMISSIONS = int(
-    discord.Permissions(view_channel=True, send_messages=True, use_application_commands=True).value
+from tests.support.payloads import (
+    ALL_PERMISSIONS,
+    APP_ID,
+    BOT_USER_ID,
+    CHANNEL_ID,
+    GM_CHANNEL_ID,
+    PLAYER,
+    PRIVATE_OVERWRITE,
+    TOKEN,
+    User,
+    application_payload,
+    guild_payload,
+    interaction_payload,
+    snowflake,
+    text_channel,
+    user_payload,
 )
-MANAGE_PERMISSIONS = PLAYER_PERMISSIONS | discord.Permissions(manage_channels=True).value
-
-_ids = itertools.count(1_000_000_000_000_000_000)
-
-
-def snowflake() -> int:
-    return next(_ids)
-
-
-def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
-    return {
-        "id": str(user_id),
-        "username": name,
-        "global_name": name,
-        "discriminator": "0",
-        "avatar": None,
-        "bot": bot,
-    }
-
-
-@dataclass(frozen=True)
-class User:
-    id: int
-    name: str
-    permissions: int = PLAYER_PERMISSIONS
-    bot: bool = False
-
-    def payload(self) -> dict[str, Any]:
-        return user_payload(self.id, self.name, bot=self.bot)
-
-
-GM = User(930000000000000001, "Directora", MANAGE_PERMISSIONS)
-PLAYER = User(930000000000000002, "Jugadora")
-OTHER = User(930000000000000003, "Otro")
-ADMIN = User(930000000000000004, "Admin", ALL_PERMISSIONS)
 
 
 @dataclass
@@ -196,20 +165,12 @@ class Discord:
         if path == "/users/@me":
             return user_payload(BOT_USER_ID, "Tirada", bot=True)
         if path == "/oauth2/applications/@me":
-            return {
-                "id": str(APP_ID),
-                "name": "Tirada",
-                "icon": None,
-                "description": "",
-                "bot_public": True,
-                "bot_require_code_grant": False,
-                "verify_key": "0" * 64,
-                "flags": 0,
-                "owner": user_payload(930000000000000099, "Owner"),
-            }
+            return application_payload()
         if path.endswith("/commands") and route.method == "PUT":
             self.commands = list(payload or [])
-            return [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands]
+            return [
+                dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands
+            ]
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
         return {}
@@ -279,60 +240,6 @@ class _Adapter(AsyncWebhookAdapter):
 
     async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         return await self.discord.webhook(route, **kwargs)
-
-
-def guild_payload(channels: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "id": str(GUILD_ID),
-        "name": "Mesa de pruebas",
-        "icon": None,
-        "owner_id": str(ADMIN.id),
-        "roles": [
-            {
-                "id": str(GUILD_ID),
-                "name": "@everyone",
-                "permissions": str(PLAYER_PERMISSIONS),
-                "position": 0,
-                "color": 0,
-                "hoist": False,
-                "managed": False,
-                "mentionable": False,
-            }
-        ],
-        "channels": list(channels),
-        "members": [],
-        "member_count": 4,
-        "large": False,
-        "unavailable": False,
-        "features": [],
-        "emojis": [],
-        "stickers": [],
-        "threads": [],
-        "verification_level": 0,
-        "default_message_notifications": 0,
-        "explicit_content_filter": 0,
-        "mfa_level": 0,
-        "premium_tier": 0,
-        "preferred_locale": "es-ES",
-        "system_channel_flags": 0,
-        "nsfw_level": 0,
-    }
-
-
-def text_channel(channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    return {
-        "id": str(channel_id),
-        "type": 0,
-        "guild_id": str(GUILD_ID),
-        "name": name,
-        "position": 0,
-        "permission_overwrites": overwrites or [],
-        "nsfw": False,
-        "parent_id": None,
-    }
-
-
-PRIVATE_OVERWRITE = {"id": str(GUILD_ID), "type": 0, "allow": "0", "deny": str(discord.Permissions(view_channel=True).value)}
 
 
 class Harness:
@@ -451,8 +358,15 @@ class Harness:
     ) -> Reply:
         """Feed one INTERACTION_CREATE and wait until the bot has finished with it."""
         assert self.bot is not None, "start() the harness first"
-        payload = self.interaction_payload(
-            kind, data, user=user, locale=locale, channel_id=channel_id, guild=guild, message=message
+        payload = interaction_payload(
+            kind,
+            data,
+            user=user,
+            locale=locale,
+            channel_id=channel_id,
+            guild=guild,
+            message=message.payload() if message else None,
+            channels=self.channels,
         )
         if interaction_id is not None:
             payload["id"] = str(interaction_id)
@@ -473,60 +387,6 @@ class Harness:
         calls = self.discord.calls[seen_calls:]
         messages = [m for i, m in self.discord.messages.items() if i not in seen_messages]
         return Reply(calls, messages)
-
-    def interaction_payload(
-        self,
-        kind: int,
-        data: dict[str, Any],
-        *,
-        user: User,
-        locale: str,
-        channel_id: int,
-        guild: bool = True,
-        message: Message | None = None,
-    ) -> dict[str, Any]:
-        interaction_id = snowflake()
-        payload: dict[str, Any] = {
-            "id": str(interaction_id),
-            "application_id": str(APP_ID),
-            "type": kind,
-            "token": f"token-{interaction_id}",
-            "version": 1,
-            "channel_id": str(channel_id),
-            "locale": locale,
-            "app_permissions": str(ALL_PERMISSIONS),
-            "entitlements": [],
-            "data": data,
-            "attachment_size_limit": 8 * 1024 * 1024,
-        }
-        if guild:
-            channel = next((c for c in self.channels if int(c["id"]) == channel_id), None)
-            payload |= {
-                "guild_id": str(GUILD_ID),
-                "guild_locale": "es-ES",
-                "channel": channel or text_channel(channel_id, "otro"),
-                "member": {
-                    "user": user.payload(),
-                    "roles": [],
-                    "joined_at": "2026-01-01T00:00:00+00:00",
-                    "deaf": False,
-                    "mute": False,
-                    "flags": 0,
-                    "permissions": str(user.permissions),
-                },
-                "context": 0,
-                "authorizing_integration_owners": {"0": str(GUILD_ID)},
-            }
-        else:
-            payload |= {
-                "user": user.payload(),
-                "channel": {"id": str(channel_id), "type": 1, "recipients": [user.payload()]},
-                "context": 1,
-                "authorizing_integration_owners": {"1": str(user.id)},
-            }
-        if message is not None:
-            payload["message"] = message.payload()
-        return payload
 
     def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
         assert self.bot is not None
@@ -575,11 +435,11 @@ def _is_view_timer(task: asyncio.Task[Any]) -> bool:
     return task.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
 
 
-async def settle(before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
+async def settle(before: set[asyncio.Task[Any]], limit: float = 10.0) -> None:
     """Wait until every task started since ``before`` (and any they start) is done."""
     current = asyncio.current_task()
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + limit
     while True:
         pending = [
             t
@@ -589,5 +449,5 @@ async def settle(before: set[asyncio.Task[Any]], timeout: float = 10.0) -> None:
         if not pending:
             return
         remaining = deadline - loop.time()
-        assert remaining > 0, f"interaction still running after {timeout}s: {pending}"
+        assert remaining > 0, f"interaction still running after {limit}s: {pending}"
         await asyncio.wait(pending, timeout=remaining)

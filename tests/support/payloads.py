@@ -1,0 +1,192 @@
+"""Raw Discord payloads shared by the interaction harness and the fake Discord server.
+
+Shapes follow Discord's API v10 as discord.py 2.7 parses them; only fields discord.py
+reads are filled in.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+APP_ID = 900000000000000001
+BOT_USER_ID = APP_ID
+GUILD_ID = 910000000000000001
+CHANNEL_ID = 920000000000000001
+GM_CHANNEL_ID = 920000000000000002
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAx.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+ALL_PERMISSIONS = (1 << 50) - 1
+PLAYER_PERMISSIONS = int(
+    discord.Permissions(view_channel=True, send_messages=True, use_application_commands=True).value
+)
+MANAGE_PERMISSIONS = PLAYER_PERMISSIONS | discord.Permissions(manage_channels=True).value
+
+_ids = itertools.count(1_000_000_000_000_000_000)
+
+
+def snowflake() -> int:
+    return next(_ids)
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id),
+        "username": name,
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+def application_payload() -> dict[str, Any]:
+    return {
+        "id": str(APP_ID),
+        "name": "Tirada",
+        "icon": None,
+        "description": "",
+        "bot_public": True,
+        "bot_require_code_grant": False,
+        "verify_key": "0" * 64,
+        "flags": 0,
+        "owner": user_payload(930000000000000099, "Owner"),
+    }
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    permissions: int = PLAYER_PERMISSIONS
+    bot: bool = False
+
+    def payload(self) -> dict[str, Any]:
+        return user_payload(self.id, self.name, bot=self.bot)
+
+
+GM = User(930000000000000001, "Directora", MANAGE_PERMISSIONS)
+PLAYER = User(930000000000000002, "Jugadora")
+OTHER = User(930000000000000003, "Otro")
+ADMIN = User(930000000000000004, "Admin", ALL_PERMISSIONS)
+
+
+def guild_payload(channels: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "id": str(GUILD_ID),
+        "name": "Mesa de pruebas",
+        "icon": None,
+        "owner_id": str(ADMIN.id),
+        "roles": [
+            {
+                "id": str(GUILD_ID),
+                "name": "@everyone",
+                "permissions": str(PLAYER_PERMISSIONS),
+                "position": 0,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+            }
+        ],
+        "channels": list(channels),
+        "members": [],
+        "member_count": 4,
+        "large": False,
+        "unavailable": False,
+        "features": [],
+        "emojis": [],
+        "stickers": [],
+        "threads": [],
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "mfa_level": 0,
+        "premium_tier": 0,
+        "preferred_locale": "es-ES",
+        "system_channel_flags": 0,
+        "nsfw_level": 0,
+    }
+
+
+def text_channel(
+    channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(GUILD_ID),
+        "name": name,
+        "position": 0,
+        "permission_overwrites": overwrites or [],
+        "nsfw": False,
+        "parent_id": None,
+    }
+
+
+PRIVATE_OVERWRITE = {
+    "id": str(GUILD_ID),
+    "type": 0,
+    "allow": "0",
+    "deny": str(discord.Permissions(view_channel=True).value),
+}
+
+
+def interaction_payload(
+    kind: int,
+    data: dict[str, Any],
+    *,
+    user: User,
+    locale: str,
+    channel_id: int,
+    guild: bool = True,
+    message: dict[str, Any] | None = None,
+    channels: Iterable[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """A raw INTERACTION_CREATE body as Discord sends it, in a guild channel or a DM."""
+    interaction_id = snowflake()
+    payload: dict[str, Any] = {
+        "id": str(interaction_id),
+        "application_id": str(APP_ID),
+        "type": kind,
+        "token": f"token-{interaction_id}",
+        "version": 1,
+        "channel_id": str(channel_id),
+        "locale": locale,
+        "app_permissions": str(ALL_PERMISSIONS),
+        "entitlements": [],
+        "data": data,
+        "attachment_size_limit": 8 * 1024 * 1024,
+    }
+    if guild:
+        channel = next((c for c in channels if int(c["id"]) == channel_id), None)
+        payload |= {
+            "guild_id": str(GUILD_ID),
+            "guild_locale": "es-ES",
+            "channel": channel or text_channel(channel_id, "otro"),
+            "member": {
+                "user": user.payload(),
+                "roles": [],
+                "joined_at": "2026-01-01T00:00:00+00:00",
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "permissions": str(user.permissions),
+            },
+            "context": 0,
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        }
+    else:
+        payload |= {
+            "user": user.payload(),
+            "channel": {"id": str(channel_id), "type": 1, "recipients": [user.payload()]},
+            "context": 1,
+            "authorizing_integration_owners": {"1": str(user.id)},
+        }
+    if message is not None:
+        payload["message"] = message
+    return payload
