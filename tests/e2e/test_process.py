@@ -1,0 +1,87 @@
+"""``python -m bot`` as a real process against a fake Discord on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_discord import FakeDiscord
+from tests.support.payloads import PLAYER, TOKEN, interaction_payload, snowflake
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    yield server
+    await server.stop()
+
+
+async def start_bot(fake: FakeDiscord, tmp_path: Path) -> asyncio.subprocess.Process:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TIRADA_"))}
+    env |= {
+        "PYTHONPATH": str(ROOT),
+        "DISCORD_TOKEN": TOKEN,
+        "TIRADA_DB": str(tmp_path / "datos" / "tirada.db"),
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "LOG_LEVEL": "INFO",
+    }
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+def roll_command(expression: str) -> dict[str, object]:
+    data = {
+        "id": str(snowflake()),
+        "name": "tirar",
+        "type": 1,
+        "options": [{"type": 3, "name": "expresion", "value": expression}],
+    }
+    return interaction_payload(2, data, user=PLAYER, locale="es-ES", channel_id=920000000000000001)
+
+
+async def test_the_bot_process_rolls_and_stops_cleanly(fake: FakeDiscord, tmp_path: Path) -> None:
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        sync = await fake.wait_for("PUT", r"^/applications/\d+/commands$")
+        assert any(c["name"] == "tirar" for c in sync.body)
+
+        payload = roll_command("1d20+5")
+        await fake.dispatch("INTERACTION_CREATE", payload)
+        callback = await fake.wait_for("POST", rf"^/interactions/{payload['id']}/[^/]+/callback$")
+        assert callback.body["type"] == 4
+        embed = callback.body["data"]["embeds"][0]
+        assert embed["title"] == "🎲 1d20 + 5"
+        total = int(embed["fields"][1]["value"].strip("*"))
+        assert 6 <= total <= 25
+        assert callback.body["data"]["allowed_mentions"] == {"parse": []}
+
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+    logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    assert any(entry["msg"] == "stopped" for entry in logs)
+    assert not [entry for entry in logs if entry["level"] == "ERROR"]
+    assert (tmp_path / "datos" / "tirada.db").exists()

@@ -1,0 +1,166 @@
+"""A fake Discord on 127.0.0.1: REST and a gateway websocket, for end-to-end tests.
+
+``python -m bot`` is pointed at it with ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``.
+It speaks just enough of API v10 for discord.py 2.7: HELLO, IDENTIFY, READY (with a
+``shard`` pair), GUILD_CREATE, heartbeats, and it records every REST request so a test
+can wait for the interaction callback. Bodies go out as exactly ``application/json``
+(aiohttp's default adds a charset and discord.py then reads the body as text).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from tests.support.payloads import (
+    APP_ID,
+    BOT_USER_ID,
+    CHANNEL_ID,
+    application_payload,
+    guild_payload,
+    snowflake,
+    text_channel,
+    user_payload,
+)
+
+
+@dataclass
+class Request:
+    method: str
+    path: str
+    body: Any
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.Response(
+        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
+    )
+
+
+class FakeDiscord:
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
+        self.identified = asyncio.Event()
+        self.changed = asyncio.Condition()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._sequence = 0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for ws in self._sockets:
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def wait_for(self, method: str, pattern: str, timeout: float = 20.0) -> Request:
+        """The first recorded request matching ``method`` and the path regex."""
+        regex = re.compile(pattern)
+
+        def found() -> Request | None:
+            return next((r for r in self.requests if r.method == method and regex.search(r.path)), None)
+
+        async with asyncio.timeout(timeout), self.changed:
+            await self.changed.wait_for(lambda: found() is not None)
+        result = found()
+        assert result is not None
+        return result
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway DISPATCH (op 0) to every connected bot."""
+        self._sequence += 1
+        frame = {"op": 0, "t": event, "s": self._sequence, "d": data}
+        for ws in self._sockets:
+            await ws.send_str(json.dumps(frame))
+
+    # -- REST -------------------------------------------------------------------------
+
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body = await request.json() if request.can_read_body else None
+        async with self.changed:
+            self.requests.append(Request(request.method, path, body))
+            self.changed.notify_all()
+        if path == "/users/@me":
+            return _json(user_payload(BOT_USER_ID, "Tirada", bot=True))
+        if path == "/oauth2/applications/@me":
+            return _json(application_payload())
+        if path in ("/gateway", "/gateway/bot"):
+            return _json(
+                {
+                    "url": self.gateway_url,
+                    "shards": 1,
+                    "session_start_limit": {
+                        "total": 1000,
+                        "remaining": 1000,
+                        "reset_after": 0,
+                        "max_concurrency": 1,
+                    },
+                }
+            )
+        if path.endswith("/commands") and request.method == "PUT":
+            return _json(
+                [dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in body or []]
+            )
+        if path.endswith("/callback"):
+            return _json({"interaction": {"id": path.split("/")[2], "type": 2}})
+        return _json({})
+
+    # -- gateway ----------------------------------------------------------------------
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        with contextlib.suppress(ConnectionResetError):
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(message.data)
+                if frame["op"] == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif frame["op"] == 2:
+                    await self._ready()
+        self._sockets.remove(ws)
+        return ws
+
+    async def _ready(self) -> None:
+        await self.dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": user_payload(BOT_USER_ID, "Tirada", bot=True),
+                "guilds": [{"id": str(guild_payload([])["id"]), "unavailable": True}],
+                "session_id": "fake-session",
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(APP_ID), "flags": 0},
+            },
+        )
+        await self.dispatch("GUILD_CREATE", guild_payload([text_channel(CHANNEL_ID, "mesa")]))
+        self.identified.set()
