@@ -77,14 +77,14 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    async def wait_for(self, method: str, pattern: str, timeout: float = 20.0) -> Request:
+    async def wait_for(self, method: str, pattern: str, seconds: float = 20.0) -> Request:
         """The first recorded request matching ``method`` and the path regex."""
         regex = re.compile(pattern)
 
         def found() -> Request | None:
             return next((r for r in self.requests if r.method == method and regex.search(r.path)), None)
 
-        async with asyncio.timeout(timeout), self.changed:
+        async with asyncio.timeout(seconds), self.changed:
             await self.changed.wait_for(lambda: found() is not None)
         result = found()
         assert result is not None
