@@ -12,6 +12,7 @@ context variable; outside :func:`roll_expression` the proxy refuses to roll at a
 from __future__ import annotations
 
 import contextvars
+import functools
 import random
 import re
 from dataclasses import dataclass
@@ -63,8 +64,12 @@ class ExpressionRoll:
     expression: str
     total: int
     tree: d20.Expression
-    dice: tuple[Die, ...]
     crit: d20.CritType
+
+    @functools.cached_property
+    def dice(self) -> tuple[Die, ...]:
+        """Flattened on first use: most callers only render the tree."""
+        return tuple(flatten(self.tree))
 
 
 def normalize(text: str) -> str:
@@ -79,9 +84,16 @@ def normalize(text: str) -> str:
 def parse(text: str) -> ast.Expression:
     """Parse and check the limits on the tree; nothing is rolled yet."""
     try:
-        tree = _ROLLER.parse(normalize(text))
+        return _checked(normalize(text))
     except (d20.RollSyntaxError, lark.exceptions.LarkError):
         raise RuleError("expr.syntax", expression=text.strip()[:MAX_EXPRESSION_LENGTH]) from None
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked(normalized: str) -> ast.Expression:
+    """Tables repeat the same few expressions: parse and check each once (refusals are
+    exceptions, which the cache never keeps)."""
+    tree = _ROLLER.parse(normalized)
     _check_tree(tree)
     return tree
 
@@ -122,7 +134,7 @@ def roll_expression(
         raise RuleError("expr.value", expression=text.strip()) from None
     finally:
         _current_rng.reset(token)
-    return ExpressionRoll(str(result.ast), value, result.expr, tuple(flatten(result.expr)), result.crit)
+    return ExpressionRoll(str(result.ast), value, result.expr, result.crit)
 
 
 def flatten(node: d20_expression.Number) -> list[Die]:
