@@ -59,13 +59,33 @@ class Change:
     ``owner_id`` 0 is the table's own pool (Impulso, Amenaza); a user id is that
     player's (Determinación, banked dice). ``cap`` bounds the pool from above; with
     ``clamp`` an addition keeps what fits instead of being refused (saving Impulso).
+    ``set_to`` puts the pool at a value instead (the start of an adventure).
     """
 
     pool: str
-    delta: int
+    delta: int = 0
     owner_id: int = 0
     cap: int | None = None
     clamp: bool = False
+    set_to: int | None = None
+
+
+@dataclass(frozen=True)
+class NewRoll:
+    """A roll to record in the same transaction as the pool changes that paid for it."""
+
+    user_id: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RollUpdate:
+    """A roll's new state, written only if nobody changed it since ``version`` was read."""
+
+    roll_id: int
+    version: int
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -76,9 +96,11 @@ class Operation:
     interaction_id: int
     actor_id: int
     reason: str
-    changes: tuple[Change, ...]
+    changes: tuple[Change, ...] = ()
     guild_id: int | None = None
     message_id: int | None = None
+    new_roll: NewRoll | None = None
+    roll_update: RollUpdate | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +122,7 @@ class PoolState:
 class Applied:
     pools: tuple[PoolState, ...]
     replayed: bool = False
+    roll_id: int | None = None
 
     def get(self, pool: str, owner_id: int = 0) -> PoolState:
         return next(p for p in self.pools if p.pool == pool and p.owner_id == owner_id)
@@ -107,7 +130,8 @@ class Applied:
 
 @dataclass(frozen=True)
 class Refused:
-    """Why an operation changed nothing: a pool would go below 0 or over its cap."""
+    """Why an operation changed nothing: a pool would go below 0 or over its cap, or the
+    roll it acts on changed since it was read (``roll.stale``) or no longer exists."""
 
     key: str
     pool: str
@@ -151,3 +175,5 @@ class RollRecord:
     user_id: int
     kind: str
     data: dict[str, Any]
+    version: int = 0
+    message_id: int | None = None

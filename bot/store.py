@@ -27,12 +27,14 @@ from bot.models import (
     Applied,
     Change,
     LedgerRow,
+    NewRoll,
     Operation,
     Outcome,
     PoolState,
     PoolValue,
     Refused,
     RollRecord,
+    RollUpdate,
     System,
     Table,
     TableSettings,
@@ -88,8 +90,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             user_id        INTEGER NOT NULL,
             kind           TEXT NOT NULL,
             data           TEXT NOT NULL,
+            version        INTEGER NOT NULL DEFAULT 0,
+            message_id     INTEGER,
             created_at     TEXT NOT NULL
         )""",
+        "CREATE INDEX rolls_by_channel ON rolls (channel_id, kind, id)",
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     ),
 )
@@ -248,18 +253,9 @@ class Store:
             if first is not None:
                 return first
             await self._ensure_table(db, op.channel_id, op.guild_id)
-            states: list[PoolState] = []
-            outcome: Outcome | None = None
             await db.execute("SAVEPOINT changes")
-            for change in op.changes:
-                result = await self._change(db, op, change)
-                if isinstance(result, Refused):
-                    outcome = result
-                    break
-                states.append(result)
-            if outcome is None:
-                outcome = Applied(tuple(states))
-            else:
+            outcome = await self._changes(db, op)
+            if isinstance(outcome, Refused):
                 await db.execute("ROLLBACK TO changes")
             await db.execute("RELEASE changes")
             await db.execute(
@@ -268,6 +264,47 @@ class Store:
                 (op.interaction_id, op.channel_id, _encode(outcome), self._now()),
             )
         return outcome
+
+    async def _changes(self, db: aiosqlite.Connection, op: Operation) -> Outcome:
+        roll_id = None
+        if op.roll_update is not None:
+            refused = await self._update_roll(db, op.roll_update)
+            if refused is not None:
+                return refused
+            roll_id = op.roll_update.roll_id
+        states: list[PoolState] = []
+        for change in op.changes:
+            result = await self._change(db, op, change)
+            if isinstance(result, Refused):
+                return result
+            states.append(result)
+        if op.new_roll is not None:
+            roll_id = await self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
+        return Applied(tuple(states), roll_id=roll_id)
+
+    async def _update_roll(self, db: aiosqlite.Connection, update: RollUpdate) -> Refused | None:
+        async with db.execute(
+            "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? RETURNING id",
+            (json.dumps(update.data), update.roll_id, update.version),
+        ) as cursor:
+            if await cursor.fetchone() is not None:
+                return None
+        async with db.execute("SELECT 1 FROM rolls WHERE id = ?", (update.roll_id,)) as cursor:
+            exists = await cursor.fetchone()
+        key = "roll.stale" if exists else "error.roll_gone"
+        return Refused(key, "", 0, 0, 0)
+
+    async def _insert_roll(
+        self, db: aiosqlite.Connection, channel_id: int, interaction_id: int, roll: NewRoll
+    ) -> int:
+        async with db.execute(
+            "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (channel_id, interaction_id, roll.user_id, roll.kind, json.dumps(roll.data), self._now()),
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0])
 
     async def _recorded(self, db: aiosqlite.Connection, interaction_id: int) -> Outcome | None:
         async with db.execute(
@@ -283,7 +320,9 @@ class Store:
             (op.channel_id, change.pool, change.owner_id),
         )
         target = "value + :delta"
-        if change.clamp and change.cap is not None:
+        if change.set_to is not None:
+            target = ":set_to"
+        elif change.clamp and change.cap is not None:
             target = "min(:cap, value + :delta)"
         async with db.execute(
             f"UPDATE pools SET value = {target}, applied = {target} - value "
@@ -292,6 +331,7 @@ class Store:
             "RETURNING value, applied",
             {
                 "delta": change.delta,
+                "set_to": change.set_to,
                 "cap": change.cap,
                 "channel": op.channel_id,
                 "pool": change.pool,
@@ -319,7 +359,8 @@ class Store:
                     self._now(),
                 ),
             )
-        return PoolState(change.pool, change.owner_id, value, applied, change.delta)
+        requested = applied if change.set_to is not None else change.delta
+        return PoolState(change.pool, change.owner_id, value, applied, requested)
 
     async def _refusal(self, db: aiosqlite.Connection, channel_id: int, change: Change) -> Refused:
         async with db.execute(
@@ -328,8 +369,9 @@ class Store:
         ) as cursor:
             row = await cursor.fetchone()
         value = 0 if row is None else int(row[0])
-        key = "pool.not_enough" if change.delta < 0 else "pool.over_cap"
-        return Refused(key, change.pool, change.owner_id, value, change.delta, change.cap)
+        delta = change.delta if change.set_to is None else change.set_to - value
+        key = "pool.not_enough" if delta < 0 else "pool.over_cap"
+        return Refused(key, change.pool, change.owner_id, value, delta, change.cap)
 
     async def ledger(self, channel_id: int, limit: int = 20, before_id: int | None = None) -> list[LedgerRow]:
         rows = await self._fetchall(
@@ -365,12 +407,21 @@ class Store:
         return int(row[0])
 
     async def roll(self, roll_id: int) -> RollRecord | None:
-        row = await self._fetchone(
-            "SELECT id, channel_id, user_id, kind, data FROM rolls WHERE id = ?", (roll_id,)
+        row = await self._fetchone("SELECT * FROM rolls WHERE id = ?", (roll_id,))
+        return None if row is None else _roll(row)
+
+    async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
+        """The channel's latest rolls of one kind, newest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? ORDER BY id DESC LIMIT ?",
+            (channel_id, kind, limit),
         )
-        if row is None:
-            return None
-        return RollRecord(row["id"], row["channel_id"], row["user_id"], row["kind"], json.loads(row["data"]))
+        return [_roll(r) for r in rows]
+
+    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+        """Remember where a roll was posted, so later buttons can edit that message."""
+        async with self._transaction() as db:
+            await db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
 
 
 def _table(row: aiosqlite.Row) -> Table:
@@ -385,6 +436,18 @@ def _table(row: aiosqlite.Row) -> Table:
     )
 
 
+def _roll(row: aiosqlite.Row) -> RollRecord:
+    return RollRecord(
+        row["id"],
+        row["channel_id"],
+        row["user_id"],
+        row["kind"],
+        json.loads(row["data"]),
+        row["version"],
+        row["message_id"],
+    )
+
+
 def _encode(outcome: Outcome) -> str:
     kind = "applied" if isinstance(outcome, Applied) else "refused"
     return json.dumps({"kind": kind, **asdict(outcome)})
@@ -395,5 +458,6 @@ def _decode(text: str) -> Outcome:
     kind = data.pop("kind")
     data["replayed"] = True
     if kind == "applied":
-        return Applied(tuple(PoolState(**p) for p in data["pools"]), replayed=True)
+        pools = tuple(PoolState(**p) for p in data["pools"])
+        return Applied(pools, replayed=True, roll_id=data["roll_id"])
     return Refused(**data)

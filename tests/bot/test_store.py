@@ -173,3 +173,59 @@ async def test_meta_round_trips(store: Store) -> None:
     await store.set_meta("x", "1")
     await store.set_meta("x", "2")
     assert await store.get_meta("x") == "2"
+
+
+async def test_setting_a_pool_to_a_value_ledgers_the_difference(store: Store) -> None:
+    await store.apply(op(1, Change("amenaza", 7)))
+    outcome = await store.apply(op(2, Change("amenaza", set_to=4), Change("impulso", set_to=2)))
+    assert isinstance(outcome, Applied)
+    assert (outcome.get("amenaza").value, outcome.get("amenaza").delta) == (4, -3)
+    assert (outcome.get("impulso").value, outcome.get("impulso").delta) == (2, 2)
+    await assert_ledger_matches(store)
+
+
+async def test_a_new_roll_is_recorded_with_its_payment_or_not_at_all(store: Store) -> None:
+    from bot.models import NewRoll
+
+    refused = await store.apply(
+        Operation(CHANNEL, 1, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+    )
+    assert isinstance(refused, Refused)
+    assert await store.rolls(CHANNEL, "dune") == []
+    await store.apply(op(2, Change("impulso", 3)))
+    paid = await store.apply(
+        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+    )
+    assert isinstance(paid, Applied) and paid.roll_id is not None
+    replay = await store.apply(
+        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+    )
+    assert isinstance(replay, Applied) and replay.replayed and replay.roll_id == paid.roll_id
+    assert [r.id for r in await store.rolls(CHANNEL, "dune")] == [paid.roll_id]
+    assert await store.pool(CHANNEL, "impulso") == 2
+
+
+async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> None:
+    from bot.models import RollUpdate
+
+    roll_id = await store.save_roll(CHANNEL, 10, 7, "dune", {"left": 2})
+    first = await store.apply(
+        Operation(
+            CHANNEL, 11, 7, "save", (Change("impulso", 2),), roll_update=RollUpdate(roll_id, 0, {"left": 0})
+        )
+    )
+    stale = await store.apply(
+        Operation(
+            CHANNEL, 12, 7, "save", (Change("impulso", 2),), roll_update=RollUpdate(roll_id, 0, {"left": 0})
+        )
+    )
+    gone = await store.apply(Operation(CHANNEL, 13, 7, "save", roll_update=RollUpdate(999, 0, {})))
+    assert isinstance(first, Applied)
+    assert isinstance(stale, Refused) and stale.key == "roll.stale"
+    assert isinstance(gone, Refused) and gone.key == "error.roll_gone"
+    record = await store.roll(roll_id)
+    assert record is not None and (record.version, record.data) == (1, {"left": 0})
+    assert await store.pool(CHANNEL, "impulso") == 2
+    await store.set_roll_message(roll_id, 555)
+    record = await store.roll(roll_id)
+    assert record is not None and record.message_id == 555
