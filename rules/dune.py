@@ -1,0 +1,456 @@
+"""Dune: Aventuras en el Imperio — the 2d20 skill test and the roll's life afterwards.
+
+Sections of ``shared/reglas/dune-2d20.txt`` quoted in the docstrings. A roll is a value
+(:class:`DuneRoll`): what was rolled, what has been spent, bought off or saved. Every
+action on it returns a new roll plus the pool changes the bot must apply, so the store
+can write both in one transaction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules.dice import Die, Mark
+from rules.errors import RuleError
+
+SIDES = 20
+BASE_DICE = 2
+MAX_BOUGHT = 3
+MAX_DICE = BASE_DICE + MAX_BOUGHT
+# "El primer dado cuesta 1 punto, el segundo 2 y el tercero 3 (... 1+2+3=6 puntos en total)."
+DICE_COST = (0, 1, 3, 6)
+MAX_SCORE = 20
+MAX_DIFFICULTY = 5
+# Amenaza may raise a difficulty past 5 ("puede gastar Amenaza para incrementar la dificultad").
+MAX_RAISED_DIFFICULTY = 10
+MAX_COMPLICATION_RANGE = 5
+MOMENTUM_CAP = 6
+DETERMINATION_CAP = 3
+MAX_BONUS = 10
+MAX_HELPERS = 6
+IGNORE_COMPLICATION_THREAT = 2
+# "Usos comunes" of Impulso after a passed test, with their cost.
+MOMENTUM_SPENDS = {"info": 1, "rasgo": 2, "recurso": 2, "tarea": 1}
+# The GM's quick Amenaza spends ("Gastar amenaza").
+THREAT_SPENDS = {"dificultad": 2, "rasgo": 2, "casa_rival": 1, "complicacion_pnj": 2}
+POINTS_PER_PASS = 2
+
+
+def check_range(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise RuleError("dune.out_of_range", name=name, value=value, min=low, max=high)
+
+
+def die_successes(value: int, target: int, focus_skill: int | None = None) -> int:
+    """ "Cada resultado igual o inferior a ese número objetivo es un éxito. Cada resultado
+    de 1 es un éxito crítico"; with a focus, "cualquier resultado igual o inferior a su
+    habilidad se considera éxito crítico"."""
+    if value == 1 or (focus_skill is not None and value <= focus_skill):
+        return 2
+    return 1 if value <= target else 0
+
+
+def is_complication(value: int, complication_range: int = 1) -> bool:
+    """A 20 is a complication; each step of range adds the next number down."""
+    return value >= SIDES + 1 - complication_range
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One die of the pool with its history: earlier values were rerolled away."""
+
+    values: tuple[int, ...]
+    fixed: bool = False
+
+    @property
+    def value(self) -> int:
+        return self.values[-1]
+
+    @property
+    def rerolled(self) -> bool:
+        return len(self.values) > 1
+
+
+@dataclass(frozen=True)
+class Helper:
+    """An assisting character: one d20 against their own target, no bought dice."""
+
+    user_id: int
+    target: int
+    focus_skill: int | None
+    slot: Slot
+
+
+@dataclass(frozen=True)
+class Test:
+    """A skill test evaluated: per-die successes, complications and the verdict."""
+
+    dice: tuple[Die, ...]
+    per_die: tuple[int, ...]
+    helper_dice: tuple[Die, ...]
+    helper_successes: int
+    leader_successes: int
+    successes: int
+    complications: int
+    difficulty: int
+    passed: bool
+    momentum: int
+    bonus_momentum: int = 0
+
+
+def _marked(slot: Slot, target: int, focus_skill: int | None, complication_range: int) -> list[Die]:
+    history = [Die(SIDES, v, frozenset({Mark.REROLLED})) for v in slot.values[:-1]]
+    marks: set[Mark] = {Mark.FIXED} if slot.fixed else set()
+    successes = die_successes(slot.value, target, focus_skill)
+    if successes == 2:
+        marks.add(Mark.CRITICAL)
+    elif successes == 1:
+        marks.add(Mark.SUCCESS)
+    if is_complication(slot.value, complication_range):
+        marks.add(Mark.COMPLICATION)
+    return [*history, Die(SIDES, slot.value, frozenset(marks))]
+
+
+def evaluate(
+    dice: Sequence[int | Slot],
+    target: int,
+    focus_skill: int | None = None,
+    complication_range: int = 1,
+    difficulty: int = 1,
+    *,
+    helpers: Sequence[Helper] = (),
+    bonus_momentum: int = 0,
+) -> Test:
+    """Count successes and complications and give the verdict.
+
+    Helpers' successes count only if the leader scores at least one ("siempre que
+    consigas al menos un éxito por ti mismo"); everyone's complications count. Passing
+    generates one Impulso per success over the difficulty; bonus Impulso is kept apart
+    because it can never be saved.
+    """
+    check_range("dificultad", difficulty, 0, MAX_RAISED_DIFFICULTY)
+    check_range("rango_complicacion", complication_range, 1, MAX_COMPLICATION_RANGE)
+    slots = [d if isinstance(d, Slot) else Slot((d,)) for d in dice]
+    per_die = tuple(die_successes(s.value, target, focus_skill) for s in slots)
+    shown = [d for s in slots for d in _marked(s, target, focus_skill, complication_range)]
+    helper_shown = [d for h in helpers for d in _marked(h.slot, h.target, h.focus_skill, complication_range)]
+    leader = sum(per_die)
+    helped = sum(die_successes(h.slot.value, h.target, h.focus_skill) for h in helpers)
+    counted = helped if leader >= 1 else 0
+    successes = leader + counted
+    complications = sum(is_complication(s.value, complication_range) for s in slots) + sum(
+        is_complication(h.slot.value, complication_range) for h in helpers
+    )
+    passed = successes >= difficulty
+    return Test(
+        dice=tuple(shown),
+        per_die=per_die,
+        helper_dice=tuple(helper_shown),
+        helper_successes=counted,
+        leader_successes=leader,
+        successes=successes,
+        complications=complications,
+        difficulty=difficulty,
+        passed=passed,
+        momentum=successes - difficulty if passed else 0,
+        bonus_momentum=bonus_momentum if passed else 0,
+    )
+
+
+def buy_cost(bought: int) -> int:
+    check_range("dados_extra", bought, 0, MAX_BOUGHT)
+    return DICE_COST[bought]
+
+
+def split_payment(cost: int, payment: str, momentum_available: int) -> tuple[int, int]:
+    """How much of ``cost`` comes from Impulso and how much is paid by generating Amenaza.
+
+    ``impulso`` and ``amenaza`` pay all one way; ``mixto`` takes what the group pool has
+    and covers the rest with Amenaza ("generando un punto de Amenaza por cada punto de
+    Impulso que quieras suplantar").
+    """
+    if payment == "impulso":
+        return cost, 0
+    if payment == "amenaza":
+        return 0, cost
+    if payment == "mixto":
+        from_pool = min(cost, max(momentum_available, 0))
+        return from_pool, cost - from_pool
+    raise RuleError("dune.bad_payment", payment=payment)
+
+
+@dataclass(frozen=True)
+class HelperSpec:
+    user_id: int
+    target: int
+    focus_skill: int | None = None
+
+
+@dataclass(frozen=True)
+class DuneRoll:
+    """A rolled test and everything done with it since."""
+
+    target: int
+    focus_skill: int | None
+    complication_range: int
+    difficulty: int
+    slots: tuple[Slot, ...]
+    helpers: tuple[Helper, ...] = ()
+    bonus: int = 0
+    npc: bool = False
+    spends: tuple[str, ...] = ()
+    from_roll: int = 0
+    bonus_spent: int = 0
+    ignored: int = 0
+    price: bool = False
+    closed: bool = False
+    task_id: int | None = None
+    asset_quality: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def test(self) -> Test:
+        return evaluate(
+            self.slots,
+            self.target,
+            self.focus_skill,
+            self.complication_range,
+            self.difficulty,
+            helpers=self.helpers,
+            bonus_momentum=self.bonus,
+        )
+
+    @property
+    def passed(self) -> bool:
+        return self.test.passed or self.price
+
+    @property
+    def momentum_left(self) -> int:
+        """The roll's own Impulso not yet spent or saved (none after a success at a price)."""
+        if self.closed or self.price:
+            return 0
+        return self.test.momentum - self.from_roll
+
+    @property
+    def bonus_left(self) -> int:
+        if self.closed or self.price:
+            return 0
+        return self.test.bonus_momentum - self.bonus_spent
+
+    @property
+    def complications(self) -> int:
+        """Complications still standing: rolled ones and the price's, less those bought off."""
+        return self.test.complications + int(self.price) - self.ignored
+
+    @property
+    def rerollable(self) -> tuple[int, ...]:
+        """Indexes of dice Determinación may still reroll: rolled, and never rerolled."""
+        return tuple(i for i, s in enumerate(self.slots) if not s.fixed and not s.rerolled)
+
+
+def _roll_slots(rng: random.Random, count: int, automatic_ones: int) -> tuple[Slot, ...]:
+    fixed = tuple(Slot((1,), fixed=True) for _ in range(automatic_ones))
+    rolled = tuple(Slot((rng.randint(1, SIDES),)) for _ in range(count - automatic_ones))
+    return fixed + rolled
+
+
+def roll_test(
+    rng: random.Random,
+    target: int,
+    *,
+    dice: int = BASE_DICE,
+    focus_skill: int | None = None,
+    complication_range: int = 1,
+    difficulty: int = 1,
+    automatic_ones: int = 0,
+    bonus: int = 0,
+    npc: bool = False,
+    helpers: Sequence[HelperSpec] = (),
+    task_id: int | None = None,
+    asset_quality: int = 0,
+) -> DuneRoll:
+    """Roll a skill test. ``automatic_ones`` dice are not rolled and count as a 1
+    (Determinación before the roll: "ese dado se considera que saca un 1")."""
+    check_range("objetivo", target, 1, 2 * MAX_SCORE)
+    check_range("dados", dice, 1, MAX_DICE)
+    check_range("determinacion", automatic_ones, 0, min(dice, DETERMINATION_CAP))
+    check_range("bonificacion_impulso", bonus, 0, MAX_BONUS)
+    check_range("ayudantes", len(helpers), 0, MAX_HELPERS)
+    check_range("calidad", asset_quality, 0, 5)
+    check_range("dificultad", difficulty, 0, MAX_RAISED_DIFFICULTY)
+    check_range("rango_complicacion", complication_range, 1, MAX_COMPLICATION_RANGE)
+    if focus_skill is not None:
+        check_range("enfoque", focus_skill, 1, MAX_SCORE)
+    roll = DuneRoll(
+        target=target,
+        focus_skill=focus_skill,
+        complication_range=complication_range,
+        difficulty=difficulty,
+        slots=_roll_slots(rng, dice, automatic_ones),
+        helpers=tuple(
+            Helper(h.user_id, h.target, h.focus_skill, Slot((rng.randint(1, SIDES),))) for h in helpers
+        ),
+        bonus=bonus,
+        npc=npc,
+        task_id=task_id,
+        asset_quality=asset_quality,
+    )
+    return roll
+
+
+def _open(roll: DuneRoll) -> None:
+    if roll.closed:
+        raise RuleError("dune.closed")
+
+
+def spend(roll: DuneRoll, use: str) -> tuple[DuneRoll, int]:
+    """Spend Impulso on a passed test: bonus first (it is lost otherwise), then the
+    roll's own, then the group pool. Returns the roll and what the pool must pay."""
+    cost = MOMENTUM_SPENDS.get(use)
+    if cost is None:
+        raise RuleError("dune.bad_spend", use=use)
+    _open(roll)
+    if not roll.test.passed or roll.price:
+        raise RuleError("dune.not_passed")
+    if use == "tarea" and roll.task_id is None:
+        raise RuleError("dune.no_task")
+    from_bonus = min(cost, roll.bonus_left)
+    from_roll = min(cost - from_bonus, roll.momentum_left)
+    from_group = cost - from_bonus - from_roll
+    updated = replace(
+        roll,
+        spends=(*roll.spends, use),
+        bonus_spent=roll.bonus_spent + from_bonus,
+        from_roll=roll.from_roll + from_roll,
+    )
+    return updated, from_group
+
+
+def save(roll: DuneRoll) -> tuple[DuneRoll, int]:
+    """ "Una vez que el chequeo de habilidad se ha resuelto, cualquier punto de Impulso
+    no gastado se guarda en la reserva de grupo"; bonus Impulso is lost. The store
+    clamps the addition at the cap of 6 and reports what the cap took."""
+    _open(roll)
+    if roll.npc:
+        raise RuleError("dune.npc_cannot_save")
+    if not roll.test.passed or roll.price:
+        raise RuleError("dune.not_passed")
+    return replace(roll, closed=True), roll.momentum_left
+
+
+def npc_to_threat(roll: DuneRoll) -> DuneRoll:
+    """ "Los PNJ no pueden guardar su Impulso ... pueden añadir un punto de Amenaza a cambio
+    de todo el Impulso que les quede." The bot adds that 1 Amenaza."""
+    _open(roll)
+    if not roll.npc:
+        raise RuleError("dune.not_npc")
+    if roll.momentum_left + roll.bonus_left <= 0:
+        raise RuleError("dune.nothing_left")
+    return replace(roll, closed=True)
+
+
+def ignore_complication(roll: DuneRoll) -> DuneRoll:
+    """A player buys off one complication for 2 Amenaza; once per complication."""
+    if roll.complications <= 0:
+        raise RuleError("dune.no_complication")
+    return replace(roll, ignored=roll.ignored + 1)
+
+
+def success_at_price(roll: DuneRoll) -> DuneRoll:
+    """The GM lets a failed test succeed with one more complication and no Impulso."""
+    _open(roll)
+    if roll.test.passed or roll.price:
+        raise RuleError("dune.not_failed")
+    return replace(roll, price=True)
+
+
+def reroll(roll: DuneRoll, rng: random.Random, indexes: Iterable[int]) -> DuneRoll:
+    """Determinación after the roll: reroll the chosen dice. "Una vez se ha repetido una
+    tirada, ese dado no se puede volver a tirar." Refused once anything was spent, saved
+    or settled, since the verdict it would change has already been used."""
+    chosen = sorted(set(indexes))
+    if not chosen:
+        raise RuleError("dune.reroll_none")
+    _open(roll)
+    if roll.spends or roll.price or roll.ignored:
+        raise RuleError("dune.reroll_too_late")
+    for index in chosen:
+        if not 0 <= index < len(roll.slots):
+            raise RuleError("dune.reroll_bad_die", die=index + 1)
+        if index not in roll.rerollable:
+            raise RuleError("dune.reroll_twice", die=index + 1)
+    slots = list(roll.slots)
+    for index in chosen:
+        slots[index] = Slot((*slots[index].values, rng.randint(1, SIDES)))
+    return replace(roll, slots=tuple(slots))
+
+
+def opposed_difficulty(opponent_successes: int, hindrances: int = 0) -> int:
+    """The opponent's successes, less 1 per factor hindering them, are the difficulty."""
+    check_range("obstaculos", hindrances, 0, MAX_RAISED_DIFFICULTY)
+    return min(max(opponent_successes - hindrances, 0), MAX_RAISED_DIFFICULTY)
+
+
+def opponent_momentum(difficulty: int, successes: int) -> int:
+    """ "Si fallas, el personaje que se opone genera 1 punto de Impulso por cada éxito que
+    te ha faltado"."""
+    return max(difficulty - successes, 0)
+
+
+def task_points(roll: DuneRoll) -> int:
+    """Points a roll adds to an extended task: 2 for a passed test, +1 per Impulso spent
+    on the task, + the quality of an asset used, -1 per complication not bought off."""
+    if not roll.test.passed:
+        return 0
+    pushed = roll.spends.count("tarea")
+    return max(POINTS_PER_PASS + pushed + roll.asset_quality - roll.complications, 0)
+
+
+# -- storage ----------------------------------------------------------------------------
+
+
+def to_data(roll: DuneRoll) -> dict[str, Any]:
+    return {
+        "target": roll.target,
+        "focus_skill": roll.focus_skill,
+        "complication_range": roll.complication_range,
+        "difficulty": roll.difficulty,
+        "slots": [[list(s.values), s.fixed] for s in roll.slots],
+        "helpers": [[h.user_id, h.target, h.focus_skill, list(h.slot.values)] for h in roll.helpers],
+        "bonus": roll.bonus,
+        "npc": roll.npc,
+        "spends": list(roll.spends),
+        "from_roll": roll.from_roll,
+        "bonus_spent": roll.bonus_spent,
+        "ignored": roll.ignored,
+        "price": roll.price,
+        "closed": roll.closed,
+        "task_id": roll.task_id,
+        "asset_quality": roll.asset_quality,
+        "extra": roll.extra,
+    }
+
+
+def from_data(data: dict[str, Any]) -> DuneRoll:
+    return DuneRoll(
+        target=data["target"],
+        focus_skill=data["focus_skill"],
+        complication_range=data["complication_range"],
+        difficulty=data["difficulty"],
+        slots=tuple(Slot(tuple(values), fixed) for values, fixed in data["slots"]),
+        helpers=tuple(Helper(u, t, f, Slot(tuple(v))) for u, t, f, v in data["helpers"]),
+        bonus=data["bonus"],
+        npc=data["npc"],
+        spends=tuple(data["spends"]),
+        from_roll=data["from_roll"],
+        bonus_spent=data["bonus_spent"],
+        ignored=data["ignored"],
+        price=data["price"],
+        closed=data["closed"],
+        task_id=data["task_id"],
+        asset_quality=data["asset_quality"],
+        extra=data["extra"],
+    )
