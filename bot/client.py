@@ -16,10 +16,11 @@ from bot.errors import answer_error
 from bot.i18n import Translator
 from bot.settings import Settings
 from bot.store import Store
+from bot.ui import answer_orphan_click
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.mesa", "cogs.tirar")
+EXTENSIONS = ("cogs.mesa", "cogs.tirar", "cogs.dune")
 COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.
 _IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
@@ -79,6 +80,9 @@ class Tirada(commands.Bot):
             log.info("commands synced globally")
         except discord.HTTPException:
             log.exception("command sync failed; the commands Discord already has stay in place")
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        await answer_orphan_click(interaction)
 
     async def close(self) -> None:
         await self._drain()

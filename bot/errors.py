@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 
 from bot import embeds
-from bot.i18n import lang_for, t
+from bot.i18n import CATALOG, Lang, lang_for, t
 from rules.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -53,12 +53,25 @@ def _refusal_of(error: BaseException) -> RuleError | None:
     return None
 
 
+def pool_name(lang: Lang, pool: str) -> str:
+    """A pool's name in the rulebook's words (Impulso, Amenaza...), or its id."""
+    key = f"pool.name.{pool}"
+    return t(lang, key) if key in CATALOG.entries else pool
+
+
+def refusal_text(lang: Lang, refusal: RuleError) -> str:
+    params = dict(refusal.params)
+    if isinstance(params.get("pool"), str):
+        params["pool"] = pool_name(lang, params["pool"])
+    return t(lang, refusal.key, **params)
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     original = getattr(error, "original", None) or error
     lang = lang_for(interaction.locale)
     refusal = _refusal_of(original)
     if refusal is not None:
-        text = t(lang, refusal.key, **refusal.params)
+        text = refusal_text(lang, refusal)
     else:
         ref = secrets.token_hex(3).upper()
         log.error(

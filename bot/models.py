@@ -58,7 +58,8 @@ class Change:
 
     ``owner_id`` 0 is the table's own pool (Impulso, Amenaza); a user id is that
     player's (Determinación, banked dice). ``cap`` bounds the pool from above; with
-    ``clamp`` an addition keeps what fits instead of being refused (saving Impulso).
+    ``clamp`` the change keeps what fits between 0 and the cap instead of being refused
+    (saving Impulso into a full pool, losing Impulso at the end of a scene).
     ``set_to`` puts the pool at a value instead (the start of an adventure).
     """
 
@@ -101,6 +102,9 @@ class Operation:
     message_id: int | None = None
     new_roll: NewRoll | None = None
     roll_update: RollUpdate | None = None
+    # One interaction may make several operations (a roll, then the task it completes);
+    # each has its own step, so each is applied once.
+    step: int = 0
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,8 @@ class Refused:
     replayed: bool = False
 
     def error(self) -> RuleError:
+        if not self.pool:
+            return RuleError(self.key)
         params: dict[str, Any] = {"pool": self.pool, "have": self.value, "need": -self.delta}
         if self.cap is not None:
             params.update(cap=self.cap, add=self.delta)

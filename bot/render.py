@@ -16,6 +16,7 @@ from rules.dice import Die, Mark
 from rules.expression import die_values
 
 SYMBOLS: dict[Mark, str] = {
+    Mark.SUCCESS: "✓",
     Mark.EXPLODED: "💥",
     Mark.REROLLED: "↺",
     Mark.CRITICAL: "✨",

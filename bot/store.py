@@ -78,10 +78,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX ledger_by_channel ON ledger (channel_id, id)",
         """CREATE TABLE operations (
-            interaction_id INTEGER PRIMARY KEY,
+            interaction_id INTEGER NOT NULL,
+            step           INTEGER NOT NULL DEFAULT 0,
             channel_id     INTEGER NOT NULL,
             outcome        TEXT NOT NULL,
-            created_at     TEXT NOT NULL
+            created_at     TEXT NOT NULL,
+            PRIMARY KEY (interaction_id, step)
         )""",
         """CREATE TABLE rolls (
             id             INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -249,7 +251,7 @@ class Store:
         the first answer with ``replayed`` set and changes nothing.
         """
         async with self._transaction() as db:
-            first = await self._recorded(db, op.interaction_id)
+            first = await self._recorded(db, op.interaction_id, op.step)
             if first is not None:
                 return first
             await self._ensure_table(db, op.channel_id, op.guild_id)
@@ -259,9 +261,9 @@ class Store:
                 await db.execute("ROLLBACK TO changes")
             await db.execute("RELEASE changes")
             await db.execute(
-                "INSERT INTO operations (interaction_id, channel_id, outcome, created_at) "
-                "VALUES (?, ?, ?, ?)",
-                (op.interaction_id, op.channel_id, _encode(outcome), self._now()),
+                "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (op.interaction_id, op.step, op.channel_id, _encode(outcome), self._now()),
             )
         return outcome
 
@@ -306,9 +308,9 @@ class Store:
         assert row is not None
         return int(row[0])
 
-    async def _recorded(self, db: aiosqlite.Connection, interaction_id: int) -> Outcome | None:
+    async def _recorded(self, db: aiosqlite.Connection, interaction_id: int, step: int) -> Outcome | None:
         async with db.execute(
-            "SELECT outcome FROM operations WHERE interaction_id = ?", (interaction_id,)
+            "SELECT outcome FROM operations WHERE interaction_id = ? AND step = ?", (interaction_id, step)
         ) as cursor:
             row = await cursor.fetchone()
         return None if row is None else _decode(row[0])
@@ -322,8 +324,8 @@ class Store:
         target = "value + :delta"
         if change.set_to is not None:
             target = ":set_to"
-        elif change.clamp and change.cap is not None:
-            target = "min(:cap, value + :delta)"
+        elif change.clamp:
+            target = "max(0, min(coalesce(:cap, value + :delta), value + :delta))"
         async with db.execute(
             f"UPDATE pools SET value = {target}, applied = {target} - value "
             "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "

@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import answer_error
+from bot.errors import Refusal, answer_error
 
 
 class View(discord.ui.View):
@@ -37,3 +37,27 @@ class Guarded:
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+
+
+def _custom_ids(components: list[discord.Component]) -> set[str]:
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        found |= _custom_ids(list(getattr(component, "children", [])))
+    return found
+
+
+async def answer_orphan_click(interaction: discord.Interaction) -> None:
+    """Answer a click on a component the message no longer has.
+
+    Discord sends the message as it is now; after an edit removed a button, a second
+    click (a double click, a stale client) names a component discord.py cannot find, and
+    it drops the interaction without a word. We answer it instead.
+    """
+    if interaction.type is not discord.InteractionType.component or interaction.message is None:
+        return
+    custom_id = (interaction.data or {}).get("custom_id", "")
+    if custom_id and custom_id not in _custom_ids(interaction.message.components):
+        await answer_error(interaction, Refusal("error.button_gone"))

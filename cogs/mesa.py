@@ -10,16 +10,11 @@ from discord.ext import commands
 from bot import embeds
 from bot.checks import can_manage, current_table, gm_only
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
-from bot.i18n import CATALOG, Lang, T, lang_for, t
-from bot.models import PoolValue, System, Table
+from bot.errors import Refusal, RefusedCheck, pool_name, send
+from bot.i18n import Lang, T, lang_for, t
+from bot.models import Applied, Change, Operation, PoolValue, System, Table
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
-
-
-def pool_name(lang: Lang, pool: str) -> str:
-    key = f"pool.name.{pool}"
-    return t(lang, key) if key in CATALOG.entries else pool
 
 
 def pool_line(lang: Lang, pool: PoolValue) -> str:
@@ -90,6 +85,40 @@ class Mesa(commands.Cog):
         await self.bot.store.set_gm(interaction.channel_id, interaction.guild_id, target.id)
         text = t(lang_for(interaction.locale), "mesa.dj.done", gm=target.id)
         await send(interaction, embed=embeds.card("", text, colour=embeds.SUCCESS))
+
+    @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
+    @gm_only()
+    async def escena_fin(self, interaction: discord.Interaction) -> None:
+        """The end of a scene. In Dune "se pierde 1 punto de Impulso de la reserva de grupo"
+        (never below 0); other systems have nothing to settle yet."""
+        assert interaction.channel_id is not None
+        table = await current_table(interaction)
+        lang = lang_for(interaction.locale)
+        changes = SCENE_END.get(table.system, ()) if table.system else ()
+        lines = [t(lang, "mesa.escena_fin.done")]
+        if changes:
+            outcome = await self.bot.store.apply(
+                Operation(
+                    table.channel_id,
+                    interaction.id,
+                    interaction.user.id,
+                    "mesa.scene_end",
+                    changes,
+                    guild_id=interaction.guild_id,
+                )
+            )
+            assert isinstance(outcome, Applied)
+            lines += [
+                t(lang, "mesa.escena_fin.pool", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
+                for p in outcome.pools
+            ]
+        await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
+
+
+# What the end of a scene does to each system's pools.
+SCENE_END: dict[System, tuple[Change, ...]] = {
+    System.DUNE: (Change("impulso", -1, clamp=True),),
+}
 
 
 async def setup(bot: Tirada) -> None:

@@ -229,3 +229,12 @@ async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> N
     await store.set_roll_message(roll_id, 555)
     record = await store.roll(roll_id)
     assert record is not None and record.message_id == 555
+
+
+async def test_a_clamped_spend_stops_at_zero(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 1)))
+    first = await store.apply(op(2, Change("impulso", -1, clamp=True)))
+    second = await store.apply(op(3, Change("impulso", -1, clamp=True)))
+    assert isinstance(first, Applied) and first.get("impulso").delta == -1
+    assert isinstance(second, Applied) and second.get("impulso").delta == 0
+    assert await store.pool(CHANNEL, "impulso") == 0

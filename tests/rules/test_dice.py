@@ -14,17 +14,7 @@ from rules.dice import (
     total,
 )
 from rules.errors import RuleError
-
-
-class Scripted(random.Random):
-    """A generator that returns chosen faces, to pin rules on exact dice."""
-
-    def __init__(self, faces: list[int]) -> None:
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a: int, b: int) -> int:
-        return self.faces.pop(0)
+from tests.support.dice import Scripted
 
 
 def test_roll_pool_is_the_seeded_sequence() -> None:

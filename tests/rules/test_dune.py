@@ -240,3 +240,9 @@ def test_storage_round_trips(
     assert dune.from_data(dune.to_data(roll)) == roll
     test = roll.test
     assert test.momentum == (test.successes - difficulty if test.passed else 0)
+
+
+def test_six_criticals_with_a_helper() -> None:
+    helper = dune.Helper(1, 10, None, Slot((1,)))
+    test = evaluate([1, 1, 1, 1, 1], target=10, difficulty=5, helpers=[helper])
+    assert (test.successes, test.momentum) == (12, 7)

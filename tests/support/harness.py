@@ -152,11 +152,11 @@ class Discord:
         self.calls: list[Call] = []
         self.messages: dict[int, Message] = {}
         self.commands: list[dict[str, Any]] = []
-        self._interactions: dict[str, tuple[int, int]] = {}
+        self._interactions: dict[str, tuple[int, int, int | None]] = {}
         self.fail_next: list[int] = []
 
-    def register(self, token: str, interaction_id: int, channel_id: int) -> None:
-        self._interactions[token] = (interaction_id, channel_id)
+    def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
+        self._interactions[token] = (interaction_id, channel_id, message_id)
 
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
@@ -173,6 +173,8 @@ class Discord:
             ]
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
+        if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
+            return self._update(int(route.url.rsplit("/", 1)[1]), payload or {}).payload()
         return {}
 
     async def webhook(self, route: discord.http.Route, **kwargs: Any) -> Any:
@@ -188,9 +190,9 @@ class Discord:
             status = self.fail_next.pop(0)
             raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
         token = route.webhook_token or ""
-        interaction_id, channel_id = self._interactions.get(token, (0, CHANNEL_ID))
+        interaction_id, channel_id, message_id = self._interactions.get(token, (0, CHANNEL_ID, None))
         if path.endswith("/callback"):
-            return self._callback(interaction_id, channel_id, payload or {})
+            return self._callback(interaction_id, channel_id, message_id, payload or {})
         if route.method == "POST":  # a follow-up
             data = payload or {}
             return self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64)).payload()
@@ -198,7 +200,9 @@ class Discord:
             return self._edit(channel_id, payload or {}).payload()
         return {}
 
-    def _callback(self, interaction_id: int, channel_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    def _callback(
+        self, interaction_id: int, channel_id: int, message_id: int | None, body: dict[str, Any]
+    ) -> dict[str, Any]:
         kind = body.get("type")
         data = body.get("data") or {}
         answer: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
@@ -207,6 +211,8 @@ class Discord:
             answer["interaction"]["response_message_id"] = str(message.id)
             answer["resource"] = {"type": 4, "message": message.payload()}
         elif kind == 7:
+            if message_id in self.messages:
+                self._update(message_id, data)
             answer["resource"] = {"type": 7}
         elif kind is not None:
             answer["resource"] = {"type": kind}
@@ -219,6 +225,12 @@ class Discord:
 
     def _edit(self, channel_id: int, data: dict[str, Any]) -> Message:
         return Message(snowflake(), channel_id, data, False)
+
+    def _update(self, message_id: int, data: dict[str, Any]) -> Message:
+        """An edit of a posted message: the stored message takes the new body."""
+        message = self.messages[message_id]
+        message.data = {**message.data, **data}
+        return message
 
 
 def _path(route: discord.http.Route) -> str:
@@ -375,7 +387,8 @@ class Harness:
     async def feed(self, payload: dict[str, Any]) -> Reply:
         """Feed a prepared payload (replays feed the same one twice)."""
         assert self.bot is not None
-        self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]))
+        message_id = int(payload["message"]["id"]) if "message" in payload else None
+        self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]), message_id)
         seen_calls, seen_messages = len(self.discord.calls), set(self.discord.messages)
         before = asyncio.all_tasks()
         token = async_context.set(self.adapter)
@@ -384,7 +397,12 @@ class Harness:
         finally:
             async_context.reset(token)
         await settle(before)
-        calls = self.discord.calls[seen_calls:]
+        token = payload["token"]
+        calls = [
+            c
+            for c in self.discord.calls[seen_calls:]
+            if token in c.path or not c.path.startswith(("/interactions/", "/webhooks/"))
+        ]
         messages = [m for i, m in self.discord.messages.items() if i not in seen_messages]
         return Reply(calls, messages)
 

@@ -1,0 +1,71 @@
+"""Acting on a posted roll from a button: read it, decide with the rules, write it back.
+
+The roll's new state and the pool changes it causes are one operation, written only if
+the roll is still at the version that was read. A double click therefore decides twice
+but writes once: the loser re-reads the roll and decides again on what is there now
+(usually "nothing left to do", a clear refusal). A replayed interaction gets its first
+answer from the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate
+from bot.store import Store
+
+ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a button does to a roll: its new data, the pool changes, the ledger reason."""
+
+    data: dict[str, Any]
+    changes: tuple[Change, ...] = ()
+    reason: str = ""
+
+
+Decide = Callable[[RollRecord], Decision | Awaitable[Decision]]
+
+
+async def load(store: Store, roll_id: int, kind: str) -> RollRecord:
+    record = await store.roll(roll_id)
+    if record is None or record.kind != kind:
+        raise Refusal("error.roll_gone")
+    return record
+
+
+async def act(
+    store: Store, interaction: discord.Interaction, roll_id: int, kind: str, decide: Decide, *, step: int = 0
+) -> tuple[RollRecord, Applied]:
+    """Apply ``decide`` to the roll once; returns the roll as stored afterwards."""
+    for _ in range(ATTEMPTS):
+        record = await load(store, roll_id, kind)
+        decision = decide(record)
+        if not isinstance(decision, Decision):
+            decision = await decision
+        outcome = await store.apply(
+            Operation(
+                channel_id=record.channel_id,
+                interaction_id=interaction.id,
+                actor_id=interaction.user.id,
+                reason=decision.reason,
+                changes=decision.changes,
+                guild_id=interaction.guild_id,
+                message_id=record.message_id,
+                roll_update=RollUpdate(roll_id, record.version, decision.data),
+                step=step,
+            )
+        )
+        if isinstance(outcome, Refused):
+            if outcome.key == "roll.stale":
+                continue
+            raise outcome.error()
+        return await load(store, roll_id, kind), outcome
+    raise Refusal("error.busy")
