@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import discord
 from discord import app_commands
 
 Lang = Literal["es", "en"]
+F = TypeVar("F", bound=Callable[..., Any])
 LANGS: tuple[Lang, ...] = ("es", "en")
 _ENGLISH = frozenset({discord.Locale.american_english, discord.Locale.british_english})
 
@@ -74,6 +75,17 @@ def t(lang: Lang, key: str, /, **params: Any) -> str:
 def T(key: str) -> app_commands.locale_str:
     """A command-surface string: Spanish base text, translated by :class:`Translator`."""
     return app_commands.locale_str(CATALOG.text(key, "es"), key=key)
+
+
+def options(prefix: str, *names: str) -> Callable[[F], F]:
+    """Name and describe a command's options from the catalog: ``{prefix}.{name}`` is the
+    option's name, ``{prefix}.{name}.desc`` its description."""
+
+    def decorate(func: F) -> F:
+        described = app_commands.describe(**{n: T(f"{prefix}.{n}.desc") for n in names})(func)
+        return app_commands.rename(**{n: T(f"{prefix}.{n}") for n in names})(described)
+
+    return decorate
 
 
 class Translator(app_commands.Translator):

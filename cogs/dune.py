@@ -20,7 +20,7 @@ from bot import embeds, render
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
-from bot.i18n import Lang, T, lang_for, t
+from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate, Table
 from bot.rolls import Decision, act, load
 from bot.ui import Guarded, Modal
@@ -437,33 +437,20 @@ class Dune(commands.Cog):
     # -- /dune tirada ----------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.tirada"), description=T("dune.tirada.desc"))
-    @app_commands.rename(
-        habilidad=T("dune.opt.habilidad"),
-        motivacion=T("dune.opt.motivacion"),
-        enfoque=T("dune.opt.enfoque"),
-        dificultad=T("dune.opt.dificultad"),
-        dados_extra=T("dune.opt.dados_extra"),
-        pago=T("dune.opt.pago"),
-        rango_complicacion=T("dune.opt.rango_complicacion"),
-        determinacion=T("dune.opt.determinacion"),
-        bonificacion_impulso=T("dune.opt.bonificacion_impulso"),
-        pnj=T("dune.opt.pnj"),
-        tarea=T("dune.opt.tarea"),
-        calidad_recurso=T("dune.opt.calidad_recurso"),
-    )
-    @app_commands.describe(
-        habilidad=T("dune.opt.habilidad.desc"),
-        motivacion=T("dune.opt.motivacion.desc"),
-        enfoque=T("dune.opt.enfoque.desc"),
-        dificultad=T("dune.opt.dificultad.desc"),
-        dados_extra=T("dune.opt.dados_extra.desc"),
-        pago=T("dune.opt.pago.desc"),
-        rango_complicacion=T("dune.opt.rango_complicacion.desc"),
-        determinacion=T("dune.opt.determinacion.desc"),
-        bonificacion_impulso=T("dune.opt.bonificacion_impulso.desc"),
-        pnj=T("dune.opt.pnj.desc"),
-        tarea=T("dune.opt.tarea.desc"),
-        calidad_recurso=T("dune.opt.calidad_recurso.desc"),
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "enfoque",
+        "dificultad",
+        "dados_extra",
+        "pago",
+        "rango_complicacion",
+        "determinacion",
+        "bonificacion_impulso",
+        "pnj",
+        "tarea",
+        "calidad_recurso",
     )
     @app_commands.choices(pago=PAYMENTS)
     async def tirada(
@@ -603,29 +590,18 @@ class Dune(commands.Cog):
     # -- /dune enfrentada ---------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
-    @app_commands.rename(
-        habilidad=T("dune.opt.habilidad"),
-        motivacion=T("dune.opt.motivacion"),
-        rival_objetivo=T("dune.opt.rival_objetivo"),
-        enfoque=T("dune.opt.enfoque"),
-        rival_enfoque=T("dune.opt.rival_enfoque"),
-        rival_dados=T("dune.opt.rival_dados"),
-        obstaculos=T("dune.opt.obstaculos"),
-        dados_extra=T("dune.opt.dados_extra"),
-        pago=T("dune.opt.pago"),
-        determinacion=T("dune.opt.determinacion"),
-    )
-    @app_commands.describe(
-        habilidad=T("dune.opt.habilidad.desc"),
-        motivacion=T("dune.opt.motivacion.desc"),
-        rival_objetivo=T("dune.opt.rival_objetivo.desc"),
-        enfoque=T("dune.opt.enfoque.desc"),
-        rival_enfoque=T("dune.opt.rival_enfoque.desc"),
-        rival_dados=T("dune.opt.rival_dados.desc"),
-        obstaculos=T("dune.opt.obstaculos.desc"),
-        dados_extra=T("dune.opt.dados_extra.desc"),
-        pago=T("dune.opt.pago.desc"),
-        determinacion=T("dune.opt.determinacion.desc"),
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "rival_objetivo",
+        "enfoque",
+        "rival_enfoque",
+        "rival_dados",
+        "obstaculos",
+        "dados_extra",
+        "pago",
+        "determinacion",
     )
     @app_commands.choices(pago=PAYMENTS)
     async def enfrentada(
@@ -673,23 +649,15 @@ class Dune(commands.Cog):
     # -- /dune ayuda ----------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
-    @app_commands.rename(
-        habilidad=T("dune.opt.habilidad"),
-        motivacion=T("dune.opt.motivacion"),
-        enfoque=T("dune.opt.enfoque"),
-        dificultad=T("dune.opt.dificultad"),
-        dados_extra=T("dune.opt.dados_extra"),
-        pago=T("dune.opt.pago"),
-        rango_complicacion=T("dune.opt.rango_complicacion"),
-    )
-    @app_commands.describe(
-        habilidad=T("dune.opt.habilidad.desc"),
-        motivacion=T("dune.opt.motivacion.desc"),
-        enfoque=T("dune.opt.enfoque.desc"),
-        dificultad=T("dune.opt.dificultad.desc"),
-        dados_extra=T("dune.opt.dados_extra.desc"),
-        pago=T("dune.opt.pago.desc"),
-        rango_complicacion=T("dune.opt.rango_complicacion.desc"),
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "enfoque",
+        "dificultad",
+        "dados_extra",
+        "pago",
+        "rango_complicacion",
     )
     @app_commands.choices(pago=PAYMENTS)
     async def ayuda(
@@ -768,8 +736,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, "", ephemeral=True)
 
     @impulso.command(name=T("dune.anadir"), description=T("dune.impulso.anadir.desc"))
-    @app_commands.rename(cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "cantidad")
     async def impulso_anadir(
         self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 6]
     ) -> None:
@@ -781,8 +748,7 @@ class Dune(commands.Cog):
         )
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
-    @app_commands.rename(cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "cantidad")
     async def impulso_gastar(
         self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 6] = 1
     ) -> None:
@@ -798,8 +764,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, "", ephemeral=True)
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
-    @app_commands.rename(cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "cantidad")
     async def amenaza_anadir(
         self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 20] = 1
     ) -> None:
@@ -812,8 +777,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, text)
 
     @amenaza.command(name=T("dune.gastar"), description=T("dune.amenaza.gastar.desc"))
-    @app_commands.rename(gasto=T("dune.opt.gasto"), cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(gasto=T("dune.opt.gasto.desc"), cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "gasto", "cantidad")
     @app_commands.choices(gasto=THREAT_SPENDS)
     async def amenaza_gastar(
         self,
@@ -839,8 +803,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, text)
 
     @determinacion.command(name=T("dune.ver"), description=T("dune.determinacion.ver.desc"))
-    @app_commands.rename(jugador=T("dune.opt.jugador"))
-    @app_commands.describe(jugador=T("dune.opt.jugador.desc"))
+    @options("dune.opt", "jugador")
     async def determinacion_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
@@ -852,8 +815,7 @@ class Dune(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), text), ephemeral=True)
 
     @determinacion.command(name=T("dune.dar"), description=T("dune.determinacion.dar.desc"))
-    @app_commands.rename(jugador=T("dune.opt.jugador"), cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(jugador=T("dune.opt.jugador.desc"), cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "jugador", "cantidad")
     async def determinacion_dar(
         self,
         interaction: discord.Interaction,
@@ -869,8 +831,7 @@ class Dune(commands.Cog):
         await self.determination_answer(interaction, jugador.id, text)
 
     @determinacion.command(name=T("dune.quitar"), description=T("dune.determinacion.quitar.desc"))
-    @app_commands.rename(jugador=T("dune.opt.jugador"), cantidad=T("dune.opt.cantidad"))
-    @app_commands.describe(jugador=T("dune.opt.jugador.desc"), cantidad=T("dune.opt.cantidad.desc"))
+    @options("dune.opt", "jugador", "cantidad")
     async def determinacion_quitar(
         self,
         interaction: discord.Interaction,
@@ -904,8 +865,7 @@ class Dune(commands.Cog):
     # -- /dune aventura ------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.aventura"), description=T("dune.aventura.desc"))
-    @app_commands.rename(jugadores=T("dune.opt.jugadores"))
-    @app_commands.describe(jugadores=T("dune.opt.jugadores.desc"))
+    @options("dune.opt", "jugadores")
     async def aventura(
         self, interaction: discord.Interaction, jugadores: app_commands.Range[int, 1, 12] | None = None
     ) -> None:
@@ -936,8 +896,7 @@ class Dune(commands.Cog):
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
-    @app_commands.rename(nombre=T("dune.opt.nombre"), requisito=T("dune.opt.requisito"))
-    @app_commands.describe(nombre=T("dune.opt.nombre.desc"), requisito=T("dune.opt.requisito.desc"))
+    @options("dune.opt", "nombre", "requisito")
     async def tarea_crear(
         self,
         interaction: discord.Interaction,

@@ -11,7 +11,7 @@ from bot import embeds
 from bot.checks import can_manage, current_table, gm_only
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, pool_name, send
-from bot.i18n import Lang, T, lang_for, t
+from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, Operation, PoolValue, System, Table
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
@@ -59,8 +59,7 @@ class Mesa(commands.Cog):
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
-    @app_commands.rename(sistema=T("mesa.sistema.opt"))
-    @app_commands.describe(sistema=T("mesa.sistema.opt.desc"))
+    @options("mesa.opt", "sistema")
     @app_commands.choices(sistema=SYSTEM_CHOICES)
     @gm_only()
     async def sistema(self, interaction: discord.Interaction, sistema: Choice[str]) -> None:
@@ -72,8 +71,7 @@ class Mesa(commands.Cog):
         await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
-    @app_commands.rename(miembro=T("mesa.dj.opt"))
-    @app_commands.describe(miembro=T("mesa.dj.opt.desc"))
+    @options("mesa.opt", "miembro")
     async def dj(self, interaction: discord.Interaction, miembro: discord.Member | None = None) -> None:
         assert interaction.channel_id is not None
         table = await current_table(interaction)

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import embeds, render
 from bot.client import Tirada
 from bot.errors import Refusal, send
-from bot.i18n import Lang, T, lang_for, t
+from bot.i18n import Lang, T, lang_for, options, t
 from bot.ui import Guarded
 from rules.expression import ExpressionRoll, roll_expression
 
@@ -92,8 +92,7 @@ class Tirar(commands.Cog):
         self.bot.remove_dynamic_items(RepeatButton)
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
-    @app_commands.rename(expresion=T("tirar.expresion"), privada=T("tirar.privada"))
-    @app_commands.describe(expresion=T("tirar.expresion.desc"), privada=T("tirar.privada.desc"))
+    @options("tirar.opt", "expresion", "privada")
     async def tirar(
         self,
         interaction: discord.Interaction,
