@@ -1,0 +1,383 @@
+"""Donjon: opposed pools, the Ley de los Éxitos, and every test of the book.
+
+Sections of ``shared/reglas/donjon.txt`` are quoted in the docstrings. A test compares two
+pools; the winner's successes are then spent under the Ley de los Éxitos ("1 éxito =
+1 hecho o 1 dado"), except in expense and damage tests, where they are counted only.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from rules.dice import Die, Mark, check_sides
+from rules.errors import RuleError
+
+Side = Literal["a", "b"]
+DEFAULT_SIDES = 20
+MAX_POOL = 100
+MAX_LEVEL = 30
+# "Si de nuevo resulta en un empate, repite la acción hasta que haya un vencedor": with
+# d2 a round ties half the time, so a thousand rounds end it with certainty in practice.
+MAX_TIE_ROUNDS = 1000
+FACT_LIMIT = 200
+MAX_FACTS_PER_TEST = MAX_POOL
+
+# Tabla 4-2: Dificultades de Acciones sin Oposición.
+DIFFICULTIES = {"facil": 0, "media": 3, "dificil": 6, "muy_dificil": 9, "desquiciada": 12}
+DEFAULT_SEVERITY = "media"
+# Tabla 3-3: Tirada de Provisiones.
+PROVISIONS_AUTOMATIC = 3
+PROVISIONS_UNUSUAL = 3
+ATTRIBUTES = ("virilidad", "cerebralidad", "discernimiento", "celeridad", "aguante", "sociabilidad")
+ATTRIBUTE_POINTS = 21
+IMPROVED_THRESHOLD = 15
+
+
+def check_pool_size(name: str, count: int) -> None:
+    if not 0 <= count <= MAX_POOL:
+        raise RuleError("donjon.pool_size", name=name, count=count, max=MAX_POOL)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two pools compared once: each die marked, the winner and its successes.
+
+    ``winner`` is None when every die was tied pair by pair: a full tie.
+    """
+
+    a: tuple[Die, ...]
+    b: tuple[Die, ...]
+    winner: Side | None
+    successes: int
+    tied_pairs: int
+
+
+def _sorted(values: Sequence[int], sides: int) -> list[Die]:
+    return [Die(sides, v) for v in sorted(values, reverse=True)]
+
+
+def compare(a: Sequence[int], b: Sequence[int], sides: int = DEFAULT_SIDES) -> Comparison:
+    """ "Cada jugador identifica el dado con el número mayor. El jugador con la tirada baja
+    pierde, y todos los dados del ganador que sean mayores que el dado mayor del perdedor
+    se denominan éxitos. Si ambos jugadores tienen el mismo número en el dado más alto, esos
+    dados se separan y se busca el próximo número más alto ... El ganador considera todos
+    los dados empatados como éxitos, además de los éxitos normales."
+
+    A side that runs out of dice while the other has some left loses, and every remaining
+    die of the other side is a success (nothing of the loser's is left to beat).
+    """
+    pool_a, pool_b = _sorted(a, sides), _sorted(b, sides)
+    ties = 0
+    while ties < len(pool_a) and ties < len(pool_b) and pool_a[ties].value == pool_b[ties].value:
+        ties += 1
+    rest_a, rest_b = pool_a[ties:], pool_b[ties:]
+    if not rest_a and not rest_b:
+        return Comparison(_tied(pool_a), _tied(pool_b), None, 0, ties)
+    winner: Side = "a" if not rest_b or (rest_a and rest_a[0].value > rest_b[0].value) else "b"
+    win_rest, lose_rest = (rest_a, rest_b) if winner == "a" else (rest_b, rest_a)
+    bar = lose_rest[0].value if lose_rest else 0
+    counted = [d.mark(Mark.SUCCESS) if d.value > bar else d for d in win_rest]
+    successes = ties + sum(d.has(Mark.SUCCESS) for d in counted)
+    tied_winner = [d.mark(Mark.TIED, Mark.SUCCESS) for d in (pool_a if winner == "a" else pool_b)[:ties]]
+    tied_loser = [d.mark(Mark.TIED) for d in (pool_b if winner == "a" else pool_a)[:ties]]
+    win_dice, lose_dice = (*tied_winner, *counted), (*tied_loser, *lose_rest)
+    a_dice, b_dice = (win_dice, lose_dice) if winner == "a" else (lose_dice, win_dice)
+    return Comparison(tuple(a_dice), tuple(b_dice), winner, successes, ties)
+
+
+def _tied(pool: list[Die]) -> tuple[Die, ...]:
+    return tuple(d.mark(Mark.TIED) for d in pool)
+
+
+@dataclass(frozen=True)
+class Contest:
+    """A test played out: the first comparison, then one added die a side per full tie.
+
+    Each extension round compares only the two new dice; every tied pair before it stays
+    set aside and counts for the eventual winner, together with the winning new die.
+    """
+
+    a: tuple[int, ...]
+    b: tuple[int, ...]
+    sides: int = DEFAULT_SIDES
+    extra: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def first(self) -> Comparison:
+        return compare(self.a, self.b, self.sides)
+
+    @property
+    def winner(self) -> Side | None:
+        if self.first.winner is not None:
+            return self.first.winner
+        for x, y in self.extra:
+            if x != y:
+                return "a" if x > y else "b"
+        return None
+
+    @property
+    def successes(self) -> int:
+        first = self.first
+        if first.winner is not None:
+            return first.successes
+        return first.tied_pairs + sum(1 for x, y in self.extra if x == y) + (self.winner is not None)
+
+
+def roll_contest(rng: random.Random, a: int, b: int, sides: int = DEFAULT_SIDES) -> Contest:
+    """Roll two pools and settle any full tie by adding one die a side until decided."""
+    check_pool_size("a", a)
+    check_pool_size("b", b)
+    check_sides(sides)
+    test = Contest(_roll(rng, a, sides), _roll(rng, b, sides), sides)
+    return settle(rng, test)
+
+
+def settle(rng: random.Random, test: Contest) -> Contest:
+    extra: list[tuple[int, int]] = list(test.extra)
+    while replace(test, extra=tuple(extra)).winner is None and len(extra) < MAX_TIE_ROUNDS:
+        extra.append((rng.randint(1, test.sides), rng.randint(1, test.sides)))
+    return replace(test, extra=tuple(extra))
+
+
+def _roll(rng: random.Random, count: int, sides: int) -> tuple[int, ...]:
+    return tuple(rng.randint(1, sides) for _ in range(count))
+
+
+# -- what the GM rolls -----------------------------------------------------------------------
+
+
+def difficulty_dice(difficulty: str, level: int) -> int:
+    """ "El DJ siempre suma a los dados de dificultad el Nivel de Donjon"."""
+    if difficulty not in DIFFICULTIES:
+        raise RuleError("donjon.bad_difficulty", difficulty=difficulty)
+    check_level(level)
+    return DIFFICULTIES[difficulty] + level
+
+
+def check_level(level: int) -> None:
+    if not 0 <= level <= MAX_LEVEL:
+        raise RuleError("donjon.bad_level", level=level, max=MAX_LEVEL)
+
+
+def damage_dice(level: int, severity: str = DEFAULT_SEVERITY, gm_bonus: int = 0) -> int:
+    """Prueba de Daño: the GM rolls "el Nivel de Donjon actual más los modificadores basados
+    en la severidad del daño" (Media, +3, by default) plus the successes banked for it."""
+    return difficulty_dice(severity, level) + gm_bonus
+
+
+def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> int:
+    """Tabla 3-3: 3 automatic dice, + the item's Valor or its Habilidad, whichever is
+    higher ("Habilidades y Valor no se suman; utiliza el mayor número"), + 3 if unusual or
+    too large for the pack."""
+    if not 0 <= value <= MAX_POOL or not 0 <= item_skill <= 4:
+        raise RuleError("donjon.bad_item", value=value, skill=item_skill)
+    return PROVISIONS_AUTOMATIC + max(value, item_skill) + (PROVISIONS_UNUSUAL if unusual else 0)
+
+
+# -- the Ley de los Éxitos ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fact:
+    author: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Law:
+    """The winner's successes being spent: "1 éxito = 1 hecho o 1 dado".
+
+    ``banked`` holds the owner of each bonus die saved (the winner, or a friend). When
+    nothing is left, the facts go to ``narrator``, who marks them narrated.
+    """
+
+    winner_id: int
+    narrator_id: int | None
+    successes: int
+    facts: tuple[Fact, ...] = ()
+    banked: tuple[int, ...] = ()
+    narrated: bool = False
+
+    @property
+    def left(self) -> int:
+        return self.successes - len(self.facts) - len(self.banked)
+
+    @property
+    def allocated(self) -> bool:
+        return self.left == 0
+
+
+def clean_fact(text: str) -> str:
+    """One fact, on one line, at most 200 characters."""
+    fact = " ".join(text.split())
+    if not fact:
+        raise RuleError("donjon.fact_empty")
+    if len(fact) > FACT_LIMIT:
+        raise RuleError("donjon.fact_too_long", length=len(fact), max=FACT_LIMIT)
+    return fact
+
+
+def narrate(law: Law, author: int, text: str) -> Law:
+    _has_success_left(law)
+    return replace(law, facts=(*law.facts, Fact(author, clean_fact(text))))
+
+
+def bank(law: Law, owner: int) -> Law:
+    """Save a success as a bonus die, for the winner or for a friend ("Puedes usar tus
+    éxitos como dados de bonificación para la acción de un amigo")."""
+    _has_success_left(law)
+    return replace(law, banked=(*law.banked, owner))
+
+
+def mark_narrated(law: Law) -> Law:
+    if not law.allocated:
+        raise RuleError("donjon.not_allocated", left=law.left)
+    if law.narrated:
+        raise RuleError("donjon.already_narrated")
+    return replace(law, narrated=True)
+
+
+def _has_success_left(law: Law) -> None:
+    if law.left <= 0:
+        raise RuleError("donjon.no_success_left")
+
+
+# -- initiative --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One character, or a group of identical NPCs sharing one roll."""
+
+    key: str
+    name: str
+    npc: bool
+    dice: tuple[int, ...]
+    count: int = 1
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    number: int
+    key: str
+    name: str
+    member: int = 0
+
+
+def schedule(combatants: Sequence[Combatant], sides: int = DEFAULT_SIDES) -> tuple[Turn, ...]:
+    """The ráfaga's countdown: from the die's maximum to 1, everyone showing the number acts
+    once per die showing it, one action at a time round the table (seating order, NPCs last:
+    "las acciones se ejecutan desde el jugador a la izquierda del DJ ... los PNJ siempre
+    actuarán al último"). A group acts once per member at each of its numbers."""
+    seated = [c for c in combatants if not c.npc] + [c for c in combatants if c.npc]
+    turns: list[Turn] = []
+    for number in range(sides, 0, -1):
+        remaining = {c.key: c.dice.count(number) for c in seated}
+        while any(remaining.values()):
+            for c in seated:
+                if remaining[c.key]:
+                    remaining[c.key] -= 1
+                    turns.extend(Turn(number, c.key, c.name, m) for m in range(c.count))
+    return tuple(turns)
+
+
+def roll_initiative(rng: random.Random, dice: int, sides: int = DEFAULT_SIDES) -> tuple[int, ...]:
+    """Nivel + Discernimiento dice; "ninguna otra Habilidad puede sumarse"."""
+    check_pool_size("iniciativa", dice)
+    return tuple(sorted(_roll(rng, dice, sides), reverse=True))
+
+
+# -- attributes --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttributeRoll:
+    rolls: tuple[tuple[int, int, int], ...]
+    arranged: bool = False
+
+    @property
+    def medians(self) -> tuple[int, ...]:
+        return tuple(int(statistics.median(r)) for r in self.rolls)
+
+    @property
+    def total(self) -> int:
+        return sum(self.medians)
+
+    @property
+    def may_reroll(self) -> bool:
+        """Estándar Mejorado: "Si los puntajes de un personaje suman 15 o menos, el jugador
+        puede tirar todos los dados nuevamente"."""
+        return self.total <= IMPROVED_THRESHOLD
+
+
+def roll_attributes(rng: random.Random, arranged: bool = False) -> AttributeRoll:
+    """The median of 3d6 six times: in order (Estándar) or to arrange (Tiradas a Elección)."""
+    rolls = tuple(tuple(rng.randint(1, 6) for _ in range(3)) for _ in ATTRIBUTES)
+    return AttributeRoll(rolls, arranged)  # type: ignore[arg-type]
+
+
+def check_point_buy(scores: Sequence[int]) -> None:
+    """A Elección del Jugador: 21 points, no Atributo under 1 or over 6."""
+    if len(scores) != len(ATTRIBUTES):
+        raise RuleError("donjon.points_count", count=len(scores))
+    for name, score in zip(ATTRIBUTES, scores, strict=True):
+        if not 1 <= score <= 6:
+            raise RuleError("donjon.points_range", attribute=name, score=score)
+    if sum(scores) != ATTRIBUTE_POINTS:
+        raise RuleError("donjon.points_total", total=sum(scores), points=ATTRIBUTE_POINTS)
+
+
+# -- storage --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DonjonRoll:
+    """A posted test: what kind, the pools, and (where the Law applies) its successes."""
+
+    kind: str
+    test: Contest
+    law: Law | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def to_data(roll: DonjonRoll) -> dict[str, Any]:
+    law = roll.law
+    return {
+        "kind": roll.kind,
+        "a": list(roll.test.a),
+        "b": list(roll.test.b),
+        "sides": roll.test.sides,
+        "extra": [list(p) for p in roll.test.extra],
+        "law": None
+        if law is None
+        else {
+            "winner_id": law.winner_id,
+            "narrator_id": law.narrator_id,
+            "successes": law.successes,
+            "facts": [[f.author, f.text] for f in law.facts],
+            "banked": list(law.banked),
+            "narrated": law.narrated,
+        },
+        "details": roll.details,
+    }
+
+
+def from_data(data: dict[str, Any]) -> DonjonRoll:
+    test = Contest(tuple(data["a"]), tuple(data["b"]), data["sides"], tuple((x, y) for x, y in data["extra"]))
+    law_data = data["law"]
+    law = None
+    if law_data is not None:
+        law = Law(
+            law_data["winner_id"],
+            law_data["narrator_id"],
+            law_data["successes"],
+            tuple(Fact(a, t) for a, t in law_data["facts"]),
+            tuple(law_data["banked"]),
+            law_data["narrated"],
+        )
+    return DonjonRoll(data["kind"], test, law, data["details"])
