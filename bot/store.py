@@ -223,6 +223,9 @@ class Store:
     async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_id", gm_id)
 
+    async def set_donjon_level(self, channel_id: int, guild_id: int | None, level: int) -> Table:
+        return await self._update_table(channel_id, guild_id, "donjon_level", level)
+
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
 
