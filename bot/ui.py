@@ -7,6 +7,7 @@ leave the player with "This interaction failed" and no answer.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -27,7 +28,7 @@ class Modal(discord.ui.Modal):
 
 
 class Guarded:
-    """Mixin for ``DynamicItem`` buttons: implement ``run``; errors get answered."""
+    """Mixin for ``DynamicItem`` components: implement ``run``; errors get answered."""
 
     async def run(self, interaction: discord.Interaction) -> None:
         raise NotImplementedError
@@ -37,6 +38,39 @@ class Guarded:
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+
+
+class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """A persistent button whose ``custom_id`` is ``{prefix}:{action}:{record id}``.
+
+    Subclasses give ``prefix`` and a template with the groups ``action`` and ``roll``;
+    after a restart discord.py rebuilds the button from its ``custom_id`` alone, and the
+    record id is all it needs to find its state in the database. (The base's template
+    matches nothing, and the base is never registered.)
+    """
+
+    prefix = ""
+
+    def __init__(
+        self,
+        roll_id: int,
+        action: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | None = None,
+    ) -> None:
+        custom_id = f"{self.prefix}:{action}:{roll_id}"
+        super().__init__(
+            discord.ui.Button(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
+        )
+        self.roll_id = roll_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        return cls(int(match["roll"]), match["action"])
 
 
 def _custom_ids(components: list[discord.Component]) -> set[str]:

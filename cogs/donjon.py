@@ -24,7 +24,7 @@ from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, NewRoll, Operation, Refused, RollRecord, Table
 from bot.rolls import Decision, act, load
-from bot.ui import Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal
 from rules import donjon
 from rules.dice import Die, Mark
 from rules.donjon import Contest, DonjonRoll, Law
@@ -177,7 +177,9 @@ async def allocate(interaction: discord.Interaction, roll_id: int, change: Any) 
 
 async def post_narration(interaction: discord.Interaction, lang: Lang, record: RollRecord, law: Law) -> None:
     view = discord.ui.View(timeout=None)
-    view.add_item(NarratedButton(record.id, t(lang, "donjon.button.narrado")))
+    view.add_item(
+        NarratedButton(record.id, "narrado", t(lang, "donjon.button.narrado"), discord.ButtonStyle.success)
+    )
     narrator = law.narrator_id
     mentions = discord.AllowedMentions(
         users=[discord.Object(narrator)] if narrator else False, roles=False, everyone=False
@@ -192,29 +194,8 @@ def law_decision(record: RollRecord, step: Any, reason: str, changes: tuple[Chan
     return Decision(donjon.to_data(replace(roll, law=step(roll.law))), changes, reason)
 
 
-class LawButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<roll>[0-9]{1,18})",
-):
-    def __init__(
-        self,
-        roll_id: int,
-        action: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=f"donjon:ley:{action}:{roll_id}")
-        )
-        self.roll_id = roll_id
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LawButton:
-        return cls(int(match["roll"]), match["action"])
+class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<roll>[0-9]{1,18})"):
+    prefix = "donjon:ley"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
@@ -324,24 +305,8 @@ class FriendSelect(
             await post_narration(interaction, lang, record, law)
 
 
-class NarratedButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"donjon:narrado:(?P<roll>[0-9]{1,18})",
-):
-    def __init__(self, roll_id: int, label: str = "") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or "✓", style=discord.ButtonStyle.success, custom_id=f"donjon:narrado:{roll_id}"
-            )
-        )
-        self.roll_id = roll_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> NarratedButton:
-        return cls(int(match["roll"]))
+class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<roll>[0-9]{1,18})"):
+    prefix = "donjon"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]

@@ -23,7 +23,7 @@ from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate, Table
 from bot.rolls import Decision, act, load
-from bot.ui import Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal
 from rules import dune
 from rules.dune import DuneRoll
 
@@ -207,28 +207,11 @@ GM_ACTIONS = frozenset({"precio", "pnj", "descartar"})
 
 
 class DuneButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"dune:(?P<action>info|rasgo|recurso|tarea|guardar|pnj|ignorar|descartar|repetir|precio):(?P<roll>[0-9]{1,18})",
+    ActionButton,
+    template=r"dune:(?P<action>info|rasgo|recurso|tarea|guardar|pnj|ignorar|descartar|repetir|precio)"
+    r":(?P<roll>[0-9]{1,18})",
 ):
-    def __init__(
-        self,
-        roll_id: int,
-        action: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=f"dune:{action}:{roll_id}")
-        )
-        self.roll_id = roll_id
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> DuneButton:
-        return cls(int(match["roll"]), match["action"])
+    prefix = "dune"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
@@ -983,44 +966,23 @@ def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
     return view
 
 
-class AssistButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<prep>[0-9]{1,18})",
-):
-    def __init__(
-        self,
-        prep_id: int,
-        action: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=f"dune:ayuda:{action}:{prep_id}")
-        )
-        self.prep_id = prep_id
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> AssistButton:
-        return cls(int(match["prep"]), match["action"])
+class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<roll>[0-9]{1,18})"):
+    prefix = "dune:ayuda"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.prep_id, ASSIST_KIND)
+        record = await load(bot.store, self.roll_id, ASSIST_KIND)
         if record.data.get("rolled"):
             raise Refusal("dune.ayuda.already_rolled")
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            await interaction.response.send_modal(AssistModal(self.prep_id, lang))
+            await interaction.response.send_modal(AssistModal(self.roll_id, lang))
             return
         if interaction.user.id != record.user_id:
             raise Refusal("dune.ayuda.leader_only")
-        await roll_assisted(bot, interaction, self.prep_id)
+        await roll_assisted(bot, interaction, self.roll_id)
 
 
 async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: int) -> None:

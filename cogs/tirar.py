@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import d20
 import discord
 from discord import app_commands
@@ -13,7 +11,7 @@ from bot import embeds, render
 from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.ui import Guarded
+from bot.ui import ActionButton
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
@@ -33,27 +31,10 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     return embed
 
 
-class RepeatButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"tirar:repetir:(?P<roll>[0-9]{1,18})"
-):
+class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
     """Rolls a stored expression again for whoever presses it, even after a restart."""
 
-    def __init__(self, roll_id: int, lang: Lang = "es") -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=t(lang, "tirar.repeat"),
-                emoji="🎲",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"tirar:repetir:{roll_id}",
-            )
-        )
-        self.roll_id = roll_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> RepeatButton:
-        return cls(int(match["roll"]))
+    prefix = "tirar"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
@@ -77,7 +58,7 @@ async def roll_and_post(
     )
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(RepeatButton(roll_id, lang))
+    view.add_item(RepeatButton(roll_id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
     await send(interaction, embed=roll_embed(lang, interaction.user, roll), view=view, ephemeral=private)
 
 

@@ -6,7 +6,6 @@ import asyncio
 
 import pytest
 
-from tests.support.dice import Scripted
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -18,23 +17,6 @@ async def table(harness: Harness) -> Harness:
     return harness
 
 
-def dice(h: Harness, *faces: int) -> None:
-    assert h.bot is not None
-    h.bot.rng = Scripted(list(faces))
-
-
-async def pool(h: Harness, name: str, owner: int = 0) -> int:
-    assert h.bot is not None
-    return await h.bot.store.pool(CHANNEL_ID, name, owner)
-
-
-async def ledger_matches(h: Harness) -> None:
-    assert h.bot is not None
-    sums = await h.bot.store.ledger_sums(CHANNEL_ID)
-    for p in await h.bot.store.pools(CHANNEL_ID):
-        assert sums.get((p.pool, p.owner_id), 0) == p.value
-
-
 def button(message: Message, prefix: str) -> str:
     found = [c for c in message.custom_ids if c.startswith(prefix)]
     assert found, f"no {prefix} button in {message.custom_ids}"
@@ -42,7 +24,7 @@ def button(message: Message, prefix: str) -> str:
 
 
 async def roll(h: Harness, *faces: int, user=PLAYER, locale: str = "es-ES", **options: object) -> Reply:
-    dice(h, *faces)
+    h.script(*faces)
     options = {"habilidad": 6, "motivacion": 6} | options
     return await h.slash("dune tirada", user=user, locale=locale, **options)
 
@@ -78,23 +60,23 @@ async def test_bought_dice_are_paid_with_momentum_before_rolling(table: Harness)
     await table.slash("dune impulso añadir", user=GM, cantidad=4)
     reply = await roll(table, 5, 6, 7, 8, dados_extra=2)
     assert "**5**✓ **6**✓ **7**✓ **8**✓" in reply.text
-    assert await pool(table, "impulso") == 1
-    await ledger_matches(table)
+    assert await table.pool("impulso") == 1
+    await table.assert_ledger_matches()
 
 
 async def test_bought_dice_paid_with_threat_add_threat(table: Harness) -> None:
     await roll(table, 5, 6, 7, 8, 9, dados_extra=3, pago="amenaza")
-    assert await pool(table, "amenaza") == 6
+    assert await table.pool("amenaza") == 6
 
 
 async def test_mixed_payment_takes_the_momentum_there_is_and_the_rest_as_threat(table: Harness) -> None:
     await table.slash("dune impulso añadir", user=GM, cantidad=2)
     await roll(table, 5, 6, 7, 8, 9, dados_extra=3, pago="mixto")
-    assert (await pool(table, "impulso"), await pool(table, "amenaza")) == (0, 4)
+    assert (await table.pool("impulso"), await table.pool("amenaza")) == (0, 4)
 
 
 async def test_not_enough_momentum_refuses_and_rolls_nothing(table: Harness) -> None:
-    dice(table, 1, 2, 3)  # rolled in memory, then discarded with the refused payment
+    table.script(1, 2, 3)  # rolled in memory, then discarded with the refused payment
     reply = await table.slash("dune tirada", habilidad=6, motivacion=6, dados_extra=1)
     assert reply.ephemeral
     assert not reply.message.custom_ids
@@ -117,7 +99,7 @@ async def test_not_enough_momentum_refuses_and_rolls_nothing(table: Harness) -> 
 async def test_out_of_range_options_are_refused_without_rolling(
     table: Harness, options: dict, words: str
 ) -> None:
-    dice(table)
+    table.script()
     reply = await table.slash("dune tirada", **({"habilidad": 6, "motivacion": 6} | options))
     assert reply.ephemeral
     assert words in reply.text
@@ -127,7 +109,7 @@ async def test_determination_before_the_roll_fixes_a_die_at_one(table: Harness) 
     await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
     reply = await roll(table, 18, determinacion=True, dificultad=2)
     assert "**1**✨📌 **18**" in reply.text
-    assert await pool(table, "determinacion", PLAYER.id) == 0
+    assert await table.pool("determinacion", PLAYER.id) == 0
 
 
 async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Harness) -> None:
@@ -137,13 +119,13 @@ async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Har
     spent = await table.click(panel, button(panel, "dune:rasgo"))
     assert spent.callback.payload["type"] == 7
     assert "Gastos\ncrear o cambiar un rasgo" in spent.text
-    assert await pool(table, "impulso") == 1
+    assert await table.pool("impulso") == 1
     await table.click(panel, button(panel, "dune:info"))
-    assert await pool(table, "impulso") == 0
+    assert await table.pool("impulso") == 0
     refused = await table.click(panel, button(panel, "dune:info"))
     assert refused.ephemeral
     assert "No hay bastante Impulso" in refused.text
-    await ledger_matches(table)
+    await table.assert_ledger_matches()
 
 
 async def test_saving_reports_what_the_cap_took(table: Harness) -> None:
@@ -151,7 +133,7 @@ async def test_saving_reports_what_the_cap_took(table: Harness) -> None:
     reply = await roll(table, 1, 1, dificultad=1)  # 4 successes: 3 Impulso
     saved = await table.click(reply.message, button(reply.message, "dune:guardar"))
     assert "1 a la reserva del grupo; 2 se pierden porque la reserva no pasa de 6." in saved.text
-    assert await pool(table, "impulso") == 6
+    assert await table.pool("impulso") == 6
     assert "dune:guardar" not in " ".join(table.discord.messages[reply.message.id].custom_ids)
 
 
@@ -161,18 +143,18 @@ async def test_bonus_momentum_can_be_spent_but_never_saved(table: Harness) -> No
     await table.click(reply.message, button(reply.message, "dune:info"))
     saved = await table.click(reply.message, button(reply.message, "dune:guardar"))
     assert "No quedaba Impulso que guardar." in saved.text
-    assert await pool(table, "impulso") == 0
+    assert await table.pool("impulso") == 0
 
 
 async def test_a_double_click_on_save_saves_once(table: Harness) -> None:
     reply = await roll(table, 1, 1, dificultad=1)
     save = button(reply.message, "dune:guardar")
     first, second = await asyncio.gather(table.click(reply.message, save), table.click(reply.message, save))
-    assert await pool(table, "impulso") == 3
+    assert await table.pool("impulso") == 3
     refusals = [r for r in (first, second) if r.ephemeral]
     assert len(refusals) == 1
     assert "ya está resuelta" in refusals[0].text
-    await ledger_matches(table)
+    await table.assert_ledger_matches()
 
 
 async def test_a_replayed_click_changes_nothing(table: Harness) -> None:
@@ -192,8 +174,8 @@ async def test_a_replayed_click_changes_nothing(table: Harness) -> None:
     )
     await table.feed(payload)
     await table.feed(dict(payload))
-    assert await pool(table, "impulso") == 3
-    await ledger_matches(table)
+    assert await table.pool("impulso") == 3
+    await table.assert_ledger_matches()
 
 
 async def test_two_players_spend_the_last_momentum_at_once(table: Harness) -> None:
@@ -202,8 +184,8 @@ async def test_two_players_spend_the_last_momentum_at_once(table: Harness) -> No
         table.slash("dune impulso gastar", user=PLAYER), table.slash("dune impulso gastar", user=OTHER)
     )
     assert sorted([one.ephemeral, two.ephemeral]) == [False, True]
-    assert await pool(table, "impulso") == 0
-    await ledger_matches(table)
+    assert await table.pool("impulso") == 0
+    await table.assert_ledger_matches()
 
 
 async def test_each_complication_is_ignored_once_for_two_threat(table: Harness) -> None:
@@ -211,12 +193,12 @@ async def test_each_complication_is_ignored_once_for_two_threat(table: Harness) 
     ignore = button(reply.message, "dune:ignorar")
     done = await table.click(reply.message, ignore)
     assert "Pendientes: 0 · descartadas: 1." in done.text
-    assert await pool(table, "amenaza") == 2
+    assert await table.pool("amenaza") == 2
     assert ignore not in table.discord.messages[reply.message.id].custom_ids
     again = await table.click(reply.message, ignore)
     assert again.ephemeral
     assert "Ese botón ya no está activo" in again.text
-    assert await pool(table, "amenaza") == 2
+    assert await table.pool("amenaza") == 2
 
 
 async def test_only_the_gm_grants_success_at_a_price(table: Harness) -> None:
@@ -248,13 +230,13 @@ async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Ha
     assert menu.ephemeral
     options = menu.data["components"][0]["components"][0]["options"]
     assert [o["label"] for o in options] == ["Dado 1: 20", "Dado 2: 16"]
-    dice(table, 4)
+    table.script(4)
     done = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
     assert "Repetidos los dados 1." in done.text
     updated = table.discord.messages[reply.message.id].data["embeds"][0]
     assert "~~20~~↺ **4**✓ **16**" in str(updated)
     assert "✅ Superado" in str(updated)
-    assert await pool(table, "determinacion", PLAYER.id) == 1
+    assert await table.pool("determinacion", PLAYER.id) == 1
     stale = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
     assert "Ese botón ya no está activo" in stale.text
     fresh = await table.click(reply.message, button(reply.message, "dune:repetir"))
@@ -263,13 +245,13 @@ async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Ha
     tampered = await table.click(fresh.message, "dune:dados:1", values=["0"], component_type=3)
     assert tampered.ephemeral
     assert "El dado 1 ya se repitió" in tampered.text
-    assert await pool(table, "determinacion", PLAYER.id) == 1
+    assert await table.pool("determinacion", PLAYER.id) == 1
 
 
 async def test_rerolling_needs_determination(table: Harness) -> None:
     reply = await roll(table, 20, 16, dificultad=1)
     menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    dice(table, 4)
+    table.script(4)
     refused = await table.click(menu.message, "dune:dados:1", values=["1"], component_type=3)
     assert "No hay bastante Determinación" in refused.text
 
@@ -279,7 +261,7 @@ async def test_the_panel_works_after_a_restart(table: Harness) -> None:
     await table.restart()
     saved = await table.click(reply.message, button(reply.message, "dune:guardar"))
     assert "3 a la reserva del grupo." in saved.text
-    assert await pool(table, "impulso") == 3
+    assert await table.pool("impulso") == 3
 
 
 async def test_npc_tests_are_the_gms_and_pay_with_threat(table: Harness) -> None:
@@ -288,12 +270,12 @@ async def test_npc_tests_are_the_gms_and_pay_with_threat(table: Harness) -> None
     await table.slash("dune amenaza añadir", user=GM, cantidad=3)
     reply = await roll(table, 1, 20, 5, user=GM, pnj=True, dados_extra=1)
     assert "Chequeo de PNJ" in reply.text
-    assert await pool(table, "amenaza") == 2
+    assert await table.pool("amenaza") == 2
     assert "dune:guardar" not in " ".join(reply.message.custom_ids)
     await table.click(reply.message, button(reply.message, "dune:descartar"), user=GM)
-    assert await pool(table, "amenaza") == 0
+    assert await table.pool("amenaza") == 0
     await table.click(reply.message, button(reply.message, "dune:pnj"), user=GM)
-    assert await pool(table, "amenaza") == 1
+    assert await table.pool("amenaza") == 1
 
 
 async def test_threat_players_add_and_only_the_gm_spends(table: Harness) -> None:
@@ -301,7 +283,7 @@ async def test_threat_players_add_and_only_the_gm_spends(table: Harness) -> None
     assert f"<@{PLAYER.id}> añade 1 de Amenaza." in added.text
     refused = await table.slash("dune amenaza gastar", cantidad=1)
     assert refused.ephemeral
-    assert await pool(table, "amenaza") == 1
+    assert await table.pool("amenaza") == 1
     seen = await table.slash("dune amenaza ver")
     assert seen.ephemeral
     assert "Amenaza: **1**" in seen.text
@@ -314,7 +296,7 @@ async def test_spending_threat_on_difficulty_raises_the_next_test(table: Harness
     assert "El próximo chequeo tendrá +1 de dificultad." in spent.text
     reply = await roll(table, 3, 4, dificultad=2)
     assert "dificultad 3" in reply.text
-    assert await pool(table, "dificultad_extra") == 0
+    assert await table.pool("dificultad_extra") == 0
     after = await roll(table, 3, 4, dificultad=2)
     assert "dificultad 2" in after.text
 
@@ -328,7 +310,7 @@ async def test_determination_is_given_taken_capped_and_spent(table: Harness) -> 
     await table.slash("dune determinacion quitar", user=GM, jugador=PLAYER)
     spent = await table.slash("dune determinacion gastar")
     assert f"<@{PLAYER.id}> gasta 1 de Determinación." in spent.text
-    assert await pool(table, "determinacion", PLAYER.id) == 1
+    assert await table.pool("determinacion", PLAYER.id) == 1
     seen = await table.slash("dune determinacion ver", locale="en-US")
     assert f"<@{PLAYER.id}>'s Determination: **1**/3" in seen.text
 
@@ -340,11 +322,11 @@ async def test_an_adventure_resets_determination_and_threat(table: Harness) -> N
     assert refused.ephemeral
     done = await table.slash("dune aventura", user=GM)
     assert "2 jugadores con 1 de Determinación y 4 de Amenaza" in done.text
-    assert await pool(table, "determinacion", OTHER.id) == 1
-    assert await pool(table, "determinacion", PLAYER.id) == 1
+    assert await table.pool("determinacion", OTHER.id) == 1
+    assert await table.pool("determinacion", PLAYER.id) == 1
     await table.slash("dune aventura", user=GM, jugadores=5)
-    assert await pool(table, "amenaza") == 10
-    await ledger_matches(table)
+    assert await table.pool("amenaza") == 10
+    await table.assert_ledger_matches()
 
 
 async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Harness) -> None:
@@ -355,11 +337,11 @@ async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Har
     assert "Impulso: -1 (queda 0)." in ended.text
     again = await table.slash("mesa escena-fin", user=GM)
     assert "Impulso: +0 (queda 0)." in again.text
-    assert await pool(table, "impulso") == 0
+    assert await table.pool("impulso") == 0
 
 
 async def test_an_opposed_test_uses_the_opponents_successes_as_difficulty(table: Harness) -> None:
-    dice(table, 2, 3, 15, 16)
+    table.script(2, 3, 15, 16)
     reply = await table.slash("dune enfrentada", habilidad=6, motivacion=6, rival_objetivo=10, obstaculos=1)
     assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in reply.text
     assert "El rival gana 1 de Impulso por los éxitos que faltaron." in reply.text
@@ -383,7 +365,7 @@ async def test_an_assisted_test(table: Harness) -> None:
     assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
     not_leader = await table.click(prep.message, go, user=OTHER)
     assert "Solo quien dirige el chequeo puede tirar" in not_leader.text
-    dice(table, 3, 15, 1)
+    table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
     assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
@@ -398,7 +380,7 @@ async def test_helpers_count_only_if_the_leader_succeeds(table: Harness) -> None
     await table.submit(
         "dune:ayuda-modal:1", {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
     )
-    dice(table, 13, 15, 1)
+    table.script(13, 15, 1)
     rolled = await table.click(prep.message, go)
     assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
 

@@ -26,6 +26,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.client import Tirada
 from bot.settings import Settings
+from tests.support.dice import Scripted
 from tests.support.payloads import (
     ALL_PERMISSIONS,
     APP_ID,
@@ -300,6 +301,28 @@ class Harness:
         if seed is not None:
             self.seed = seed
         return await self.start()
+
+    # -- state ------------------------------------------------------------------------
+
+    def script(self, *faces: int) -> None:
+        """The next dice the bot rolls, in order."""
+        assert self.bot is not None
+        self.bot.rng = Scripted(list(faces))
+
+    async def pool(self, name: str, owner: int = 0, channel_id: int = CHANNEL_ID) -> int:
+        assert self.bot is not None
+        return await self.bot.store.pool(channel_id, name, owner)
+
+    async def assert_ledger_matches(self, channel_id: int = CHANNEL_ID) -> None:
+        """Every pool equals the sum of its ledger rows."""
+        assert self.bot is not None
+        sums = await self.bot.store.ledger_sums(channel_id)
+        for pool in await self.bot.store.pools(channel_id):
+            assert sums.get((pool.pool, pool.owner_id), 0) == pool.value, pool
+
+    def current(self, message: Message) -> Message:
+        """A posted message as it is now, after any edits."""
+        return self.discord.messages[message.id]
 
     # -- interactions -----------------------------------------------------------------
 
