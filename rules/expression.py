@@ -94,11 +94,11 @@ def _checked(normalized: str) -> ast.Expression:
     """Tables repeat the same few expressions: parse and check each once (refusals are
     exceptions, which the cache never keeps)."""
     tree = _ROLLER.parse(normalized)
-    _check_tree(tree)
+    check_tree(tree)
     return tree
 
 
-def _check_tree(node: ast.Node) -> None:
+def check_tree(node: ast.Node) -> None:
     total_dice = 0
     stack = [node]
     while stack:
@@ -123,7 +123,13 @@ def roll_expression(
     text: str, rng: random.Random, advantage: d20.AdvType = d20.AdvType.NONE
 ) -> ExpressionRoll:
     """Roll a generic expression with ``rng``, or raise a :class:`RuleError`."""
-    tree = parse(text)
+    return roll_tree(parse(text), rng, text, advantage)
+
+
+def roll_tree(
+    tree: ast.Expression, rng: random.Random, text: str, advantage: d20.AdvType = d20.AdvType.NONE
+) -> ExpressionRoll:
+    """Roll a parsed, checked tree (``text`` is what the player wrote, for refusals)."""
     token = _current_rng.set(rng)
     try:
         result = _ROLLER.roll(tree, advantage=advantage)

@@ -17,3 +17,8 @@ class Scripted(random.Random):
         face = self.faces.pop(0)
         assert a <= face <= b, f"scripted {face} outside {a}..{b}"
         return face
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        """d20 rolls a die of ``n`` sides as ``randrange(n) + 1``: script its face."""
+        assert stop is None, "only randrange(n) is scripted"
+        return self.randint(1, start) - 1
