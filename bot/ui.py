@@ -73,6 +73,34 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         return cls(int(match["roll"]), match["action"])
 
 
+class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
+    """A persistent button that also carries the step it was drawn for:
+    ``{prefix}:{action}:{record id}:{step}``. A tracker's "next" button ends the turn it
+    shows, so two presses of the same button advance one turn, not two."""
+
+    prefix = ""
+
+    def __init__(
+        self,
+        record_id: int,
+        action: str,
+        step: int = 0,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        custom_id = f"{self.prefix}:{action}:{record_id}:{step}"
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        self.record_id = record_id
+        self.action = action
+        self.step = step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> StepButton:
+        return cls(int(match["record"]), match["action"], int(match["step"]))
+
+
 def _custom_ids(components: list[discord.Component]) -> set[str]:
     found: set[str] = set()
     for component in components:

@@ -24,7 +24,7 @@ from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, NewRoll, Operation, Refused, RollRecord, Table
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal, StepButton
 from rules import donjon
 from rules.dice import Die, Mark
 from rules.donjon import Contest, DonjonRoll, Law
@@ -406,37 +406,15 @@ GM_COMBAT = frozenset({"pnj", "rafaga", "terminar"})
 
 
 class CombatButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"donjon:ini:(?P<action>unirme|pnj|siguiente|rafaga|terminar):(?P<combat>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
+    StepButton,
+    template=r"donjon:ini:(?P<action>unirme|pnj|siguiente|rafaga|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
 ):
-    def __init__(
-        self,
-        combat_id: int,
-        action: str,
-        step: int = 0,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action, style=style, custom_id=f"donjon:ini:{action}:{combat_id}:{step}"
-            )
-        )
-        self.combat_id = combat_id
-        self.action = action
-        self.step = step
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> CombatButton:
-        return cls(int(match["combat"]), match["action"], int(match["step"]))
+    prefix = "donjon:ini"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.combat_id, COMBAT_KIND)
+        record = await load(bot.store, self.record_id, COMBAT_KIND)
         table = await current_table(interaction)
         gm = is_gm(table, interaction)
         if self.action in GM_COMBAT and not gm:
@@ -444,17 +422,17 @@ class CombatButton(
         if record.data["ended"]:
             raise Refusal("donjon.combat.is_over")
         if self.action == "unirme":
-            await interaction.response.send_modal(JoinModal(self.combat_id, lang))
+            await interaction.response.send_modal(JoinModal(self.record_id, lang))
             return
         if self.action == "pnj":
-            await interaction.response.send_modal(NpcModal(self.combat_id, lang))
+            await interaction.response.send_modal(NpcModal(self.record_id, lang))
             return
         decide = {
             "siguiente": lambda r: advance(r, self.step),
             "rafaga": lambda r: new_rafaga(r, bot),
             "terminar": end_combat,
         }[self.action]
-        record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, decide)
+        record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
         await interaction.response.edit_message(
             embed=combat_embed(lang, record.data), view=combat_view(lang, record)
         )
@@ -504,7 +482,7 @@ def join_decision(record: RollRecord, entry: dict[str, Any], bot: Tirada) -> Dec
 class JoinModal(Modal):
     def __init__(self, combat_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "donjon.join.title"), custom_id=f"donjon:unirme-modal:{combat_id}")
-        self.combat_id = combat_id
+        self.record_id = combat_id
         self.dice: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "donjon.join.dice"), custom_id="dados", max_length=3
         )
@@ -524,7 +502,7 @@ class JoinModal(Modal):
             "user": user.id,
         }
         record, _ = await act(
-            bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
+            bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
         )
         await interaction.response.edit_message(
             embed=combat_embed(lang, record.data), view=combat_view(lang, record)
@@ -534,7 +512,7 @@ class JoinModal(Modal):
 class NpcModal(Modal):
     def __init__(self, combat_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "donjon.npc.title"), custom_id=f"donjon:pnj-modal:{combat_id}")
-        self.combat_id = combat_id
+        self.record_id = combat_id
         self.name: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
             label=t(lang, "donjon.npc.name"), custom_id="nombre", max_length=40
         )
@@ -567,7 +545,7 @@ class NpcModal(Modal):
             "user": None,
         }
         record, _ = await act(
-            bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
+            bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
         )
         await interaction.response.edit_message(
             embed=combat_embed(lang, record.data), view=combat_view(lang, record)

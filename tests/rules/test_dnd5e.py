@@ -48,7 +48,12 @@ def test_named_dcs_and_the_eighteen_skills() -> None:
 
 @pytest.mark.parametrize(
     ("advantage", "disadvantage", "mode"),
-    [(False, False, Mode.NORMAL), (True, False, Mode.ADVANTAGE), (False, True, Mode.DISADVANTAGE), (True, True, Mode.NORMAL)],
+    [
+        (False, False, Mode.NORMAL),
+        (True, False, Mode.ADVANTAGE),
+        (False, True, Mode.DISADVANTAGE),
+        (True, True, Mode.NORMAL),
+    ],
 )
 def test_advantage_and_disadvantage_cancel(advantage: bool, disadvantage: bool, mode: Mode) -> None:
     assert dnd5e.mode(advantage, disadvantage) is mode
