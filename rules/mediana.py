@@ -1,0 +1,298 @@
+"""Mediana (1o3d10): the objective die of 3d10, ranks, explosions, criticals, fumbles,
+effect rolls, initiative and hit points. Quotes from ``shared/reglas/mediana-1o3d10.txt``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.dice import MAX_EXPLOSIONS, Die, Mark, explode_chain
+from rules.errors import RuleError
+
+RANKS = ("bajo", "medio", "alto")
+SIDES = 10
+EFFECT_SIDES = 6
+CRITICAL_MARGIN = 10
+DEGREE_STEP = 10
+FUMBLE_NEXT_MAX = 5
+MAX_SCORE = 50
+MAX_DIFFICULTY = 100
+MAX_EFFECT_DICE = 50
+DEATH_FACTOR = 6
+_EFFECT = re.compile(r"^\s*(\d{1,3})\s*d\s*6\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
+
+
+def check_number(name: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise RuleError("mediana.out_of_range", name=name, value=value, min=low, max=high)
+
+
+def rank_index(rank: str) -> int:
+    if rank not in RANKS:
+        raise RuleError("mediana.bad_rank", rank=rank)
+    return RANKS.index(rank)
+
+
+def shift_rank(rank: str, steps: int) -> str:
+    """Move a rank up (+) or down (−); it never goes past ``alto`` or ``bajo``."""
+    return RANKS[min(max(rank_index(rank) + steps, 0), len(RANKS) - 1)]
+
+
+def effective_rank(base: str = "medio", no_skill: bool = False, badly_hurt: bool = False) -> str:
+    """ "En aquellas habilidades donde el personaje no tenga ningún punto ... el dado objetivo
+    baja un rango"; malherido, "su dado objetivo baja 1 nivel". The GM's grant or
+    imposition is the base rank."""
+    return shift_rank(base, -(int(no_skill) + int(badly_hurt)))
+
+
+def objective_die(dice: Sequence[int], rank: str = "medio") -> int:
+    """Sort the three d10 and keep one by rank: lowest, median or highest."""
+    return sorted(dice)[rank_index(rank)]
+
+
+def is_fumble(dice: Sequence[int], rank: str = "medio") -> bool:
+    """ "Se obtiene al sacar un 1 en el dado objetivo y 5 o menos en el siguiente dado. El
+    triple 1 siempre se considera pifia." The next die is the next one up in the sorted three."""
+    ordered = sorted(dice)
+    index = rank_index(rank)
+    if ordered == [1, 1, 1]:
+        return True
+    if ordered[index] != 1 or index + 1 >= len(ordered):
+        return False
+    return ordered[index + 1] <= FUMBLE_NEXT_MAX
+
+
+def actions(initiative_total: int) -> int:
+    """One action below 20, two from 20, three from 30, and so on."""
+    return max(initiative_total // 10, 1)
+
+
+def degrees(total: int, difficulty: int) -> int:
+    """ "Cada 10 puntos que superemos la dificultad nos otorgará 1d6 extra de efecto"."""
+    return max(total - difficulty, 0) // DEGREE_STEP
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One 1o3d10: the three dice and the rank that picks the objective die."""
+
+    dice: tuple[int, int, int]
+    rank: str
+
+    @property
+    def objective(self) -> int:
+        return objective_die(self.dice, self.rank)
+
+    @property
+    def marked(self) -> tuple[Die, ...]:
+        ordered = sorted(self.dice)
+        keep = rank_index(self.rank)
+        shown = []
+        for index, value in enumerate(ordered):
+            marks = {Mark.OBJECTIVE} if index == keep else {Mark.DROPPED}
+            if index == keep and value == SIDES:
+                marks.add(Mark.EXPLODED)
+            shown.append(Die(SIDES, value, frozenset(marks)))
+        return tuple(shown)
+
+
+def throw(rng: random.Random, rank: str) -> Throw:
+    rank_index(rank)
+    return Throw((rng.randint(1, SIDES), rng.randint(1, SIDES), rng.randint(1, SIDES)), rank)
+
+
+@dataclass(frozen=True)
+class Test:
+    """A test: the chain of throws (more than one when the objective die exploded), the
+    score added, and the verdict against the difficulty."""
+
+    throws: tuple[Throw, ...]
+    score: int
+    difficulty: int | None
+    skill_test: bool = True
+
+    @property
+    def first(self) -> Throw:
+        return self.throws[0]
+
+    @property
+    def rolled(self) -> int:
+        return sum(t.objective for t in self.throws)
+
+    @property
+    def total(self) -> int:
+        return self.score + self.rolled
+
+    @property
+    def natural_one(self) -> bool:
+        return self.first.objective == 1
+
+    @property
+    def fumble(self) -> bool:
+        return is_fumble(self.first.dice, self.first.rank)
+
+    @property
+    def success(self) -> bool | None:
+        """ "Un 1 natural ... siempre es fallo en tiradas de habilidad"; a fumble always fails."""
+        if self.difficulty is None:
+            return None
+        if self.fumble or (self.skill_test and self.natural_one):
+            return False
+        return self.total >= self.difficulty
+
+    @property
+    def critical(self) -> bool:
+        """ "Se consigue un Crítico si el resultado final supera en 10 o más a la dificultad"."""
+        return (
+            bool(self.success)
+            and self.difficulty is not None
+            and self.total - self.difficulty >= CRITICAL_MARGIN
+        )
+
+    @property
+    def degrees(self) -> int:
+        if not self.success or self.difficulty is None:
+            return 0
+        return degrees(self.total, self.difficulty)
+
+
+def roll_test(
+    rng: random.Random,
+    score: int,
+    difficulty: int | None,
+    rank: str = "medio",
+    *,
+    explode: bool = True,
+    skill_test: bool = True,
+) -> Test:
+    """Roll 1o3d10 + ``score``. In skill and opposed tests a 10 on the objective die
+    explodes: "se suma el resultado y se vuelve a tirar 1o3d10", at the same rank, for as
+    long as it shows 10 (bounded)."""
+    check_number("puntuacion", score, -MAX_SCORE, MAX_SCORE)
+    if difficulty is not None:
+        check_number("dificultad", difficulty, 0, MAX_DIFFICULTY)
+    throws = [throw(rng, rank)]
+    while explode and throws[-1].objective == SIDES and len(throws) <= MAX_EXPLOSIONS:
+        throws.append(throw(rng, rank))
+    return Test(tuple(throws), score, difficulty, skill_test)
+
+
+def opposed_winner(a: Test, b: Test) -> str | None:
+    """ "El jugador que saque el resultado más alto tiene éxito"; a tie goes to the GM."""
+    if a.total == b.total:
+        return None
+    return "a" if a.total > b.total else "b"
+
+
+# -- effect rolls -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EffectSpec:
+    dice: int
+    bonus: int = 0
+
+
+def parse_effect(text: str) -> EffectSpec:
+    """Effect dice as ``NdS`` with an optional bonus, in d6 (the text's effect die)."""
+    match = _EFFECT.match(text)
+    if not match:
+        raise RuleError("mediana.bad_effect", text=text.strip()[:40])
+    dice = int(match[1])
+    bonus = int(match[3] or 0) * (-1 if match[2] == "-" else 1)
+    check_number("dados", dice, 1, MAX_EFFECT_DICE)
+    return EffectSpec(dice, bonus)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Damage, healing, turns...: exploding d6s, the degrees' extra dice, the critical's
+    doubling and armour's absorption, in that order."""
+
+    chains: tuple[tuple[Die, ...], ...]
+    bonus: int
+    critical: bool
+    absorption: int
+
+    @property
+    def rolled(self) -> int:
+        return sum(d.value for chain in self.chains for d in chain) + self.bonus
+
+    @property
+    def total(self) -> int:
+        doubled = self.rolled * (2 if self.critical else 1)
+        return max(doubled - self.absorption, 0)
+
+
+def roll_effect(
+    rng: random.Random, spec: EffectSpec, *, extra_dice: int = 0, critical: bool = False, absorption: int = 0
+) -> Effect:
+    """Each d6 explodes on a 6 ("los seises son acumulativos"); every degree adds a d6; a
+    critical in combat doubles the damage; absorption is subtracted, never below 0."""
+    check_number("grados", extra_dice, 0, MAX_EFFECT_DICE)
+    check_number("absorcion", absorption, 0, MAX_SCORE)
+    count = spec.dice + extra_dice
+    check_number("dados", count, 1, MAX_EFFECT_DICE)
+    chains = tuple(explode_chain(rng, EFFECT_SIDES) for _ in range(count))
+    return Effect(chains, spec.bonus, critical, absorption)
+
+
+# -- hit points ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Health:
+    """A character's PV. Malherido at PV ≤ Físico, unconscious at 0, dead at −Físico × 6."""
+
+    physique: int
+    maximum: int
+    current: int
+
+    @property
+    def badly_hurt(self) -> bool:
+        return self.current <= self.physique
+
+    @property
+    def unconscious(self) -> bool:
+        return self.current <= 0 and not self.dead
+
+    @property
+    def dead(self) -> bool:
+        return self.current <= -self.physique * DEATH_FACTOR
+
+    @property
+    def state(self) -> str:
+        if self.dead:
+            return "muerto"
+        if self.unconscious:
+            return "inconsciente"
+        if self.badly_hurt:
+            return "malherido"
+        return "bien"
+
+
+def check_health(physique: int, maximum: int) -> None:
+    check_number("fisico", physique, 1, MAX_SCORE)
+    check_number("maximo", maximum, 1, 1000)
+
+
+def hurt(health: Health, amount: int) -> Health:
+    check_number("cantidad", amount, 1, 1000)
+    floor = -health.physique * DEATH_FACTOR
+    return Health(health.physique, health.maximum, max(health.current - amount, floor))
+
+
+def heal(health: Health, amount: int) -> Health:
+    check_number("cantidad", amount, 1, 1000)
+    if health.dead:
+        raise RuleError("mediana.dead")
+    return Health(health.physique, health.maximum, min(health.current + amount, health.maximum))
+
+
+def rest(health: Health, full_comfort: bool = False) -> Health:
+    """ "Podemos recuperar 1 PV por noche ... la curación ascenderá a 2 PV por noche" with
+    every comfort."""
+    return heal(health, 2 if full_comfort else 1)
