@@ -16,11 +16,11 @@ from bot.errors import answer_error
 from bot.i18n import Translator
 from bot.settings import Settings
 from bot.store import Store
-from bot.ui import answer_orphan_click
+from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.mesa", "cogs.tirar", "cogs.dune", "cogs.donjon", "cogs.dnd5e")
+EXTENSIONS = ("cogs.mesa", "cogs.tirar", "cogs.dune", "cogs.donjon", "cogs.dnd5e", "cogs.mediana")
 COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.
 _IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
@@ -82,7 +82,8 @@ class Tirada(commands.Bot):
             log.exception("command sync failed; the commands Discord already has stay in place")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        await answer_orphan_click(interaction)
+        # discord.py's own registry of open forms (keyed by custom_id) is the truth here.
+        await answer_orphans(interaction, self._connection._view_store._modals)
 
     async def close(self) -> None:
         await self._drain()

@@ -8,6 +8,8 @@ leave the player with "This interaction failed" and no answer.
 from __future__ import annotations
 
 import re
+import secrets
+from collections.abc import Container
 from typing import Any
 
 import discord
@@ -22,7 +24,21 @@ class View(discord.ui.View):
         await answer_error(interaction, error)
 
 
+# An abandoned form is forgotten after this long (interaction tokens last 15 minutes).
+FORM_SECONDS = 15 * 60
+
+
 class Modal(discord.ui.Modal):
+    """A form whose ``custom_id`` is unique to each opening.
+
+    discord.py keeps open modals by ``custom_id`` alone: two players opening the same form
+    (two helpers pressing "Ayudar") would share one registration, and the first submit
+    would silently discard the other's. A random suffix gives each opening its own.
+    """
+
+    def __init__(self, *, title: str, custom_id: str) -> None:
+        super().__init__(title=title, custom_id=f"{custom_id}:{secrets.token_hex(4)}", timeout=FORM_SECONDS)
+
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await answer_error(interaction, error)
 
@@ -111,15 +127,23 @@ def _custom_ids(components: list[discord.Component]) -> set[str]:
     return found
 
 
-async def answer_orphan_click(interaction: discord.Interaction) -> None:
-    """Answer a click on a component the message no longer has.
+async def answer_orphans(interaction: discord.Interaction, open_modals: Container[str]) -> None:
+    """Answer what discord.py drops without a word.
 
-    Discord sends the message as it is now; after an edit removed a button, a second
-    click (a double click, a stale client) names a component discord.py cannot find, and
-    it drops the interaction without a word. We answer it instead.
+    - A click on a component the message no longer has: Discord sends the message as it is
+      now, so after an edit removed a button a second click (a double click, a stale
+      client) names a component discord.py cannot find.
+    - A submitted form discord.py does not know: opened before a restart, or submitted
+      again after it was handled.
+
+    This runs after discord.py's own dispatch, on the same interaction object: a handled
+    one is already answered, or (still running) still registered.
     """
-    if interaction.type is not discord.InteractionType.component or interaction.message is None:
-        return
     custom_id = (interaction.data or {}).get("custom_id", "")
-    if custom_id and custom_id not in _custom_ids(interaction.message.components):
-        await answer_error(interaction, Refusal("error.button_gone"))
+    if not custom_id or interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.component and interaction.message is not None:
+        if custom_id not in _custom_ids(interaction.message.components):
+            await answer_error(interaction, Refusal("error.button_gone"))
+    elif interaction.type is discord.InteractionType.modal_submit and custom_id not in open_modals:
+        await answer_error(interaction, Refusal("error.form_gone"))

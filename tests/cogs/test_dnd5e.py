@@ -214,7 +214,7 @@ async def test_the_initiative_tracker(table: Harness) -> None:
     opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0", user=OTHER)
     assert opened.callback.payload["type"] == 9
     await table.submit(
-        "dnd:unirme-modal:1",
+        opened.modal_id,
         {"nombre": "Bram", "modificador": "+11"},
         user=OTHER,
         message=table.current(panel),

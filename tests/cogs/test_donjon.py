@@ -33,7 +33,7 @@ async def fact(h: Harness, panel: Message, text: str, user: User = PLAYER, local
     if opened.calls and opened.callback.payload["type"] != 9:
         return opened
     return await h.submit(
-        f"donjon:hecho-modal:{roll_id}", {"hecho": text}, user=user, locale=locale, message=h.current(panel)
+        opened.modal_id, {"hecho": text}, user=user, locale=locale, message=h.current(panel)
     )
 
 
@@ -277,14 +277,14 @@ async def test_the_combat_panel_walks_the_countdown(table: Harness) -> None:
     table.script(10, 10, 2)
     opened = await table.click(panel, "donjon:ini:unirme:1:0")
     assert opened.callback.payload["type"] == 9
-    joined = await table.submit("donjon:unirme-modal:1", {"dados": "3"}, message=table.current(panel))
+    joined = await table.submit(opened.modal_id, {"dados": "3"}, message=table.current(panel))
     assert "**Jugadora**: 10 10 2" in joined.text
     npc_refused = await table.click(table.current(panel), "donjon:ini:pnj:1:0")
     assert npc_refused.ephemeral
-    await table.click(table.current(panel), "donjon:ini:pnj:1:0", user=GM)
+    npc_form = await table.click(table.current(panel), "donjon:ini:pnj:1:0", user=GM)
     table.script(10)
     added = await table.submit(
-        "donjon:pnj-modal:1",
+        npc_form.modal_id,
         {"nombre": "Trasgo", "dados": "1", "cantidad": "2"},
         user=GM,
         message=table.current(panel),

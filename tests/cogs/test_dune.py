@@ -356,11 +356,11 @@ async def test_an_assisted_test(table: Harness) -> None:
     modal = await table.click(prep.message, join, user=OTHER)
     assert modal.callback.payload["type"] == 9
     bad = await table.submit(
-        "dune:ayuda-modal:1", {"objetivo": "x", "enfoque": ""}, user=OTHER, message=prep.message
+        modal.modal_id, {"objetivo": "x", "enfoque": ""}, user=OTHER, message=prep.message
     )
     assert "objetivo tiene que ser un número entero" in bad.text
     joined = await table.submit(
-        "dune:ayuda-modal:1", {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
+        modal.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
     )
     assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
     not_leader = await table.click(prep.message, go, user=OTHER)
@@ -376,10 +376,8 @@ async def test_an_assisted_test(table: Harness) -> None:
 async def test_helpers_count_only_if_the_leader_succeeds(table: Harness) -> None:
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=1)
     join, go = prep.message.custom_ids
-    await table.click(prep.message, join, user=OTHER)
-    await table.submit(
-        "dune:ayuda-modal:1", {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
-    )
+    form = await table.click(prep.message, join, user=OTHER)
+    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
     table.script(13, 15, 1)
     rolled = await table.click(prep.message, go)
     assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text

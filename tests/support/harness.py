@@ -141,6 +141,13 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
     @property
+    def modal_id(self) -> str:
+        """The custom_id of the form this interaction opened."""
+        payload = self.callback.payload
+        assert isinstance(payload, dict) and payload["type"] == 9, f"no form opened: {payload}"
+        return str(payload["data"]["custom_id"])
+
+    @property
     def message(self) -> Message:
         assert self.messages, f"no message posted: {self.calls}"
         return self.messages[0]
