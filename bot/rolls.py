@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
-from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate
+from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate
 from bot.store import Store
 
 ATTEMPTS = 3
@@ -32,6 +32,52 @@ class Decision:
 
 
 Decide = Callable[[RollRecord], Decision | Awaitable[Decision]]
+
+
+async def record(
+    store: Store,
+    interaction: discord.Interaction,
+    kind: str,
+    data: dict[str, Any],
+    reason: str,
+    changes: tuple[Change, ...] = (),
+    closes: RollUpdate | None = None,
+) -> RollRecord:
+    """Record a new roll together with what it costs or gains, once per interaction."""
+    assert interaction.channel_id is not None
+    outcome = await store.apply(
+        Operation(
+            interaction.channel_id,
+            interaction.id,
+            interaction.user.id,
+            reason,
+            changes,
+            guild_id=interaction.guild_id,
+            new_roll=NewRoll(interaction.user.id, kind, data),
+            roll_update=closes,
+        )
+    )
+    if isinstance(outcome, Refused):
+        raise outcome.error()
+    assert outcome.roll_id is not None
+    return await load(store, outcome.roll_id, kind)
+
+
+async def post(
+    store: Store,
+    interaction: discord.Interaction,
+    record: RollRecord,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+) -> None:
+    """Answer with a roll's message and remember where it is, so buttons pressed elsewhere
+    (a select menu, a command) can update it later."""
+    kwargs: dict[str, Any] = {"embed": embed}
+    if view is not None:
+        kwargs["view"] = view
+    response = await interaction.response.send_message(**kwargs)
+    if response.message_id is not None:
+        await store.set_roll_message(record.id, response.message_id)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:

@@ -117,6 +117,20 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
         return cls(int(match["record"]), match["action"], int(match["step"]))
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]{1,6}")
+
+
+def parse_int(text: str, name: str, low: int, high: int) -> int:
+    """A whole number typed in a form field, within bounds, or a refusal saying which."""
+    value = text.strip()
+    if not _INTEGER.fullmatch(value):
+        raise Refusal("error.not_a_number", name=name, value=value[:20])
+    number = int(value)
+    if not low <= number <= high:
+        raise Refusal("error.out_of_range", name=name, value=number, min=low, max=high)
+    return number
+
+
 def _custom_ids(components: list[discord.Component]) -> set[str]:
     found: set[str] = set()
     for component in components:

@@ -17,14 +17,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, render
+from bot import embeds, render, rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, NewRoll, Operation, Refused, RollRecord
+from bot.models import Change, Operation, Refused, RollRecord
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, StepButton
+from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
 from rules.expression import roll_expression
@@ -422,7 +422,7 @@ class JoinModal(Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        modifier = parse_signed(self.modifier.value, "modificador")
+        modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         entry = initiative_entry(
             bot, f"u{interaction.user.id}", name, modifier, Mode.NORMAL, False, 1, interaction.user.id
@@ -433,15 +433,6 @@ class JoinModal(Modal):
         await interaction.response.edit_message(
             embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
         )
-
-
-def parse_signed(text: str, name: str) -> int:
-    value = text.strip()
-    if not re.fullmatch(r"[+-]?[0-9]{1,2}", value):
-        raise Refusal("dnd.not_a_number", name=name, value=value[:20])
-    number = int(value)
-    check(name, number, -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-    return number
 
 
 # -- the cog ----------------------------------------------------------------------------------
@@ -475,27 +466,16 @@ class Dnd(commands.Cog):
     async def post(self, interaction: discord.Interaction, data: dict[str, Any]) -> None:
         """Record a roll and post it, with inspiration buttons if the roller holds it."""
         assert interaction.channel_id is not None
-        outcome = await self.bot.store.apply(
-            Operation(
-                interaction.channel_id,
-                interaction.id,
-                interaction.user.id,
-                f"dnd.{data['kind']}",
-                guild_id=interaction.guild_id,
-                new_roll=NewRoll(interaction.user.id, KIND, data),
-            )
-        )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
-        assert outcome.roll_id is not None
-        record = await load(self.bot.store, outcome.roll_id, KIND)
+        record = await rolls.record(self.bot.store, interaction, KIND, data, f"dnd.{data['kind']}")
         lang = lang_for(interaction.locale)
         holds = await self.bot.store.pool(interaction.channel_id, INSPIRATION, interaction.user.id) > 0
-        view = inspiration_view(lang, record, holds)
-        kwargs: dict[str, Any] = {"embed": roll_embed(lang, record)}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await rolls.post(
+            self.bot.store,
+            interaction,
+            record,
+            roll_embed(lang, record),
+            inspiration_view(lang, record, holds),
+        )
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
     @options(

@@ -17,14 +17,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, render
+from bot import embeds, render, rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, NewRoll, Operation, Refused, RollRecord, Table
+from bot.models import Change, Operation, Refused, RollRecord, Table
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, StepButton
+from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import donjon
 from rules.dice import Die, Mark
 from rules.donjon import Contest, DonjonRoll, Law
@@ -491,7 +491,7 @@ class JoinModal(Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        pool = parse_count(self.dice.value, "dados")
+        pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         user = interaction.user
         entry = {
             "key": f"u{user.id}",
@@ -534,8 +534,8 @@ class NpcModal(Modal):
         name = " ".join(self.name.value.split())[:40]
         if not name:
             raise Refusal("donjon.npc.no_name")
-        pool = parse_count(self.dice.value, "dados")
-        count = parse_count(self.count.value or "1", "cantidad", 1, 20)
+        pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+        count = parse_int(self.count.value or "1", "cantidad", 1, 20)
         entry = {
             "key": f"n{interaction.id}",
             "name": name,
@@ -550,15 +550,6 @@ class NpcModal(Modal):
         await interaction.response.edit_message(
             embed=combat_embed(lang, record.data), view=combat_view(lang, record)
         )
-
-
-def parse_count(text: str, name: str, low: int = 0, high: int = donjon.MAX_POOL) -> int:
-    value = text.strip()
-    if not value.isdigit():
-        raise Refusal("donjon.not_a_number", name=name, value=value[:20])
-    number = int(value)
-    check(name, number, low, high)
-    return number
 
 
 # -- the cog ------------------------------------------------------------------------------------
@@ -672,29 +663,13 @@ class Donjon(commands.Cog):
             law = Law(winner, narrator, test.successes)
         roll = DonjonRoll(kind, test, law, dict(details or {}))
         changes = spend + (gain(test) if gain else ())
-        outcome = await self.bot.store.apply(
-            Operation(
-                interaction.channel_id,
-                interaction.id,
-                interaction.user.id,
-                f"donjon.{kind}",
-                changes,
-                guild_id=interaction.guild_id,
-                new_roll=NewRoll(interaction.user.id, KIND, donjon.to_data(roll)),
-            )
+        record = await rolls.record(
+            self.bot.store, interaction, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
         )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
-        assert outcome.roll_id is not None
-        record = await load(self.bot.store, outcome.roll_id, KIND)
         lang = lang_for(interaction.locale)
-        view = law_view(lang, record)
-        kwargs: dict[str, Any] = {"embed": roll_embed(lang, record)}
-        if view is not None:
-            kwargs["view"] = view
-        response = await interaction.response.send_message(**kwargs)
-        if response.message_id is not None:
-            await self.bot.store.set_roll_message(record.id, response.message_id)
+        await rolls.post(
+            self.bot.store, interaction, record, roll_embed(lang, record), law_view(lang, record)
+        )
 
     # -- tests without the Law -------------------------------------------------------------------
 

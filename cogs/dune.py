@@ -16,14 +16,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, render
+from bot import embeds, render, rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate, Table
+from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate, Table
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal, parse_int
 from rules import dune
 from rules.dune import DuneRoll
 
@@ -522,31 +522,12 @@ class Dune(commands.Cog):
         )
         if spec.opponent is not None:
             roll = replace(roll, extra={"rival": spec.opponent})
-        outcome = await store.apply(
-            Operation(
-                interaction.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "dune.roll",
-                tuple(changes),
-                guild_id=interaction.guild_id,
-                new_roll=NewRoll(interaction.user.id, KIND, dune.to_data(roll)),
-                roll_update=closes,
-            )
+        record = await rolls.record(
+            store, interaction, KIND, dune.to_data(roll), "dune.roll", tuple(changes), closes
         )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
-        assert outcome.roll_id is not None
-        record = await load(store, outcome.roll_id, KIND)
-        await self.post_roll(interaction, record)
-
-    async def post_roll(self, interaction: discord.Interaction, record: RollRecord) -> None:
-        store = self.bot.store
         lang = lang_for(interaction.locale)
         embed, view = await render_roll(self.bot, lang, record)
-        response = await interaction.response.send_message(embed=embed, view=view)
-        if response.message_id is not None:
-            await store.set_roll_message(record.id, response.message_id)
+        await rolls.post(store, interaction, record, embed, view)
 
     async def payment(
         self, interaction: discord.Interaction, spec: RollSpec, table: Table
@@ -1012,9 +993,9 @@ class AssistModal(Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        target = parse_number(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
+        target = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
         focus = (
-            parse_number(self.enfoque.value, "enfoque", 1, dune.MAX_SCORE)
+            parse_int(self.enfoque.value, "enfoque", 1, dune.MAX_SCORE)
             if self.enfoque.value.strip()
             else None
         )
@@ -1033,15 +1014,6 @@ class AssistModal(Modal):
         await interaction.response.edit_message(
             embed=assist_embed(lang, record), view=assist_view(lang, record.id)
         )
-
-
-def parse_number(text: str, name: str, low: int, high: int) -> int:
-    value = text.strip()
-    if not value.isdigit():
-        raise Refusal("dune.not_a_number", name=name, value=value[:20])
-    number = int(value)
-    dune.check_range(name, number, low, high)
-    return number
 
 
 async def setup(bot: Tirada) -> None:

@@ -11,14 +11,14 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, render
+from bot import embeds, render, rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import NewRoll, Operation, Refused, RollRecord
+from bot.models import RollRecord
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Modal, StepButton
+from bot.ui import ActionButton, Modal, StepButton, parse_int
 from rules import mediana
 from rules.mediana import Health, Test, Throw
 
@@ -213,7 +213,7 @@ class DamageModal(Modal):
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
         spec = mediana.parse_effect(self.weapon.value)
-        absorption = parse_count(self.armour.value or "0", "absorcion", 0, mediana.MAX_SCORE)
+        absorption = parse_int(self.armour.value or "0", "absorcion", 0, mediana.MAX_SCORE)
 
         def damage(current: RollRecord) -> Decision:
             if current.data.get("damage"):
@@ -226,15 +226,6 @@ class DamageModal(Modal):
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, damage)
         await interaction.response.edit_message(embed=test_embed(lang, record), view=None)
-
-
-def parse_count(text: str, name: str, low: int, high: int) -> int:
-    value = text.strip()
-    if not value.lstrip("-").isdigit() or len(value) > 4:
-        raise Refusal("mediana.not_a_number", name=name, value=value[:20])
-    number = int(value)
-    check(name, number, low, high)
-    return number
 
 
 # -- opposed tests -----------------------------------------------------------------------------------
@@ -384,8 +375,8 @@ class JoinModal(Modal):
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
         assert interaction.channel_id is not None
-        bonus = parse_count(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        encumbrance = parse_count(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE)
+        bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        encumbrance = parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         rank = "medio"
         if not self.npc:
@@ -444,28 +435,12 @@ class Mediana(commands.Cog):
     async def post(
         self, interaction: discord.Interaction, data: dict[str, Any], view_for: Any = None
     ) -> None:
-        assert interaction.channel_id is not None
-        outcome = await self.bot.store.apply(
-            Operation(
-                interaction.channel_id,
-                interaction.id,
-                interaction.user.id,
-                f"mediana.{data['kind']}",
-                guild_id=interaction.guild_id,
-                new_roll=NewRoll(interaction.user.id, KIND, data),
-            )
-        )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
-        assert outcome.roll_id is not None
-        record = await load(self.bot.store, outcome.roll_id, KIND)
+        record = await rolls.record(self.bot.store, interaction, KIND, data, f"mediana.{data['kind']}")
         lang = lang_for(interaction.locale)
         embed = opposed_embed(lang, record) if data["kind"] == "enfrentada" else test_embed(lang, record)
-        view = view_for(lang, record) if view_for else None
-        kwargs: dict[str, Any] = {"embed": embed}
-        if view is not None:
-            kwargs["view"] = view
-        await interaction.response.send_message(**kwargs)
+        await rolls.post(
+            self.bot.store, interaction, record, embed, view_for(lang, record) if view_for else None
+        )
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
     @options(
