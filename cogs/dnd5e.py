@@ -416,16 +416,20 @@ class JoinModal(Modal):
         self.modifier: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3
         )
-        self.add_item(self.name)
-        self.add_item(self.modifier)
+        self.condition: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
+            label=t(lang, "dnd.join.condition"), custom_id="condicion", max_length=2, required=False
+        )
+        for item in (self.name, self.modifier, self.condition):
+            self.add_item(item)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
+        the_mode = join_mode(self.condition.value)
         modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         entry = initiative_entry(
-            bot, f"u{interaction.user.id}", name, modifier, Mode.NORMAL, False, 1, interaction.user.id
+            bot, f"u{interaction.user.id}", name, modifier, the_mode, False, 1, interaction.user.id
         )
         record, _ = await act(
             bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: add_fighter(r, entry)
@@ -433,6 +437,15 @@ class JoinModal(Modal):
         await interaction.response.edit_message(
             embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
         )
+
+
+def join_mode(text: str) -> Mode:
+    """The form's condition field: V for advantage, S for surprised (disadvantage), both
+    cancel, empty for neither. Spanish and English letters are both understood."""
+    letters = set(text.strip().lower())
+    if not letters <= set("vsad"):
+        raise Refusal("dnd.join.bad_condition", value=text.strip()[:10])
+    return dnd5e.mode(bool(letters & {"v", "a"}), bool(letters & {"s", "d"}))
 
 
 # -- the cog ----------------------------------------------------------------------------------

@@ -210,12 +210,12 @@ async def test_the_initiative_tracker(table: Harness) -> None:
         "dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3, sorprendidos=True
     )
     assert "**6** · Goblin ×3 (monstruo)" in str(table.current(panel).data)
-    table.script(6)
+    table.script(9, 6)
     opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0", user=OTHER)
     assert opened.callback.payload["type"] == 9
     await table.submit(
         opened.modal_id,
-        {"nombre": "Bram", "modificador": "+11"},
+        {"nombre": "Bram", "modificador": "+11", "condicion": "S"},
         user=OTHER,
         message=table.current(panel),
     )
@@ -248,3 +248,14 @@ async def test_the_plain_roller_with_advantage(table: Harness) -> None:
     table.script(4, 17)
     reply = await table.slash("dnd tirar", expresion="1d20+5", ventaja=True)
     assert "2d20kh1 (~~4~~, **17**) + 5 = **22**" in reply.text
+
+
+def test_the_join_form_condition() -> None:
+    from cogs.dnd5e import join_mode
+    from rules.dnd5e import Mode
+
+    assert join_mode("") is Mode.NORMAL
+    assert join_mode("v") is Mode.ADVANTAGE
+    assert join_mode(" A ") is Mode.ADVANTAGE
+    assert join_mode("S") is Mode.DISADVANTAGE
+    assert join_mode("vs") is Mode.NORMAL
