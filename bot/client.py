@@ -20,7 +20,15 @@ from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.mesa", "cogs.tirar", "cogs.dune", "cogs.donjon", "cogs.dnd5e", "cogs.mediana")
+EXTENSIONS = (
+    "cogs.mesa",
+    "cogs.tirar",
+    "cogs.dune",
+    "cogs.donjon",
+    "cogs.dnd5e",
+    "cogs.mediana",
+    "cogs.probabilidad",
+)
 COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.
 _IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")

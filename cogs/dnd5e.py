@@ -18,6 +18,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, render, rolls
+from bot.chances import dnd_modes_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
@@ -129,6 +130,9 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
         inline=False,
     )
     embeds.field(embed, t(lang, "dnd.roll.verdict"), verdict(lang, test), inline=False)
+    if test.target is not None and test.target <= dnd5e.MAX_TARGET:
+        line = dnd_modes_line(lang, test.modifier, test.target, test.attack)
+        embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
     damage = data.get("damage_roll")
     if damage:
         key = "dnd.roll.damage_critical" if test.critical else "dnd.roll.damage"

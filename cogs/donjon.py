@@ -18,6 +18,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, render, rolls
+from bot.chances import donjon_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
@@ -88,6 +89,10 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     law = roll.law
     if law is not None:
         embeds.field(embed, t(lang, "donjon.law"), law_text(lang, law), inline=False)
+    if roll.kind in ("prueba", "enfrentada"):
+        line = donjon_line(lang, len(test.a), roll.details.get("bank_spent", 0), len(test.b), test.sides)
+        if line:
+            embeds.field(embed, t(lang, "donjon.roll.odds"), line, inline=False)
     if roll.details.get("bank_spent"):
         embeds.field(
             embed, t(lang, "donjon.bank_used"), t(lang, "donjon.bank_used_n", n=roll.details["bank_spent"])

@@ -17,6 +17,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, render, rolls
+from bot.chances import dune_bought_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
@@ -125,6 +126,11 @@ def roll_embed(lang: Lang, record: RollRecord, roll: DuneRoll, pools: str) -> di
     if roll.spends:
         spent = ", ".join(t(lang, f"dune.spend.{use}") for use in roll.spends)
         embeds.field(embed, t(lang, "dune.roll.spent"), spent, inline=False)
+    ones = sum(slot.fixed for slot in roll.slots)
+    bought = dune_bought_line(
+        lang, roll.target, len(roll.slots), roll.focus_skill, roll.complication_range, roll.difficulty, ones
+    )
+    embeds.field(embed, t(lang, "dune.roll.odds"), bought, inline=False)
     embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
     return embed
 

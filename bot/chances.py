@@ -1,0 +1,54 @@
+"""One-line odds for the roll embeds, where the choice was made before rolling: a Dune
+test with 0 to 3 bought dice, a Donjon test with and without the banked dice, a D&D test
+with and without advantage. The figures come from ``rules.odds`` (cached per question)."""
+
+from __future__ import annotations
+
+from bot.i18n import Lang, t
+from rules import dnd5e, dune, odds
+
+
+def percent(p: float) -> str:
+    return f"{100 * p:.1f} %"
+
+
+def dune_bought_line(
+    lang: Lang, target: int, dice: int, focus: int | None, rng: int, difficulty: int, ones: int
+) -> str:
+    """The chance to pass with 0 to 3 bought dice, side by side, in one line."""
+    chances = [
+        percent(
+            odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass
+        )
+        for bought in range(dune.MAX_BOUGHT + 1)
+    ]
+    return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
+
+
+def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
+    """The chance to succeed without, with advantage and with disadvantage, in one line."""
+    p = {
+        m.value: percent(odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
+        for m in dnd5e.Mode
+    }
+    return t(lang, "odds.dnd.modes", normal=p["normal"], advantage=p["ventaja"], disadvantage=p["desventaja"])
+
+
+def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str:
+    """The chance to win with and without the banked dice put in, in one line."""
+    with_bank = odds.donjon_distribution(min(dice, odds.MAX_POOL), min(against, odds.MAX_POOL), sides).win(
+        "a"
+    )
+    without = odds.donjon_distribution(
+        min(dice - bank, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
+    ).win("a")
+    return t(lang, "odds.donjon.bank", without=percent(without), bank=bank, with_bank=percent(with_bank))
+
+
+def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str | None:
+    """None when a pool is past what the odds engine takes (40 dice) or the die past d100."""
+    if dice > odds.MAX_POOL or against > odds.MAX_POOL or sides > 100:
+        return None
+    if bank:
+        return donjon_bank_line(lang, dice, bank, against, sides)
+    return t(lang, "odds.donjon.plain", p=percent(odds.donjon_distribution(dice, against, sides).win("a")))

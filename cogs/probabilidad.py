@@ -1,0 +1,222 @@
+"""``/probabilidad``: exact odds for every system before anyone rolls, with a chart."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.ext import commands
+
+from bot import charts, embeds
+from bot.chances import dnd_modes_line, dune_bought_line, percent
+from bot.checks import current_table
+from bot.client import Tirada
+from bot.errors import RefusedCheck
+from bot.i18n import Lang, T, lang_for, options, t
+from rules import dnd5e, donjon, dune, mediana, odds
+
+DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
+RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
+MAX_BARS = 30
+
+
+def trimmed(distribution: dict[int, float]) -> tuple[list[str], list[float]]:
+    """The bars worth drawing: drop the negligible ends, at most ``MAX_BARS``."""
+    shown = [(k, p) for k, p in sorted(distribution.items()) if p >= 0.0005]
+    shown = sorted(sorted(shown, key=lambda kp: -kp[1])[:MAX_BARS])
+    return [str(k) for k, _ in shown], [p for _, p in shown]
+
+
+async def answer(
+    interaction: discord.Interaction,
+    lang: Lang,
+    title: str,
+    lines: list[str],
+    chart: tuple[list[str], list[float], str],
+) -> None:
+    labels, values, xlabel = chart
+    png = await charts.bar_chart(title, labels, values, xlabel, t(lang, "odds.chart.y"))
+    embed = embeds.card(title, "\n".join(lines))
+    embed.set_image(url="attachment://probabilidad.png")
+    await interaction.followup.send(
+        embed=embed, file=discord.File(fp=io.BytesIO(png), filename="probabilidad.png")
+    )
+
+
+class Probabilidad(commands.Cog):
+    group = app_commands.Group(name=T("odds.cmd"), description=T("odds.cmd.desc"))
+
+    def __init__(self, bot: Tirada) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is None:
+            raise RefusedCheck("error.guild_only")
+        return True
+
+    @group.command(name=T("odds.donjon"), description=T("odds.donjon.desc"))
+    @options("donjon.opt", "dados", "contra", "dificultad")
+    @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
+    async def donjon_odds(
+        self,
+        interaction: discord.Interaction,
+        dados: app_commands.Range[int, 0, 40],
+        contra: app_commands.Range[int, 0, 40] | None = None,
+        dificultad: Choice[str] | None = None,
+    ) -> None:
+        table = await current_table(interaction)
+        against = (
+            contra
+            if contra is not None
+            else donjon.difficulty_dice(dificultad.value if dificultad else "media", table.donjon_level)
+        )
+        sides = min(table.settings.donjon_sides, 100)
+        result = odds.donjon_distribution(dados, against, sides)
+        await interaction.response.defer()
+        lang = lang_for(interaction.locale)
+        wins = result.successes("a")
+        lines = [
+            t(lang, "odds.donjon.win", dice=dados, against=against, sides=sides, p=percent(result.win("a"))),
+            t(lang, "odds.donjon.expected", value=f"{result.expected('a'):.2f}"),
+            t(lang, "odds.donjon.tie", p=percent(result.full_tie)),
+        ]
+        await answer(
+            interaction,
+            lang,
+            t(lang, "odds.donjon.title"),
+            lines,
+            (*trimmed(wins), t(lang, "odds.chart.successes")),
+        )
+
+    @group.command(name=T("odds.dune"), description=T("odds.dune.desc"))
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "enfoque",
+        "dificultad",
+        "dados_extra",
+        "rango_complicacion",
+        "determinacion",
+    )
+    async def dune_odds(
+        self,
+        interaction: discord.Interaction,
+        habilidad: app_commands.Range[int, 1, 20],
+        motivacion: app_commands.Range[int, 0, 20],
+        enfoque: bool = False,
+        dificultad: app_commands.Range[int, 0, 10] = 1,
+        dados_extra: app_commands.Range[int, 0, 3] = 0,
+        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        determinacion: bool = False,
+    ) -> None:
+        dune.check_range("habilidad", habilidad, 1, dune.MAX_SCORE)
+        dune.check_range("motivacion", motivacion, 0, dune.MAX_SCORE)
+        dune.check_range("dados_extra", dados_extra, 0, dune.MAX_BOUGHT)
+        args = (
+            habilidad + motivacion,
+            2 + dados_extra,
+            habilidad if enfoque else None,
+            rango_complicacion,
+            dificultad,
+            int(determinacion),
+        )
+        result = odds.dune_distribution(*args)
+        await interaction.response.defer()
+        lang = lang_for(interaction.locale)
+        lines = [
+            t(lang, "odds.dune.pass", p=percent(result.p_pass), difficulty=dificultad, dice=2 + dados_extra),
+            t(lang, "odds.dune.momentum", value=f"{result.expected_momentum:.2f}"),
+            t(lang, "odds.dune.complication", p=percent(result.p_complication)),
+            dune_bought_line(lang, *args),
+        ]
+        await answer(
+            interaction,
+            lang,
+            t(lang, "odds.dune.title"),
+            lines,
+            (*trimmed(dict(result.successes)), t(lang, "odds.chart.successes")),
+        )
+
+    @group.command(name=T("odds.dnd"), description=T("odds.dnd.desc"))
+    @options("dnd.opt", "modificador", "cd", "ventaja", "desventaja", "ataque", "dano")
+    async def dnd_odds(
+        self,
+        interaction: discord.Interaction,
+        modificador: app_commands.Range[int, -30, 30],
+        cd: app_commands.Range[int, 1, 50] | None = None,
+        ventaja: bool = False,
+        desventaja: bool = False,
+        ataque: bool = False,
+        dano: app_commands.Range[str, 1, 200] | None = None,
+    ) -> None:
+        mode = dnd5e.mode(ventaja, desventaja).value
+        result = odds.dnd_distribution(modificador, cd, mode, ataque, dano)
+        await interaction.response.defer()
+        lang = lang_for(interaction.locale)
+        lines = []
+        if result.p_success is not None:
+            lines.append(t(lang, "odds.dnd.success", p=percent(result.p_success), target=cd))
+            lines.append(dnd_modes_line(lang, modificador, cd, ataque))
+        if ataque:
+            lines.append(t(lang, "odds.dnd.critical", p=percent(result.p_critical)))
+        if result.expected_damage is not None:
+            lines.append(
+                t(
+                    lang,
+                    "odds.dnd.damage",
+                    hit=f"{result.damage_hit:.1f}",
+                    critical=f"{result.damage_critical:.1f}",
+                    mean=f"{result.expected_damage:.2f}",
+                )
+            )
+        await answer(
+            interaction,
+            lang,
+            t(lang, "odds.dnd.title"),
+            lines or [t(lang, "odds.dnd.no_target")],
+            (*trimmed(dict(result.totals)), t(lang, "odds.chart.total")),
+        )
+
+    @group.command(name=T("odds.mediana"), description=T("odds.mediana.desc"))
+    @options("mediana.opt", "atributo", "dificultad", "habilidad", "rango")
+    @app_commands.choices(rango=RANK_CHOICES)
+    async def mediana_odds(
+        self,
+        interaction: discord.Interaction,
+        atributo: app_commands.Range[int, -50, 50],
+        dificultad: app_commands.Range[int, 0, 100],
+        habilidad: app_commands.Range[int, 0, 50] = 0,
+        rango: Choice[str] | None = None,
+    ) -> None:
+        mediana.check_number("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        mediana.check_number("habilidad", habilidad, 0, mediana.MAX_SCORE)
+        chosen = rango.value if rango else "medio"
+        results = {r: odds.mediana_distribution(atributo + habilidad, dificultad, r) for r in mediana.RANKS}
+        await interaction.response.defer()
+        lang = lang_for(interaction.locale)
+        lines = [
+            t(
+                lang,
+                "odds.mediana.rank",
+                rank=t(lang, f"mediana.rank.{r}"),
+                success=percent(x.p_success),
+                critical=percent(x.p_critical),
+                fumble=percent(x.p_fumble),
+            )
+            for r, x in results.items()
+        ]
+        chart = trimmed(dict(results[chosen].totals))
+        await answer(
+            interaction,
+            lang,
+            t(lang, "odds.mediana.title", difficulty=dificultad),
+            lines,
+            (*chart, t(lang, "odds.chart.total")),
+        )
+
+
+async def setup(bot: Tirada) -> None:
+    await bot.add_cog(Probabilidad(bot))

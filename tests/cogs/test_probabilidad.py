@@ -1,0 +1,96 @@
+"""/probabilidad through discord.py, and the odds lines in the roll embeds."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import odds
+from tests.support.harness import Harness, Reply
+from tests.support.payloads import ADMIN, GM, PLAYER
+
+
+@pytest.fixture
+async def table(harness: Harness) -> Harness:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    return harness
+
+
+def chart_sent(reply: Reply) -> dict:
+    assert reply.callback.payload["type"] == 5  # deferred: the chart is drawn off the event loop
+    follow = [c for c in reply.calls if c.path.startswith("/webhooks/") and c.method == "POST"]
+    assert len(follow) == 1
+    assert follow[0].files == 1
+    embed = follow[0].payload["embeds"][0]
+    assert embed["image"]["url"] == "attachment://probabilidad.png"
+    return embed
+
+
+async def test_donjon_odds(table: Harness) -> None:
+    embed = chart_sent(await table.slash("probabilidad donjon", dados=5, contra=4))
+    p = odds.donjon_distribution(5, 4).win("a")
+    assert f"5 dados contra 4 (d20): ganas el {100 * p:.1f} %." in embed["description"]
+    english = chart_sent(await table.slash("probabilidad donjon", dados=5, locale="en-US"))
+    assert "5 dice against 3 (d20)" in english["description"]
+
+
+async def test_dune_odds(table: Harness) -> None:
+    embed = chart_sent(await table.slash("probabilidad dune", habilidad=6, motivacion=6, dificultad=2))
+    assert "Superar con 0 · 1 · 2 · 3 dados comprados:" in embed["description"]
+    assert "Al menos una complicación: 9.8 %." in embed["description"]
+
+
+async def test_dnd_odds(table: Harness) -> None:
+    embed = chart_sent(
+        await table.slash("probabilidad dnd", modificador=5, cd=15, ataque=True, **{"daño": "2d6+3"})
+    )
+    assert "Éxito contra 15: 55.0 %." in embed["description"]
+    assert "Golpe crítico: 5.0 %." in embed["description"]
+    assert "Daño medio: 10.0 al impactar, 17.0 en crítico" in embed["description"]
+    english = chart_sent(await table.slash("probabilidad dnd", modificador=0, locale="en-GB"))
+    assert "No DC or AC" in english["description"]
+
+
+async def test_mediana_odds(table: Harness) -> None:
+    embed = chart_sent(await table.slash("probabilidad mediana", atributo=5, habilidad=5, dificultad=15))
+    assert embed["description"].count("éxito") == 3
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "words"),
+    [
+        ("probabilidad donjon", {"dados": 41, "contra": 3}, "de 0 a 40 dados"),
+        ("probabilidad dune", {"habilidad": 6, "motivacion": 6, "dados_extra": 9}, "entre 0 y 3"),
+        (
+            "probabilidad dnd",
+            {"modificador": 0, "cd": 10, "ataque": True, "daño": "4d6kh3"},
+            "solo calculo el daño medio",
+        ),
+        ("probabilidad mediana", {"atributo": 500, "dificultad": 10}, "entre -50 y 50"),
+    ],
+)
+async def test_bad_questions_are_refused_clearly(
+    table: Harness, command: str, options: dict, words: str
+) -> None:
+    reply = await table.slash(command, **options)
+    assert reply.ephemeral
+    assert words.lower() in reply.text.lower()
+
+
+async def test_rolls_show_their_odds(table: Harness) -> None:
+    table.script(5, 5)
+    dune = await table.slash("dune tirada", habilidad=6, motivacion=6)
+    assert "Superar con 0 · 1 · 2 · 3 dados comprados:" in dune.text
+    table.script(7)
+    dnd = await table.slash("dnd prueba", modificador=2, cd=12)
+    assert "Normal 55.0 % · con ventaja 79.8 % · con desventaja 30.2 %." in dnd.text
+    await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
+    table.script(20, 1, 1, 1, 1)
+    donjon = await table.slash("donjon prueba", dados=1, contra=2, banco=2)
+    without = odds.donjon_distribution(1, 2).win("a")
+    assert f"Probabilidad de ganar: {100 * without:.1f} % sin dados guardados" in donjon.text
+
+
+def table_player():
+    from tests.support.payloads import PLAYER
+
+    return PLAYER
