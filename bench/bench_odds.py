@@ -1,0 +1,86 @@
+"""Exact odds: our engines' latency, and icepool side by side on the Donjon compare.
+
+Run: ``python bench/bench_odds.py`` (test extras installed: icepool is a test dependency).
+icepool computes the same first comparison by enumerating both pools' multisets and
+applying ``rules.donjon.compare`` to every pair, exactly; it is run only on the sizes it
+finishes in seconds.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import icepool
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rules import donjon, odds
+
+
+def best_ms(fn: Callable[[], object], repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1000 * min(times)
+
+
+def uncached(fn: Callable[..., object]) -> Callable[..., object]:
+    def call(*args: object, **kwargs: object) -> object:
+        fn.cache_clear()  # type: ignore[attr-defined]
+        return fn(*args, **kwargs)
+
+    return call
+
+
+def icepool_first(n: int, m: int, sides: int) -> object:
+    def compared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[str, int]:
+        result = donjon.compare(a, b, sides)
+        return (result.winner or "tie", result.successes)
+
+    return icepool.map(compared, icepool.d(sides).pool(n).expand(), icepool.d(sides).pool(m).expand())
+
+
+def main() -> None:
+    donjon_dist = uncached(odds.donjon_distribution)
+    rows = []
+    for n, m, sides in [(2, 2, 20), (3, 3, 10), (5, 5, 6), (6, 6, 6)]:
+        ours = best_ms(lambda n=n, m=m, sides=sides: donjon_dist(n, m, sides, exact=True), 3)
+        theirs = best_ms(lambda n=n, m=m, sides=sides: icepool_first(n, m, sides), 1)
+        rows.append(
+            (
+                f"Donjon {n} vs {m} d{sides}, exact",
+                f"{ours:.1f} ms",
+                f"{theirs:.0f} ms",
+                f"{theirs / ours:.0f}×",
+            )
+        )
+    for n, m in [(20, 20), (40, 40)]:
+        fast = best_ms(lambda n=n, m=m: donjon_dist(n, m, 20))
+        exact = best_ms(lambda n=n, m=m: donjon_dist(n, m, 20, exact=True), 2)
+        rows.append((f"Donjon {n} vs {m} d20", f"{fast:.1f} ms (floats), {exact:.0f} ms (exact)", "—", "—"))
+    others = {
+        "Dune, 5 dice, focus, range 3": lambda: uncached(odds.dune_distribution)(14, 5, 6, 3, 2, 1),
+        "D&D attack with advantage and 2d6+3": lambda: uncached(odds.dnd_distribution)(
+            5, 15, "ventaja", True, "2d6+3"
+        ),
+        "Mediana, exploding, rank alto": lambda: uncached(odds.mediana_distribution)(10, 25, "alto"),
+    }
+    for name, fn in others.items():
+        fn()  # warm the per-rank tables
+        rows.append((name, f"{best_ms(fn):.2f} ms", "—", "—"))
+    print("| question | ours | icepool | ratio |\n| --- | --- | --- | --- |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print(
+        f"\n(median of our 40 vs 40 floats over 20 runs: {statistics.median(best_ms(lambda: donjon_dist(40, 40, 20), 1) for _ in range(20)):.1f} ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()
