@@ -37,6 +37,8 @@ async def test_dune_odds(table: Harness) -> None:
     embed = chart_sent(await table.slash("probabilidad dune", habilidad=6, motivacion=6, dificultad=2))
     assert "Superar con 0 · 1 · 2 · 3 dados comprados:" in embed["description"]
     assert "Al menos una complicación: 9.8 %." in embed["description"]
+    english = chart_sent(await table.slash("probabilidad dune", habilidad=6, motivacion=6, locale="en-US"))
+    assert "Pass with 0 · 1 · 2 · 3 bought dice:" in english["description"]
 
 
 async def test_dnd_odds(table: Harness) -> None:
@@ -53,6 +55,8 @@ async def test_dnd_odds(table: Harness) -> None:
 async def test_mediana_odds(table: Harness) -> None:
     embed = chart_sent(await table.slash("probabilidad mediana", atributo=5, habilidad=5, dificultad=15))
     assert embed["description"].count("éxito") == 3
+    english = chart_sent(await table.slash("probabilidad mediana", atributo=5, dificultad=15, locale="en-US"))
+    assert english["description"].count("fumble") == 3
 
 
 @pytest.mark.parametrize(

@@ -231,3 +231,24 @@ def test_dune_distributions_sum_to_one(
     got = odds.dune_distribution(target, dice, focus, rng, difficulty, exact=True)
     assert sum(got.successes.values()) == 1
     assert sum(got.momentum.values()) == 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.integers(-30, 30),
+    st.none() | st.integers(1, 50),
+    st.sampled_from(["normal", "ventaja", "desventaja"]),
+    st.booleans(),
+)
+def test_dnd_distributions_sum_to_one(modifier: int, target: int | None, mode: str, attack: bool) -> None:
+    got = odds.dnd_distribution(modifier, target, mode, attack, exact=True)
+    assert sum(got.totals.values()) == 1
+    assert got.p_success is None or 0 <= got.p_success <= 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(-50, 50), st.integers(0, 100), st.sampled_from(mediana.RANKS), st.booleans())
+def test_mediana_distributions_sum_to_one(score: int, difficulty: int, rank: str, skill_test: bool) -> None:
+    got = odds.mediana_distribution(score, difficulty, rank, skill_test, exact=True)
+    assert sum(got.totals.values()) == 1
+    assert got.p_critical <= got.p_success
