@@ -59,17 +59,18 @@ def check_bound(name: str, value: int, low: int, high: int) -> None:
 
 
 async def pools_text(bot: Tirada, lang: Lang, channel_id: int, user_id: int | None) -> str:
-    store = bot.store
+    """The table's pools in one read (the panel is redrawn on every press)."""
+    values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
     parts = [
-        t(lang, "dune.pools.impulso", value=await store.pool(channel_id, IMPULSO), cap=dune.MOMENTUM_CAP),
-        t(lang, "dune.pools.amenaza", value=await store.pool(channel_id, AMENAZA)),
+        t(lang, "dune.pools.impulso", value=values.get((IMPULSO, 0), 0), cap=dune.MOMENTUM_CAP),
+        t(lang, "dune.pools.amenaza", value=values.get((AMENAZA, 0), 0)),
     ]
     if user_id is not None:
-        value = await store.pool(channel_id, DETERMINACION, user_id)
+        value = values.get((DETERMINACION, user_id), 0)
         parts.append(
             t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
         )
-    extra = await store.pool(channel_id, DIFICULTAD_EXTRA)
+    extra = values.get((DIFICULTAD_EXTRA, 0), 0)
     if extra:
         parts.append(t(lang, "dune.pools.dificultad_extra", value=extra))
     return "\n".join(parts)

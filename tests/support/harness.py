@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,6 +55,7 @@ class Call:
     path: str
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
+    at: float = field(default_factory=time.perf_counter)
 
 
 @dataclass
@@ -64,6 +66,7 @@ class Message:
     channel_id: int
     data: dict[str, Any]
     ephemeral: bool
+    token: str | None = None
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -103,6 +106,17 @@ class Reply:
 
     calls: list[Call] = field(default_factory=list)
     messages: list[Message] = field(default_factory=list)
+    started: float = 0.0
+
+    @property
+    def callbacks(self) -> list[Call]:
+        return [c for c in self.calls if c.path.endswith("/callback")]
+
+    @property
+    def latency(self) -> float:
+        """Seconds from INTERACTION_CREATE to the first answer sent to Discord."""
+        answers = [c.at for c in self.calls if c.path.startswith(("/interactions/", "/webhooks/"))]
+        return min(answers) - self.started
 
     @property
     def callback(self) -> Call:
@@ -200,22 +214,24 @@ class Discord:
         token = route.webhook_token or ""
         interaction_id, channel_id, message_id = self._interactions.get(token, (0, CHANNEL_ID, None))
         if path.endswith("/callback"):
-            return self._callback(interaction_id, channel_id, message_id, payload or {})
+            return self._callback(interaction_id, channel_id, message_id, payload or {}, token)
         if route.method == "POST":  # a follow-up
             data = payload or {}
-            return self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64)).payload()
+            return self._post(
+                channel_id, data, ephemeral=bool(data.get("flags", 0) & 64), token=token
+            ).payload()
         if route.method == "PATCH":  # edit of the original or of a follow-up
             return self._edit(channel_id, payload or {}).payload()
         return {}
 
     def _callback(
-        self, interaction_id: int, channel_id: int, message_id: int | None, body: dict[str, Any]
+        self, interaction_id: int, channel_id: int, message_id: int | None, body: dict[str, Any], token: str
     ) -> dict[str, Any]:
         kind = body.get("type")
         data = body.get("data") or {}
         answer: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
         if kind == 4:
-            message = self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64))
+            message = self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64), token=token)
             answer["interaction"]["response_message_id"] = str(message.id)
             answer["resource"] = {"type": 4, "message": message.payload()}
         elif kind == 7:
@@ -226,8 +242,10 @@ class Discord:
             answer["resource"] = {"type": kind}
         return answer
 
-    def _post(self, channel_id: int, data: dict[str, Any], *, ephemeral: bool) -> Message:
-        message = Message(snowflake(), channel_id, data, ephemeral)
+    def _post(
+        self, channel_id: int, data: dict[str, Any], *, ephemeral: bool, token: str | None = None
+    ) -> Message:
+        message = Message(snowflake(), channel_id, data, ephemeral, token)
         self.messages[message.id] = message
         return message
 
@@ -421,6 +439,7 @@ class Harness:
         self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]), message_id)
         seen_calls, seen_messages = len(self.discord.calls), set(self.discord.messages)
         before = asyncio.all_tasks()
+        started = time.perf_counter()
         token = async_context.set(self.adapter)
         try:
             self.bot._connection.parsers["INTERACTION_CREATE"](payload)
@@ -433,8 +452,10 @@ class Harness:
             for c in self.discord.calls[seen_calls:]
             if token in c.path or not c.path.startswith(("/interactions/", "/webhooks/"))
         ]
-        messages = [m for i, m in self.discord.messages.items() if i not in seen_messages]
-        return Reply(calls, messages)
+        messages = [
+            m for i, m in self.discord.messages.items() if i not in seen_messages and m.token in (token, None)
+        ]
+        return Reply(calls, messages, started)
 
     def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
         assert self.bot is not None
