@@ -1,0 +1,129 @@
+"""Hostile input through discord.py: whatever the options hold, one clear answer, never a
+crash, never a ping. discord.py does not enforce option ranges, so these values really
+reach the commands."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.support.harness import Harness, Reply
+from tests.support.payloads import ADMIN, GM, PLAYER
+
+NASTY = [
+    "@everyone",
+    "@here",
+    "<@123456789012345678>",
+    "<@&1>",
+    "**",
+    "`",
+    "||x||",
+    "\u200b",
+    "🎲" * 50,
+    "x" * 4000,
+]
+texts = st.one_of(st.text(max_size=300), st.sampled_from(NASTY), st.text(min_size=3000, max_size=4000))
+numbers = st.one_of(st.integers(-(10**12), 10**12), st.sampled_from([0, -1, 1, 2**63, -(2**63)]))
+QUICK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def runner() -> Iterator[asyncio.Runner]:
+    with asyncio.Runner() as r:
+        yield r
+
+
+@pytest.fixture(scope="module")
+def bot(runner: asyncio.Runner, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Harness]:
+    h = Harness(Path(tmp_path_factory.mktemp("hostile")) / "h.db")
+    runner.run(h.start())
+    runner.run(h.slash("mesa dj", user=ADMIN, miembro=GM))
+    yield h
+    runner.run(h.close())
+
+
+def check(reply: Reply) -> None:
+    assert len(reply.callbacks) == 1, reply.calls
+    for call in reply.calls:
+        payload = call.payload if isinstance(call.payload, dict) else {}
+        body = payload.get("data", payload) if call.path.endswith("/callback") else payload
+        if isinstance(body, dict) and ("embeds" in body or "content" in body):
+            assert body.get("allowed_mentions") == {"parse": []}, body
+    assert "Algo ha fallado" not in str(reply.calls)
+
+
+@QUICK
+@given(expression=texts)
+def test_any_expression(runner: asyncio.Runner, bot: Harness, expression: str) -> None:
+    check(runner.run(bot.slash("tirar", expresion=expression)))
+
+
+@QUICK
+@given(skill=numbers, drive=numbers, difficulty=numbers, extra=numbers, bonus=numbers)
+def test_any_dune_numbers(
+    runner: asyncio.Runner, bot: Harness, skill: int, drive: int, difficulty: int, extra: int, bonus: int
+) -> None:
+    options = {
+        "habilidad": skill,
+        "motivacion": drive,
+        "dificultad": difficulty,
+        "dados_extra": extra,
+        "bonificacion_impulso": bonus,
+    }
+    check(runner.run(bot.slash("dune tirada", **options)))
+
+
+@QUICK
+@given(dice=numbers, against=st.none() | numbers, bank=numbers)
+def test_any_donjon_numbers(
+    runner: asyncio.Runner, bot: Harness, dice: int, against: int | None, bank: int
+) -> None:
+    options = {"dados": dice, "banco": bank} | ({} if against is None else {"contra": against})
+    check(runner.run(bot.slash("donjon prueba", **options)))
+
+
+@QUICK
+@given(bonus=numbers, armour=numbers, damage=texts)
+def test_any_attack(runner: asyncio.Runner, bot: Harness, bonus: int, armour: int, damage: str) -> None:
+    check(runner.run(bot.slash("dnd ataque", bonificador=bonus, ca=armour, **{"daño": damage})))
+
+
+@QUICK
+@given(skill=texts, ability=texts, modifier=numbers)
+def test_any_dnd_names(runner: asyncio.Runner, bot: Harness, skill: str, ability: str, modifier: int) -> None:
+    check(runner.run(bot.slash("dnd prueba", modificador=modifier, habilidad=skill, caracteristica=ability)))
+
+
+@QUICK
+@given(attribute=numbers, skill=numbers, difficulty=numbers, encumbrance=numbers)
+def test_any_mediana_numbers(
+    runner: asyncio.Runner, bot: Harness, attribute: int, skill: int, difficulty: int, encumbrance: int
+) -> None:
+    options = {"atributo": attribute, "habilidad": skill, "dificultad": difficulty, "estorbo": encumbrance}
+    check(runner.run(bot.slash("mediana tirada", **options)))
+
+
+@QUICK
+@given(name=texts, requirement=numbers)
+def test_any_task_name(runner: asyncio.Runner, bot: Harness, name: str, requirement: int) -> None:
+    check(runner.run(bot.slash("dune tarea crear", user=GM, nombre=name, requisito=requirement)))
+
+
+@QUICK
+@given(effect=texts, absorption=numbers)
+def test_any_effect_roll(runner: asyncio.Runner, bot: Harness, effect: str, absorption: int) -> None:
+    check(runner.run(bot.slash("mediana daño", dados=effect, absorcion=absorption)))
+
+
+@QUICK
+@given(fact=texts)
+def test_any_fact(runner: asyncio.Runner, bot: Harness, fact: str) -> None:
+    bot.script(20, 1)
+    panel = runner.run(bot.slash("donjon prueba", dados=1, contra=1, user=PLAYER)).message
+    form = runner.run(bot.click(panel, panel.custom_ids[0]))
+    check(runner.run(bot.submit(form.modal_id, {"hecho": fact}, message=bot.current(panel))))
