@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sqlite3
 import sys
 
 import discord
@@ -73,6 +74,12 @@ def main() -> int:
     except discord.LoginFailure:
         print(both("startup.bad_token"), file=sys.stderr)
         return 2
+    except (OSError, sqlite3.Error) as error:
+        # The database cannot be opened (a missing or unwritable folder, a locked or broken
+        # file): one line saying which file and why, and an exit a supervisor will not loop on.
+        log.error("cannot open the database", extra={"path": str(settings.tirada_db), "reason": str(error)})
+        print(both("startup.bad_db", path=str(settings.tirada_db), reason=str(error)), file=sys.stderr)
+        return 3
     return 0
 
 

@@ -26,12 +26,12 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.stop()
 
 
-async def start_bot(fake: FakeDiscord, tmp_path: Path) -> asyncio.subprocess.Process:
+async def start_bot(fake: FakeDiscord, tmp_path: Path, db: str | None = None) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TIRADA_"))}
     env |= {
         "PYTHONPATH": str(ROOT),
         "DISCORD_TOKEN": TOKEN,
-        "TIRADA_DB": str(tmp_path / "datos" / "tirada.db"),
+        "TIRADA_DB": db or str(tmp_path / "datos" / "tirada.db"),
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "LOG_LEVEL": "INFO",
@@ -85,3 +85,15 @@ async def test_the_bot_process_rolls_and_stops_cleanly(fake: FakeDiscord, tmp_pa
     assert any(entry["msg"] == "stopped" for entry in logs)
     assert not [entry for entry in logs if entry["level"] == "ERROR"]
     assert (tmp_path / "datos" / "tirada.db").exists()
+
+
+async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDiscord, tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    process = await start_bot(fake, tmp_path, db=str(blocker / "tirada.db"))
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    assert process.returncode == 3
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1
+    assert "No puedo abrir la base de datos" in lines[0]
+    assert "I can't open the database" in lines[0]
