@@ -620,9 +620,7 @@ class Mediana(commands.Cog):
     ) -> None:
         """Record a character's Físico and PV (your own; the GM may set anyone's)."""
         assert interaction.channel_id is not None
-        owner = jugador or interaction.user
-        if owner.id != interaction.user.id and not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
+        owner = await self.owner(interaction, jugador)
         mediana.check_health(fisico, maximo)
         current = maximo if actual is None else actual
         check("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
@@ -648,14 +646,9 @@ class Mediana(commands.Cog):
         cantidad: app_commands.Range[int, 1, 1000],
         jugador: discord.Member | None = None,
     ) -> None:
-        owner = jugador or interaction.user
-        if owner.id != interaction.user.id and not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
-        health = await self.change_sheet(
-            interaction, owner.id, lambda h: mediana.hurt(h, cantidad), "mediana.pv.hurt"
+        await self.adjust(
+            interaction, jugador, lambda h: mediana.hurt(h, cantidad), "mediana.pv.hurt", cantidad
         )
-        text = t(lang_for(interaction.locale), "mediana.pv.hurt", user=owner.id, amount=cantidad)
-        await self.answer_health(interaction, owner.id, health, text)
 
     @pv.command(name=T("mediana.pv.curar"), description=T("mediana.pv.curar.desc"))
     @options("mediana.opt", "cantidad", "jugador")
@@ -665,13 +658,30 @@ class Mediana(commands.Cog):
         cantidad: app_commands.Range[int, 1, 1000],
         jugador: discord.Member | None = None,
     ) -> None:
+        await self.adjust(
+            interaction, jugador, lambda h: mediana.heal(h, cantidad), "mediana.pv.healed", cantidad
+        )
+
+    async def owner(
+        self, interaction: discord.Interaction, jugador: discord.Member | None
+    ) -> discord.abc.User:
+        """Whose sheet: your own, or anyone's for the GM."""
         owner = jugador or interaction.user
         if owner.id != interaction.user.id and not is_gm(await current_table(interaction), interaction):
             raise Refusal("error.not_gm")
-        health = await self.change_sheet(
-            interaction, owner.id, lambda h: mediana.heal(h, cantidad), "mediana.pv.heal"
-        )
-        text = t(lang_for(interaction.locale), "mediana.pv.healed", user=owner.id, amount=cantidad)
+        return owner
+
+    async def adjust(
+        self,
+        interaction: discord.Interaction,
+        jugador: discord.Member | None,
+        change: Any,
+        key: str,
+        amount: int,
+    ) -> None:
+        owner = await self.owner(interaction, jugador)
+        health = await self.change_sheet(interaction, owner.id, change, key)
+        text = t(lang_for(interaction.locale), key, user=owner.id, amount=amount)
         await self.answer_health(interaction, owner.id, health, text)
 
     @group.command(name=T("mediana.descanso"), description=T("mediana.descanso.desc"))
