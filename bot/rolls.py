@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.errors import Refusal
+from bot.errors import Refusal, send
 from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate
 from bot.store import Store
 
@@ -75,9 +75,9 @@ async def post(
     kwargs: dict[str, Any] = {"embed": embed}
     if view is not None:
         kwargs["view"] = view
-    response = await interaction.response.send_message(**kwargs)
-    if response.message_id is not None:
-        await store.set_roll_message(record.id, response.message_id)
+    message_id = await send(interaction, **kwargs)
+    if message_id is not None:
+        await store.set_roll_message(record.id, message_id)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:

@@ -21,7 +21,7 @@ from bot import embeds, render, rolls
 from bot.chances import dnd_modes_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord
 from bot.rolls import Decision, act, load
@@ -184,7 +184,7 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<ro
             )
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, inspire)
-        await interaction.response.edit_message(embed=roll_embed(lang, record), view=None)
+        await update(interaction, embed=roll_embed(lang, record), view=None)
 
 
 def damage_for(bot: Tirada, expression: str | None, test: D20Test) -> dict[str, Any] | None:
@@ -235,7 +235,7 @@ class PassSelect(
 
         await act(bot.store, interaction, self.grant_id, GRANT_KIND, give)
         text = t(lang, "dnd.inspiration.passed", user=interaction.user.id, friend=friend)
-        await interaction.response.edit_message(embed=embeds.card(text, colour=embeds.SUCCESS), view=None)
+        await update(interaction, embed=embeds.card(text, colour=embeds.SUCCESS), view=None)
 
 
 # -- initiative tracker ---------------------------------------------------------------------------
@@ -319,9 +319,7 @@ class TrackerButton(
             self.action
         ]
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await interaction.response.edit_message(
-            embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
-        )
+        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
         if self.action == "siguiente":
             state = record.data
             current = dnd5e.order(fighters(state))[state["turn"]]
@@ -438,9 +436,7 @@ class JoinModal(Modal):
         record, _ = await act(
             bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: add_fighter(r, entry)
         )
-        await interaction.response.edit_message(
-            embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
-        )
+        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
 
 
 def join_mode(text: str) -> Mode:
@@ -741,9 +737,9 @@ class Dnd(commands.Cog):
         kwargs: dict[str, Any] = {"embed": tracker_embed(lang, record.data)}
         if view is not None:
             kwargs["view"] = view
-        response = await interaction.response.send_message(**kwargs)
-        if response.message_id is not None:
-            await self.bot.store.set_roll_message(record.id, response.message_id)
+        message_id = await send(interaction, **kwargs)
+        if message_id is not None:
+            await self.bot.store.set_roll_message(record.id, message_id)
 
     @iniciativa.command(name=T("dnd.iniciativa.unirme"), description=T("dnd.iniciativa.unirme.desc"))
     @options("dnd.opt", "modificador", "nombre", "ventaja", "sorprendido")

@@ -21,7 +21,7 @@ from bot import embeds, render, rolls
 from bot.chances import donjon_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord, Table
 from bot.rolls import Decision, act, load
@@ -174,7 +174,7 @@ async def allocate(interaction: discord.Interaction, roll_id: int, change: Any) 
         raise Refusal("error.roll_gone")
     await check_winner(interaction, law)
     record, _ = await act(bot.store, interaction, roll_id, KIND, change)
-    await interaction.response.edit_message(embed=roll_embed(lang, record), view=law_view(lang, record))
+    await update(interaction, embed=roll_embed(lang, record), view=law_view(lang, record))
     law = donjon.from_data(record.data).law
     if law is not None and law.allocated and law.facts:
         await post_narration(interaction, lang, record, law)
@@ -217,8 +217,8 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
         elif self.action == "amigo":
             view = discord.ui.View(timeout=None)
             view.add_item(FriendSelect(self.roll_id, t(lang, "donjon.friend.placeholder")))
-            await interaction.response.send_message(
-                embed=embeds.card(t(lang, "donjon.friend.title")), view=view, ephemeral=True
+            await send(
+                interaction, embed=embeds.card(t(lang, "donjon.friend.title")), view=view, ephemeral=True
             )
         else:
             owner = law.winner_id
@@ -297,8 +297,10 @@ class FriendSelect(
             )
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, give)
-        await interaction.response.edit_message(
-            embed=embeds.card(t(lang, "donjon.friend.done", friend=friend), colour=embeds.SUCCESS), view=None
+        await update(
+            interaction,
+            embed=embeds.card(t(lang, "donjon.friend.done", friend=friend), colour=embeds.SUCCESS),
+            view=None,
         )
         message_id = record.message_id
         if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
@@ -333,7 +335,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rol
             KIND,
             lambda r: law_decision(r, donjon.mark_narrated, "donjon.narrated"),
         )
-        await interaction.response.edit_message(embed=narration_embed(lang, record), view=None)
+        await update(interaction, embed=narration_embed(lang, record), view=None)
 
 
 # -- initiative ----------------------------------------------------------------------------------
@@ -438,9 +440,7 @@ class CombatButton(
             "terminar": end_combat,
         }[self.action]
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await interaction.response.edit_message(
-            embed=combat_embed(lang, record.data), view=combat_view(lang, record)
-        )
+        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
 
 
 def advance(record: RollRecord, step: int) -> Decision:
@@ -509,9 +509,7 @@ class JoinModal(Modal):
         record, _ = await act(
             bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
         )
-        await interaction.response.edit_message(
-            embed=combat_embed(lang, record.data), view=combat_view(lang, record)
-        )
+        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
 
 
 class NpcModal(Modal):
@@ -552,9 +550,7 @@ class NpcModal(Modal):
         record, _ = await act(
             bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
         )
-        await interaction.response.edit_message(
-            embed=combat_embed(lang, record.data), view=combat_view(lang, record)
-        )
+        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
 
 
 # -- the cog ------------------------------------------------------------------------------------
@@ -966,11 +962,11 @@ class Donjon(commands.Cog):
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
-        response = await interaction.response.send_message(
-            embed=combat_embed(lang, open_combat.data), view=combat_view(lang, open_combat)
+        message_id = await send(
+            interaction, embed=combat_embed(lang, open_combat.data), view=combat_view(lang, open_combat)
         )
-        if response.message_id is not None:
-            await store.set_roll_message(open_combat.id, response.message_id)
+        if message_id is not None:
+            await store.set_roll_message(open_combat.id, message_id)
 
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
     @options("donjon.opt", "metodo")

@@ -20,7 +20,7 @@ from bot import embeds, render, rolls
 from bot.chances import dune_bought_line
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate, Table
 from bot.rolls import Decision, act, load
@@ -234,7 +234,7 @@ class DuneButton(
         embed, view = await render_roll(bot, lang, record)
         if self.action == "guardar":
             embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
-        await interaction.response.edit_message(embed=embed, view=view)
+        await update(interaction, embed=embed, view=view)
         await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
 
 
@@ -320,8 +320,10 @@ class RerollSelect(
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, reroll)
         embed, view = await render_roll(bot, lang, record)
         dice = ", ".join(str(i + 1) for i in sorted(set(indexes)))
-        await interaction.response.edit_message(
-            embed=embeds.card(t(lang, "dune.reroll.done", dice=dice), colour=embeds.SUCCESS), view=None
+        await update(
+            interaction,
+            embed=embeds.card(t(lang, "dune.reroll.done", dice=dice), colour=embeds.SUCCESS),
+            view=None,
         )
         if record.message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
             await interaction.channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
@@ -339,7 +341,8 @@ async def offer_reroll(interaction: discord.Interaction, record: RollRecord, lan
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(RerollSelect(record.id, options, t(lang, "dune.reroll.placeholder")))
-    await interaction.response.send_message(
+    await send(
+        interaction,
         embed=embeds.card(t(lang, "dune.reroll.title"), t(lang, "dune.reroll.help")),
         view=view,
         ephemeral=True,
@@ -666,9 +669,7 @@ class Dune(commands.Cog):
         )
         record = await load(self.bot.store, prep_id, ASSIST_KIND)
         lang = lang_for(interaction.locale)
-        await interaction.response.send_message(
-            embed=assist_embed(lang, record), view=assist_view(lang, prep_id)
-        )
+        await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, prep_id))
 
     # -- pools ------------------------------------------------------------------------------------
 
@@ -1018,9 +1019,7 @@ class AssistModal(Modal):
             return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
 
         record, _ = await act(bot.store, interaction, self.prep_id, ASSIST_KIND, join)
-        await interaction.response.edit_message(
-            embed=assist_embed(lang, record), view=assist_view(lang, record.id)
-        )
+        await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
 
 async def setup(bot: Tirada) -> None:

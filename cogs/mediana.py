@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import embeds, render, rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load
@@ -169,7 +169,7 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
             raise Refusal("error.not_gm")
         if self.action == "aceptar":
             record, _ = await act(bot.store, interaction, self.roll_id, KIND, accept_tie)
-            await interaction.response.edit_message(embed=opposed_embed(lang, record), view=None)
+            await update(interaction, embed=opposed_embed(lang, record), view=None)
             return
 
         def reroll(current: RollRecord) -> Decision:
@@ -185,9 +185,7 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
             )
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, reroll)
-        await interaction.response.edit_message(
-            embed=opposed_embed(lang, record), view=opposed_view(lang, record)
-        )
+        await update(interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record))
 
 
 def accept_tie(record: RollRecord) -> Decision:
@@ -225,7 +223,7 @@ class DamageModal(Modal):
             return Decision({**current.data, "damage": effect_text(lang, effect)}, (), "mediana.damage")
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, damage)
-        await interaction.response.edit_message(embed=test_embed(lang, record), view=None)
+        await update(interaction, embed=test_embed(lang, record), view=None)
 
 
 # -- opposed tests -----------------------------------------------------------------------------------
@@ -336,9 +334,7 @@ class CombatButton(
             return new_round(bot, current, step)
 
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await interaction.response.edit_message(
-            embed=combat_embed(lang, record.data), view=combat_view(lang, record)
-        )
+        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
 
 
 def new_round(bot: Tirada, record: RollRecord, round_: int) -> Decision:
@@ -393,9 +389,7 @@ class JoinModal(Modal):
             return Decision({**current.data, "combatants": [*others, entry]}, (), "mediana.combat.join")
 
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, join)
-        await interaction.response.edit_message(
-            embed=combat_embed(lang, record.data), view=combat_view(lang, record)
-        )
+        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
 
 
 # -- the cog ----------------------------------------------------------------------------------------

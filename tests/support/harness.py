@@ -175,6 +175,8 @@ class Discord:
         self.messages: dict[int, Message] = {}
         self.commands: list[dict[str, Any]] = []
         self._interactions: dict[str, tuple[int, int, int | None]] = {}
+        # Statuses (or TIMEOUT) the next webhook calls fail with, 0 to let one through:
+        # Discord failing the answer after discord.py's own retries.
         self.fail_next: list[int] = []
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
@@ -208,8 +210,10 @@ class Discord:
         path = _path(route)
         call = Call(route.method, path, payload, files=len(files))
         self.calls.append(call)
-        if self.fail_next:
-            status = self.fail_next.pop(0)
+        status = self.fail_next.pop(0) if self.fail_next else 0
+        if status:
+            if status == TIMEOUT:
+                raise TimeoutError("fake timeout")
             raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
         token = route.webhook_token or ""
         interaction_id, channel_id, message_id = self._interactions.get(token, (0, CHANNEL_ID, None))
@@ -257,6 +261,9 @@ class Discord:
         message = self.messages[message_id]
         message.data = {**message.data, **data}
         return message
+
+
+TIMEOUT = -1
 
 
 def _path(route: discord.http.Route) -> str:
