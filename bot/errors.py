@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 from typing import Any
 
 import aiohttp
@@ -104,6 +105,9 @@ def _refusal_of(error: BaseException) -> RuleError | None:
         return Refusal("error.bad_option", value=str(error.value)[:100])
     if isinstance(error, app_commands.NoPrivateMessage):
         return Refusal("error.guild_only")
+    if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
+        log.warning("database locked past the busy timeout; nothing was changed")
+        return Refusal("error.db_busy")
     return None
 
 

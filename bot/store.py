@@ -102,6 +102,8 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 Clock = Callable[[], datetime]
+# How long a statement waits for another process's lock on the file before giving up.
+BUSY_TIMEOUT_MS = 5000
 
 
 def _utc_now() -> datetime:
@@ -123,7 +125,7 @@ class Store:
         for pragma in (
             "PRAGMA journal_mode = WAL",
             "PRAGMA synchronous = NORMAL",
-            "PRAGMA busy_timeout = 5000",
+            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
             "PRAGMA foreign_keys = ON",
         ):
             async with db.execute(pragma) as cursor:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sqlite3
+import time
+from pathlib import Path
 
 import pytest
 
+from bot import store as store_module
 from tests.support.harness import TIMEOUT, Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, interaction_payload
 
@@ -97,3 +102,39 @@ async def test_a_private_answer_that_fails_is_logged_not_crashed(
         reply = await table.slash("tirar", expresion="hola")
     assert not channel_posts(reply)
     assert any("could not deliver" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_database_locked_by_another_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process holds the file: a short lock is waited out; a long one gets a clear
+    answer and changes nothing; once it is released everything works again."""
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 300)
+    h = Harness(tmp_path / "locked.db")
+    await h.start()
+    await h.slash("mesa dj", user=ADMIN, miembro=GM)
+
+    def hold(seconds: float) -> None:
+        other = sqlite3.connect(tmp_path / "locked.db", timeout=5)
+        other.execute("BEGIN EXCLUSIVE")
+        time.sleep(seconds)
+        other.rollback()
+        other.close()
+
+    short = asyncio.create_task(asyncio.to_thread(hold, 0.1))
+    await asyncio.sleep(0.02)
+    waited = await h.slash("dune impulso añadir", user=GM, cantidad=2)
+    await short
+    assert not waited.ephemeral
+    assert await h.pool("impulso") == 2
+
+    long = asyncio.create_task(asyncio.to_thread(hold, 1.5))
+    await asyncio.sleep(0.05)
+    refused = await h.slash("dune impulso añadir", user=GM, cantidad=2, locale="en-US")
+    await long
+    assert refused.ephemeral
+    assert "The table's database is busy right now and nothing was changed." in refused.text
+    assert await h.pool("impulso") == 2
+    again = await h.slash("dune impulso añadir", user=GM, cantidad=2)
+    assert not again.ephemeral
+    assert await h.pool("impulso") == 4
+    await h.assert_ledger_matches()
+    await h.close()
