@@ -12,8 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from bot.store import Store
 from tests.support.fake_discord import FakeDiscord
-from tests.support.payloads import PLAYER, TOKEN, interaction_payload, snowflake
+from tests.support.payloads import (
+    ADMIN,
+    BOT_USER_ID,
+    CHANNEL_ID,
+    PLAYER,
+    TOKEN,
+    interaction_payload,
+    snowflake,
+    user_payload,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -97,3 +107,116 @@ async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDis
     assert len(lines) == 1
     assert "No puedo abrir la base de datos" in lines[0]
     assert "I can't open the database" in lines[0]
+
+
+def command(path: list[str], options: list[dict[str, object]]) -> dict[str, object]:
+    """A slash command's data: ``/dune impulso gastar cantidad:1`` as nested options."""
+    built: list[dict[str, object]] = options
+    for depth, name in reversed(list(enumerate(path[1:], start=1))):
+        kind = 1 if depth == len(path) - 1 else 2
+        built = [{"type": kind, "name": name, "options": built}]
+    return {"id": str(snowflake()), "name": path[0], "type": 1, "options": built}
+
+
+def payload_for(data: dict[str, object], user=ADMIN, message: dict | None = None, kind: int = 2) -> dict:
+    return interaction_payload(kind, data, user=user, locale="es-ES", channel_id=CHANNEL_ID, message=message)
+
+
+async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        setup = payload_for(
+            command(["dune", "impulso", "añadir"], [{"type": 4, "name": "cantidad", "value": 6}])
+        )
+        await fake.dispatch("INTERACTION_CREATE", setup)
+        await fake.wait_for("POST", rf"^/interactions/{setup['id']}/")
+        roll = payload_for(
+            command(
+                ["dune", "tirada"],
+                [
+                    {"type": 4, "name": "habilidad", "value": 20},
+                    {"type": 4, "name": "motivacion", "value": 20},
+                ],
+            ),
+            user=PLAYER,
+        )
+        await fake.dispatch("INTERACTION_CREATE", roll)
+        posted = await fake.wait_for("POST", rf"^/interactions/{roll['id']}/")
+        burst = [
+            payload_for(
+                command(["dune", "impulso", "gastar"], [{"type": 4, "name": "cantidad", "value": 1}]),
+                user=PLAYER,
+            )
+            if i % 2
+            else payload_for(
+                command(["dune", "amenaza", "añadir"], [{"type": 4, "name": "cantidad", "value": 1}]),
+                user=PLAYER,
+            )
+            for i in range(40)
+        ]
+        for payload in burst:
+            await fake.dispatch("INTERACTION_CREATE", payload)
+        await fake.wait_for("POST", rf"^/interactions/{burst[3]['id']}/")
+        process.kill()
+        await process.wait()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == -signal.SIGKILL
+
+    fake.identified.clear()
+    again = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        message = {
+            "id": str(snowflake()),
+            "channel_id": str(CHANNEL_ID),
+            "author": user_payload(BOT_USER_ID, "Tirada", bot=True),
+            "content": "",
+            "timestamp": "2026-11-29T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+            "components": posted.body["data"]["components"],
+            "flags": 0,
+        }
+        custom_id = next(
+            c["custom_id"]
+            for row in message["components"]
+            for c in row["components"]
+            if c["custom_id"].startswith("dune:guardar")
+        )
+        click = payload_for(
+            {"custom_id": custom_id, "component_type": 2}, user=PLAYER, message=message, kind=3
+        )
+        await fake.dispatch("INTERACTION_CREATE", click)
+        answer = await fake.wait_for("POST", rf"^/interactions/{click['id']}/")
+        assert answer.body["type"] in (4, 7)
+        again.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(again.communicate(), timeout=30)
+    finally:
+        if again.returncode is None:
+            again.kill()
+            await again.wait()
+    assert again.returncode == 0
+
+    store = await Store.open(tmp_path / "datos" / "tirada.db")
+    sums = await store.ledger_sums(CHANNEL_ID)
+    pools = await store.pools(CHANNEL_ID)
+    await store.close()
+    assert pools, "the setup and some of the burst were committed"
+    for pool in pools:
+        assert sums.get((pool.pool, pool.owner_id), 0) == pool.value
+        assert pool.value >= 0
+    values = {p.pool: p.value for p in pools}
+    assert values["impulso"] <= 6
