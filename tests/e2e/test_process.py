@@ -16,13 +16,12 @@ from bot.store import Store
 from tests.support.fake_discord import FakeDiscord
 from tests.support.payloads import (
     ADMIN,
-    BOT_USER_ID,
     CHANNEL_ID,
     PLAYER,
     TOKEN,
+    Message,
     interaction_payload,
     snowflake,
-    user_payload,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -172,32 +171,10 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
     again = await start_bot(fake, tmp_path)
     try:
         await asyncio.wait_for(fake.identified.wait(), timeout=30)
-        message = {
-            "id": str(snowflake()),
-            "channel_id": str(CHANNEL_ID),
-            "author": user_payload(BOT_USER_ID, "Tirada", bot=True),
-            "content": "",
-            "timestamp": "2026-11-29T00:00:00+00:00",
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": [],
-            "pinned": False,
-            "type": 0,
-            "components": posted.body["data"]["components"],
-            "flags": 0,
-        }
-        custom_id = next(
-            c["custom_id"]
-            for row in message["components"]
-            for c in row["components"]
-            if c["custom_id"].startswith("dune:guardar")
-        )
+        message = Message(snowflake(), CHANNEL_ID, posted.body["data"], ephemeral=False)
+        custom_id = next(c for c in message.custom_ids if c.startswith("dune:guardar"))
         click = payload_for(
-            {"custom_id": custom_id, "component_type": 2}, user=PLAYER, message=message, kind=3
+            {"custom_id": custom_id, "component_type": 2}, user=PLAYER, message=message.payload(), kind=3
         )
         await fake.dispatch("INTERACTION_CREATE", click)
         answer = await fake.wait_for("POST", rf"^/interactions/{click['id']}/")

@@ -15,9 +15,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +35,7 @@ from tests.support.payloads import (
     PLAYER,
     PRIVATE_OVERWRITE,
     TOKEN,
+    Message,
     User,
     application_payload,
     guild_payload,
@@ -56,48 +55,6 @@ class Call:
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
     at: float = field(default_factory=time.perf_counter)
-
-
-@dataclass
-class Message:
-    """A message the bot posted, as Discord would store it (for later button clicks)."""
-
-    id: int
-    channel_id: int
-    data: dict[str, Any]
-    ephemeral: bool
-    token: str | None = None
-
-    def payload(self) -> dict[str, Any]:
-        return {
-            "id": str(self.id),
-            "channel_id": str(self.channel_id),
-            "author": user_payload(BOT_USER_ID, "Tirada", bot=True),
-            "content": self.data.get("content") or "",
-            "timestamp": datetime.now(UTC).isoformat(),
-            "edited_timestamp": None,
-            "tts": False,
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
-            "attachments": [],
-            "embeds": self.data.get("embeds", []),
-            "pinned": False,
-            "type": 0,
-            "components": self.data.get("components", []),
-            "flags": self.data.get("flags", 0),
-        }
-
-    @property
-    def custom_ids(self) -> list[str]:
-        return list(_custom_ids(self.data.get("components", [])))
-
-
-def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterable[str]:
-    for component in components:
-        if "custom_id" in component:
-            yield component["custom_id"]
-        yield from _custom_ids(component.get("components", []))
 
 
 @dataclass

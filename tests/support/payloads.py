@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -190,3 +191,45 @@ def interaction_payload(
     if message is not None:
         payload["message"] = message
     return payload
+
+
+@dataclass
+class Message:
+    """A message the bot posted, as Discord would store it (for later button clicks)."""
+
+    id: int
+    channel_id: int
+    data: dict[str, Any]
+    ephemeral: bool
+    token: str | None = None
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "channel_id": str(self.channel_id),
+            "author": user_payload(BOT_USER_ID, "Tirada", bot=True),
+            "content": self.data.get("content") or "",
+            "timestamp": datetime.now(UTC).isoformat(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": self.data.get("embeds", []),
+            "pinned": False,
+            "type": 0,
+            "components": self.data.get("components", []),
+            "flags": self.data.get("flags", 0),
+        }
+
+    @property
+    def custom_ids(self) -> list[str]:
+        return list(_custom_ids(self.data.get("components", [])))
+
+
+def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterable[str]:
+    for component in components:
+        if "custom_id" in component:
+            yield component["custom_id"]
+        yield from _custom_ids(component.get("components", []))
