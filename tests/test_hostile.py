@@ -53,7 +53,9 @@ def check(reply: Reply) -> None:
         payload = call.payload if isinstance(call.payload, dict) else {}
         body = payload.get("data", payload) if call.path.endswith("/callback") else payload
         if isinstance(body, dict) and ("embeds" in body or "content" in body):
-            assert body.get("allowed_mentions") == {"parse": []}, body
+            mentions = body.get("allowed_mentions", {})
+            assert mentions.get("parse") == [], body  # never @everyone, roles or parsed user text
+            assert set(mentions) <= {"parse", "users", "replied_user"}, body
     assert "Algo ha fallado" not in str(reply.calls)
 
 
