@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from rules.dice import Die, Mark, check_sides
+from rules.dice import Die, Mark, check_sides, sort_high
 from rules.errors import RuleError
 
 Side = Literal["a", "b"]
@@ -24,7 +24,6 @@ MAX_LEVEL = 30
 # d2 a round ties half the time, so a thousand rounds end it with certainty in practice.
 MAX_TIE_ROUNDS = 1000
 FACT_LIMIT = 200
-MAX_FACTS_PER_TEST = MAX_POOL
 
 # Tabla 4-2: Dificultades de Acciones sin Oposición.
 DIFFICULTIES = {"facil": 0, "media": 3, "dificil": 6, "muy_dificil": 9, "desquiciada": 12}
@@ -57,7 +56,7 @@ class Comparison:
 
 
 def _sorted(values: Sequence[int], sides: int) -> list[Die]:
-    return [Die(sides, v) for v in sorted(values, reverse=True)]
+    return list(sort_high(Die(sides, v) for v in values))
 
 
 def compare(a: Sequence[int], b: Sequence[int], sides: int = DEFAULT_SIDES) -> Comparison:
