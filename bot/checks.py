@@ -1,18 +1,28 @@
-"""Who may do what at a table. discord.py never checks ``default_permissions`` on an
-incoming interaction, so every permission rule that matters is checked here, in code."""
+"""Who may do what at a table, and which table an interaction acts on.
+
+discord.py never checks ``default_permissions`` on an incoming interaction, so every
+permission rule that matters is checked here, in code. A table is a channel; its GM may
+link a private GM channel, and an interaction there acts on the linked table (the one the
+``mesa`` option names, or the only one).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import Choice
 
-from bot.errors import RefusedCheck
-from bot.models import Table
+from bot.errors import Refusal, RefusedCheck
+from bot.i18n import T
+from bot.models import RollRecord, Table
 
 if TYPE_CHECKING:
     from bot.client import Tirada
+
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def can_manage(interaction: discord.Interaction) -> bool:
@@ -26,10 +36,56 @@ def is_gm(table: Table, interaction: discord.Interaction) -> bool:
     return can_manage(interaction)
 
 
-async def current_table(interaction: discord.Interaction) -> Table:
-    client: Tirada = interaction.client  # type: ignore[assignment]
+def in_gm_channel(table: Table, interaction: discord.Interaction) -> bool:
+    return interaction.channel_id != table.channel_id
+
+
+def _client(interaction: discord.Interaction) -> Tirada:
+    return interaction.client  # type: ignore[return-value]
+
+
+async def current_table(interaction: discord.Interaction, mesa: str | None = None) -> Table:
+    """The table this interaction acts on: its own channel's, or from a GM channel the
+    linked table named by ``mesa`` (a channel id from the autocomplete) or the only one."""
+    store = _client(interaction).store
     assert interaction.channel_id is not None
-    return await client.store.table_or_default(interaction.channel_id, interaction.guild_id)
+    served = await store.tables_served(interaction.channel_id)
+    if not served:
+        return await store.table_or_default(interaction.channel_id, interaction.guild_id)
+    if mesa:
+        chosen = next((table for table in served if str(table.channel_id) == mesa.strip()), None)
+        if chosen is None:
+            raise Refusal("mesa.gm_channel.unknown_table")
+        return chosen
+    if len(served) > 1:
+        raise Refusal("mesa.gm_channel.which_table", count=len(served))
+    return served[0]
+
+
+async def roll_table(interaction: discord.Interaction, record: RollRecord) -> Table:
+    """The table a posted roll belongs to, wherever its message is: a secret roll's
+    buttons live in the GM channel, yet act on the table."""
+    return await _client(interaction).store.table_or_default(record.channel_id, interaction.guild_id)
+
+
+async def served_tables(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """Autocomplete for ``mesa``: the tables this GM channel serves, by channel name."""
+    assert interaction.channel_id is not None
+    choices = []
+    for table in await _client(interaction).store.tables_served(interaction.channel_id):
+        channel = interaction.guild.get_channel(table.channel_id) if interaction.guild else None
+        name = f"#{channel.name}" if channel is not None else str(table.channel_id)
+        if current.lower() in name.lower():
+            choices.append(Choice(name=name[:100], value=str(table.channel_id)))
+    return choices[:25]
+
+
+async def gm_table(interaction: discord.Interaction, mesa: str | None = None) -> Table:
+    """The table, if the user is its GM; else a refusal saying so."""
+    table = await current_table(interaction, mesa)
+    if not is_gm(table, interaction):
+        raise Refusal("error.not_gm")
+    return table
 
 
 def gm_only() -> app_commands.check:  # type: ignore[valid-type]
@@ -38,8 +94,26 @@ def gm_only() -> app_commands.check:  # type: ignore[valid-type]
     async def predicate(interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
             raise RefusedCheck("error.guild_only")
-        if not is_gm(await current_table(interaction), interaction):
+        try:
+            table = await current_table(interaction, getattr(interaction.namespace, "mesa", None))
+        except Refusal as refusal:
+            raise RefusedCheck(refusal.key, **refusal.params) from refusal
+        if not is_gm(table, interaction):
             raise RefusedCheck("error.not_gm")
         return True
 
     return app_commands.check(predicate)
+
+
+def table_option(func: F) -> F:
+    """Declare the ``mesa`` option a GM command takes in a GM channel serving several
+    tables (autocompleted from the tables it serves)."""
+    described = app_commands.describe(mesa=T("comun.opt.mesa.desc"))(func)
+    renamed = app_commands.rename(mesa=T("comun.opt.mesa"))(described)
+    return app_commands.autocomplete(mesa=served_tables)(renamed)  # type: ignore[return-value]
+
+
+def secret_option(func: F) -> F:
+    """Declare the ``secreta`` option every roll command takes."""
+    described = app_commands.describe(secreta=T("comun.opt.secreta.desc"))(func)
+    return app_commands.rename(secreta=T("comun.opt.secreta"))(described)

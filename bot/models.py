@@ -69,6 +69,8 @@ class Change:
     cap: int | None = None
     clamp: bool = False
     set_to: int | None = None
+    # The ledger row this change reverts (an undo), so each row is reverted at most once.
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,23 @@ class RollUpdate:
 
 
 @dataclass(frozen=True)
+class Undo:
+    """Revert the table's last operation, or the last one that touched ``pool`` (of
+    ``owner_id`` when given): every row it wrote, with compensating rows."""
+
+    pool: str | None = None
+    owner_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Put every pool of the table at 0 and retire its rolls, except the kinds in ``keep``
+    (character sheets are not table state)."""
+
+    keep: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Operation:
     """Changes applied all or nothing, once per interaction."""
 
@@ -105,6 +124,8 @@ class Operation:
     # One interaction may make several operations (a roll, then the task it completes);
     # each has its own step, so each is applied once.
     step: int = 0
+    undo: Undo | None = None
+    reset: Reset | None = None
 
 
 @dataclass(frozen=True)
@@ -170,6 +191,7 @@ class LedgerRow:
     reason: str
     message_id: int | None
     created_at: str
+    undoes: int | None = None
 
 
 @dataclass(frozen=True)

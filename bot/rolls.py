@@ -15,8 +15,9 @@ from typing import Any
 
 import discord
 
-from bot.errors import Refusal, send
-from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate
+from bot.errors import Refusal
+from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate, Table
+from bot.reveal import deliver
 from bot.store import Store
 
 ATTEMPTS = 3
@@ -37,17 +38,18 @@ Decide = Callable[[RollRecord], Decision | Awaitable[Decision]]
 async def record(
     store: Store,
     interaction: discord.Interaction,
+    table: Table,
     kind: str,
     data: dict[str, Any],
     reason: str,
     changes: tuple[Change, ...] = (),
     closes: RollUpdate | None = None,
 ) -> RollRecord:
-    """Record a new roll together with what it costs or gains, once per interaction."""
-    assert interaction.channel_id is not None
+    """Record a new roll at ``table`` together with what it costs or gains, once per
+    interaction (the table, not the channel: a GM may roll from the GM channel)."""
     outcome = await store.apply(
         Operation(
-            interaction.channel_id,
+            table.channel_id,
             interaction.id,
             interaction.user.id,
             reason,
@@ -66,16 +68,16 @@ async def record(
 async def post(
     store: Store,
     interaction: discord.Interaction,
+    table: Table,
     record: RollRecord,
     embed: discord.Embed,
     view: discord.ui.View | None,
+    *,
+    secret: bool = False,
 ) -> None:
-    """Answer with a roll's message and remember where it is, so buttons pressed elsewhere
-    (a select menu, a command) can update it later."""
-    kwargs: dict[str, Any] = {"embed": embed}
-    if view is not None:
-        kwargs["view"] = view
-    message_id = await send(interaction, **kwargs)
+    """Answer with a roll's message (privately when secret) and remember where it is, so
+    buttons pressed elsewhere (a select menu, a command) can update it later."""
+    message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
         await store.set_roll_message(record.id, message_id)
 

@@ -38,6 +38,7 @@ from bot.models import (
     System,
     Table,
     TableSettings,
+    Undo,
 )
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX rolls_by_channel ON rolls (channel_id, kind, id)",
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    (
+        # The GM's side: undo (a compensating row names the row it reverts, once), reset
+        # (rolls retired, never deleted), the GM channel lookup, secret rolls revealed once,
+        # and each pool's cap remembered so an undo respects it.
+        "ALTER TABLE ledger ADD COLUMN undoes INTEGER REFERENCES ledger (id)",
+        "CREATE UNIQUE INDEX ledger_undone ON ledger (undoes) WHERE undoes IS NOT NULL",
+        "ALTER TABLE rolls ADD COLUMN retired INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE pools ADD COLUMN cap INTEGER",
+        "CREATE INDEX tables_by_gm_channel ON tables (gm_channel_id) WHERE gm_channel_id IS NOT NULL",
+        """CREATE TABLE reveals (
+            message_id INTEGER PRIMARY KEY,
+            roll_id    INTEGER NOT NULL,
+            actor_id   INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
     ),
 )
 
@@ -228,6 +245,16 @@ class Store:
     async def set_donjon_level(self, channel_id: int, guild_id: int | None, level: int) -> Table:
         return await self._update_table(channel_id, guild_id, "donjon_level", level)
 
+    async def set_gm_channel(self, channel_id: int, guild_id: int | None, gm_channel_id: int | None) -> Table:
+        return await self._update_table(channel_id, guild_id, "gm_channel_id", gm_channel_id)
+
+    async def tables_served(self, gm_channel_id: int) -> list[Table]:
+        """The tables whose private GM channel this is."""
+        rows = await self._fetchall(
+            "SELECT * FROM tables WHERE gm_channel_id = ? ORDER BY channel_id", (gm_channel_id,)
+        )
+        return [_table(r) for r in rows]
+
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
 
@@ -279,8 +306,21 @@ class Store:
             if refused is not None:
                 return refused
             roll_id = op.roll_update.roll_id
+        changes = op.changes
+        if op.undo is not None:
+            reverted = await self._undo_plan(db, op.channel_id, op.undo)
+            if not reverted:
+                return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
+            changes += reverted
+        if op.reset is not None:
+            changes += await self._reset_plan(db, op.channel_id)
+            await db.execute(
+                "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
+                f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
+                (op.channel_id, *op.reset.keep),
+            )
         states: list[PoolState] = []
-        for change in op.changes:
+        for change in changes:
             result = await self._change(db, op, change)
             if isinstance(result, Refused):
                 return result
@@ -289,14 +329,46 @@ class Store:
             roll_id = await self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
         return Applied(tuple(states), roll_id=roll_id)
 
+    async def _undo_plan(self, db: aiosqlite.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+        """The compensating changes for the last operation not yet reverted (that touched
+        the pool, when one is named). Reading here is safe: the write lock is held."""
+        live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
+        async with db.execute(
+            f"SELECT interaction_id FROM ledger WHERE channel_id = :channel AND {live} "
+            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
+            "ORDER BY id DESC LIMIT 1",
+            {"channel": channel_id, "pool": undo.pool, "owner": undo.owner_id},
+        ) as cursor:
+            last = await cursor.fetchone()
+        if last is None:
+            return ()
+        async with db.execute(
+            "SELECT id, pool, owner_id, delta FROM ledger "
+            f"WHERE channel_id = ? AND interaction_id = ? AND {live} ORDER BY id",
+            (channel_id, last[0]),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
+
+    async def _reset_plan(self, db: aiosqlite.Connection, channel_id: int) -> tuple[Change, ...]:
+        async with db.execute(
+            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 ORDER BY pool, owner_id",
+            (channel_id,),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
+
     async def _update_roll(self, db: aiosqlite.Connection, update: RollUpdate) -> Refused | None:
         async with db.execute(
-            "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? RETURNING id",
+            "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
+            "RETURNING id",
             (json.dumps(update.data), update.roll_id, update.version),
         ) as cursor:
             if await cursor.fetchone() is not None:
                 return None
-        async with db.execute("SELECT 1 FROM rolls WHERE id = ?", (update.roll_id,)) as cursor:
+        async with db.execute(
+            "SELECT 1 FROM rolls WHERE id = ? AND NOT retired", (update.roll_id,)
+        ) as cursor:
             exists = await cursor.fetchone()
         key = "roll.stale" if exists else "error.roll_gone"
         return Refused(key, "", 0, 0, 0)
@@ -330,11 +402,11 @@ class Store:
         if change.set_to is not None:
             target = ":set_to"
         elif change.clamp:
-            target = "max(0, min(coalesce(:cap, value + :delta), value + :delta))"
+            target = "max(0, min(coalesce(:cap, cap, value + :delta), value + :delta))"
         async with db.execute(
-            f"UPDATE pools SET value = {target}, applied = {target} - value "
+            f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
             "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
-            f"AND {target} >= 0 AND (:cap IS NULL OR {target} <= :cap) "
+            f"AND {target} >= 0 AND {target} <= coalesce(:cap, cap, {target}) "
             "RETURNING value, applied",
             {
                 "delta": change.delta,
@@ -352,7 +424,8 @@ class Store:
         if applied:
             await db.execute(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
-                "value_after, reason, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "value_after, reason, message_id, created_at, undoes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     op.channel_id,
                     op.interaction_id,
@@ -364,6 +437,7 @@ class Store:
                     op.reason,
                     op.message_id,
                     self._now(),
+                    change.undoes,
                 ),
             )
         requested = applied if change.set_to is not None else change.delta
@@ -371,21 +445,45 @@ class Store:
 
     async def _refusal(self, db: aiosqlite.Connection, channel_id: int, change: Change) -> Refused:
         async with db.execute(
-            "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
+            "SELECT value, cap FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
             (channel_id, change.pool, change.owner_id),
         ) as cursor:
             row = await cursor.fetchone()
         value = 0 if row is None else int(row[0])
+        cap = change.cap if change.cap is not None or row is None else row[1]
         delta = change.delta if change.set_to is None else change.set_to - value
         key = "pool.not_enough" if delta < 0 else "pool.over_cap"
-        return Refused(key, change.pool, change.owner_id, value, delta, change.cap)
+        return Refused(key, change.pool, change.owner_id, value, delta, cap)
 
-    async def ledger(self, channel_id: int, limit: int = 20, before_id: int | None = None) -> list[LedgerRow]:
+    async def ledger(
+        self,
+        channel_id: int,
+        limit: int = 20,
+        before_id: int | None = None,
+        pool: str | None = None,
+        owner_id: int | None = None,
+    ) -> list[LedgerRow]:
+        """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
         rows = await self._fetchall(
-            "SELECT * FROM ledger WHERE channel_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
-            (channel_id, before_id if before_id is not None else 2**63 - 1, limit),
+            "SELECT * FROM ledger WHERE channel_id = :channel AND id < :before "
+            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
+            "ORDER BY id DESC LIMIT :limit",
+            {
+                "channel": channel_id,
+                "before": before_id if before_id is not None else 2**63 - 1,
+                "pool": pool,
+                "owner": owner_id,
+                "limit": limit,
+            },
         )
         return [LedgerRow(**dict(r)) for r in rows]
+
+    async def ledger_pools(self, channel_id: int) -> list[str]:
+        """The pools this table's ledger mentions, for the history's filter."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT pool FROM ledger WHERE channel_id = ? ORDER BY pool", (channel_id,)
+        )
+        return [r[0] for r in rows]
 
     async def ledger_sums(self, channel_id: int) -> dict[tuple[str, int], int]:
         rows = await self._fetchall(
@@ -414,16 +512,34 @@ class Store:
         return int(row[0])
 
     async def roll(self, roll_id: int) -> RollRecord | None:
-        row = await self._fetchone("SELECT * FROM rolls WHERE id = ?", (roll_id,))
+        """A live roll; a retired one (the table was reset) no longer exists for buttons."""
+        row = await self._fetchone("SELECT * FROM rolls WHERE id = ? AND NOT retired", (roll_id,))
         return None if row is None else _roll(row)
 
     async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
         """The channel's latest rolls of one kind, newest first."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? ORDER BY id DESC LIMIT ?",
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired ORDER BY id DESC LIMIT ?",
             (channel_id, kind, limit),
         )
         return [_roll(r) for r in rows]
+
+    async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
+        """Claim the reveal of a secret message; only the first claim wins."""
+        async with (
+            self._transaction() as db,
+            db.execute(
+                "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+                (message_id, roll_id, actor_id, self._now()),
+            ) as cursor,
+        ):
+            return await cursor.fetchone() is not None
+
+    async def release_reveal(self, message_id: int) -> None:
+        """Give a reveal back when posting it failed, so the GM can try again."""
+        async with self._transaction() as db:
+            await db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,))
 
     async def set_roll_message(self, roll_id: int, message_id: int) -> None:
         """Remember where a roll was posted, so later buttons can edit that message."""

@@ -19,11 +19,20 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.chances import dnd_modes_line
-from bot.checks import current_table, is_gm
+from bot.checks import (
+    current_table,
+    gm_table,
+    in_gm_channel,
+    is_gm,
+    roll_table,
+    secret_option,
+    table_option,
+)
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord
+from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import dnd5e
@@ -33,6 +42,7 @@ from rules.expression import roll_expression
 KIND = "dnd"
 COMBAT_KIND = "dnd_combate"
 GRANT_KIND = "dnd_inspiracion"
+EXPRESSION_KIND = "dnd_tirar"
 INSPIRATION = "inspiracion"
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
 MAX_COMBATANTS = 25
@@ -312,7 +322,7 @@ class TrackerButton(
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
             return
         if self.action in ("empezar", "terminar") and not is_gm(
-            await current_table(interaction), interaction
+            await roll_table(interaction, record), interaction
         ):
             raise Refusal("error.not_gm")
         decide = {"empezar": start, "terminar": finish, "siguiente": lambda r: next_turn(r, self.step)}[
@@ -476,19 +486,15 @@ class Dnd(commands.Cog):
 
     # -- rolls --------------------------------------------------------------------------
 
-    async def post(self, interaction: discord.Interaction, data: dict[str, Any]) -> None:
+    async def post(self, interaction: discord.Interaction, data: dict[str, Any], secret: bool) -> None:
         """Record a roll and post it, with inspiration buttons if the roller holds it."""
-        assert interaction.channel_id is not None
-        record = await rolls.record(self.bot.store, interaction, KIND, data, f"dnd.{data['kind']}")
+        table = await current_table(interaction)
+        secret = is_secret(interaction, table, secret)
+        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"dnd.{data['kind']}")
         lang = lang_for(interaction.locale)
-        holds = await self.bot.store.pool(interaction.channel_id, INSPIRATION, interaction.user.id) > 0
-        await rolls.post(
-            self.bot.store,
-            interaction,
-            record,
-            roll_embed(lang, record),
-            inspiration_view(lang, record, holds),
-        )
+        holds = await self.bot.store.pool(table.channel_id, INSPIRATION, interaction.user.id) > 0
+        embed, view = roll_embed(lang, record), inspiration_view(lang, record, holds)
+        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
     @options(
@@ -504,6 +510,7 @@ class Dnd(commands.Cog):
         "desventaja",
         "cd",
     )
+    @secret_option
     async def prueba(
         self,
         interaction: discord.Interaction,
@@ -517,6 +524,7 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cd: app_commands.Range[int, 1, 50] | None = None,
+        secreta: bool = False,
     ) -> None:
         """An ability check, optionally with a skill (its ability follows from the table)."""
         if habilidad is not None and habilidad not in dnd5e.SKILLS:
@@ -531,6 +539,7 @@ class Dnd(commands.Cog):
         await self.post(
             interaction,
             {"kind": "prueba", "what": {"ability": ability, "skill": habilidad}, "test": test_data(test)},
+            secreta,
         )
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
@@ -545,6 +554,7 @@ class Dnd(commands.Cog):
         "desventaja",
         "cd",
     )
+    @secret_option
     async def salvacion(
         self,
         interaction: discord.Interaction,
@@ -556,6 +566,7 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cd: app_commands.Range[int, 1, 50] | None = None,
+        secreta: bool = False,
     ) -> None:
         if caracteristica not in dnd5e.ABILITIES:
             raise Refusal("dnd.unknown_ability", name=caracteristica[:40])
@@ -564,12 +575,15 @@ class Dnd(commands.Cog):
         )
         test = dnd5e.roll_test(self.bot.rng, modifier, dnd5e.mode(ventaja, desventaja), cd)
         await self.post(
-            interaction, {"kind": "salvacion", "what": {"ability": caracteristica}, "test": test_data(test)}
+            interaction,
+            {"kind": "salvacion", "what": {"ability": caracteristica}, "test": test_data(test)},
+            secreta,
         )
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
     @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura")
     @app_commands.choices(cobertura=COVER_CHOICES)
+    @secret_option
     async def ataque(
         self,
         interaction: discord.Interaction,
@@ -579,6 +593,7 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
+        secreta: bool = False,
     ) -> None:
         """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20)."""
         if dano is not None:
@@ -597,7 +612,7 @@ class Dnd(commands.Cog):
             "damage": dano,
             "damage_roll": damage_for(self.bot, dano, test),
         }
-        await self.post(interaction, data)
+        await self.post(interaction, data, secreta)
 
     @prueba.autocomplete("caracteristica")
     @salvacion.autocomplete("caracteristica")
@@ -619,14 +634,19 @@ class Dnd(commands.Cog):
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
     @options("dnd.opt", "expresion", "ventaja", "desventaja")
+    @secret_option
     async def tirar(
         self,
         interaction: discord.Interaction,
         expresion: app_commands.Range[str, 1, 200],
         ventaja: bool = False,
         desventaja: bool = False,
+        secreta: bool = False,
     ) -> None:
-        """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1)."""
+        """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
+        Recorded (without state) only so a secret one has an id to be revealed by."""
+        table = await current_table(interaction)
+        secret = is_secret(interaction, table, secreta)
         the_mode = dnd5e.mode(ventaja, desventaja)
         advantage = {
             Mode.NORMAL: d20.AdvType.NONE,
@@ -642,17 +662,18 @@ class Dnd(commands.Cog):
             f"{render.expression(roll.tree)} = **{roll.total}**",
             inline=False,
         )
-        await send(interaction, embed=embed)
+        record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, {}, "dnd.tirar")
+        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
 
     # -- heroic inspiration ---------------------------------------------------------------
 
     @inspiracion.command(name=T("dnd.ver"), description=T("dnd.inspiracion.ver.desc"))
     async def inspiracion_ver(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         lang = lang_for(interaction.locale)
         holders = [
             p.owner_id
-            for p in await self.bot.store.pools(interaction.channel_id)
+            for p in await self.bot.store.pools(table.channel_id)
             if p.pool == INSPIRATION and p.value
         ]
         text = "\n".join(f"✨ <@{u}>" for u in holders) or t(lang, "dnd.inspiration.nobody")
@@ -660,18 +681,19 @@ class Dnd(commands.Cog):
 
     @inspiracion.command(name=T("dnd.dar"), description=T("dnd.inspiracion.dar.desc"))
     @options("dnd.opt", "jugador")
-    async def inspiracion_dar(self, interaction: discord.Interaction, jugador: discord.Member) -> None:
+    @table_option
+    async def inspiracion_dar(
+        self, interaction: discord.Interaction, jugador: discord.Member, mesa: str | None = None
+    ) -> None:
         """The GM grants heroic inspiration. "Nunca puedes tener más de una": a holder is
         offered to pass the new one to a player character without it."""
-        assert interaction.channel_id is not None
-        if not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
+        table = await gm_table(interaction, mesa)
         if jugador.bot:
             raise Refusal("dnd.inspiration.bad_friend")
         lang = lang_for(interaction.locale)
         outcome = await self.bot.store.apply(
             Operation(
-                interaction.channel_id,
+                table.channel_id,
                 interaction.id,
                 interaction.user.id,
                 "dnd.inspiration.grant",
@@ -684,7 +706,7 @@ class Dnd(commands.Cog):
             await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
             return
         grant_id = await self.bot.store.save_roll(
-            interaction.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
+            table.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
         )
         view = discord.ui.View(timeout=None)
         view.add_item(PassSelect(grant_id, t(lang, "dnd.inspiration.pass_placeholder")))
@@ -705,9 +727,10 @@ class Dnd(commands.Cog):
             (r for r in await self.bot.store.rolls(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
         )
 
-    async def tracker_or_refuse(self, interaction: discord.Interaction) -> RollRecord:
-        assert interaction.channel_id is not None
-        record = await self.open_tracker(interaction.channel_id)
+    async def tracker_or_refuse(
+        self, interaction: discord.Interaction, mesa: str | None = None
+    ) -> RollRecord:
+        record = await self.open_tracker((await current_table(interaction, mesa)).channel_id)
         if record is None:
             raise Refusal("dnd.tracker.none")
         return record
@@ -716,20 +739,22 @@ class Dnd(commands.Cog):
         """Answer privately and bring the channel's one posted panel up to date."""
         lang = lang_for(interaction.locale)
         await send(interaction, embed=tracker_embed(lang, record.data), ephemeral=True)
-        if record.message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(record.message_id).edit(
+        if record.message_id is not None:
+            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+            await channel.get_partial_message(record.message_id).edit(
                 embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
             )
 
     @iniciativa.command(name=T("dnd.iniciativa.panel"), description=T("dnd.iniciativa.panel.desc"))
     async def iniciativa_panel(self, interaction: discord.Interaction) -> None:
-        """The channel's tracker: the open one, or a new one."""
-        assert interaction.channel_id is not None
-        record = await self.open_tracker(interaction.channel_id)
+        """The table's tracker: the open one, or a new one. Its message is remembered only
+        when posted in the table's channel, where later changes edit it."""
+        table = await current_table(interaction)
+        record = await self.open_tracker(table.channel_id)
         if record is None:
             state = {"combatants": [], "started": False, "round": 1, "turn": 0, "step": 0, "ended": False}
             tracker_id = await self.bot.store.save_roll(
-                interaction.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
+                table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             record = await load(self.bot.store, tracker_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
@@ -738,7 +763,7 @@ class Dnd(commands.Cog):
         if view is not None:
             kwargs["view"] = view
         message_id = await send(interaction, **kwargs)
-        if message_id is not None:
+        if message_id is not None and not in_gm_channel(table, interaction):
             await self.bot.store.set_roll_message(record.id, message_id)
 
     @iniciativa.command(name=T("dnd.iniciativa.unirme"), description=T("dnd.iniciativa.unirme.desc"))
@@ -771,6 +796,7 @@ class Dnd(commands.Cog):
 
     @iniciativa.command(name=T("dnd.iniciativa.monstruos"), description=T("dnd.iniciativa.monstruos.desc"))
     @options("dnd.opt", "nombre", "modificador", "cantidad", "sorprendidos")
+    @table_option
     async def iniciativa_monstruos(
         self,
         interaction: discord.Interaction,
@@ -778,10 +804,10 @@ class Dnd(commands.Cog):
         modificador: app_commands.Range[int, -30, 30],
         cantidad: app_commands.Range[int, 1, 20] = 1,
         sorprendidos: bool = False,
+        mesa: str | None = None,
     ) -> None:
-        if not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
-        record = await self.tracker_or_refuse(interaction)
+        await gm_table(interaction, mesa)
+        record = await self.tracker_or_refuse(interaction, mesa)
         check("cantidad", cantidad, 1, 20)
         name = " ".join(nombre.split())[:40]
         if not name:
@@ -834,10 +860,12 @@ class Dnd(commands.Cog):
 
     @iniciativa.command(name=T("dnd.iniciativa.quitar"), description=T("dnd.iniciativa.quitar.desc"))
     @options("dnd.opt", "combatiente")
-    async def iniciativa_quitar(self, interaction: discord.Interaction, combatiente: str) -> None:
-        if not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
-        record = await self.tracker_or_refuse(interaction)
+    @table_option
+    async def iniciativa_quitar(
+        self, interaction: discord.Interaction, combatiente: str, mesa: str | None = None
+    ) -> None:
+        await gm_table(interaction, mesa)
+        record = await self.tracker_or_refuse(interaction, mesa)
 
         def remove(current: RollRecord) -> Decision:
             state = current.data
@@ -858,8 +886,11 @@ class Dnd(commands.Cog):
     async def combatant_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[Choice[str]]:
-        assert interaction.channel_id is not None
-        record = await self.open_tracker(interaction.channel_id)
+        try:
+            table = await current_table(interaction, getattr(interaction.namespace, "mesa", None))
+        except Refusal:
+            return []
+        record = await self.open_tracker(table.channel_id)
         if record is None:
             return []
         return [

@@ -19,11 +19,12 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.chances import donjon_line
-from bot.checks import current_table, is_gm
+from bot.checks import current_table, gm_table, is_gm, roll_table, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord, Table
+from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import donjon
@@ -153,9 +154,9 @@ def narration_embed(lang: Lang, record: RollRecord) -> discord.Embed:
 # -- the Ley de los Éxitos panel ----------------------------------------------------------------
 
 
-async def check_winner(interaction: discord.Interaction, law: Law) -> None:
+async def check_winner(interaction: discord.Interaction, record: RollRecord, law: Law) -> None:
     """Only the winner allocates; when the GM won, whoever runs the table."""
-    table = await current_table(interaction)
+    table = await roll_table(interaction, record)
     if law.winner_id == GM:
         if not is_gm(table, interaction):
             raise Refusal("donjon.not_winner")
@@ -172,7 +173,7 @@ async def allocate(interaction: discord.Interaction, roll_id: int, change: Any) 
     law = donjon.from_data(record.data).law
     if law is None:
         raise Refusal("error.roll_gone")
-    await check_winner(interaction, law)
+    await check_winner(interaction, record, law)
     record, _ = await act(bot.store, interaction, roll_id, KIND, change)
     await update(interaction, embed=roll_embed(lang, record), view=law_view(lang, record))
     law = donjon.from_data(record.data).law
@@ -209,7 +210,7 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
-        await check_winner(interaction, law)
+        await check_winner(interaction, record, law)
         if law.left <= 0:
             raise Refusal("donjon.no_success_left")
         if self.action == "hecho":
@@ -286,7 +287,7 @@ class FriendSelect(
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
-        await check_winner(interaction, law)
+        await check_winner(interaction, record, law)
 
         def give(current: RollRecord) -> Decision:
             return law_decision(
@@ -322,7 +323,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rol
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
-        table = await current_table(interaction)
+        table = await roll_table(interaction, record)
         narrator_ok = interaction.user.id == law.narrator_id or (
             law.narrator_id in (None, GM) and is_gm(table, interaction)
         )
@@ -422,7 +423,7 @@ class CombatButton(
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        table = await current_table(interaction)
+        table = await roll_table(interaction, record)
         gm = is_gm(table, interaction)
         if self.action in GM_COMBAT and not gm:
             raise Refusal("error.not_gm")
@@ -531,7 +532,7 @@ class NpcModal(Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        table = await current_table(interaction)
+        table = await roll_table(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         name = " ".join(self.name.value.split())[:40]
@@ -580,6 +581,7 @@ class Donjon(commands.Cog):
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
     @options("donjon.opt", "dados", "contra", "dificultad", "banco")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
+    @secret_option
     async def prueba(
         self,
         interaction: discord.Interaction,
@@ -587,6 +589,7 @@ class Donjon(commands.Cog):
         contra: app_commands.Range[int, 0, 100] | None = None,
         dificultad: Choice[str] | None = None,
         banco: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
         dice plus the Donjon level; Media when neither is given)."""
@@ -611,10 +614,12 @@ class Donjon(commands.Cog):
             spend=((bank_change(me, -banco),) if banco else ()),
             law_for={"a": (me, GM), "b": (GM, me)},
             details={"bank_spent": banco},
+            secret=secreta,
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
     @options("donjon.opt", "rival", "dados", "rival_dados", "banco")
+    @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction,
@@ -622,6 +627,7 @@ class Donjon(commands.Cog):
         dados: app_commands.Range[int, 0, 100],
         rival_dados: app_commands.Range[int, 0, 100],
         banco: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Two characters against each other; the winner allocates, the loser narrates."""
         table = await current_table(interaction)
@@ -640,6 +646,7 @@ class Donjon(commands.Cog):
             spend=((bank_change(me, -banco),) if banco else ()),
             law_for={"a": (me, rival.id), "b": (rival.id, me)},
             details={"rival": rival.id, "bank_spent": banco},
+            secret=secreta,
         )
 
     async def contest(
@@ -654,9 +661,10 @@ class Donjon(commands.Cog):
         law_for: dict[str, tuple[int, int]] | None = None,
         details: dict[str, Any] | None = None,
         gain: Any = None,
+        secret: bool = False,
     ) -> None:
         """Roll a test, record it with whatever it spends or gains, and post it."""
-        assert interaction.channel_id is not None
+        secret = is_secret(interaction, table, secret)
         test = donjon.roll_contest(self.bot.rng, a, b, table.settings.donjon_sides)
         law = None
         if law_for is not None and test.winner is not None:
@@ -665,18 +673,18 @@ class Donjon(commands.Cog):
         roll = DonjonRoll(kind, test, law, dict(details or {}))
         changes = spend + (gain(test) if gain else ())
         record = await rolls.record(
-            self.bot.store, interaction, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
+            self.bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
         )
         lang = lang_for(interaction.locale)
-        await rolls.post(
-            self.bot.store, interaction, record, roll_embed(lang, record), law_view(lang, record)
-        )
+        embed, view = roll_embed(lang, record), law_view(lang, record)
+        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
     # -- tests without the Law -------------------------------------------------------------------
 
     @group.command(name=T("donjon.dano"), description=T("donjon.dano.desc"))
     @options("donjon.opt", "aguante", "modificadores", "severidad", "bonificacion_dj")
     @app_commands.choices(severidad=DIFFICULTY_CHOICES)
+    @secret_option
     async def dano(
         self,
         interaction: discord.Interaction,
@@ -684,6 +692,7 @@ class Donjon(commands.Cog):
         modificadores: app_commands.Range[int, -100, 100] = 0,
         severidad: Choice[str] | None = None,
         bonificacion_dj: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Prueba de Daño: Aguante (+ modifiers) against level + severity + the GM's banked
         successes; "cada éxito del DJ en una Prueba de Daño resta una Herida"."""
@@ -704,10 +713,12 @@ class Donjon(commands.Cog):
             player,
             gm_dice,
             spend=((Change(GM_BANK, -bonificacion_dj),) if bonificacion_dj else ()),
+            secret=secreta,
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "valor", "sobreprecio", "habilidad", "intercambio")
+    @secret_option
     async def gastos_comprar(
         self,
         interaction: discord.Interaction,
@@ -717,6 +728,7 @@ class Donjon(commands.Cog):
         sobreprecio: app_commands.Range[int, 0, 100] = 0,
         habilidad: app_commands.Range[int, 0, 100] = 0,
         intercambio: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Comprar cosas: Riqueza put in + Sociabilidad (+ a skill, + an item traded) against
         Valor + Sobreprecio. The Riqueza is spent only on a success."""
@@ -727,10 +739,12 @@ class Donjon(commands.Cog):
             (sociabilidad, habilidad, intercambio),
             valor + sobreprecio,
             {"spent": riqueza},
+            secret=secreta,
         )
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
+    @secret_option
     async def gastos_provisiones(
         self,
         interaction: discord.Interaction,
@@ -739,6 +753,7 @@ class Donjon(commands.Cog):
         provisiones: app_commands.Range[int, 0, 100],
         sobreprecio: app_commands.Range[int, 0, 100] = 0,
         habilidad: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Comprar más Provisiones: against current Provisiones + Sobreprecio; every success
         adds one to Provisiones."""
@@ -749,10 +764,12 @@ class Donjon(commands.Cog):
             (sociabilidad, habilidad),
             provisiones + sobreprecio,
             {"spent": riqueza},
+            secret=secreta,
         )
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "riqueza_pnj", "discernimiento_pnj", "habilidad")
+    @secret_option
     async def gastos_influencia(
         self,
         interaction: discord.Interaction,
@@ -761,6 +778,7 @@ class Donjon(commands.Cog):
         riqueza_pnj: app_commands.Range[int, 0, 100],
         discernimiento_pnj: app_commands.Range[int, 0, 100],
         habilidad: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Usar Riqueza como influencia: the successes become bonus dice for the next social
         proposal to that NPC, banked for the one who paid."""
@@ -777,10 +795,12 @@ class Donjon(commands.Cog):
             riqueza_pnj + discernimiento_pnj,
             {"spent": riqueza},
             gain,
+            secret=secreta,
         )
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
     @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
+    @secret_option
     async def gastos_objeto(
         self,
         interaction: discord.Interaction,
@@ -790,17 +810,25 @@ class Donjon(commands.Cog):
         habilidad_objeto: app_commands.Range[int, 0, 4] = 0,
         inusual: bool = False,
         habilidad: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Sacar un objeto de las Provisiones: Provisiones put in + Cerebralidad against the
         Tabla de Provisiones."""
         check("valor", valor, 0, donjon.MAX_POOL)
         gm_dice = donjon.provisions_dice(valor, habilidad_objeto, inusual)
         await self.expense(
-            interaction, "objeto", provisiones, (cerebralidad, habilidad), gm_dice, {"spent": provisiones}
+            interaction,
+            "objeto",
+            provisiones,
+            (cerebralidad, habilidad),
+            gm_dice,
+            {"spent": provisiones},
+            secret=secreta,
         )
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
     @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
+    @secret_option
     async def gastos_vender(
         self,
         interaction: discord.Interaction,
@@ -809,10 +837,13 @@ class Donjon(commands.Cog):
         riqueza: app_commands.Range[int, 0, 100],
         sobreprecio: app_commands.Range[int, 0, 100] = 0,
         habilidad: app_commands.Range[int, 0, 100] = 0,
+        secreta: bool = False,
     ) -> None:
         """Vender por Riqueza: the item's Valor + Sociabilidad against current Riqueza +
         Sobreprecio; each success adds one Riqueza, and the item is sold either way."""
-        await self.expense(interaction, "vender", valor, (sociabilidad, habilidad), riqueza + sobreprecio, {})
+        await self.expense(
+            interaction, "vender", valor, (sociabilidad, habilidad), riqueza + sobreprecio, {}, secret=secreta
+        )
 
     async def expense(
         self,
@@ -823,6 +854,8 @@ class Donjon(commands.Cog):
         gm_dice: int,
         params: dict[str, int],
         gain: Any = None,
+        *,
+        secret: bool = False,
     ) -> None:
         """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
         only if the test succeeds."""
@@ -832,7 +865,14 @@ class Donjon(commands.Cog):
         player = put_in + sum(added)
         check("dados", player, 0, donjon.MAX_POOL)
         await self.contest(
-            interaction, table, f"gastos_{kind}", player, gm_dice, details={"params": params}, gain=gain
+            interaction,
+            table,
+            f"gastos_{kind}",
+            player,
+            gm_dice,
+            details={"params": params},
+            gain=gain,
+            secret=secret,
         )
 
     # -- banked dice, facts, settings -------------------------------------------------------------
@@ -842,9 +882,9 @@ class Donjon(commands.Cog):
     async def banco_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        pools = await self.bot.store.pools(interaction.channel_id)
+        pools = await self.bot.store.pools(table.channel_id)
         shown = [
             p
             for p in pools
@@ -859,24 +899,23 @@ class Donjon(commands.Cog):
 
     @banco.command(name=T("donjon.banco.ajustar"), description=T("donjon.banco.ajustar.desc"))
     @options("donjon.opt", "cantidad", "jugador")
+    @table_option
     async def banco_ajustar(
         self,
         interaction: discord.Interaction,
         cantidad: app_commands.Range[int, -100, 100],
         jugador: discord.Member | None = None,
+        mesa: str | None = None,
     ) -> None:
         """The GM corrects a bank: a player's, or the GM's own when no player is named."""
-        assert interaction.channel_id is not None
-        table = await current_table(interaction)
-        if not is_gm(table, interaction):
-            raise Refusal("error.not_gm")
+        table = await gm_table(interaction, mesa)
         check("cantidad", cantidad, -MAX_BANK, MAX_BANK)
         if cantidad == 0:
             raise Refusal("donjon.zero")
         owner = jugador.id if jugador else GM
         outcome = await self.bot.store.apply(
             Operation(
-                interaction.channel_id,
+                table.channel_id,
                 interaction.id,
                 interaction.user.id,
                 "donjon.bank_adjust",
@@ -893,10 +932,10 @@ class Donjon(commands.Cog):
 
     @group.command(name=T("donjon.hechos"), description=T("donjon.hechos.desc"))
     async def hechos(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         lang = lang_for(interaction.locale)
         pending = []
-        for record in await self.bot.store.rolls(interaction.channel_id, KIND, limit=200):
+        for record in await self.bot.store.rolls(table.channel_id, KIND, limit=200):
             law = donjon.from_data(record.data).law
             if law is not None and law.facts and not law.narrated:
                 pending.append((record, law))
@@ -911,24 +950,25 @@ class Donjon(commands.Cog):
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
     @options("donjon.opt", "nivel", "dado")
+    @table_option
     async def ajustes(
         self,
         interaction: discord.Interaction,
         nivel: app_commands.Range[int, 0, 30] | None = None,
         dado: app_commands.Range[int, 2, 100] | None = None,
+        mesa: str | None = None,
     ) -> None:
         """The Donjon level and the "Tipo de dado" dial (d20 unless the table says otherwise)."""
-        assert interaction.channel_id is not None
-        table = await current_table(interaction)
+        table = await current_table(interaction, mesa)
         if (nivel is not None or dado is not None) and not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         if nivel is not None:
             donjon.check_level(nivel)
-            table = await self.bot.store.set_donjon_level(interaction.channel_id, interaction.guild_id, nivel)
+            table = await self.bot.store.set_donjon_level(table.channel_id, interaction.guild_id, nivel)
         if dado is not None:
             check("dado", dado, 2, 100)
             settings = table.settings.model_copy(update={"donjon_sides": dado})
-            table = await self.bot.store.set_settings(interaction.channel_id, interaction.guild_id, settings)
+            table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
         lang = lang_for(interaction.locale)
         text = t(lang, "donjon.ajustes.state", level=table.donjon_level, sides=table.settings.donjon_sides)
         await send(
@@ -942,11 +982,10 @@ class Donjon(commands.Cog):
     @group.command(name=T("donjon.iniciativa"), description=T("donjon.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:
         """The channel's combat panel: a new one, or the open one posted again."""
-        assert interaction.channel_id is not None
         table = await current_table(interaction)
         store = self.bot.store
         open_combat = next(
-            (r for r in await store.rolls(interaction.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
             None,
         )
         if open_combat is None:
@@ -958,7 +997,7 @@ class Donjon(commands.Cog):
                 "sides": table.settings.donjon_sides,
             }
             combat_id = await store.save_roll(
-                interaction.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
+                table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)

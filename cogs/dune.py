@@ -18,11 +18,12 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.chances import dune_bought_line
-from bot.checks import current_table, is_gm
+from bot.checks import current_table, gm_table, is_gm, roll_table, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate, Table
+from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int
 from rules import dune
@@ -239,7 +240,7 @@ class DuneButton(
 
 
 async def check_may_press(interaction: discord.Interaction, record: RollRecord, action: str) -> None:
-    table = await current_table(interaction)
+    table = await roll_table(interaction, record)
     gm = is_gm(table, interaction)
     if action in GM_ACTIONS and not gm:
         raise Refusal("error.not_gm")
@@ -446,6 +447,7 @@ class Dune(commands.Cog):
         "calidad_recurso",
     )
     @app_commands.choices(pago=PAYMENTS)
+    @secret_option
     async def tirada(
         self,
         interaction: discord.Interaction,
@@ -461,6 +463,7 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        secreta: bool = False,
     ) -> None:
         check_bound("habilidad", habilidad, 1, dune.MAX_SCORE)
         check_bound("motivacion", motivacion, 0, dune.MAX_SCORE)
@@ -477,13 +480,17 @@ class Dune(commands.Cog):
             npc=pnj,
             task_id=tarea,
             asset_quality=calidad_recurso,
+            secret=secreta,
         )
         await self.roll_and_post(interaction, spec)
 
     @tirada.autocomplete("tarea")
     async def tarea_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-        assert interaction.channel_id is not None
-        tasks = await self.bot.store.rolls(interaction.channel_id, TASK_KIND, limit=100)
+        try:
+            table = await current_table(interaction)
+        except Refusal:
+            return []
+        tasks = await self.bot.store.rolls(table.channel_id, TASK_KIND, limit=100)
         return [
             Choice(name=str(r.data["name"])[:100], value=r.id)
             for r in tasks
@@ -499,18 +506,18 @@ class Dune(commands.Cog):
     ) -> None:
         """Pay, roll and post a test: nothing is rolled if the payment is refused.
         ``closes`` settles a preparation (an assisted test) in the same operation."""
-        assert interaction.channel_id is not None
         store = self.bot.store
         table = await current_table(interaction)
+        secret = is_secret(interaction, table, spec.secret)
         if spec.npc and not is_gm(table, interaction):
             raise Refusal("dune.npc_gm_only")
         if spec.npc and spec.determination:
             raise Refusal("dune.npc_determination")
         if spec.task_id is not None:
             task = await store.roll(spec.task_id)
-            if task is None or task.kind != TASK_KIND or task.channel_id != interaction.channel_id:
+            if task is None or task.kind != TASK_KIND or task.channel_id != table.channel_id:
                 raise Refusal("dune.task_unknown")
-        raise_by = await store.pool(interaction.channel_id, DIFICULTAD_EXTRA)
+        raise_by = await store.pool(table.channel_id, DIFICULTAD_EXTRA)
         changes = list(await self.payment(interaction, spec, table))
         if raise_by:
             changes.append(Change(DIFICULTAD_EXTRA, -raise_by))
@@ -533,11 +540,11 @@ class Dune(commands.Cog):
         if spec.opponent is not None:
             roll = replace(roll, extra={"rival": spec.opponent})
         record = await rolls.record(
-            store, interaction, KIND, dune.to_data(roll), "dune.roll", tuple(changes), closes
+            store, interaction, table, KIND, dune.to_data(roll), "dune.roll", tuple(changes), closes
         )
         lang = lang_for(interaction.locale)
         embed, view = await render_roll(self.bot, lang, record)
-        await rolls.post(store, interaction, record, embed, view)
+        await rolls.post(store, interaction, table, record, embed, view, secret=secret)
 
     async def payment(
         self, interaction: discord.Interaction, spec: RollSpec, table: Table
@@ -549,8 +556,7 @@ class Dune(commands.Cog):
             return ()
         if spec.npc:
             return (Change(AMENAZA, -cost),)
-        assert interaction.channel_id is not None
-        available = await self.bot.store.pool(interaction.channel_id, IMPULSO)
+        available = await self.bot.store.pool(table.channel_id, IMPULSO)
         from_pool, as_threat = dune.split_payment(cost, spec.payment, available)
         return tuple(
             change
@@ -578,6 +584,7 @@ class Dune(commands.Cog):
         "determinacion",
     )
     @app_commands.choices(pago=PAYMENTS)
+    @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction,
@@ -591,6 +598,7 @@ class Dune(commands.Cog):
         dados_extra: app_commands.Range[int, 0, 3] = 0,
         pago: Choice[str] | None = None,
         determinacion: bool = False,
+        secreta: bool = False,
     ) -> None:
         """ "El personaje que se opone al tuyo lanza los dados primero, y el número de éxitos
         que obtiene se convierte en la Dificultad contra la que tienes que lanzar"."""
@@ -617,6 +625,7 @@ class Dune(commands.Cog):
                 "dice": [s.value for s in opponent.slots],
                 "hindrances": obstaculos,
             },
+            secret=secreta,
         )
         await self.roll_and_post(interaction, spec)
 
@@ -646,7 +655,7 @@ class Dune(commands.Cog):
         rango_complicacion: app_commands.Range[int, 1, 5] = 1,
     ) -> None:
         """A test others help with: "Ayudar" for each helper, then "Tirar" for the leader."""
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         check_bound("habilidad", habilidad, 1, dune.MAX_SCORE)
         check_bound("motivacion", motivacion, 0, dune.MAX_SCORE)
         check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
@@ -661,7 +670,7 @@ class Dune(commands.Cog):
             complication_range=rango_complicacion,
         )
         prep_id = await self.bot.store.save_roll(
-            interaction.channel_id,
+            table.channel_id,
             interaction.id,
             interaction.user.id,
             ASSIST_KIND,
@@ -674,20 +683,20 @@ class Dune(commands.Cog):
     # -- pools ------------------------------------------------------------------------------------
 
     async def pools_answer(
-        self, interaction: discord.Interaction, text: str, *, ephemeral: bool = False
+        self, interaction: discord.Interaction, table: Table, text: str, *, ephemeral: bool = False
     ) -> None:
-        assert interaction.channel_id is not None
         lang = lang_for(interaction.locale)
-        pools = await pools_text(self.bot, lang, interaction.channel_id, interaction.user.id)
+        pools = await pools_text(self.bot, lang, table.channel_id, interaction.user.id)
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
         await send(interaction, embed=embed, ephemeral=ephemeral)
 
-    async def change_pools(self, interaction: discord.Interaction, reason: str, *changes: Change) -> Applied:
-        assert interaction.channel_id is not None
+    async def change_pools(
+        self, interaction: discord.Interaction, table: Table, reason: str, *changes: Change
+    ) -> Applied:
         outcome = await self.bot.store.apply(
             Operation(
-                interaction.channel_id,
+                table.channel_id,
                 interaction.id,
                 interaction.user.id,
                 reason,
@@ -699,24 +708,24 @@ class Dune(commands.Cog):
             raise outcome.error()
         return outcome
 
-    async def require_gm(self, interaction: discord.Interaction) -> None:
-        if not is_gm(await current_table(interaction), interaction):
-            raise Refusal("error.not_gm")
-
     @impulso.command(name=T("dune.ver"), description=T("dune.impulso.ver.desc"))
     async def impulso_ver(self, interaction: discord.Interaction) -> None:
-        await self.pools_answer(interaction, "", ephemeral=True)
+        await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @impulso.command(name=T("dune.anadir"), description=T("dune.impulso.anadir.desc"))
     @options("dune.opt", "cantidad")
+    @table_option
     async def impulso_anadir(
-        self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 6]
+        self,
+        interaction: discord.Interaction,
+        cantidad: app_commands.Range[int, 1, 6],
+        mesa: str | None = None,
     ) -> None:
-        await self.require_gm(interaction)
+        table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
-        await self.change_pools(interaction, "dune.impulso.add", momentum_change(cantidad))
+        await self.change_pools(interaction, table, "dune.impulso.add", momentum_change(cantidad))
         await self.pools_answer(
-            interaction, t(lang_for(interaction.locale), "dune.impulso.added", amount=cantidad)
+            interaction, table, t(lang_for(interaction.locale), "dune.impulso.added", amount=cantidad)
         )
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
@@ -725,15 +734,16 @@ class Dune(commands.Cog):
         self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 6] = 1
     ) -> None:
         check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
-        await self.change_pools(interaction, "dune.impulso.spend", momentum_change(-cantidad))
+        table = await current_table(interaction)
+        await self.change_pools(interaction, table, "dune.impulso.spend", momentum_change(-cantidad))
         text = t(
             lang_for(interaction.locale), "dune.impulso.spent", user=interaction.user.id, amount=cantidad
         )
-        await self.pools_answer(interaction, text)
+        await self.pools_answer(interaction, table, text)
 
     @amenaza.command(name=T("dune.ver"), description=T("dune.amenaza.ver.desc"))
     async def amenaza_ver(self, interaction: discord.Interaction) -> None:
-        await self.pools_answer(interaction, "", ephemeral=True)
+        await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
     @options("dune.opt", "cantidad")
@@ -742,95 +752,104 @@ class Dune(commands.Cog):
     ) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         check_bound("cantidad", cantidad, 1, MAX_POINTS)
-        await self.change_pools(interaction, "dune.amenaza.add", Change(AMENAZA, cantidad))
+        table = await current_table(interaction)
+        await self.change_pools(interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
         text = t(
             lang_for(interaction.locale), "dune.amenaza.added", user=interaction.user.id, amount=cantidad
         )
-        await self.pools_answer(interaction, text)
+        await self.pools_answer(interaction, table, text)
 
     @amenaza.command(name=T("dune.gastar"), description=T("dune.amenaza.gastar.desc"))
     @options("dune.opt", "gasto", "cantidad")
     @app_commands.choices(gasto=THREAT_SPENDS)
+    @table_option
     async def amenaza_gastar(
         self,
         interaction: discord.Interaction,
         gasto: Choice[str] | None = None,
         cantidad: app_commands.Range[int, 1, 20] | None = None,
+        mesa: str | None = None,
     ) -> None:
         """Only the GM spends Amenaza. "+1 dificultad" raises the next test's difficulty."""
-        await self.require_gm(interaction)
+        table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         if gasto is not None:
             cost = dune.THREAT_SPENDS[gasto.value]
             changes = [Change(AMENAZA, -cost)]
             if gasto.value == "dificultad":
                 changes.append(Change(DIFICULTAD_EXTRA, 1, cap=dune.MAX_RAISED_DIFFICULTY))
-            await self.change_pools(interaction, f"dune.amenaza.{gasto.value}", *changes)
+            await self.change_pools(interaction, table, f"dune.amenaza.{gasto.value}", *changes)
             text = t(lang, "dune.amenaza.spent_on", use=t(lang, f"dune.gasto.{gasto.value}"), amount=cost)
         else:
             amount = cantidad or 1
             check_bound("cantidad", amount, 1, MAX_POINTS)
-            await self.change_pools(interaction, "dune.amenaza.spend", Change(AMENAZA, -amount))
+            await self.change_pools(interaction, table, "dune.amenaza.spend", Change(AMENAZA, -amount))
             text = t(lang, "dune.amenaza.spent", amount=amount)
-        await self.pools_answer(interaction, text)
+        await self.pools_answer(interaction, table, text)
 
     @determinacion.command(name=T("dune.ver"), description=T("dune.determinacion.ver.desc"))
     @options("dune.opt", "jugador")
     async def determinacion_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         lang = lang_for(interaction.locale)
         who = jugador or interaction.user
-        value = await self.bot.store.pool(interaction.channel_id, DETERMINACION, who.id)
+        value = await self.bot.store.pool(table.channel_id, DETERMINACION, who.id)
         text = t(lang, "dune.pools.determinacion", user=who.id, value=value, cap=dune.DETERMINATION_CAP)
         await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), text), ephemeral=True)
 
     @determinacion.command(name=T("dune.dar"), description=T("dune.determinacion.dar.desc"))
     @options("dune.opt", "jugador", "cantidad")
+    @table_option
     async def determinacion_dar(
         self,
         interaction: discord.Interaction,
         jugador: discord.Member,
         cantidad: app_commands.Range[int, 1, 3] = 1,
+        mesa: str | None = None,
     ) -> None:
-        await self.require_gm(interaction)
+        table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await self.change_pools(
-            interaction, "dune.determinacion.give", determination_change(jugador.id, cantidad)
+            interaction, table, "dune.determinacion.give", determination_change(jugador.id, cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.given", user=jugador.id, amount=cantidad)
-        await self.determination_answer(interaction, jugador.id, text)
+        await self.determination_answer(interaction, table, jugador.id, text)
 
     @determinacion.command(name=T("dune.quitar"), description=T("dune.determinacion.quitar.desc"))
     @options("dune.opt", "jugador", "cantidad")
+    @table_option
     async def determinacion_quitar(
         self,
         interaction: discord.Interaction,
         jugador: discord.Member,
         cantidad: app_commands.Range[int, 1, 3] = 1,
+        mesa: str | None = None,
     ) -> None:
-        await self.require_gm(interaction)
+        table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await self.change_pools(
-            interaction, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
+            interaction, table, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.taken", user=jugador.id, amount=cantidad)
-        await self.determination_answer(interaction, jugador.id, text)
+        await self.determination_answer(interaction, table, jugador.id, text)
 
     @determinacion.command(name=T("dune.gastar"), description=T("dune.determinacion.gastar.desc"))
     async def determinacion_gastar(self, interaction: discord.Interaction) -> None:
         """A point spent outside a roll: a declaration or an extra action in a conflict."""
+        table = await current_table(interaction)
         await self.change_pools(
-            interaction, "dune.determinacion.spend", determination_change(interaction.user.id, -1)
+            interaction, table, "dune.determinacion.spend", determination_change(interaction.user.id, -1)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.spent", user=interaction.user.id)
-        await self.determination_answer(interaction, interaction.user.id, text)
+        await self.determination_answer(interaction, table, interaction.user.id, text)
 
-    async def determination_answer(self, interaction: discord.Interaction, user_id: int, text: str) -> None:
-        assert interaction.channel_id is not None
+    async def determination_answer(
+        self, interaction: discord.Interaction, table: Table, user_id: int, text: str
+    ) -> None:
         lang = lang_for(interaction.locale)
-        value = await self.bot.store.pool(interaction.channel_id, DETERMINACION, user_id)
+        value = await self.bot.store.pool(table.channel_id, DETERMINACION, user_id)
         pools = t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
         await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), f"{text}\n{pools}"))
 
@@ -838,23 +857,25 @@ class Dune(commands.Cog):
 
     @dune_group.command(name=T("dune.aventura"), description=T("dune.aventura.desc"))
     @options("dune.opt", "jugadores")
+    @table_option
     async def aventura(
-        self, interaction: discord.Interaction, jugadores: app_commands.Range[int, 1, 12] | None = None
+        self,
+        interaction: discord.Interaction,
+        jugadores: app_commands.Range[int, 1, 12] | None = None,
+        mesa: str | None = None,
     ) -> None:
         """ "Al comienzo de cada aventura, tienes un único punto de Determinación" and "el
         Director comienza con 2 puntos por jugador"."""
-        await self.require_gm(interaction)
-        assert interaction.channel_id is not None
-        table = await current_table(interaction)
-        known = await self.known_players(interaction.channel_id, table)
+        table = await gm_table(interaction, mesa)
+        known = await self.known_players(table.channel_id, table)
         count = jugadores if jugadores is not None else len(known)
         check_bound("jugadores", count, 1, 12)
         changes = [Change(AMENAZA, set_to=2 * count)] + [
             determination_change(u, set_to=1) for u in sorted(known)
         ]
-        await self.change_pools(interaction, "dune.adventure", *changes)
+        await self.change_pools(interaction, table, "dune.adventure", *changes)
         text = t(lang_for(interaction.locale), "dune.aventura.done", threat=2 * count, players=len(known))
-        await self.pools_answer(interaction, text)
+        await self.pools_answer(interaction, table, text)
 
     async def known_players(self, channel_id: int, table: Table) -> set[int]:
         """Everyone who has rolled or holds Determinación at this table, but the GM."""
@@ -869,20 +890,21 @@ class Dune(commands.Cog):
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
     @options("dune.opt", "nombre", "requisito")
+    @table_option
     async def tarea_crear(
         self,
         interaction: discord.Interaction,
         nombre: app_commands.Range[str, 1, 80],
         requisito: app_commands.Range[int, 1, 50],
+        mesa: str | None = None,
     ) -> None:
-        await self.require_gm(interaction)
-        assert interaction.channel_id is not None
+        table = await gm_table(interaction, mesa)
         name = " ".join(nombre.split())
         if not name or len(name) > TASK_NAME_LIMIT:
             raise Refusal("dune.task_name", max=TASK_NAME_LIMIT)
         check_bound("requisito", requisito, 1, 50)
         task_id = await self.bot.store.save_roll(
-            interaction.channel_id,
+            table.channel_id,
             interaction.id,
             interaction.user.id,
             TASK_KIND,
@@ -894,14 +916,14 @@ class Dune(commands.Cog):
 
     @tarea.command(name=T("dune.ver"), description=T("dune.tarea.ver.desc"))
     async def tarea_ver(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        tasks = await self.bot.store.rolls(interaction.channel_id, TASK_KIND, limit=25)
+        tasks = await self.bot.store.rolls(table.channel_id, TASK_KIND, limit=25)
         embed = embeds.card(t(lang, "dune.task.title"))
         if not tasks:
             embed.description = t(lang, "dune.task.none")
         for task in reversed(tasks):
-            points = await task_progress(self.bot, interaction.channel_id, task.id)
+            points = await task_progress(self.bot, table.channel_id, task.id)
             requirement = task.data["requirement"]
             state = t(lang, "dune.task.state_done") if task.data.get("done") else ""
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
@@ -925,6 +947,7 @@ class RollSpec:
     task_id: int | None = None
     asset_quality: int = 0
     opponent: dict[str, Any] | None = None
+    secret: bool = False
 
 
 # -- assistance -----------------------------------------------------------------------------------

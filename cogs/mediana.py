@@ -12,11 +12,12 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, render, rolls
-from bot.checks import current_table, is_gm
+from bot.checks import current_table, is_gm, roll_table, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import RollRecord
+from bot.models import RollRecord, Table
+from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, StepButton, parse_int
 from rules import mediana
@@ -25,6 +26,7 @@ from rules.mediana import Health, Test, Throw
 KIND = "mediana"
 SHEET_KIND = "mediana_ficha"
 COMBAT_KIND = "mediana_combate"
+EFFECT_KIND = "mediana_efecto"
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
 MAX_COMBATANTS = 25
 
@@ -158,14 +160,14 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
         record = await load(bot.store, self.roll_id, KIND)
         if self.action == "dano":
             if interaction.user.id != record.user_id and not is_gm(
-                await current_table(interaction), interaction
+                await roll_table(interaction, record), interaction
             ):
                 raise Refusal("error.not_yours")
             if record.data.get("damage"):
                 raise Refusal("mediana.damage_done")
             await interaction.response.send_modal(DamageModal(self.roll_id, lang))
             return
-        if not is_gm(await current_table(interaction), interaction):
+        if not is_gm(await roll_table(interaction, record), interaction):
             raise Refusal("error.not_gm")
         if self.action == "aceptar":
             record, _ = await act(bot.store, interaction, self.roll_id, KIND, accept_tie)
@@ -320,7 +322,7 @@ class CombatButton(
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         if record.data["ended"]:
             raise Refusal("mediana.combat.is_over")
-        gm = is_gm(await current_table(interaction), interaction)
+        gm = is_gm(await roll_table(interaction, record), interaction)
         if self.action in ("pnj", "ronda", "terminar") and not gm:
             raise Refusal("error.not_gm")
         if self.action in ("unirme", "pnj"):
@@ -370,13 +372,13 @@ class JoinModal(Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        assert interaction.channel_id is not None
+        combat = await load(bot.store, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
         encumbrance = parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         rank = "medio"
         if not self.npc:
-            health = health_from(await sheet(bot, interaction.channel_id, interaction.user.id))
+            health = health_from(await sheet(bot, combat.channel_id, interaction.user.id))
             rank = mediana.effective_rank(badly_hurt=bool(health and health.badly_hurt))
         key = f"n{interaction.id}" if self.npc else f"u{interaction.user.id}"
         entry = {"key": key, "name": name, "bonus": bonus, "encumbrance": encumbrance, "rank": rank}
@@ -418,8 +420,8 @@ class Mediana(commands.Cog):
     ) -> tuple[str, list[str]]:
         """The rank after every drop, and why: no skill points, and malherido — said by the
         player or known from their PV sheet without being told."""
-        assert interaction.channel_id is not None
-        health = health_from(await sheet(self.bot, interaction.channel_id, interaction.user.id))
+        table = await current_table(interaction)
+        health = health_from(await sheet(self.bot, table.channel_id, interaction.user.id))
         hurt = malherido or bool(health and health.badly_hurt)
         reasons = [r for r, on in (("sin_habilidad", no_skill), ("malherido", hurt)) if on]
         if base != "medio":
@@ -427,14 +429,15 @@ class Mediana(commands.Cog):
         return mediana.effective_rank(base, no_skill, hurt), reasons
 
     async def post(
-        self, interaction: discord.Interaction, data: dict[str, Any], view_for: Any = None
+        self, interaction: discord.Interaction, data: dict[str, Any], secret: bool, view_for: Any = None
     ) -> None:
-        record = await rolls.record(self.bot.store, interaction, KIND, data, f"mediana.{data['kind']}")
+        table = await current_table(interaction)
+        secret = is_secret(interaction, table, secret)
+        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
         lang = lang_for(interaction.locale)
         embed = opposed_embed(lang, record) if data["kind"] == "enfrentada" else test_embed(lang, record)
-        await rolls.post(
-            self.bot.store, interaction, record, embed, view_for(lang, record) if view_for else None
-        )
+        view = view_for(lang, record) if view_for else None
+        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
     @options(
@@ -449,6 +452,7 @@ class Mediana(commands.Cog):
         "ataque",
     )
     @app_commands.choices(rango=RANK_CHOICES)
+    @secret_option
     async def tirada(
         self,
         interaction: discord.Interaction,
@@ -460,6 +464,7 @@ class Mediana(commands.Cog):
         rango: Choice[str] | None = None,
         estorbo: app_commands.Range[int, 0, 50] = 0,
         ataque: bool = False,
+        secreta: bool = False,
     ) -> None:
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido."""
@@ -471,11 +476,12 @@ class Mediana(commands.Cog):
         )
         test = mediana.roll_test(self.bot.rng, atributo + habilidad - estorbo, dificultad, rank)
         data = {"kind": "tirada", "test": test_data(test), "reasons": reasons, "attack": ataque}
-        await self.post(interaction, data, damage_view)
+        await self.post(interaction, data, secreta, damage_view)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
     @options("mediana.opt", "atributo", "dificultad", "malherido", "rango", "estorbo")
     @app_commands.choices(rango=RANK_CHOICES)
+    @secret_option
     async def atributo_cmd(
         self,
         interaction: discord.Interaction,
@@ -484,6 +490,7 @@ class Mediana(commands.Cog):
         malherido: bool = False,
         rango: Choice[str] | None = None,
         estorbo: app_commands.Range[int, 0, 50] = 0,
+        secreta: bool = False,
     ) -> None:
         """Atributo + 1o3d10: no skill, no explosion (the text explodes skill and opposed tests)."""
         check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
@@ -492,12 +499,15 @@ class Mediana(commands.Cog):
         test = mediana.roll_test(
             self.bot.rng, atributo - estorbo, dificultad, rank, explode=False, skill_test=False
         )
-        await self.post(interaction, {"kind": "atributo", "test": test_data(test), "reasons": reasons})
+        await self.post(
+            interaction, {"kind": "atributo", "test": test_data(test), "reasons": reasons}, secreta
+        )
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
     @options(
         "mediana.opt", "atributo", "habilidad", "rival_atributo", "rival_habilidad", "rival", "malherido"
     )
+    @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction,
@@ -507,6 +517,7 @@ class Mediana(commands.Cog):
         rival_habilidad: app_commands.Range[int, 0, 50],
         rival: discord.Member | None = None,
         malherido: bool = False,
+        secreta: bool = False,
     ) -> None:
         """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled."""
         for name, value in (("atributo", atributo), ("rival_atributo", rival_atributo)):
@@ -527,10 +538,11 @@ class Mediana(commands.Cog):
             "b": test_data(b),
             "rival": rival.id if rival else None,
         }
-        await self.post(interaction, data, opposed_view)
+        await self.post(interaction, data, secreta, opposed_view)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
     @options("mediana.opt", "dados", "absorcion", "grados", "critico")
+    @secret_option
     async def dano(
         self,
         interaction: discord.Interaction,
@@ -538,9 +550,12 @@ class Mediana(commands.Cog):
         absorcion: app_commands.Range[int, 0, 50] = 0,
         grados: app_commands.Range[int, 0, 50] = 0,
         critico: bool = False,
+        secreta: bool = False,
     ) -> None:
         """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 on a combat
-        critical, − armour."""
+        critical, − armour. Recorded (without state) so a secret one can be revealed."""
+        table = await current_table(interaction)
+        secret = is_secret(interaction, table, secreta)
         effect = mediana.roll_effect(
             self.bot.rng,
             mediana.parse_effect(dados),
@@ -553,15 +568,16 @@ class Mediana(commands.Cog):
             t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id)
         )
         embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
-        await send(interaction, embed=embed)
+        record = await rolls.record(self.bot.store, interaction, table, EFFECT_KIND, {}, "mediana.dano")
+        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
 
     @group.command(name=T("mediana.iniciativa"), description=T("mediana.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:
-        """The channel's combat panel (initiative is rolled again every round)."""
-        assert interaction.channel_id is not None
+        """The table's combat panel (initiative is rolled again every round)."""
+        table = await current_table(interaction)
         store = self.bot.store
         record = next(
-            (r for r in await store.rolls(interaction.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
             None,
         )
         if record is None:
@@ -569,7 +585,7 @@ class Mediana(commands.Cog):
             record = await load(
                 store,
                 await store.save_roll(
-                    interaction.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
+                    table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
                 ),
                 COMBAT_KIND,
             )
@@ -579,10 +595,9 @@ class Mediana(commands.Cog):
     # -- hit points -------------------------------------------------------------------------
 
     async def change_sheet(
-        self, interaction: discord.Interaction, user_id: int, change: Any, reason: str
+        self, interaction: discord.Interaction, table: Table, user_id: int, change: Any, reason: str
     ) -> Health:
-        assert interaction.channel_id is not None
-        record = await sheet(self.bot, interaction.channel_id, user_id)
+        record = await sheet(self.bot, table.channel_id, user_id)
         if record is None:
             raise Refusal("mediana.pv.no_sheet", user=user_id)
 
@@ -604,6 +619,7 @@ class Mediana(commands.Cog):
 
     @pv.command(name=T("mediana.pv.fijar"), description=T("mediana.pv.fijar.desc"))
     @options("mediana.opt", "fisico", "maximo", "actual", "jugador")
+    @table_option
     async def pv_fijar(
         self,
         interaction: discord.Interaction,
@@ -611,70 +627,77 @@ class Mediana(commands.Cog):
         maximo: app_commands.Range[int, 1, 1000],
         actual: app_commands.Range[int, -300, 1000] | None = None,
         jugador: discord.Member | None = None,
+        mesa: str | None = None,
     ) -> None:
         """Record a character's Físico and PV (your own; the GM may set anyone's)."""
-        assert interaction.channel_id is not None
-        owner = await self.owner(interaction, jugador)
+        table = await current_table(interaction, mesa)
+        owner = await self.owner(interaction, table, jugador)
         mediana.check_health(fisico, maximo)
         current = maximo if actual is None else actual
         check("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
         data = {"physique": fisico, "maximum": maximo, "current": current}
-        await self.bot.store.save_roll(interaction.channel_id, interaction.id, owner.id, SHEET_KIND, data)
+        await self.bot.store.save_roll(table.channel_id, interaction.id, owner.id, SHEET_KIND, data)
         await self.answer_health(interaction, owner.id, Health(fisico, maximo, current))
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
     @options("mediana.opt", "jugador")
     async def pv_ver(self, interaction: discord.Interaction, jugador: discord.Member | None = None) -> None:
-        assert interaction.channel_id is not None
+        table = await current_table(interaction)
         owner = jugador or interaction.user
-        health = health_from(await sheet(self.bot, interaction.channel_id, owner.id))
+        health = health_from(await sheet(self.bot, table.channel_id, owner.id))
         if health is None:
             raise Refusal("mediana.pv.no_sheet", user=owner.id)
         await self.answer_health(interaction, owner.id, health)
 
     @pv.command(name=T("mediana.pv.dano"), description=T("mediana.pv.dano.desc"))
     @options("mediana.opt", "cantidad", "jugador")
+    @table_option
     async def pv_dano(
         self,
         interaction: discord.Interaction,
         cantidad: app_commands.Range[int, 1, 1000],
         jugador: discord.Member | None = None,
+        mesa: str | None = None,
     ) -> None:
         await self.adjust(
-            interaction, jugador, lambda h: mediana.hurt(h, cantidad), "mediana.pv.hurt", cantidad
+            interaction, mesa, jugador, lambda h: mediana.hurt(h, cantidad), "mediana.pv.hurt", cantidad
         )
 
     @pv.command(name=T("mediana.pv.curar"), description=T("mediana.pv.curar.desc"))
     @options("mediana.opt", "cantidad", "jugador")
+    @table_option
     async def pv_curar(
         self,
         interaction: discord.Interaction,
         cantidad: app_commands.Range[int, 1, 1000],
         jugador: discord.Member | None = None,
+        mesa: str | None = None,
     ) -> None:
         await self.adjust(
-            interaction, jugador, lambda h: mediana.heal(h, cantidad), "mediana.pv.healed", cantidad
+            interaction, mesa, jugador, lambda h: mediana.heal(h, cantidad), "mediana.pv.healed", cantidad
         )
 
     async def owner(
-        self, interaction: discord.Interaction, jugador: discord.Member | None
+        self, interaction: discord.Interaction, table: Table, jugador: discord.Member | None
     ) -> discord.abc.User:
         """Whose sheet: your own, or anyone's for the GM."""
         owner = jugador or interaction.user
-        if owner.id != interaction.user.id and not is_gm(await current_table(interaction), interaction):
+        if owner.id != interaction.user.id and not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         return owner
 
     async def adjust(
         self,
         interaction: discord.Interaction,
+        mesa: str | None,
         jugador: discord.Member | None,
         change: Any,
         key: str,
         amount: int,
     ) -> None:
-        owner = await self.owner(interaction, jugador)
-        health = await self.change_sheet(interaction, owner.id, change, key)
+        table = await current_table(interaction, mesa)
+        owner = await self.owner(interaction, table, jugador)
+        health = await self.change_sheet(interaction, table, owner.id, change, key)
         text = t(lang_for(interaction.locale), key, user=owner.id, amount=amount)
         await self.answer_health(interaction, owner.id, health, text)
 
@@ -682,8 +705,9 @@ class Mediana(commands.Cog):
     @options("mediana.opt", "comodidad")
     async def descanso(self, interaction: discord.Interaction, comodidad: bool = False) -> None:
         """A night's rest: 1 PV, or 2 with every comfort."""
+        table = await current_table(interaction)
         health = await self.change_sheet(
-            interaction, interaction.user.id, lambda h: mediana.rest(h, comodidad), "mediana.rest"
+            interaction, table, interaction.user.id, lambda h: mediana.rest(h, comodidad), "mediana.rest"
         )
         text = t(
             lang_for(interaction.locale),

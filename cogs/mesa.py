@@ -1,6 +1,13 @@
-"""The table of a channel: its system, its GM and its pools at a glance."""
+"""The table of a channel: its system, its GM and GM channel, its pools and their ledger.
+
+The GM's commands answer privately in the table's channel (or in the GM channel, which is
+private already); what they change shows in ``/mesa estado`` and in every roll's embed.
+"""
 
 from __future__ import annotations
+
+import re
+from datetime import datetime
 
 import discord
 from discord import app_commands
@@ -8,13 +15,19 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds
-from bot.checks import can_manage, current_table, gm_only
+from bot.checks import can_manage, current_table, gm_only, gm_table, in_gm_channel, is_gm, table_option
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, pool_name, send
-from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Applied, Change, Operation, PoolValue, System, Table
+from bot.errors import Refusal, RefusedCheck, pool_name, send, update
+from bot.i18n import CATALOG, Lang, T, lang_for, options, t
+from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
+from bot.reveal import RevealButton
+from bot.ui import Guarded
+from cogs.mediana import SHEET_KIND
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
+HISTORY_PAGE = 10
+# Character sheets are not table state: a reset keeps them.
+KEPT_ON_RESET = (SHEET_KIND,)
 
 
 def pool_line(lang: Lang, pool: PoolValue) -> str:
@@ -25,11 +38,13 @@ def pool_line(lang: Lang, pool: PoolValue) -> str:
 
 
 def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Embed:
-    embed = embeds.card(t(lang, "mesa.estado.title"))
+    embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
     system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
     embeds.field(embed, t(lang, "mesa.estado.system"), system)
     gm = f"<@{table.gm_id}>" if table.gm_id else t(lang, "mesa.estado.no_gm")
     embeds.field(embed, t(lang, "mesa.estado.gm"), gm)
+    if table.gm_channel_id:
+        embeds.field(embed, t(lang, "mesa.estado.gm_channel"), f"<#{table.gm_channel_id}>")
     shown = [pool_line(lang, p) for p in pools if p.value]
     embeds.field(
         embed,
@@ -40,11 +55,175 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Emb
     return embed
 
 
+async def answer_gm(
+    interaction: discord.Interaction, table: Table, embed: discord.Embed, **kwargs: object
+) -> None:
+    """A GM command's answer: private in the table's channel, in place in the GM channel."""
+    await send(interaction, embed=embed, ephemeral=not in_gm_channel(table, interaction), **kwargs)
+
+
+# -- the ledger, page by page ------------------------------------------------------------------
+
+
+def reason_text(lang: Lang, reason: str) -> str:
+    """What a ledger row was for, in words when the catalog has them, else its code."""
+    key = f"ledger.{reason}"
+    return t(lang, key) if key in CATALOG.entries else f"`{reason}`"
+
+
+def ledger_line(lang: Lang, row: LedgerRow, guild_id: int | None) -> str:
+    when = int(datetime.fromisoformat(row.created_at).timestamp())
+    pool = pool_name(lang, row.pool)
+    if row.owner_id:
+        pool = t(lang, "mesa.historial.owned", pool=pool, owner=row.owner_id)
+    line = t(
+        lang,
+        "mesa.historial.line",
+        id=row.id,
+        when=when,
+        actor=row.actor_id,
+        pool=pool,
+        delta=row.delta,
+        value=row.value_after,
+        reason=reason_text(lang, row.reason),
+    )
+    if row.undoes is not None:
+        line += " " + t(lang, "mesa.historial.undoes", id=row.undoes)
+    if row.message_id is not None and guild_id is not None:
+        link = f"https://discord.com/channels/{guild_id}/{row.channel_id}/{row.message_id}"
+        line += " " + t(lang, "mesa.historial.message", link=link)
+    return line
+
+
+class HistoryPage:
+    """Which page of which filtered ledger: all of it lives in the buttons' ``custom_id``."""
+
+    def __init__(self, channel_id: int, before: int, pool: str, owner: int) -> None:
+        self.channel_id, self.before, self.pool, self.owner = channel_id, before, pool, owner
+
+    def custom_id(self, before: int) -> str:
+        return f"mesa:historial:{self.channel_id}:{before}:{self.pool or '-'}:{self.owner}"
+
+    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, object]:
+        rows = await bot.store.ledger(
+            self.channel_id,
+            limit=HISTORY_PAGE + 1,
+            before_id=self.before or None,
+            pool=self.pool or None,
+            owner_id=self.owner or None,
+        )
+        shown = rows[:HISTORY_PAGE]
+        body = "\n".join(ledger_line(lang, r, guild_id) for r in shown) or t(lang, "mesa.historial.empty")
+        embed = embeds.card(t(lang, "mesa.historial.title"), body)
+        view = discord.ui.View(timeout=None)
+        if self.before:
+            view.add_item(HistoryButton(self, 0, t(lang, "mesa.historial.newest")))
+        if len(rows) > HISTORY_PAGE:
+            view.add_item(HistoryButton(self, shown[-1].id, t(lang, "mesa.historial.older")))
+        return {"embed": embed, "view": view}
+
+
+class HistoryButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mesa:historial:(?P<channel>[0-9]{1,20}):(?P<before>[0-9]{1,20}):(?P<pool>[a-z_-]{1,40}):(?P<owner>[0-9]{1,20})",
+):
+    def __init__(self, page: HistoryPage, before: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or "·", custom_id=page.custom_id(before)))
+        self.page = HistoryPage(page.channel_id, before, page.pool, page.owner)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> HistoryButton:
+        pool = "" if match["pool"] == "-" else match["pool"]
+        page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
+        return cls(page, int(match["before"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot: Tirada = interaction.client  # type: ignore[assignment]
+        await update(
+            interaction, **await self.page.render(bot, lang_for(interaction.locale), interaction.guild_id)
+        )
+
+
+# -- reset, after a confirmation -------------------------------------------------------------
+
+
+class ResetButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mesa:reiniciar:(?P<action>si|no):(?P<channel>[0-9]{1,20})",
+):
+    def __init__(
+        self,
+        action: str,
+        channel_id: int,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or action, style=style, custom_id=f"mesa:reiniciar:{action}:{channel_id}"
+            )
+        )
+        self.action, self.channel_id = action, channel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ResetButton:
+        return cls(match["action"], int(match["channel"]))
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot: Tirada = interaction.client  # type: ignore[assignment]
+        lang = lang_for(interaction.locale)
+        table = await bot.store.table_or_default(self.channel_id, interaction.guild_id)
+        if not is_gm(table, interaction):
+            raise Refusal("error.not_gm")
+        if self.action == "no":
+            await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
+            return
+        outcome = await bot.store.apply(
+            Operation(
+                table.channel_id,
+                interaction.id,
+                interaction.user.id,
+                "mesa.reset",
+                guild_id=interaction.guild_id,
+                reset=Reset(keep=KEPT_ON_RESET),
+            )
+        )
+        assert isinstance(outcome, Applied)
+        done = embeds.card(
+            t(lang, "mesa.reiniciar.title"),
+            t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),
+            embeds.SUCCESS,
+        )
+        await update(interaction, embed=done, view=None)
+        if not outcome.replayed:
+            notice = embeds.card(
+                t(lang, "mesa.reiniciar.title"), t(lang, "mesa.reiniciar.notice", gm=interaction.user.id)
+            )
+            await bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
+                embed=notice
+            )
+
+
+# -- the cog ---------------------------------------------------------------------------------
+
+
 class Mesa(commands.Cog):
     mesa = app_commands.Group(name=T("mesa.cmd"), description=T("mesa.cmd.desc"), guild_only=True)
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RevealButton, HistoryButton, ResetButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RevealButton, HistoryButton, ResetButton)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """``guild_only`` is only a hint to Discord's client; a DM payload still arrives."""
@@ -53,44 +232,86 @@ class Mesa(commands.Cog):
         return True
 
     @mesa.command(name=T("mesa.estado"), description=T("mesa.estado.desc"))
-    async def estado(self, interaction: discord.Interaction) -> None:
-        table = await current_table(interaction)
+    @table_option
+    async def estado(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
+        table = await current_table(interaction, mesa)
         pools = await self.bot.store.pools(table.channel_id)
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
     @options("mesa.opt", "sistema")
     @app_commands.choices(sistema=SYSTEM_CHOICES)
+    @table_option
     @gm_only()
-    async def sistema(self, interaction: discord.Interaction, sistema: Choice[str]) -> None:
-        assert interaction.channel_id is not None
+    async def sistema(
+        self, interaction: discord.Interaction, sistema: Choice[str], mesa: str | None = None
+    ) -> None:
+        table = await current_table(interaction, mesa)
         system = System(sistema.value)
-        await self.bot.store.set_system(interaction.channel_id, interaction.guild_id, system)
+        await self.bot.store.set_system(table.channel_id, interaction.guild_id, system)
         lang = lang_for(interaction.locale)
         text = t(lang, "mesa.sistema.done", system=t(lang, f"system.{system.value}"))
-        await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+        await answer_gm(interaction, table, embeds.card(text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
     @options("mesa.opt", "miembro")
     async def dj(self, interaction: discord.Interaction, miembro: discord.Member | None = None) -> None:
-        assert interaction.channel_id is not None
+        """Hand the table over. The GM passes it on; anyone who may manage channels can
+        always take over (a table whose GM left the server)."""
         table = await current_table(interaction)
         if not (can_manage(interaction) or table.gm_id == interaction.user.id):
             raise Refusal("mesa.dj.not_allowed")
         target = miembro or interaction.user
         if target.bot:
             raise Refusal("mesa.dj.bot")
-        await self.bot.store.set_gm(interaction.channel_id, interaction.guild_id, target.id)
+        await self.bot.store.set_gm(table.channel_id, interaction.guild_id, target.id)
         text = t(lang_for(interaction.locale), "mesa.dj.done", gm=target.id)
         await send(interaction, embed=embeds.card("", text, colour=embeds.SUCCESS))
 
+    @mesa.command(name=T("mesa.canal_dj"), description=T("mesa.canal_dj.desc"))
+    @options("mesa.opt", "canal")
+    async def canal_dj(
+        self, interaction: discord.Interaction, canal: discord.TextChannel | None = None
+    ) -> None:
+        """Link (or, without ``canal``, unlink) the GM's private channel. It must be in
+        this server and hidden from @everyone: secret rolls go there."""
+        table = await current_table(interaction)
+        if in_gm_channel(table, interaction):
+            raise Refusal("mesa.canal_dj.from_table")
+        if not is_gm(table, interaction):
+            raise Refusal("error.not_gm")
+        lang = lang_for(interaction.locale)
+        if canal is None:
+            await self.bot.store.set_gm_channel(table.channel_id, interaction.guild_id, None)
+            await answer_gm(
+                interaction, table, embeds.card(t(lang, "mesa.canal_dj.unlinked"), colour=embeds.SUCCESS)
+            )
+            return
+        await self.check_private(interaction, table, canal.id)
+        await self.bot.store.set_gm_channel(table.channel_id, interaction.guild_id, canal.id)
+        text = t(lang, "mesa.canal_dj.linked", channel=canal.id, table=table.channel_id)
+        await answer_gm(interaction, table, embeds.card(text, colour=embeds.SUCCESS))
+
+    async def check_private(self, interaction: discord.Interaction, table: Table, channel_id: int) -> None:
+        guild = interaction.guild
+        channel = guild.get_channel(channel_id) if guild is not None else None
+        if guild is None or channel is None:
+            raise Refusal("mesa.canal_dj.other_server")
+        if channel_id == table.channel_id:
+            raise Refusal("mesa.canal_dj.same")
+        other = await self.bot.store.table(channel_id)
+        if other is not None and other.system is not None:
+            raise Refusal("mesa.canal_dj.is_table")
+        if channel.permissions_for(guild.default_role).view_channel:
+            raise Refusal("mesa.canal_dj.public", channel=channel_id)
+
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
+    @table_option
     @gm_only()
-    async def escena_fin(self, interaction: discord.Interaction) -> None:
+    async def escena_fin(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
         """The end of a scene. In Dune "se pierde 1 punto de Impulso de la reserva de grupo"
         (never below 0); other systems have nothing to settle yet."""
-        assert interaction.channel_id is not None
-        table = await current_table(interaction)
+        table = await current_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         changes = SCENE_END.get(table.system, ()) if table.system else ()
         lines = [t(lang, "mesa.escena_fin.done")]
@@ -111,6 +332,104 @@ class Mesa(commands.Cog):
                 for p in outcome.pools
             ]
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
+
+    # -- the ledger ----------------------------------------------------------------------------
+
+    @mesa.command(name=T("mesa.historial"), description=T("mesa.historial.desc"))
+    @options("mesa.opt", "reserva", "jugador")
+    @table_option
+    async def historial(
+        self,
+        interaction: discord.Interaction,
+        reserva: str | None = None,
+        jugador: discord.Member | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """Everyone may read the ledger: the pools are the whole table's."""
+        table = await current_table(interaction, mesa)
+        pool = await self.known_pool(table, reserva)
+        page = HistoryPage(table.channel_id, 0, pool or "", jugador.id if jugador else 0)
+        lang = lang_for(interaction.locale)
+        await send(interaction, ephemeral=True, **await page.render(self.bot, lang, interaction.guild_id))
+
+    # -- undo and reset --------------------------------------------------------------------------
+
+    @mesa.command(name=T("mesa.deshacer"), description=T("mesa.deshacer.desc"))
+    @options("mesa.opt", "reserva", "jugador")
+    @table_option
+    async def deshacer(
+        self,
+        interaction: discord.Interaction,
+        reserva: str | None = None,
+        jugador: discord.Member | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """Revert the last change (to ``reserva``, of ``jugador``) with compensating ledger
+        rows; the history keeps both. Refused, with the reason, if a bound would break."""
+        table = await gm_table(interaction, mesa)
+        pool = await self.known_pool(table, reserva)
+        outcome = await self.bot.store.apply(
+            Operation(
+                table.channel_id,
+                interaction.id,
+                interaction.user.id,
+                "mesa.undo",
+                guild_id=interaction.guild_id,
+                undo=Undo(pool, jugador.id if jugador else None),
+            )
+        )
+        lang = lang_for(interaction.locale)
+        if isinstance(outcome, Refused):
+            raise undo_refusal(outcome)
+        lines = [
+            t(lang, "mesa.escena_fin.pool", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
+            for p in outcome.pools
+        ]
+        await answer_gm(
+            interaction, table, embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines), embeds.SUCCESS)
+        )
+
+    @mesa.command(name=T("mesa.reiniciar"), description=T("mesa.reiniciar.desc"))
+    @table_option
+    async def reiniciar(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
+        """Ask first: a reset empties every pool and closes every open roll and combat."""
+        table = await gm_table(interaction, mesa)
+        lang = lang_for(interaction.locale)
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            ResetButton("si", table.channel_id, t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger)
+        )
+        view.add_item(ResetButton("no", table.channel_id, t(lang, "mesa.reiniciar.no")))
+        text = t(lang, "mesa.reiniciar.ask", table=table.channel_id)
+        await answer_gm(interaction, table, embeds.card(t(lang, "mesa.reiniciar.title"), text), view=view)
+
+    @historial.autocomplete("reserva")
+    @deshacer.autocomplete("reserva")
+    async def pool_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        try:
+            table = await current_table(interaction, getattr(interaction.namespace, "mesa", None))
+        except Refusal:
+            return []
+        lang = lang_for(interaction.locale)
+        names = {p: pool_name(lang, p) for p in await self.bot.store.ledger_pools(table.channel_id)}
+        return [Choice(name=n[:100], value=p) for p, n in names.items() if current.lower() in n.lower()][:25]
+
+    async def known_pool(self, table: Table, reserva: str | None) -> str | None:
+        """A pool named in an option: one this table's ledger knows, or a refusal."""
+        pool = (reserva or "").strip()
+        if not pool:
+            return None
+        if pool not in await self.bot.store.ledger_pools(table.channel_id):
+            raise Refusal("mesa.historial.unknown_pool", pool=pool[:40])
+        return pool
+
+
+def undo_refusal(outcome: Refused) -> Refusal:
+    """Why an undo changed nothing: nothing left to undo, or the bound it would break."""
+    if not outcome.pool:
+        return Refusal(outcome.key)
+    key = "mesa.deshacer.spent" if outcome.delta < 0 else "mesa.deshacer.over_cap"
+    return Refusal(key, pool=outcome.pool, have=outcome.value, need=-outcome.delta, cap=outcome.cap)
 
 
 # What the end of a scene does to each system's pools.

@@ -8,9 +8,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds, render
+from bot.checks import current_table, secret_option
 from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, T, lang_for, options, t
+from bot.reveal import deliver, is_secret
 from bot.ui import ActionButton
 from rules.expression import ExpressionRoll, roll_expression
 
@@ -41,25 +43,38 @@ class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[
         record = await bot.store.roll(self.roll_id)
         if record is None or record.kind != KIND:
             raise Refusal("error.roll_gone")
-        await roll_and_post(bot, interaction, record.data["expresion"], bool(record.data["privada"]))
+        await roll_and_post(
+            bot,
+            interaction,
+            record.data["expresion"],
+            bool(record.data["privada"]),
+            bool(record.data.get("secreta")),
+        )
 
 
 async def roll_and_post(
-    bot: Tirada, interaction: discord.Interaction, expression: str, private: bool
+    bot: Tirada, interaction: discord.Interaction, expression: str, private: bool, secret: bool
 ) -> None:
+    """Roll and answer: in public, privately (only the roller sees it) or secretly (the GM
+    sees it and may reveal it). "Repetir" repeats it the same way."""
+    table = await current_table(interaction)
+    secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    assert interaction.channel_id is not None
     roll_id = await bot.store.save_roll(
-        interaction.channel_id,
+        table.channel_id,
         interaction.id,
         interaction.user.id,
         KIND,
-        {"expresion": expression, "privada": private},
+        {"expresion": expression, "privada": private, "secreta": secret},
     )
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(RepeatButton(roll_id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
-    await send(interaction, embed=roll_embed(lang, interaction.user, roll), view=view, ephemeral=private)
+    embed = roll_embed(lang, interaction.user, roll)
+    if private and not secret:
+        await send(interaction, embed=embed, view=view, ephemeral=True)
+        return
+    await deliver(interaction, table, roll_id, embed, view, secret)
 
 
 class Tirar(commands.Cog):
@@ -74,13 +89,15 @@ class Tirar(commands.Cog):
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
     @options("tirar.opt", "expresion", "privada")
+    @secret_option
     async def tirar(
         self,
         interaction: discord.Interaction,
         expresion: app_commands.Range[str, 1, 200],
         privada: bool = False,
+        secreta: bool = False,
     ) -> None:
-        await roll_and_post(self.bot, interaction, expresion, privada)
+        await roll_and_post(self.bot, interaction, expresion, privada, secreta)
 
 
 async def setup(bot: Tirada) -> None:

@@ -1,0 +1,131 @@
+"""Secret rolls: where their result goes, and the GM's "Revelar en la mesa" button.
+
+A secret roll is recorded like any other (its pool changes are real and in the ledger);
+only its message is private. The GM's copy carries the roll's own buttons plus "Revelar":
+revealing posts that message's embeds and buttons, unchanged, to the table channel, once
+(the store keeps one claim per secret message), and the roll's buttons move with it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import embeds
+from bot.checks import in_gm_channel, is_gm
+from bot.errors import Refusal, send, update
+from bot.i18n import lang_for, t
+from bot.models import Table
+from bot.ui import ActionButton
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
+
+PREFIX = "secreta"
+
+
+def is_secret(interaction: discord.Interaction, table: Table, secret: bool) -> bool:
+    """Whether this roll is secret, or a refusal saying why it may not be. Checked before
+    anything is rolled or paid. Everything rolled in a GM channel stays there."""
+    if in_gm_channel(table, interaction):
+        return True
+    if not secret or is_gm(table, interaction):
+        return secret
+    if not table.settings.player_secret_rolls:
+        raise Refusal("secret.players_forbidden")
+    if table.gm_channel_id is None:
+        raise Refusal("secret.needs_gm_channel")
+    return True
+
+
+class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<roll>[0-9]{{1,20}})"):
+    prefix = PREFIX
+
+    async def run(self, interaction: discord.Interaction) -> None:
+        bot: Tirada = interaction.client  # type: ignore[assignment]
+        record = await bot.store.roll(self.roll_id)
+        if record is None:
+            raise Refusal("error.roll_gone")
+        table = await bot.store.table_or_default(record.channel_id, interaction.guild_id)
+        if not is_gm(table, interaction):
+            raise Refusal("secret.reveal_gm_only")
+        message = interaction.message
+        assert message is not None
+        if not await bot.store.claim_reveal(message.id, record.id, interaction.user.id):
+            raise Refusal("secret.already_revealed")
+        try:
+            posted = await bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
+                embeds=message.embeds, view=copy_without_reveal(message)
+            )
+        except BaseException:
+            await bot.store.release_reveal(message.id)
+            raise
+        await bot.store.set_roll_message(record.id, posted.id)
+        lang = lang_for(interaction.locale)
+        await update(interaction, content=t(lang, "secret.revealed", channel=table.channel_id), view=None)
+
+
+class Copy(discord.ui.View):
+    """A message's buttons posted again elsewhere. The persistent buttons registered on the
+    client answer their clicks, so this copy is never kept for dispatch."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def copy_without_reveal(message: discord.Message) -> Copy:
+    copy = Copy()
+    for item in discord.ui.View.from_message(message, timeout=None).children:
+        if not str(getattr(item, "custom_id", "")).startswith(f"{PREFIX}:"):
+            copy.add_item(item)
+    return copy
+
+
+def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> discord.ui.View:
+    panel = view if view is not None else discord.ui.View(timeout=None)
+    panel.add_item(RevealButton(roll_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
+    return panel
+
+
+async def deliver(
+    interaction: discord.Interaction,
+    table: Table,
+    roll_id: int,
+    embed: discord.Embed,
+    view: discord.ui.View | None,
+    secret: bool,
+) -> int | None:
+    """Post a roll where it belongs and return the id of the message its buttons live on.
+
+    - Not secret: the answer, in the table channel.
+    - Rolled in the GM channel: the answer, there, with "Revelar".
+    - Secret, table without a GM channel (only the GM may then roll secretly): an
+      ephemeral answer with "Revelar".
+    - Secret, with a GM channel: posted there with "Revelar"; the roller gets an ephemeral
+      answer (the player sees their own result, the GM a pointer to the GM channel).
+    """
+    kwargs: dict[str, Any] = {"embed": embed}
+    if not secret:
+        if view is not None:
+            kwargs["view"] = view
+        return await send(interaction, **kwargs)
+    lang = lang_for(interaction.locale)
+    panel = _with_reveal(view, roll_id, t(lang, "secret.reveal"))
+    if in_gm_channel(table, interaction) or table.gm_channel_id is None:
+        return await send(interaction, **kwargs, view=panel, ephemeral=not in_gm_channel(table, interaction))
+    bot: Tirada = interaction.client  # type: ignore[assignment]
+    posted = await bot.get_partial_messageable(table.gm_channel_id, guild_id=interaction.guild_id).send(
+        content=t(lang, "secret.from", user=interaction.user.id, channel=table.channel_id),
+        embed=embed,
+        view=panel,
+    )
+    if is_gm(table, interaction):
+        note = embeds.card(t(lang, "secret.sent", channel=table.gm_channel_id), colour=embeds.SUCCESS)
+        await send(interaction, embed=note, ephemeral=True)
+    else:
+        await send(interaction, embed=embed, ephemeral=True)
+    return posted.id
