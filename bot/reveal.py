@@ -117,15 +117,16 @@ async def deliver(
     panel = _with_reveal(view, roll_id, t(lang, "secret.reveal"))
     if in_gm_channel(table, interaction) or table.gm_channel_id is None:
         return await send(interaction, **kwargs, view=panel, ephemeral=not in_gm_channel(table, interaction))
+    # Answer first (Discord waits three seconds for it), then post to the GM channel.
+    if is_gm(table, interaction):
+        note = embeds.card(t(lang, "secret.sent", channel=table.gm_channel_id), colour=embeds.SUCCESS)
+        await send(interaction, embed=note, ephemeral=True)
+    else:
+        await send(interaction, embed=embed, ephemeral=True)
     bot: Tirada = interaction.client  # type: ignore[assignment]
     posted = await bot.get_partial_messageable(table.gm_channel_id, guild_id=interaction.guild_id).send(
         content=t(lang, "secret.from", user=interaction.user.id, channel=table.channel_id),
         embed=embed,
         view=panel,
     )
-    if is_gm(table, interaction):
-        note = embeds.card(t(lang, "secret.sent", channel=table.gm_channel_id), colour=embeds.SUCCESS)
-        await send(interaction, embed=note, ephemeral=True)
-    else:
-        await send(interaction, embed=embed, ephemeral=True)
     return posted.id

@@ -305,6 +305,27 @@ class Mesa(commands.Cog):
         if channel.permissions_for(guild.default_role).view_channel:
             raise Refusal("mesa.canal_dj.public", channel=channel_id)
 
+    @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
+    @options("mesa.opt", "secretas_jugadores")
+    @table_option
+    async def ajustes(
+        self,
+        interaction: discord.Interaction,
+        secretas_jugadores: bool | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """The table's own settings; without options, shows them (to anyone)."""
+        table = await current_table(interaction, mesa)
+        if secretas_jugadores is not None:
+            table = await gm_table(interaction, mesa)
+            settings = table.settings.model_copy(update={"player_secret_rolls": secretas_jugadores})
+            table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
+        lang = lang_for(interaction.locale)
+        key = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
+        await send(
+            interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), t(lang, key)), ephemeral=True
+        )
+
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option
     @gm_only()

@@ -2,7 +2,24 @@ import pytest
 
 from bot.models import System
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, User
+from tests.support.payloads import (
+    ADMIN,
+    CHANNEL_ID,
+    GM,
+    GM_CHANNEL_ID,
+    OTHER,
+    OTHER_CHANNEL_ID,
+    PLAYER,
+    PRIVATE_OVERWRITE,
+    User,
+    text_channel,
+)
+
+HARNESS_CHANNELS = [
+    text_channel(CHANNEL_ID, "mesa"),
+    text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE]),
+    text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
+]
 
 BOT_USER = User(940000000000000001, "OtroBot", bot=True)
 
@@ -97,3 +114,218 @@ async def test_a_system_outside_the_choices_is_refused(harness: Harness, value: 
 async def test_table_commands_refuse_direct_messages(harness: Harness) -> None:
     reply = await harness.slash("mesa estado", guild=False)
     assert reply.ephemeral and "solo funciona en un canal de un servidor" in reply.text
+
+
+# -- the GM channel -------------------------------------------------------------------------
+
+
+@pytest.fixture
+async def linked(harness: Harness) -> Harness:
+    """A Dune table run by GM, with the private GM channel linked."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    reply = await harness.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+    assert f"<#{GM_CHANNEL_ID}> es ahora el canal del DJ de <#{CHANNEL_ID}>" in reply.text
+    assert reply.ephemeral
+    return harness
+
+
+def channel(channel_id: int) -> dict:
+    return next(c for c in HARNESS_CHANNELS if int(c["id"]) == channel_id)
+
+
+async def test_linking_a_channel_everyone_can_see_is_refused(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    reply = await harness.slash("mesa canal-dj", user=GM, canal=channel(OTHER_CHANNEL_ID))
+    assert reply.ephemeral and "lo puede ver @everyone" in reply.text
+    assert (await table(harness)).gm_channel_id is None
+    english = await harness.slash("mesa canal-dj", user=GM, canal=channel(OTHER_CHANNEL_ID), locale="en-US")
+    assert "@everyone can see" in english.text
+
+
+async def test_linking_the_table_itself_or_by_a_player_is_refused(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    by_player = await harness.slash("mesa canal-dj", user=PLAYER, canal=channel(GM_CHANNEL_ID))
+    assert by_player.ephemeral and "Solo la persona que dirige" in by_player.text
+    itself = await harness.slash("mesa canal-dj", user=GM, canal=channel(CHANNEL_ID))
+    assert "tiene que ser otro canal" in itself.text
+    assert (await table(harness)).gm_channel_id is None
+
+
+async def test_gm_commands_in_the_gm_channel_act_on_the_linked_table(linked: Harness) -> None:
+    reply = await linked.slash("dune amenaza gastar", user=GM, channel_id=GM_CHANNEL_ID, cantidad=1)
+    assert "No hay bastante Amenaza" in reply.text
+    await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=3)
+    assert await linked.pool("impulso") == 3
+    assert await linked.pool("impulso", channel_id=GM_CHANNEL_ID) == 0
+    status = await linked.slash("mesa estado", user=GM, channel_id=GM_CHANNEL_ID)
+    assert "Impulso: **3**" in status.text and f"<#{GM_CHANNEL_ID}>" in status.text
+
+
+async def test_a_gm_channel_serving_two_tables_asks_which(linked: Harness) -> None:
+    await linked.slash("mesa dj", user=ADMIN, miembro=GM, channel_id=OTHER_CHANNEL_ID)
+    await linked.slash("mesa sistema", user=GM, sistema="dune", channel_id=OTHER_CHANNEL_ID)
+    await linked.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID)
+    unsure = await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=2)
+    assert unsure.ephemeral and "lleva 2 mesas" in unsure.text
+    assert await linked.pool("impulso") == 0
+    named = await linked.slash(
+        "dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=2, mesa=str(OTHER_CHANNEL_ID)
+    )
+    assert not named.ephemeral
+    assert await linked.pool("impulso", channel_id=OTHER_CHANNEL_ID) == 2
+    assert await linked.pool("impulso") == 0
+    unknown = await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=2, mesa="123")
+    assert "no lleva esa mesa" in unknown.text
+
+
+async def test_the_table_option_autocompletes_the_tables_served(linked: Harness) -> None:
+    assert linked.bot is not None
+    from tests.support.payloads import interaction_payload
+
+    payload = interaction_payload(
+        4,
+        {
+            "id": "1",
+            "name": "mesa",
+            "type": 1,
+            "options": [{"type": 1, "name": "estado", "options": [{"type": 3, "name": "mesa", "value": "", "focused": True}]}],
+        },
+        user=GM,
+        locale="es-ES",
+        channel_id=GM_CHANNEL_ID,
+        channels=linked.channels,
+    )
+    reply = await linked.feed(payload)
+    assert reply.callback.payload["data"]["choices"] == [{"name": "#mesa", "value": str(CHANNEL_ID)}]
+
+
+async def test_unlinking(linked: Harness) -> None:
+    reply = await linked.slash("mesa canal-dj", user=GM)
+    assert "ya no tiene canal del DJ" in reply.text
+    assert (await table(linked)).gm_channel_id is None
+
+
+async def test_an_abandoned_table_is_taken_over_by_a_channel_manager(linked: Harness) -> None:
+    refused = await linked.slash("mesa dj", user=PLAYER)
+    assert refused.ephemeral
+    await linked.slash("mesa dj", user=ADMIN)
+    assert (await table(linked)).gm_id == ADMIN.id
+    took = await linked.slash("dune impulso añadir", user=ADMIN, cantidad=1)
+    assert not took.ephemeral and await linked.pool("impulso") == 1
+    old_gm = await linked.slash("dune impulso añadir", user=GM, cantidad=1)
+    assert old_gm.ephemeral and await linked.pool("impulso") == 1
+
+
+# -- history, undo and reset --------------------------------------------------------------------
+
+
+async def test_history_is_newest_first_and_pages_with_buttons(linked: Harness) -> None:
+    for amount in range(1, 13):
+        await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=amount)
+    first = await linked.slash("mesa historial")
+    assert first.ephemeral
+    lines = first.embed["description"].splitlines()
+    assert len(lines) == 10
+    assert "Amenaza **+12** → 78 · Amenaza añadida" in lines[0] and f"<@{PLAYER.id}>" in lines[0]
+    assert first.message.custom_ids == [f"mesa:historial:{CHANNEL_ID}:3:-:0"]
+    older = await linked.click(first.message, first.message.custom_ids[0])
+    page = linked.current(first.message)
+    text = page.data["embeds"][0]["description"]
+    assert "**+2** → 3" in text and "**+1** → 1" in text and "+3" not in text
+    assert page.custom_ids == [f"mesa:historial:{CHANNEL_ID}:0:-:0"]
+    assert older.callback.payload["type"] == 7
+
+
+async def test_history_filters_by_pool_and_player(linked: Harness) -> None:
+    await linked.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    await linked.slash("dune determinacion dar", user=GM, jugador=OTHER)
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    mine = await linked.slash("mesa historial", jugador=PLAYER)
+    assert mine.embed["description"].count("\n") == 0 and "Determinación de" in mine.embed["description"]
+    threat = await linked.slash("mesa historial", reserva="amenaza", locale="en-US")
+    assert "Threat **+2** → 2 · Threat added" in threat.embed["description"]
+    unknown = await linked.slash("mesa historial", reserva="oro")
+    assert unknown.ephemeral and "ningún movimiento en «oro»" in unknown.text
+
+
+async def test_undo_after_undo_reverts_in_reverse_order(linked: Harness) -> None:
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    await linked.slash("dune impulso añadir", user=GM, cantidad=3)
+    first = await linked.slash("mesa deshacer", user=GM)
+    assert first.ephemeral and "Impulso: -3 (queda 0)" in first.text
+    second = await linked.slash("mesa deshacer", user=GM)
+    assert "Amenaza: -2 (queda 0)" in second.text
+    third = await linked.slash("mesa deshacer", user=GM)
+    assert third.ephemeral and "No queda ningún cambio que deshacer" in third.text
+    await linked.assert_ledger_matches()
+    history = await linked.slash("mesa historial")
+    assert history.embed["description"].count("deshace `#") == 2
+
+
+async def test_undo_is_refused_when_what_it_restores_was_spent(linked: Harness) -> None:
+    assert linked.bot is not None
+    from bot.models import Change, Operation
+
+    await linked.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", (Change("impulso", 2), Change("amenaza", 1))))
+    await linked.slash("dune impulso gastar", user=PLAYER, cantidad=2)
+    refused = await linked.slash("mesa deshacer", user=GM, reserva="amenaza")
+    assert refused.ephemeral
+    assert "No se puede deshacer: Impulso tiene 0 y deshacerlo le quitaría 2; ya se gastó." in refused.text
+    assert await linked.pool("amenaza") == 1 and await linked.pool("impulso") == 0
+    await linked.assert_ledger_matches()
+
+
+async def test_only_the_gm_undoes_and_a_replay_undoes_once(linked: Harness) -> None:
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=3)
+    refused = await linked.slash("mesa deshacer", user=PLAYER)
+    assert refused.ephemeral and await linked.pool("amenaza") == 5
+    from tests.support.payloads import interaction_payload
+
+    assert linked.bot is not None
+    payload = interaction_payload(
+        2,
+        linked._command_data(["mesa", "deshacer"], {}),
+        user=GM,
+        locale="es-ES",
+        channel_id=CHANNEL_ID,
+        channels=linked.channels,
+    )
+    await linked.feed(payload)
+    await linked.feed(payload)
+    assert await linked.pool("amenaza") == 2
+
+
+async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    harness.script(3, 11, 12, 13, 15, 5, 8, 10, 13, 15)
+    panel = (await harness.slash("donjon prueba", dados=5, contra=5)).message
+    await harness.click(panel, "donjon:ley:dado:1")
+    assert await harness.pool("dados", PLAYER.id) == 1
+    asked = await harness.slash("mesa reiniciar", user=GM)
+    assert asked.ephemeral and "¿Reiniciar" in asked.text
+    assert await harness.pool("dados", PLAYER.id) == 1
+    yes = f"mesa:reiniciar:si:{CHANNEL_ID}"
+    assert yes in asked.message.custom_ids
+    by_player = await harness.click(asked.message, yes, user=PLAYER)
+    assert by_player.ephemeral and await harness.pool("dados", PLAYER.id) == 1
+    done = await harness.click(asked.message, yes, user=GM)
+    assert "1 reservas a cero" in harness.current(asked.message).data["embeds"][0]["description"]
+    notice = [m for m in done.messages if m.channel_id == CHANNEL_ID and not m.ephemeral]
+    assert notice and "ha reiniciado la mesa" in notice[0].data["embeds"][0]["description"]
+    assert await harness.pool("dados", PLAYER.id) == 0
+    stale = await harness.click(harness.current(panel), "donjon:ley:dado:1")
+    assert stale.ephemeral and "Esa tirada ya no existe" in stale.text
+    await harness.assert_ledger_matches()
+    history = await harness.slash("mesa historial")
+    assert "reinicio de la mesa" in history.text
+
+
+async def test_reset_can_be_cancelled(linked: Harness) -> None:
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    asked = await linked.slash("mesa reiniciar", user=GM)
+    await linked.click(asked.message, f"mesa:reiniciar:no:{CHANNEL_ID}", user=GM)
+    assert "No se ha reiniciado nada" in linked.current(asked.message).data["embeds"][0]["title"]
+    assert await linked.pool("amenaza") == 2

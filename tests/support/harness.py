@@ -32,6 +32,7 @@ from tests.support.payloads import (
     BOT_USER_ID,
     CHANNEL_ID,
     GM_CHANNEL_ID,
+    OTHER_CHANNEL_ID,
     PLAYER,
     PRIVATE_OVERWRITE,
     TOKEN,
@@ -261,6 +262,7 @@ class Harness:
         self.channels = [
             text_channel(CHANNEL_ID, "mesa"),
             text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE]),
+            text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
         ]
 
     def settings(self) -> Settings:

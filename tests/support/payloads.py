@@ -19,6 +19,8 @@ BOT_USER_ID = APP_ID
 GUILD_ID = 910000000000000001
 CHANNEL_ID = 920000000000000001
 GM_CHANNEL_ID = 920000000000000002
+# A second (public) channel: another table, or a GM channel that would keep no secrets.
+OTHER_CHANNEL_ID = 920000000000000003
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAx.GabcDE.abcdefghijklmnopqrstuvwxyz0123456789AB"
 
 ALL_PERMISSIONS = (1 << 50) - 1

@@ -1,0 +1,174 @@
+"""Secret rolls through discord.py: where they go, who may reveal them, and that a reveal
+posts the same result once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support.harness import Harness, Message, Reply
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
+
+TABLE_MESSAGES = f"/channels/{CHANNEL_ID}/messages"
+
+
+@pytest.fixture
+async def dune(harness: Harness) -> Harness:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    return harness
+
+
+@pytest.fixture
+async def linked(dune: Harness) -> Harness:
+    channel = next(c for c in dune.channels if int(c["id"]) == GM_CHANNEL_ID)
+    await dune.slash("mesa canal-dj", user=GM, canal=channel)
+    return dune
+
+
+async def secret_roll(h: Harness, *faces: int, user=GM, channel_id: int = CHANNEL_ID, **options: object) -> Reply:
+    h.script(*faces)
+    options = {"habilidad": 6, "motivacion": 6, "secreta": True} | options
+    return await h.slash("dune tirada", user=user, channel_id=channel_id, **options)
+
+
+def in_channel(reply: Reply, channel_id: int) -> list[Message]:
+    return [m for m in reply.messages if m.channel_id == channel_id and not m.ephemeral]
+
+
+def reveal_id(message: Message) -> str:
+    return next(c for c in message.custom_ids if c.startswith("secreta:revelar:"))
+
+
+def leaks(reply: Reply, needle: str) -> list[str]:
+    """Requests that would show ``needle`` in the table channel: a channel post there, or a
+    non-private answer to an interaction made there."""
+    found = []
+    for call in reply.calls:
+        body = json.dumps(call.payload or {}, ensure_ascii=False)
+        if needle not in body:
+            continue
+        private = isinstance(call.payload, dict) and (call.payload.get("data") or call.payload).get("flags", 0) & 64
+        if call.path.startswith(TABLE_MESSAGES) or (call.path.startswith(("/interactions/", "/webhooks/")) and not private):
+            found.append(call.path)
+    return found
+
+
+async def test_a_gm_secret_roll_goes_to_the_gm_channel_only(linked: Harness) -> None:
+    reply = await secret_roll(linked, 3, 17, pnj=True)
+    assert reply.ephemeral and f"Tirada secreta enviada a <#{GM_CHANNEL_ID}>" in reply.text
+    [secret] = in_channel(reply, GM_CHANNEL_ID)
+    assert "**3**" in json.dumps(secret.data["embeds"]) and "Tirada secreta de" in secret.data["content"]
+    assert reveal_id(secret) == "secreta:revelar:1"
+    assert not in_channel(reply, CHANNEL_ID)
+    assert leaks(reply, "**17**") == []
+
+
+async def test_revealing_posts_the_same_result_once_with_its_buttons(linked: Harness) -> None:
+    secret = in_channel(await secret_roll(linked, 1, 3), GM_CHANNEL_ID)[0]
+    embeds, buttons, pressed = secret.data["embeds"], secret.custom_ids, secret.payload()
+    revealed = await linked.click(secret, reveal_id(secret), user=GM)
+    [posted] = in_channel(revealed, CHANNEL_ID)
+    assert posted.data["embeds"] == embeds
+    assert posted.custom_ids == [c for c in buttons if not c.startswith("secreta:")]
+    assert posted.custom_ids and all(c.startswith("dune:") for c in posted.custom_ids)
+    assert f"Revelada en <#{CHANNEL_ID}>" in linked.current(secret).data["content"]
+    assert linked.current(secret).custom_ids == []
+    secret.data = {**secret.data, "components": pressed["components"]}  # a second click, sent before the edit
+    again = await linked.click(secret, "secreta:revelar:1", user=GM)
+    assert again.ephemeral and "ya se reveló" in again.text
+    assert in_channel(again, CHANNEL_ID) == []
+    # The panel now lives in the table: its buttons work there.
+    saved = await linked.click(posted, next(c for c in posted.custom_ids if c.startswith("dune:guardar")), user=GM)
+    assert saved.callback.payload["type"] == 7
+    assert await linked.pool("impulso") == 2
+
+
+async def test_only_the_gm_reveals(linked: Harness) -> None:
+    secret = in_channel(await secret_roll(linked, 3, 17), GM_CHANNEL_ID)[0]
+    refused = await linked.click(secret, reveal_id(secret), user=OTHER)
+    assert refused.ephemeral and "Solo el DJ de la mesa puede revelar" in refused.text
+    assert in_channel(refused, CHANNEL_ID) == []
+
+
+async def test_a_player_secret_roll_goes_to_the_gm_and_the_player_alone(linked: Harness) -> None:
+    reply = await secret_roll(linked, 3, 17, user=PLAYER)
+    assert reply.ephemeral and "**17**" in json.dumps(reply.data["embeds"])
+    assert "components" not in reply.data or not reply.data["components"]
+    [secret] = in_channel(reply, GM_CHANNEL_ID)
+    assert f"Tirada secreta de <@{PLAYER.id}>" in secret.data["content"]
+    assert leaks(reply, "**17**") == []
+    by_player = await linked.click(secret, reveal_id(secret), user=PLAYER)
+    assert "Solo el DJ" in by_player.text
+    by_gm = await linked.click(secret, reveal_id(secret), user=GM)
+    assert len(in_channel(by_gm, CHANNEL_ID)) == 1
+
+
+async def test_the_table_can_forbid_player_secret_rolls(linked: Harness) -> None:
+    refused = await linked.slash("mesa ajustes", user=PLAYER, secretas_jugadores=False)
+    assert refused.ephemeral and "Solo la persona que dirige" in refused.text
+    await linked.slash("mesa ajustes", user=GM, secretas_jugadores=False)
+    reply = await secret_roll(linked, 3, 17, user=PLAYER, dados_extra=1)
+    assert reply.ephemeral and "no pueden tirar en secreto" in reply.text
+    assert reply.messages == [] or all(m.ephemeral for m in reply.messages)
+    assert await linked.pool("amenaza") == 0  # the bought die was not paid for
+    assert await secret_roll(linked, 3, 17, user=GM) is not None
+
+
+async def test_without_a_gm_channel_a_player_secret_is_refused_and_the_gm_gets_it_privately(dune: Harness) -> None:
+    refused = await secret_roll(dune, 3, 17, user=PLAYER)
+    assert refused.ephemeral and "no tiene canal del DJ" in refused.text
+    assert dune.bot is not None and await dune.bot.store.roll(1) is None
+    mine = await secret_roll(dune, 3, 17, user=GM)
+    assert mine.ephemeral and reveal_id(mine.message) == "secreta:revelar:1"
+    embeds = mine.message.data["embeds"]
+    revealed = await dune.click(mine.message, reveal_id(mine.message), user=GM)
+    assert in_channel(revealed, CHANNEL_ID)[0].data["embeds"] == embeds
+
+
+async def test_rolls_made_in_the_gm_channel_stay_there(linked: Harness) -> None:
+    reply = await secret_roll(linked, 3, 17, channel_id=GM_CHANNEL_ID, secreta=False)
+    assert not reply.ephemeral and reply.message.channel_id == GM_CHANNEL_ID
+    assert reveal_id(reply.message)
+    assert {m.channel_id for m in reply.messages} == {GM_CHANNEL_ID}
+    assert linked.bot is not None
+    record = await linked.bot.store.roll(1)
+    assert record is not None and record.channel_id == CHANNEL_ID
+
+
+async def test_reveal_survives_a_restart(linked: Harness) -> None:
+    secret = in_channel(await secret_roll(linked, 3, 17), GM_CHANNEL_ID)[0]
+    await linked.restart()
+    revealed = await linked.click(secret, reveal_id(secret), user=GM)
+    assert len(in_channel(revealed, CHANNEL_ID)) == 1
+
+
+@pytest.mark.parametrize(
+    ("system", "command", "options"),
+    [
+        ("donjon", "donjon prueba", {"dados": 3, "contra": 2}),
+        ("donjon", "donjon daño", {"aguante": 3}),
+        ("donjon", "donjon gastos vender", {"valor": 2, "sociabilidad": 2, "riqueza": 1}),
+        ("dnd5e", "dnd prueba", {"modificador": 2}),
+        ("dnd5e", "dnd ataque", {"bonificador": 5, "ca": 12}),
+        ("dnd5e", "dnd tirar", {"expresion": "1d20+2"}),
+        ("mediana", "mediana tirada", {"atributo": 5, "dificultad": 10}),
+        ("mediana", "mediana daño", {"dados": "2d6"}),
+        ("dune", "dune enfrentada", {"habilidad": 6, "motivacion": 6, "rival_objetivo": 10}),
+        ("dune", "tirar", {"expresion": "2d6"}),
+    ],
+)
+async def test_every_roll_command_rolls_secretly(
+    linked: Harness, system: str, command: str, options: dict[str, object]
+) -> None:
+    await linked.slash("mesa sistema", user=GM, sistema=system)
+    reply = await linked.slash(command, user=GM, secreta=True, **options)
+    assert reply.ephemeral, reply.text
+    [secret] = in_channel(reply, GM_CHANNEL_ID)
+    assert not in_channel(reply, CHANNEL_ID)
+    embeds = secret.data["embeds"]
+    revealed = await linked.click(secret, reveal_id(secret), user=GM)
+    [posted] = in_channel(revealed, CHANNEL_ID)
+    assert posted.data["embeds"] == embeds
+
