@@ -9,13 +9,13 @@ link a private GM channel, and an interaction there acts on the linked table (th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T
 from bot.models import RollRecord, Table
 
@@ -38,6 +38,12 @@ def is_gm(table: Table, interaction: discord.Interaction) -> bool:
 
 def in_gm_channel(table: Table, interaction: discord.Interaction) -> bool:
     return interaction.channel_id != table.channel_id
+
+
+async def answer_gm(interaction: discord.Interaction, table: Table, **kwargs: Any) -> int | None:
+    """A GM command's answer: private in the table's channel (the table sees the effect in
+    its pools), in place in the GM channel, which is private already."""
+    return await send(interaction, ephemeral=not in_gm_channel(table, interaction), **kwargs)
 
 
 def _client(interaction: discord.Interaction) -> Tirada:

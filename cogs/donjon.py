@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.chances import donjon_line
-from bot.checks import current_table, gm_table, is_gm, roll_table, secret_option, table_option
+from bot.checks import answer_gm, current_table, gm_table, is_gm, roll_table, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
@@ -928,7 +928,7 @@ class Donjon(commands.Cog):
         lang = lang_for(interaction.locale)
         value = outcome.pools[0].value
         text = t(lang, "donjon.banco.adjusted", owner=who(lang, owner), delta=cantidad, value=value)
-        await send(interaction, embed=embeds.card(t(lang, "donjon.banco.title"), text))
+        await answer_gm(interaction, table, embed=embeds.card(t(lang, "donjon.banco.title"), text))
 
     @group.command(name=T("donjon.hechos"), description=T("donjon.hechos.desc"))
     async def hechos(self, interaction: discord.Interaction) -> None:
@@ -974,7 +974,7 @@ class Donjon(commands.Cog):
         await send(
             interaction,
             embed=embeds.card(t(lang, "donjon.ajustes.title"), text),
-            ephemeral=nivel is None and dado is None,
+            ephemeral=True,
         )
 
     # -- initiative and attributes -------------------------------------------------------------

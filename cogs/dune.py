@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.chances import dune_bought_line
-from bot.checks import current_table, gm_table, is_gm, roll_table, secret_option, table_option
+from bot.checks import answer_gm, current_table, gm_table, is_gm, roll_table, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
@@ -683,13 +683,24 @@ class Dune(commands.Cog):
     # -- pools ------------------------------------------------------------------------------------
 
     async def pools_answer(
-        self, interaction: discord.Interaction, table: Table, text: str, *, ephemeral: bool = False
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        text: str,
+        *,
+        ephemeral: bool = False,
+        gm: bool = False,
     ) -> None:
+        """The pools after a change: in public, or privately (``ephemeral``), or as a GM
+        command's answer (``gm``)."""
         lang = lang_for(interaction.locale)
         pools = await pools_text(self.bot, lang, table.channel_id, interaction.user.id)
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
-        await send(interaction, embed=embed, ephemeral=ephemeral)
+        if gm:
+            await answer_gm(interaction, table, embed=embed)
+        else:
+            await send(interaction, embed=embed, ephemeral=ephemeral)
 
     async def change_pools(
         self, interaction: discord.Interaction, table: Table, reason: str, *changes: Change
@@ -725,7 +736,10 @@ class Dune(commands.Cog):
         check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
         await self.change_pools(interaction, table, "dune.impulso.add", momentum_change(cantidad))
         await self.pools_answer(
-            interaction, table, t(lang_for(interaction.locale), "dune.impulso.added", amount=cantidad)
+            interaction,
+            table,
+            t(lang_for(interaction.locale), "dune.impulso.added", amount=cantidad),
+            gm=True,
         )
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
@@ -785,7 +799,7 @@ class Dune(commands.Cog):
             check_bound("cantidad", amount, 1, MAX_POINTS)
             await self.change_pools(interaction, table, "dune.amenaza.spend", Change(AMENAZA, -amount))
             text = t(lang, "dune.amenaza.spent", amount=amount)
-        await self.pools_answer(interaction, table, text)
+        await self.pools_answer(interaction, table, text, gm=True)
 
     @determinacion.command(name=T("dune.ver"), description=T("dune.determinacion.ver.desc"))
     @options("dune.opt", "jugador")
@@ -815,7 +829,7 @@ class Dune(commands.Cog):
             interaction, table, "dune.determinacion.give", determination_change(jugador.id, cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.given", user=jugador.id, amount=cantidad)
-        await self.determination_answer(interaction, table, jugador.id, text)
+        await self.determination_answer(interaction, table, jugador.id, text, gm=True)
 
     @determinacion.command(name=T("dune.quitar"), description=T("dune.determinacion.quitar.desc"))
     @options("dune.opt", "jugador", "cantidad")
@@ -833,7 +847,7 @@ class Dune(commands.Cog):
             interaction, table, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.taken", user=jugador.id, amount=cantidad)
-        await self.determination_answer(interaction, table, jugador.id, text)
+        await self.determination_answer(interaction, table, jugador.id, text, gm=True)
 
     @determinacion.command(name=T("dune.gastar"), description=T("dune.determinacion.gastar.desc"))
     async def determinacion_gastar(self, interaction: discord.Interaction) -> None:
@@ -846,12 +860,16 @@ class Dune(commands.Cog):
         await self.determination_answer(interaction, table, interaction.user.id, text)
 
     async def determination_answer(
-        self, interaction: discord.Interaction, table: Table, user_id: int, text: str
+        self, interaction: discord.Interaction, table: Table, user_id: int, text: str, *, gm: bool = False
     ) -> None:
         lang = lang_for(interaction.locale)
         value = await self.bot.store.pool(table.channel_id, DETERMINACION, user_id)
         pools = t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
-        await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), f"{text}\n{pools}"))
+        embed = embeds.card(t(lang, "dune.pools.title"), f"{text}\n{pools}")
+        if gm:
+            await answer_gm(interaction, table, embed=embed)
+        else:
+            await send(interaction, embed=embed)
 
     # -- /dune aventura ------------------------------------------------------------------------
 
@@ -912,7 +930,7 @@ class Dune(commands.Cog):
         )
         lang = lang_for(interaction.locale)
         text = t(lang, "dune.task.created", name=name, requirement=requisito, id=task_id)
-        await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+        await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @tarea.command(name=T("dune.ver"), description=T("dune.tarea.ver.desc"))
     async def tarea_ver(self, interaction: discord.Interaction) -> None:

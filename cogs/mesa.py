@@ -15,7 +15,16 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds
-from bot.checks import can_manage, current_table, gm_only, gm_table, in_gm_channel, is_gm, table_option
+from bot.checks import (
+    answer_gm,
+    can_manage,
+    current_table,
+    gm_only,
+    gm_table,
+    in_gm_channel,
+    is_gm,
+    table_option,
+)
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
@@ -53,13 +62,6 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Emb
         inline=False,
     )
     return embed
-
-
-async def answer_gm(
-    interaction: discord.Interaction, table: Table, embed: discord.Embed, **kwargs: object
-) -> None:
-    """A GM command's answer: private in the table's channel, in place in the GM channel."""
-    await send(interaction, embed=embed, ephemeral=not in_gm_channel(table, interaction), **kwargs)
 
 
 # -- the ledger, page by page ------------------------------------------------------------------
@@ -251,7 +253,7 @@ class Mesa(commands.Cog):
         await self.bot.store.set_system(table.channel_id, interaction.guild_id, system)
         lang = lang_for(interaction.locale)
         text = t(lang, "mesa.sistema.done", system=t(lang, f"system.{system.value}"))
-        await answer_gm(interaction, table, embeds.card(text, colour=embeds.SUCCESS))
+        await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
     @options("mesa.opt", "miembro")
@@ -283,14 +285,13 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         if canal is None:
             await self.bot.store.set_gm_channel(table.channel_id, interaction.guild_id, None)
-            await answer_gm(
-                interaction, table, embeds.card(t(lang, "mesa.canal_dj.unlinked"), colour=embeds.SUCCESS)
-            )
+            unlinked = embeds.card(t(lang, "mesa.canal_dj.unlinked"), colour=embeds.SUCCESS)
+            await answer_gm(interaction, table, embed=unlinked)
             return
         await self.check_private(interaction, table, canal.id)
         await self.bot.store.set_gm_channel(table.channel_id, interaction.guild_id, canal.id)
         text = t(lang, "mesa.canal_dj.linked", channel=canal.id, table=table.channel_id)
-        await answer_gm(interaction, table, embeds.card(text, colour=embeds.SUCCESS))
+        await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     async def check_private(self, interaction: discord.Interaction, table: Table, channel_id: int) -> None:
         guild = interaction.guild
@@ -406,9 +407,8 @@ class Mesa(commands.Cog):
             t(lang, "mesa.escena_fin.pool", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
             for p in outcome.pools
         ]
-        await answer_gm(
-            interaction, table, embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines), embeds.SUCCESS)
-        )
+        undone = embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines), embeds.SUCCESS)
+        await answer_gm(interaction, table, embed=undone)
 
     @mesa.command(name=T("mesa.reiniciar"), description=T("mesa.reiniciar.desc"))
     @table_option
@@ -422,7 +422,9 @@ class Mesa(commands.Cog):
         )
         view.add_item(ResetButton("no", table.channel_id, t(lang, "mesa.reiniciar.no")))
         text = t(lang, "mesa.reiniciar.ask", table=table.channel_id)
-        await answer_gm(interaction, table, embeds.card(t(lang, "mesa.reiniciar.title"), text), view=view)
+        await answer_gm(
+            interaction, table, embed=embeds.card(t(lang, "mesa.reiniciar.title"), text), view=view
+        )
 
     @historial.autocomplete("reserva")
     @deshacer.autocomplete("reserva")

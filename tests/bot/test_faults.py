@@ -123,7 +123,7 @@ async def test_a_database_locked_by_another_process(tmp_path: Path, monkeypatch:
     await asyncio.sleep(0.02)
     waited = await h.slash("dune impulso añadir", user=GM, cantidad=2)
     await short
-    assert not waited.ephemeral
+    assert "Se añaden 2 de Impulso" in waited.text
     assert await h.pool("impulso") == 2
 
     long = asyncio.create_task(asyncio.to_thread(hold, 1.5))
@@ -134,7 +134,7 @@ async def test_a_database_locked_by_another_process(tmp_path: Path, monkeypatch:
     assert "The table's database is busy right now and nothing was changed." in refused.text
     assert await h.pool("impulso") == 2
     again = await h.slash("dune impulso añadir", user=GM, cantidad=2)
-    assert not again.ephemeral
+    assert "Se añaden 2 de Impulso" in again.text
     assert await h.pool("impulso") == 4
     await h.assert_ledger_matches()
     await h.close()

@@ -27,7 +27,9 @@ async def linked(dune: Harness) -> Harness:
     return dune
 
 
-async def secret_roll(h: Harness, *faces: int, user=GM, channel_id: int = CHANNEL_ID, **options: object) -> Reply:
+async def secret_roll(
+    h: Harness, *faces: int, user=GM, channel_id: int = CHANNEL_ID, **options: object
+) -> Reply:
     h.script(*faces)
     options = {"habilidad": 6, "motivacion": 6, "secreta": True} | options
     return await h.slash("dune tirada", user=user, channel_id=channel_id, **options)
@@ -49,8 +51,12 @@ def leaks(reply: Reply, needle: str) -> list[str]:
         body = json.dumps(call.payload or {}, ensure_ascii=False)
         if needle not in body:
             continue
-        private = isinstance(call.payload, dict) and (call.payload.get("data") or call.payload).get("flags", 0) & 64
-        if call.path.startswith(TABLE_MESSAGES) or (call.path.startswith(("/interactions/", "/webhooks/")) and not private):
+        private = (
+            isinstance(call.payload, dict) and (call.payload.get("data") or call.payload).get("flags", 0) & 64
+        )
+        if call.path.startswith(TABLE_MESSAGES) or (
+            call.path.startswith(("/interactions/", "/webhooks/")) and not private
+        ):
             found.append(call.path)
     return found
 
@@ -80,7 +86,9 @@ async def test_revealing_posts_the_same_result_once_with_its_buttons(linked: Har
     assert again.ephemeral and "ya se reveló" in again.text
     assert in_channel(again, CHANNEL_ID) == []
     # The panel now lives in the table: its buttons work there.
-    saved = await linked.click(posted, next(c for c in posted.custom_ids if c.startswith("dune:guardar")), user=GM)
+    saved = await linked.click(
+        posted, next(c for c in posted.custom_ids if c.startswith("dune:guardar")), user=GM
+    )
     assert saved.callback.payload["type"] == 7
     assert await linked.pool("impulso") == 2
 
@@ -116,7 +124,9 @@ async def test_the_table_can_forbid_player_secret_rolls(linked: Harness) -> None
     assert await secret_roll(linked, 3, 17, user=GM) is not None
 
 
-async def test_without_a_gm_channel_a_player_secret_is_refused_and_the_gm_gets_it_privately(dune: Harness) -> None:
+async def test_without_a_gm_channel_a_player_secret_is_refused_and_the_gm_gets_it_privately(
+    dune: Harness,
+) -> None:
     refused = await secret_roll(dune, 3, 17, user=PLAYER)
     assert refused.ephemeral and "no tiene canal del DJ" in refused.text
     assert dune.bot is not None and await dune.bot.store.roll(1) is None
@@ -171,4 +181,3 @@ async def test_every_roll_command_rolls_secretly(
     revealed = await linked.click(secret, reveal_id(secret), user=GM)
     [posted] = in_channel(revealed, CHANNEL_ID)
     assert posted.data["embeds"] == embeds
-
