@@ -321,10 +321,11 @@ class TrackerButton(
         if self.action == "unirme":
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
             return
-        if self.action in ("empezar", "terminar") and not is_gm(
-            await roll_table(interaction, record), interaction
-        ):
+        gm = is_gm(await roll_table(interaction, record), interaction)
+        if self.action in ("empezar", "terminar") and not gm:
             raise Refusal("error.not_gm")
+        if self.action == "siguiente" and not (gm or acting_user(record.data) == interaction.user.id):
+            raise Refusal("dnd.tracker.not_your_turn")
         decide = {"empezar": start, "terminar": finish, "siguiente": lambda r: next_turn(r, self.step)}[
             self.action
         ]
@@ -361,6 +362,14 @@ def start(record: RollRecord) -> Decision:
 
 def finish(record: RollRecord) -> Decision:
     return Decision({**record.data, "ended": True}, (), "dnd.tracker.end")
+
+
+def acting_user(state: dict[str, Any]) -> int | None:
+    """Whose character acts now (None for a monster, or before the combat starts)."""
+    ordered = dnd5e.order(fighters(state))
+    if not state["started"] or not ordered:
+        return None
+    return ordered[state["turn"] % len(ordered)].user_id
 
 
 def next_turn(record: RollRecord, step: int) -> Decision:

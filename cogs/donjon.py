@@ -353,6 +353,15 @@ def turns(state: dict[str, Any]) -> tuple[donjon.Turn, ...]:
     return donjon.schedule([c for c in combatants(state) if c.dice], state["sides"])
 
 
+def acting_user(state: dict[str, Any]) -> int | None:
+    """Whose group acts now in this Ráfaga (None for an NPC, or once all have acted)."""
+    schedule = turns(state)
+    if state["step"] >= len(schedule):
+        return None
+    key = schedule[state["step"]].key
+    return next(c.get("user") for c in state["combatants"] if c["key"] == key)
+
+
 def turn_name(turn: donjon.Turn, state: dict[str, Any]) -> str:
     group = next(c for c in state["combatants"] if c["key"] == turn.key)
     name = discord.utils.escape_markdown(turn.name)
@@ -429,6 +438,8 @@ class CombatButton(
             raise Refusal("error.not_gm")
         if record.data["ended"]:
             raise Refusal("donjon.combat.is_over")
+        if self.action == "siguiente" and not (gm or acting_user(record.data) == interaction.user.id):
+            raise Refusal("donjon.combat.not_your_turn")
         if self.action == "unirme":
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
             return

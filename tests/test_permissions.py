@@ -282,6 +282,9 @@ class ButtonCase:
     system: str
     post: Press
     allowed: dict[str, frozenset[str]]
+    # For a select menu: what is picked, and the component type (3 strings, 5 users).
+    values: list[str] | None = None
+    component_type: int = 2
 
 
 async def dune_roll(h: Harness) -> Message:
@@ -302,6 +305,69 @@ async def dune_assist(h: Harness) -> Message:
 async def donjon_won(h: Harness) -> Message:
     h.script(3, 11, 12, 13, 15, 5, 8, 10, 13, 15)
     return (await h.slash("donjon prueba", dados=5, contra=5)).message
+
+
+async def donjon_told(h: Harness) -> Message:
+    """Every success told as a fact: the narration the GM (the loser) marks as narrated."""
+    panel = await donjon_won(h)
+    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    last = None
+    for n in range(4):
+        opened = await h.click(h.current(panel), f"donjon:ley:hecho:{roll_id}")
+        last = await h.submit(opened.modal_id, {"hecho": f"Hecho {n}"}, message=h.current(panel))
+    assert last is not None
+    return last.messages[-1]
+
+
+async def donjon_friend_menu(h: Harness) -> Message:
+    h.script(10, 1)
+    panel = (await h.slash("donjon prueba", dados=1, contra=1)).message
+    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    return (await h.click(panel, f"donjon:ley:amigo:{roll_id}")).message
+
+
+async def donjon_started(h: Harness) -> Message:
+    """A Ráfaga with one player's group acting first (the player rolls 20s, the NPC 1s)."""
+    panel = await donjon_combat(h)
+    combat_id = panel.custom_ids[0].split(":")[3]
+    h.script(20, 20)
+    opened = await h.click(h.current(panel), f"donjon:ini:unirme:{combat_id}:0")
+    await h.submit(opened.modal_id, {"dados": "2"}, message=h.current(panel))
+    h.script(1)
+    form = await h.click(h.current(panel), f"donjon:ini:pnj:{combat_id}:0", user=GM)
+    await h.submit(form.modal_id, {"nombre": "Trasgo", "dados": "1"}, user=GM, message=h.current(panel))
+    return h.current(panel)
+
+
+async def dune_reroll_menu(h: Harness) -> Message:
+    await add(h, Change("determinacion", 3, owner_id=PLAYER.id, cap=3, clamp=True))
+    h.script(20, 16)
+    roll = (await h.slash("dune tirada", habilidad=6, motivacion=6)).message
+    repeat = next(c for c in roll.custom_ids if c.startswith("dune:repetir"))
+    return (await h.click(roll, repeat)).message
+
+
+async def dnd_pass_menu(h: Harness) -> Message:
+    await h.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    return (await h.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)).message
+
+
+async def dnd_started(h: Harness) -> Message:
+    """A new combat, started, with the player acting first."""
+    old = (await h.slash("dnd iniciativa panel", user=GM)).message
+    ending = next(
+        (c for c in old.custom_ids if "terminar" in c and "empezar" not in str(old.custom_ids)), None
+    )
+    if ending is not None:
+        await h.click(old, ending, user=GM)
+        await h.slash("dnd iniciativa panel", user=GM)
+    h.script(20)
+    await h.slash("dnd iniciativa unirme", modificador=5)
+    assert h.bot is not None
+    tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
+    panel = h.discord.messages[tracker.message_id or 0]
+    await h.click(panel, next(c for c in panel.custom_ids if "empezar" in c), user=GM)
+    return h.current(panel)
 
 
 async def donjon_combat(h: Harness) -> Message:
@@ -384,6 +450,23 @@ BUTTON_CASES = [
         # Only the winner allocates ("el ganador"), not even the GM.
         {p: frozenset({"player"}) for p in ("donjon:ley:hecho", "donjon:ley:dado", "donjon:ley:amigo")},
     ),
+    ButtonCase("donjon narrated", "donjon", donjon_told, {"donjon:narrado": GM_ONLY}),
+    ButtonCase(
+        "donjon friend menu",
+        "donjon",
+        donjon_friend_menu,
+        {"donjon:amigo": frozenset({"player"})},
+        values=[str(OTHER.id)],
+        component_type=5,
+    ),
+    ButtonCase("donjon turn", "donjon", donjon_started, {"donjon:ini:siguiente": OWN}),
+    ButtonCase(
+        "dune reroll menu", "dune", dune_reroll_menu, {"dune:dados": OWN}, values=["0"], component_type=3
+    ),
+    ButtonCase(
+        "dnd pass menu", "dnd5e", dnd_pass_menu, {"dnd:pasar": frozenset({"player"})}, [str(OTHER.id)], 5
+    ),
+    ButtonCase("dnd turn", "dnd5e", dnd_started, {"dnd:ini:siguiente": OWN}),
     ButtonCase(
         "donjon combat",
         "donjon",
@@ -445,7 +528,13 @@ async def test_buttons(linked: Harness, case: ButtonCase) -> None:
             custom_id = next((c for c in message.custom_ids if c.startswith(prefix)), None)
             assert custom_id is not None, f"{case.name}: no {prefix} in {message.custom_ids}"
             before = snapshot(linked)
-            reply = await linked.click(linked.current(message), custom_id, user=ROLES[role])
+            reply = await linked.click(
+                linked.current(message),
+                custom_id,
+                user=ROLES[role],
+                values=case.values,
+                component_type=case.component_type,
+            )
             if role in allowed:
                 assert not refused(reply), f"{role} refused {custom_id}: {reply.text}"
             else:
@@ -463,7 +552,11 @@ def test_every_button_is_in_the_matrix() -> None:
     families = {
         dune.DuneButton,
         dune.AssistButton,
+        dune.RerollSelect,
         donjon.LawButton,
+        donjon.FriendSelect,
+        donjon.NarratedButton,
+        dnd5e.PassSelect,
         donjon.CombatButton,
         dnd5e.TrackerButton,
         dnd5e.InspirationButton,

@@ -234,7 +234,9 @@ async def test_the_initiative_tracker(table: Harness) -> None:
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     assert "▶️ Turno de Goblin (ronda 1)." in str(table.current(panel).data)
     await table.restart()
-    wrapped = await table.click(table.current(panel), "dnd:ini:siguiente:1:1")
+    not_mine = await table.click(table.current(panel), "dnd:ini:siguiente:1:1", user=OTHER)
+    assert not_mine.ephemeral and "Solo quien tiene el turno (o el DJ)" in not_mine.text
+    wrapped = await table.click(table.current(panel), "dnd:ini:siguiente:1:1", user=GM)
     assert "▶️ Turno de Bram (ronda 2)." in wrapped.text
     turn_message = wrapped.messages[-1]
     assert turn_message.data["content"] == f"<@{OTHER.id}>"

@@ -299,7 +299,9 @@ async def test_the_combat_panel_walks_the_countdown(table: Harness) -> None:
     assert "▶️ **10**: actúa Trasgo 1." in str(table.current(panel).data)
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     await table.restart()
-    moved = await table.click(table.current(panel), "donjon:ini:siguiente:1:1")
+    not_mine = await table.click(table.current(panel), "donjon:ini:siguiente:1:1")
+    assert not_mine.ephemeral and "Solo quien tiene el turno (o el DJ)" in not_mine.text
+    moved = await table.click(table.current(panel), "donjon:ini:siguiente:1:1", user=GM)
     assert "actúa Trasgo 2" in moved.text
     table.script(5, 4, 3, 7)
     rerolled = await table.click(table.current(panel), "donjon:ini:rafaga:1:0", user=GM)
