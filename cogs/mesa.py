@@ -305,6 +305,9 @@ class Mesa(commands.Cog):
             raise Refusal("mesa.canal_dj.is_table")
         if channel.permissions_for(guild.default_role).view_channel:
             raise Refusal("mesa.canal_dj.public", channel=channel_id)
+        mine = channel.permissions_for(guild.me) if guild.me is not None else None
+        if mine is not None and not (mine.view_channel and mine.send_messages and mine.embed_links):
+            raise Refusal("mesa.canal_dj.no_access", channel=channel_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
     @options("mesa.opt", "secretas_jugadores")

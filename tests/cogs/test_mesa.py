@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from bot.models import System
@@ -15,11 +17,7 @@ from tests.support.payloads import (
     text_channel,
 )
 
-HARNESS_CHANNELS = [
-    text_channel(CHANNEL_ID, "mesa"),
-    text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE]),
-    text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
-]
+HARNESS_CHANNELS = Harness(Path("unused.db")).channels
 
 BOT_USER = User(940000000000000001, "OtroBot", bot=True)
 
@@ -339,3 +337,24 @@ async def test_reset_can_be_cancelled(linked: Harness) -> None:
     await linked.click(asked.message, f"mesa:reiniciar:no:{CHANNEL_ID}", user=GM)
     assert "No se ha reiniciado nada" in linked.current(asked.message).data["embeds"][0]["title"]
     assert await linked.pool("amenaza") == 2
+
+
+async def test_linking_a_gm_channel_the_bot_cannot_write_in_is_refused(tmp_path) -> None:
+    from tests.support.payloads import BOT_USER_ID, member_payload
+
+    """A channel hidden from @everyone hides it from the bot too, unless it is let in."""
+    h = Harness(tmp_path / "bot-access.db")
+    h.members = [member_payload(BOT_USER_ID, "Tirada", bot=True)]
+    h.channels = [text_channel(CHANNEL_ID, "mesa"), text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE])]
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        refused = await h.slash("mesa canal-dj", user=GM, canal=h.channels[1])
+        assert refused.ephemeral and f"No puedo escribir en <#{GM_CHANNEL_ID}>" in refused.text
+        assert (await table(h)).gm_channel_id is None
+        h.channels[1] = channel(GM_CHANNEL_ID)  # the server lets the bot in
+        await h.restart()
+        linked = await h.slash("mesa canal-dj", user=GM, canal=h.channels[1])
+        assert "es ahora el canal del DJ" in linked.text
+    finally:
+        await h.close()

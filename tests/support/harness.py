@@ -29,6 +29,7 @@ from tests.support.dice import Scripted
 from tests.support.payloads import (
     ALL_PERMISSIONS,
     APP_ID,
+    BOT_ALLOW_OVERWRITE,
     BOT_USER_ID,
     CHANNEL_ID,
     GM_CHANNEL_ID,
@@ -261,9 +262,11 @@ class Harness:
         self.bot: Tirada | None = None
         self.channels = [
             text_channel(CHANNEL_ID, "mesa"),
-            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE]),
+            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE]),
             text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
         ]
+        # Members GUILD_CREATE lists; add the bot's to check its own channel permissions.
+        self.members: list[dict[str, Any]] = []
 
     def settings(self) -> Settings:
         return Settings(
@@ -277,7 +280,7 @@ class Harness:
         bot = Tirada(self.settings(), rng=random.Random(self.seed))
         bot.http.request = self.discord.rest  # type: ignore[method-assign]
         await bot.login(TOKEN)
-        bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels))
+        bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
         self.bot = bot
         return bot
 

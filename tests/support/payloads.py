@@ -78,7 +78,9 @@ OTHER = User(930000000000000003, "Otro")
 ADMIN = User(930000000000000004, "Admin", ALL_PERMISSIONS)
 
 
-def guild_payload(channels: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def guild_payload(
+    channels: Iterable[dict[str, Any]], members: Iterable[dict[str, Any]] = ()
+) -> dict[str, Any]:
     return {
         "id": str(GUILD_ID),
         "name": "Mesa de pruebas",
@@ -97,7 +99,7 @@ def guild_payload(channels: Iterable[dict[str, Any]]) -> dict[str, Any]:
             }
         ],
         "channels": list(channels),
-        "members": [],
+        "members": list(members),
         "member_count": 4,
         "large": False,
         "unavailable": False,
@@ -131,11 +133,33 @@ def text_channel(
     }
 
 
+def member_payload(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
+    """A guild member as GUILD_CREATE lists it (with only the @everyone role)."""
+    return {
+        "user": user_payload(user_id, name, bot=bot),
+        "roles": [],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+    }
+
+
 PRIVATE_OVERWRITE = {
     "id": str(GUILD_ID),
     "type": 0,
     "allow": "0",
     "deny": str(discord.Permissions(view_channel=True).value),
+}
+
+
+# A private channel must let the bot in, as on Discord: its member gets what a channel
+# needs for the bot to post there.
+BOT_ALLOW_OVERWRITE = {
+    "id": str(BOT_USER_ID),
+    "type": 1,
+    "allow": str(discord.Permissions(view_channel=True, send_messages=True, embed_links=True).value),
+    "deny": "0",
 }
 
 
