@@ -455,7 +455,7 @@ def undo_refusal(outcome: Refused) -> Refusal:
     if not outcome.pool:
         return Refusal(outcome.key)
     key = "mesa.deshacer.spent" if outcome.delta < 0 else "mesa.deshacer.over_cap"
-    return Refusal(key, pool=outcome.pool, have=outcome.value, need=-outcome.delta, cap=outcome.cap)
+    return Refusal(key, pool=outcome.pool, have=outcome.value, need=abs(outcome.delta), cap=outcome.cap)
 
 
 # What the end of a scene does to each system's pools.

@@ -238,3 +238,79 @@ async def test_a_clamped_spend_stops_at_zero(store: Store) -> None:
     assert isinstance(first, Applied) and first.get("impulso").delta == -1
     assert isinstance(second, Applied) and second.get("impulso").delta == 0
     assert await store.pool(CHANNEL, "impulso") == 0
+
+
+# -- the GM's side: undo, reset, reveals, GM channels ----------------------------------------
+
+
+def undo(interaction: int, pool: str | None = None, owner: int | None = None) -> Operation:
+    from bot.models import Undo
+
+    return Operation(CHANNEL, interaction, actor_id=7, reason="mesa.undo", undo=Undo(pool, owner))
+
+
+async def test_undo_reverts_a_whole_operation_once_with_rows_naming_what_they_revert(store: Store) -> None:
+    await store.apply(op(1, Change("impulso", 2, cap=6), Change("amenaza", 1)))
+    first = await store.apply(undo(2))
+    assert isinstance(first, Applied)
+    assert {(p.pool, p.delta, p.value) for p in first.pools} == {("impulso", -2, 0), ("amenaza", -1, 0)}
+    assert await store.apply(undo(2)) == Applied(first.pools, replayed=True)
+    nothing = await store.apply(undo(3))
+    assert isinstance(nothing, Refused) and nothing.key == "mesa.deshacer.nothing"
+    rows = await store.ledger(CHANNEL)
+    assert [r.undoes for r in rows] == [2, 1, None, None]
+    await assert_ledger_matches(store)
+
+
+async def test_undo_respects_the_cap_the_pool_remembers(store: Store) -> None:
+    """A roll paid 3 Impulso and made Amenaza; Impulso was saved back to its cap since:
+    undoing the roll would give back 3 Impulso over the cap of 6."""
+    await store.apply(op(1, Change("impulso", 4, cap=6)))
+    await store.apply(op(2, Change("impulso", -3), Change("amenaza", 1)))
+    await store.apply(op(3, Change("impulso", 5, cap=6)))
+    refused = await store.apply(undo(4, pool="amenaza"))
+    assert isinstance(refused, Refused) and refused.key == "pool.over_cap" and refused.cap == 6
+    assert await store.pool(CHANNEL, "amenaza") == 1 and await store.pool(CHANNEL, "impulso") == 6
+    back = await store.apply(undo(5))
+    assert isinstance(back, Applied) and back.get("impulso").value == 1
+    again = await store.apply(undo(6, pool="amenaza"))
+    assert isinstance(again, Applied) and again.get("impulso").value == 4
+    await assert_ledger_matches(store)
+
+
+async def test_undo_by_pool_and_owner(store: Store) -> None:
+    await store.apply(op(1, Change("determinacion", 1, owner_id=10)))
+    await store.apply(op(2, Change("determinacion", 1, owner_id=11)))
+    await store.apply(op(3, Change("amenaza", 2)))
+    reverted = await store.apply(undo(4, "determinacion", 10))
+    assert isinstance(reverted, Applied) and reverted.pools[0].owner_id == 10
+    assert await store.pool(CHANNEL, "determinacion", 11) == 1 and await store.pool(CHANNEL, "amenaza") == 2
+
+
+async def test_reset_zeroes_pools_and_retires_rolls_but_keeps_the_kinds_asked(store: Store) -> None:
+    from bot.models import NewRoll, Reset
+
+    await store.apply(op(1, Change("impulso", 3)))
+    await store.apply(Operation(CHANNEL, 2, 7, "roll", new_roll=NewRoll(7, "dune", {"a": 1})))
+    await store.apply(Operation(CHANNEL, 3, 7, "sheet", new_roll=NewRoll(7, "ficha", {"pv": 5})))
+    reset = await store.apply(Operation(CHANNEL, 4, 7, "mesa.reset", reset=Reset(keep=("ficha",))))
+    assert isinstance(reset, Applied) and [(p.pool, p.value) for p in reset.pools] == [("impulso", 0)]
+    assert await store.roll(1) is None and await store.rolls(CHANNEL, "dune") == []
+    assert (await store.roll(2)) is not None
+    await assert_ledger_matches(store)
+
+
+async def test_a_reveal_is_claimed_once_and_can_be_given_back(store: Store) -> None:
+    assert await store.claim_reveal(50, 1, 7)
+    assert not await store.claim_reveal(50, 1, 8)
+    await store.release_reveal(50)
+    assert await store.claim_reveal(50, 1, 8)
+
+
+async def test_gm_channels_serve_the_tables_linked_to_them(store: Store) -> None:
+    await store.set_gm_channel(1, 99, 500)
+    await store.set_gm_channel(2, 99, 500)
+    await store.set_gm_channel(3, 99, 600)
+    assert [t.channel_id for t in await store.tables_served(500)] == [1, 2]
+    await store.set_gm_channel(2, 99, None)
+    assert [t.channel_id for t in await store.tables_served(500)] == [1]

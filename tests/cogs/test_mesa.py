@@ -358,3 +358,16 @@ async def test_linking_a_gm_channel_the_bot_cannot_write_in_is_refused(tmp_path)
         assert "es ahora el canal del DJ" in linked.text
     finally:
         await h.close()
+
+
+async def test_undo_is_refused_when_it_would_go_over_the_cap(linked: Harness) -> None:
+    assert linked.bot is not None
+    from bot.models import Change, Operation
+
+    store = linked.bot.store
+    await store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", (Change("impulso", 4, cap=6),)))
+    await store.apply(Operation(CHANNEL_ID, 8, GM.id, "test", (Change("impulso", -3), Change("amenaza", 1))))
+    await linked.slash("dune impulso añadir", user=GM, cantidad=5)
+    refused = await linked.slash("mesa deshacer", user=GM, reserva="amenaza", locale="en-US")
+    assert "Can't undo: Momentum holds 6 and giving back 3 would exceed its maximum, 6." in refused.text
+    assert await linked.pool("impulso") == 6 and await linked.pool("amenaza") == 1
