@@ -108,7 +108,20 @@ def _refusal_of(error: BaseException) -> RuleError | None:
     if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
         log.warning("database locked past the busy timeout; nothing was changed")
         return Refusal("error.db_busy")
+    if isinstance(error, sqlite3.OperationalError) and _unwritable(error):
+        log.error(
+            "the database cannot be written; nothing was changed",
+            extra={"sqlite_error": getattr(error, "sqlite_errorname", str(error))},
+        )
+        return Refusal("error.db_unwritable")
     return None
+
+
+def _unwritable(error: sqlite3.OperationalError) -> bool:
+    """The file turned read-only under us: SQLite says READONLY when it knows, and fails
+    the commit's write with IOERR when the file itself refuses it."""
+    name = getattr(error, "sqlite_errorname", "")
+    return name.startswith(("SQLITE_READONLY", "SQLITE_IOERR")) or "readonly" in str(error)
 
 
 def pool_name(lang: Lang, pool: str) -> str:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
 import pytest
+from discord.webhook import async_ as webhook_async
+from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot import store as store_module
 from tests.support.harness import TIMEOUT, Harness
@@ -138,3 +142,180 @@ async def test_a_database_locked_by_another_process(tmp_path: Path, monkeypatch:
     assert await h.pool("impulso") == 4
     await h.assert_ledger_matches()
     await h.close()
+
+
+def immutable(path: Path, on: bool) -> None:
+    """``chattr +i``: even root may not write the file (file modes do not bite root)."""
+    subprocess.run(["chattr", "+i" if on else "-i", str(path)], check=True, capture_output=True)
+
+
+def chattr_works(folder: Path) -> bool:
+    probe = folder / "probe"
+    probe.write_text("x")
+    try:
+        immutable(probe, True)
+        immutable(probe, False)
+    except (OSError, subprocess.CalledProcessError):
+        return False
+    return True
+
+
+async def test_a_database_file_that_turns_read_only(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The file stops accepting writes while the bot runs: a clear answer in the user's
+    language, a clear log line, nothing changed, no crash; it works again once writable."""
+    if not chattr_works(tmp_path):
+        pytest.skip("this filesystem has no immutable attribute (chattr)")
+    h = Harness(tmp_path / "ro.db")
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        await h.slash("mesa sistema", user=GM, sistema="dune")
+        await h.slash("dune amenaza añadir", cantidad=2)
+        files = [tmp_path / "ro.db", tmp_path / "ro.db-wal"]
+        for f in files:
+            immutable(f, True)
+        try:
+            with caplog.at_level(logging.ERROR):
+                refused = await h.slash("dune amenaza añadir", cantidad=3, locale="en-US")
+            assert refused.ephemeral
+            assert "I can't save anything to the table's database right now" in refused.text
+            assert any("cannot be written" in r.getMessage() for r in caplog.records)
+            again = await h.slash("dune amenaza añadir", cantidad=3)
+            assert "no puedo guardar nada" in again.text
+        finally:
+            for f in files:
+                immutable(f, False)
+        assert await h.pool("amenaza") == 2
+        works = await h.slash("dune amenaza añadir", cantidad=3)
+        assert not works.ephemeral and await h.pool("amenaza") == 5
+        await h.assert_ledger_matches()
+    finally:
+        await h.close()
+
+
+async def test_a_database_sqlite_opens_read_only(tmp_path: Path) -> None:
+    """SQLite's own read-only answer (SQLITE_READONLY), as for a file opened read-only."""
+    h = Harness(tmp_path / "query-only.db")
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        assert h.bot is not None
+        await h.bot.store._db.execute("PRAGMA query_only = 1")
+        refused = await h.slash("mesa sistema", user=GM, sistema="dune")
+        assert refused.ephemeral and "no puedo guardar nada" in refused.text
+        await h.bot.store._db.execute("PRAGMA query_only = 0")
+        done = await h.slash("mesa sistema", user=GM, sistema="dune")
+        assert "Dune" in done.text
+    finally:
+        await h.close()
+
+
+# -- discord.py's own webhook adapter, retrying over a fake HTTP session ----------------------
+
+
+class _HTTPResponse:
+    """What aiohttp would hand discord.py's adapter: a status, headers and a body."""
+
+    def __init__(self, status: int, body: object, headers: dict[str, str]) -> None:
+        self.status = status
+        self.reason = "fake"
+        self.headers = {"content-type": "application/json", **headers}
+        self._body = json.dumps(body)
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._body
+
+    async def __aenter__(self) -> _HTTPResponse:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _HTTPSession:
+    """An aiohttp session for one request: the first requests fail with ``statuses`` at
+    the HTTP layer, then the request reaches the fake Discord."""
+
+    def __init__(self, discord_: object, statuses: list[int], route: object, kwargs: dict) -> None:
+        self.discord, self.statuses, self.route, self.kwargs = discord_, statuses, route, kwargs
+
+    def request(self, method: str, url: str, **kwargs: object) -> _AsyncResult:
+        return _AsyncResult(self)
+
+    async def answer(self) -> _HTTPResponse:
+        if self.statuses:
+            status = self.statuses.pop(0)
+            ATTEMPTS.append(status)
+            if status == 429:  # Discord's own rate limit (Cloudflare's has no Via header)
+                return _HTTPResponse(
+                    429, {"retry_after": 0.01, "global": False, "message": "slow"}, {"Via": "1.1 google"}
+                )
+            return _HTTPResponse(status, {"message": "fake", "code": 0}, {})
+        ATTEMPTS.append(200)
+        body = await self.discord.webhook(self.route, **self.kwargs)  # type: ignore[attr-defined]
+        return _HTTPResponse(200, body, {})
+
+
+class _AsyncResult:
+    def __init__(self, session: _HTTPSession) -> None:
+        self.session = session
+        self.response: _HTTPResponse | None = None
+
+    async def __aenter__(self) -> _HTTPResponse:
+        self.response = await self.session.answer()
+        return self.response
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+ATTEMPTS: list[int] = []
+
+
+class _RealAdapter(AsyncWebhookAdapter):
+    """discord.py's adapter, unchanged, over the fake HTTP session."""
+
+    def __init__(self, discord_: object, statuses: list[int]) -> None:
+        super().__init__()
+        self.discord, self.statuses = discord_, statuses
+
+    async def request(self, route, session, **kwargs):  # type: ignore[no-untyped-def, override]
+        fake = _HTTPSession(self.discord, self.statuses, route, kwargs)
+        return await super().request(route, fake, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def quick_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py waits 1 s, 3 s, 5 s... between 5xx retries; the waits are not the point."""
+    real_sleep = asyncio.sleep
+
+    async def sleep(delay: float, *args: object) -> object:
+        return await real_sleep(min(delay, 0.01), *args)
+
+    monkeypatch.setattr(webhook_async.asyncio, "sleep", sleep)
+
+
+async def test_discordpy_retries_a_500_and_a_429_and_the_answer_arrives_once(
+    table: Harness, quick_retries: None
+) -> None:
+    ATTEMPTS.clear()
+    table.adapter = _RealAdapter(table.discord, [500, 429])
+    reply = await table.slash("dune amenaza añadir", cantidad=2)
+    assert ATTEMPTS == [500, 429, 200]
+    assert len(reply.callbacks) == 1 and not channel_posts(reply)
+    assert f"<@{PLAYER.id}> añade 2 de Amenaza." in reply.text
+    assert await table.pool("amenaza") == 2
+    await table.assert_ledger_matches()
+
+
+async def test_when_discordpy_gives_up_the_change_is_announced_once_through_the_channel(
+    table: Harness, quick_retries: None
+) -> None:
+    ATTEMPTS.clear()
+    table.adapter = _RealAdapter(table.discord, [502] * 5)
+    reply = await table.slash("dune amenaza añadir", cantidad=2)
+    assert ATTEMPTS == [502] * 5
+    assert reply.callbacks == []
+    [post] = channel_posts(reply)
+    assert f"<@{PLAYER.id}> añade 2 de Amenaza." in json.dumps(post.payload, ensure_ascii=False)
+    assert await table.pool("amenaza") == 2
