@@ -53,11 +53,10 @@ def _client(interaction: discord.Interaction) -> Tirada:
 async def current_table(interaction: discord.Interaction, mesa: str | None = None) -> Table:
     """The table this interaction acts on: its own channel's, or from a GM channel the
     linked table named by ``mesa`` (a channel id from the autocomplete) or the only one."""
-    store = _client(interaction).store
     assert interaction.channel_id is not None
-    served = await store.tables_served(interaction.channel_id)
+    own, served = await _client(interaction).store.tables_seen_from(interaction.channel_id)
     if not served:
-        return await store.table_or_default(interaction.channel_id, interaction.guild_id)
+        return own or Table(interaction.channel_id, interaction.guild_id)
     if mesa:
         chosen = next((table for table in served if str(table.channel_id) == mesa.strip()), None)
         if chosen is None:

@@ -1,25 +1,24 @@
 """The SQLite store: the only module that speaks SQL.
 
-One aiosqlite connection in autocommit mode; every write runs inside
-``BEGIN IMMEDIATE`` under one ``asyncio.Lock`` so two coroutines never interleave
-statements of two transactions on the shared connection (measured: without it, double
-spends or "cannot start a transaction within a transaction"). Pool changes are
-conditional UPDATEs, each with an append-only ledger row, and the whole operation is
-recorded under its interaction id so a replay returns the first answer and changes
-nothing.
+One aiosqlite connection in autocommit mode. Every transaction is a plain function run
+whole on the connection's thread (``Store._run``): ``BEGIN IMMEDIATE`` … ``COMMIT`` in one
+hop, so two coroutines never interleave statements of two transactions on the shared
+connection (measured before: without serialising them, double spends or "cannot start a
+transaction within a transaction"). Pool changes are conditional UPDATEs, each with an
+append-only ledger row, and the whole operation is recorded under its interaction id so a
+replay returns the first answer and changes nothing.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -119,6 +118,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 # How long a statement waits for another process's lock on the file before giving up.
 BUSY_TIMEOUT_MS = 5000
 
@@ -132,7 +132,6 @@ class Store:
 
     def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now) -> None:
         self._db = db
-        self._lock = asyncio.Lock()
         self._clock = clock
 
     @classmethod
@@ -152,30 +151,32 @@ class Store:
         return store
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+        await self._db.close()
 
     def _now(self) -> str:
         return self._clock().isoformat(timespec="seconds")
 
-    @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                await self._db.rollback()
-                raise
-            await self._db.commit()
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(connection, *args)`` on the connection's own thread, in one hop.
 
-    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        aiosqlite hops to its thread once per statement, fetch and cursor close: some twenty
+        hops for one operation, each a chance for another coroutine's statement to slip in
+        (hence, before, a lock around every transaction). Its ``_execute`` queues a whole
+        function instead; it has no public equivalent, so this is the one place that uses
+        it (the version is pinned below 0.23 and every store test goes through here). One
+        thread runs the queue in order, so no two transactions ever interleave.
+        """
+        return await self._db._execute(fn, self._db._conn, *args)
 
-    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+    async def _write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing."""
+        return await self._run(_in_transaction, fn, *args)
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
+        return await self._run(lambda db: db.execute(sql, params).fetchone())
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> list[sqlite3.Row]:
+        return await self._run(lambda db: db.execute(sql, params).fetchall())
 
     # -- schema -------------------------------------------------------------------------
 
@@ -190,10 +191,7 @@ class Store:
         for version, statements in enumerate(MIGRATIONS, start=1):
             if version <= current:
                 continue
-            async with self._transaction() as db:
-                for statement in statements:
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {version}")
+            await self._write(_migration, statements, version)
             log.info("database migrated", extra={"schema_version": version})
 
     async def get_meta(self, key: str) -> str | None:
@@ -201,12 +199,13 @@ class Store:
         return None if row is None else str(row[0])
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self._transaction() as db:
-            await db.execute(
+        await self._write(
+            lambda db: db.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
+        )
 
     # -- tables -------------------------------------------------------------------------
 
@@ -218,23 +217,21 @@ class Store:
         """The channel's table, or the empty table it would be (nothing is written)."""
         return await self.table(channel_id) or Table(channel_id, guild_id)
 
-    async def _ensure_table(self, db: aiosqlite.Connection, channel_id: int, guild_id: int | None) -> None:
-        await db.execute(
+    def _ensure_table(self, db: sqlite3.Connection, channel_id: int, guild_id: int | None) -> None:
+        db.execute(
             "INSERT INTO tables (channel_id, guild_id, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT (channel_id) DO NOTHING",
             (channel_id, guild_id, self._now()),
         )
 
     async def _update_table(self, channel_id: int, guild_id: int | None, column: str, value: Any) -> Table:
-        async with self._transaction() as db:
-            await self._ensure_table(db, channel_id, guild_id)
-            async with db.execute(
-                f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *",
-                (value, channel_id),
-            ) as cursor:
-                row = await cursor.fetchone()
-        assert row is not None
-        return _table(row)
+        def update(db: sqlite3.Connection) -> sqlite3.Row:
+            self._ensure_table(db, channel_id, guild_id)
+            return db.execute(
+                f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *", (value, channel_id)
+            ).fetchone()
+
+        return _table(await self._write(update))
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
         return await self._update_table(channel_id, guild_id, "system", system.value)
@@ -247,6 +244,17 @@ class Store:
 
     async def set_gm_channel(self, channel_id: int, guild_id: int | None, gm_channel_id: int | None) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_channel_id", gm_channel_id)
+
+    async def tables_seen_from(self, channel_id: int) -> tuple[Table | None, list[Table]]:
+        """In one query: the channel's own table, and the tables it is the GM channel of."""
+        rows = await self._fetchall(
+            "SELECT * FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel "
+            "ORDER BY channel_id",
+            {"channel": channel_id},
+        )
+        tables = [_table(r) for r in rows]
+        own = next((t for t in tables if t.channel_id == channel_id), None)
+        return own, [t for t in tables if t.gm_channel_id == channel_id]
 
     async def tables_served(self, gm_channel_id: int) -> list[Table]:
         """The tables whose private GM channel this is."""
@@ -282,118 +290,118 @@ class Store:
         outcome, applied or refused, is stored under the interaction id: a replay gets
         the first answer with ``replayed`` set and changes nothing.
         """
-        async with self._transaction() as db:
-            first = await self._recorded(db, op.interaction_id, op.step)
-            if first is not None:
-                return first
-            await self._ensure_table(db, op.channel_id, op.guild_id)
-            await db.execute("SAVEPOINT changes")
-            outcome = await self._changes(db, op)
-            if isinstance(outcome, Refused):
-                await db.execute("ROLLBACK TO changes")
-            await db.execute("RELEASE changes")
-            await db.execute(
-                "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (op.interaction_id, op.step, op.channel_id, _encode(outcome), self._now()),
-            )
+        return await self._write(self._apply, op)
+
+    def _apply(self, db: sqlite3.Connection, op: Operation) -> Outcome:
+        first = self._recorded(db, op.interaction_id, op.step)
+        if first is not None:
+            return first
+        self._ensure_table(db, op.channel_id, op.guild_id)
+        db.execute("SAVEPOINT changes")
+        outcome = self._changes(db, op)
+        if isinstance(outcome, Refused):
+            db.execute("ROLLBACK TO changes")
+        db.execute("RELEASE changes")
+        db.execute(
+            "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (op.interaction_id, op.step, op.channel_id, _encode(outcome), self._now()),
+        )
         return outcome
 
-    async def _changes(self, db: aiosqlite.Connection, op: Operation) -> Outcome:
+    def _changes(self, db: sqlite3.Connection, op: Operation) -> Outcome:
         roll_id = None
         if op.roll_update is not None:
-            refused = await self._update_roll(db, op.roll_update)
+            refused = self._update_roll(db, op.roll_update)
             if refused is not None:
                 return refused
             roll_id = op.roll_update.roll_id
         changes = op.changes
         if op.undo is not None:
-            reverted = await self._undo_plan(db, op.channel_id, op.undo)
+            reverted = self._undo_plan(db, op.channel_id, op.undo)
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted
         if op.reset is not None:
-            changes += await self._reset_plan(db, op.channel_id)
-            await db.execute(
+            changes += self._reset_plan(db, op.channel_id)
+            db.execute(
                 "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
                 (op.channel_id, *op.reset.keep),
             )
         states: list[PoolState] = []
         for change in changes:
-            result = await self._change(db, op, change)
+            result = self._change(db, op, change)
             if isinstance(result, Refused):
                 return result
             states.append(result)
         if op.new_roll is not None:
-            roll_id = await self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
+            roll_id = self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
         return Applied(tuple(states), roll_id=roll_id)
 
-    async def _undo_plan(self, db: aiosqlite.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+    def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
         """The compensating changes for the last operation not yet reverted (that touched
         the pool, when one is named). Reading here is safe: the write lock is held."""
         live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
-        async with db.execute(
+        cursor = db.execute(
             f"SELECT interaction_id FROM ledger WHERE channel_id = :channel AND {live} "
             "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
             "ORDER BY id DESC LIMIT 1",
             {"channel": channel_id, "pool": undo.pool, "owner": undo.owner_id},
-        ) as cursor:
-            last = await cursor.fetchone()
+        )
+        last = cursor.fetchone()
         if last is None:
             return ()
-        async with db.execute(
+        cursor = db.execute(
             "SELECT id, pool, owner_id, delta FROM ledger "
             f"WHERE channel_id = ? AND interaction_id = ? AND {live} ORDER BY id",
             (channel_id, last[0]),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
+        rows = cursor.fetchall()
         return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
-    async def _reset_plan(self, db: aiosqlite.Connection, channel_id: int) -> tuple[Change, ...]:
-        async with db.execute(
+    def _reset_plan(self, db: sqlite3.Connection, channel_id: int) -> tuple[Change, ...]:
+        cursor = db.execute(
             "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 ORDER BY pool, owner_id",
             (channel_id,),
-        ) as cursor:
-            rows = await cursor.fetchall()
+        )
+        rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    async def _update_roll(self, db: aiosqlite.Connection, update: RollUpdate) -> Refused | None:
-        async with db.execute(
+    def _update_roll(self, db: sqlite3.Connection, update: RollUpdate) -> Refused | None:
+        cursor = db.execute(
             "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
             "RETURNING id",
             (json.dumps(update.data), update.roll_id, update.version),
-        ) as cursor:
-            if await cursor.fetchone() is not None:
-                return None
-        async with db.execute(
-            "SELECT 1 FROM rolls WHERE id = ? AND NOT retired", (update.roll_id,)
-        ) as cursor:
-            exists = await cursor.fetchone()
+        )
+        if cursor.fetchone() is not None:
+            return None
+        cursor = db.execute("SELECT 1 FROM rolls WHERE id = ? AND NOT retired", (update.roll_id,))
+        exists = cursor.fetchone()
         key = "roll.stale" if exists else "error.roll_gone"
         return Refused(key, "", 0, 0, 0)
 
-    async def _insert_roll(
-        self, db: aiosqlite.Connection, channel_id: int, interaction_id: int, roll: NewRoll
+    def _insert_roll(
+        self, db: sqlite3.Connection, channel_id: int, interaction_id: int, roll: NewRoll
     ) -> int:
-        async with db.execute(
+        cursor = db.execute(
             "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (channel_id, interaction_id, roll.user_id, roll.kind, json.dumps(roll.data), self._now()),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
+        row = cursor.fetchone()
         assert row is not None
         return int(row[0])
 
-    async def _recorded(self, db: aiosqlite.Connection, interaction_id: int, step: int) -> Outcome | None:
-        async with db.execute(
+    def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
+        cursor = db.execute(
             "SELECT outcome FROM operations WHERE interaction_id = ? AND step = ?", (interaction_id, step)
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
+        row = cursor.fetchone()
         return None if row is None else _decode(row[0])
 
-    async def _change(self, db: aiosqlite.Connection, op: Operation, change: Change) -> PoolState | Refused:
-        await db.execute(
+    def _change(self, db: sqlite3.Connection, op: Operation, change: Change) -> PoolState | Refused:
+        db.execute(
             "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (?, ?, ?, 0) "
             "ON CONFLICT DO NOTHING",
             (op.channel_id, change.pool, change.owner_id),
@@ -403,7 +411,7 @@ class Store:
             target = ":set_to"
         elif change.clamp:
             target = "max(0, min(coalesce(:cap, cap, value + :delta), value + :delta))"
-        async with db.execute(
+        cursor = db.execute(
             f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
             "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
             f"AND {target} >= 0 AND {target} <= coalesce(:cap, cap, {target}) "
@@ -416,13 +424,13 @@ class Store:
                 "pool": change.pool,
                 "owner": change.owner_id,
             },
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
+        row = cursor.fetchone()
         if row is None:
-            return await self._refusal(db, op.channel_id, change)
+            return self._refusal(db, op.channel_id, change)
         value, applied = int(row[0]), int(row[1])
         if applied:
-            await db.execute(
+            db.execute(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
                 "value_after, reason, message_id, created_at, undoes) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -443,12 +451,12 @@ class Store:
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
 
-    async def _refusal(self, db: aiosqlite.Connection, channel_id: int, change: Change) -> Refused:
-        async with db.execute(
+    def _refusal(self, db: sqlite3.Connection, channel_id: int, change: Change) -> Refused:
+        cursor = db.execute(
             "SELECT value, cap FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
             (channel_id, change.pool, change.owner_id),
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
+        row = cursor.fetchone()
         value = 0 if row is None else int(row[0])
         cap = change.cap if change.cap is not None or row is None else row[1]
         delta = change.delta if change.set_to is None else change.set_to - value
@@ -498,18 +506,18 @@ class Store:
         self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
     ) -> int:
         """Record a posted roll once per interaction and return its id."""
-        async with self._transaction() as db:
-            await db.execute(
+
+        def save(db: sqlite3.Connection) -> int:
+            db.execute(
                 "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
                 (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
             )
-            async with db.execute(
-                "SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)
-            ) as cursor:
-                row = await cursor.fetchone()
-        assert row is not None
-        return int(row[0])
+            return int(
+                db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
+            )
+
+        return await self._write(save)
 
     async def roll(self, roll_id: int) -> RollRecord | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""
@@ -526,28 +534,48 @@ class Store:
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
-        async with (
-            self._transaction() as db,
-            db.execute(
+
+        def claim(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
                 "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
                 (message_id, roll_id, actor_id, self._now()),
-            ) as cursor,
-        ):
-            return await cursor.fetchone() is not None
+            )
+            return cursor.fetchone() is not None
+
+        return await self._write(claim)
 
     async def release_reveal(self, message_id: int) -> None:
         """Give a reveal back when posting it failed, so the GM can try again."""
-        async with self._transaction() as db:
-            await db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,))
+        await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
     async def set_roll_message(self, roll_id: int, message_id: int) -> None:
         """Remember where a roll was posted, so later buttons can edit that message."""
-        async with self._transaction() as db:
-            await db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
+        await self._write(
+            lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
+        )
 
 
-def _table(row: aiosqlite.Row) -> Table:
+def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """On the connection's thread: ``fn`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``. A commit
+    that fails (the file turned read-only) leaves nothing behind: SQLite rolls back."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        result = fn(db, *args)
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+    return result
+
+
+def _migration(db: sqlite3.Connection, statements: tuple[str, ...], version: int) -> None:
+    for statement in statements:
+        db.execute(statement)
+    db.execute(f"PRAGMA user_version = {version}")
+
+
+def _table(row: sqlite3.Row) -> Table:
     return Table(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
@@ -559,7 +587,7 @@ def _table(row: aiosqlite.Row) -> Table:
     )
 
 
-def _roll(row: aiosqlite.Row) -> RollRecord:
+def _roll(row: sqlite3.Row) -> RollRecord:
     return RollRecord(
         row["id"],
         row["channel_id"],
