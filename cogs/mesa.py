@@ -30,7 +30,7 @@ from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
-from bot.ui import Guarded
+from bot.ui import ActionButton, Guarded
 from cogs.mediana import SHEET_KIND
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
@@ -152,35 +152,15 @@ class HistoryButton(
 # -- reset, after a confirmation -------------------------------------------------------------
 
 
-class ResetButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"mesa:reiniciar:(?P<action>si|no):(?P<channel>[0-9]{1,20})",
-):
-    def __init__(
-        self,
-        action: str,
-        channel_id: int,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or action, style=style, custom_id=f"mesa:reiniciar:{action}:{channel_id}"
-            )
-        )
-        self.action, self.channel_id = action, channel_id
+class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<roll>[0-9]{1,20})"):
+    """ "Sí, reiniciar" / "Cancelar". The record it carries is the table itself: its channel id."""
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ResetButton:
-        return cls(match["action"], int(match["channel"]))
+    prefix = "mesa:reiniciar"
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         lang = lang_for(interaction.locale)
-        table = await bot.store.table_or_default(self.channel_id, interaction.guild_id)
+        table = await bot.store.table_or_default(self.roll_id, interaction.guild_id)
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         if self.action == "no":
@@ -421,9 +401,9 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         view = discord.ui.View(timeout=None)
         view.add_item(
-            ResetButton("si", table.channel_id, t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger)
+            ResetButton(table.channel_id, "si", t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger)
         )
-        view.add_item(ResetButton("no", table.channel_id, t(lang, "mesa.reiniciar.no")))
+        view.add_item(ResetButton(table.channel_id, "no", t(lang, "mesa.reiniciar.no")))
         text = t(lang, "mesa.reiniciar.ask", table=table.channel_id)
         await answer_gm(
             interaction, table, embed=embeds.card(t(lang, "mesa.reiniciar.title"), text), view=view
