@@ -33,6 +33,7 @@ from rules.donjon import Contest, DonjonRoll, Law
 
 KIND = "donjon"
 COMBAT_KIND = "donjon_combate"
+ATTRIBUTES_KIND = "donjon_atributos"
 BANK = "dados"
 GM_BANK = "dados_dj"
 GM = 0  # the owner id that stands for "the GM" in a Law (and the GM's bank)
@@ -1023,13 +1024,19 @@ class Donjon(commands.Cog):
     @app_commands.choices(
         metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in ("estandar", "mejorado", "eleccion")]
     )
-    async def atributos(self, interaction: discord.Interaction, metodo: Choice[str] | None = None) -> None:
+    @secret_option
+    async def atributos(
+        self, interaction: discord.Interaction, metodo: Choice[str] | None = None, secreta: bool = False
+    ) -> None:
         method = metodo.value if metodo else "estandar"
+        table = await current_table(interaction)
+        secret = is_secret(interaction, table, secreta)
         lang = lang_for(interaction.locale)
-        await send(
-            interaction,
-            **attributes_message(lang, method, donjon.roll_attributes(self.bot.rng, method == "eleccion")),
+        embed = attributes_embed(lang, method, donjon.roll_attributes(self.bot.rng, method == "eleccion"))
+        record = await rolls.record(
+            self.bot.store, interaction, table, ATTRIBUTES_KIND, {}, "donjon.atributos"
         )
+        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
 
     @group.command(name=T("donjon.puntos"), description=T("donjon.puntos.desc"))
     @options("donjon.opt", *donjon.ATTRIBUTES)
@@ -1063,7 +1070,7 @@ def median_dice(rolled: tuple[int, int, int]) -> str:
     )
 
 
-def attributes_message(lang: Lang, method: str, roll: donjon.AttributeRoll) -> dict[str, Any]:
+def attributes_embed(lang: Lang, method: str, roll: donjon.AttributeRoll) -> discord.Embed:
     lines = []
     for index, (rolled, median) in enumerate(zip(roll.rolls, roll.medians, strict=True)):
         dice = median_dice(rolled)
@@ -1076,7 +1083,7 @@ def attributes_message(lang: Lang, method: str, roll: donjon.AttributeRoll) -> d
         footer = t(lang, "donjon.attr.may_reroll", total=roll.total)
     embed = embeds.card(t(lang, f"donjon.metodo.{method}"), "\n".join(lines))
     embed.set_footer(text=footer)
-    return {"embed": embed}
+    return embed
 
 
 async def setup(bot: Tirada) -> None:

@@ -133,7 +133,7 @@ CASES = [
     Case("donjon ajustes", "donjon", changes=False),
     Case("donjon ajustes", "donjon", {"nivel": 2}, allowed=GM_ONLY, changes=None),
     Case("donjon iniciativa", "donjon", changes=None),
-    Case("donjon atributos", "donjon", changes=False),
+    Case("donjon atributos", "donjon"),
     Case(
         "donjon puntos",
         "donjon",

@@ -158,6 +158,7 @@ async def test_reveal_survives_a_restart(linked: Harness) -> None:
     ("system", "command", "options"),
     [
         ("donjon", "donjon prueba", {"dados": 3, "contra": 2}),
+        ("donjon", "donjon atributos", {}),
         ("donjon", "donjon daño", {"aguante": 3}),
         ("donjon", "donjon gastos vender", {"valor": 2, "sociabilidad": 2, "riqueza": 1}),
         ("dnd5e", "dnd prueba", {"modificador": 2}),
