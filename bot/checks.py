@@ -63,8 +63,14 @@ async def current_table(interaction: discord.Interaction, mesa: str | None = Non
             raise Refusal("mesa.gm_channel.unknown_table")
         return chosen
     if len(served) > 1:
-        raise Refusal("mesa.gm_channel.which_table", count=len(served))
+        key = "which_table" if _takes_table_option(interaction) else "which_table_elsewhere"
+        raise Refusal(f"mesa.gm_channel.{key}", count=len(served))
     return served[0]
+
+
+def _takes_table_option(interaction: discord.Interaction) -> bool:
+    command = interaction.command
+    return isinstance(command, app_commands.Command) and any(p.name == "mesa" for p in command.parameters)
 
 
 async def roll_table(interaction: discord.Interaction, record: RollRecord) -> Table:

@@ -176,6 +176,8 @@ async def test_a_gm_channel_serving_two_tables_asks_which(linked: Harness) -> No
     unknown = await linked.slash(
         "dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=2, mesa="123"
     )
+    roll = await linked.slash("dune tirada", user=GM, channel_id=GM_CHANNEL_ID, habilidad=6, motivacion=6)
+    assert roll.ephemeral and "no tiene opción «mesa»: hazla desde el canal de la mesa" in roll.text
     assert "no lleva esa mesa" in unknown.text
 
 
