@@ -14,3 +14,20 @@ async def test_a_small_load_keeps_every_invariant(tmp_path: Path) -> None:
     assert len(report.replies) > 100
     assert await check_invariants(h, tables, report) == []
     await h.close()
+
+
+async def test_every_reason_the_load_writes_to_the_ledger_reads_as_a_sentence(tmp_path: Path) -> None:
+    """/mesa historial shows why each pool changed; a reason without a sentence in the
+    catalog would show as a code."""
+    import sqlite3
+
+    from bot.i18n import CATALOG
+
+    h = Harness(tmp_path / "reasons.db", seed=3)
+    await h.start()
+    await run_load(h, make_tables(8), rounds=2, batch=8)
+    await h.close()
+    with sqlite3.connect(tmp_path / "reasons.db") as db:
+        reasons = {r for (r,) in db.execute("SELECT DISTINCT reason FROM ledger")}
+    assert len(reasons) >= 5
+    assert {r for r in reasons if f"ledger.{r}" not in CATALOG.entries} == set()
