@@ -8,6 +8,7 @@ revealing posts that message's embeds and buttons, unchanged, to the table chann
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +22,8 @@ from bot.ui import ActionButton
 
 if TYPE_CHECKING:
     from bot.client import Tirada
+
+log = logging.getLogger(__name__)
 
 PREFIX = "secreta"
 
@@ -124,9 +127,37 @@ async def deliver(
     else:
         await send(interaction, embed=embed, ephemeral=True)
     bot: Tirada = interaction.client  # type: ignore[assignment]
-    posted = await bot.get_partial_messageable(table.gm_channel_id, guild_id=interaction.guild_id).send(
-        content=t(lang, "secret.from", user=interaction.user.id, channel=table.channel_id),
-        embed=embed,
-        view=panel,
-    )
+    try:
+        posted = await bot.get_partial_messageable(table.gm_channel_id, guild_id=interaction.guild_id).send(
+            content=t(lang, "secret.from", user=interaction.user.id, channel=table.channel_id),
+            embed=embed,
+            view=panel,
+        )
+    except discord.HTTPException as error:
+        await _gm_channel_unreachable(interaction, table, embed, panel, error)
+        return None
     return posted.id
+
+
+async def _gm_channel_unreachable(
+    interaction: discord.Interaction,
+    table: Table,
+    embed: discord.Embed,
+    panel: discord.ui.View,
+    error: discord.HTTPException,
+) -> None:
+    """The GM channel was deleted or closed to the bot. The roll is already recorded, so
+    it must reach someone: the GM gets it privately with "Revelar"; a player is told
+    their roll reached only them."""
+    log.warning(
+        "GM channel unreachable; secret roll kept private",
+        extra={"channel": table.channel_id, "gm_channel": table.gm_channel_id, "status": error.status},
+    )
+    lang = lang_for(interaction.locale)
+    notice = embeds.card(
+        t(lang, "secret.gm_channel_unreachable", channel=table.gm_channel_id), colour=embeds.REFUSAL
+    )
+    if is_gm(table, interaction):
+        await send(interaction, embeds=[notice, embed], view=panel, ephemeral=True)
+    else:
+        await send(interaction, embed=notice, ephemeral=True)

@@ -182,3 +182,22 @@ async def test_every_roll_command_rolls_secretly(
     revealed = await linked.click(secret, reveal_id(secret), user=GM)
     [posted] = in_channel(revealed, CHANNEL_ID)
     assert posted.data["embeds"] == embeds
+
+
+async def test_a_gm_channel_closed_to_the_bot_keeps_the_roll_private(
+    linked: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The roll is recorded before the GM channel refuses it: it still reaches someone."""
+    linked.discord.closed_channels.add(GM_CHANNEL_ID)
+    with caplog.at_level("WARNING"):
+        mine = await secret_roll(linked, 3, 17, 5, dados_extra=1, pago="amenaza")
+    private = [m for m in mine.messages if m.ephemeral]
+    assert len(private) == 2  # "sent to the GM channel", then the roll itself with "Revelar"
+    assert "No he podido publicar en el canal del DJ" in json.dumps(private[1].data, ensure_ascii=False)
+    assert reveal_id(private[1]) == "secreta:revelar:1"
+    assert not in_channel(mine, CHANNEL_ID) and not in_channel(mine, GM_CHANNEL_ID)
+    assert any("GM channel unreachable" in r.getMessage() for r in caplog.records)
+    assert await linked.pool("amenaza") == 1  # the bought die was paid, once
+    theirs = await secret_roll(linked, 3, 17, user=PLAYER)
+    assert "solo la ves tú" in json.dumps([m.data for m in theirs.messages], ensure_ascii=False)
+    assert "Algo ha fallado" not in json.dumps([c.payload for c in theirs.calls], ensure_ascii=False)

@@ -137,6 +137,8 @@ class Discord:
         # Statuses (or TIMEOUT) the next webhook calls fail with, 0 to let one through:
         # Discord failing the answer after discord.py's own retries.
         self.fail_next: list[int] = []
+        # Channels whose messages the REST API refuses (deleted, or closed to the bot).
+        self.closed_channels: set[int] = set()
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
@@ -155,6 +157,8 @@ class Discord:
                 dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands
             ]
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
+            if int(route.channel_id) in self.closed_channels:
+                raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Access", "code": 50001})
             return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
         if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
             return self._update(int(route.url.rsplit("/", 1)[1]), payload or {}).payload()
