@@ -18,7 +18,7 @@ from bot.checks import in_gm_channel, is_gm
 from bot.errors import Refusal, send, update
 from bot.i18n import lang_for, t
 from bot.models import Table
-from bot.ui import ActionButton, Panel
+from bot.ui import ActionButton
 
 if TYPE_CHECKING:
     from bot.client import Tirada
@@ -69,8 +69,19 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<ro
         await update(interaction, content=t(lang, "secret.revealed", channel=table.channel_id), view=None)
 
 
-def copy_without_reveal(message: discord.Message) -> Panel:
-    copy = Panel()
+class Copy(discord.ui.View):
+    """A message's buttons posted again elsewhere. The persistent buttons registered on the
+    client answer their clicks, so this copy is never kept for dispatch."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def copy_without_reveal(message: discord.Message) -> Copy:
+    copy = Copy()
     for item in discord.ui.View.from_message(message, timeout=None).children:
         if not str(getattr(item, "custom_id", "")).startswith(f"{PREFIX}:"):
             copy.add_item(item)
@@ -78,7 +89,7 @@ def copy_without_reveal(message: discord.Message) -> Panel:
 
 
 def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> discord.ui.View:
-    panel = view if view is not None else Panel()
+    panel = view if view is not None else discord.ui.View(timeout=None)
     panel.add_item(RevealButton(roll_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
     return panel
 

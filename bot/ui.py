@@ -10,26 +10,18 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Container
+from typing import Any
 
 import discord
 
 from bot.errors import Refusal, answer_error
 
 
-class Panel(discord.ui.View):
-    """A message's buttons, every one a persistent ``DynamicItem``.
-
-    discord.py routes their clicks by ``custom_id`` through the items registered on the
-    client, so the view itself need not be kept: not dispatchable, it is not stored per
-    message, and an ephemeral one gets no 15-minute timer task (which, at 2,000 tables,
-    was most of the bot's memory growth).
-    """
-
-    def __init__(self) -> None:
-        super().__init__(timeout=None)
-
-    def is_dispatchable(self) -> bool:
-        return False
+class View(discord.ui.View):
+    async def on_error(
+        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        await answer_error(interaction, error)
 
 
 # An abandoned form is forgotten after this long (interaction tokens last 15 minutes).

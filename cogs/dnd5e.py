@@ -34,7 +34,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, Panel, StepButton, parse_int
+from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
 from rules.expression import roll_expression
@@ -157,7 +157,7 @@ def inspiration_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.
     test = test_from(record.data["test"])
     if not holds or test.inspired:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     for index, face in enumerate(test.faces):
         key = "dnd.button.inspiration_die" if len(test.faces) > 1 else "dnd.button.inspiration"
         view.add_item(
@@ -284,7 +284,7 @@ def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     state = record.data
     if state["ended"]:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(TrackerButton(record.id, "unirme", 0, t(lang, "dnd.button.unirme")))
     if not state["started"]:
         view.add_item(
@@ -717,7 +717,7 @@ class Dnd(commands.Cog):
         grant_id = await self.bot.store.save_roll(
             table.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
         )
-        view = Panel()
+        view = discord.ui.View(timeout=None)
         view.add_item(PassSelect(grant_id, t(lang, "dnd.inspiration.pass_placeholder")))
         mentions = discord.AllowedMentions(users=[discord.Object(jugador.id)])
         text = t(lang, "dnd.inspiration.already_holds", user=jugador.id)

@@ -26,7 +26,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord, Table
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, Panel, StepButton, parse_int
+from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
 from rules import donjon
 from rules.dice import Die, Mark
 from rules.donjon import Contest, DonjonRoll, Law
@@ -126,7 +126,7 @@ def law_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     roll = donjon.from_data(record.data)
     if roll.law is None or roll.law.allocated:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
         view.add_item(LawButton(record.id, action, t(lang, f"donjon.button.{action}"), style))
     view.add_item(
@@ -183,7 +183,7 @@ async def allocate(interaction: discord.Interaction, roll_id: int, change: Any) 
 
 
 async def post_narration(interaction: discord.Interaction, lang: Lang, record: RollRecord, law: Law) -> None:
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(
         NarratedButton(record.id, "narrado", t(lang, "donjon.button.narrado"), discord.ButtonStyle.success)
     )
@@ -217,7 +217,7 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
         if self.action == "hecho":
             await interaction.response.send_modal(FactModal(self.roll_id, lang))
         elif self.action == "amigo":
-            view = Panel()
+            view = discord.ui.View(timeout=None)
             view.add_item(FriendSelect(self.roll_id, t(lang, "donjon.friend.placeholder")))
             await send(
                 interaction, embed=embeds.card(t(lang, "donjon.friend.title")), view=view, ephemeral=True
@@ -400,7 +400,7 @@ def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     state = record.data
     if state["ended"]:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     for action in ("unirme", "pnj"):
         view.add_item(CombatButton(record.id, action, 0, t(lang, f"donjon.button.{action}")))
     if state["step"] < len(turns(state)):

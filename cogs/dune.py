@@ -25,7 +25,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Applied, Change, Operation, Refused, RollRecord, RollUpdate, Table
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, Panel, parse_int
+from bot.ui import ActionButton, Guarded, Modal, parse_int
 from rules import dune
 from rules.dune import DuneRoll
 
@@ -177,7 +177,7 @@ def button(lang: Lang, action: str, roll_id: int, style: discord.ButtonStyle) ->
 
 def panel(lang: Lang, roll_id: int, roll: DuneRoll) -> discord.ui.View:
     """The buttons that still make sense for this roll, and only those."""
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     primary, secondary, danger = (
         discord.ButtonStyle.primary,
         discord.ButtonStyle.secondary,
@@ -340,7 +340,7 @@ async def offer_reroll(interaction: discord.Interaction, record: RollRecord, lan
         )
         for i in roll.rerollable
     ]
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(RerollSelect(record.id, options, t(lang, "dune.reroll.placeholder")))
     await send(
         interaction,
@@ -988,7 +988,7 @@ def assist_embed(lang: Lang, record: RollRecord) -> discord.Embed:
 
 
 def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(
         AssistButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
     )

@@ -19,7 +19,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import RollRecord, Table
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Modal, Panel, StepButton, parse_int
+from bot.ui import ActionButton, Modal, StepButton, parse_int
 from rules import mediana
 from rules.mediana import Health, Test, Throw
 
@@ -254,7 +254,7 @@ def opposed_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     data = record.data
     if data.get("settled") or mediana.opposed_winner(test_from(data["a"]), test_from(data["b"])) is not None:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(TestButton(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
     view.add_item(
         TestButton(record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary)
@@ -287,7 +287,7 @@ def combat_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
 def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     if record.data["ended"]:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(CombatButton(record.id, "unirme", 0, t(lang, "mediana.button.unirme")))
     view.add_item(CombatButton(record.id, "pnj", 0, t(lang, "mediana.button.pnj")))
     view.add_item(
@@ -723,7 +723,7 @@ def damage_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     data = record.data
     if not data.get("attack") or not test_from(data["test"]).success:
         return None
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger))
     return view
 

@@ -30,7 +30,7 @@ from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
-from bot.ui import ActionButton, Guarded, Panel
+from bot.ui import ActionButton, Guarded
 from cogs.mediana import SHEET_KIND
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
@@ -117,7 +117,7 @@ class HistoryPage:
         shown = rows[:HISTORY_PAGE]
         body = "\n".join(ledger_line(lang, r, guild_id) for r in shown) or t(lang, "mesa.historial.empty")
         embed = embeds.card(t(lang, "mesa.historial.title"), body)
-        view = Panel()
+        view = discord.ui.View(timeout=None)
         if self.before:
             view.add_item(HistoryButton(self, 0, t(lang, "mesa.historial.newest")))
         if len(rows) > HISTORY_PAGE:
@@ -399,7 +399,7 @@ class Mesa(commands.Cog):
         """Ask first: a reset empties every pool and closes every open roll and combat."""
         table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
-        view = Panel()
+        view = discord.ui.View(timeout=None)
         view.add_item(
             ResetButton(table.channel_id, "si", t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger)
         )

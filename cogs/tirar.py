@@ -13,7 +13,7 @@ from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.reveal import deliver, is_secret
-from bot.ui import ActionButton, Panel
+from bot.ui import ActionButton
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
@@ -68,7 +68,7 @@ async def roll_and_post(
         {"expresion": expression, "privada": private, "secreta": secret},
     )
     lang = lang_for(interaction.locale)
-    view = Panel()
+    view = discord.ui.View(timeout=None)
     view.add_item(RepeatButton(roll_id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
     embed = roll_embed(lang, interaction.user, roll)
     if private and not secret:
