@@ -1,8 +1,9 @@
-"""Base View, Modal and persistent-button pieces whose errors reach the one handler.
+"""Base Modal and persistent-button pieces whose errors reach the one handler.
 
-discord.py sends View and Modal errors to ``on_error`` (not the tree's), and only logs
-errors raised by a ``DynamicItem`` callback: without these bases a failing button would
-leave the player with "This interaction failed" and no answer.
+discord.py sends Modal errors to ``on_error`` (not the tree's), and only logs errors
+raised by a ``DynamicItem`` callback: without these bases a failing button would leave
+the player with "This interaction failed" and no answer. (Every button is a
+``DynamicItem``, so no view needs an error handler of its own.)
 """
 
 from __future__ import annotations
@@ -10,19 +11,10 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Container
-from typing import Any
 
 import discord
 
 from bot.errors import Refusal, answer_error
-
-
-class View(discord.ui.View):
-    async def on_error(
-        self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item[Any]
-    ) -> None:
-        await answer_error(interaction, error)
-
 
 # An abandoned form is forgotten after this long (interaction tokens last 15 minutes).
 FORM_SECONDS = 15 * 60
