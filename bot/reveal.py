@@ -30,7 +30,7 @@ PREFIX = "secreta"
 
 def is_secret(interaction: discord.Interaction, table: Table, secret: bool) -> bool:
     """Whether this roll is secret, or a refusal saying why it may not be. Checked before
-    anything is rolled or paid. Everything rolled in a GM channel stays there."""
+    anything is recorded or paid. Everything rolled in a GM channel stays there."""
     if in_gm_channel(table, interaction):
         return True
     if not secret or is_gm(table, interaction):

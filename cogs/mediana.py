@@ -416,12 +416,11 @@ class Mediana(commands.Cog):
         return True
 
     async def rank_for(
-        self, interaction: discord.Interaction, base: str, no_skill: bool, malherido: bool
+        self, table: Table, user_id: int, base: str, no_skill: bool, malherido: bool
     ) -> tuple[str, list[str]]:
         """The rank after every drop, and why: no skill points, and malherido — said by the
         player or known from their PV sheet without being told."""
-        table = await current_table(interaction)
-        health = health_from(await sheet(self.bot, table.channel_id, interaction.user.id))
+        health = health_from(await sheet(self.bot, table.channel_id, user_id))
         hurt = malherido or bool(health and health.badly_hurt)
         reasons = [r for r, on in (("sin_habilidad", no_skill), ("malherido", hurt)) if on]
         if base != "medio":
@@ -429,9 +428,13 @@ class Mediana(commands.Cog):
         return mediana.effective_rank(base, no_skill, hurt), reasons
 
     async def post(
-        self, interaction: discord.Interaction, data: dict[str, Any], secret: bool, view_for: Any = None
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        data: dict[str, Any],
+        secret: bool,
+        view_for: Any = None,
     ) -> None:
-        table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
         record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
         lang = lang_for(interaction.locale)
@@ -471,12 +474,17 @@ class Mediana(commands.Cog):
         check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         check("habilidad", habilidad, 0, mediana.MAX_SCORE)
         check("estorbo", estorbo, 0, mediana.MAX_SCORE)
+        table = await current_table(interaction)
         rank, reasons = await self.rank_for(
-            interaction, rango.value if rango else "medio", sin_habilidad or habilidad == 0, malherido
+            table,
+            interaction.user.id,
+            rango.value if rango else "medio",
+            sin_habilidad or habilidad == 0,
+            malherido,
         )
         test = mediana.roll_test(self.bot.rng, atributo + habilidad - estorbo, dificultad, rank)
         data = {"kind": "tirada", "test": test_data(test), "reasons": reasons, "attack": ataque}
-        await self.post(interaction, data, secreta, damage_view)
+        await self.post(interaction, table, data, secreta, damage_view)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
     @options("mediana.opt", "atributo", "dificultad", "malherido", "rango", "estorbo")
@@ -495,13 +503,15 @@ class Mediana(commands.Cog):
         """Atributo + 1o3d10: no skill, no explosion (the text explodes skill and opposed tests)."""
         check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         check("estorbo", estorbo, 0, mediana.MAX_SCORE)
-        rank, reasons = await self.rank_for(interaction, rango.value if rango else "medio", False, malherido)
+        table = await current_table(interaction)
+        rank, reasons = await self.rank_for(
+            table, interaction.user.id, rango.value if rango else "medio", False, malherido
+        )
         test = mediana.roll_test(
             self.bot.rng, atributo - estorbo, dificultad, rank, explode=False, skill_test=False
         )
-        await self.post(
-            interaction, {"kind": "atributo", "test": test_data(test), "reasons": reasons}, secreta
-        )
+        data = {"kind": "atributo", "test": test_data(test), "reasons": reasons}
+        await self.post(interaction, table, data, secreta)
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
     @options(
@@ -524,7 +534,8 @@ class Mediana(commands.Cog):
             check(name, value, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         for name, value in (("habilidad", habilidad), ("rival_habilidad", rival_habilidad)):
             check(name, value, 0, mediana.MAX_SCORE)
-        rank, _ = await self.rank_for(interaction, "medio", habilidad == 0, malherido)
+        table = await current_table(interaction)
+        rank, _ = await self.rank_for(table, interaction.user.id, "medio", habilidad == 0, malherido)
         a = mediana.roll_test(self.bot.rng, atributo + habilidad, None, rank)
         b = mediana.roll_test(
             self.bot.rng,
@@ -538,7 +549,7 @@ class Mediana(commands.Cog):
             "b": test_data(b),
             "rival": rival.id if rival else None,
         }
-        await self.post(interaction, data, secreta, opposed_view)
+        await self.post(interaction, table, data, secreta, opposed_view)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
     @options("mediana.opt", "dados", "absorcion", "grados", "critico")
