@@ -61,8 +61,10 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<ro
             posted = await bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
                 embeds=message.embeds, view=copy_without_reveal(message)
             )
-        except BaseException:
+        except BaseException as error:
             await bot.store.release_reveal(message.id)
+            if isinstance(error, discord.Forbidden | discord.NotFound):
+                raise Refusal("secret.table_unreachable", channel=table.channel_id) from error
             raise
         await bot.store.set_roll_message(record.id, posted.id)
         lang = lang_for(interaction.locale)

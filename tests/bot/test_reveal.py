@@ -201,3 +201,18 @@ async def test_a_gm_channel_closed_to_the_bot_keeps_the_roll_private(
     theirs = await secret_roll(linked, 3, 17, user=PLAYER)
     assert "solo la ves tú" in json.dumps([m.data for m in theirs.messages], ensure_ascii=False)
     assert "Algo ha fallado" not in json.dumps([c.payload for c in theirs.calls], ensure_ascii=False)
+
+
+async def test_a_reveal_the_table_refuses_says_why_and_can_be_tried_again(linked: Harness) -> None:
+    secret = in_channel(await secret_roll(linked, 3, 17), GM_CHANNEL_ID)[0]
+    pressed = secret.payload()
+    linked.discord.closed_channels.add(CHANNEL_ID)
+    refused = await linked.click(secret, "secreta:revelar:1", user=GM)
+    answer = refused.callback.payload["data"]
+    assert answer["flags"] & 64 and f"No puedo publicar en <#{CHANNEL_ID}>" in json.dumps(
+        answer, ensure_ascii=False
+    )
+    linked.discord.closed_channels.clear()
+    secret.data = {**secret.data, "components": pressed["components"]}
+    again = await linked.click(secret, "secreta:revelar:1", user=GM)
+    assert len(in_channel(again, CHANNEL_ID)) == 1
