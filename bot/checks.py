@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.errors import Refusal, RefusedCheck, send
+from bot.errors import Refusal, send
 from bot.i18n import T
 from bot.models import RollRecord, Table
 
@@ -97,23 +97,6 @@ async def gm_table(interaction: discord.Interaction, mesa: str | None = None) ->
     if not is_gm(table, interaction):
         raise Refusal("error.not_gm")
     return table
-
-
-def gm_only() -> app_commands.check:  # type: ignore[valid-type]
-    """A command check: refuse anyone but the table's GM, with a sentence saying why."""
-
-    async def predicate(interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        try:
-            table = await current_table(interaction, getattr(interaction.namespace, "mesa", None))
-        except Refusal as refusal:
-            raise RefusedCheck(refusal.key, **refusal.params) from refusal
-        if not is_gm(table, interaction):
-            raise RefusedCheck("error.not_gm")
-        return True
-
-    return app_commands.check(predicate)
 
 
 def table_option(func: F) -> F:

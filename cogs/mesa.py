@@ -19,7 +19,6 @@ from bot.checks import (
     answer_gm,
     can_manage,
     current_table,
-    gm_only,
     gm_table,
     in_gm_channel,
     is_gm,
@@ -44,6 +43,14 @@ def pool_line(lang: Lang, pool: PoolValue) -> str:
     if pool.owner_id:
         return t(lang, "mesa.estado.player_pool", pool=name, owner=pool.owner_id, value=pool.value)
     return t(lang, "mesa.estado.table_pool", pool=name, value=pool.value)
+
+
+def change_lines(lang: Lang, outcome: Applied) -> list[str]:
+    """What an operation did to each pool, a sentence a pool."""
+    return [
+        t(lang, "mesa.pool_change", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
+        for p in outcome.pools
+    ]
 
 
 def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Embed:
@@ -224,11 +231,10 @@ class Mesa(commands.Cog):
     @options("mesa.opt", "sistema")
     @app_commands.choices(sistema=SYSTEM_CHOICES)
     @table_option
-    @gm_only()
     async def sistema(
         self, interaction: discord.Interaction, sistema: Choice[str], mesa: str | None = None
     ) -> None:
-        table = await current_table(interaction, mesa)
+        table = await gm_table(interaction, mesa)
         system = System(sistema.value)
         await self.bot.store.set_system(table.channel_id, interaction.guild_id, system)
         lang = lang_for(interaction.locale)
@@ -312,11 +318,10 @@ class Mesa(commands.Cog):
 
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option
-    @gm_only()
     async def escena_fin(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
         """The end of a scene. In Dune "se pierde 1 punto de Impulso de la reserva de grupo"
         (never below 0); other systems have nothing to settle yet."""
-        table = await current_table(interaction, mesa)
+        table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         changes = SCENE_END.get(table.system, ()) if table.system else ()
         lines = [t(lang, "mesa.escena_fin.done")]
@@ -332,10 +337,7 @@ class Mesa(commands.Cog):
                 )
             )
             assert isinstance(outcome, Applied)
-            lines += [
-                t(lang, "mesa.escena_fin.pool", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
-                for p in outcome.pools
-            ]
+            lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
 
     # -- the ledger ----------------------------------------------------------------------------
@@ -386,11 +388,9 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         if isinstance(outcome, Refused):
             raise undo_refusal(outcome)
-        lines = [
-            t(lang, "mesa.escena_fin.pool", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
-            for p in outcome.pools
-        ]
-        undone = embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines), embeds.SUCCESS)
+        undone = embeds.card(
+            t(lang, "mesa.deshacer.title"), "\n".join(change_lines(lang, outcome)), embeds.SUCCESS
+        )
         await answer_gm(interaction, table, embed=undone)
 
     @mesa.command(name=T("mesa.reiniciar"), description=T("mesa.reiniciar.desc"))
