@@ -320,10 +320,13 @@ class RerollSelect(
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, reroll)
         embed, view = await render_roll(bot, lang, record)
-        dice = ", ".join(str(i + 1) for i in sorted(set(indexes)))
+        rerolled = sorted(set(indexes))
+        dice = ", ".join(str(i + 1) for i in rerolled)
         await update(
             interaction,
-            embed=embeds.card(t(lang, "dune.reroll.done", dice=dice), colour=embeds.SUCCESS),
+            embed=embeds.card(
+                t(lang, "dune.reroll.done", dice=dice, count=len(rerolled)), colour=embeds.SUCCESS
+            ),
             view=None,
         )
         if record.message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
