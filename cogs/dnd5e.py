@@ -32,6 +32,7 @@ from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send, update
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Operation, Refused, RollRecord
+from bot.names import ABILITIES, SKILLS, Names, fold
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
@@ -60,14 +61,8 @@ def skill_name(lang: Lang, key: str) -> str:
     return t(lang, f"dnd.skill.{key}")
 
 
-def matches(lang: Lang, current: str, names: dict[str, str]) -> list[Choice[str]]:
-    """Autocomplete over Spanish (or English) names, accent- and case-insensitive."""
-    wanted = fold(current)
-    return [Choice(name=name, value=key) for key, name in names.items() if wanted in fold(name)][:25]
-
-
-def fold(text: str) -> str:
-    return text.lower().translate(str.maketrans("áéíóúü", "aeiouu"))
+def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
+    return [Choice(name=label, value=key) for key, label in names.suggest(lang, current)]
 
 
 # -- rendering -------------------------------------------------------------------------------
@@ -536,18 +531,16 @@ class Dnd(commands.Cog):
         secreta: bool = False,
     ) -> None:
         """An ability check, optionally with a skill (its ability follows from the table)."""
-        if habilidad is not None and habilidad not in dnd5e.SKILLS:
-            raise Refusal("dnd.unknown_skill", name=habilidad[:40])
-        ability = caracteristica or (dnd5e.SKILLS[habilidad] if habilidad else None)
-        if ability is not None and ability not in dnd5e.ABILITIES:
-            raise Refusal("dnd.unknown_ability", name=ability[:40])
+        skill = SKILLS.find(habilidad) if habilidad is not None else None
+        ability = ABILITIES.find(caracteristica) if caracteristica is not None else None
+        ability = ability or (dnd5e.SKILLS[skill] if skill else None)
         modifier = dnd5e.total_modifier(
             modificador, dnd5e.proficiency_bonus(nivel), competencia, pericia, bonificacion
         )
         test = dnd5e.roll_test(self.bot.rng, modifier, dnd5e.mode(ventaja, desventaja), cd)
         await self.post(
             interaction,
-            {"kind": "prueba", "what": {"ability": ability, "skill": habilidad}, "test": test_data(test)},
+            {"kind": "prueba", "what": {"ability": ability, "skill": skill}, "test": test_data(test)},
             secreta,
         )
 
@@ -577,15 +570,14 @@ class Dnd(commands.Cog):
         cd: app_commands.Range[int, 1, 50] | None = None,
         secreta: bool = False,
     ) -> None:
-        if caracteristica not in dnd5e.ABILITIES:
-            raise Refusal("dnd.unknown_ability", name=caracteristica[:40])
+        ability = ABILITIES.find(caracteristica)
         modifier = dnd5e.total_modifier(
             modificador, dnd5e.proficiency_bonus(nivel), competencia, False, bonificacion
         )
         test = dnd5e.roll_test(self.bot.rng, modifier, dnd5e.mode(ventaja, desventaja), cd)
         await self.post(
             interaction,
-            {"kind": "salvacion", "what": {"ability": caracteristica}, "test": test_data(test)},
+            {"kind": "salvacion", "what": {"ability": ability}, "test": test_data(test)},
             secreta,
         )
 
@@ -627,12 +619,12 @@ class Dnd(commands.Cog):
     @salvacion.autocomplete("caracteristica")
     async def ability_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = lang_for(interaction.locale)
-        return matches(lang, current, {a: ability_name(lang, a) for a in dnd5e.ABILITIES})
+        return matches(lang, current, ABILITIES)
 
     @prueba.autocomplete("habilidad")
     async def skill_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = lang_for(interaction.locale)
-        return matches(lang, current, {s: skill_name(lang, s) for s in dnd5e.SKILLS})
+        return matches(lang, current, SKILLS)
 
     @prueba.autocomplete("cd")
     @salvacion.autocomplete("cd")
