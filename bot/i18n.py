@@ -71,6 +71,11 @@ def percent(lang: Lang, p: float, digits: int = 1) -> str:
     return _percent_pattern(lang, digits).apply(p, _locale(lang))
 
 
+def number(lang: Lang, value: float) -> str:
+    """A number with as many decimals as it needs, up to two (``0,5``, ``10``)."""
+    return format_decimal(value, "#,##0.##", locale=_locale(lang))
+
+
 def decimal(lang: Lang, value: float, digits: int) -> str:
     """A number with exactly ``digits`` decimals in the language's notation (``2,50``)."""
     return format_decimal(value, "#,##0." + "0" * digits if digits else "#,##0", locale=_locale(lang))

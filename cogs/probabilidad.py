@@ -37,7 +37,7 @@ async def answer(
     chart: tuple[list[str], list[float], str],
 ) -> None:
     labels, values, xlabel = chart
-    png = await charts.bar_chart(title, labels, values, xlabel, t(lang, "odds.chart.y"))
+    png = await charts.bar_chart(lang, title, labels, values, xlabel, t(lang, "odds.chart.y"))
     embed = embeds.card(title, "\n".join(lines))
     embed.set_image(url="attachment://probabilidad.png")
     await interaction.followup.send(
