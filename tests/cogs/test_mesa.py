@@ -96,6 +96,18 @@ async def test_only_the_gm_sets_the_system(harness: Harness) -> None:
     assert (await table(harness)).system == System.DONJON
 
 
+async def test_the_system_restricts_no_command(harness: Harness) -> None:
+    """README: a table's system names it and settles scene ends; every system still rolls."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    harness.script(15, 4)
+    donjon = await harness.slash("donjon prueba", dados=1, contra=1)
+    harness.script(5, 5)
+    dune = await harness.slash("dune tirada", habilidad=6, motivacion=6)
+    assert not donjon.ephemeral and not dune.ephemeral
+    assert "✅ Superado" in dune.text
+
+
 async def test_once_a_table_has_a_gm_managers_are_players_too(harness: Harness) -> None:
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     refused = await harness.slash("mesa sistema", user=ADMIN, sistema="donjon")
