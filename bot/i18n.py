@@ -11,9 +11,14 @@ A sentence about a number of things has one form per CLDR plural category instea
 single text, and names the placeholder that chooses among them::
 
     "donjon.bank_used_n".count = "n"
-    "donjon.bank_used_n".es = { one = "Se usa {n} dado…", many = "…", other = "Se usan {n} dados…" }
+    "donjon.bank_used_n".es.one = "Se usa {n} dado de bonificación guardado."
+    "donjon.bank_used_n".es.many = "Se usan {n} de dados de bonificación guardados."
+    "donjon.bank_used_n".es.other = "Se usan {n} dados de bonificación guardados."
+    "donjon.bank_used_n".en.one = "{n} banked bonus die is used."
+    "donjon.bank_used_n".en.other = "{n} banked bonus dice are used."
 
-so call sites pass the count as they pass any value. The categories and the rules that
+so call sites pass the count as they pass any value (``t(lang, key, n=1)``). Spanish
+``many`` is CLDR's form for exact millions ("1.000.000 de dados"). The categories and the rules that
 pick them are CLDR's, through Babel; so are the decimal and percent formats of
 :func:`decimal` and :func:`percent` (``45,8 %`` in Spanish, ``45.8%`` in English).
 """
@@ -77,8 +82,9 @@ def number(lang: Lang, value: float) -> str:
 
 
 def decimal(lang: Lang, value: float, digits: int) -> str:
-    """A number with exactly ``digits`` decimals in the language's notation (``2,50``)."""
-    return format_decimal(value, "#,##0." + "0" * digits if digits else "#,##0", locale=_locale(lang))
+    """A number with exactly ``digits`` (one or more) decimals in the language's notation
+    (``2,50``): expected values read as averages, not as counts."""
+    return format_decimal(value, "#,##0." + "0" * digits, locale=_locale(lang))
 
 
 class Catalog:
@@ -128,7 +134,7 @@ class Catalog:
 
 def _check_plural(filename: str, key: str, entry: Mapping[str, Any]) -> None:
     """A plural entry names its count placeholder, and only plural entries do."""
-    plural = any(isinstance(entry[lang], dict) for lang in LANGS)
+    plural = any(isinstance(entry.get(lang), dict) for lang in LANGS)
     if plural != ("count" in entry):
         raise ValueError(f"{filename}: {key!r} needs both plural forms and a count, or neither")
 
