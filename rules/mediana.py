@@ -214,7 +214,7 @@ def contest_winners(tests: Sequence[Test]) -> tuple[int, ...]:
     return tuple(i for i in standing if tests[i].total == best)
 
 
-def test_to_data(test: Test) -> dict[str, Any]:
+def roll_to_data(test: Test) -> dict[str, Any]:
     return {
         "throws": [[list(x.dice), x.rank] for x in test.throws],
         "score": test.score,
@@ -223,8 +223,8 @@ def test_to_data(test: Test) -> dict[str, Any]:
     }
 
 
-def test_from_data(data: dict[str, Any]) -> Test:
-    """Reads what :func:`test_to_data` writes, the shape the cog stored before it."""
+def roll_from_data(data: dict[str, Any]) -> Test:
+    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
     throws = tuple(Throw((d[0], d[1], d[2]), rank) for d, rank in data["throws"])
     return Test(throws, data["score"], data["difficulty"], data["skill_test"])
 
@@ -235,7 +235,7 @@ def odds_rank(base: str = "medio", skill: int | None = None, badly_hurt: bool = 
     return effective_rank(base, skill == 0, badly_hurt)
 
 
-def test_kind(attribute_test: bool) -> dict[str, bool]:
+def roll_kind(attribute_test: bool) -> dict[str, bool]:
     """How a test rolls: an attribute test neither explodes ("En tiradas de habilidad y
     enfrentadas ... éste explota") nor fails on a natural 1; pass as keywords to
     :func:`roll_test` and to the odds."""
@@ -435,8 +435,14 @@ class Combat:
 def combat_to_data(combat: Combat) -> dict[str, Any]:
     return {
         "combatants": [
-            {"key": f.key, "name": f.name, "bonus": f.bonus, "encumbrance": f.encumbrance,
-             "rank": f.rank, "total": f.total}
+            {
+                "key": f.key,
+                "name": f.name,
+                "bonus": f.bonus,
+                "encumbrance": f.encumbrance,
+                "rank": f.rank,
+                "total": f.total,
+            }
             for f in combat.fighters
         ],
         "round": combat.round,

@@ -78,13 +78,13 @@ def test_three_or_more_compete_and_ties_go_to_the_gm() -> None:
 def test_only_a_10_followed_by_another_throw_exploded() -> None:
     skill = mediana.roll_test(Scripted([10, 10, 10, 1, 2, 3]), 0, None)
     assert [skill.exploded(i) for i in range(len(skill.throws))] == [True, False]
-    attribute = mediana.roll_test(Scripted([10, 10, 10]), 0, None, **mediana.test_kind(True))
+    attribute = mediana.roll_test(Scripted([10, 10, 10]), 0, None, **mediana.roll_kind(True))
     assert not attribute.exploded(0)
 
 
 def test_test_data_round_trip() -> None:
     test = mediana.roll_test(Scripted([10, 10, 10, 1, 2, 3]), 4, 15)
-    assert mediana.test_from_data(mediana.test_to_data(test)) == test
+    assert mediana.roll_from_data(mediana.roll_to_data(test)) == test
 
 
 def test_odds_rank_drops_without_skill_and_not_for_attribute_tests() -> None:
