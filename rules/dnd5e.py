@@ -164,6 +164,31 @@ def total_modifier(
     return modifier + (proficiency * (2 if expertise else 1) if proficient else 0) + bonus
 
 
+def save_cover(ability: str, cover: str) -> int:
+    """Cover's bonus to a saving throw: "Bonificador de +2 a la CA y a las tiradas de
+    salvación de Destreza" (+5 for three quarters), so only Dexterity saves get it; full
+    cover means the target "No puede ser un objetivo directo"."""
+    if ability not in ABILITIES:
+        raise RuleError("dnd.bad_ability", ability=ability)
+    if cover == FULL_COVER:
+        raise RuleError("dnd.full_cover")
+    if cover not in COVER:
+        raise RuleError("dnd.bad_cover", cover=cover)
+    if COVER[cover] and ability != "destreza":
+        raise RuleError("dnd.cover_dexterity_only")
+    return COVER[cover]
+
+
+def tool_check(
+    skill_proficient: bool, tool_proficient: bool, advantage: bool = False, disadvantage: bool = False
+) -> tuple[bool, Mode]:
+    """A check with a tool: "Si también tienes Competencia en la habilidad que se usa en esa
+    prueba, también tienes Ventaja". Returns whether proficiency is added (once, from
+    either) and the check's mode, where that advantage still cancels with disadvantage."""
+    both = skill_proficient and tool_proficient
+    return skill_proficient or tool_proficient, mode(advantage or both, disadvantage)
+
+
 def roll_d20(rng: random.Random, the_mode: Mode) -> tuple[tuple[int, ...], ...]:
     count = 1 if the_mode is Mode.NORMAL else 2
     return tuple((rng.randint(1, 20),) for _ in range(count))
@@ -211,17 +236,28 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
 
 
 def critical_tree(expression: str) -> ast.Expression:
-    """A critical hit's damage: "damage dice rolled twice, modifiers once" — every dice term
-    doubles its count and nothing else changes (``2d6+3`` becomes ``4d6+3``)."""
-    tree = copy.deepcopy(parse(expression))
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Dice):
-            node.num *= 2
-        stack.extend(node.children)
+    """A critical hit's damage: "damage dice rolled twice, modifiers once". A plain dice
+    term doubles its count (``2d6+3`` becomes ``4d6+3``); a term with operations is rolled
+    twice as its own group, so ``4d6kh3`` becomes ``(4d6kh3 + 4d6kh3)``, never ``8d6kh3``
+    (which would keep 3 of 8)."""
+    tree = _doubled(copy.deepcopy(parse(expression)))
     check_tree(tree)
     return tree
+
+
+def _doubled(node: Any) -> Any:
+    """``node`` with every dice term rolled twice (in place, returning the node to put in
+    its parent's slot)."""
+    if isinstance(node, ast.OperatedDice):
+        return ast.Parenthetical(ast.BinOp(node, "+", copy.deepcopy(node)))
+    if isinstance(node, ast.Dice):
+        node.num *= 2
+        return node
+    for index, child in enumerate(node.children):
+        replacement = _doubled(child)
+        if replacement is not child:
+            node.set_child(index, replacement)
+    return node
 
 
 def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> ExpressionRoll:
