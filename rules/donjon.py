@@ -168,6 +168,27 @@ def damage_dice(level: int, severity: str = DEFAULT_SEVERITY, gm_bonus: int = 0)
     return difficulty_dice(severity, level) + gm_bonus
 
 
+def npc_damage_dice(attribute: int, skill: int = 0, gm_bonus: int = 0) -> int:
+    """Prueba de Daño, the other way: "el DJ tira ya sea el Atributo y Habilidad apropiados
+    del PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la
+    severidad", plus the successes banked for it."""
+    for name, value in (("atributo", attribute), ("habilidad", skill), ("bonificacion", gm_bonus)):
+        check_pool_size(name, value)
+    total = attribute + skill + gm_bonus
+    check_pool_size("dados", total)
+    return total
+
+
+def with_banked(pool: int, use: int, banked: int) -> tuple[int, int]:
+    """A pool with banked bonus dice added: the GM's ("dados de bonificación en una próxima
+    acción del DJ relacionada al personaje", so also the opposing pool of a test) or a
+    rival's in an opposed test. Returns the pool to roll and the change to the bank."""
+    if not 0 <= use <= banked:
+        raise RuleError("donjon.bank_short", use=use, banked=banked)
+    check_pool_size("dados", pool + use)
+    return pool + use, -use
+
+
 def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> int:
     """Tabla 3-3: 3 automatic dice, + the item's Valor or its Habilidad, whichever is
     higher ("Habilidades y Valor no se suman; utiliza el mayor número"), + 3 if unusual or
@@ -318,6 +339,39 @@ def roll_attributes(rng: random.Random, arranged: bool = False) -> AttributeRoll
     """The median of 3d6 six times: in order (Estándar) or to arrange (Tiradas a Elección)."""
     rolls = tuple(tuple(rng.randint(1, 6) for _ in range(3)) for _ in ATTRIBUTES)
     return AttributeRoll(rolls, arranged)  # type: ignore[arg-type]
+
+
+# The dial's methods that roll: the reroll of "Estándar Mejorado" is also part of "A Elección
+# del Jugador Mejorado" ("Similar al método Estándar Mejorado") and of "Tiradas a Elección"
+# ("anota las medianas como en el método Estándar Mejorado").
+ROLLED_METHODS = ("estandar", "mejorado", "jugador_mejorado", "eleccion")
+REROLL_METHODS = frozenset({"mejorado", "jugador_mejorado", "eleccion"})
+MIN_ATTRIBUTE = 1
+MAX_ATTRIBUTE = 6
+
+
+def offers_reroll(method: str, roll: AttributeRoll) -> bool:
+    """Whether the player may roll all the dice again (a total of 15 or less)."""
+    if method not in ROLLED_METHODS:
+        raise RuleError("donjon.bad_method", method=method)
+    return method in REROLL_METHODS and roll.may_reroll
+
+
+def swap_point(scores: Sequence[int], plus: str, minus: str) -> tuple[int, ...]:
+    """A Elección del Jugador Mejorado: "el jugador puede agregar un punto a un Atributo
+    restándole un punto a otro". Scores stay within 1–6, the range a median of 3d6 gives
+    and the one "A Elección del Jugador" allows."""
+    if plus not in ATTRIBUTES or minus not in ATTRIBUTES:
+        raise RuleError("donjon.bad_attribute", attribute=plus if plus not in ATTRIBUTES else minus)
+    if plus == minus:
+        raise RuleError("donjon.swap_same")
+    swapped = list(scores)
+    swapped[ATTRIBUTES.index(plus)] += 1
+    swapped[ATTRIBUTES.index(minus)] -= 1
+    for name, score in zip(ATTRIBUTES, swapped, strict=True):
+        if not MIN_ATTRIBUTE <= score <= MAX_ATTRIBUTE:
+            raise RuleError("donjon.swap_range", attribute=name, score=score)
+    return tuple(swapped)
 
 
 def check_point_buy(scores: Sequence[int]) -> None:

@@ -9,7 +9,7 @@ from tests.support.dice import Scripted
 
 
 def test_a_critical_rolls_a_keep_highest_group_twice() -> None:
-    """"4d6kh3" on a critical is two groups of 4d6kh3, each keeping 3: not 8d6kh3."""
+    """ "4d6kh3" on a critical is two groups of 4d6kh3, each keeping 3: not 8d6kh3."""
     assert str(dnd5e.critical_tree("4d6kh3+2")) == "(4d6kh3 + 4d6kh3) + 2"
     damage = dnd5e.roll_damage("4d6kh3", Scripted([6, 6, 6, 1, 5, 5, 5, 1]), critical=True)
     assert damage.total == 33
