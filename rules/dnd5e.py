@@ -232,6 +232,29 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
     return replace(test, rolls=tuple(rolls), inspired=True)
 
 
+def roll_to_data(test: D20Test) -> dict[str, Any]:
+    return {
+        "rolls": [list(r) for r in test.rolls],
+        "mode": test.mode.value,
+        "modifier": test.modifier,
+        "target": test.target,
+        "attack": test.attack,
+        "inspired": test.inspired,
+    }
+
+
+def roll_from_data(data: dict[str, Any]) -> D20Test:
+    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
+    return D20Test(
+        tuple(tuple(r) for r in data["rolls"]),
+        Mode(data["mode"]),
+        data["modifier"],
+        data["target"],
+        data["attack"],
+        data["inspired"],
+    )
+
+
 # -- damage ---------------------------------------------------------------------------------
 
 

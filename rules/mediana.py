@@ -214,6 +214,56 @@ def contest_winners(tests: Sequence[Test]) -> tuple[int, ...]:
     return tuple(i for i in standing if tests[i].total == best)
 
 
+@dataclass(frozen=True)
+class Side:
+    """One character in an opposed test, with the state its rank follows: its own skill
+    points, malherido (from its PV sheet when it has one), the GM's base rank, and the
+    armour's encumbrance when the test needs coordination."""
+
+    attribute: int
+    skill: int
+    base_rank: str = "medio"
+    badly_hurt: bool = False
+    encumbrance: int = 0
+
+    @property
+    def rank(self) -> str:
+        return effective_rank(self.base_rank, self.skill == 0, self.badly_hurt)
+
+    @property
+    def score(self) -> int:
+        return self.attribute + self.skill - self.encumbrance
+
+
+MAX_CONTESTANTS = 10
+
+
+def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
+    """Every side rolls its own test (exploding, natural 1 and fumble apply: it is a skill
+    test); :func:`contest_winners` reads the result."""
+    check_number("participantes", len(sides), 2, MAX_CONTESTANTS)
+    for side in sides:
+        check_number("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
+        check_number("habilidad", side.skill, 0, MAX_SCORE)
+        check_number("estorbo", side.encumbrance, 0, MAX_SCORE)
+    return tuple(roll_test(rng, side.score, None, side.rank) for side in sides)
+
+
+def effect_dice(base: int, degrees_won: int, critical: bool, in_combat: bool) -> tuple[int, bool]:
+    """The effect roll after a test: (d6 to roll, whether the total doubles).
+
+    *Grados de crítico* adds "1d6 extra de efecto" per 10 points over the difficulty, and
+    its own example — "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6
+    de daño (2d6+2d6)" — is a weapon, a combat critical (20 ≥ 10), with no doubling on top
+    of the degrees. So when the degrees are known they are the critical's bonus and
+    *Críticos*' "se multiplica el daño infligido por 2" is not applied again; the doubling
+    stands alone only for a combat critical whose margin is not given (degrees 0)."""
+    check_number("dados", base, 1, MAX_EFFECT_DICE)
+    check_number("grados", degrees_won, 0, MAX_EFFECT_DICE)
+    check_number("dados", base + degrees_won, 1, MAX_EFFECT_DICE)
+    return base + degrees_won, critical and in_combat and degrees_won == 0
+
+
 def roll_to_data(test: Test) -> dict[str, Any]:
     return {
         "throws": [[list(x.dice), x.rank] for x in test.throws],

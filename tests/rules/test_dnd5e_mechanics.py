@@ -37,3 +37,19 @@ def test_tool_and_skill_proficiency_give_advantage_and_one_bonus() -> None:
     assert dnd5e.tool_check(False, True) == (True, Mode.NORMAL)
     assert dnd5e.tool_check(True, False) == (True, Mode.NORMAL)
     assert dnd5e.tool_check(True, True, disadvantage=True) == (True, Mode.NORMAL)
+
+
+def test_a_d20_test_serialises_itself_in_the_cogs_shape() -> None:
+    test = dnd5e.use_inspiration(
+        dnd5e.roll_attack(Scripted([4, 17]), 5, 15, Mode.ADVANTAGE), Scripted([20]), 0
+    )
+    data = dnd5e.roll_to_data(test)
+    assert data == {
+        "rolls": [[4, 20], [17]],
+        "mode": "ventaja",
+        "modifier": 5,
+        "target": 15,
+        "attack": True,
+        "inspired": True,
+    }
+    assert dnd5e.roll_from_data(data) == test

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import mediana
+from rules import mediana, odds
 from rules.errors import RuleError
 from rules.mediana import Combat
 from tests.support.dice import Scripted
@@ -91,3 +91,25 @@ def test_odds_rank_drops_without_skill_and_not_for_attribute_tests() -> None:
     assert mediana.odds_rank("medio", 0) == "bajo"
     assert mediana.odds_rank("medio", None) == "medio"
     assert mediana.odds_rank("medio", 3, badly_hurt=True) == "bajo"
+
+
+def test_the_rivals_rank_follows_its_own_state() -> None:
+    rival = mediana.Side(5, 0, badly_hurt=True, encumbrance=2)
+    assert (rival.rank, rival.score) == ("bajo", 3)
+    actor, other = mediana.roll_opposed(Scripted([2, 7, 9, 2, 7, 9]), (mediana.Side(5, 3), rival))
+    assert (actor.total, other.total) == (15, 5)
+    with pytest.raises(RuleError):
+        mediana.roll_opposed(Scripted([]), (rival,))
+
+
+def test_the_text_example_2d6_twenty_over_is_4d6_without_doubling() -> None:
+    """ "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6 de daño (2d6+2d6)"."""
+    assert mediana.effect_dice(2, 2, critical=True, in_combat=True) == (4, False)
+    assert mediana.effect_dice(2, 0, critical=True, in_combat=True) == (2, True)
+    assert mediana.effect_dice(2, 1, critical=False, in_combat=False) == (3, False)
+
+
+def test_odds_without_skill_use_the_dropped_rank() -> None:
+    plain = odds.mediana_distribution(0, 8, "medio", exact=True).p_success
+    dropped = odds.mediana_distribution(0, 8, mediana.odds_rank("medio", 0), exact=True).p_success
+    assert dropped < plain
