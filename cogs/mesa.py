@@ -27,15 +27,15 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
+from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.ui import ActionButton, Guarded
-from cogs.mediana import SHEET_KIND
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
-KEPT_ON_RESET = (SHEET_KIND,)
+KEPT_ON_RESET = (MEDIANA_SHEET,)
 
 
 def pool_line(lang: Lang, pool: PoolValue) -> str:
