@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds
+from bot import embeds, rolls
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -28,7 +28,7 @@ from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
-from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
+from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.ui import ActionButton, Guarded
 
@@ -173,17 +173,9 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
         if self.action == "no":
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
-        outcome = await bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "mesa.reset",
-                guild_id=interaction.guild_id,
-                reset=Reset(keep=KEPT_ON_RESET),
-            )
+        outcome = await rolls.change(
+            bot.store, interaction, table, "mesa.reset", reset=Reset(keep=KEPT_ON_RESET)
         )
-        assert isinstance(outcome, Applied)
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),
             t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),
@@ -326,17 +318,7 @@ class Mesa(commands.Cog):
         changes = SCENE_END.get(table.system, ()) if table.system else ()
         lines = [t(lang, "mesa.escena_fin.done")]
         if changes:
-            outcome = await self.bot.store.apply(
-                Operation(
-                    table.channel_id,
-                    interaction.id,
-                    interaction.user.id,
-                    "mesa.scene_end",
-                    changes,
-                    guild_id=interaction.guild_id,
-                )
-            )
-            assert isinstance(outcome, Applied)
+            outcome = await rolls.change(self.bot.store, interaction, table, "mesa.scene_end", *changes)
             lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
 
@@ -375,19 +357,15 @@ class Mesa(commands.Cog):
         rows; the history keeps both. Refused, with the reason, if a bound would break."""
         table = await gm_table(interaction, mesa)
         pool = await self.known_pool(table, reserva)
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "mesa.undo",
-                guild_id=interaction.guild_id,
-                undo=Undo(pool, jugador.id if jugador else None),
-            )
+        outcome = await rolls.change(
+            self.bot.store,
+            interaction,
+            table,
+            "mesa.undo",
+            undo=Undo(pool, jugador.id if jugador else None),
+            refuse=undo_refusal,
         )
         lang = lang_for(interaction.locale)
-        if isinstance(outcome, Refused):
-            raise undo_refusal(outcome)
         undone = embeds.card(
             t(lang, "mesa.deshacer.title"), "\n".join(change_lines(lang, outcome)), embeds.SUCCESS
         )

@@ -22,7 +22,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, Operation, Refused, RollRecord
+from bot.models import Change, RollRecord, Table
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from cogs.dnd5e.combat import (
@@ -48,6 +48,7 @@ from cogs.dnd5e.state import (
 )
 from rules import dnd5e
 from rules.dnd5e import Mode
+from rules.errors import RuleError
 from rules.expression import roll_expression
 
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
@@ -296,20 +297,19 @@ class Dnd(commands.Cog):
         if jugador.bot:
             raise Refusal("dnd.inspiration.bad_friend")
         lang = lang_for(interaction.locale)
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "dnd.inspiration.grant",
-                (Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP),),
-                guild_id=interaction.guild_id,
-            )
-        )
-        if not isinstance(outcome, Refused):
-            text = t(lang, "dnd.inspiration.granted", user=jugador.id)
-            await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP)
+        try:
+            await rolls.change(self.bot.store, interaction, table, "dnd.inspiration.grant", grant)
+        except RuleError:
+            await self.offer_pass(interaction, table, jugador, lang)
             return
+        text = t(lang, "dnd.inspiration.granted", user=jugador.id)
+        await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+
+    async def offer_pass(
+        self, interaction: discord.Interaction, table: Table, jugador: discord.Member, lang: Lang
+    ) -> None:
+        """The player already holds inspiration: ask them whom to pass the new one to."""
         grant_id = await self.bot.store.save_roll(
             table.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
         )

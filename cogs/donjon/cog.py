@@ -14,7 +14,7 @@ from bot.checks import answer_gm, current_table, gm_table, is_gm, secret_option,
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T, lang_for, options, t
-from bot.models import Change, Operation, Refused, Table
+from bot.models import Change, Table
 from bot.reveal import is_secret
 from bot.rolls import load
 from cogs.donjon.combat import CombatButton, combat_embed, combat_view
@@ -397,18 +397,9 @@ class Donjon(commands.Cog):
         if cantidad == 0:
             raise Refusal("donjon.zero")
         owner = jugador.id if jugador else GM
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "donjon.bank_adjust",
-                (bank_change(owner, cantidad),),
-                guild_id=interaction.guild_id,
-            )
+        outcome = await rolls.change(
+            self.bot.store, interaction, table, "donjon.bank_adjust", bank_change(owner, cantidad)
         )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
         lang = lang_for(interaction.locale)
         value = outcome.pools[0].value
         text = t(lang, "donjon.banco.adjusted", owner=who(lang, owner), delta=cantidad, value=value)

@@ -14,7 +14,7 @@ from bot.checks import answer_gm, current_table, gm_table, is_gm, secret_option,
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T, lang_for, options, t
-from bot.models import Applied, Change, Operation, Refused, RollUpdate, Table
+from bot.models import Change, RollUpdate, Table
 from bot.reveal import is_secret
 from bot.rolls import load
 from cogs.dune.components import AssistButton, DuneButton, RerollSelect, assist_view, render_roll
@@ -345,23 +345,6 @@ class Dune(commands.Cog):
         else:
             await send(interaction, embed=embed, ephemeral=ephemeral)
 
-    async def change_pools(
-        self, interaction: discord.Interaction, table: Table, reason: str, *changes: Change
-    ) -> Applied:
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                reason,
-                changes,
-                guild_id=interaction.guild_id,
-            )
-        )
-        if isinstance(outcome, Refused):
-            raise outcome.error()
-        return outcome
-
     @impulso.command(name=T("dune.ver"), description=T("dune.impulso.ver.desc"))
     async def impulso_ver(self, interaction: discord.Interaction) -> None:
         await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
@@ -377,7 +360,7 @@ class Dune(commands.Cog):
     ) -> None:
         table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
-        await self.change_pools(interaction, table, "dune.impulso.add", momentum_change(cantidad))
+        await rolls.change(self.bot.store, interaction, table, "dune.impulso.add", momentum_change(cantidad))
         await self.pools_answer(
             interaction,
             table,
@@ -392,7 +375,9 @@ class Dune(commands.Cog):
     ) -> None:
         check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
         table = await current_table(interaction)
-        await self.change_pools(interaction, table, "dune.impulso.spend", momentum_change(-cantidad))
+        await rolls.change(
+            self.bot.store, interaction, table, "dune.impulso.spend", momentum_change(-cantidad)
+        )
         text = t(
             lang_for(interaction.locale), "dune.impulso.spent", user=interaction.user.id, amount=cantidad
         )
@@ -410,7 +395,7 @@ class Dune(commands.Cog):
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         check_bound("cantidad", cantidad, 1, MAX_POINTS)
         table = await current_table(interaction)
-        await self.change_pools(interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
+        await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
         text = t(
             lang_for(interaction.locale), "dune.amenaza.added", user=interaction.user.id, amount=cantidad
         )
@@ -435,12 +420,14 @@ class Dune(commands.Cog):
             changes = [Change(AMENAZA, -cost)]
             if gasto.value == "dificultad":
                 changes.append(Change(DIFICULTAD_EXTRA, 1, cap=dune.MAX_RAISED_DIFFICULTY))
-            await self.change_pools(interaction, table, f"dune.amenaza.{gasto.value}", *changes)
+            await rolls.change(self.bot.store, interaction, table, f"dune.amenaza.{gasto.value}", *changes)
             text = t(lang, "dune.amenaza.spent_on", use=t(lang, f"dune.gasto.{gasto.value}"), amount=cost)
         else:
             amount = cantidad or 1
             check_bound("cantidad", amount, 1, MAX_POINTS)
-            await self.change_pools(interaction, table, "dune.amenaza.spend", Change(AMENAZA, -amount))
+            await rolls.change(
+                self.bot.store, interaction, table, "dune.amenaza.spend", Change(AMENAZA, -amount)
+            )
             text = t(lang, "dune.amenaza.spent", amount=amount)
         await self.pools_answer(interaction, table, text, gm=True)
 
@@ -468,7 +455,8 @@ class Dune(commands.Cog):
     ) -> None:
         table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
-        await self.change_pools(
+        await rolls.change(
+            self.bot.store,
             interaction, table, "dune.determinacion.give", determination_change(jugador.id, cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.given", user=jugador.id, amount=cantidad)
@@ -486,7 +474,8 @@ class Dune(commands.Cog):
     ) -> None:
         table = await gm_table(interaction, mesa)
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
-        await self.change_pools(
+        await rolls.change(
+            self.bot.store,
             interaction, table, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.taken", user=jugador.id, amount=cantidad)
@@ -496,7 +485,8 @@ class Dune(commands.Cog):
     async def determinacion_gastar(self, interaction: discord.Interaction) -> None:
         """A point spent outside a roll: a declaration or an extra action in a conflict."""
         table = await current_table(interaction)
-        await self.change_pools(
+        await rolls.change(
+            self.bot.store,
             interaction, table, "dune.determinacion.spend", determination_change(interaction.user.id, -1)
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.spent", user=interaction.user.id)
@@ -534,7 +524,7 @@ class Dune(commands.Cog):
         changes = [Change(AMENAZA, set_to=2 * count)] + [
             determination_change(u, set_to=1) for u in sorted(known)
         ]
-        await self.change_pools(interaction, table, "dune.adventure", *changes)
+        await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes)
         text = t(lang_for(interaction.locale), "dune.aventura.done", threat=2 * count, players=len(known))
         await self.pools_answer(interaction, table, text)
 
