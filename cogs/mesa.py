@@ -149,8 +149,8 @@ class HistoryButton(
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
         return cls(page, int(match["before"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         await update(
             interaction, **await self.page.render(bot, lang_for(interaction.locale), interaction.guild_id)
         )
@@ -164,8 +164,8 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
 
     prefix = "mesa:reiniciar"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         table = await bot.store.table_or_default(self.roll_id, interaction.guild_id)
         if not is_gm(table, interaction):

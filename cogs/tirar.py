@@ -38,8 +38,8 @@ class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[
 
     prefix = "tirar"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         record = await rolls.load(bot.store, self.roll_id, KIND)
         await roll_and_post(
             bot,

@@ -85,8 +85,8 @@ class TrackerButton(
 ):
     prefix = "dnd:ini"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         if record.data["ended"]:
@@ -216,8 +216,8 @@ class JoinModal(Modal):
         for item in (self.name, self.modifier, self.condition):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         the_mode = join_mode(self.condition.value)
         modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)

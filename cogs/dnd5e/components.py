@@ -43,8 +43,8 @@ def inspiration_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.
 class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<roll>[0-9]{1,18})"):
     prefix = "dnd"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         if interaction.user.id != record.user_id:
@@ -92,8 +92,8 @@ class PassSelect(
     ) -> PassSelect:
         return cls(int(match["grant"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         grant = await load(bot.store, self.grant_id, GRANT_KIND)
         if interaction.user.id != grant.data["holder"]:

@@ -106,8 +106,8 @@ class CombatButton(
 ):
     prefix = "donjon:ini"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         table = await roll_table(interaction, record)
@@ -183,8 +183,8 @@ class JoinModal(Modal):
         )
         self.add_item(self.dice)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         user = interaction.user
@@ -218,8 +218,8 @@ class NpcModal(Modal):
         for item in (self.name, self.dice, self.count):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         table = await roll_table(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):

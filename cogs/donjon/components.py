@@ -49,10 +49,10 @@ async def check_winner(interaction: discord.Interaction, record: RollRecord, law
         raise Refusal("donjon.not_winner")
 
 
-async def allocate(interaction: discord.Interaction, roll_id: int, change: Any) -> None:
+async def allocate(interaction: discord.Interaction[Tirada], roll_id: int, change: Any) -> None:
     """Apply one allocation (a fact or a banked die) and update the panel; post the facts
     to the narrator once the last success is spent."""
-    bot: Tirada = interaction.client  # type: ignore[assignment]
+    bot = interaction.client
     lang = lang_for(interaction.locale)
     record = await load(bot.store, roll_id, KIND)
     law = donjon.from_data(record.data).law
@@ -88,8 +88,8 @@ def law_decision(record: RollRecord, step: Any, reason: str, changes: tuple[Chan
 class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<roll>[0-9]{1,18})"):
     prefix = "donjon:ley"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         law = donjon.from_data(record.data).law
@@ -129,7 +129,7 @@ class FactModal(Modal):
         )
         self.add_item(self.fact)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
         text = self.fact.value
         author = interaction.user.id
 
@@ -158,8 +158,8 @@ class FriendSelect(
     ) -> FriendSelect:
         return cls(int(match["roll"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         values = (interaction.data or {}).get("values", [])
         if len(values) != 1 or not str(values[0]).isdigit():
@@ -201,8 +201,8 @@ class FriendSelect(
 class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<roll>[0-9]{1,18})"):
     prefix = "donjon"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         law = donjon.from_data(record.data).law

@@ -83,8 +83,8 @@ class DuneButton(
 ):
     prefix = "dune"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         await check_may_press(interaction, record, self.action)
@@ -168,8 +168,8 @@ class RerollSelect(
     ) -> RerollSelect:
         return cls(int(match["roll"]), item.options)
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         await check_may_press(interaction, record, "repetir")
@@ -224,8 +224,8 @@ def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
 class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<roll>[0-9]{1,18})"):
     prefix = "dune:ayuda"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, ASSIST_KIND)
         if record.data.get("rolled"):
@@ -263,8 +263,8 @@ class AssistModal(Modal):
         self.add_item(self.objetivo)
         self.add_item(self.enfoque)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         target = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
         focus = (

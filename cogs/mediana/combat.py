@@ -71,8 +71,8 @@ class CombatButton(
 ):
     prefix = "mediana:ini"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         if record.data["ended"]:
@@ -124,8 +124,8 @@ class JoinModal(Modal):
         for item in (self.name, self.bonus, self.encumbrance):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         combat = await load(bot.store, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)

@@ -25,8 +25,8 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
 
     prefix = "mediana"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         if self.action == "dano":
@@ -80,8 +80,8 @@ class DamageModal(Modal):
         self.add_item(self.weapon)
         self.add_item(self.armour)
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = mediana.parse_effect(self.weapon.value)
         absorption = parse_int(self.armour.value or "0", "absorcion", 0, mediana.MAX_SCORE)
