@@ -25,6 +25,7 @@ from bot.checks import (
     table_option,
 )
 from bot.client import Tirada
+from bot.context import table_context
 from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
@@ -297,12 +298,13 @@ class Mesa(commands.Cog):
         mesa: str | None = None,
     ) -> None:
         """The table's own settings; without options, shows them (to anyone)."""
-        table = await current_table(interaction, mesa)
+        here = await table_context(interaction, mesa)
+        table = here.table
         if secretas_jugadores is not None:
-            table = await gm_table(interaction, mesa)
+            here.require_gm()
             settings = table.settings.model_copy(update={"player_secret_rolls": secretas_jugadores})
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
-        lang = lang_for(interaction.locale)
+        lang = here.lang
         key = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
         await send(
             interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), t(lang, key)), ephemeral=True

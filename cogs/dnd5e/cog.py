@@ -15,11 +15,11 @@ from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
-    is_gm,
     secret_option,
     table_option,
 )
 from bot.client import Tirada
+from bot.context import table_context
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, RollRecord, Table
@@ -332,10 +332,8 @@ class Dnd(commands.Cog):
             (r for r in await self.bot.store.rolls(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
         )
 
-    async def tracker_or_refuse(
-        self, interaction: discord.Interaction, mesa: str | None = None
-    ) -> RollRecord:
-        record = await self.open_tracker((await current_table(interaction, mesa)).channel_id)
+    async def tracker_or_refuse(self, table: Table) -> RollRecord:
+        record = await self.open_tracker(table.channel_id)
         if record is None:
             raise Refusal("dnd.tracker.none")
         return record
@@ -382,7 +380,7 @@ class Dnd(commands.Cog):
         sorprendido: bool = False,
     ) -> None:
         """Surprise gives disadvantage on initiative; it cancels with advantage."""
-        record = await self.tracker_or_refuse(interaction)
+        record = await self.tracker_or_refuse(await current_table(interaction))
         name = " ".join((nombre or interaction.user.display_name).split())[:40]
         entry = initiative_entry(
             self.bot,
@@ -411,8 +409,7 @@ class Dnd(commands.Cog):
         sorprendidos: bool = False,
         mesa: str | None = None,
     ) -> None:
-        await gm_table(interaction, mesa)
-        record = await self.tracker_or_refuse(interaction, mesa)
+        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
         check("cantidad", cantidad, 1, 20)
         name = " ".join(nombre.split())[:40]
         if not name:
@@ -436,8 +433,9 @@ class Dnd(commands.Cog):
     @options("dnd.opt", "combatiente")
     async def iniciativa_subir(self, interaction: discord.Interaction, combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
-        record = await self.tracker_or_refuse(interaction)
-        gm = is_gm(await current_table(interaction), interaction)
+        here = await table_context(interaction)
+        record = await self.tracker_or_refuse(here.table)
+        gm = here.gm
 
         def reorder(current: RollRecord) -> Decision:
             state = current.data
@@ -469,8 +467,7 @@ class Dnd(commands.Cog):
     async def iniciativa_quitar(
         self, interaction: discord.Interaction, combatiente: str, mesa: str | None = None
     ) -> None:
-        await gm_table(interaction, mesa)
-        record = await self.tracker_or_refuse(interaction, mesa)
+        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
 
         def remove(current: RollRecord) -> Decision:
             state = current.data
