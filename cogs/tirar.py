@@ -7,12 +7,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import embeds, render
+from bot import embeds, render, rolls
 from bot.checks import current_table, secret_option
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.errors import send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.reveal import deliver, is_secret
+from bot.reveal import is_secret
 from bot.ui import ActionButton
 from rules.expression import ExpressionRoll, roll_expression
 
@@ -38,11 +38,9 @@ class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[
 
     prefix = "tirar"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        record = await bot.store.roll(self.roll_id)
-        if record is None or record.kind != KIND:
-            raise Refusal("error.roll_gone")
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        record = await rolls.load(bot.store, self.roll_id, KIND)
         await roll_and_post(
             bot,
             interaction,
@@ -60,21 +58,16 @@ async def roll_and_post(
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    roll_id = await bot.store.save_roll(
-        table.channel_id,
-        interaction.id,
-        interaction.user.id,
-        KIND,
-        {"expresion": expression, "privada": private, "secreta": secret},
-    )
+    data = {"expresion": expression, "privada": private, "secreta": secret}
+    record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(RepeatButton(roll_id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
+    view.add_item(RepeatButton(record.id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
     embed = roll_embed(lang, interaction.user, roll)
     if private and not secret:
         await send(interaction, embed=embed, view=view, ephemeral=True)
         return
-    await deliver(interaction, table, roll_id, embed, view, secret)
+    await rolls.post(bot.store, interaction, table, record, embed, view, secret=secret)
 
 
 class Tirar(commands.Cog):

@@ -547,7 +547,14 @@ def test_every_button_is_in_the_matrix() -> None:
     import re
 
     from bot.reveal import RevealButton
-    from cogs import dnd5e, donjon, dune, mediana, mesa, tirar
+    from cogs import mesa, tirar
+    from cogs.dnd5e import combat as dnd5e_combat
+    from cogs.dnd5e import components as dnd5e
+    from cogs.donjon import combat as donjon_combat
+    from cogs.donjon import components as donjon
+    from cogs.dune import components as dune
+    from cogs.mediana import combat as mediana_combat
+    from cogs.mediana import components as mediana
 
     families = {
         dune.DuneButton,
@@ -557,11 +564,11 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.FriendSelect,
         donjon.NarratedButton,
         dnd5e.PassSelect,
-        donjon.CombatButton,
-        dnd5e.TrackerButton,
+        donjon_combat.CombatButton,
+        dnd5e_combat.TrackerButton,
         dnd5e.InspirationButton,
         mediana.TestButton,
-        mediana.CombatButton,
+        mediana_combat.CombatButton,
         tirar.RepeatButton,
         RevealButton,
         mesa.HistoryButton,

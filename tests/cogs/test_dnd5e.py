@@ -301,7 +301,7 @@ async def test_the_plain_roller_with_advantage(table: Harness) -> None:
 
 
 def test_the_join_form_condition() -> None:
-    from cogs.dnd5e import join_mode
+    from cogs.dnd5e.combat import join_mode
     from rules.dnd5e import Mode
 
     assert join_mode("") is Mode.NORMAL

@@ -1,14 +1,7 @@
-"""D&D 5e (SRD 5.2): d20 tests, saves and attacks with heroic inspiration, an initiative
-tracker, and a plain roller with advantage.
-
-Every roll shows both d20s when there is advantage or disadvantage, which one counted,
-and the verdict against the DC or AC. A holder of heroic inspiration gets buttons on
-their own rolls to reroll one d20.
-"""
+"""The ``/dnd`` slash commands: parse the options, ask the rules, write the store, answer."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import d20
@@ -18,448 +11,50 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, render, rolls
-from bot.chances import dnd_modes_line
 from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
-    is_gm,
-    roll_table,
     secret_option,
     table_option,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send, update
+from bot.context import table_context
+from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, Operation, Refused, RollRecord
+from bot.models import Change, RollRecord, Table
 from bot.names import ABILITIES, SKILLS, Names, fold
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, StepButton, parse_int
+from cogs.dnd5e.combat import (
+    TrackerButton,
+    add_fighter,
+    fighters,
+    initiative_entry,
+    tracker_embed,
+    tracker_view,
+)
+from cogs.dnd5e.components import InspirationButton, PassSelect, damage_for, inspiration_view
+from cogs.dnd5e.render import roll_embed
+from cogs.dnd5e.state import (
+    COMBAT_KIND,
+    EXPRESSION_KIND,
+    GRANT_KIND,
+    INSPIRATION,
+    KIND,
+    check,
+    test_data,
+)
 from rules import dnd5e
-from rules.dnd5e import D20Test, Mode
+from rules.dnd5e import Mode
+from rules.errors import RuleError
 from rules.expression import roll_expression
 
-KIND = "dnd"
-COMBAT_KIND = "dnd_combate"
-GRANT_KIND = "dnd_inspiracion"
-EXPRESSION_KIND = "dnd_tirar"
-INSPIRATION = "inspiracion"
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
-MAX_COMBATANTS = 25
-
-
-def check(name: str, value: int, low: int, high: int) -> None:
-    dnd5e.check_number(name, value, low, high)
-
-
-def ability_name(lang: Lang, key: str) -> str:
-    return t(lang, f"dnd.ability.{key}")
-
-
-def skill_name(lang: Lang, key: str) -> str:
-    return t(lang, f"dnd.skill.{key}")
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
     return [Choice(name=label, value=key) for key, label in names.suggest(lang, current)]
-
-
-# -- rendering -------------------------------------------------------------------------------
-
-
-def test_from(data: dict[str, Any]) -> D20Test:
-    return D20Test(
-        tuple(tuple(r) for r in data["rolls"]),
-        Mode(data["mode"]),
-        data["modifier"],
-        data["target"],
-        data["attack"],
-        data["inspired"],
-    )
-
-
-def test_data(test: D20Test) -> dict[str, Any]:
-    return {
-        "rolls": [list(r) for r in test.rolls],
-        "mode": test.mode.value,
-        "modifier": test.modifier,
-        "target": test.target,
-        "attack": test.attack,
-        "inspired": test.inspired,
-    }
-
-
-def verdict(lang: Lang, test: D20Test) -> str:
-    if test.critical:
-        return t(lang, "dnd.verdict.critical")
-    if test.fumble:
-        return t(lang, "dnd.verdict.fumble")
-    if test.success is None:
-        return t(lang, "dnd.verdict.total", total=test.total)
-    key = (
-        ("dnd.verdict.hit" if test.success else "dnd.verdict.miss")
-        if test.attack
-        else ("dnd.verdict.success" if test.success else "dnd.verdict.failure")
-    )
-    return t(lang, key, total=test.total, target=test.target)
-
-
-def title(lang: Lang, data: dict[str, Any]) -> str:
-    what = data["what"]
-    if data["kind"] == "ataque":
-        return t(lang, "dnd.title.attack")
-    if what.get("skill"):
-        return t(
-            lang,
-            f"dnd.title.{data['kind']}_skill",
-            skill=skill_name(lang, what["skill"]),
-            ability=ability_name(lang, what["ability"]),
-        )
-    if what.get("ability"):
-        return t(lang, f"dnd.title.{data['kind']}_ability", ability=ability_name(lang, what["ability"]))
-    return t(lang, f"dnd.title.{data['kind']}")
-
-
-def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
-    data = record.data
-    test = test_from(data["test"])
-    colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
-    embed = embeds.card(title(lang, data), t(lang, "dnd.roll.by", user=record.user_id), colour)
-    mode_text = t(lang, f"dnd.mode.{test.mode.value}")
-    modifier = f"{test.modifier:+d}"
-    embeds.field(
-        embed,
-        t(lang, "dnd.roll.dice", mode=mode_text),
-        f"{render.dice(test.dice)} {modifier} = **{test.total}**",
-        inline=False,
-    )
-    embeds.field(embed, t(lang, "dnd.roll.verdict"), verdict(lang, test), inline=False)
-    if test.target is not None and test.target <= dnd5e.MAX_TARGET:
-        line = dnd_modes_line(lang, test.modifier, test.target, test.attack)
-        embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
-    damage = data.get("damage_roll")
-    if damage:
-        key = "dnd.roll.damage_critical" if test.critical else "dnd.roll.damage"
-        embeds.field(embed, t(lang, key), f"{damage['text']} = **{damage['total']}**", inline=False)
-    if test.inspired:
-        embed.set_footer(text=t(lang, "dnd.roll.inspired"))
-    return embed
-
-
-def inspiration_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View | None:
-    """ "Usar inspiración" on the holder's own roll: one button per d20 it could reroll."""
-    test = test_from(record.data["test"])
-    if not holds or test.inspired:
-        return None
-    view = discord.ui.View(timeout=None)
-    for index, face in enumerate(test.faces):
-        key = "dnd.button.inspiration_die" if len(test.faces) > 1 else "dnd.button.inspiration"
-        view.add_item(
-            InspirationButton(
-                record.id, f"insp{index}", t(lang, key, value=face), discord.ButtonStyle.primary
-            )
-        )
-    return view
-
-
-# -- heroic inspiration ---------------------------------------------------------------------------
-
-
-class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<roll>[0-9]{1,18})"):
-    prefix = "dnd"
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
-        if interaction.user.id != record.user_id:
-            raise Refusal("dnd.not_your_roll")
-        index = int(self.action[-1])
-
-        def inspire(current: RollRecord) -> Decision:
-            test = dnd5e.use_inspiration(test_from(current.data["test"]), bot.rng, index)
-            data = {**current.data, "test": test_data(test)}
-            if test.attack:
-                data["damage_roll"] = damage_for(bot, current.data.get("damage"), test)
-            return Decision(
-                data,
-                (Change(INSPIRATION, -1, owner_id=current.user_id, cap=dnd5e.INSPIRATION_CAP),),
-                "dnd.inspiration.use",
-            )
-
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, inspire)
-        await update(interaction, embed=roll_embed(lang, record), view=None)
-
-
-def damage_for(bot: Tirada, expression: str | None, test: D20Test) -> dict[str, Any] | None:
-    """Damage is rolled only on a hit, with doubled dice on a critical."""
-    if not expression or not test.success:
-        return None
-    damage = dnd5e.roll_damage(expression, bot.rng, critical=test.critical)
-    return {"text": render.expression(damage.tree), "total": damage.total}
-
-
-class PassSelect(
-    Guarded, discord.ui.DynamicItem[discord.ui.UserSelect], template=r"dnd:pasar:(?P<grant>[0-9]{1,18})"
-):
-    """Whoever already held inspiration when granted another passes it to a player character
-    without one ("puedes dársela a un personaje jugador en tu grupo que no la tenga")."""
-
-    def __init__(self, grant_id: int, placeholder: str = "") -> None:
-        super().__init__(
-            discord.ui.UserSelect(custom_id=f"dnd:pasar:{grant_id}", placeholder=placeholder or None)
-        )
-        self.grant_id = grant_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
-    ) -> PassSelect:
-        return cls(int(match["grant"]))
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        lang = lang_for(interaction.locale)
-        grant = await load(bot.store, self.grant_id, GRANT_KIND)
-        if interaction.user.id != grant.data["holder"]:
-            raise Refusal("dnd.inspiration.not_yours_to_pass")
-        values = (interaction.data or {}).get("values", [])
-        if len(values) != 1 or not str(values[0]).isdigit():
-            raise Refusal("dnd.inspiration.pick_one")
-        friend = int(values[0])
-        resolved = (interaction.data or {}).get("resolved", {}).get("users", {})
-        if friend == interaction.user.id or resolved.get(str(friend), {}).get("bot"):
-            raise Refusal("dnd.inspiration.bad_friend")
-
-        def give(current: RollRecord) -> Decision:
-            if current.data.get("passed_to"):
-                raise Refusal("dnd.inspiration.already_passed")
-            change = Change(INSPIRATION, 1, owner_id=friend, cap=dnd5e.INSPIRATION_CAP)
-            return Decision({**current.data, "passed_to": friend}, (change,), "dnd.inspiration.pass")
-
-        await act(bot.store, interaction, self.grant_id, GRANT_KIND, give)
-        text = t(lang, "dnd.inspiration.passed", user=interaction.user.id, friend=friend)
-        await update(interaction, embed=embeds.card(text, colour=embeds.SUCCESS), view=None)
-
-
-# -- initiative tracker ---------------------------------------------------------------------------
-
-
-def fighters(state: dict[str, Any]) -> list[dnd5e.Combatant]:
-    return [
-        dnd5e.Combatant(c["key"], c["name"], c["monster"], c["initiative"], c["count"], c.get("user"))
-        for c in state["combatants"]
-    ]
-
-
-def tracker_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
-    ordered = dnd5e.order(fighters(state))
-    if state["ended"]:
-        head = t(lang, "dnd.tracker.ended")
-    elif not state["started"]:
-        head = t(lang, "dnd.tracker.waiting")
-    else:
-        current = ordered[state["turn"]]
-        head = t(
-            lang, "dnd.tracker.acts", name=discord.utils.escape_markdown(current.name), round=state["round"]
-        )
-    embed = embeds.card(t(lang, "dnd.tracker.title", round=state["round"]), head)
-    lines = []
-    for index, c in enumerate(ordered):
-        marker = "▶️ " if state["started"] and not state["ended"] and index == state["turn"] else ""
-        count = f" ×{c.count}" if c.count > 1 else ""
-        tag = " " + t(lang, "dnd.tracker.monster") if c.monster else ""
-        lines.append(f"{marker}**{c.initiative}** · {discord.utils.escape_markdown(c.name)}{count}{tag}")
-    embeds.field(embed, t(lang, "dnd.tracker.order"), "\n".join(lines) or "—", inline=False)
-    return embed
-
-
-def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
-    state = record.data
-    if state["ended"]:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(TrackerButton(record.id, "unirme", 0, t(lang, "dnd.button.unirme")))
-    if not state["started"]:
-        view.add_item(
-            TrackerButton(record.id, "empezar", 0, t(lang, "dnd.button.empezar"), discord.ButtonStyle.primary)
-        )
-    elif state["combatants"]:
-        view.add_item(
-            TrackerButton(
-                record.id,
-                "siguiente",
-                state["step"],
-                t(lang, "dnd.button.siguiente"),
-                discord.ButtonStyle.primary,
-            )
-        )
-    view.add_item(
-        TrackerButton(record.id, "terminar", 0, t(lang, "dnd.button.terminar"), discord.ButtonStyle.danger)
-    )
-    return view
-
-
-class TrackerButton(
-    StepButton,
-    template=r"dnd:ini:(?P<action>unirme|empezar|siguiente|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
-):
-    prefix = "dnd:ini"
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
-        if record.data["ended"]:
-            raise Refusal("dnd.tracker.is_over")
-        if self.action == "unirme":
-            await interaction.response.send_modal(JoinModal(self.record_id, lang))
-            return
-        gm = is_gm(await roll_table(interaction, record), interaction)
-        if self.action in ("empezar", "terminar") and not gm:
-            raise Refusal("error.not_gm")
-        if self.action == "siguiente" and not (gm or acting_user(record.data) == interaction.user.id):
-            raise Refusal("dnd.tracker.not_your_turn")
-        decide = {"empezar": start, "terminar": finish, "siguiente": lambda r: next_turn(r, self.step)}[
-            self.action
-        ]
-        record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
-        if self.action == "siguiente":
-            state = record.data
-            current = dnd5e.order(fighters(state))[state["turn"]]
-            text = t(
-                lang,
-                "dnd.tracker.your_turn",
-                name=discord.utils.escape_markdown(current.name),
-                round=state["round"],
-            )
-            mentions = discord.AllowedMentions(
-                users=[discord.Object(current.user_id)] if current.user_id else False
-            )
-            content = f"<@{current.user_id}>" if current.user_id else None
-            await interaction.followup.send(
-                content=content, embed=embeds.card(text), allowed_mentions=mentions
-            )
-
-
-def start(record: RollRecord) -> Decision:
-    state = record.data
-    if not state["combatants"]:
-        raise Refusal("dnd.tracker.empty")
-    ordered = dnd5e.order(fighters(state))
-    by_key = {c["key"]: c for c in state["combatants"]}
-    return Decision(
-        {**state, "combatants": [by_key[c.key] for c in ordered], "started": True}, (), "dnd.tracker.start"
-    )
-
-
-def finish(record: RollRecord) -> Decision:
-    return Decision({**record.data, "ended": True}, (), "dnd.tracker.end")
-
-
-def acting_user(state: dict[str, Any]) -> int | None:
-    """Whose character acts now (None for a monster, or before the combat starts)."""
-    ordered = dnd5e.order(fighters(state))
-    if not state["started"] or not ordered:
-        return None
-    return ordered[state["turn"] % len(ordered)].user_id
-
-
-def next_turn(record: RollRecord, step: int) -> Decision:
-    """The marker moves one place; after the last, a new round starts at the top. The
-    order stays fixed from round to round ("permanece invariable")."""
-    state = record.data
-    if state["step"] != step:
-        raise Refusal("dnd.tracker.already_moved")
-    turn, round_ = state["turn"] + 1, state["round"]
-    if turn >= len(state["combatants"]):
-        turn, round_ = 0, round_ + 1
-    return Decision({**state, "turn": turn, "round": round_, "step": step + 1}, (), "dnd.tracker.next")
-
-
-def add_fighter(record: RollRecord, entry: dict[str, Any]) -> Decision:
-    """Join (or re-roll one's place); a newcomer to a started combat goes in by initiative
-    without moving the marker off whoever is acting."""
-    state = record.data
-    others = [c for c in state["combatants"] if c["key"] != entry["key"]]
-    if len(others) >= MAX_COMBATANTS:
-        raise Refusal("dnd.tracker.full", max=MAX_COMBATANTS)
-    combatants = [*others, entry]
-    turn = state["turn"]
-    if state["started"]:
-        acting = dnd5e.order(fighters(state))[state["turn"]].key
-        ordered = dnd5e.order(fighters({**state, "combatants": combatants}))
-        by_key = {c["key"]: c for c in combatants}
-        combatants = [by_key[c.key] for c in ordered]
-        turn = next(i for i, c in enumerate(combatants) if c["key"] == acting) if acting in by_key else 0
-    return Decision({**state, "combatants": combatants, "turn": turn}, (), "dnd.tracker.join")
-
-
-def initiative_entry(
-    bot: Tirada,
-    key: str,
-    name: str,
-    modifier: int,
-    the_mode: Mode,
-    monster: bool,
-    count: int,
-    user: int | None,
-) -> dict[str, Any]:
-    """A Dexterity check; a group of identical monsters rolls once ("una única tirada")."""
-    check("modificador", modifier, -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-    test = dnd5e.roll_test(bot.rng, modifier, the_mode)
-    return {
-        "key": key,
-        "name": name,
-        "monster": monster,
-        "initiative": test.total,
-        "count": count,
-        "user": user,
-        "rolls": [r[-1] for r in test.rolls],
-        "mode": the_mode.value,
-    }
-
-
-class JoinModal(Modal):
-    def __init__(self, combat_id: int, lang: Lang) -> None:
-        super().__init__(title=t(lang, "dnd.join.title"), custom_id=f"dnd:unirme-modal:{combat_id}")
-        self.combat_id = combat_id
-        self.name: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=40
-        )
-        self.modifier: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3
-        )
-        self.condition: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.condition"), custom_id="condicion", max_length=2, required=False
-        )
-        for item in (self.name, self.modifier, self.condition):
-            self.add_item(item)
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        lang = lang_for(interaction.locale)
-        the_mode = join_mode(self.condition.value)
-        modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-        name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
-        entry = initiative_entry(
-            bot, f"u{interaction.user.id}", name, modifier, the_mode, False, 1, interaction.user.id
-        )
-        record, _ = await act(
-            bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: add_fighter(r, entry)
-        )
-        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
-
-
-def join_mode(text: str) -> Mode:
-    """The form's condition field: V for advantage, S for surprised (disadvantage), both
-    cancel, empty for neither. Spanish and English letters are both understood."""
-    letters = set(text.strip().lower())
-    if not letters <= set("vsad"):
-        raise Refusal("dnd.join.bad_condition", value=text.strip()[:10])
-    return dnd5e.mode(bool(letters & {"v", "a"}), bool(letters & {"s", "d"}))
 
 
 # -- the cog ----------------------------------------------------------------------------------
@@ -692,20 +287,19 @@ class Dnd(commands.Cog):
         if jugador.bot:
             raise Refusal("dnd.inspiration.bad_friend")
         lang = lang_for(interaction.locale)
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "dnd.inspiration.grant",
-                (Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP),),
-                guild_id=interaction.guild_id,
-            )
-        )
-        if not isinstance(outcome, Refused):
-            text = t(lang, "dnd.inspiration.granted", user=jugador.id)
-            await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP)
+        try:
+            await rolls.change(self.bot.store, interaction, table, "dnd.inspiration.grant", grant)
+        except RuleError:
+            await self.offer_pass(interaction, table, jugador, lang)
             return
+        text = t(lang, "dnd.inspiration.granted", user=jugador.id)
+        await send(interaction, embed=embeds.card(text, colour=embeds.SUCCESS))
+
+    async def offer_pass(
+        self, interaction: discord.Interaction, table: Table, jugador: discord.Member, lang: Lang
+    ) -> None:
+        """The player already holds inspiration: ask them whom to pass the new one to."""
         grant_id = await self.bot.store.save_roll(
             table.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
         )
@@ -728,10 +322,8 @@ class Dnd(commands.Cog):
             (r for r in await self.bot.store.rolls(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
         )
 
-    async def tracker_or_refuse(
-        self, interaction: discord.Interaction, mesa: str | None = None
-    ) -> RollRecord:
-        record = await self.open_tracker((await current_table(interaction, mesa)).channel_id)
+    async def tracker_or_refuse(self, table: Table) -> RollRecord:
+        record = await self.open_tracker(table.channel_id)
         if record is None:
             raise Refusal("dnd.tracker.none")
         return record
@@ -778,7 +370,7 @@ class Dnd(commands.Cog):
         sorprendido: bool = False,
     ) -> None:
         """Surprise gives disadvantage on initiative; it cancels with advantage."""
-        record = await self.tracker_or_refuse(interaction)
+        record = await self.tracker_or_refuse(await current_table(interaction))
         name = " ".join((nombre or interaction.user.display_name).split())[:40]
         entry = initiative_entry(
             self.bot,
@@ -807,8 +399,7 @@ class Dnd(commands.Cog):
         sorprendidos: bool = False,
         mesa: str | None = None,
     ) -> None:
-        await gm_table(interaction, mesa)
-        record = await self.tracker_or_refuse(interaction, mesa)
+        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
         check("cantidad", cantidad, 1, 20)
         name = " ".join(nombre.split())[:40]
         if not name:
@@ -832,8 +423,9 @@ class Dnd(commands.Cog):
     @options("dnd.opt", "combatiente")
     async def iniciativa_subir(self, interaction: discord.Interaction, combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
-        record = await self.tracker_or_refuse(interaction)
-        gm = is_gm(await current_table(interaction), interaction)
+        here = await table_context(interaction)
+        record = await self.tracker_or_refuse(here.table)
+        gm = here.gm
 
         def reorder(current: RollRecord) -> Decision:
             state = current.data
@@ -865,8 +457,7 @@ class Dnd(commands.Cog):
     async def iniciativa_quitar(
         self, interaction: discord.Interaction, combatiente: str, mesa: str | None = None
     ) -> None:
-        await gm_table(interaction, mesa)
-        record = await self.tracker_or_refuse(interaction, mesa)
+        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
 
         def remove(current: RollRecord) -> Decision:
             state = current.data
@@ -899,7 +490,3 @@ class Dnd(commands.Cog):
             for c in dnd5e.order(fighters(record.data))
             if fold(current) in fold(c.name)
         ][:25]
-
-
-async def setup(bot: Tirada) -> None:
-    await bot.add_cog(Dnd(bot))
