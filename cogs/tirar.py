@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds, render, rolls
-from bot.checks import current_table, secret_option
+from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
 from bot.errors import send
 from bot.i18n import Lang, T, lang_for, options, t
@@ -47,23 +47,30 @@ class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[
             record.data["expresion"],
             bool(record.data["privada"]),
             bool(record.data.get("secreta")),
+            record.data.get("motivo"),
         )
 
 
 async def roll_and_post(
-    bot: Tirada, interaction: discord.Interaction, expression: str, private: bool, secret: bool
+    bot: Tirada,
+    interaction: discord.Interaction,
+    expression: str,
+    private: bool,
+    secret: bool,
+    motivo: str | None = None,
 ) -> None:
     """Roll and answer: in public, privately (only the roller sees it) or secretly (the GM
-    sees it and may reveal it). "Repetir" repeats it the same way."""
+    sees it and may reveal it). "Repetir" repeats it the same way, for the same reason."""
+    motivo = reason(motivo)
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    data = {"expresion": expression, "privada": private, "secreta": secret}
+    data = {"expresion": expression, "privada": private, "secreta": secret, "motivo": motivo}
     record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(RepeatButton(record.id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
-    embed = roll_embed(lang, interaction.user, roll)
+    embed = embeds.titled(roll_embed(lang, interaction.user, roll), motivo)
     if private and not secret:
         await send(interaction, embed=embed, view=view, ephemeral=True)
         return
@@ -82,6 +89,7 @@ class Tirar(commands.Cog):
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
     @options("tirar.opt", "expresion", "privada")
+    @reason_option
     @secret_option
     async def tirar(
         self,
@@ -89,8 +97,9 @@ class Tirar(commands.Cog):
         expresion: app_commands.Range[str, 1, 200],
         privada: bool = False,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await roll_and_post(self.bot, interaction, expresion, privada, secreta)
+        await roll_and_post(self.bot, interaction, expresion, privada, secreta, motivo)
 
 
 async def setup(bot: Tirada) -> None:

@@ -85,3 +85,17 @@ async def test_a_button_for_a_roll_that_does_not_exist_says_so(harness: Harness)
     message.data["components"][0]["components"][0]["custom_id"] = "tirar:repetir:424242"
     reply = await harness.click(message, "tirar:repetir:424242")
     assert reply.ephemeral and "Esa tirada ya no existe" in reply.text
+
+
+async def test_a_reason_heads_the_title_never_pings_and_is_kept_by_roll_again(harness: Harness) -> None:
+    first = await harness.slash("tirar", expresion="1d20+5", motivo="  Persuadir  a @everyone ")
+    title = first.embed["title"]
+    assert title.startswith("Persuadir a @\u200beveryone — ") and title.endswith("1d20 + 5")
+    again = await harness.click(first.message, first.message.custom_ids[0])
+    assert again.embed["title"] == title
+
+
+async def test_an_overlong_reason_is_refused_and_nothing_is_rolled(harness: Harness) -> None:
+    reply = await harness.slash("tirar", expresion="1d20", motivo="x" * 101, locale="en-US")
+    assert reply.ephemeral and "The reason is over the limit of 100 characters (it has 101)" in reply.text
+    assert not reply.messages[0].custom_ids
