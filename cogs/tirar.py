@@ -12,8 +12,9 @@ from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secre
 from bot.client import Tirada
 from bot.errors import send
 from bot.i18n import Lang, T, lang_for, options, t
+from bot.models import RollRecord
+from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
-from bot.ui import ActionButton
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
@@ -33,22 +34,17 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     return embed
 
 
-class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
-    """Rolls a stored expression again for whoever presses it, even after a restart."""
-
-    prefix = "tirar"
-
-    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
-        bot = interaction.client
-        record = await rolls.load(bot.store, self.roll_id, KIND)
-        await roll_and_post(
-            bot,
-            interaction,
-            record.data["expresion"],
-            bool(record.data["privada"]),
-            bool(record.data.get("secreta")),
-            record.data.get("motivo"),
-        )
+async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir*: the same expression, for whoever presses, the same way and reason."""
+    data = record.data
+    await roll_and_post(
+        interaction.client,
+        interaction,
+        data["expresion"],
+        bool(data["privada"]),
+        bool(data.get("secreta")),
+        data.get("motivo"),
+    )
 
 
 async def roll_and_post(
@@ -69,7 +65,7 @@ async def roll_and_post(
     record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(RepeatButton(record.id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
+    view.add_item(repeat_button(lang, record.id))
     embed = embeds.titled(roll_embed(lang, interaction.user, roll), motivo)
     if private and not secret:
         await send(interaction, embed=embed, view=view, ephemeral=True)
@@ -82,10 +78,10 @@ class Tirar(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(RepeatButton)
+        self.bot.repeaters[KIND] = repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(RepeatButton)
+        self.bot.repeaters.pop(KIND, None)
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
     @options("tirar.opt", "expresion", "privada")
