@@ -105,6 +105,17 @@ async def test_inspiration_on_initiative_from_the_form_and_not_after_the_start(t
     assert await table.pool("inspiracion", OTHER.id) == 1
 
 
+async def test_the_history_row_of_a_reroll_says_what_it_paid_for_with_the_link(table: Harness) -> None:
+    await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    table.script(3)
+    reply = await table.slash("dnd prueba", modificador=0, motivo="Trepar")
+    table.script(15)
+    await table.click(reply.message, reply.message.custom_ids[0])
+    history = await table.slash("mesa historial", user=GM)
+    link = f"https://discord.com/channels/{GUILD_ID}/{reply.message.channel_id}/{reply.message.id}"
+    assert f"usada para repetir un d20 de la tirada [mensaje]({link})" in history.text
+
+
 async def test_no_inspiration_no_offer_on_joining(table: Harness) -> None:
     await table.slash("dnd iniciativa panel")
     table.script(3)
