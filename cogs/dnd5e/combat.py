@@ -139,6 +139,8 @@ class TrackerButton(
         if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
         if self.action == "unirme":
+            if any(e.combatant.key == player_key(interaction.user.id) for e in tracker.entries):
+                raise Refusal("dnd.tracker.already_joined")
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
             return
         if self.action.startswith("insp"):

@@ -43,8 +43,10 @@ async def test_joining_again_mid_combat_does_not_reroll(table: Harness) -> None:
 
 
 async def test_joining_again_from_the_form_does_not_reroll(table: Harness) -> None:
-    panel = await two_in_combat(table)
+    panel = (await table.slash("dnd iniciativa panel")).message
     opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0")
+    table.script(15)
+    await table.slash("dnd iniciativa unirme", modificador=0)
     table.script(20)
     again = await table.submit(
         opened.modal_id,
@@ -53,6 +55,9 @@ async def test_joining_again_from_the_form_does_not_reroll(table: Harness) -> No
     )
     assert again.ephemeral and "Ya estás en el orden de iniciativa" in again.text
     assert "**15** · Jugadora" in str(table.current(panel).data)
+    no_form = await table.click(table.current(panel), "dnd:ini:unirme:1:0")
+    assert no_form.callback.payload["type"] != 9
+    assert "Ya estás en el orden de iniciativa" in no_form.text
 
 
 async def test_removing_the_last_one_while_acting_starts_the_next_round(table: Harness) -> None:
@@ -154,6 +159,9 @@ async def test_tool_and_skill_proficiency_give_advantage(table: Harness) -> None
         "dnd prueba", modificador=2, competencia=True, herramienta=True, desventaja=True, locale="en-US"
     )
     assert "advantage and disadvantage cancel out: one d20" in cancelled.text
+    table.script(7)
+    rolled = await table.slash("dnd tirar", expresion="1d20", ventaja=True, desventaja=True)
+    assert "ventaja y desventaja se anulan: un solo d20" in rolled.text
 
 
 async def test_a_critical_with_kept_dice_shows_two_groups(table: Harness) -> None:
