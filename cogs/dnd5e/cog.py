@@ -108,8 +108,8 @@ class Dnd(commands.Cog):
         secret: bool,
     ) -> None:
         """Roll a test from its options, record and post it with *Repetir* (and the
-        inspiration buttons if the roller holds it). *Repetir* comes back here."""
-        motivo = reason(motivo)
+        inspiration buttons if the roller holds it). *Repetir* comes back here, with the
+        ``motivo`` already made safe (making it safe twice would escape it twice)."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
         data = BUILDERS[kind](self.bot.rng, options)
@@ -176,7 +176,7 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "cd": cd,
         }
-        await self.roll(interaction, "prueba", options, motivo, secreta)
+        await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
     @options(
@@ -221,7 +221,7 @@ class Dnd(commands.Cog):
             "cd": cd,
             "cobertura": cobertura.value if cobertura else None,
         }
-        await self.roll(interaction, "salvacion", options, motivo, secreta)
+        await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
     @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura")
@@ -249,7 +249,7 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
         }
-        await self.roll(interaction, "ataque", options, motivo, secreta)
+        await self.roll(interaction, "ataque", options, reason(motivo), secreta)
 
     @prueba.autocomplete("caracteristica")
     @salvacion.autocomplete("caracteristica")
@@ -282,7 +282,7 @@ class Dnd(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await self.roll_expression(interaction, expresion, ventaja, desventaja, motivo, secreta)
+        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta)
 
     async def roll_expression(
         self,
@@ -294,8 +294,8 @@ class Dnd(commands.Cog):
         secret: bool,
     ) -> None:
         """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
-        Recorded with its options so a secret one can be revealed and any can be repeated."""
-        motivo = reason(motivo)
+        Recorded with its options so a secret one can be revealed and any can be repeated;
+        ``motivo`` comes already made safe."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
         the_mode = dnd5e.mode(ventaja, desventaja)

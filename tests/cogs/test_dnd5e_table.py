@@ -222,8 +222,9 @@ async def test_motivo_heads_every_roll_and_repetir_keeps_it(
     table: Harness, command: str, options: dict, title: str
 ) -> None:
     table.script(10)
-    reply = await table.slash(command, motivo="Colarse @everyone", **options)
-    assert reply.embed["title"] == title.replace("Colarse", "Colarse @\u200beveryone")
+    reply = await table.slash(command, motivo="Colarse @everyone por_la *ventana*", **options)
+    said = "Colarse @\u200beveryone por\\_la \\*ventana\\*"
+    assert reply.embed["title"] == title.replace("Colarse", said)
     assert reply.data["allowed_mentions"] == {"parse": []}
     assert reply.message.custom_ids[-1] == "rep:repetir:1"
     table.script(11, 11)
