@@ -34,7 +34,8 @@ def roll_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View:
                     record.id, f"insp{index}", t(lang, key, value=face), discord.ButtonStyle.primary
                 )
             )
-    view.add_item(repeat_button(lang, record.id))
+    if "options" in record.data:  # rolls made before *Repetir* did not keep their options
+        view.add_item(repeat_button(lang, record.id))
     return view
 
 

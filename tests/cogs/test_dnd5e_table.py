@@ -262,3 +262,22 @@ async def test_a_typed_unknown_skill_is_not_told_to_use_the_list(table: Harness)
     assert "lista" not in reply.text
     ability = await table.slash("dnd salvacion", caracteristica="suerte", modificador=0, locale="en-US")
     assert "list" not in ability.text
+
+
+def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
+    """Rolls stored before *Repetir* kept no options: no button that could only refuse."""
+    from bot.models import RollRecord
+    from cogs.dnd5e.components import roll_view
+
+    test = {
+        "rolls": [[7]],
+        "mode": "normal",
+        "modifier": 2,
+        "target": None,
+        "attack": False,
+        "inspired": False,
+    }
+    old = RollRecord(5, 1, 2, "dnd", {"kind": "prueba", "what": {}, "test": test})
+    assert [item.custom_id for item in roll_view("es", old, True).children] == ["dnd:insp0:5"]
+    new = RollRecord(5, 1, 2, "dnd", {**old.data, "options": {}})
+    assert [item.custom_id for item in roll_view("es", new, False).children] == ["rep:repetir:5"]
