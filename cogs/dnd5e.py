@@ -24,6 +24,7 @@ from bot.checks import (
     gm_table,
     in_gm_channel,
     is_gm,
+    roll_channel,
     roll_table,
     secret_option,
     table_option,
@@ -222,6 +223,9 @@ class PassSelect(
         cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
     ) -> PassSelect:
         return cls(int(match["grant"]))
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await roll_channel(interaction, self.grant_id)
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]

@@ -149,6 +149,9 @@ class HistoryButton(
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
         return cls(page, int(match["before"]))
 
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return self.page.channel_id
+
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
         await update(
@@ -163,6 +166,9 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
     """ "Sí, reiniciar" / "Cancelar". The record it carries is the table itself: its channel id."""
 
     prefix = "mesa:reiniciar"
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return self.roll_id
 
     async def run(self, interaction: discord.Interaction) -> None:
         bot: Tirada = interaction.client  # type: ignore[assignment]
@@ -247,7 +253,7 @@ class Mesa(commands.Cog):
         """Hand the table over. The GM passes it on; anyone who may manage channels can
         always take over (a table whose GM left the server)."""
         table = await current_table(interaction)
-        if not (can_manage(interaction) or table.gm_id == interaction.user.id):
+        if not (can_manage(interaction, table) or table.gm_id == interaction.user.id):
             raise Refusal("mesa.dj.not_allowed")
         target = miembro or interaction.user
         if target.bot:
