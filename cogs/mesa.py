@@ -300,6 +300,22 @@ class Mesa(commands.Cog):
         mine = channel.permissions_for(guild.me) if guild.me is not None else None
         if mine is not None and not (mine.view_channel and mine.send_messages and mine.embed_links):
             raise Refusal("mesa.canal_dj.no_access", channel=channel_id)
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not channel.permissions_for(member).view_channel:
+            raise Refusal("mesa.canal_dj.cannot_see", channel=channel_id)
+        await self.check_not_taken(interaction, table, channel_id)
+
+    async def check_not_taken(self, interaction: discord.Interaction, table: Table, channel_id: int) -> None:
+        """A GM channel already serving another GM's table is theirs: only that GM (or the
+        server's administrators) may link it to another table; the refusal names them."""
+        if interaction.permissions.administrator:
+            return
+        for other in await self.bot.store.tables_served(channel_id):
+            if other.channel_id == table.channel_id or is_gm(other, interaction):
+                continue
+            if other.gm_id is None:
+                raise Refusal("mesa.canal_dj.taken_no_gm", channel=channel_id, table=other.channel_id)
+            raise Refusal("mesa.canal_dj.taken", channel=channel_id, table=other.channel_id, gm=other.gm_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
     @options("mesa.opt", "secretas_jugadores")

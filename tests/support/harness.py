@@ -32,6 +32,7 @@ from tests.support.payloads import (
     BOT_ALLOW_OVERWRITE,
     BOT_USER_ID,
     CHANNEL_ID,
+    GM,
     GM_CHANNEL_ID,
     GUILD_ID,
     OTHER_CHANNEL_ID,
@@ -251,6 +252,15 @@ class _Adapter(AsyncWebhookAdapter):
         return await self.discord.webhook(route, **kwargs)
 
 
+# The GM may see their private channel (a member overwrite, as a server would give them).
+GM_ALLOW_OVERWRITE = {
+    "id": str(GM.id),
+    "type": 1,
+    "allow": str(discord.Permissions(view_channel=True).value),
+    "deny": "0",
+}
+
+
 class Harness:
     """A bot on a database file, driven by raw interaction payloads.
 
@@ -267,7 +277,7 @@ class Harness:
         self.bot: Tirada | None = None
         self.channels = [
             text_channel(CHANNEL_ID, "mesa"),
-            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE]),
+            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE, GM_ALLOW_OVERWRITE]),
             text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
         ]
         # Members GUILD_CREATE lists; add the bot's to check its own channel permissions.
