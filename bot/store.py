@@ -322,13 +322,14 @@ class Store:
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted
+        retired = 0
         if op.reset is not None:
             changes += self._reset_plan(db, op.channel_id)
-            db.execute(
+            retired = db.execute(
                 "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
                 (op.channel_id, *op.reset.keep),
-            )
+            ).rowcount
         states: list[PoolState] = []
         for change in changes:
             result = self._change(db, op, change)
@@ -337,7 +338,7 @@ class Store:
             states.append(result)
         if op.new_roll is not None:
             roll_id = self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
-        return Applied(tuple(states), roll_id=roll_id)
+        return Applied(tuple(states), roll_id=roll_id, retired=retired)
 
     def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
         """The compensating changes for the last operation not yet reverted (that touched
@@ -610,5 +611,5 @@ def _decode(text: str) -> Outcome:
     data["replayed"] = True
     if kind == "applied":
         pools = tuple(PoolState(**p) for p in data["pools"])
-        return Applied(pools, replayed=True, roll_id=data["roll_id"])
+        return Applied(pools, replayed=True, roll_id=data["roll_id"], retired=data.get("retired", 0))
     return Refused(**data)

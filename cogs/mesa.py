@@ -196,7 +196,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
             embeds.SUCCESS,
         )
         await update(interaction, embed=done, view=None)
-        if not outcome.replayed:
+        if not outcome.replayed and outcome.changed:
             notice = embeds.card(
                 t(lang, "mesa.reiniciar.title"), t(lang, "mesa.reiniciar.notice", gm=interaction.user.id)
             )

@@ -333,6 +333,19 @@ async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -
     assert "reinicio de la mesa" in history.text
 
 
+async def test_a_second_reset_says_nothing_publicly(linked: Harness) -> None:
+    """Two "Sí, reiniciar" (two questions open, both confirmed): the second changes
+    nothing, so it posts no second notice to the table."""
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    questions = [(await linked.slash("mesa reiniciar", user=GM)).message for _ in range(2)]
+    yes = f"mesa:reiniciar:si:{CHANNEL_ID}"
+    replies = [await linked.click(question, yes, user=GM) for question in questions]
+    public = [[m for m in r.messages if m.channel_id == CHANNEL_ID and not m.ephemeral] for r in replies]
+    assert len(public[0]) == 1 and public[1] == []
+    assert "0 reservas a cero" in linked.current(questions[1]).data["embeds"][0]["description"]
+    assert await linked.pool("amenaza") == 0
+
+
 async def test_reset_can_be_cancelled(linked: Harness) -> None:
     await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
     asked = await linked.slash("mesa reiniciar", user=GM)
