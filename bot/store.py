@@ -117,6 +117,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+# The largest value any pool may hold: the schema's CHECK, refused before it is reached.
+POOL_MAX = 1_000_000
+
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 # How long a statement waits for another process's lock on the file before giving up.
@@ -415,7 +418,7 @@ class Store:
         cursor = db.execute(
             f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
             "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
-            f"AND {target} >= 0 AND {target} <= coalesce(:cap, cap, {target}) "
+            f"AND {target} >= 0 AND {target} <= min(coalesce(:cap, cap, :max), :max) "
             "RETURNING value, applied",
             {
                 "delta": change.delta,
@@ -424,6 +427,7 @@ class Store:
                 "channel": op.channel_id,
                 "pool": change.pool,
                 "owner": change.owner_id,
+                "max": POOL_MAX,
             },
         )
         row = cursor.fetchone()
@@ -461,8 +465,12 @@ class Store:
         value = 0 if row is None else int(row[0])
         cap = change.cap if change.cap is not None or row is None else row[1]
         delta = change.delta if change.set_to is None else change.set_to - value
-        key = "pool.not_enough" if delta < 0 else "pool.over_cap"
-        return Refused(key, change.pool, change.owner_id, value, delta, cap)
+        if delta < 0:
+            return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
+        # Past the pool's own cap, or (a pool without one) past the schema's bound.
+        return Refused(
+            "pool.over_cap", change.pool, change.owner_id, value, delta, min(cap or POOL_MAX, POOL_MAX)
+        )
 
     async def ledger(
         self,

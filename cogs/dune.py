@@ -43,6 +43,11 @@ PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amen
 THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
 
 
+def threat_change(amount: int) -> Change:
+    """Amenaza added, kept within the bot's cap (the rules give none)."""
+    return Change(AMENAZA, amount, cap=dune.THREAT_CAP)
+
+
 def momentum_change(delta: int, *, clamp: bool = False) -> Change:
     return Change(IMPULSO, delta, cap=dune.MOMENTUM_CAP, clamp=clamp)
 
@@ -262,12 +267,10 @@ def decide(action: str, record: RollRecord) -> Decision:
         )
     if action == "pnj":
         roll = dune.npc_to_threat(roll)
-        return Decision(dune.to_data(roll), (Change(AMENAZA, 1),), "dune.npc_threat")
+        return Decision(dune.to_data(roll), (threat_change(1),), "dune.npc_threat")
     if action == "ignorar":
         roll = dune.ignore_complication(roll)
-        return Decision(
-            dune.to_data(roll), (Change(AMENAZA, dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore"
-        )
+        return Decision(dune.to_data(roll), (threat_change(dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore")
     if action == "descartar":
         roll = dune.ignore_complication(roll)
         return Decision(
@@ -562,7 +565,7 @@ class Dune(commands.Cog):
             change
             for amount, change in (
                 (from_pool, momentum_change(-from_pool)),
-                (as_threat, Change(AMENAZA, as_threat)),
+                (as_threat, threat_change(as_threat)),
             )
             if amount
         )
@@ -767,7 +770,7 @@ class Dune(commands.Cog):
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         check_bound("cantidad", cantidad, 1, MAX_POINTS)
         table = await current_table(interaction)
-        await self.change_pools(interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
+        await self.change_pools(interaction, table, "dune.amenaza.add", threat_change(cantidad))
         text = t(
             lang_for(interaction.locale), "dune.amenaza.added", user=interaction.user.id, amount=cantidad
         )
@@ -888,7 +891,7 @@ class Dune(commands.Cog):
         known = await self.known_players(table.channel_id, table)
         count = jugadores if jugadores is not None else len(known)
         check_bound("jugadores", count, 1, 12)
-        changes = [Change(AMENAZA, set_to=2 * count)] + [
+        changes = [Change(AMENAZA, set_to=2 * count, cap=dune.THREAT_CAP)] + [
             determination_change(u, set_to=1) for u in sorted(known)
         ]
         await self.change_pools(interaction, table, "dune.adventure", *changes)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from bot.models import Applied, Change, Operation, Refused, System, TableSettings
-from bot.store import MIGRATIONS, Store
+from bot.store import MIGRATIONS, POOL_MAX, Store
 
 CHANNEL = 1
 
@@ -68,6 +68,15 @@ async def test_going_over_the_cap_is_refused(store: Store) -> None:
     refused = await store.apply(op(2, Change("impulso", 2, cap=6)))
     assert isinstance(refused, Refused) and refused.key == "pool.over_cap"
     assert await store.pool(CHANNEL, "impulso") == 5
+
+
+async def test_a_pool_without_a_cap_stops_at_the_schemas_bound(store: Store) -> None:
+    """The schema's CHECK (1,000,000) is refused before it is reached, naming the bound,
+    instead of failing the statement."""
+    await store.apply(op(1, Change("dados", POOL_MAX - 5)))
+    refused = await store.apply(op(2, Change("dados", 20)))
+    assert refused == Refused("pool.over_cap", "dados", 0, POOL_MAX - 5, 20, POOL_MAX)
+    assert await store.pool(CHANNEL, "dados") == POOL_MAX - 5
 
 
 async def test_clamped_addition_keeps_what_fits_and_reports_the_loss(store: Store) -> None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
+from bot.store import POOL_MAX
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -405,3 +407,18 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
     assert "solo funciona en un canal de un servidor" in reply.text
+
+
+async def test_threat_stops_at_its_cap_with_a_refusal_naming_it(table: Harness) -> None:
+    """The rules give Amenaza no maximum; the bot's (100, docs/decisiones.md) is refused
+    like any cap, never a database error, even for a pool already past it."""
+    for _ in range(5):
+        await table.slash("dune amenaza añadir", user=GM, cantidad=19)
+    refused = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert refused.ephemeral and "Amenaza no puede pasar de 100: hay 95" in refused.text
+    assert await table.pool("amenaza") == 95
+    with sqlite3.connect(table.db_path) as db:  # a pool from before the cap, at the schema's bound
+        db.execute("UPDATE pools SET value = ?, cap = NULL WHERE pool = 'amenaza'", (POOL_MAX,))
+    at_bound = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert at_bound.ephemeral and "no puede pasar de 100" in at_bound.text
+    assert await table.pool("amenaza") == POOL_MAX
