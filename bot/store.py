@@ -139,18 +139,25 @@ class Store:
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = _utc_now) -> Store:
+        """Connect, set the connection up and migrate. If any of it fails (a corrupt or
+        truncated file fails its first statement) the connection is closed before the
+        error goes on: its worker thread would otherwise keep the process alive."""
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA synchronous = NORMAL",
-            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-            "PRAGMA foreign_keys = ON",
-        ):
-            async with db.execute(pragma) as cursor:
-                await cursor.fetchall()
-        store = cls(db, clock)
-        await store.migrate()
+        try:
+            db.row_factory = aiosqlite.Row
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA synchronous = NORMAL",
+                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                "PRAGMA foreign_keys = ON",
+            ):
+                async with db.execute(pragma) as cursor:
+                    await cursor.fetchall()
+            store = cls(db, clock)
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -189,12 +196,10 @@ class Store:
         return int(row[0])
 
     async def migrate(self) -> None:
-        """Bring the schema up to date, one transaction per migration."""
-        current = await self.schema_version()
-        for version, statements in enumerate(MIGRATIONS, start=1):
-            if version <= current:
-                continue
-            await self._write(_migration, statements, version)
+        """Bring the schema up to date in one write transaction that reads the version
+        inside it: a second process starting at the same moment waits for the lock, then
+        finds nothing left to do."""
+        for version in await self._write(_migrate):
             log.info("database migrated", extra={"schema_version": version})
 
     async def get_meta(self, key: str) -> str | None:
@@ -578,10 +583,19 @@ def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) ->
     return result
 
 
-def _migration(db: sqlite3.Connection, statements: tuple[str, ...], version: int) -> None:
-    for statement in statements:
-        db.execute(statement)
-    db.execute(f"PRAGMA user_version = {version}")
+def _migrate(db: sqlite3.Connection) -> list[int]:
+    """On the connection's thread, inside the write lock: the migrations the file still
+    lacks, in order; returns the versions applied."""
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    applied = []
+    for version, statements in enumerate(MIGRATIONS, start=1):
+        if version <= current:
+            continue
+        for statement in statements:
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")
+        applied.append(version)
+    return applied
 
 
 def _table(row: sqlite3.Row) -> Table:

@@ -1,5 +1,7 @@
 import asyncio
 import random
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -323,3 +325,38 @@ async def test_gm_channels_serve_the_tables_linked_to_them(store: Store) -> None
     assert [t.channel_id for t in await store.tables_served(500)] == [1, 2]
     await store.set_gm_channel(2, 99, None)
     assert [t.channel_id for t in await store.tables_served(500)] == [1]
+
+
+async def test_two_processes_starting_together_migrate_once(tmp_path: Path) -> None:
+    """Two connections (as two processes would) opening a new file at once: the second
+    waits for the first's migration transaction, re-reads the version and does nothing
+    (before: "table tables already exists" / "duplicate column name")."""
+    for attempt in range(5):
+        path = tmp_path / f"race{attempt}.db"
+        stores = await asyncio.gather(Store.open(path), Store.open(path))
+        try:
+            for store in stores:
+                assert await store.schema_version() == len(MIGRATIONS)
+        finally:
+            for store in stores:
+                await store.close()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+async def test_a_store_that_cannot_open_closes_its_connection(tmp_path: Path, damage: str) -> None:
+    """Its worker thread ends too: a thread left running keeps the process from exiting."""
+    path = tmp_path / "tirada.db"
+    if damage == "garbage":
+        path.write_bytes(b"garbage " * 1000)
+    else:
+        store = await Store.open(path)
+        await store.close()
+        path.write_bytes(path.read_bytes()[:1500])
+    before = set(threading.enumerate())
+    with pytest.raises(sqlite3.DatabaseError):
+        await asyncio.wait_for(Store.open(path), timeout=30)
+    await asyncio.sleep(0)
+    leftover = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    for thread in leftover:
+        thread.join(timeout=5)
+    assert not [t for t in leftover if t.is_alive()]
