@@ -112,6 +112,10 @@ async def truncated_database(path: Path) -> None:
     """A real database cut in half, as a full disk or an interrupted copy leaves it."""
     store = await Store.open(path)
     await store.close()
+    cut_in_half(path)
+
+
+def cut_in_half(path: Path) -> None:
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     for suffix in ("-wal", "-shm"):
