@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
@@ -130,12 +131,29 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class DatabaseReplaced(sqlite3.DatabaseError):
+    """The file at the database's path is no longer the one this connection writes (it was
+    deleted or replaced while the bot ran): anything written now would be lost on restart."""
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode, or None when nothing is at ``path``."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 class Store:
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now) -> None:
+    def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now, path: str | None = None) -> None:
         self._db = db
         self._clock = clock
+        # The file this connection writes, to notice when the path stops naming it.
+        self.path = path
+        self._file = _identity(path) if path is not None else None
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = _utc_now) -> Store:
@@ -153,7 +171,7 @@ class Store:
             ):
                 async with db.execute(pragma) as cursor:
                     await cursor.fetchall()
-            store = cls(db, clock)
+            store = cls(db, clock, str(path))
             await store.migrate()
         except BaseException:
             await db.close()
@@ -179,8 +197,16 @@ class Store:
         return await self._db._execute(fn, self._db._conn, *args)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing."""
-        return await self._run(_in_transaction, fn, *args)
+        """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing,
+        provided the file at the path is still the one the connection writes."""
+        return await self._run(self._checked_transaction, fn, *args)
+
+    def _checked_transaction(self, db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
+        """On the connection's thread (a ``stat`` per change, off the event loop): SQLite
+        keeps writing to a deleted file without complaint, so the path is checked first."""
+        if self.path is not None and _identity(self.path) != self._file:
+            raise DatabaseReplaced(self.path)
+        return _in_transaction(db, fn, *args)
 
     async def _fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
         return await self._run(lambda db: db.execute(sql, params).fetchone())
