@@ -324,6 +324,14 @@ async def test_when_discordpy_gives_up_the_change_is_announced_once_through_the_
 # -- the database file deleted or replaced, the disk full -------------------------------------
 
 
+def remove_database(path: Path, *, replace: bool) -> None:
+    """Delete the database's files (and put an empty database in its place)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if replace:
+        sqlite3.connect(path).close()
+
+
 @pytest.mark.parametrize("how", ["deleted", "replaced"])
 async def test_a_database_file_deleted_while_running_refuses_changes(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, how: str
@@ -338,10 +346,7 @@ async def test_a_database_file_deleted_while_running_refuses_changes(
         await h.slash("mesa dj", user=ADMIN, miembro=GM)
         await h.slash("mesa sistema", user=GM, sistema="dune")
         await h.slash("dune amenaza añadir", cantidad=2)
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        if how == "replaced":
-            sqlite3.connect(path).close()
+        remove_database(path, replace=how == "replaced")
         with caplog.at_level(logging.ERROR):
             refused = await h.slash("dune amenaza añadir", cantidad=4)
         assert refused.ephemeral and "se ha borrado o sustituido" in refused.text
