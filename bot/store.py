@@ -572,6 +572,18 @@ class Store:
         )
         return [_roll(r) for r in rows]
 
+    async def linked_rolls(
+        self, channel_id: int, kind: str, field: str, ids: Sequence[int]
+    ) -> list[RollRecord]:
+        """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
+        ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
+        )
+        return [_roll(r) for r in rows]
+
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
 

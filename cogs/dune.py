@@ -356,11 +356,14 @@ async def offer_reroll(interaction: discord.Interaction, record: RollRecord, lan
 # -- extended tasks -------------------------------------------------------------------------
 
 
-async def task_progress(bot: Tirada, channel_id: int, task_id: int) -> int:
-    rolls = await bot.store.rolls(channel_id, KIND)
-    return sum(
-        dune.task_points(r) for r in map(dune.from_data, (x.data for x in rolls)) if r.task_id == task_id
-    )
+async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
+    """Each task's points, from every roll linked to it, read in one query."""
+    points = dict.fromkeys(task_ids, 0)
+    for record in await bot.store.linked_rolls(channel_id, KIND, "task_id", task_ids):
+        roll = dune.from_data(record.data)
+        if roll.task_id in points:
+            points[roll.task_id] += dune.task_points(roll)
+    return points
 
 
 def progress_bar(points: int, requirement: int, width: int = 10) -> str:
@@ -377,7 +380,7 @@ async def announce_task(
     task = await bot.store.roll(task_id)
     if task is None or task.kind != TASK_KIND or task.data.get("done"):
         return
-    points = await task_progress(bot, task.channel_id, task_id)
+    points = (await task_progress(bot, task.channel_id, [task_id]))[task_id]
     if points < task.data["requirement"]:
         return
     outcome = await bot.store.apply(
@@ -943,8 +946,9 @@ class Dune(commands.Cog):
         embed = embeds.card(t(lang, "dune.task.title"))
         if not tasks:
             embed.description = t(lang, "dune.task.none")
+        progress = await task_progress(self.bot, table.channel_id, [task.id for task in tasks])
         for task in reversed(tasks):
-            points = await task_progress(self.bot, table.channel_id, task.id)
+            points = progress[task.id]
             requirement = task.data["requirement"]
             state = t(lang, "dune.task.state_done") if task.data.get("done") else ""
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
