@@ -11,13 +11,14 @@ replay returns the first answer and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
-from datetime import UTC, datetime
+from dataclasses import asdict, astuple, dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -121,14 +122,42 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
 POOL_MAX = 1_000_000
 
+# How many rows one pruning transaction deletes, so a large first prune never holds the
+# write lock for long.
+PRUNE_BATCH = 2000
+
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 # How long a statement waits for another process's lock on the file before giving up.
 BUSY_TIMEOUT_MS = 5000
+WAL_RETRY_MS = 50
 
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class Retention:
+    """What the store forgets, and when; the ledger is always kept whole.
+
+    - ``operations``: an interaction's recorded outcome exists to answer Discord's replay
+      of it, and Discord replays only while the interaction's token lives (15 minutes).
+    - ``rolls``: a roll of one of ``kinds`` (rolls read by nothing but their own buttons),
+      or any retired one, older than this. A Dune roll linked to an extended task stays
+      while the task lives: the task's progress is counted from it.
+    """
+
+    operations: timedelta = timedelta(minutes=20)
+    rolls: timedelta = timedelta(days=30)
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pruned:
+    operations: int = 0
+    rolls: int = 0
+    reveals: int = 0
 
 
 class DatabaseReplaced(sqlite3.DatabaseError):
@@ -164,13 +193,13 @@ class Store:
         try:
             db.row_factory = aiosqlite.Row
             for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
                 f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
             ):
                 async with db.execute(pragma) as cursor:
                     await cursor.fetchall()
+            await _use_wal(db)
             store = cls(db, clock, str(path))
             await store.migrate()
         except BaseException:
@@ -299,6 +328,20 @@ class Store:
 
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
+
+    # -- retention ------------------------------------------------------------------------
+
+    async def prune(self, retention: Retention) -> Pruned:
+        """Forget what ``retention`` allows, in short transactions; returns what went."""
+        now = self._clock()
+        operations_before = (now - retention.operations).isoformat(timespec="seconds")
+        rolls_before = (now - retention.rolls).isoformat(timespec="seconds")
+        counts = [0, 0, 0]
+        while True:
+            batch = await self._write(_prune_batch, operations_before, rolls_before, retention.kinds)
+            counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
+            if not any(astuple(batch)):
+                return Pruned(*counts)
 
     # -- pools --------------------------------------------------------------------------
 
@@ -608,6 +651,22 @@ class Store:
         )
 
 
+async def _use_wal(db: aiosqlite.Connection) -> None:
+    """Switch the file to WAL. Two processes creating the file at the same moment: SQLite
+    answers the loser's switch "database is locked" at once, without waiting out the busy
+    timeout, so it is tried again for as long as that timeout."""
+    for _ in range(BUSY_TIMEOUT_MS // WAL_RETRY_MS):
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                await cursor.fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            await asyncio.sleep(WAL_RETRY_MS / 1000)
+    raise sqlite3.OperationalError("database is locked")
+
+
 def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
     """On the connection's thread: ``fn`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``. A commit
     that fails (the file turned read-only) leaves nothing behind: SQLite rolls back."""
@@ -619,6 +678,28 @@ def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) ->
         raise
     db.commit()
     return result
+
+
+def _prune_batch(
+    db: sqlite3.Connection, operations_before: str, rolls_before: str, kinds: tuple[str, ...]
+) -> Pruned:
+    """One batch of :meth:`Store.prune`, on the connection's thread."""
+    operations = db.execute(
+        "DELETE FROM operations WHERE rowid IN (SELECT rowid FROM operations WHERE created_at < ? LIMIT ?)",
+        (operations_before, PRUNE_BATCH),
+    ).rowcount
+    rolls = db.execute(
+        "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE created_at < ? "
+        "AND (retired OR (kind IN (SELECT value FROM json_each(?)) "
+        "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?)",
+        (rolls_before, json.dumps(list(kinds)), PRUNE_BATCH),
+    ).rowcount
+    reveals = db.execute(
+        "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < ? "
+        "AND NOT EXISTS (SELECT 1 FROM rolls WHERE rolls.id = reveals.roll_id) LIMIT ?)",
+        (rolls_before, PRUNE_BATCH),
+    ).rowcount
+    return Pruned(operations, rolls, reveals)
 
 
 def _migrate(db: sqlite3.Connection) -> list[int]:

@@ -3,12 +3,14 @@ import random
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.models import Applied, Change, Operation, Refused, System, TableSettings
-from bot.store import MIGRATIONS, POOL_MAX, Store
+from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
+from tests.support.harness import Harness
 
 CHANNEL = 1
 
@@ -360,3 +362,34 @@ async def test_a_store_that_cannot_open_closes_its_connection(tmp_path: Path, da
     for thread in leftover:
         thread.join(timeout=5)
     assert not [t for t in leftover if t.is_alive()]
+
+
+async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledger(tmp_path: Path) -> None:
+    """Operations past Discord's replay window and rolls nothing reads any more go; a Dune
+    roll counting towards a task, other kinds (sheets, tasks), and the ledger stay."""
+    now = [datetime(2026, 11, 1, tzinfo=UTC)]
+    store = await Store.open(tmp_path / "retention.db", clock=lambda: now[0])
+    try:
+        await store.apply(op(1, Change("impulso", 3, cap=6)))
+        await store.apply(op(2, Change("impulso", -1, cap=6)))
+        plain = await store.save_roll(CHANNEL, 10, 7, "tirar", {"expresion": "1d20"})
+        linked = await store.save_roll(CHANNEL, 11, 7, "dune", {"task_id": 99})
+        sheet = await store.save_roll(CHANNEL, 12, 7, "mediana_ficha", {})
+        retention = Retention(kinds=("tirar", "dune"))
+        now[0] += timedelta(minutes=10)
+        assert await store.prune(retention) == Pruned()
+        assert (await store.apply(op(1, Change("impulso", 3, cap=6)))).replayed
+        now[0] += timedelta(minutes=11)
+        assert await store.prune(retention) == Pruned(operations=2)
+        now[0] += timedelta(days=30)
+        assert await store.prune(retention) == Pruned(rolls=1)
+        assert await store.roll(plain) is None
+        assert await store.roll(linked) is not None and await store.roll(sheet) is not None
+        assert len(await store.ledger(CHANNEL)) == 2
+        await assert_ledger_matches(store)
+    finally:
+        await store.close()
+
+
+async def test_pruning_runs_in_the_background(harness: Harness) -> None:
+    assert harness.bot is not None and harness.bot.prune.is_running()
