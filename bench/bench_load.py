@@ -60,6 +60,7 @@ async def after_retention(db: Path) -> tuple[int, int]:
             for name in ("page_size", "page_count", "freelist_count")
         )
         conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # VACUUM wrote every page to the WAL
     return (pages - free) * page_size, database_size(db.parent)
 
 

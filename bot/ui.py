@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Container
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.checks import check_origin, roll_channel
 from bot.errors import Refusal, answer_error
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
 
 # An abandoned form is forgotten after this long (interaction tokens last 15 minutes).
 FORM_SECONDS = 15 * 60
@@ -51,10 +55,10 @@ class Guarded:
         """The channel id of the table this component's record belongs to."""
         return await roll_channel(interaction, self.roll_id)
 
-    async def run(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         raise NotImplementedError
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Tirada]) -> None:
         try:
             await check_origin(interaction, await self.record_table(interaction))
             await self.run(interaction)
