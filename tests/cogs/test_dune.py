@@ -39,7 +39,7 @@ async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harnes
     assert "Pendientes: 1 · descartadas: 0." in text
     assert reply.message.custom_ids == [
         f"dune:{a}:1" for a in ("info", "rasgo", "recurso", "guardar", "ignorar", "repetir")
-    ]
+    ] + ["rep:repetir:1"]
 
 
 async def test_a_test_in_english(table: Harness) -> None:
@@ -207,9 +207,24 @@ async def test_only_the_gm_grants_success_at_a_price(table: Harness) -> None:
     refused = await table.click(reply.message, price)
     assert refused.ephemeral
     assert "Solo la persona que dirige esta mesa" in refused.text
-    granted = await table.click(reply.message, price, user=GM)
+    form = await table.click(reply.message, price, user=GM)
+    assert form.callback.payload["type"] == 9
+    granted = await table.submit(form.modal_id, {"complicaciones": "1"}, user=GM, message=reply.message)
     assert "⚖️ Éxito a un precio" in granted.text
     assert "Pendientes: 1 · descartadas: 0." in granted.text
+
+
+async def test_the_gm_chooses_how_many_complications_a_price_adds(table: Harness) -> None:
+    """ "El Director determina cuantas complicaciones extra se sufren" (#15)."""
+    reply = await roll(table, 15, 16, dificultad=1)
+    form = await table.click(reply.message, button(reply.message, "dune:precio"), user=GM)
+    fields = form.callback.payload["data"]["components"][0]["components"][0]
+    assert fields["value"] == "1"
+    bad = await table.submit(form.modal_id, {"complicaciones": "9"}, user=GM, message=reply.message)
+    assert "complicaciones debe estar entre 1 y 5" in bad.text
+    granted = await table.submit(form.modal_id, {"complicaciones": "3"}, user=GM, message=reply.message)
+    assert "con 3 complicaciones más y sin Impulso" in granted.text
+    assert "Pendientes: 3 · descartadas: 0." in granted.text
 
 
 async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None:
@@ -223,36 +238,30 @@ async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None
     assert not allowed.ephemeral
 
 
-async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Harness) -> None:
+async def test_determination_after_the_roll_rerolls_all_the_dice_once(table: Harness) -> None:
+    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo" (#15)."""
     await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
-    reply = await roll(table, 20, 16, dificultad=1)
-    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    assert menu.ephemeral
-    options = menu.data["components"][0]["components"][0]["options"]
-    assert [o["label"] for o in options] == ["Dado 1: 20", "Dado 2: 16"]
-    table.script(4)
-    done = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Repetido el dado 1." in done.text
-    updated = table.discord.messages[reply.message.id].data["embeds"][0]
-    assert "~~20~~↺ **4**✓ **16**" in str(updated)
-    assert "✅ Superado" in str(updated)
+    reply = await roll(table, 20, 16, 17, dificultad=1, dados_extra=1, pago="amenaza")
+    table.script(4, 5, 18)
+    done = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    assert not done.ephemeral
+    assert "~~20~~↺ **4**✓ ~~16~~↺ **5**✓ ~~17~~↺ **18**" in done.text
+    assert "✅ Superado" in done.text
     assert await table.pool("determinacion", PLAYER.id) == 1
-    stale = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Ese botón ya no está activo" in stale.text
-    fresh = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    options = fresh.data["components"][0]["components"][0]["options"]
-    assert [o["label"] for o in options] == ["Dado 2: 16"]
-    tampered = await table.click(fresh.message, "dune:dados:1", values=["0"], component_type=3)
-    assert tampered.ephemeral
-    assert "El dado 1 ya se repitió" in tampered.text
+    assert "dune:repetir" not in " ".join(table.discord.messages[reply.message.id].custom_ids)
+    again = await table.click(reply.message, "dune:repetir:1")
+    assert again.ephemeral
     assert await table.pool("determinacion", PLAYER.id) == 1
 
 
 async def test_rerolling_needs_determination(table: Harness) -> None:
     reply = await roll(table, 20, 16, dificultad=1)
-    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    table.script(4)
-    refused = await table.click(menu.message, "dune:dados:1", values=["1"], component_type=3)
+    reroll = next(
+        c for row in reply.data["components"] for c in row["components"] if c["custom_id"] == "dune:repetir:1"
+    )
+    assert reroll["disabled"] is True
+    table.script(4, 5)
+    refused = await table.click(reply.message, "dune:repetir:1")
     assert "No alcanza la reserva de Determinación" in refused.text
 
 
@@ -321,12 +330,30 @@ async def test_an_adventure_resets_determination_and_threat(table: Harness) -> N
     refused = await table.slash("dune aventura")
     assert refused.ephemeral
     done = await table.slash("dune aventura", user=GM)
-    assert "2 jugadores con 1 de Determinación y 4 de Amenaza" in done.text
+    assert "2 jugadores (<@930000000000000002>, <@930000000000000003>) con 1 de Determinación" in done.text
+    assert "y 4 de Amenaza" in done.text
+    assert f"Determinación de <@{GM.id}>" not in done.text
     assert await table.pool("determinacion", OTHER.id) == 1
     assert await table.pool("determinacion", PLAYER.id) == 1
-    await table.slash("dune aventura", user=GM, jugadores=5)
-    assert await table.pool("amenaza") == 10
     await table.assert_ledger_matches()
+
+
+async def test_an_adventure_on_a_fresh_table_reaches_the_named_players(table: Harness) -> None:
+    """#17: "jugadores:3" on a fresh table reached nobody, and no option refused with
+    "pusiste 0". Named players each get their point and the Amenaza counts them."""
+    nobody = await table.slash("dune aventura", user=GM)
+    assert nobody.ephemeral
+    assert "nómbralos en «jugadores»" in nobody.text
+    assert "pusiste 0" not in nobody.text
+    third = 930000000000000009
+    named = f"<@{PLAYER.id}> <@!{OTHER.id}> <@{third}> <@{PLAYER.id}> <@{GM.id}>"
+    done = await table.slash("dune aventura", user=GM, jugadores=named)
+    assert "3 jugadores" in done.text
+    assert "6 de Amenaza" in done.text
+    assert await table.pool("amenaza") == 6
+    for user in (PLAYER.id, OTHER.id, third):
+        assert await table.pool("determinacion", user) == 1
+    assert await table.pool("determinacion", GM.id) == 0
 
 
 async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Harness) -> None:
@@ -336,16 +363,78 @@ async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Har
     ended = await table.slash("mesa escena-fin", user=GM)
     assert "Impulso: -1 (queda 0)." in ended.text
     again = await table.slash("mesa escena-fin", user=GM)
-    assert "Impulso: +0 (queda 0)." in again.text
+    assert "Impulso: sin cambios (queda 0)." in again.text
+    assert "+0" not in again.text
     assert await table.pool("impulso") == 0
 
 
-async def test_an_opposed_test_uses_the_opponents_successes_as_difficulty(table: Harness) -> None:
-    table.script(2, 3, 15, 16)
-    reply = await table.slash("dune enfrentada", habilidad=6, motivacion=6, rival_objetivo=10, obstaculos=1)
-    assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in reply.text
-    assert "El rival gana 1 de Impulso por los éxitos que faltaron." in reply.text
-    assert "❌ Fallado: 0 éxitos contra dificultad 1." in reply.text
+async def opposed(h: Harness, *rival: int, user=PLAYER, **options: object) -> Reply:
+    h.script(*rival)
+    options = {"habilidad": 6, "motivacion": 6, "rival_objetivo": 10} | options
+    return await h.slash("dune enfrentada", user=user, **options)
+
+
+async def test_an_opposed_test_rolls_the_opponent_first_then_the_actor_chooses(table: Harness) -> None:
+    """ "el personaje que se opone lanza primero para definir la Dificultad", and dice are
+    bought "después de que la dificultad se haya declarado" (#15)."""
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    prompt = await opposed(table, 2, 3, obstaculos=1)
+    assert not prompt.ephemeral
+    assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in prompt.text
+    assert "Tirada enfrentada · dificultad 1" in prompt.text
+    menu = prompt.data["components"][0]["components"][0]
+    labels = [o["label"] for o in menu["options"]]
+    assert "Sin dados extra" in labels
+    assert "2 dados: +3 de Amenaza" in labels
+    assert "1 dado: 1 de Impulso + Determinación (un dado a 1)" in labels
+    refused = await table.click(
+        prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3, user=OTHER
+    )
+    assert "Estos botones son de quien tiró" in refused.text
+    await table.restart()
+    table.script(15, 16)
+    rolled = await table.click(prompt.message, menu["custom_id"], values=["1:amenaza:1"], component_type=3)
+    assert "**1**✨📌 **15**" in rolled.text
+    assert "1 dado: +1 de Amenaza" in rolled.text
+    assert "✅ Superado: 2 éxitos contra dificultad 1." in rolled.text
+    assert (await table.pool("amenaza"), await table.pool("determinacion", PLAYER.id)) == (1, 0)
+    assert "Ya se ha tirado." in str(table.discord.messages[prompt.message.id].data)
+    assert not table.discord.messages[prompt.message.id].custom_ids
+    again = await table.click(prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3)
+    assert again.ephemeral
+    assert len(await table.bot.store.rolls(CHANNEL_ID, "dune")) == 1
+    await table.assert_ledger_matches()
+
+
+async def test_an_opposed_test_failed_gives_the_opponent_momentum(table: Harness) -> None:
+    prompt = await opposed(table, 2, 3, obstaculos=1)
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(15, 16)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "El rival gana 1 de Impulso por los éxitos que faltaron." in rolled.text
+    assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
+
+
+async def test_an_opposed_test_takes_a_plain_tests_options(table: Harness) -> None:
+    """Difficulty adjustments, complication range, task, bonus Impulso, NPC (#15)."""
+    await table.slash("dune tarea crear", user=GM, nombre="Huida", requisito=5)
+    prompt = await opposed(
+        table, 2, 19, ajuste_dificultad=1, rango_complicacion=2, bonificacion_impulso=1, tarea=1
+    )
+    assert "Con tu ajuste de +1: dificultad 2." in prompt.text
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(1, 19)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "**1**✨ **19**⚠️" in rolled.text
+    assert "2 éxitos contra dificultad 2" in rolled.text
+    assert "0 sin gastar, más 1 de bonificación." in rolled.text
+    assert "«Huida»: +1 con esta tirada." in rolled.text
+    npc = await opposed(table, 2, 3, pnj=True)
+    assert "Solo el DJ tira por los PNJ." in npc.text
+    gm_prompt = await opposed(table, 2, 3, pnj=True, user=GM)
+    options = [o["value"] for o in gm_prompt.data["components"][0]["components"][0]["options"]]
+    assert all(v.endswith(":0") for v in options)
+    assert not [v for v in options if ":impulso" in v and not v.startswith("0:")]
 
 
 async def test_an_assisted_test(table: Harness) -> None:
@@ -387,10 +476,13 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
     refused = await table.slash("dune tarea crear", nombre="Forzar la puerta", requisito=3)
     assert refused.ephemeral
     created = await table.slash("dune tarea crear", user=GM, nombre="Forzar   la puerta", requisito=3)
-    assert "Tarea #1 «Forzar la puerta» creada: requisito 3." in created.text
+    assert "Tarea «Forzar la puerta» creada: requisito 3." in created.text
+    assert "#1" not in created.text
     first = await roll(table, 5, 15, dificultad=1, tarea=1)
+    assert "«Forzar la puerta»: +2 con esta tirada. ▰▰▰▰▰▰▱▱▱▱ 2/3" in first.text
     shown = await table.slash("dune tarea ver")
     assert "▰▰▰▰▰▰▱▱▱▱ 2/3" in shown.text
+    assert "Forzar la puerta" in shown.text and "#1" not in shown.text
     second = await roll(table, 1, 15, dificultad=1, tarea=1)
     pushed = await table.click(second.message, button(second.message, "dune:tarea"))
     announcements = [m for m in pushed.messages if "completada" in str(m.data)]
