@@ -25,6 +25,7 @@ from cogs.dune.state import (
     OPPOSED_KIND,
     TASK_KIND,
     RollSpec,
+    announce_task,
     pool_changes,
 )
 from rules import dune
@@ -95,6 +96,7 @@ async def roll_and_post(
     lang = lang_for(interaction.locale)
     embed, view = await render_roll(bot, lang, record)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
+    await announce_task(bot, interaction, lang, spec.task_id)
     return record
 
 

@@ -484,10 +484,11 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
     assert "▰▰▰▰▰▰▱▱▱▱ 2/3" in shown.text
     assert "Forzar la puerta" in shown.text and "#1" not in shown.text
     second = await roll(table, 1, 15, dificultad=1, tarea=1)
-    pushed = await table.click(second.message, button(second.message, "dune:tarea"))
-    announcements = [m for m in pushed.messages if "completada" in str(m.data)]
+    announcements = [m for m in second.messages if "completada" in str(m.data)]
     assert len(announcements) == 1
-    assert "🏁 ¡Tarea «Forzar la puerta» completada! 5 de 3 puntos." in str(announcements[0].data)
+    assert "🏁 ¡Tarea «Forzar la puerta» completada! 4 de 3 puntos." in str(announcements[0].data)
+    pushed = await table.click(second.message, button(second.message, "dune:tarea"))
+    assert not [m for m in pushed.messages if "completada" in str(m.data)]
     more = await table.click(first.message, button(first.message, "dune:info"))
     assert not [m for m in more.messages if "completada" in str(m.data)]
     unknown = await roll(table, 1, 2, tarea=99)
@@ -497,3 +498,167 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
     assert "solo funciona en un canal de un servidor" in reply.text
+
+
+def component(message_data: dict, custom_id: str) -> dict:
+    return next(
+        c for row in message_data["components"] for c in row["components"] if c.get("custom_id") == custom_id
+    )
+
+
+async def test_a_momentum_use_once_per_test_shows_disabled(table: Harness) -> None:
+    """ "cada uso de Impulso … solo puede ser usado una vez en un mismo chequeo", except
+    Obtener información: the used button stays, disabled (#15)."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=6)
+    reply = await roll(table, 1, 1, dificultad=1)
+    spent = await table.click(reply.message, "dune:rasgo:1")
+    data = spent.data
+    assert component(data, "dune:rasgo:1")["disabled"] is True
+    assert not component(data, "dune:info:1").get("disabled")
+    assert not component(data, "dune:recurso:1").get("disabled")
+    again = await table.click(reply.message, "dune:rasgo:1")
+    assert again.ephemeral
+    info = await table.click(reply.message, "dune:info:1")
+    info = await table.click(reply.message, "dune:info:1")
+    assert not component(info.data, "dune:info:1").get("disabled")
+
+
+async def test_buttons_the_table_cannot_pay_for_are_disabled(table: Harness) -> None:
+    """#17: "Crear o cambiar rasgo (2)" with 1 Impulso ended in a refusal."""
+    reply = await roll(table, 2, 3, dificultad=1)  # 1 Impulso, the group pool empty
+    data = reply.data
+    assert component(data, "dune:rasgo:1")["disabled"] is True
+    assert component(data, "dune:recurso:1")["disabled"] is True
+    assert not component(data, "dune:info:1").get("disabled")
+    assert "más 0 de bonificación" not in reply.text
+    assert "1 sin gastar." in reply.text
+
+
+async def test_the_gms_extra_difficulty_waits_for_a_players_test(table: Harness) -> None:
+    """#17: the GM's own NPC roll used up "+1 dificultad", silently."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    npc = await roll(table, 3, 4, user=GM, pnj=True, dificultad=1)
+    assert "dificultad 1" in npc.text
+    assert await table.pool("dificultad_extra") == 1
+    player = await roll(table, 3, 4, dificultad=1)
+    assert "dificultad 2" in player.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in player.text
+    assert await table.pool("dificultad_extra") == 0
+
+
+async def test_a_rolls_history_rows_say_what_each_paid_for_with_the_link(table: Harness) -> None:
+    """#17: one generic reason and no link for the rows a roll made."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    reply = await roll(table, 5, 6, 7, dados_extra=1, pago="amenaza", determinacion=True)
+    history = await table.slash("mesa historial")
+    lines = history.text.split("\n")
+    link = f"/{CHANNEL_ID}/{reply.message.id})"
+    for reason in (
+        "tirada: dados comprados generando Amenaza",
+        "tirada: Determinación para un 1 antes de tirar",
+        "tirada: usa el +1 a la dificultad del DJ",
+    ):
+        line = next(x for x in lines if reason in x)
+        assert link in line, line
+    assert "dados comprados, Determinación, dificultad extra" not in history.text
+
+
+async def test_a_roll_explains_its_target_and_what_its_dice_cost(table: Harness) -> None:
+    await table.slash("dune impulso añadir", user=GM, cantidad=1)
+    reply = await roll(table, 5, 6, 7, 8, habilidad=6, motivacion=7, dados_extra=2, pago="mixto")
+    assert "Habilidad 6 + Motivación 7 = 13" in reply.text
+    assert "2 dados: 1 de Impulso y +2 de Amenaza" in reply.text
+    english = await roll(table, 5, 6, 7, locale="en-US", dados_extra=1, pago="amenaza")
+    assert "Skill 6 + Drive 6 = 12" in english.text
+    assert "1 die: +1 Threat" in english.text
+
+
+async def test_a_looming_problem_fills_with_failures_and_complications(table: Harness) -> None:
+    """ "desde la dirección opuesta … chequeos de habilidad fallidos, complicaciones …
+    añaden puntos, y el problema sucede cuando se alcanza el requisito" (#15)."""
+    created = await table.slash("dune tarea crear", user=GM, nombre="La patrulla", requisito=3, opuesta=True)
+    assert "Problema inminente «La patrulla» creado" in created.text
+    failed = await roll(table, 20, 15, dificultad=1, tarea=1)
+    assert "«La patrulla»: +3 con esta tirada." in failed.text
+    assert "dune:tarea" not in " ".join(failed.message.custom_ids)
+    announced = [m for m in failed.messages if "se desata" in str(m.data)]
+    assert len(announced) == 1
+    shown = await table.slash("dune tarea ver")
+    assert "problema inminente" in shown.text
+
+
+async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) -> None:
+    from bot.i18n import percent
+    from rules import odds
+
+    prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=3)
+    join, go = prep.message.custom_ids
+    form = await table.click(prep.message, join, user=OTHER)
+    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    table.script(3, 15, 1)
+    rolled = await table.click(prep.message, go)
+    alone = percent("es", float(odds.dune_distribution(10, 2, difficulty=3).p_pass))
+    helped = percent("es", float(odds.dune_assisted_pass(10, 2, ((9, None),), difficulty=3)))
+    assert f"Superar con 0 · 1 · 2 · 3 dados comprados: {helped} ·" in rolled.text
+    assert alone != helped
+
+
+async def test_an_assisted_test_takes_a_plain_tests_options(table: Harness) -> None:
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    prep = await table.slash(
+        "dune ayuda", habilidad=5, motivacion=5, determinacion=True, bonificacion_impulso=1, motivo="Trepar"
+    )
+    assert "Trepar" in prep.text
+    go = prep.message.custom_ids[1]
+    table.script(15)
+    rolled = await table.click(prep.message, go)
+    assert "**1**✨📌 **15**" in rolled.text
+    assert "Trepar —" in rolled.text
+    assert "más 1 de bonificación" in rolled.text
+    assert await table.pool("determinacion", PLAYER.id) == 0
+    npc = await table.slash("dune ayuda", habilidad=5, motivacion=5, pnj=True)
+    assert "Solo el DJ tira por los PNJ." in npc.text
+
+
+async def test_the_gm_giving_determination_is_told_at_the_table(table: Harness) -> None:
+    """#17: what the GM gives or takes is announced at the table, naming whose pool."""
+    from tests.cogs.test_mesa import channel
+    from tests.support.payloads import GM_CHANNEL_ID
+
+    await table.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+    given = await table.slash(
+        "dune determinacion dar", user=GM, jugador=PLAYER, channel_id=GM_CHANNEL_ID, mesa=str(CHANNEL_ID)
+    )
+    told = [m for m in given.messages if m.channel_id == CHANNEL_ID]
+    assert len(told) == 1
+    assert f"<@{PLAYER.id}> recibe 1 de Determinación." in str(told[0].data)
+    here = await table.slash("dune determinacion quitar", user=GM, jugador=PLAYER)
+    assert not here.ephemeral
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in here.text
+
+
+@pytest.mark.parametrize("command", ["dune tirada", "dune enfrentada", "dune ayuda"])
+async def test_every_dune_roll_takes_a_motivo_and_has_repetir(table: Harness, command: str) -> None:
+    options = {"habilidad": 6, "motivacion": 6, "motivo": "Abrir la compuerta"}
+    if command == "dune enfrentada":
+        options["rival_objetivo"] = 10
+    table.script(5, 6)
+    first = await table.slash(command, **options)
+    assert first.text.startswith("Abrir la compuerta — ")
+    if command == "dune enfrentada":
+        menu = first.data["components"][0]["components"][0]["custom_id"]
+        table.script(7, 8)
+        first = await table.click(first.message, menu, values=["0:impulso:0"], component_type=3)
+    elif command == "dune ayuda":
+        table.script(7, 8)
+        first = await table.click(first.message, first.message.custom_ids[1])
+    assert "rep:repetir:" in " ".join(first.message.custom_ids)
+    await table.restart()
+    table.script(9, 10)
+    again = await table.click(first.message, button(first.message, "rep:repetir"), user=OTHER)
+    assert not again.ephemeral
+    assert again.text.startswith("Abrir la compuerta — ")
+    assert f"<@{OTHER.id}>" in again.text
