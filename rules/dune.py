@@ -392,7 +392,7 @@ def determination_used(roll: DuneRoll) -> bool:
 def check_determination(roll: DuneRoll) -> None:
     """Refuse a Determinación reroll the test may not take: NPCs have no Determinación, and
     a test takes one point ("un punto ... para ganar uno de los siguientes beneficios").
-    Call before :func:`reroll`."""
+    :func:`reroll` calls it."""
     if roll.npc:
         raise RuleError("dune.npc_determination")
     if determination_used(roll):
