@@ -150,9 +150,10 @@ class Dune(commands.Cog):
         helpers: tuple[dune.HelperSpec, ...] = (),
         closes: RollUpdate | None = None,
         mode: str = "tirada",
+        table: Table | None = None,
     ) -> None:
         """For the components (which may not import the flow that imports them)."""
-        await flow.roll_and_post(self.bot, interaction, spec, helpers, closes, mode)
+        await flow.roll_and_post(self.bot, interaction, spec, helpers, closes, mode, table)
 
     async def roll_opposed(self, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
         await flow.roll_opposed(self.bot, interaction, prep_id, choice)

@@ -224,7 +224,9 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
     helpers = tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in record.data["helpers"])
     closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
     cog = cast("Dune", bot.get_cog("Dune"))
-    await cog.roll_and_post(interaction, RollSpec(**record.data["spec"]), helpers, closes, mode="ayuda")
+    table = await roll_table(interaction, record)
+    spec = RollSpec(**record.data["spec"])
+    await cog.roll_and_post(interaction, spec, helpers, closes, mode="ayuda", table=table)
 
 
 class AssistModal(Modal):

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot import rolls
-from bot.checks import current_table, is_gm
+from bot.checks import current_table, is_gm, roll_table
 from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import lang_for
@@ -48,12 +48,13 @@ async def roll_and_post(
     helpers: tuple[dune.HelperSpec, ...] = (),
     closes: RollUpdate | None = None,
     mode: str = "tirada",
+    table: Table | None = None,
 ) -> RollRecord:
     """Pay, roll and post a test: nothing is rolled if the payment is refused. ``closes``
-    settles a preparation (an assisted or opposed test) in the same operation; ``mode``
-    says which command *Repetir* starts again."""
+    settles a preparation (an assisted or opposed test, whose ``table`` it was made at) in
+    the same operation; ``mode`` says which command *Repetir* starts again."""
     store = bot.store
-    table = await current_table(interaction)
+    table = table or await current_table(interaction)
     secret = is_secret(interaction, table, spec.secret)
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
@@ -147,7 +148,8 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
         RollSpec(**record.data["spec"]), bought=bought, payment=payment, determination=determination
     )
     closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
-    await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada")
+    table = await roll_table(interaction, record)
+    await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
     if isinstance(interaction.channel, discord.abc.Messageable) and interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)

@@ -662,3 +662,14 @@ async def test_every_dune_roll_takes_a_motivo_and_has_repetir(table: Harness, co
     assert not again.ephemeral
     assert again.text.startswith("Abrir la compuerta — ")
     assert f"<@{OTHER.id}>" in again.text
+
+
+async def test_an_opposed_test_in_english(table: Harness) -> None:
+    table.script(2, 3)
+    prompt = await table.slash(
+        "dune enfrentada", locale="en-US", habilidad=6, motivacion=6, rival_objetivo=10
+    )
+    assert "Opposed test · difficulty 2" in prompt.text
+    labels = [o["label"] for o in prompt.data["components"][0]["components"][0]["options"]]
+    assert "3 dice: 6 from the Momentum there is, the rest as Threat + Determination (one die at 1)" in labels
+    assert len(labels) == 20
