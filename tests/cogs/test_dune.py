@@ -673,3 +673,13 @@ async def test_an_opposed_test_in_english(table: Harness) -> None:
     labels = [o["label"] for o in prompt.data["components"][0]["components"][0]["options"]]
     assert "3 dice: 6 from the Momentum there is, the rest as Threat + Determination (one die at 1)" in labels
     assert len(labels) == 20
+
+
+async def test_the_gm_has_no_determination_line(table: Harness) -> None:
+    """#17 noise: a GM's own "Determinación de @DJ: 0/3"."""
+    reply = await roll(table, 5, 6, user=GM)
+    assert f"Determinación de <@{GM.id}>" not in reply.text
+    spent = await table.slash("dune amenaza añadir", user=GM, cantidad=1)
+    assert f"Determinación de <@{GM.id}>" not in spent.text
+    mine = await roll(table, 5, 6)
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in mine.text
