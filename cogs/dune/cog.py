@@ -43,6 +43,7 @@ from cogs.dune.state import (
     pool_changes,
     task_progress,
     test_spec,
+    threat_change,
 )
 from rules import dune
 
@@ -373,7 +374,7 @@ class Dune(commands.Cog):
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         check_bound("cantidad", cantidad, 1, MAX_POINTS)
         table = await current_table(interaction)
-        await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
+        await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", threat_change(cantidad))
         text = t(
             lang_for(interaction.locale), "dune.amenaza.added", user=interaction.user.id, amount=cantidad
         )
@@ -434,7 +435,10 @@ class Dune(commands.Cog):
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.give", determination_change(jugador.id, cantidad)
+            interaction,
+            table,
+            "dune.determinacion.give",
+            determination_change(jugador.id, cantidad),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.given", user=jugador.id, amount=cantidad)
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
@@ -453,7 +457,10 @@ class Dune(commands.Cog):
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
+            interaction,
+            table,
+            "dune.determinacion.take",
+            determination_change(jugador.id, -cantidad),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.taken", user=jugador.id, amount=cantidad)
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
@@ -464,7 +471,10 @@ class Dune(commands.Cog):
         table = await current_table(interaction)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.spend", determination_change(interaction.user.id, -1)
+            interaction,
+            table,
+            "dune.determinacion.spend",
+            determination_change(interaction.user.id, -1),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.spent", user=interaction.user.id)
         await self.determination_answer(interaction, table, interaction.user.id, text)
@@ -505,7 +515,7 @@ class Dune(commands.Cog):
         if len(players) > MAX_PLAYERS:
             raise Refusal("dune.aventura.too_many", max=MAX_PLAYERS, count=len(players))
         threat, determination = dune.adventure_start(len(players))
-        changes = [Change(AMENAZA, set_to=threat)] + [
+        changes = [Change(AMENAZA, set_to=threat, cap=dune.THREAT_CAP)] + [
             determination_change(u, set_to=determination) for u in players
         ]
         await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes)
@@ -564,8 +574,9 @@ class Dune(commands.Cog):
         embed = embeds.card(t(lang, "dune.task.title"))
         if not tasks:
             embed.description = t(lang, "dune.task.none")
+        progress = await task_progress(self.bot, table.channel_id, [task.id for task in tasks])
         for task in reversed(tasks):
-            points = await task_progress(self.bot, table.channel_id, task.id)
+            points = progress[task.id]
             requirement = task.data["requirement"]
             state = t(lang, "dune.task.state_done") if task.data.get("done") else ""
             if task.data.get("opposing"):

@@ -30,6 +30,7 @@ from cogs.dune.state import (
     gm_of,
     momentum_change,
     table_funds,
+    threat_change,
 )
 from rules import dune
 from rules.dune import DuneRoll
@@ -146,12 +147,10 @@ def decide(action: str, record: RollRecord, rng: random.Random) -> Decision:
         )
     if action == "pnj":
         roll = dune.npc_to_threat(roll)
-        return Decision(dune.to_data(roll), (Change(AMENAZA, 1),), "dune.npc_threat")
+        return Decision(dune.to_data(roll), (threat_change(1),), "dune.npc_threat")
     if action == "ignorar":
         roll = dune.ignore_complication(roll)
-        return Decision(
-            dune.to_data(roll), (Change(AMENAZA, dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore"
-        )
+        return Decision(dune.to_data(roll), (threat_change(dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore")
     if action == "descartar":
         roll = dune.ignore_complication(roll)
         return Decision(
@@ -321,7 +320,7 @@ class OpposedSelect(
                 custom_id=f"dune:contra:{prep_id}", options=options, placeholder=placeholder or None
             )
         )
-        self.prep_id = prep_id
+        self.roll_id = prep_id
 
     @classmethod
     async def from_custom_id(
@@ -342,4 +341,4 @@ class OpposedSelect(
         values = (interaction.data or {}).get("values", [])
         choice = str(values[0]) if values else ""
         cog = cast("Dune", interaction.client.get_cog("Dune"))
-        await cog.roll_opposed(interaction, self.prep_id, choice)
+        await cog.roll_opposed(interaction, self.roll_id, choice)

@@ -194,7 +194,7 @@ async def task_line(bot: Tirada, lang: Lang, roll: DuneRoll) -> str:
     record = await bot.store.roll(roll.task_id)
     if record is None:
         return ""
-    points = await task_progress(bot, record.channel_id, record.id)
+    points = (await task_progress(bot, record.channel_id, [record.id]))[record.id]
     requirement = record.data["requirement"]
     return t(
         lang,
