@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.internals import run_on_connection
 from bot.models import (
     Applied,
     Change,
@@ -214,16 +215,9 @@ class Store:
         return self._clock().isoformat(timespec="seconds")
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(connection, *args)`` on the connection's own thread, in one hop.
-
-        aiosqlite hops to its thread once per statement, fetch and cursor close: some twenty
-        hops for one operation, each a chance for another coroutine's statement to slip in
-        (hence, before, a lock around every transaction). Its ``_execute`` queues a whole
-        function instead; it has no public equivalent, so this is the one place that uses
-        it (the version is pinned below 0.23 and every store test goes through here). One
-        thread runs the queue in order, so no two transactions ever interleave.
-        """
-        return await self._db._execute(fn, self._db._conn, *args)
+        """Run ``fn(connection, *args)`` on the connection's own thread, in one hop (so no
+        two transactions ever interleave: ``bot.internals.run_on_connection``)."""
+        return await run_on_connection(self._db, fn, *args)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing,

@@ -7,6 +7,9 @@ refusals instead of library exceptions, and an injected ``random.Random``.
 ``d20`` draws from the module-level ``random``. To keep rules free of global RNG we
 point that one name at a proxy that reads the generator of the current roll from a
 context variable; outside :func:`roll_expression` the proxy refuses to roll at all.
+This is the one reach into a library's internals that is not in ``bot/internals.py``:
+``rules/`` may not import ``bot/``, and rolls must stay seeded when the rules are used alone.
+``tests/rules/test_expression.py`` fails if a d20 upgrade stops drawing from that name.
 """
 
 from __future__ import annotations
