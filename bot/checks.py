@@ -15,7 +15,8 @@ import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import T
 from bot.models import RollRecord, Table
 

@@ -7,18 +7,17 @@ user and a logged traceback with the same reference for us.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import secrets
 import sqlite3
 from typing import Any
 
-import aiohttp
 import discord
 from discord import app_commands
 
 from bot import embeds
+from bot.delivery import send
 from bot.i18n import CATALOG, Lang, lang_for, t
 from bot.store import DatabaseReplaced
 from rules.errors import RuleError
@@ -36,66 +35,6 @@ class RefusedCheck(app_commands.CheckFailure):
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key)
         self.refusal = Refusal(key, **params)
-
-
-# What can go wrong between us and Discord after a change was already made: a server
-# error or rate limit outlasting discord.py's own retries, a timeout, a dropped connection,
-# or an answer that came too late (Discord no longer knows the interaction).
-DELIVERY_ERRORS = (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError)
-_OUR_FAULT = frozenset({400, 401, 403})
-
-
-def _redeliverable(error: BaseException) -> bool:
-    return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
-
-
-async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
-    """Answer the interaction (or follow up if already answered) and return the message id
-    when Discord gives it.
-
-    If the answer fails after the change it announces was made, a public answer is posted
-    to the channel through the REST API instead: the change is announced once, never
-    applied twice (the store already holds it). A private answer cannot be redelivered
-    privately, so it is logged.
-    """
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(**kwargs)
-            return None
-        response = await interaction.response.send_message(**kwargs)
-        return response.message_id
-    except DELIVERY_ERRORS as error:
-        channel = interaction.channel
-        if (
-            kwargs.get("ephemeral")
-            or not _redeliverable(error)
-            or not isinstance(channel, discord.abc.Messageable)
-        ):
-            raise
-        log.warning(
-            "answer failed; posting it to the channel",
-            extra={"interaction": interaction.id, "error": repr(error)},
-        )
-        message = await channel.send(**{k: v for k, v in kwargs.items() if k != "ephemeral"})
-        return message.id
-
-
-async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
-    """Update the message a component belongs to; if that answer fails, edit the message
-    through the REST API instead (a private message cannot be, so that is logged)."""
-    try:
-        await interaction.response.edit_message(**kwargs)
-    except DELIVERY_ERRORS as error:
-        message = interaction.message
-        if message is None or not _redeliverable(error):
-            raise
-        if message.flags.ephemeral:
-            log.warning("private update failed", extra={"interaction": interaction.id, "error": repr(error)})
-            return
-        log.warning(
-            "update failed; editing the message", extra={"interaction": interaction.id, "error": repr(error)}
-        )
-        await message.edit(**kwargs)
 
 
 def _refusal_of(error: BaseException) -> RuleError | None:

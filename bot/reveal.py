@@ -15,7 +15,8 @@ import discord
 
 from bot import embeds
 from bot.checks import in_gm_channel, is_gm
-from bot.errors import Refusal, send, update
+from bot.delivery import send, update
+from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Table
 from bot.ui import ActionButton

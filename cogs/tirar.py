@@ -10,7 +10,7 @@ from discord.ext import commands
 from bot import embeds, render, rolls
 from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
-from bot.errors import send
+from bot.delivery import send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import RollRecord
 from bot.repeat import button as repeat_button

@@ -23,7 +23,8 @@ from bot.checks import (
 )
 from bot.client import Tirada
 from bot.context import table_context
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, RollRecord, Table
 from bot.names import ABILITIES, SKILLS, Names, fold

@@ -13,7 +13,8 @@ from bot.checks import (
     roll_table,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.rolls import Decide, Decision, act, load

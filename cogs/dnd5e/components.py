@@ -10,7 +10,8 @@ import discord
 from bot import embeds
 from bot.checks import roll_channel
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.repeat import button as repeat_button

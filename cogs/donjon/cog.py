@@ -12,7 +12,8 @@ from discord.ext import commands
 from bot import embeds, rolls
 from bot.checks import answer_gm, current_table, gm_table, is_gm, secret_option, table_option
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, Table
 from bot.reveal import is_secret

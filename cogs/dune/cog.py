@@ -22,7 +22,8 @@ from bot.checks import (
     table_option,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RollUpdate, Table
 from cogs.dune import flow

@@ -11,7 +11,8 @@ import discord
 from bot import rolls
 from bot.checks import current_table, is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import lang_for
 from bot.models import RollRecord, RollUpdate, Table
 from bot.reveal import is_secret
