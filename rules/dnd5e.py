@@ -1,5 +1,5 @@
 """D&D 5e (SRD 5.2, "Cómo jugar"): d20 tests, attacks and criticals, heroic inspiration,
-initiative. Quotes from ``shared/reglas/dnd5e-srd52.txt``.
+initiative. Quotes from ``../shared/reglas/dnd5e-srd52.txt``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Dune: Aventuras en el Imperio — the 2d20 skill test and the roll's life afterwards.
 
-Sections of ``shared/reglas/dune-2d20.txt`` quoted in the docstrings. A roll is a value
+Sections of ``../shared/reglas/dune-2d20.txt`` quoted in the docstrings. A roll is a value
 (:class:`DuneRoll`): what was rolled, what has been spent, bought off or saved. Every
 action on it returns a new roll plus the pool changes the bot must apply, so the store
 can write both in one transaction.

@@ -1,4 +1,4 @@
-"""Dune 2d20 rules, pinned on exact dice (``shared/reglas/dune-2d20.txt``)."""
+"""Dune 2d20 rules, pinned on exact dice (``../shared/reglas/dune-2d20.txt``)."""
 
 import random
 
