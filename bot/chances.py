@@ -1,6 +1,7 @@
 """One-line odds for the roll embeds, where the choice was made before rolling: a Dune
 test with 0 to 3 bought dice, a Donjon test with and without the banked dice, a D&D test
-with and without advantage. The figures come from ``rules.odds`` (cached per question)."""
+with and without advantage. The figures come from ``rules.odds`` (cached per question), as
+floats: the odds module's ``Fraction | float`` results are narrowed here for ``percent``."""
 
 from __future__ import annotations
 
@@ -12,13 +13,11 @@ def dune_bought_line(
     lang: Lang, target: int, dice: int, focus: int | None, rng: int, difficulty: int, ones: int
 ) -> str:
     """The chance to pass with 0 to 3 bought dice, side by side, in one line."""
-    chances = [
-        percent(
-            lang,
-            odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass,
-        )
+    passes = (
+        odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass
         for bought in range(dune.MAX_BOUGHT + 1)
-    ]
+    )
+    chances = [percent(lang, float(p)) for p in passes]
     return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
 
 
@@ -46,7 +45,7 @@ def dune_assisted_line(
 def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
     """The chance to succeed without, with advantage and with disadvantage, in one line."""
     p = {
-        m.value: percent(lang, odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
+        m.value: percent(lang, float(odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0))
         for m in dnd5e.Mode
     }
     return t(lang, "odds.dnd.modes", normal=p["normal"], advantage=p["ventaja"], disadvantage=p["desventaja"])
@@ -63,9 +62,9 @@ def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int)
     return t(
         lang,
         "odds.donjon.bank",
-        without=percent(lang, without),
+        without=percent(lang, float(without)),
         bank=bank,
-        with_bank=percent(lang, with_bank),
+        with_bank=percent(lang, float(with_bank)),
     )
 
 
@@ -75,6 +74,5 @@ def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> s
         return None
     if bank:
         return donjon_bank_line(lang, dice, bank, against, sides)
-    return t(
-        lang, "odds.donjon.plain", p=percent(lang, odds.donjon_distribution(dice, against, sides).win("a"))
-    )
+    p = odds.donjon_distribution(dice, against, sides).win("a")
+    return t(lang, "odds.donjon.plain", p=percent(lang, float(p)))

@@ -98,7 +98,7 @@ def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> disc
 
 
 async def deliver(
-    interaction: discord.Interaction[Tirada],
+    interaction: discord.Interaction,
     table: Table,
     roll_id: int,
     embed: discord.Embed,

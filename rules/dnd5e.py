@@ -401,7 +401,7 @@ class Tracker:
         if len(self.entries) >= MAX_COMBATANTS:
             raise RuleError("dnd.tracker.full", max=MAX_COMBATANTS)
         acting = self.acting
-        return self._placed((*self.entries, replace(entry, settled=False)), acting and acting.key)
+        return self._placed((*self.entries, replace(entry, settled=False)), acting.key if acting else None)
 
     def inspire(self, key: str, rng: random.Random, index: int = 0) -> Tracker:
         """Heroic Inspiration on the initiative roll, like on any d20 test: once, right after
@@ -414,7 +414,7 @@ class Tracker:
         updated = replace(entry, roll=test, combatant=replace(entry.combatant, initiative=test.total))
         acting = self.acting
         entries = tuple(updated if e.combatant.key == key else e for e in self.entries)
-        return self._placed(entries, acting and acting.key)
+        return self._placed(entries, acting.key if acting else None)
 
     def start(self) -> Tracker:
         self._open()

@@ -184,7 +184,7 @@ async def announce_turn(interaction: discord.Interaction, tracker: Tracker, lang
     name = discord.utils.escape_markdown(current.name)
     text = t(lang, "dnd.tracker.your_turn", name=name, round=tracker.round)
     mentions = discord.AllowedMentions(users=[discord.Object(current.user_id)] if current.user_id else False)
-    content = f"<@{current.user_id}>" if current.user_id else None
+    content = f"<@{current.user_id}>" if current.user_id else discord.utils.MISSING
     await interaction.followup.send(content=content, embed=embeds.card(text), allowed_mentions=mentions)
 
 
@@ -209,7 +209,7 @@ class JoinModal(Modal):
         for item in (self.name, self.modifier, self.condition):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         the_mode = join_mode(self.condition.value)
