@@ -37,8 +37,18 @@ class RefusedCheck(app_commands.CheckFailure):
         self.refusal = Refusal(key, **params)
 
 
+class RefusedOption(app_commands.AppCommandError):
+    """An option value refused while discord.py converts it (``bot.options``): an
+    ``AppCommandError``, so discord.py passes it on instead of hiding it in a
+    ``TransformerError``."""
+
+    def __init__(self, refusal: RuleError) -> None:
+        super().__init__(refusal.key)
+        self.refusal = refusal
+
+
 def _refusal_of(error: BaseException) -> RuleError | None:
-    if isinstance(error, RefusedCheck):
+    if isinstance(error, RefusedCheck | RefusedOption):
         return error.refusal
     if isinstance(error, RuleError):
         return error
