@@ -52,13 +52,13 @@ async def change_health(
         raise Refusal("mediana.pv.no_sheet", user=user_id)
     after = change(before)
     cap = wounds_cap(before.physique, before.maximum)
-    changes = [Change(WOUNDS, before.current - after.current, user_id, cap=cap, clamp=True)]
+    wounds = Change(WOUNDS, before.current - after.current, user_id, cap=cap, clamp=True)
     new_roll = None
     if "current" in record.data:
         # A sheet from before the wounds pool: its PV move into the pool with this change.
-        changes.insert(0, Change(WOUNDS, owner_id=user_id, cap=cap, set_to=before.maximum - before.current))
+        wounds = Change(WOUNDS, owner_id=user_id, cap=cap, set_to=after.maximum - after.current)
         data = {"physique": before.physique, "maximum": before.maximum}
         new_roll = NewRoll(user_id, SHEET_KIND, data)
-    outcome = await rolls.change(bot.store, interaction, table, reason, *changes, new_roll=new_roll)
-    wounds = outcome.pools[-1].value
-    return Health(before.physique, before.maximum, before.maximum - wounds)
+    outcome = await rolls.change(bot.store, interaction, table, reason, wounds, new_roll=new_roll)
+    left = outcome.get(WOUNDS, user_id).value
+    return Health(before.physique, before.maximum, before.maximum - left)
