@@ -20,6 +20,7 @@ from bot.reveal import is_secret
 from bot.rolls import load
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
+from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet
 from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, check, health, options_of
@@ -141,8 +142,38 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
 
 
+async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
+    """Post a contest that players enter with *Participar* and the GM fills with NPCs."""
+    bot = interaction.client
+    table = await current_table(interaction)
+    data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
+    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    lang = lang_for(interaction.locale)
+    await rolls.post(
+        bot.store, interaction, table, record, contest_embed(lang, record), open_view(lang, record)
+    )
+
+
+async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir* a resolved contest: the same sides roll again at once."""
+    bot = interaction.client
+    table = await current_table(interaction)
+    entries = [{k: v for k, v in e.items() if k != "test"} for e in record.data["entries"]]
+    data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
+    data.pop("rerolls", None)
+    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    lang = lang_for(interaction.locale)
+    await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
+
+
 async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
-    """*Repetir* for a test or an opposed test: the same options, for whoever presses."""
+    """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
+    presses."""
+    if record.data["kind"] == "competicion":
+        if record.data.get("open"):
+            raise Refusal("mediana.contest.not_resolved")
+        await repeat_contest(interaction, record)
+        return
     options = options_of(record.data)
     if not options:
         raise Refusal("mediana.no_repeat")
@@ -170,12 +201,12 @@ class Mediana(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TestButton, CombatButton)
+        self.bot.add_dynamic_items(TestButton, CombatButton, ContestButton)
         self.bot.repeaters[KIND] = repeat_roll
         self.bot.repeaters[EFFECT_KIND] = repeat_damage
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TestButton, CombatButton)
+        self.bot.remove_dynamic_items(TestButton, CombatButton, ContestButton)
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(EFFECT_KIND, None)
 
@@ -320,6 +351,16 @@ class Mediana(commands.Cog):
             "motivo": motivo,
         }
         await roll_opposed(interaction, options)
+
+    @group.command(name=T("mediana.competicion"), description=T("mediana.competicion.desc"))
+    @reason_option
+    async def competicion(
+        self,
+        interaction: discord.Interaction[Tirada],
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
+    ) -> None:
+        """An opposed test of two or more characters: each enters, then one roll for all."""
+        await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
     @options("mediana.opt", "dados", "absorcion", "grados", "critico")

@@ -125,9 +125,9 @@ def who(lang: Lang, entry: dict[str, Any]) -> str:
 
 def tests_of(record: RollRecord) -> list[Test] | None:
     """Every side's test, or None while a contest still waits to be rolled."""
-    entries = entries_of(record)
-    if any(e.get("test") is None for e in entries):
+    if record.data.get("open"):
         return None
+    entries = entries_of(record)
     return [mediana.roll_from_data(e["test"]) for e in entries]
 
 

@@ -219,3 +219,54 @@ async def test_a_critical_with_degrees_is_not_doubled_again(table: Harness) -> N
     table.script(1, 2)
     alone = await table.slash("mediana daño", dados="2d6", critico=True)
     assert "crítico ×2 = 6" in alone.text
+
+
+# -- contests of three or more ------------------------------------------------------------------------
+
+
+async def enter(
+    table: Harness, message_id: int, user: User, fields: dict[str, str], npc: bool = False
+) -> str:
+    contest = table.discord.messages[message_id]
+    action = "pnj" if npc else "participar"
+    form = await table.click(contest, f"mediana:concurso:{action}:1", user=user)
+    done = await table.submit(form.modal_id, fields, user=user, message=table.current(contest))
+    return done.text
+
+
+async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness) -> None:
+    """ "Las tiradas enfrentadas se usan cuando dos o más personajes compiten"."""
+    opened = await table.slash("mediana competicion", motivo="Carrera")
+    contest = opened.message
+    assert contest.custom_ids == [
+        "mediana:concurso:participar:1",
+        "mediana:concurso:pnj:1",
+        "mediana:concurso:resolver:1",
+    ]
+    too_few = await table.click(contest, "mediana:concurso:resolver:1")
+    assert "al menos dos personajes" in too_few.text
+    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "2", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, OTHER, {"atributo": "4", "habilidad": "0", "estorbo": "", "rango": "alto"})
+    refused = await table.click(table.current(contest), "mediana:concurso:pnj:1")
+    assert refused.ephemeral
+    listed = await enter(
+        table,
+        contest.id,
+        GM,
+        {"nombre": "Orco", "atributo": "4", "habilidad": "1", "estorbo": "", "rango": ""},
+        npc=True,
+    )
+    assert f"<@{PLAYER.id}>\n<@{OTHER.id}>\nOrco" in listed
+    stranger = await table.click(table.current(contest), "mediana:concurso:resolver:1", user=OTHER)
+    assert "Solo quien abrió la competición" in stranger.text
+    table.script(5, 5, 5, 2, 5, 9, 5, 5, 5)
+    resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1")
+    # 3+2+5 = 10; no skill points drop alto to medio: 4+0+5 = 9; the orc 4+1+5 = 10.
+    assert resolved.text.startswith("Carrera — Competición (1o3d10)")
+    assert "Total: **10**" in resolved.text and "Total: **9**" in resolved.text
+    assert "⚖️ Empate" in resolved.text
+    table.script(9, 9, 9, 1, 2, 3)
+    rerolled = await table.click(table.current(contest), "mediana:repetir:1", user=GM)
+    assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
+    assert "Total: **9**" in rerolled.text  # the side that lost keeps its roll
+    assert table.current(contest).custom_ids == ["rep:repetir:1"]
