@@ -166,7 +166,7 @@ async def test_a_natural_one_loses_an_opposed_test_and_says_so(table: Harness) -
     both = await table.slash(
         "mediana enfrentada", atributo=5, habilidad=5, rival_atributo=3, rival_habilidad=2
     )
-    assert "☠️ ¡Pifia!" in both.text
+    assert "☠️ Pifia: pierde, y algo sale mal." in both.text
     assert "❌ Nadie gana" in both.text
 
 
