@@ -119,6 +119,23 @@ class CombatButton(
 
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
         await update(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))
+        if self.action == "siguiente":
+            await announce_turn(interaction, lang, mediana.combat_from_data(record.data))
+
+
+async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, combat: Combat) -> None:
+    """Tell the table whose turn it is, pinging only that player (an NPC pings nobody)."""
+    acting = combat.acting
+    if acting is None:
+        return
+    text = t(
+        lang, "mediana.combat.your_turn", name=discord.utils.escape_markdown(acting.name), round=combat.round
+    )
+    user_id = acting_user(combat)
+    mentions = discord.AllowedMentions(users=[discord.Object(user_id)] if user_id else False)
+    await interaction.followup.send(
+        content=f"<@{user_id}>" if user_id else None, embed=embeds.card(text), allowed_mentions=mentions
+    )
 
 
 class JoinModal(Modal):

@@ -121,13 +121,16 @@ async def test_the_panel_shows_the_dice_the_turn_and_next(table: Harness) -> Non
     )
     assert sorted([one.ephemeral, two.ephemeral]) == [False, True]
     assert "▶️ Turno de Orco." in str(table.current(panel).data)
+    assert "▶️ Turno de Orco (ronda 1)." in str(one.calls + two.calls)
     player_refused = await table.click(table.current(panel), PANEL.format(action="siguiente", step=1))
     assert player_refused.ephemeral
     table.script(1, 2, 3, 9, 9, 9)
-    await table.click(table.current(panel), PANEL.format(action="siguiente", step=1), user=GM)
+    new_round = await table.click(table.current(panel), PANEL.format(action="siguiente", step=1), user=GM)
     shown = str(table.current(panel).data)
     assert "Combate · ronda 2" in shown
     assert "▶️ Turno de Jugadora." in shown
+    pinged = str(new_round.calls)
+    assert f"'content': '<@{PLAYER.id}>'" in pinged and "▶️ Turno de Jugadora (ronda 2)." in pinged
     assert "▶️ **12** · Jugadora · 1 acción · ~~1~~ **2** ~~3~~" in shown
 
 
