@@ -7,6 +7,9 @@ import asyncio
 
 import pytest
 
+from bot.models import RollRecord
+from cogs.mediana.components import accept_tie
+from cogs.mediana.render import contest_embed
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, GM, OTHER, PLAYER, User
 
@@ -273,3 +276,29 @@ async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness)
     assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
     assert "Total: **9**" in rerolled.text  # the side that lost keeps its roll
     assert table.current(contest).custom_ids == ["rep:repetir:1"]
+
+
+async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) -> None:
+    contest = (await table.slash("mediana competicion")).message
+    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "2", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, OTHER, {"atributo": "1", "habilidad": "1", "estorbo": "", "rango": ""})
+    early = await table.click(table.current(contest), "mediana:concurso:participar:1", user=GM)
+    assert early.callback.payload["type"] == 9
+    table.script(5, 5, 5, 5, 5, 5)
+    await table.click(table.current(contest), "mediana:concurso:resolver:1")
+    assert "mediana:concurso:participar:1" not in table.current(contest).custom_ids
+    table.script(1, 2, 3, 9, 9, 9)
+    again = await table.click(table.current(contest), "rep:repetir:1", user=OTHER)
+    assert f"Tira <@{OTHER.id}>." in again.text
+    assert f"✅ Gana <@{OTHER.id}>." in again.text
+
+
+def test_an_opposed_test_stored_before_still_reads_and_settles() -> None:
+    """A tie stored with the old ``a``/``b`` shape keeps reading, and the GM can settle it."""
+    throw = {"throws": [[[5, 5, 5], "medio"]], "score": 5, "difficulty": None, "skill_test": True}
+    old = RollRecord(
+        1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None}
+    )
+    assert "⚖️ Empate: el DJ decide" in str(contest_embed("es", old).to_dict())
+    settled = RollRecord(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
+    assert "⚖️ Empate aceptado por el DJ." in str(contest_embed("es", settled).to_dict())
