@@ -387,8 +387,9 @@ async def donjon_combat(h: Harness) -> Message:
 
 
 async def dnd_panel(h: Harness) -> Message:
+    """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
-    await h.slash("dnd iniciativa unirme", modificador=1)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1)
     assert h.bot is not None
     tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
     return h.discord.messages[tracker.message_id or 0]
