@@ -100,6 +100,8 @@ class CombatButton(
             raise Refusal("error.not_gm")
         if self.action == "siguiente" and not (gm or acting_user(combat) == interaction.user.id):
             raise Refusal("mediana.combat.not_your_turn")
+        if self.action == "unirme" and any(f.key == f"u{interaction.user.id}" for f in combat.fighters):
+            raise Refusal("mediana.combat.already_joined")
         if self.action in ("unirme", "pnj"):
             await interaction.response.send_modal(JoinModal(self.record_id, lang, npc=self.action == "pnj"))
             return

@@ -79,13 +79,17 @@ async def join(table: Harness, panel_id: int, user: User, bonus: str, *faces: in
 
 
 async def test_joining_again_in_a_round_is_refused(table: Harness) -> None:
-    """Issue 15: a second *Unirme* in the round would be a second initiative roll."""
+    """Issue 15: a second *Unirme* in the round would be a second initiative roll: refused
+    before the form opens, and a form opened earlier is refused on submit."""
     panel = (await table.slash("mediana iniciativa")).message
+    second_form = await table.click(panel, PANEL.format(action="unirme", step=0))
     await join(table, panel.id, PLAYER, "5", 2, 7, 9)
-    form = await table.click(table.current(panel), PANEL.format(action="unirme", step=0))
+    early = await table.click(table.current(panel), PANEL.format(action="unirme", step=0))
+    assert early.ephemeral
+    assert "la iniciativa se tira una vez por ronda" in early.text
     table.script(10, 10, 10, 9, 9, 9)
     again = await table.submit(
-        form.modal_id, {"nombre": "", "bono": "5", "estorbo": ""}, message=table.current(panel)
+        second_form.modal_id, {"nombre": "", "bono": "5", "estorbo": ""}, message=table.current(panel)
     )
     assert again.ephemeral
     assert "la iniciativa se tira una vez por ronda" in again.text
