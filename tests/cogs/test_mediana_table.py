@@ -306,3 +306,13 @@ def test_an_opposed_test_stored_before_still_reads_and_settles() -> None:
     assert "⚖️ Empate: el DJ decide" in str(contest_embed("es", old).to_dict())
     settled = RollRecord(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
     assert "⚖️ Empate aceptado por el DJ." in str(contest_embed("es", settled).to_dict())
+
+
+async def test_repeat_cleans_the_motivo_once(table: Harness) -> None:
+    table.script(5, 5, 5)
+    reply = await table.slash("mediana atributo", atributo=1, dificultad=5, motivo="*Empujar*")
+    table.script(5, 5, 5)
+    again = await table.click(reply.message, "rep:repetir:1")
+    table.script(5, 5, 5)
+    third = await table.click(again.message, "rep:repetir:2")
+    assert third.text.startswith("\\*Empujar\\* — Tirada de atributo")
