@@ -21,7 +21,6 @@ window) is checked in :func:`extra_errors` and in the offline Discord itself.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -512,7 +511,20 @@ class Refused(Exception):
     body: dict[str, Any]
 
     def __str__(self) -> str:
-        return f"Discord refused the request ({self.status}): {json.dumps(self.body, ensure_ascii=False)}"
+        lines = [f"{path}: {message}" for path, message in flatten(self.body.get("errors") or {})]
+        head = f"{self.status} {self.body.get('code')} {self.body.get('message')}"
+        return "\n  ".join([head, *lines])
+
+
+def flatten(tree: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    """Discord's ``errors`` tree as (``data.components.0.label``, message) pairs."""
+    found = []
+    for key, value in tree.items():
+        if key == "_errors":
+            found += [(prefix or "(body)", f"{e['code']}: {e['message']}") for e in value]
+        else:
+            found += flatten(value, f"{prefix}.{key}" if prefix else key)
+    return found
 
 
 def kind_of(method: str, path: str) -> str | None:
@@ -560,7 +572,7 @@ def _problem(error: ValidationError) -> Problem:
     if error.validator == "required":
         missing = re.findall(r"'([^']+)' is a required property", error.message)
         return Problem((*path, *missing[:1]), "BASE_TYPE_REQUIRED", "This field is required")
-    if error.validator == "propertyNames":
+    if "propertyNames" in error.schema_path:
         return Problem(path, "LOCALE_INVALID", f"Invalid locale: {error.instance!r}")
     return Problem(path, "BASE_TYPE_INVALID", error.message)
 
@@ -612,6 +624,8 @@ def _select_problems(item: dict[str, Any], at: tuple[str | int, ...]) -> list[Pr
         return []
     low, high = item.get("min_values", 1), item.get("max_values", 1)
     options = len(item.get("options") or []) if item.get("type") == 3 else 25
+    if not options:
+        return []  # the schema already says a select needs options
     if low > high or high > options:
         text = f"min_values ({low}) ≤ max_values ({high}) ≤ options ({options}) does not hold"
         return [Problem((*at, "max_values"), "SELECT_COMPONENT_VALUES_INVALID", text)]

@@ -161,6 +161,10 @@ class Discord:
         self._delivered[token] = self._delivered.get(token, 0) + 1
         self._created.setdefault(token, time.monotonic())
 
+    def age(self, token: str, seconds: float) -> None:
+        """Pretend the interaction was created ``seconds`` earlier (to test the 3 s window)."""
+        self._created[token] -= seconds
+
     @contextlib.contextmanager
     def expect_refusals(self) -> Iterator[list[Refused]]:
         """Let Discord refuse requests without failing the test: to test the bot's reaction."""
@@ -177,7 +181,8 @@ class Discord:
             self._expected.append(refused)
         elif violation:
             self.violations.append(str(refused))
-        raise discord.HTTPException(_FakeResponse(refused.status), refused.body)
+        kind = {403: discord.Forbidden, 404: discord.NotFound}.get(refused.status, discord.HTTPException)
+        raise kind(_FakeResponse(refused.status), refused.body)
 
     def _validate(self, method: str, path: str, payload: Any) -> None:
         try:
