@@ -410,6 +410,29 @@ class Harness:
         data = self._command_data(command.split(), options)
         return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
 
+    async def autocomplete(
+        self,
+        command: str,
+        option: str,
+        typed: str = "",
+        *,
+        user: User = PLAYER,
+        locale: str = "es-ES",
+        channel_id: int = CHANNEL_ID,
+    ) -> list[dict[str, Any]]:
+        """The suggestions the bot offers for ``option`` while the user types ``typed``."""
+        path = command.split()
+        data = self._command_data(path, {})
+        innermost = data
+        while innermost["options"] and innermost["options"][0]["type"] in (1, 2):
+            innermost = innermost["options"][0]
+        focused = self._option(self.command(path), option, typed, {})
+        innermost["options"] = [{**focused, "focused": True}]
+        reply = await self.dispatch(4, data, user=user, locale=locale, channel_id=channel_id)
+        payload = reply.callback.payload
+        assert isinstance(payload, dict) and payload["type"] == 8, payload
+        return list(payload["data"]["choices"])
+
     async def click(
         self,
         message: Message,
@@ -503,7 +526,8 @@ class Harness:
         ]
         return Reply(calls, messages, started)
 
-    def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    def command(self, path: list[str]) -> app_commands.Command[Any, ..., Any]:
+        """The command at ``path`` (``["mesa", "estado"]``) in the bot's tree."""
         assert self.bot is not None
         command = self.bot.tree.get_command(path[0])
         assert command is not None, f"no command /{path[0]}"
@@ -512,6 +536,10 @@ class Harness:
             command = command.get_command(name)
             assert command is not None, f"no subcommand {name}"
         assert isinstance(command, app_commands.Command)
+        return command
+
+    def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        command = self.command(path)
         resolved: dict[str, dict[str, Any]] = {}
         built = [self._option(command, name, value, resolved) for name, value in options.items()]
         for name in reversed(path[1:]):
