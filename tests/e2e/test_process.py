@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,9 +34,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
+    assert not server.refused, "Discord would refuse what the bot sent: " + "; ".join(
+        map(str, server.refused)
+    )
 
 
-async def start_bot(fake: FakeDiscord, tmp_path: Path, db: str | None = None) -> asyncio.subprocess.Process:
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, db: str | None = None, **extra: str
+) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TIRADA_"))}
     env |= {
         "PYTHONPATH": str(ROOT),
@@ -44,7 +50,7 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path, db: str | None = None) ->
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "LOG_LEVEL": "INFO",
-    }
+    } | extra
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -106,6 +112,50 @@ async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDis
     assert len(lines) == 1
     assert "No puedo abrir la base de datos" in lines[0]
     assert "I can't open the database" in lines[0]
+
+
+def closed_port() -> int:
+    """A local port nothing listens on: connecting to it is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_no_network_at_start_is_retried_then_exits_4_saying_discord_is_unreachable(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    port = closed_port()
+    process = await start_bot(
+        fake,
+        tmp_path,
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+        TIRADA_START_ATTEMPTS="2",
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 4
+    text = stderr.decode().splitlines()
+    logs = [json.loads(line) for line in text if line.startswith("{")]
+    lines = [line for line in text if not line.startswith("{")]
+    assert [e["msg"] for e in logs if e["level"] == "WARNING" and "retrying" in e["msg"]] == [
+        "cannot reach Discord; retrying"
+    ]
+    assert len(lines) == 1
+    assert "No consigo conectar con Discord tras 2 intentos" in lines[0]
+    assert "I can't reach Discord after 2 attempts" in lines[0]
+    assert "base de datos" in lines[0] and "No puedo abrir" not in lines[0]
+    assert not (tmp_path / "datos").exists()
+
+
+async def test_a_token_discord_rejects_exits_5_saying_to_reset_it(fake: FakeDiscord, tmp_path: Path) -> None:
+    fake.reject_token = True
+    process = await start_bot(fake, tmp_path)
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    assert process.returncode == 5
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1
+    assert "Discord ha rechazado DISCORD_TOKEN" in lines[0] and "Reset Token" in lines[0]
+    assert "forma de token" not in lines[0]
 
 
 def command(path: list[str], options: list[dict[str, object]]) -> dict[str, object]:
