@@ -41,7 +41,6 @@ LOCALES = (
 EMBEDS_TOTAL = 6000  # docs, Embed Limits: the sum over every embed of a message
 COMMAND_TOTAL = 8000  # docs, Application Command: names, descriptions and choices together
 ANSWER_SECONDS = 3.0  # docs, Receiving an Interaction: the first answer, or a deferral
-COMPONENTS_V2 = 1 << 15  # message flag: the 40-component layouts; the bot never sets it
 _NAME = re.compile(r"^[-_'\w]{1,32}$")  # docs' \p{L}\p{N} pattern; \w adds only "_"
 
 
