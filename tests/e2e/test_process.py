@@ -21,6 +21,7 @@ from tests.support.payloads import (
     PLAYER,
     TOKEN,
     Message,
+    User,
     interaction_payload,
     snowflake,
 )
@@ -247,3 +248,53 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
         assert pool.value >= 0
     values = {p.pool: p.value for p in pools}
     assert values["impulso"] <= 6
+
+
+async def answer(fake: FakeDiscord, payload: dict) -> dict:
+    """Deliver an interaction to the bot process and return the body of its first answer."""
+    await fake.dispatch("INTERACTION_CREATE", payload)
+    return (await fake.wait_for("POST", rf"^/interactions/{payload['id']}/")).body
+
+
+def press(body: dict, prefix: str, locale: str, user: User) -> dict:
+    """A click by ``user`` on the button of ``body`` whose custom_id starts with ``prefix``."""
+    data = body["data"]
+    posted = Message(snowflake(), CHANNEL_ID, data, False).payload()
+    custom_id = next(c for c in Message(0, CHANNEL_ID, data, False).custom_ids if c.startswith(prefix))
+    click = {"custom_id": custom_id, "component_type": 2}
+    return interaction_payload(3, click, user=user, locale=locale, channel_id=CHANNEL_ID, message=posted)
+
+
+def option(name: str, value: object, kind: int = 4) -> dict[str, object]:
+    return {"type": kind, "name": name, "value": value}
+
+
+async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Narrar hecho and Unirme (Donjon), Ayudar (Dune): Discord refused all three before."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        panels = []
+        await answer(fake, payload_for(command(["mesa", "sistema"], [option("sistema", "donjon", 3)])))
+        test = command(["donjon", "prueba"], [option("dados", 100), option("contra", 100)])
+        # ADMIN runs the table (it has no GM yet) and presses the panels; PLAYER helps in Dune.
+        panels.append((await answer(fake, payload_for(test)), "donjon:ley:hecho:", "hecho", ADMIN))
+        combat = await answer(fake, payload_for(command(["donjon", "iniciativa"], [])))
+        panels.append((combat, "donjon:ini:unirme:", "dados", ADMIN))
+        await answer(fake, payload_for(command(["mesa", "sistema"], [option("sistema", "dune", 3)])))
+        assist = command(["dune", "ayuda"], [option("habilidad", 10), option("motivacion", 10)])
+        panels.append((await answer(fake, payload_for(assist)), "dune:ayuda:unirme:", "enfoque", PLAYER))
+        for body, prefix, field, user in panels:
+            for locale in ("es-ES", "en-US"):
+                form = await answer(fake, press(body, prefix, locale, user))
+                assert form["type"] == 9, form
+                inputs = [i for row in form["data"]["components"] for i in row["components"]]
+                assert any(i["custom_id"] == field for i in inputs)
+                assert all(len(i["label"]) <= 45 for i in inputs)
+        assert not fake.refused
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.communicate(), timeout=30)
