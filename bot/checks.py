@@ -25,15 +25,28 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., object])
 
 
-def can_manage(interaction: discord.Interaction) -> bool:
-    return interaction.guild_id is not None and interaction.permissions.manage_channels
+def can_manage(interaction: discord.Interaction, table: Table | None = None) -> bool:
+    """Whether the user may manage the table's channel (the interaction's own without a
+    table). Asked from a GM channel, it is the table channel's permissions that count, and
+    a table of another server is never managed from here."""
+    if interaction.guild_id is None:
+        return False
+    if table is None or interaction.channel_id == table.channel_id:
+        return interaction.permissions.manage_channels
+    if table.guild_id is not None and table.guild_id != interaction.guild_id:
+        return False
+    channel = interaction.guild.get_channel(table.channel_id) if interaction.guild else None
+    member = interaction.user
+    if channel is None or not isinstance(member, discord.Member):
+        return False
+    return channel.permissions_for(member).manage_channels
 
 
 def is_gm(table: Table, interaction: discord.Interaction) -> bool:
-    """The table's GM; while a table has none, whoever may manage the channel acts as GM."""
+    """The table's GM; while a table has none, whoever may manage its channel acts as GM."""
     if table.gm_id is not None:
         return table.gm_id == interaction.user.id
-    return can_manage(interaction)
+    return can_manage(interaction, table)
 
 
 def in_gm_channel(table: Table, interaction: discord.Interaction) -> bool:
@@ -73,6 +86,27 @@ def _takes_table_option(interaction: discord.Interaction) -> bool:
     return isinstance(command, app_commands.Command) and any(p.name == "mesa" for p in command.parameters)
 
 
+async def check_origin(interaction: discord.Interaction, table_channel_id: int) -> None:
+    """Refuse a component whose record belongs to a table other than the one it is pressed
+    at: the table's own channel or its linked GM channel, in the same server.
+
+    A ``custom_id`` names its record, and today discord.py only builds components that
+    are on the message Discord delivered; this check does not rely on that.
+    """
+    table = await _client(interaction).store.table_or_default(table_channel_id, interaction.guild_id)
+    same_server = table.guild_id is None or table.guild_id == interaction.guild_id
+    if not same_server or interaction.channel_id not in (table.channel_id, table.gm_channel_id):
+        raise Refusal("error.wrong_place")
+
+
+async def roll_channel(interaction: discord.Interaction, roll_id: int) -> int:
+    """The channel of the table a posted roll belongs to (a refusal if it is gone)."""
+    record = await _client(interaction).store.roll(roll_id)
+    if record is None:
+        raise Refusal("error.roll_gone")
+    return record.channel_id
+
+
 async def roll_table(interaction: discord.Interaction, record: RollRecord) -> Table:
     """The table a posted roll belongs to, wherever its message is: a secret roll's
     buttons live in the GM channel, yet act on the table."""
@@ -105,6 +139,27 @@ def table_option(func: F) -> F:
     described = app_commands.describe(mesa=T("comun.opt.mesa.desc"))(func)
     renamed = app_commands.rename(mesa=T("comun.opt.mesa"))(described)
     return app_commands.autocomplete(mesa=served_tables)(renamed)  # type: ignore[return-value]
+
+
+# What a roll is for (``motivo``): short enough to lead a title, like a character's line.
+REASON_LIMIT = 100
+
+
+def reason(text: str | None) -> str | None:
+    """A roll's ``motivo`` made safe for a title: one line, no markdown, within its bound.
+    Discord does not enforce the declared length, so a longer one is refused, not cut."""
+    if text is None:
+        return None
+    line = " ".join(text.split())
+    if len(line) > REASON_LIMIT:
+        raise Refusal("error.reason_too_long", max=REASON_LIMIT, length=len(line))
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(line)) or None
+
+
+def reason_option(func: F) -> F:
+    """Declare the ``motivo`` option every roll command takes: what the roll is for."""
+    described = app_commands.describe(motivo=T("comun.opt.motivo.desc"))(func)
+    return app_commands.rename(motivo=T("comun.opt.motivo"))(described)
 
 
 def secret_option(func: F) -> F:

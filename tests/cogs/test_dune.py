@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
+from bot.store import POOL_MAX
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -44,7 +46,7 @@ async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harnes
 
 async def test_a_test_in_english(table: Harness) -> None:
     reply = await roll(table, 3, 15, locale="en-US", dificultad=2)
-    assert "❌ Failed: 1 successes against difficulty 2." in reply.text
+    assert "❌ Failed: 1 success against difficulty 2." in reply.text
     labels = [c["label"] for row in reply.data["components"] for c in row["components"]]
     assert "Success at a cost" in labels
     assert "Reroll with Determination" in labels
@@ -80,7 +82,7 @@ async def test_not_enough_momentum_refuses_and_rolls_nothing(table: Harness) -> 
     reply = await table.slash("dune tirada", habilidad=6, motivacion=6, dados_extra=1)
     assert reply.ephemeral
     assert not reply.message.custom_ids
-    assert "No hay bastante Impulso: hay 0 y hacen falta 1. No se ha cambiado nada." in reply.text
+    assert "No alcanza la reserva de Impulso: hay 0 y hace falta 1. No se ha cambiado nada." in reply.text
     assert table.bot is not None
     assert await table.bot.store.rolls(CHANNEL_ID, "dune") == []
 
@@ -124,7 +126,7 @@ async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Har
     assert await table.pool("impulso") == 0
     refused = await table.click(panel, button(panel, "dune:info"))
     assert refused.ephemeral
-    assert "No hay bastante Impulso" in refused.text
+    assert "No alcanza la reserva de Impulso" in refused.text
     await table.assert_ledger_matches()
 
 
@@ -232,7 +234,7 @@ async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Ha
     assert [o["label"] for o in options] == ["Dado 1: 20", "Dado 2: 16"]
     table.script(4)
     done = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Repetidos los dados 1." in done.text
+    assert "Repetido el dado 1." in done.text
     updated = table.discord.messages[reply.message.id].data["embeds"][0]
     assert "~~20~~↺ **4**✓ **16**" in str(updated)
     assert "✅ Superado" in str(updated)
@@ -253,7 +255,7 @@ async def test_rerolling_needs_determination(table: Harness) -> None:
     menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
     table.script(4)
     refused = await table.click(menu.message, "dune:dados:1", values=["1"], component_type=3)
-    assert "No hay bastante Determinación" in refused.text
+    assert "No alcanza la reserva de Determinación" in refused.text
 
 
 async def test_the_panel_works_after_a_restart(table: Harness) -> None:
@@ -405,3 +407,42 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
     assert "solo funciona en un canal de un servidor" in reply.text
+
+
+async def test_threat_stops_at_its_cap_with_a_refusal_naming_it(table: Harness) -> None:
+    """The rules give Amenaza no maximum; the bot's (100, docs/decisiones.md) is refused
+    like any cap, never a database error, even for a pool already past it."""
+    for _ in range(5):
+        await table.slash("dune amenaza añadir", user=GM, cantidad=19)
+    refused = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert refused.ephemeral and "Amenaza no puede pasar de 100: hay 95" in refused.text
+    assert await table.pool("amenaza") == 95
+    with sqlite3.connect(table.db_path) as db:  # a pool from before the cap, at the schema's bound
+        db.execute("UPDATE pools SET value = ?, cap = NULL WHERE pool = 'amenaza'", (POOL_MAX,))
+    at_bound = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert at_bound.ephemeral and "no puede pasar de 100" in at_bound.text
+    assert await table.pool("amenaza") == POOL_MAX
+
+
+async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: Harness) -> None:
+    """/dune tarea ver reads the linked rolls once for every task (before: every Dune roll
+    of the channel, once per task, and only the latest 500, so old progress was lost)."""
+    for n in range(3):
+        await table.slash("dune tarea crear", user=GM, nombre=f"Tarea {n}", requisito=9)
+    await roll(table, 5, 15, dificultad=1, tarea=2)
+    assert table.bot is not None
+    store = table.bot.store
+    filler = {**(await store.rolls(CHANNEL_ID, "dune", 1))[0].data, "task_id": None}
+    for n in range(600):
+        await store.save_roll(CHANNEL_ID, -1 - n, PLAYER.id, "dune", filler)
+    queries = []
+    real = store._fetchall
+
+    async def counted(sql, params=()):
+        queries.append(sql)
+        return await real(sql, params)
+
+    store._fetchall = counted  # type: ignore[method-assign]
+    shown = await table.slash("dune tarea ver")
+    assert "#2 · Tarea 1" in shown.text and "2/9" in shown.text
+    assert len([q for q in queries if "FROM rolls" in q]) == 2  # the tasks, then their rolls

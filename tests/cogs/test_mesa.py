@@ -96,6 +96,18 @@ async def test_only_the_gm_sets_the_system(harness: Harness) -> None:
     assert (await table(harness)).system == System.DONJON
 
 
+async def test_the_system_restricts_no_command(harness: Harness) -> None:
+    """README: a table's system names it and settles scene ends; every system still rolls."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    harness.script(15, 4)
+    donjon = await harness.slash("donjon prueba", dados=1, contra=1)
+    harness.script(5, 5)
+    dune = await harness.slash("dune tirada", habilidad=6, motivacion=6)
+    assert not donjon.ephemeral and not dune.ephemeral
+    assert "✅ Superado" in dune.text
+
+
 async def test_once_a_table_has_a_gm_managers_are_players_too(harness: Harness) -> None:
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     refused = await harness.slash("mesa sistema", user=ADMIN, sistema="donjon")
@@ -152,7 +164,7 @@ async def test_linking_the_table_itself_or_by_a_player_is_refused(harness: Harne
 
 async def test_gm_commands_in_the_gm_channel_act_on_the_linked_table(linked: Harness) -> None:
     reply = await linked.slash("dune amenaza gastar", user=GM, channel_id=GM_CHANNEL_ID, cantidad=1)
-    assert "No hay bastante Amenaza" in reply.text
+    assert "No alcanza la reserva de Amenaza" in reply.text
     await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=3)
     assert await linked.pool("impulso") == 3
     assert await linked.pool("impulso", channel_id=GM_CHANNEL_ID) == 0
@@ -220,7 +232,7 @@ async def test_an_abandoned_table_is_taken_over_by_a_channel_manager(linked: Har
     await linked.slash("mesa dj", user=ADMIN)
     assert (await table(linked)).gm_id == ADMIN.id
     took = await linked.slash("dune impulso añadir", user=ADMIN, cantidad=1)
-    assert "Se añaden 1 de Impulso" in took.text and await linked.pool("impulso") == 1
+    assert "Se añade 1 de Impulso" in took.text and await linked.pool("impulso") == 1
     old_gm = await linked.slash("dune impulso añadir", user=GM, cantidad=1)
     assert "Solo la persona que dirige" in old_gm.text and await linked.pool("impulso") == 1
 
@@ -322,7 +334,7 @@ async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -
     by_player = await harness.click(asked.message, yes, user=PLAYER)
     assert by_player.ephemeral and await harness.pool("dados", PLAYER.id) == 1
     done = await harness.click(asked.message, yes, user=GM)
-    assert "1 reservas a cero" in harness.current(asked.message).data["embeds"][0]["description"]
+    assert "1 reserva a cero" in harness.current(asked.message).data["embeds"][0]["description"]
     notice = [m for m in done.messages if m.channel_id == CHANNEL_ID and not m.ephemeral]
     assert notice and "ha reiniciado la mesa" in notice[0].data["embeds"][0]["description"]
     assert await harness.pool("dados", PLAYER.id) == 0
@@ -331,6 +343,19 @@ async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -
     await harness.assert_ledger_matches()
     history = await harness.slash("mesa historial")
     assert "reinicio de la mesa" in history.text
+
+
+async def test_a_second_reset_says_nothing_publicly(linked: Harness) -> None:
+    """Two "Sí, reiniciar" (two questions open, both confirmed): the second changes
+    nothing, so it posts no second notice to the table."""
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    questions = [(await linked.slash("mesa reiniciar", user=GM)).message for _ in range(2)]
+    yes = f"mesa:reiniciar:si:{CHANNEL_ID}"
+    replies = [await linked.click(question, yes, user=GM) for question in questions]
+    public = [[m for m in r.messages if m.channel_id == CHANNEL_ID and not m.ephemeral] for r in replies]
+    assert len(public[0]) == 1 and public[1] == []
+    assert "0 reservas a cero" in linked.current(questions[1]).data["embeds"][0]["description"]
+    assert await linked.pool("amenaza") == 0
 
 
 async def test_reset_can_be_cancelled(linked: Harness) -> None:
@@ -373,3 +398,42 @@ async def test_undo_is_refused_when_it_would_go_over_the_cap(linked: Harness) ->
     refused = await linked.slash("mesa deshacer", user=GM, reserva="amenaza", locale="en-US")
     assert "Can't undo: Momentum holds 6 and giving back 3 would exceed its maximum, 6." in refused.text
     assert await linked.pool("impulso") == 6 and await linked.pool("amenaza") == 1
+
+
+async def test_a_gm_channel_serving_another_gms_table_cannot_be_taken_over(tmp_path: Path) -> None:
+    """Table B's GM may see table A's GM channel (a member overwrite), yet may not link it:
+    it is A's GM's (or the administrators') to share; the refusal names who holds it."""
+    h = Harness(tmp_path / "tirada.db")
+    sees = {"id": str(PLAYER.id), "type": 1, "allow": str(1 << 10), "deny": "0"}
+    h.channels[1]["permission_overwrites"].append(sees)
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        await h.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+        await h.slash("mesa dj", user=ADMIN, miembro=PLAYER, channel_id=OTHER_CHANNEL_ID)
+        taken = await h.slash(
+            "mesa canal-dj", user=PLAYER, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+        )
+        assert (
+            taken.ephemeral
+            and f"ya es el canal del DJ de <#{CHANNEL_ID}>, que dirige <@{GM.id}>" in taken.text
+        )
+        assert h.bot is not None
+        assert [t.channel_id for t in await h.bot.store.tables_served(GM_CHANNEL_ID)] == [CHANNEL_ID]
+        await h.slash("mesa dj", user=ADMIN, channel_id=OTHER_CHANNEL_ID)
+        by_admin = await h.slash(
+            "mesa canal-dj", user=ADMIN, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+        )
+        assert "es ahora el canal del DJ" in by_admin.text
+    finally:
+        await h.close()
+
+
+async def test_linking_a_channel_the_gm_cannot_see_is_refused(linked: Harness) -> None:
+    await linked.slash("mesa dj", user=ADMIN, miembro=PLAYER, channel_id=OTHER_CHANNEL_ID)
+    reply = await linked.slash(
+        "mesa canal-dj", user=PLAYER, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+    )
+    assert reply.ephemeral and f"Tú no puedes ver <#{GM_CHANNEL_ID}>" in reply.text
+    assert linked.bot is not None
+    assert [t.channel_id for t in await linked.bot.store.tables_served(GM_CHANNEL_ID)] == [CHANNEL_ID]
