@@ -12,8 +12,9 @@ Names are the longest Discord allows (32 characters).
 
 from __future__ import annotations
 
+import json
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,10 +35,14 @@ LONG_TEXT = {
     "dados": "3d10+3d10+3d10+3d10",
     "nombre": "Guardia de la Torre Negra del Norte 1",
 }
-PRESSES_PER_SYSTEM = 400
-# Pressing a kind again walks its panel on (the next fact, the next turn, the next round).
-PRESSES_PER_KIND = 3
-# Ids in a custom_id (records, users, a form's random suffix): one press per kind of component.
+PRESSES_PER_SYSTEM = 600
+# Panels of one kind pressed (per locale), and presses of one component as its panel changes.
+PANELS_PER_KIND = 3
+PRESSES_PER_COMPONENT = 30
+# Buttons the bot still answers on messages older versions posted but no longer sends: the
+# sweep presses each on a copy of the message carrying its successor (current prefix: old).
+LEGACY = {"rep:repetir:": "tirar:repetir:"}
+# Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 
 
@@ -45,7 +50,9 @@ _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 class Sweep:
     h: Harness
     locale: str
-    seen: Counter[str] = field(default_factory=Counter)
+    panels: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    last_seen: dict[str, str] = field(default_factory=dict)
+    times: Counter[str] = field(default_factory=Counter)
     pressed: list[str] = field(default_factory=list)
     presses: int = 0
     sent: int = 0
@@ -54,21 +61,46 @@ class Sweep:
         self.sent += 1
         return await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
 
+    def worth_pressing(self, message: Message, custom_id: str) -> bool:
+        """A component on one of the first panels of its kind, on a message that changed
+        since it was last pressed (so a panel is walked to its end: every fact, every turn)."""
+        kind = _IDS.sub("#", custom_id)
+        state = json.dumps(message.data, sort_keys=True)
+        if self.last_seen.get(custom_id) == state or self.times[custom_id] >= PRESSES_PER_COMPONENT:
+            return False
+        if custom_id not in self.panels[kind] and len(self.panels[kind]) >= PANELS_PER_KIND:
+            return False
+        self.panels[kind].add(custom_id)
+        self.last_seen[custom_id] = state
+        self.times[custom_id] += 1
+        return True
+
     async def crawl(self, replies: list[Reply]) -> None:
-        """Press every component kind once (per locale and system), following new messages."""
+        """Press every component, following the messages the answers post or change."""
         queue = [m for r in replies for m in r.messages]
         while queue and self.presses < PRESSES_PER_SYSTEM:
             message = self.h.current(queue.pop(0))
             for component in components(message):
-                kind = f"{component['type']}:{_IDS.sub('#', component['custom_id'])}"
-                if self.seen[kind] >= PRESSES_PER_KIND:
+                if not self.worth_pressing(message, component["custom_id"]):
                     continue
-                self.seen[kind] += 1
                 self.pressed.append(component["custom_id"])
                 replies = await self.press(message, component)
+                replies += await self.press_legacy(message, component["custom_id"])
                 queue += [m for r in replies for m in r.messages]
                 queue.append(message)
                 break
+
+    async def press_legacy(self, message: Message, custom_id: str) -> list[Reply]:
+        """Press the old form of ``custom_id`` (once per kind), on a message that carries it."""
+        for current, old in LEGACY.items():
+            legacy_id = old + custom_id.removeprefix(current)
+            if not custom_id.startswith(current) or any(p.startswith(old) for p in self.pressed):
+                continue
+            data = json.loads(json.dumps(message.data).replace(f'"{custom_id}"', f'"{legacy_id}"'))
+            earlier = self.h.discord.earlier(message.channel_id, data)
+            self.pressed.append(legacy_id)
+            return await self.press(earlier, {"type": 2, "custom_id": legacy_id})
+        return []
 
     async def press(self, message: Message, component: dict[str, Any]) -> list[Reply]:
         self.presses += 1
@@ -186,6 +218,7 @@ async def table(sweep: Sweep, system: str) -> None:
 
 async def sweep_system(sweep: Sweep, system: str) -> None:
     h = sweep.h
+    sweep.presses = 0
     assert h.bot is not None
     for top in h.bot.tree.get_commands():
         for path in walk(top):

@@ -277,6 +277,10 @@ class Discord:
             answer["resource"] = {"type": kind}
         return answer
 
+    def earlier(self, channel_id: int, data: dict[str, Any]) -> Message:
+        """A public message as if the bot had posted it before (an older version's buttons)."""
+        return self._post(channel_id, data, ephemeral=False)
+
     def _post(
         self, channel_id: int, data: dict[str, Any], *, ephemeral: bool, token: str | None = None
     ) -> Message:
