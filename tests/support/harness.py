@@ -143,6 +143,14 @@ class Discord:
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
 
+    def forget(self) -> None:
+        """Drop everything recorded so far. Only between interactions: a load run calls it
+        after each batch, so that what the process holds is the bot's, not this record's
+        (real Discord keeps the messages in its own memory, not in the bot's)."""
+        self.calls.clear()
+        self.messages.clear()
+        self._interactions.clear()
+
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
         self.calls.append(Call(route.method, _path(route), payload))
