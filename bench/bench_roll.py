@@ -85,8 +85,8 @@ def expressions() -> None:
             raw.append(in_process("d20", theirs))
             mine.append(in_process("ours", ours))
         r, m = statistics.median(raw), statistics.median(mine)
-        shown = ours if ours == theirs else f"{ours}` (d20: `{theirs}"
-        print(f"| `{shown}` | {r:,.0f}/s | {m:,.0f}/s | {m / r:.2f}× |", flush=True)
+        shown = f"`{ours}`" if ours == theirs else f"`{ours}` (d20: `{theirs}`)"
+        print(f"| {shown} | {r:,.0f}/s | {m:,.0f}/s | {m / r:.2f}× |", flush=True)
 
 
 def main() -> None:
