@@ -4,12 +4,8 @@ with and without advantage. The figures come from ``rules.odds`` (cached per que
 
 from __future__ import annotations
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang, percent, t
 from rules import dnd5e, dune, odds
-
-
-def percent(p: float) -> str:
-    return f"{100 * p:.1f} %"
 
 
 def dune_bought_line(
@@ -18,7 +14,8 @@ def dune_bought_line(
     """The chance to pass with 0 to 3 bought dice, side by side, in one line."""
     chances = [
         percent(
-            odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass
+            lang,
+            odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass,
         )
         for bought in range(dune.MAX_BOUGHT + 1)
     ]
@@ -28,7 +25,7 @@ def dune_bought_line(
 def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
     """The chance to succeed without, with advantage and with disadvantage, in one line."""
     p = {
-        m.value: percent(odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
+        m.value: percent(lang, odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
         for m in dnd5e.Mode
     }
     return t(lang, "odds.dnd.modes", normal=p["normal"], advantage=p["ventaja"], disadvantage=p["desventaja"])
@@ -42,7 +39,13 @@ def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int)
     without = odds.donjon_distribution(
         min(dice - bank, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
     ).win("a")
-    return t(lang, "odds.donjon.bank", without=percent(without), bank=bank, with_bank=percent(with_bank))
+    return t(
+        lang,
+        "odds.donjon.bank",
+        without=percent(lang, without),
+        bank=bank,
+        with_bank=percent(lang, with_bank),
+    )
 
 
 def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str | None:
@@ -51,4 +54,6 @@ def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> s
         return None
     if bank:
         return donjon_bank_line(lang, dice, bank, against, sides)
-    return t(lang, "odds.donjon.plain", p=percent(odds.donjon_distribution(dice, against, sides).win("a")))
+    return t(
+        lang, "odds.donjon.plain", p=percent(lang, odds.donjon_distribution(dice, against, sides).win("a"))
+    )

@@ -6,29 +6,45 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from bot.i18n import Lang, number
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
-def _draw(title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str) -> bytes:
+def figure(
+    lang: Lang, title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str
+) -> Figure:
+    """The chart itself; its percentage axis is written in the reader's notation."""
     import matplotlib
 
     matplotlib.use("Agg")
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(7, 3.2), dpi=100)
-    axes = figure.subplots()
+    chart = Figure(figsize=(7, 3.2), dpi=100)
+    axes = chart.subplots()
     axes.bar(range(len(values)), [100 * v for v in values], color="#5865F2")
     axes.set_xticks(range(len(labels)), labels, fontsize=8)
+    axes.yaxis.set_major_formatter(lambda value, _position: number(lang, value))
     axes.set_title(title, fontsize=11)
     axes.set_xlabel(xlabel, fontsize=9)
     axes.set_ylabel(ylabel, fontsize=9)
     axes.grid(axis="y", alpha=0.3)
-    figure.tight_layout()
+    chart.tight_layout()
+    return chart
+
+
+def _draw(
+    lang: Lang, title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str
+) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
+    figure(lang, title, labels, values, xlabel, ylabel).savefig(buffer, format="png")
     return buffer.getvalue()
 
 
 async def bar_chart(
-    title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str
+    lang: Lang, title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str
 ) -> bytes:
-    return await asyncio.to_thread(_draw, title, list(labels), list(values), xlabel, ylabel)
+    return await asyncio.to_thread(_draw, lang, title, list(labels), list(values), xlabel, ylabel)

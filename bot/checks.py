@@ -107,6 +107,27 @@ def table_option(func: F) -> F:
     return app_commands.autocomplete(mesa=served_tables)(renamed)  # type: ignore[return-value]
 
 
+# What a roll is for (``motivo``): short enough to lead a title, like a character's line.
+REASON_LIMIT = 100
+
+
+def reason(text: str | None) -> str | None:
+    """A roll's ``motivo`` made safe for a title: one line, no markdown, within its bound.
+    Discord does not enforce the declared length, so a longer one is refused, not cut."""
+    if text is None:
+        return None
+    line = " ".join(text.split())
+    if len(line) > REASON_LIMIT:
+        raise Refusal("error.reason_too_long", max=REASON_LIMIT, length=len(line))
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(line)) or None
+
+
+def reason_option(func: F) -> F:
+    """Declare the ``motivo`` option every roll command takes: what the roll is for."""
+    described = app_commands.describe(motivo=T("comun.opt.motivo.desc"))(func)
+    return app_commands.rename(motivo=T("comun.opt.motivo"))(described)
+
+
 def secret_option(func: F) -> F:
     """Declare the ``secreta`` option every roll command takes."""
     described = app_commands.describe(secreta=T("comun.opt.secreta.desc"))(func)

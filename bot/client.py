@@ -14,6 +14,7 @@ from discord.ext import commands
 
 from bot.errors import answer_error
 from bot.i18n import Translator
+from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Store
 from bot.ui import answer_orphans
@@ -55,11 +56,14 @@ class Tirada(commands.Bot):
         )
         self.settings = settings
         self.rng = rng if rng is not None else random.SystemRandom()
+        # How to roll each kind of roll again (bot.repeat): each cog registers its own.
+        self.repeaters: dict[str, Repeater] = {}
 
     async def setup_hook(self) -> None:
         self.settings.tirada_db.parent.mkdir(parents=True, exist_ok=True)
         self.store = await Store.open(self.settings.tirada_db)
         await self.tree.set_translator(Translator())
+        self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()

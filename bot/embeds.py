@@ -19,6 +19,13 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def titled(embed: discord.Embed, motivo: str | None) -> discord.Embed:
+    """Lead a roll's title with what it is for: "Forzar la puerta — Prueba de Fuerza"."""
+    if motivo:
+        embed.title = clip(f"{motivo} — {embed.title}" if embed.title else motivo, TITLE_LIMIT)
+    return embed
+
+
 def refusal(text: str) -> discord.Embed:
     return discord.Embed(description=clip(text, DESCRIPTION_LIMIT), colour=REFUSAL)
 

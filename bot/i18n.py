@@ -6,17 +6,36 @@ Command names and descriptions are ``locale_str`` whose Spanish text is the base
 to Discord; :class:`Translator` gives Discord the English for ``en-US``/``en-GB``.
 Replies follow ``interaction.locale``: English locales get English, everyone else
 Spanish.
+
+A sentence about a number of things has one form per CLDR plural category instead of a
+single text, and names the placeholder that chooses among them::
+
+    "donjon.bank_used_n".count = "n"
+    "donjon.bank_used_n".es.one = "Se usa {n} dado de bonificación guardado."
+    "donjon.bank_used_n".es.many = "Se usan {n} de dados de bonificación guardados."
+    "donjon.bank_used_n".es.other = "Se usan {n} dados de bonificación guardados."
+    "donjon.bank_used_n".en.one = "{n} banked bonus die is used."
+    "donjon.bank_used_n".en.other = "{n} banked bonus dice are used."
+
+so call sites pass the count as they pass any value (``t(lang, key, n=1)``). Spanish
+``many`` is CLDR's form for exact millions ("1.000.000 de dados"). The categories and the rules that
+pick them are CLDR's, through Babel; so are the decimal and percent formats of
+:func:`decimal` and :func:`percent` (``45,8 %`` in Spanish, ``45.8%`` in English).
 """
 
 from __future__ import annotations
 
+import copy
 import string
 import tomllib
 from collections.abc import Callable, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import discord
+from babel import Locale
+from babel.numbers import NumberPattern, format_decimal
 from discord import app_commands
 
 Lang = Literal["es", "en"]
@@ -29,34 +48,100 @@ def lang_for(locale: discord.Locale | None) -> Lang:
     return "en" if locale in _ENGLISH else "es"
 
 
-class Catalog:
-    """Key -> {lang: sentence}, loaded from every TOML file of a folder."""
+@cache
+def _locale(lang: Lang) -> Locale:
+    return Locale.parse(lang)
 
-    def __init__(self, entries: Mapping[str, Mapping[str, str]]) -> None:
+
+def plural_category(lang: Lang, count: float) -> str:
+    """CLDR's plural category of ``count`` in ``lang``: ``one``, ``many`` or ``other``."""
+    return _locale(lang).plural_form(count)
+
+
+def plural_categories(lang: Lang) -> frozenset[str]:
+    """Every category CLDR defines for ``lang``; a plural entry must give each one."""
+    return _locale(lang).plural_form.tags | {"other"}
+
+
+@cache
+def _percent_pattern(lang: Lang, digits: int) -> NumberPattern:
+    """The language's own percent pattern (its spacing and sign) with fixed decimals."""
+    pattern = copy.copy(_locale(lang).percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return pattern
+
+
+def percent(lang: Lang, p: float, digits: int = 1) -> str:
+    """A probability as a percentage: ``45,8 %`` in Spanish, ``45.8%`` in English."""
+    return _percent_pattern(lang, digits).apply(p, _locale(lang))
+
+
+def number(lang: Lang, value: float) -> str:
+    """A number with as many decimals as it needs, up to two (``0,5``, ``10``)."""
+    return format_decimal(value, "#,##0.##", locale=_locale(lang))
+
+
+def decimal(lang: Lang, value: float, digits: int) -> str:
+    """A number with exactly ``digits`` (one or more) decimals in the language's notation
+    (``2,50``): expected values read as averages, not as counts."""
+    return format_decimal(value, "#,##0." + "0" * digits, locale=_locale(lang))
+
+
+class Catalog:
+    """Key -> {lang: sentence or plural forms, count: placeholder}, loaded from every TOML
+    file of a folder."""
+
+    def __init__(self, entries: Mapping[str, Mapping[str, Any]]) -> None:
         self.entries = dict(entries)
 
     @classmethod
     def load(cls, folder: Path) -> Catalog:
-        entries: dict[str, dict[str, str]] = {}
+        entries: dict[str, dict[str, Any]] = {}
         for path in sorted(folder.glob("*.toml")):
             with path.open("rb") as handle:
                 for key, value in _flatten(tomllib.load(handle)):
                     if key in entries:
                         raise ValueError(f"{path.name}: duplicate catalog key {key!r}")
+                    _check_plural(path.name, key, value)
                     entries[key] = value
         return cls(entries)
 
     def text(self, key: str, lang: Lang, /, **params: Any) -> str:
-        template = self.entries[key][lang]
+        template = self.template(key, lang, params)
         return template.format(**params) if params else template
 
+    def template(self, key: str, lang: Lang, params: Mapping[str, Any]) -> str:
+        """The sentence itself, or the plural form the entry's count placeholder calls for."""
+        entry = self.entries[key]
+        forms = entry[lang]
+        if isinstance(forms, str):
+            return forms
+        return forms[plural_category(lang, params[entry["count"]])]
+
+    def forms(self, key: str, lang: Lang) -> dict[str, str]:
+        """The entry's plural forms in ``lang`` (a plain sentence is its own ``other``)."""
+        value = self.entries[key][lang]
+        return {"other": value} if isinstance(value, str) else dict(value)
+
     def placeholders(self, key: str, lang: Lang) -> set[str]:
-        return {field for _, field, _, _ in string.Formatter().parse(self.entries[key][lang]) if field}
+        return {
+            field
+            for form in self.forms(key, lang).values()
+            for _, field, _, _ in string.Formatter().parse(form)
+            if field
+        }
 
 
-def _flatten(node: Mapping[str, Any], prefix: str = "") -> list[tuple[str, dict[str, str]]]:
+def _check_plural(filename: str, key: str, entry: Mapping[str, Any]) -> None:
+    """A plural entry names its count placeholder, and only plural entries do."""
+    plural = any(isinstance(entry.get(lang), dict) for lang in LANGS)
+    if plural != ("count" in entry):
+        raise ValueError(f"{filename}: {key!r} needs both plural forms and a count, or neither")
+
+
+def _flatten(node: Mapping[str, Any], prefix: str = "") -> list[tuple[str, dict[str, Any]]]:
     """TOML dotted keys nest; a leaf is the table holding the ``es``/``en`` pair."""
-    if "es" in node and isinstance(node["es"], str):
+    if "es" in node:
         return [(prefix, dict(node))]
     out: list[tuple[str, dict[str, str]]] = []
     for key, value in node.items():

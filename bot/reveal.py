@@ -45,8 +45,8 @@ def is_secret(interaction: discord.Interaction, table: Table, secret: bool) -> b
 class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<roll>[0-9]{{1,20}})"):
     prefix = PREFIX
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         record = await bot.store.roll(self.roll_id)
         if record is None:
             raise Refusal("error.roll_gone")
@@ -97,7 +97,7 @@ def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> disc
 
 
 async def deliver(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction[Tirada],
     table: Table,
     roll_id: int,
     embed: discord.Embed,
@@ -128,7 +128,7 @@ async def deliver(
         await send(interaction, embed=note, ephemeral=True)
     else:
         await send(interaction, embed=embed, ephemeral=True)
-    bot: Tirada = interaction.client  # type: ignore[assignment]
+    bot = interaction.client
     try:
         posted = await bot.get_partial_messageable(table.gm_channel_id, guild_id=interaction.guild_id).send(
             content=t(lang, "secret.from", user=interaction.user.id, channel=table.channel_id),

@@ -16,7 +16,18 @@ from typing import Any
 import discord
 
 from bot.errors import Refusal
-from bot.models import Applied, Change, NewRoll, Operation, Refused, RollRecord, RollUpdate, Table
+from bot.models import (
+    Applied,
+    Change,
+    NewRoll,
+    Operation,
+    Refused,
+    Reset,
+    RollRecord,
+    RollUpdate,
+    Table,
+    Undo,
+)
 from bot.reveal import deliver
 from bot.store import Store
 
@@ -35,6 +46,43 @@ class Decision:
 Decide = Callable[[RollRecord], Decision | Awaitable[Decision]]
 
 
+async def change(
+    store: Store,
+    interaction: discord.Interaction,
+    table: Table,
+    reason: str,
+    *changes: Change,
+    new_roll: NewRoll | None = None,
+    closes: RollUpdate | None = None,
+    undo: Undo | None = None,
+    reset: Reset | None = None,
+    refuse: Callable[[Refused], Exception] = Refused.error,
+) -> Applied:
+    """Apply one operation at ``table`` for this interaction, all or nothing and once (a
+    replay gets the first answer), or raise ``refuse(outcome)``: why nothing changed.
+
+    Every pool change a command makes goes through here, so each is written the same way:
+    keyed by the interaction, at the table (not the channel), with the guild for a new table.
+    """
+    outcome = await store.apply(
+        Operation(
+            table.channel_id,
+            interaction.id,
+            interaction.user.id,
+            reason,
+            changes,
+            guild_id=interaction.guild_id,
+            new_roll=new_roll,
+            roll_update=closes,
+            undo=undo,
+            reset=reset,
+        )
+    )
+    if isinstance(outcome, Refused):
+        raise refuse(outcome)
+    return outcome
+
+
 async def record(
     store: Store,
     interaction: discord.Interaction,
@@ -47,20 +95,15 @@ async def record(
 ) -> RollRecord:
     """Record a new roll at ``table`` together with what it costs or gains, once per
     interaction (the table, not the channel: a GM may roll from the GM channel)."""
-    outcome = await store.apply(
-        Operation(
-            table.channel_id,
-            interaction.id,
-            interaction.user.id,
-            reason,
-            changes,
-            guild_id=interaction.guild_id,
-            new_roll=NewRoll(interaction.user.id, kind, data),
-            roll_update=closes,
-        )
+    outcome = await change(
+        store,
+        interaction,
+        table,
+        reason,
+        *changes,
+        new_roll=NewRoll(interaction.user.id, kind, data),
+        closes=closes,
     )
-    if isinstance(outcome, Refused):
-        raise outcome.error()
     assert outcome.roll_id is not None
     return await load(store, outcome.roll_id, kind)
 

@@ -11,10 +11,14 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Container
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.errors import Refusal, answer_error
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
 
 # An abandoned form is forgotten after this long (interaction tokens last 15 minutes).
 FORM_SECONDS = 15 * 60
@@ -38,10 +42,10 @@ class Modal(discord.ui.Modal):
 class Guarded:
     """Mixin for ``DynamicItem`` components: implement ``run``; errors get answered."""
 
-    async def run(self, interaction: discord.Interaction) -> None:
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         raise NotImplementedError
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[Tirada]) -> None:
         try:
             await self.run(interaction)
         except Exception as error:

@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds
+from bot import embeds, rolls
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -25,17 +25,18 @@ from bot.checks import (
     table_option,
 )
 from bot.client import Tirada
+from bot.context import table_context
 from bot.errors import Refusal, RefusedCheck, pool_name, send, update
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
-from bot.models import Applied, Change, LedgerRow, Operation, PoolValue, Refused, Reset, System, Table, Undo
+from bot.kinds import MEDIANA_SHEET
+from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.ui import ActionButton, Guarded
-from cogs.mediana import SHEET_KIND
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
-KEPT_ON_RESET = (SHEET_KIND,)
+KEPT_ON_RESET = (MEDIANA_SHEET,)
 
 
 def pool_line(lang: Lang, pool: PoolValue) -> str:
@@ -149,8 +150,8 @@ class HistoryButton(
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
         return cls(page, int(match["before"]))
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         await update(
             interaction, **await self.page.render(bot, lang_for(interaction.locale), interaction.guild_id)
         )
@@ -164,8 +165,8 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
 
     prefix = "mesa:reiniciar"
 
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
         lang = lang_for(interaction.locale)
         table = await bot.store.table_or_default(self.roll_id, interaction.guild_id)
         if not is_gm(table, interaction):
@@ -173,17 +174,9 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
         if self.action == "no":
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
-        outcome = await bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "mesa.reset",
-                guild_id=interaction.guild_id,
-                reset=Reset(keep=KEPT_ON_RESET),
-            )
+        outcome = await rolls.change(
+            bot.store, interaction, table, "mesa.reset", reset=Reset(keep=KEPT_ON_RESET)
         )
-        assert isinstance(outcome, Applied)
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),
             t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),
@@ -305,12 +298,13 @@ class Mesa(commands.Cog):
         mesa: str | None = None,
     ) -> None:
         """The table's own settings; without options, shows them (to anyone)."""
-        table = await current_table(interaction, mesa)
+        here = await table_context(interaction, mesa)
+        table = here.table
         if secretas_jugadores is not None:
-            table = await gm_table(interaction, mesa)
+            here.require_gm()
             settings = table.settings.model_copy(update={"player_secret_rolls": secretas_jugadores})
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
-        lang = lang_for(interaction.locale)
+        lang = here.lang
         key = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
         await send(
             interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), t(lang, key)), ephemeral=True
@@ -326,17 +320,7 @@ class Mesa(commands.Cog):
         changes = SCENE_END.get(table.system, ()) if table.system else ()
         lines = [t(lang, "mesa.escena_fin.done")]
         if changes:
-            outcome = await self.bot.store.apply(
-                Operation(
-                    table.channel_id,
-                    interaction.id,
-                    interaction.user.id,
-                    "mesa.scene_end",
-                    changes,
-                    guild_id=interaction.guild_id,
-                )
-            )
-            assert isinstance(outcome, Applied)
+            outcome = await rolls.change(self.bot.store, interaction, table, "mesa.scene_end", *changes)
             lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
 
@@ -375,19 +359,15 @@ class Mesa(commands.Cog):
         rows; the history keeps both. Refused, with the reason, if a bound would break."""
         table = await gm_table(interaction, mesa)
         pool = await self.known_pool(table, reserva)
-        outcome = await self.bot.store.apply(
-            Operation(
-                table.channel_id,
-                interaction.id,
-                interaction.user.id,
-                "mesa.undo",
-                guild_id=interaction.guild_id,
-                undo=Undo(pool, jugador.id if jugador else None),
-            )
+        outcome = await rolls.change(
+            self.bot.store,
+            interaction,
+            table,
+            "mesa.undo",
+            undo=Undo(pool, jugador.id if jugador else None),
+            refuse=undo_refusal,
         )
         lang = lang_for(interaction.locale)
-        if isinstance(outcome, Refused):
-            raise undo_refusal(outcome)
         undone = embeds.card(
             t(lang, "mesa.deshacer.title"), "\n".join(change_lines(lang, outcome)), embeds.SUCCESS
         )

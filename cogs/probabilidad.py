@@ -10,11 +10,11 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, embeds
-from bot.chances import dnd_modes_line, dune_bought_line, percent
+from bot.chances import dnd_modes_line, dune_bought_line
 from bot.checks import current_table
 from bot.client import Tirada
 from bot.errors import RefusedCheck
-from bot.i18n import Lang, T, lang_for, options, t
+from bot.i18n import Lang, T, decimal, lang_for, options, percent, t
 from rules import dnd5e, donjon, dune, mediana, odds
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
@@ -37,7 +37,7 @@ async def answer(
     chart: tuple[list[str], list[float], str],
 ) -> None:
     labels, values, xlabel = chart
-    png = await charts.bar_chart(title, labels, values, xlabel, t(lang, "odds.chart.y"))
+    png = await charts.bar_chart(lang, title, labels, values, xlabel, t(lang, "odds.chart.y"))
     embed = embeds.card(title, "\n".join(lines))
     embed.set_image(url="attachment://probabilidad.png")
     await interaction.followup.send(
@@ -78,9 +78,16 @@ class Probabilidad(commands.Cog):
         lang = lang_for(interaction.locale)
         wins = result.successes("a")
         lines = [
-            t(lang, "odds.donjon.win", dice=dados, against=against, sides=sides, p=percent(result.win("a"))),
-            t(lang, "odds.donjon.expected", value=f"{result.expected('a'):.2f}"),
-            t(lang, "odds.donjon.tie", p=percent(result.full_tie)),
+            t(
+                lang,
+                "odds.donjon.win",
+                dice=dados,
+                against=against,
+                sides=sides,
+                p=percent(lang, result.win("a")),
+            ),
+            t(lang, "odds.donjon.expected", value=decimal(lang, result.expected("a"), 2)),
+            t(lang, "odds.donjon.tie", p=percent(lang, result.full_tie)),
         ]
         await answer(
             interaction,
@@ -127,9 +134,15 @@ class Probabilidad(commands.Cog):
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = [
-            t(lang, "odds.dune.pass", p=percent(result.p_pass), difficulty=dificultad, dice=2 + dados_extra),
-            t(lang, "odds.dune.momentum", value=f"{result.expected_momentum:.2f}"),
-            t(lang, "odds.dune.complication", p=percent(result.p_complication)),
+            t(
+                lang,
+                "odds.dune.pass",
+                p=percent(lang, result.p_pass),
+                difficulty=dificultad,
+                dice=2 + dados_extra,
+            ),
+            t(lang, "odds.dune.momentum", value=decimal(lang, result.expected_momentum, 2)),
+            t(lang, "odds.dune.complication", p=percent(lang, result.p_complication)),
             dune_bought_line(lang, *args),
         ]
         await answer(
@@ -158,18 +171,18 @@ class Probabilidad(commands.Cog):
         lang = lang_for(interaction.locale)
         lines = []
         if result.p_success is not None:
-            lines.append(t(lang, "odds.dnd.success", p=percent(result.p_success), target=cd))
+            lines.append(t(lang, "odds.dnd.success", p=percent(lang, result.p_success), target=cd))
             lines.append(dnd_modes_line(lang, modificador, cd, ataque))
         if ataque:
-            lines.append(t(lang, "odds.dnd.critical", p=percent(result.p_critical)))
+            lines.append(t(lang, "odds.dnd.critical", p=percent(lang, result.p_critical)))
         if result.expected_damage is not None:
             lines.append(
                 t(
                     lang,
                     "odds.dnd.damage",
-                    hit=f"{result.damage_hit:.1f}",
-                    critical=f"{result.damage_critical:.1f}",
-                    mean=f"{result.expected_damage:.2f}",
+                    hit=decimal(lang, result.damage_hit, 1),
+                    critical=decimal(lang, result.damage_critical, 1),
+                    mean=decimal(lang, result.expected_damage, 2),
                 )
             )
         await answer(
@@ -202,9 +215,9 @@ class Probabilidad(commands.Cog):
                 lang,
                 "odds.mediana.rank",
                 rank=t(lang, f"mediana.rank.{r}"),
-                success=percent(x.p_success),
-                critical=percent(x.p_critical),
-                fumble=percent(x.p_fumble),
+                success=percent(lang, x.p_success),
+                critical=percent(lang, x.p_critical),
+                fumble=percent(lang, x.p_fumble),
             )
             for r, x in results.items()
         ]

@@ -7,13 +7,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import embeds, render
-from bot.checks import current_table, secret_option
+from bot import embeds, render, rolls
+from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.errors import send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.reveal import deliver, is_secret
-from bot.ui import ActionButton
+from bot.models import RollRecord
+from bot.repeat import button as repeat_button
+from bot.reveal import is_secret
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
@@ -33,48 +34,43 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     return embed
 
 
-class RepeatButton(ActionButton, template=r"tirar:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
-    """Rolls a stored expression again for whoever presses it, even after a restart."""
-
-    prefix = "tirar"
-
-    async def run(self, interaction: discord.Interaction) -> None:
-        bot: Tirada = interaction.client  # type: ignore[assignment]
-        record = await bot.store.roll(self.roll_id)
-        if record is None or record.kind != KIND:
-            raise Refusal("error.roll_gone")
-        await roll_and_post(
-            bot,
-            interaction,
-            record.data["expresion"],
-            bool(record.data["privada"]),
-            bool(record.data.get("secreta")),
-        )
+async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir*: the same expression, for whoever presses, the same way and reason."""
+    data = record.data
+    await roll_and_post(
+        interaction.client,
+        interaction,
+        data["expresion"],
+        bool(data["privada"]),
+        bool(data.get("secreta")),
+        data.get("motivo"),
+    )
 
 
 async def roll_and_post(
-    bot: Tirada, interaction: discord.Interaction, expression: str, private: bool, secret: bool
+    bot: Tirada,
+    interaction: discord.Interaction,
+    expression: str,
+    private: bool,
+    secret: bool,
+    motivo: str | None = None,
 ) -> None:
     """Roll and answer: in public, privately (only the roller sees it) or secretly (the GM
-    sees it and may reveal it). "Repetir" repeats it the same way."""
+    sees it and may reveal it). "Repetir" repeats it the same way, for the same reason."""
+    motivo = reason(motivo)
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    roll_id = await bot.store.save_roll(
-        table.channel_id,
-        interaction.id,
-        interaction.user.id,
-        KIND,
-        {"expresion": expression, "privada": private, "secreta": secret},
-    )
+    data = {"expresion": expression, "privada": private, "secreta": secret, "motivo": motivo}
+    record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
-    view.add_item(RepeatButton(roll_id, "repetir", t(lang, "tirar.repeat"), emoji="🎲"))
-    embed = roll_embed(lang, interaction.user, roll)
+    view.add_item(repeat_button(lang, record.id))
+    embed = embeds.titled(roll_embed(lang, interaction.user, roll), motivo)
     if private and not secret:
         await send(interaction, embed=embed, view=view, ephemeral=True)
         return
-    await deliver(interaction, table, roll_id, embed, view, secret)
+    await rolls.post(bot.store, interaction, table, record, embed, view, secret=secret)
 
 
 class Tirar(commands.Cog):
@@ -82,13 +78,14 @@ class Tirar(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(RepeatButton)
+        self.bot.repeaters[KIND] = repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(RepeatButton)
+        self.bot.repeaters.pop(KIND, None)
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
     @options("tirar.opt", "expresion", "privada")
+    @reason_option
     @secret_option
     async def tirar(
         self,
@@ -96,8 +93,9 @@ class Tirar(commands.Cog):
         expresion: app_commands.Range[str, 1, 200],
         privada: bool = False,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await roll_and_post(self.bot, interaction, expresion, privada, secreta)
+        await roll_and_post(self.bot, interaction, expresion, privada, secreta, motivo)
 
 
 async def setup(bot: Tirada) -> None:

@@ -164,6 +164,31 @@ def total_modifier(
     return modifier + (proficiency * (2 if expertise else 1) if proficient else 0) + bonus
 
 
+def save_cover(ability: str, cover: str) -> int:
+    """Cover's bonus to a saving throw: "Bonificador de +2 a la CA y a las tiradas de
+    salvación de Destreza" (+5 for three quarters), so only Dexterity saves get it; full
+    cover means the target "No puede ser un objetivo directo"."""
+    if ability not in ABILITIES:
+        raise RuleError("dnd.bad_ability", ability=ability)
+    if cover == FULL_COVER:
+        raise RuleError("dnd.full_cover")
+    if cover not in COVER:
+        raise RuleError("dnd.bad_cover", cover=cover)
+    if COVER[cover] and ability != "destreza":
+        raise RuleError("dnd.cover_dexterity_only")
+    return COVER[cover]
+
+
+def tool_check(
+    skill_proficient: bool, tool_proficient: bool, advantage: bool = False, disadvantage: bool = False
+) -> tuple[bool, Mode]:
+    """A check with a tool: "Si también tienes Competencia en la habilidad que se usa en esa
+    prueba, también tienes Ventaja". Returns whether proficiency is added (once, from
+    either) and the check's mode, where that advantage still cancels with disadvantage."""
+    both = skill_proficient and tool_proficient
+    return skill_proficient or tool_proficient, mode(advantage or both, disadvantage)
+
+
 def roll_d20(rng: random.Random, the_mode: Mode) -> tuple[tuple[int, ...], ...]:
     count = 1 if the_mode is Mode.NORMAL else 2
     return tuple((rng.randint(1, 20),) for _ in range(count))
@@ -207,21 +232,55 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
     return replace(test, rolls=tuple(rolls), inspired=True)
 
 
+def roll_to_data(test: D20Test) -> dict[str, Any]:
+    return {
+        "rolls": [list(r) for r in test.rolls],
+        "mode": test.mode.value,
+        "modifier": test.modifier,
+        "target": test.target,
+        "attack": test.attack,
+        "inspired": test.inspired,
+    }
+
+
+def roll_from_data(data: dict[str, Any]) -> D20Test:
+    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
+    return D20Test(
+        tuple(tuple(r) for r in data["rolls"]),
+        Mode(data["mode"]),
+        data["modifier"],
+        data["target"],
+        data["attack"],
+        data["inspired"],
+    )
+
+
 # -- damage ---------------------------------------------------------------------------------
 
 
 def critical_tree(expression: str) -> ast.Expression:
-    """A critical hit's damage: "damage dice rolled twice, modifiers once" — every dice term
-    doubles its count and nothing else changes (``2d6+3`` becomes ``4d6+3``)."""
-    tree = copy.deepcopy(parse(expression))
-    stack: list[Any] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Dice):
-            node.num *= 2
-        stack.extend(node.children)
+    """A critical hit's damage: "damage dice rolled twice, modifiers once". A plain dice
+    term doubles its count (``2d6+3`` becomes ``4d6+3``); a term with operations is rolled
+    twice as its own group, so ``4d6kh3`` becomes ``(4d6kh3 + 4d6kh3)``, never ``8d6kh3``
+    (which would keep 3 of 8)."""
+    tree = _doubled(copy.deepcopy(parse(expression)))
     check_tree(tree)
     return tree
+
+
+def _doubled(node: Any) -> Any:
+    """``node`` with every dice term rolled twice (in place, returning the node to put in
+    its parent's slot)."""
+    if isinstance(node, ast.OperatedDice):
+        return ast.Parenthetical(ast.BinOp(node, "+", copy.deepcopy(node)))
+    if isinstance(node, ast.Dice):
+        node.num *= 2
+        return node
+    for index, child in enumerate(node.children):
+        replacement = _doubled(child)
+        if replacement is not child:
+            node.set_child(index, replacement)
+    return node
 
 
 def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> ExpressionRoll:
@@ -260,3 +319,216 @@ def move_up(combatants: Sequence[Combatant], key: str) -> tuple[Combatant, ...]:
         raise RuleError("dnd.not_tied")
     ordered[index - 1], ordered[index] = ordered[index], ordered[index - 1]
     return tuple(ordered)
+
+
+# -- the initiative tracker ----------------------------------------------------------------------
+
+MAX_COMBATANTS = 25
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A combatant on the tracker with the d20 test that placed it. ``settled`` is False
+    only just after the roll, while Heroic Inspiration may still reroll it."""
+
+    combatant: Combatant
+    roll: D20Test
+    settled: bool = False
+
+
+def initiative_entry(
+    rng: random.Random,
+    key: str,
+    name: str,
+    modifier: int,
+    the_mode: Mode = Mode.NORMAL,
+    *,
+    monster: bool = False,
+    count: int = 1,
+    user_id: int | None = None,
+) -> Entry:
+    """A Dexterity check; a group of identical monsters rolls once ("una única tirada")."""
+    check_number("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    check_number("cantidad", count, 1, 20)
+    test = roll_test(rng, modifier, the_mode)
+    return Entry(Combatant(key, name, monster, test.total, count, user_id), test)
+
+
+@dataclass(frozen=True)
+class Tracker:
+    """A combat's initiative: who is in, in which order, whose turn, which round.
+
+    ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
+    change returns a new tracker; ``step`` counts turn changes so a stale button is refused.
+    """
+
+    entries: tuple[Entry, ...] = ()
+    started: bool = False
+    round: int = 1
+    turn: int = 0
+    step: int = 0
+    ended: bool = False
+
+    @property
+    def order(self) -> tuple[Combatant, ...]:
+        return order([e.combatant for e in self.entries])
+
+    @property
+    def acting(self) -> Combatant | None:
+        """Who acts now (None before the start, after the end, or with nobody in)."""
+        ordered = self.order
+        if not self.started or self.ended or not ordered:
+            return None
+        return ordered[self.turn % len(ordered)]
+
+    def entry(self, key: str) -> Entry:
+        found = next((e for e in self.entries if e.combatant.key == key), None)
+        if found is None:
+            raise RuleError("dnd.unknown_combatant")
+        return found
+
+    def _open(self) -> None:
+        if self.ended:
+            raise RuleError("dnd.tracker.is_over")
+
+    def _placed(self, entries: Sequence[Entry], acting: str | None) -> Tracker:
+        """Sort ``entries`` by initiative and keep the marker on ``acting``."""
+        by_key = {e.combatant.key: e for e in entries}
+        ordered = tuple(by_key[c.key] for c in order([e.combatant for e in entries]))
+        turn = next((i for i, e in enumerate(ordered) if e.combatant.key == acting), 0)
+        return replace(self, entries=ordered, turn=turn if self.started else 0)
+
+    def join(self, entry: Entry) -> Tracker:
+        """Join once: "El orden de Iniciativa permanece invariable de una ronda a otra", so a
+        second roll is refused (the GM removes a wrong entry and it joins again). A newcomer
+        to a started combat goes in by initiative without moving the marker."""
+        self._open()
+        if any(e.combatant.key == entry.combatant.key for e in self.entries):
+            raise RuleError("dnd.tracker.already_joined")
+        if len(self.entries) >= MAX_COMBATANTS:
+            raise RuleError("dnd.tracker.full", max=MAX_COMBATANTS)
+        acting = self.acting
+        return self._placed((*self.entries, replace(entry, settled=False)), acting and acting.key)
+
+    def inspire(self, key: str, rng: random.Random, index: int = 0) -> Tracker:
+        """Heroic Inspiration on the initiative roll, like on any d20 test: once, right after
+        rolling (before the combat starts, or before the next turn for a newcomer)."""
+        self._open()
+        entry = self.entry(key)
+        if entry.settled:
+            raise RuleError("dnd.tracker.inspiration_too_late")
+        test = use_inspiration(entry.roll, rng, index)
+        updated = replace(entry, roll=test, combatant=replace(entry.combatant, initiative=test.total))
+        acting = self.acting
+        entries = tuple(updated if e.combatant.key == key else e for e in self.entries)
+        return self._placed(entries, acting and acting.key)
+
+    def start(self) -> Tracker:
+        self._open()
+        if self.started:
+            raise RuleError("dnd.tracker.already_started")
+        if not self.entries:
+            raise RuleError("dnd.tracker.empty")
+        settled = tuple(replace(e, settled=True) for e in self.entries)
+        return replace(self, started=True)._placed(settled, None)
+
+    def next(self, step: int) -> Tracker:
+        """The marker moves one place; after the last, a new round starts at the top.
+        ``step`` is the one the pressed button was drawn for: two presses move once."""
+        self._open()
+        if step != self.step:
+            raise RuleError("dnd.tracker.already_moved")
+        if not self.started or not self.entries:
+            raise RuleError("dnd.tracker.not_started")
+        turn, round_ = self.turn + 1, self.round
+        if turn >= len(self.entries):
+            turn, round_ = 0, round_ + 1
+        settled = tuple(replace(e, settled=True) for e in self.entries)
+        return replace(self, entries=settled, turn=turn, round=round_, step=step + 1)
+
+    def remove(self, key: str) -> Tracker:
+        """Take a combatant out. Removing the one acting passes the turn to the next; if it
+        was the last of the order, round 2 (or the next) starts at the top."""
+        self._open()
+        ordered = [e.combatant.key for e in self.entries]
+        if key not in ordered:
+            raise RuleError("dnd.unknown_combatant")
+        index = ordered.index(key)
+        remaining = tuple(e for e in self.entries if e.combatant.key != key)
+        if not self.started:
+            return replace(self, entries=remaining)
+        turn, round_ = self.turn - (1 if index < self.turn else 0), self.round
+        if remaining and turn >= len(remaining):
+            turn, round_ = 0, round_ + 1
+        return replace(
+            self, entries=remaining, turn=turn if remaining else 0, round=round_, step=self.step + 1
+        )
+
+    def move_up(self, key: str) -> Tracker:
+        """Settle a tie: swap with the one just ahead, which must share the initiative."""
+        self._open()
+        moved = move_up([e.combatant for e in self.entries], key)
+        by_key = {e.combatant.key: e for e in self.entries}
+        acting = self.acting
+        entries = tuple(by_key[c.key] for c in moved)
+        turn = next((i for i, c in enumerate(moved) if acting and c.key == acting.key), 0)
+        return replace(self, entries=entries, turn=turn if self.started else 0)
+
+    def finish(self) -> Tracker:
+        self._open()
+        return replace(self, ended=True)
+
+
+def _entry_data(entry: Entry) -> dict[str, Any]:
+    c = entry.combatant
+    return {
+        "key": c.key,
+        "name": c.name,
+        "monster": c.monster,
+        "initiative": c.initiative,
+        "count": c.count,
+        "user": c.user_id,
+        "rolls": [list(r) for r in entry.roll.rolls],
+        "mode": entry.roll.mode.value,
+        "inspired": entry.roll.inspired,
+        "settled": entry.settled,
+    }
+
+
+def _entry_from(data: dict[str, Any], started: bool) -> Entry:
+    """Older trackers stored only each d20's final face and no modifier: the modifier is
+    what the initiative adds to the kept die, and an old entry counts as settled once the
+    combat started."""
+    the_mode = Mode(data.get("mode", Mode.NORMAL.value))
+    rolls = tuple(
+        tuple(r) if isinstance(r, list) else (r,) for r in data.get("rolls") or [[data["initiative"]]]
+    )
+    kept = D20Test(rolls, the_mode, 0).natural
+    test = D20Test(rolls, the_mode, data["initiative"] - kept, inspired=data.get("inspired", False))
+    combatant = Combatant(
+        data["key"], data["name"], data["monster"], data["initiative"], data["count"], data.get("user")
+    )
+    return Entry(combatant, test, data.get("settled", started))
+
+
+def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
+    return {
+        "combatants": [_entry_data(e) for e in tracker.entries],
+        "started": tracker.started,
+        "round": tracker.round,
+        "turn": tracker.turn,
+        "step": tracker.step,
+        "ended": tracker.ended,
+    }
+
+
+def tracker_from_data(data: dict[str, Any]) -> Tracker:
+    """Reads what ``tracker_to_data`` writes and the dicts the cog stored before it."""
+    return Tracker(
+        entries=tuple(_entry_from(c, data["started"]) for c in data["combatants"]),
+        started=data["started"],
+        round=data["round"],
+        turn=data["turn"],
+        step=data["step"],
+        ended=data["ended"],
+    )

@@ -168,6 +168,27 @@ def damage_dice(level: int, severity: str = DEFAULT_SEVERITY, gm_bonus: int = 0)
     return difficulty_dice(severity, level) + gm_bonus
 
 
+def npc_damage_dice(attribute: int, skill: int = 0, gm_bonus: int = 0) -> int:
+    """Prueba de Daño, the other way: "el DJ tira ya sea el Atributo y Habilidad apropiados
+    del PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la
+    severidad", plus the successes banked for it."""
+    for name, value in (("atributo", attribute), ("habilidad", skill), ("bonificacion", gm_bonus)):
+        check_pool_size(name, value)
+    total = attribute + skill + gm_bonus
+    check_pool_size("dados", total)
+    return total
+
+
+def with_banked(pool: int, use: int, banked: int) -> tuple[int, int]:
+    """A pool with banked bonus dice added: the GM's ("dados de bonificación en una próxima
+    acción del DJ relacionada al personaje", so also the opposing pool of a test) or a
+    rival's in an opposed test. Returns the pool to roll and the change to the bank."""
+    if not 0 <= use <= banked:
+        raise RuleError("donjon.bank_short", use=use, banked=banked)
+    check_pool_size("dados", pool + use)
+    return pool + use, -use
+
+
 def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> int:
     """Tabla 3-3: 3 automatic dice, + the item's Valor or its Habilidad, whichever is
     higher ("Habilidades y Valor no se suman; utiliza el mayor número"), + 3 if unusual or
@@ -320,6 +341,39 @@ def roll_attributes(rng: random.Random, arranged: bool = False) -> AttributeRoll
     return AttributeRoll(rolls, arranged)  # type: ignore[arg-type]
 
 
+# The dial's methods that roll: the reroll of "Estándar Mejorado" is also part of "A Elección
+# del Jugador Mejorado" ("Similar al método Estándar Mejorado") and of "Tiradas a Elección"
+# ("anota las medianas como en el método Estándar Mejorado").
+ROLLED_METHODS = ("estandar", "mejorado", "jugador_mejorado", "eleccion")
+REROLL_METHODS = frozenset({"mejorado", "jugador_mejorado", "eleccion"})
+MIN_ATTRIBUTE = 1
+MAX_ATTRIBUTE = 6
+
+
+def offers_reroll(method: str, roll: AttributeRoll) -> bool:
+    """Whether the player may roll all the dice again (a total of 15 or less)."""
+    if method not in ROLLED_METHODS:
+        raise RuleError("donjon.bad_method", method=method)
+    return method in REROLL_METHODS and roll.may_reroll
+
+
+def swap_point(scores: Sequence[int], plus: str, minus: str) -> tuple[int, ...]:
+    """A Elección del Jugador Mejorado: "el jugador puede agregar un punto a un Atributo
+    restándole un punto a otro". Scores stay within 1–6, the range a median of 3d6 gives
+    and the one "A Elección del Jugador" allows."""
+    if plus not in ATTRIBUTES or minus not in ATTRIBUTES:
+        raise RuleError("donjon.bad_attribute", attribute=plus if plus not in ATTRIBUTES else minus)
+    if plus == minus:
+        raise RuleError("donjon.swap_same")
+    swapped = list(scores)
+    swapped[ATTRIBUTES.index(plus)] += 1
+    swapped[ATTRIBUTES.index(minus)] -= 1
+    for name, score in zip(ATTRIBUTES, swapped, strict=True):
+        if not MIN_ATTRIBUTE <= score <= MAX_ATTRIBUTE:
+            raise RuleError("donjon.swap_range", attribute=name, score=score)
+    return tuple(swapped)
+
+
 def check_point_buy(scores: Sequence[int]) -> None:
     """A Elección del Jugador: 21 points, no Atributo under 1 or over 6."""
     if len(scores) != len(ATTRIBUTES):
@@ -380,3 +434,124 @@ def from_data(data: dict[str, Any]) -> DonjonRoll:
             law_data["narrated"],
         )
     return DonjonRoll(data["kind"], test, law, data["details"])
+
+
+# -- the combat tracker ----------------------------------------------------------------------------
+
+MAX_COMBATANTS = 25
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A combatant at the table: its initiative pool and, once rolled, this ráfaga's dice
+    (empty while it waits for the next ráfaga)."""
+
+    combatant: Combatant
+    pool: int
+
+
+@dataclass(frozen=True)
+class Combat:
+    """A fight as ráfagas: every seat's dice, and how many turns of the countdown are done.
+
+    The ráfaga has started once a turn was taken (``step`` > 0).
+    """
+
+    seats: tuple[Seat, ...] = ()
+    rafaga: int = 1
+    step: int = 0
+    ended: bool = False
+    sides: int = DEFAULT_SIDES
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return schedule([s.combatant for s in self.seats if s.combatant.dice], self.sides)
+
+    @property
+    def acting(self) -> Turn | None:
+        turns = self.turns
+        return turns[self.step] if self.step < len(turns) else None
+
+    @property
+    def over(self) -> bool:
+        """Every turn of this ráfaga was taken."""
+        return self.step >= len(self.turns)
+
+    def _open(self) -> None:
+        if self.ended:
+            raise RuleError("donjon.combat.is_over")
+
+    def join(self, rng: random.Random, combatant: Combatant, pool: int) -> Combat:
+        """Join once. A newcomer rolls at once before the ráfaga starts, and after that waits
+        for the next one. A second join is refused: before the start it would be a fresh
+        roll (fishing for initiative), after it would empty the dice and break the countdown."""
+        self._open()
+        check_pool_size("iniciativa", pool)
+        if any(s.combatant.key == combatant.key for s in self.seats):
+            raise RuleError("donjon.combat.already_joined")
+        if len(self.seats) >= MAX_COMBATANTS:
+            raise RuleError("donjon.combat.full", max=MAX_COMBATANTS)
+        dice = roll_initiative(rng, pool, self.sides) if self.step == 0 else ()
+        return replace(self, seats=(*self.seats, Seat(replace(combatant, dice=dice), pool)))
+
+    def next(self, step: int) -> Combat:
+        """ "Siguiente" ends the turn its button was drawn for: two presses advance once."""
+        self._open()
+        if step != self.step:
+            raise RuleError("donjon.combat.already_moved")
+        if self.over:
+            raise RuleError("donjon.combat.rafaga_over_refusal")
+        return replace(self, step=step + 1)
+
+    def new_rafaga(self, rng: random.Random) -> Combat:
+        """Everyone rolls their pool again, newcomers included."""
+        self._open()
+        seats = tuple(
+            replace(s, combatant=replace(s.combatant, dice=roll_initiative(rng, s.pool, self.sides)))
+            for s in self.seats
+        )
+        return replace(self, seats=seats, rafaga=self.rafaga + 1, step=0)
+
+    def remove(self, key: str) -> Combat:
+        """Take a seat out. The turns already taken stay taken: the countdown resumes at the
+        first turn not yet played, whoever had it."""
+        self._open()
+        if all(s.combatant.key != key for s in self.seats):
+            raise RuleError("donjon.unknown_combatant")
+        done = self.turns[: self.step]
+        seats = tuple(s for s in self.seats if s.combatant.key != key)
+        return replace(self, seats=seats, step=sum(t.key != key for t in done))
+
+    def finish(self) -> Combat:
+        self._open()
+        return replace(self, ended=True)
+
+
+def combat_to_data(combat: Combat) -> dict[str, Any]:
+    return {
+        "combatants": [
+            {
+                "key": s.combatant.key,
+                "name": s.combatant.name,
+                "npc": s.combatant.npc,
+                "pool": s.pool,
+                "count": s.combatant.count,
+                "user": s.combatant.user_id,
+                "dice": list(s.combatant.dice),
+            }
+            for s in combat.seats
+        ],
+        "rafaga": combat.rafaga,
+        "step": combat.step,
+        "ended": combat.ended,
+        "sides": combat.sides,
+    }
+
+
+def combat_from_data(data: dict[str, Any]) -> Combat:
+    """Reads what ``combat_to_data`` writes, which is the shape the cog stored before it."""
+    seats = tuple(
+        Seat(Combatant(c["key"], c["name"], c["npc"], tuple(c["dice"]), c["count"], c.get("user")), c["pool"])
+        for c in data["combatants"]
+    )
+    return Combat(seats, data["rafaga"], data["step"], data["ended"], data["sides"])

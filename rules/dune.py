@@ -34,6 +34,12 @@ MAX_HELPERS = 6
 IGNORE_COMPLICATION_THREAT = 2
 # "Usos comunes" of Impulso after a passed test, with their cost.
 MOMENTUM_SPENDS = {"info": 1, "rasgo": 2, "recurso": 2, "tarea": 1}
+# "cada uso de Impulso ... solo puede ser usado una vez en un mismo chequeo", except the uses
+# that work "por cada punto de Impulso gastado": a question each, a task point each.
+REPEATABLE_SPENDS = frozenset({"info", "tarea"})
+MAX_PRICE_COMPLICATIONS = 5
+# One Determinación point per test: "un punto ... para ganar uno de los siguientes beneficios".
+DETERMINATION_PER_TEST = 1
 # The GM's quick Amenaza spends ("Gastar amenaza").
 THREAT_SPENDS = {"dificultad": 2, "rasgo": 2, "casa_rival": 1, "complicacion_pnj": 2}
 POINTS_PER_PASS = 2
@@ -206,6 +212,7 @@ class DuneRoll:
     bonus_spent: int = 0
     ignored: int = 0
     price: bool = False
+    price_complications: int = 1
     closed: bool = False
     task_id: int | None = None
     asset_quality: int = 0
@@ -243,7 +250,7 @@ class DuneRoll:
     @property
     def complications(self) -> int:
         """Complications still standing: rolled ones and the price's, less those bought off."""
-        return self.test.complications + int(self.price) - self.ignored
+        return self.test.complications + (self.price_complications if self.price else 0) - self.ignored
 
     @property
     def rerollable(self) -> tuple[int, ...]:
@@ -276,7 +283,9 @@ def roll_test(
     (Determinación before the roll: "ese dado se considera que saca un 1")."""
     check_range("objetivo", target, 1, 2 * MAX_SCORE)
     check_range("dados", dice, 1, MAX_DICE)
-    check_range("determinacion", automatic_ones, 0, min(dice, DETERMINATION_CAP))
+    check_range("determinacion", automatic_ones, 0, DETERMINATION_PER_TEST)
+    if npc and automatic_ones:
+        raise RuleError("dune.npc_determination")
     check_range("bonificacion_impulso", bonus, 0, MAX_BONUS)
     check_range("ayudantes", len(helpers), 0, MAX_HELPERS)
     check_range("calidad", asset_quality, 0, 5)
@@ -317,6 +326,8 @@ def spend(roll: DuneRoll, use: str) -> tuple[DuneRoll, int]:
         raise RuleError("dune.not_passed")
     if use == "tarea" and roll.task_id is None:
         raise RuleError("dune.no_task")
+    if use not in REPEATABLE_SPENDS and use in roll.spends:
+        raise RuleError("dune.spend_once", use=use)
     from_bonus = min(cost, roll.bonus_left)
     from_roll = min(cost - from_bonus, roll.momentum_left)
     from_group = cost - from_bonus - from_roll
@@ -359,12 +370,30 @@ def ignore_complication(roll: DuneRoll) -> DuneRoll:
     return replace(roll, ignored=roll.ignored + 1)
 
 
-def success_at_price(roll: DuneRoll) -> DuneRoll:
-    """The GM lets a failed test succeed with one more complication and no Impulso."""
+def success_at_price(roll: DuneRoll, complications: int = 1) -> DuneRoll:
+    """The GM lets a failed test succeed with no Impulso and "una o más complicaciones ...
+    El Director determina cuantas complicaciones extra se sufren" (one unless told)."""
     _open(roll)
+    check_range("complicaciones", complications, 1, MAX_PRICE_COMPLICATIONS)
     if roll.test.passed or roll.price:
         raise RuleError("dune.not_failed")
-    return replace(roll, price=True)
+    return replace(roll, price=True, price_complications=complications)
+
+
+def determination_used(roll: DuneRoll) -> bool:
+    """Whether the test already took its one Determinación point: a die set to 1 before
+    the roll, or a reroll after it."""
+    return any(s.fixed or s.rerolled for s in roll.slots)
+
+
+def check_determination(roll: DuneRoll) -> None:
+    """Refuse a Determinación reroll the test may not take: NPCs have no Determinación, and
+    a test takes one point ("un punto ... para ganar uno de los siguientes beneficios").
+    Call before :func:`reroll`."""
+    if roll.npc:
+        raise RuleError("dune.npc_determination")
+    if determination_used(roll):
+        raise RuleError("dune.determination_once")
 
 
 def reroll(roll: DuneRoll, rng: random.Random, indexes: Iterable[int]) -> DuneRoll:
@@ -409,6 +438,110 @@ def task_points(roll: DuneRoll) -> int:
     return max(POINTS_PER_PASS + pushed + roll.asset_quality - roll.complications, 0)
 
 
+# -- the table's pools ---------------------------------------------------------------------------
+
+ADVENTURE_THREAT_PER_PLAYER = 2
+ADVENTURE_DETERMINATION = 1
+SCENE_END_MOMENTUM = -1
+
+
+@dataclass(frozen=True)
+class Pools:
+    """What a rule does to the table's pools: amounts to add (negative to take). The bot
+    maps each to a store change; ``raised_difficulty`` is the GM's "+1 dificultad" waiting
+    for the next test, capped at :data:`MAX_RAISED_DIFFICULTY`."""
+
+    momentum: int = 0
+    threat: int = 0
+    determination: int = 0
+    raised_difficulty: int = 0
+
+
+def roll_cost(
+    bought: int, payment: str, momentum_available: int, *, npc: bool = False, determination: bool = False
+) -> Pools:
+    """What starting a test costs. A player pays bought dice with Impulso and/or by
+    generating Amenaza; the GM buys an NPC's dice with Amenaza ("misma dinámica que con el
+    Impulso"); NPCs have no Determinación, a player's costs one point."""
+    if npc and determination:
+        raise RuleError("dune.npc_determination")
+    cost = buy_cost(bought)
+    if npc:
+        return Pools(threat=-cost, determination=0)
+    from_pool, as_threat = split_payment(cost, payment, momentum_available) if cost else (0, 0)
+    return Pools(momentum=-from_pool, threat=as_threat, determination=-int(determination))
+
+
+def raised_difficulty(difficulty: int, waiting: int) -> tuple[int, Pools]:
+    """The test's difficulty with the GM's waiting raises, never past the cap, and the
+    raises it uses up (all of them)."""
+    check_range("dificultad", difficulty, 0, MAX_RAISED_DIFFICULTY)
+    return min(difficulty + waiting, MAX_RAISED_DIFFICULTY), Pools(raised_difficulty=-waiting)
+
+
+def threat_spend(use: str) -> Pools:
+    """The GM's quick Amenaza spends; "+1 dificultad" also raises the next test."""
+    cost = THREAT_SPENDS.get(use)
+    if cost is None:
+        raise RuleError("dune.bad_spend", use=use)
+    return Pools(threat=-cost, raised_difficulty=int(use == "dificultad"))
+
+
+def adventure_start(players: int) -> tuple[int, int]:
+    """ "el Director comienza con 2 puntos por jugador" of Amenaza, and "Al comienzo de cada
+    aventura, tienes un único punto de Determinación": (Amenaza, Determinación each), both
+    set, not added."""
+    check_range("jugadores", players, 1, 12)
+    return ADVENTURE_THREAT_PER_PLAYER * players, ADVENTURE_DETERMINATION
+
+
+def scene_end() -> Pools:
+    """ "se pierde 1 punto de Impulso de la reserva de grupo" at the end of each scene
+    (clamped at 0 by the store)."""
+    return Pools(momentum=SCENE_END_MOMENTUM)
+
+
+# -- opposed tests and opposing tasks -------------------------------------------------------------
+
+
+def roll_opposition(
+    rng: random.Random,
+    target: int,
+    *,
+    dice: int = BASE_DICE,
+    focus_skill: int | None = None,
+    complication_range: int = 1,
+    helpers: Sequence[HelperSpec] = (),
+) -> DuneRoll:
+    """ "el personaje que se opone lanza primero para definir la Dificultad": the opponent's
+    test, rolled before the actor chooses bought dice, payment or Determinación. It has no
+    difficulty of its own (0): only its successes matter."""
+    return roll_test(
+        rng,
+        target,
+        dice=dice,
+        focus_skill=focus_skill,
+        complication_range=complication_range,
+        difficulty=0,
+        npc=True,
+        helpers=helpers,
+    )
+
+
+def opposition_difficulty(opposition: DuneRoll, hindrances: int = 0) -> int:
+    """The difficulty the actor then faces: the opposition's successes (helpers included)."""
+    return opposed_difficulty(opposition.test.successes, hindrances)
+
+
+def opposing_task_points(roll: DuneRoll) -> int:
+    """Points a roll adds to a track "desde la dirección opuesta" (a looming problem), where
+    "chequeos de habilidad fallidos, complicaciones o acciones peligrosas añaden puntos": a
+    failed test adds 2 (the same as a pass adds to a goal), and each complication left
+    standing 1. A success at a price is a pass, its complications still count."""
+    failed = 0 if roll.passed else POINTS_PER_PASS
+    return failed + max(roll.complications, 0)
+
+
 # -- storage ----------------------------------------------------------------------------
 
 
@@ -427,6 +560,7 @@ def to_data(roll: DuneRoll) -> dict[str, Any]:
         "bonus_spent": roll.bonus_spent,
         "ignored": roll.ignored,
         "price": roll.price,
+        "price_complications": roll.price_complications,
         "closed": roll.closed,
         "task_id": roll.task_id,
         "asset_quality": roll.asset_quality,
@@ -449,6 +583,7 @@ def from_data(data: dict[str, Any]) -> DuneRoll:
         bonus_spent=data["bonus_spent"],
         ignored=data["ignored"],
         price=data["price"],
+        price_complications=data.get("price_complications", 1),
         closed=data["closed"],
         task_id=data["task_id"],
         asset_quality=data["asset_quality"],

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from rules.dice import MAX_EXPLOSIONS, Die, Mark, explode_chain
 from rules.errors import RuleError
@@ -158,6 +159,11 @@ class Test:
             return 0
         return degrees(self.total, self.difficulty)
 
+    def exploded(self, index: int) -> bool:
+        """Whether throw ``index``'s objective 10 exploded (another throw follows it): the
+        only 10s to mark 💥 — an attribute test's 10 never explodes."""
+        return index < len(self.throws) - 1
+
 
 def roll_test(
     rng: random.Random,
@@ -181,10 +187,109 @@ def roll_test(
 
 
 def opposed_winner(a: Test, b: Test) -> str | None:
-    """ "El jugador que saque el resultado más alto tiene éxito"; a tie goes to the GM."""
-    if a.total == b.total:
+    """ "El jugador que saque el resultado más alto tiene éxito"; a tie goes to the GM.
+    A natural 1 or a fumble fails on either side (see :func:`contest_winners`)."""
+    winners = contest_winners((a, b))
+    if len(winners) != 1:
         return None
-    return "a" if a.total > b.total else "b"
+    return "ab"[winners[0]]
+
+
+def fails_outright(test: Test) -> bool:
+    """ "Un 1 natural ... siempre es fallo en tiradas de habilidad", and a fumble always
+    fails: in an opposed test too (the bookworm against the martial artist is one)."""
+    return test.fumble or (test.skill_test and test.natural_one)
+
+
+def contest_winners(tests: Sequence[Test]) -> tuple[int, ...]:
+    """ "Las tiradas enfrentadas se usan cuando dos o más personajes compiten": the indexes
+    of the highest total among those that did not fail outright. Several indexes are a tie
+    for the GM to accept or reroll; none means every side failed outright."""
+    if len(tests) < 2:
+        raise RuleError("mediana.contest_too_small")
+    standing = [i for i, t in enumerate(tests) if not fails_outright(t)]
+    if not standing:
+        return ()
+    best = max(tests[i].total for i in standing)
+    return tuple(i for i in standing if tests[i].total == best)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One character in an opposed test, with the state its rank follows: its own skill
+    points, malherido (from its PV sheet when it has one), the GM's base rank, and the
+    armour's encumbrance when the test needs coordination."""
+
+    attribute: int
+    skill: int
+    base_rank: str = "medio"
+    badly_hurt: bool = False
+    encumbrance: int = 0
+
+    @property
+    def rank(self) -> str:
+        return effective_rank(self.base_rank, self.skill == 0, self.badly_hurt)
+
+    @property
+    def score(self) -> int:
+        return self.attribute + self.skill - self.encumbrance
+
+
+MAX_CONTESTANTS = 10
+
+
+def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
+    """Every side rolls its own test (exploding, natural 1 and fumble apply: it is a skill
+    test); :func:`contest_winners` reads the result."""
+    check_number("participantes", len(sides), 2, MAX_CONTESTANTS)
+    for side in sides:
+        check_number("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
+        check_number("habilidad", side.skill, 0, MAX_SCORE)
+        check_number("estorbo", side.encumbrance, 0, MAX_SCORE)
+    return tuple(roll_test(rng, side.score, None, side.rank) for side in sides)
+
+
+def effect_dice(base: int, degrees_won: int, critical: bool, in_combat: bool) -> tuple[int, bool]:
+    """The effect roll after a test: (d6 to roll, whether the total doubles).
+
+    *Grados de crítico* adds "1d6 extra de efecto" per 10 points over the difficulty, and
+    its own example — "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6
+    de daño (2d6+2d6)" — is a weapon, a combat critical (20 ≥ 10), with no doubling on top
+    of the degrees. So when the degrees are known they are the critical's bonus and
+    *Críticos*' "se multiplica el daño infligido por 2" is not applied again; the doubling
+    stands alone only for a combat critical whose margin is not given (degrees 0)."""
+    check_number("dados", base, 1, MAX_EFFECT_DICE)
+    check_number("grados", degrees_won, 0, MAX_EFFECT_DICE)
+    check_number("dados", base + degrees_won, 1, MAX_EFFECT_DICE)
+    return base + degrees_won, critical and in_combat and degrees_won == 0
+
+
+def roll_to_data(test: Test) -> dict[str, Any]:
+    return {
+        "throws": [[list(x.dice), x.rank] for x in test.throws],
+        "score": test.score,
+        "difficulty": test.difficulty,
+        "skill_test": test.skill_test,
+    }
+
+
+def roll_from_data(data: dict[str, Any]) -> Test:
+    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
+    throws = tuple(Throw((d[0], d[1], d[2]), rank) for d, rank in data["throws"])
+    return Test(throws, data["score"], data["difficulty"], data["skill_test"])
+
+
+def odds_rank(base: str = "medio", skill: int | None = None, badly_hurt: bool = False) -> str:
+    """The rank the odds must use: the roll's own drops (no skill points, malherido).
+    ``skill`` None is an attribute test, which has no skill to lack."""
+    return effective_rank(base, skill == 0, badly_hurt)
+
+
+def roll_kind(attribute_test: bool) -> dict[str, bool]:
+    """How a test rolls: an attribute test neither explodes ("En tiradas de habilidad y
+    enfrentadas ... éste explota") nor fails on a natural 1; pass as keywords to
+    :func:`roll_test` and to the odds."""
+    return {"explode": not attribute_test, "skill_test": not attribute_test}
 
 
 # -- effect rolls -----------------------------------------------------------------------------
@@ -296,3 +401,109 @@ def rest(health: Health, full_comfort: bool = False) -> Health:
     """ "Podemos recuperar 1 PV por noche ... la curación ascenderá a 2 PV por noche" with
     every comfort."""
     return heal(health, 2 if full_comfort else 1)
+
+
+# -- the combat tracker -------------------------------------------------------------------------
+
+MAX_COMBATANTS = 25
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """A combatant and this round's initiative total (bonus + 1o3d10 − encumbrance)."""
+
+    key: str
+    name: str
+    bonus: int
+    encumbrance: int
+    rank: str
+    total: int
+
+
+def initiative_total(rng: random.Random, bonus: int, encumbrance: int, rank: str) -> int:
+    """Bonus + 1o3d10 (exploding, as a skill test) − armour's encumbrance ("el estorbo hay
+    que restarlo a la iniciativa")."""
+    check_number("bono", bonus, -MAX_SCORE, MAX_SCORE)
+    check_number("estorbo", encumbrance, 0, MAX_SCORE)
+    return roll_test(rng, bonus - encumbrance, None, rank).total
+
+
+@dataclass(frozen=True)
+class Combat:
+    """A fight by rounds: "Una vez actúe el último en la iniciativa, se vuelve a tirar
+    esta para ver el orden de actuación de la siguiente ronda"."""
+
+    fighters: tuple[Fighter, ...] = ()
+    round: int = 1
+    ended: bool = False
+
+    @property
+    def order(self) -> tuple[Fighter, ...]:
+        return tuple(sorted(self.fighters, key=lambda f: -f.total))
+
+    def _open(self) -> None:
+        if self.ended:
+            raise RuleError("mediana.combat.is_over")
+
+    def join(
+        self, rng: random.Random, key: str, name: str, bonus: int, encumbrance: int, rank: str
+    ) -> Combat:
+        """One initiative roll per round: joining again would be a second roll this round,
+        so it is refused (the next round rolls everyone again)."""
+        self._open()
+        if any(f.key == key for f in self.fighters):
+            raise RuleError("mediana.combat.already_joined")
+        if len(self.fighters) >= MAX_COMBATANTS:
+            raise RuleError("mediana.combat.full", max=MAX_COMBATANTS)
+        total = initiative_total(rng, bonus, encumbrance, rank)
+        return replace(self, fighters=(*self.fighters, Fighter(key, name, bonus, encumbrance, rank, total)))
+
+    def new_round(self, rng: random.Random, round_: int, ranks: Mapping[str, str]) -> Combat:
+        """Everyone rolls again. ``ranks`` gives the current rank of those whose state the
+        caller knows (a player who became malherido since joining drops to bajo); the others
+        keep theirs. ``round_`` is the round the button was drawn for: two presses roll once."""
+        self._open()
+        if round_ != self.round:
+            raise RuleError("mediana.combat.already_moved")
+        fighters = []
+        for f in self.fighters:
+            rank = ranks.get(f.key, f.rank)
+            fighters.append(replace(f, rank=rank, total=initiative_total(rng, f.bonus, f.encumbrance, rank)))
+        return replace(self, fighters=tuple(fighters), round=self.round + 1)
+
+    def remove(self, key: str) -> Combat:
+        self._open()
+        if all(f.key != key for f in self.fighters):
+            raise RuleError("mediana.unknown_combatant")
+        return replace(self, fighters=tuple(f for f in self.fighters if f.key != key))
+
+    def finish(self) -> Combat:
+        self._open()
+        return replace(self, ended=True)
+
+
+def combat_to_data(combat: Combat) -> dict[str, Any]:
+    return {
+        "combatants": [
+            {
+                "key": f.key,
+                "name": f.name,
+                "bonus": f.bonus,
+                "encumbrance": f.encumbrance,
+                "rank": f.rank,
+                "total": f.total,
+            }
+            for f in combat.fighters
+        ],
+        "round": combat.round,
+        "ended": combat.ended,
+    }
+
+
+def combat_from_data(data: dict[str, Any]) -> Combat:
+    """Reads what :func:`combat_to_data` writes, the shape the cog stored before it."""
+    fighters = tuple(
+        Fighter(c["key"], c["name"], c["bonus"], c["encumbrance"], c["rank"], c["total"])
+        for c in data["combatants"]
+    )
+    return Combat(fighters, data["round"], data["ended"])

@@ -505,3 +505,29 @@ def mediana_exact(
                 if total - difficulty >= mediana.CRITICAL_MARGIN:
                     p_critical += p * q
     return MedianaOdds(p_success, p_critical, p_fumble, dict(sorted(totals.items())))
+
+
+def dune_assisted_pass(
+    target: int,
+    dice: int,
+    helpers: tuple[tuple[int, int | None], ...],
+    focus_skill: int | None = None,
+    difficulty: int = 1,
+    automatic_ones: int = 0,
+) -> Fraction:
+    """P(pass) of an assisted test: each helper's one d20 (``(target, focus)``) counts only
+    if the leader scores a success ("siempre que consigas al menos un éxito por ti mismo")."""
+    dune.check_range("ayudantes", len(helpers), 0, dune.MAX_HELPERS)
+    leader = dune_exact(target, dice, focus_skill, 1, 0, automatic_ones).successes
+    help_: dict[int, Fraction] = {0: Fraction(1)}
+    for helper_target, helper_focus in helpers:
+        die: Counter[int] = Counter()
+        for value in range(1, dune.SIDES + 1):
+            die[dune.die_successes(value, helper_target, helper_focus)] += Fraction(1, dune.SIDES)
+        help_ = _convolve(help_, die)
+    total = Fraction(0)
+    for own, p in leader.items():
+        for helped, q in help_.items():
+            if own + (helped if own >= 1 else 0) >= difficulty:
+                total += Fraction(p) * q
+    return total

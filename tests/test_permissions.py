@@ -500,7 +500,7 @@ BUTTON_CASES = [
             "mediana:ini:terminar": GM_ONLY,
         },
     ),
-    ButtonCase("tirar", "dune", tirar_roll, {"tirar:repetir": ANYONE}),
+    ButtonCase("tirar", "dune", tirar_roll, {"rep:repetir": ANYONE}),
     ButtonCase("secret roll", "dune", secret_by_player, {"secreta:revelar": GM_ONLY}),
     ButtonCase("history", "dune", history, {"mesa:historial": ANYONE}),
     ButtonCase("reset", "dune", reset_question, {"mesa:reiniciar:si": GM_ONLY, "mesa:reiniciar:no": GM_ONLY}),
@@ -546,8 +546,16 @@ def test_every_button_is_in_the_matrix() -> None:
     """Every persistent button family the cogs register is pressed above."""
     import re
 
+    from bot.repeat import RepeatButton
     from bot.reveal import RevealButton
-    from cogs import dnd5e, donjon, dune, mediana, mesa, tirar
+    from cogs import mesa
+    from cogs.dnd5e import combat as dnd5e_combat
+    from cogs.dnd5e import components as dnd5e
+    from cogs.donjon import combat as donjon_combat
+    from cogs.donjon import components as donjon
+    from cogs.dune import components as dune
+    from cogs.mediana import combat as mediana_combat
+    from cogs.mediana import components as mediana
 
     families = {
         dune.DuneButton,
@@ -557,12 +565,12 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.FriendSelect,
         donjon.NarratedButton,
         dnd5e.PassSelect,
-        donjon.CombatButton,
-        dnd5e.TrackerButton,
+        donjon_combat.CombatButton,
+        dnd5e_combat.TrackerButton,
         dnd5e.InspirationButton,
         mediana.TestButton,
-        mediana.CombatButton,
-        tirar.RepeatButton,
+        mediana_combat.CombatButton,
+        RepeatButton,
         RevealButton,
         mesa.HistoryButton,
         mesa.ResetButton,

@@ -5,7 +5,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.i18n import CATALOG, LANGS, Translator, lang_for, t
+from bot.i18n import CATALOG, LANGS, Lang, Translator, decimal, lang_for, percent, plural_categories, t
 from bot.models import System
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +20,8 @@ def source_files() -> list[Path]:
 
 def test_every_key_has_both_languages_with_the_same_placeholders() -> None:
     for key, entry in CATALOG.entries.items():
-        assert set(entry) == set(LANGS), key
-        assert all(entry[lang].strip() for lang in LANGS), key
+        assert set(entry) - {"count"} == set(LANGS), key
+        assert all(form.strip() for lang in LANGS for form in CATALOG.forms(key, lang).values()), key
         assert CATALOG.placeholders(key, "es") == CATALOG.placeholders(key, "en"), key
 
 
@@ -67,3 +67,71 @@ def test_parameters_are_filled_but_user_text_is_not_interpreted() -> None:
     assert t("es", "expr.syntax", expression="{ref}") == (
         "No entiendo «{ref}». Prueba algo como 1d20+5, 4d6kh3, 2d6ro1 u 8d6!."
     )
+
+
+# Placeholders that carry a number of things (a heuristic: the catalog's own names).
+COUNT_NAMES = frozenset(
+    {"actions", "amount", "bank", "count", "degrees", "dice", "have", "left", "length", "lost", "n"}
+    | {"need", "players", "points", "requirement", "saved", "sides", "spent", "successes"}
+)
+
+
+def counted(spanish: str) -> set[str]:
+    """Count placeholders a Spanish word agrees with: a plural noun or a reflexive verb
+    after it ("{n} dados", "{lost} se pierden"), a plural verb or article just before it
+    ("quedan {left}", "hacen falta {need}", "los {bank}"). Spanish marks the plural
+    wherever English does, and on more words."""
+    found = set()
+    for name in COUNT_NAMES:
+        after = re.search(rf"\{{{name}\}} (?:se \w+n\b|[^\W\d_]+s\b)", spanish)
+        before = re.search(rf"(?:\b\w+n|\blos|\blas)(?: \w+)? \{{{name}\}}", spanish)
+        if after or before:
+            found.add(name)
+    return found
+
+
+def test_every_sentence_about_a_count_has_plural_forms() -> None:
+    missing = [
+        key
+        for key, entry in CATALOG.entries.items()
+        if any(counted(form) for form in CATALOG.forms(key, "es").values()) and "count" not in entry
+    ]
+    assert not missing
+
+
+def test_every_plural_entry_gives_the_cldr_categories_of_each_language() -> None:
+    plurals = {key: entry for key, entry in CATALOG.entries.items() if "count" in entry}
+    assert plurals, "no plural entries: the catalog format changed"
+    for key in plurals:
+        for lang in LANGS:
+            assert set(CATALOG.forms(key, lang)) == plural_categories(lang), (key, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "text"),
+    [
+        ("es", 1, "Se usa 1 dado de bonificación guardado."),
+        ("es", 2, "Se usan 2 dados de bonificación guardados."),
+        ("es", 0, "Se usan 0 dados de bonificación guardados."),
+        ("en", 1, "1 banked bonus die is used."),
+        ("en", 3, "3 banked bonus dice are used."),
+    ],
+)
+def test_the_count_chooses_the_form(lang: Lang, count: int, text: str) -> None:
+    assert t(lang, "donjon.bank_used_n", n=count) == text
+
+
+@pytest.mark.parametrize(
+    ("lang", "p", "text"),
+    [
+        ("es", 0.458, "45,8\N{NO-BREAK SPACE}%"),
+        ("en", 0.458, "45.8%"),
+        ("es", 1.0, "100,0\N{NO-BREAK SPACE}%"),
+    ],
+)
+def test_percentages_follow_the_language(lang: Lang, p: float, text: str) -> None:
+    assert percent(lang, p) == text
+
+
+def test_decimals_follow_the_language() -> None:
+    assert (decimal("es", 2.5, 2), decimal("en", 2.5, 2)) == ("2,50", "2.50")

@@ -94,6 +94,54 @@ async def test_autocomplete_offers_spanish_and_english_names(table: Harness) -> 
     assert english.calls[0].payload["data"]["choices"] == [{"name": "Insight", "value": "perspicacia"}]
 
 
+async def autocomplete(table: Harness, field: str, typed: str, locale: str) -> list[dict]:
+    from tests.support.payloads import CHANNEL_ID
+
+    data = table._command_data(["dnd", "prueba"], {"modificador": 0, field: typed})
+    data["options"][0]["options"][1]["focused"] = True
+    reply = await table.dispatch(4, data, user=PLAYER, locale=locale, channel_id=CHANNEL_ID)
+    return reply.calls[0].payload["data"]["choices"]
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "locale", "choice"),
+    [
+        ("habilidad", "stealth", "es-ES", {"name": "Sigilo (Stealth)", "value": "sigilo"}),
+        ("habilidad", "sigilo", "en-US", {"name": "Stealth (Sigilo)", "value": "sigilo"}),
+        ("habilidad", "PERCEPCIÓN", "es-ES", {"name": "Percepción", "value": "percepcion"}),
+        ("habilidad", "stelth", "en-US", {"name": "Stealth", "value": "sigilo"}),
+        ("caracteristica", "wisdom", "es-ES", {"name": "Sabiduría (Wisdom)", "value": "sabiduria"}),
+    ],
+)
+async def test_autocomplete_finds_names_in_either_language(
+    table: Harness, field: str, typed: str, locale: str, choice: dict
+) -> None:
+    assert await autocomplete(table, field, typed, locale) == [choice]
+
+
+@pytest.mark.parametrize(
+    ("options", "locale", "title"),
+    [
+        ({"habilidad": "percepción"}, "es-ES", "Prueba de Sabiduría (Percepción)"),
+        ({"habilidad": "Stealth"}, "es-ES", "Prueba de Destreza (Sigilo)"),
+        ({"habilidad": "juego de manos"}, "en-US", "Dexterity (Sleight of Hand) check"),
+        ({"habilidad": "Persepcion"}, "es-ES", "Prueba de Sabiduría (Percepción)"),
+        ({"caracteristica": "Strength"}, "es-ES", "Prueba de Fuerza"),
+    ],
+)
+async def test_a_typed_name_is_accepted(table: Harness, options: dict, locale: str, title: str) -> None:
+    table.script(10)
+    reply = await table.slash("dnd prueba", modificador=0, locale=locale, **options)
+    assert not reply.ephemeral
+    assert title in reply.text
+
+
+async def test_a_typed_saving_throw_ability_is_accepted(table: Harness) -> None:
+    table.script(10)
+    reply = await table.slash("dnd salvacion", caracteristica="SABIDURÍA", modificador=0)
+    assert "Salvación de Sabiduría" in reply.text
+
+
 async def test_an_attack_that_hits_rolls_damage(table: Harness) -> None:
     table.script(15, 3, 4)
     reply = await table.slash("dnd ataque", bonificador=5, ca=15, **{"daño": "2d6+3"})
@@ -253,7 +301,7 @@ async def test_the_plain_roller_with_advantage(table: Harness) -> None:
 
 
 def test_the_join_form_condition() -> None:
-    from cogs.dnd5e import join_mode
+    from cogs.dnd5e.combat import join_mode
     from rules.dnd5e import Mode
 
     assert join_mode("") is Mode.NORMAL

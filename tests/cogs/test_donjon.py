@@ -163,7 +163,7 @@ async def test_a_die_for_a_friend(table: Harness) -> None:
 async def test_banked_dice_are_spent_on_a_later_test_never_more_than_held(table: Harness) -> None:
     await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
     refused = await contest(table, [1] * 10, dados=2, contra=1, banco=3)
-    assert "No hay bastante dados guardados: hay 2 y hacen falta 3." in refused.text
+    assert "No alcanza la reserva de dados guardados: hay 2 y hacen falta 3." in refused.text
     used = await contest(table, [20, 19, 18, 1], dados=1, contra=1, banco=2)
     assert "(3 dados)" in used.text
     assert "Se usan 2 dados de bonificación guardados." in used.text
@@ -211,7 +211,7 @@ async def test_expense_tests_have_no_law_of_successes(table: Harness) -> None:
     )
     assert "(8 dados)" in reply.text
     assert "el DJ (7 dados)" in reply.text
-    assert "✅ Provisiones +2; se gastan 6 de Riqueza." in reply.text
+    assert "✅ Provisiones +2; Riqueza −6." in reply.text
     assert not reply.message.custom_ids
 
 
@@ -248,7 +248,7 @@ async def test_selling(table: Harness) -> None:
 async def test_an_opposed_test_between_players(table: Harness) -> None:
     table.script(15, 3)
     reply = await table.slash("donjon enfrentada", rival=OTHER, dados=1, rival_dados=1)
-    assert f"✅ <@{PLAYER.id}> gana con 1 éxitos." in reply.text
+    assert f"✅ <@{PLAYER.id}> gana con 1 éxito." in reply.text
     rival = await fact(table, reply.message, "No", user=OTHER)
     assert rival.ephemeral
     self_rival = await table.slash("donjon enfrentada", rival=PLAYER, dados=1, rival_dados=1)

@@ -44,7 +44,7 @@ async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harnes
 
 async def test_a_test_in_english(table: Harness) -> None:
     reply = await roll(table, 3, 15, locale="en-US", dificultad=2)
-    assert "❌ Failed: 1 successes against difficulty 2." in reply.text
+    assert "❌ Failed: 1 success against difficulty 2." in reply.text
     labels = [c["label"] for row in reply.data["components"] for c in row["components"]]
     assert "Success at a cost" in labels
     assert "Reroll with Determination" in labels
@@ -80,7 +80,7 @@ async def test_not_enough_momentum_refuses_and_rolls_nothing(table: Harness) -> 
     reply = await table.slash("dune tirada", habilidad=6, motivacion=6, dados_extra=1)
     assert reply.ephemeral
     assert not reply.message.custom_ids
-    assert "No hay bastante Impulso: hay 0 y hacen falta 1. No se ha cambiado nada." in reply.text
+    assert "No alcanza la reserva de Impulso: hay 0 y hace falta 1. No se ha cambiado nada." in reply.text
     assert table.bot is not None
     assert await table.bot.store.rolls(CHANNEL_ID, "dune") == []
 
@@ -124,7 +124,7 @@ async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Har
     assert await table.pool("impulso") == 0
     refused = await table.click(panel, button(panel, "dune:info"))
     assert refused.ephemeral
-    assert "No hay bastante Impulso" in refused.text
+    assert "No alcanza la reserva de Impulso" in refused.text
     await table.assert_ledger_matches()
 
 
@@ -232,7 +232,7 @@ async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Ha
     assert [o["label"] for o in options] == ["Dado 1: 20", "Dado 2: 16"]
     table.script(4)
     done = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Repetidos los dados 1." in done.text
+    assert "Repetido el dado 1." in done.text
     updated = table.discord.messages[reply.message.id].data["embeds"][0]
     assert "~~20~~↺ **4**✓ **16**" in str(updated)
     assert "✅ Superado" in str(updated)
@@ -253,7 +253,7 @@ async def test_rerolling_needs_determination(table: Harness) -> None:
     menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
     table.script(4)
     refused = await table.click(menu.message, "dune:dados:1", values=["1"], component_type=3)
-    assert "No hay bastante Determinación" in refused.text
+    assert "No alcanza la reserva de Determinación" in refused.text
 
 
 async def test_the_panel_works_after_a_restart(table: Harness) -> None:

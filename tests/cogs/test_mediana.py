@@ -52,7 +52,7 @@ async def test_an_explosion_chains_and_a_critical_counts_degrees(table: Harness)
     reply = await table.slash("mediana tirada", atributo=5, habilidad=5, dificultad=10)
     assert "~~1~~ **10**💥 ~~10~~ → ~~3~~ **6** ~~9~~" in reply.text
     assert "10 + 16 = **26**" in reply.text
-    assert "✨ ¡Crítico! 26 contra 10: 1 grados" in reply.text
+    assert "✨ ¡Crítico! 26 contra 10: 1 grado (+1d6" in reply.text
 
 
 async def test_a_natural_one_and_a_fumble(table: Harness) -> None:
@@ -231,7 +231,7 @@ async def test_the_combat_panel(table: Harness) -> None:
         user=GM,
         message=table.current(panel),
     )
-    assert "**8** · Orco · 1 acciones" in str(table.current(panel).data)
+    assert "**8** · Orco · 1 acción" in str(table.current(panel).data)
     table.script(1, 1, 1, 9, 9, 9)
     one, two = await asyncio.gather(
         table.click(table.current(panel), "mediana:ini:ronda:1:1", user=GM),

@@ -96,6 +96,18 @@ async def test_only_the_gm_sets_the_system(harness: Harness) -> None:
     assert (await table(harness)).system == System.DONJON
 
 
+async def test_the_system_restricts_no_command(harness: Harness) -> None:
+    """README: a table's system names it and settles scene ends; every system still rolls."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    harness.script(15, 4)
+    donjon = await harness.slash("donjon prueba", dados=1, contra=1)
+    harness.script(5, 5)
+    dune = await harness.slash("dune tirada", habilidad=6, motivacion=6)
+    assert not donjon.ephemeral and not dune.ephemeral
+    assert "✅ Superado" in dune.text
+
+
 async def test_once_a_table_has_a_gm_managers_are_players_too(harness: Harness) -> None:
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     refused = await harness.slash("mesa sistema", user=ADMIN, sistema="donjon")
@@ -152,7 +164,7 @@ async def test_linking_the_table_itself_or_by_a_player_is_refused(harness: Harne
 
 async def test_gm_commands_in_the_gm_channel_act_on_the_linked_table(linked: Harness) -> None:
     reply = await linked.slash("dune amenaza gastar", user=GM, channel_id=GM_CHANNEL_ID, cantidad=1)
-    assert "No hay bastante Amenaza" in reply.text
+    assert "No alcanza la reserva de Amenaza" in reply.text
     await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=3)
     assert await linked.pool("impulso") == 3
     assert await linked.pool("impulso", channel_id=GM_CHANNEL_ID) == 0
@@ -220,7 +232,7 @@ async def test_an_abandoned_table_is_taken_over_by_a_channel_manager(linked: Har
     await linked.slash("mesa dj", user=ADMIN)
     assert (await table(linked)).gm_id == ADMIN.id
     took = await linked.slash("dune impulso añadir", user=ADMIN, cantidad=1)
-    assert "Se añaden 1 de Impulso" in took.text and await linked.pool("impulso") == 1
+    assert "Se añade 1 de Impulso" in took.text and await linked.pool("impulso") == 1
     old_gm = await linked.slash("dune impulso añadir", user=GM, cantidad=1)
     assert "Solo la persona que dirige" in old_gm.text and await linked.pool("impulso") == 1
 
@@ -322,7 +334,7 @@ async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -
     by_player = await harness.click(asked.message, yes, user=PLAYER)
     assert by_player.ephemeral and await harness.pool("dados", PLAYER.id) == 1
     done = await harness.click(asked.message, yes, user=GM)
-    assert "1 reservas a cero" in harness.current(asked.message).data["embeds"][0]["description"]
+    assert "1 reserva a cero" in harness.current(asked.message).data["embeds"][0]["description"]
     notice = [m for m in done.messages if m.channel_id == CHANNEL_ID and not m.ephemeral]
     assert notice and "ha reiniciado la mesa" in notice[0].data["embeds"][0]["description"]
     assert await harness.pool("dados", PLAYER.id) == 0

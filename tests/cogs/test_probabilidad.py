@@ -27,8 +27,8 @@ def chart_sent(reply: Reply) -> dict:
 
 async def test_donjon_odds(table: Harness) -> None:
     embed = chart_sent(await table.slash("probabilidad donjon", dados=5, contra=4))
-    p = odds.donjon_distribution(5, 4).win("a")
-    assert f"5 dados contra 4 (d20): ganas el {100 * p:.1f} %." in embed["description"]
+    assert odds.donjon_distribution(5, 4).win("a") == pytest.approx(0.5654, abs=1e-4)
+    assert "5 dados contra 4 (d20): ganas el 56,5\N{NO-BREAK SPACE}%." in embed["description"]
     english = chart_sent(await table.slash("probabilidad donjon", dados=5, locale="en-US"))
     assert "5 dice against 3 (d20)" in english["description"]
 
@@ -36,18 +36,19 @@ async def test_donjon_odds(table: Harness) -> None:
 async def test_dune_odds(table: Harness) -> None:
     embed = chart_sent(await table.slash("probabilidad dune", habilidad=6, motivacion=6, dificultad=2))
     assert "Superar con 0 · 1 · 2 · 3 dados comprados:" in embed["description"]
-    assert "Al menos una complicación: 9.8 %." in embed["description"]
+    assert "Al menos una complicación: 9,8\N{NO-BREAK SPACE}%." in embed["description"]
     english = chart_sent(await table.slash("probabilidad dune", habilidad=6, motivacion=6, locale="en-US"))
     assert "Pass with 0 · 1 · 2 · 3 bought dice:" in english["description"]
+    assert "At least one complication: 9.8%." in english["description"]
 
 
 async def test_dnd_odds(table: Harness) -> None:
     embed = chart_sent(
         await table.slash("probabilidad dnd", modificador=5, cd=15, ataque=True, **{"daño": "2d6+3"})
     )
-    assert "Éxito contra 15: 55.0 %." in embed["description"]
-    assert "Golpe crítico: 5.0 %." in embed["description"]
-    assert "Daño medio: 10.0 al impactar, 17.0 en crítico" in embed["description"]
+    assert "Éxito contra 15: 55,0\N{NO-BREAK SPACE}%." in embed["description"]
+    assert "Golpe crítico: 5,0\N{NO-BREAK SPACE}%." in embed["description"]
+    assert "Daño medio: 10,0 al impactar, 17,0 en crítico; 5,85 por ataque." in embed["description"]
     english = chart_sent(await table.slash("probabilidad dnd", modificador=0, locale="en-GB"))
     assert "No DC or AC" in english["description"]
 
@@ -86,12 +87,13 @@ async def test_rolls_show_their_odds(table: Harness) -> None:
     assert "Superar con 0 · 1 · 2 · 3 dados comprados:" in dune.text
     table.script(7)
     dnd = await table.slash("dnd prueba", modificador=2, cd=12)
-    assert "Normal 55.0 % · con ventaja 79.8 % · con desventaja 30.2 %." in dnd.text
+    modes = "Normal 55,0 % · con ventaja 79,8 % · con desventaja 30,2 %.".replace(" %", "\N{NO-BREAK SPACE}%")
+    assert modes in dnd.text
     await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
     table.script(20, 1, 1, 1, 1)
     donjon = await table.slash("donjon prueba", dados=1, contra=2, banco=2)
-    without = odds.donjon_distribution(1, 2).win("a")
-    assert f"Probabilidad de ganar: {100 * without:.1f} % sin dados guardados" in donjon.text
+    assert odds.donjon_distribution(1, 2).win("a") == pytest.approx(0.30875)
+    assert "Probabilidad de ganar: 30,9\N{NO-BREAK SPACE}% sin dados guardados" in donjon.text
 
 
 def table_player():

@@ -63,7 +63,7 @@ async def test_an_overlong_expression_is_refused_although_discord_py_lets_it_thr
 async def test_roll_again_works_for_anyone_and_after_a_restart(harness: Harness) -> None:
     first = await harness.slash("tirar", expresion="2d10+1")
     button = first.message.custom_ids[0]
-    assert re.fullmatch(r"tirar:repetir:\d+", button)
+    assert re.fullmatch(r"rep:repetir:\d+", button)
     again = await harness.click(first.message, button, user=GM)
     assert again.embed["title"] == "🎲 2d10 + 1" and again.embed["author"]["name"] == GM.name
     await harness.restart(seed=99)
@@ -82,6 +82,28 @@ async def test_a_private_roll_repeats_privately(harness: Harness) -> None:
 async def test_a_button_for_a_roll_that_does_not_exist_says_so(harness: Harness) -> None:
     first = await harness.slash("tirar", expresion="1d4")
     message = first.message
-    message.data["components"][0]["components"][0]["custom_id"] = "tirar:repetir:424242"
-    reply = await harness.click(message, "tirar:repetir:424242")
+    message.data["components"][0]["components"][0]["custom_id"] = "rep:repetir:424242"
+    reply = await harness.click(message, "rep:repetir:424242")
     assert reply.ephemeral and "Esa tirada ya no existe" in reply.text
+
+
+async def test_a_reason_heads_the_title_never_pings_and_is_kept_by_roll_again(harness: Harness) -> None:
+    first = await harness.slash("tirar", expresion="1d20+5", motivo="  Persuadir  a @everyone ")
+    title = first.embed["title"]
+    assert title.startswith("Persuadir a @\u200beveryone — ") and title.endswith("1d20 + 5")
+    again = await harness.click(first.message, first.message.custom_ids[0])
+    assert again.embed["title"] == title
+
+
+async def test_an_overlong_reason_is_refused_and_nothing_is_rolled(harness: Harness) -> None:
+    reply = await harness.slash("tirar", expresion="1d20", motivo="x" * 101, locale="en-US")
+    assert reply.ephemeral and "The reason is over the limit of 100 characters (it has 101)" in reply.text
+    assert not reply.messages[0].custom_ids
+
+
+async def test_a_roll_again_button_posted_before_every_system_had_one_still_works(harness: Harness) -> None:
+    first = await harness.slash("tirar", expresion="2d10+1")
+    roll_id = first.message.custom_ids[0].rsplit(":", 1)[1]
+    first.message.data["components"][0]["components"][0]["custom_id"] = f"tirar:repetir:{roll_id}"
+    again = await harness.click(first.message, f"tirar:repetir:{roll_id}")
+    assert again.embed["title"] == "🎲 2d10 + 1"

@@ -1,0 +1,48 @@
+"""*Repetir* on every roll of every system: one persistent button, one registry.
+
+A roll stores what it was asked with; the button names the roll, and the cog that made it
+registers, per roll kind, how to roll it again for whoever presses (the same options, the
+same ``motivo``, the same privacy). One ``DynamicItem`` serves every system, so a restart
+rebuilds any of them from the ``custom_id`` alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.errors import Refusal
+from bot.i18n import Lang, t
+from bot.models import RollRecord
+from bot.ui import ActionButton
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
+
+Repeater = Callable[["discord.Interaction[Tirada]", RollRecord], Awaitable[None]]
+
+
+class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
+    """``rep:repetir:{roll id}``."""
+
+    prefix = "rep"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        record = await bot.store.roll(self.roll_id)
+        if record is None or record.kind not in bot.repeaters:
+            raise Refusal("error.roll_gone")
+        await bot.repeaters[record.kind](interaction, record)
+
+
+class TirarRepeatButton(RepeatButton, template=r"tirar:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
+    """The ``tirar:repetir:{roll id}`` buttons /tirar posted before every system had
+    *Repetir*: old messages keep working."""
+
+    prefix = "tirar"
+
+
+def button(lang: Lang, roll_id: int) -> RepeatButton:
+    return RepeatButton(roll_id, "repetir", t(lang, "comun.repeat"), emoji="🎲")

@@ -1,0 +1,15 @@
+"""Dune: Aventuras en el Imperio — skill tests with a panel of buttons, and the pools.
+
+The cog reads the interaction, asks ``rules.dune`` what happens and writes the roll and
+the pools in one store operation. Every button carries the roll's id, so panels keep
+working after a restart until the roll is settled.
+"""
+
+from __future__ import annotations
+
+from bot.client import Tirada
+from cogs.dune.cog import Dune
+
+
+async def setup(bot: Tirada) -> None:
+    await bot.add_cog(Dune(bot))

@@ -1,0 +1,44 @@
+"""Donjon mechanics of issue 15: NPC damage pools, banked dice, the attribute dials."""
+
+import pytest
+
+from rules import donjon
+from rules.donjon import AttributeRoll
+from rules.errors import RuleError
+
+
+def test_npc_damage_pool_is_attribute_and_skill_plus_banked() -> None:
+    """ "el DJ tira ya sea el Atributo y Habilidad apropiados del PNJ oponente o el Nivel"."""
+    assert donjon.npc_damage_dice(4, 2, 2) == 8
+    assert donjon.npc_damage_dice(3) == 3
+    with pytest.raises(RuleError):
+        donjon.npc_damage_dice(-1)
+
+
+def test_banked_dice_join_a_pool_and_leave_the_bank() -> None:
+    assert donjon.with_banked(5, 2, 3) == (7, -2)
+    assert donjon.with_banked(5, 0, 0) == (5, 0)
+    with pytest.raises(RuleError) as refused:
+        donjon.with_banked(5, 4, 3)
+    assert refused.value.params == {"use": 4, "banked": 3}
+
+
+def test_the_improved_player_swap_moves_one_point() -> None:
+    """ "el jugador puede agregar un punto a un Atributo restándole un punto a otro"."""
+    assert donjon.swap_point((3, 3, 3, 3, 3, 3), "virilidad", "sociabilidad") == (4, 3, 3, 3, 3, 2)
+    with pytest.raises(RuleError, match="swap_range"):
+        donjon.swap_point((6, 3, 3, 3, 3, 1), "virilidad", "aguante")
+    with pytest.raises(RuleError, match="swap_same"):
+        donjon.swap_point((3,) * 6, "aguante", "aguante")
+    with pytest.raises(RuleError, match="bad_attribute"):
+        donjon.swap_point((3,) * 6, "fuerza", "aguante")
+
+
+@pytest.mark.parametrize(
+    ("method", "offered"),
+    [("estandar", False), ("mejorado", True), ("jugador_mejorado", True), ("eleccion", True)],
+)
+def test_which_methods_offer_the_reroll(method: str, offered: bool) -> None:
+    low = AttributeRoll(((2, 2, 2),) * 6)
+    assert donjon.offers_reroll(method, low) is offered
+    assert not donjon.offers_reroll(method, AttributeRoll(((3, 3, 3),) * 6))
