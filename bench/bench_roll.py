@@ -4,7 +4,9 @@ Run: ``python bench/bench_roll.py`` (from the repository root, test extras insta
 Each expression is timed twice, each time in a fresh process: raw ``d20.roll`` in one that
 never imports ``rules`` (so d20 is the library exactly as published, its global RNG
 untouched), ``rules.expression.roll_expression`` in another; the two alternate, and each
-side's figure is the median over the rounds of its best-of-five timing.
+side's figure is the median over the rounds of its best-of-five timing. Those timings
+count the process's own CPU time, not wall time: on a shared machine the other processes'
+load then does not decide the ratio.
 """
 
 from __future__ import annotations
@@ -37,8 +39,10 @@ EXPRESSIONS = [
 ROUNDS = 5
 
 
-def per_second(fn: Callable[[], object], seconds: float = 1.0) -> float:
-    timer = timeit.Timer(fn)
+def per_second(
+    fn: Callable[[], object], seconds: float = 1.0, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    timer = timeit.Timer(fn, timer=clock)
     count, _ = timer.autorange()
     best = min(timer.repeat(repeat=5, number=max(count, int(count * seconds / 0.2))))
     return max(count, int(count * seconds / 0.2)) / best
@@ -64,10 +68,10 @@ async def interactions(n: int) -> tuple[float, float, float]:
 def one_side(side: str, expression: str) -> float:
     """Rolls per second of one side on one expression, in this (fresh) process."""
     if side == "d20":
-        return per_second(lambda: d20.roll(expression), 0.25)
+        return per_second(lambda: d20.roll(expression), 0.25, time.process_time)
     rolls = importlib.import_module("rules.expression")
     rng = random.Random(1)
-    return per_second(lambda: rolls.roll_expression(expression, rng), 0.25)
+    return per_second(lambda: rolls.roll_expression(expression, rng), 0.25, time.process_time)
 
 
 def in_process(side: str, expression: str) -> float:
