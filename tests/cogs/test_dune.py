@@ -336,7 +336,7 @@ async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Har
     ended = await table.slash("mesa escena-fin", user=GM)
     assert "Impulso: -1 (queda 0)." in ended.text
     again = await table.slash("mesa escena-fin", user=GM)
-    assert "Impulso: +0 (queda 0)." in again.text
+    assert "La escena ha terminado." in again.text and "Impulso" not in again.text
     assert await table.pool("impulso") == 0
 
 
