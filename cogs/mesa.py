@@ -50,6 +50,8 @@ PLAYER_POOLS: dict[System, tuple[str, ...]] = {
     System.DONJON: ("dados",),
     System.DND5E: ("inspiracion",),
 }
+# Entries an undo's notice names one by one (undoing a reset may touch many pools).
+NOTICE_LINES = 20
 # Players listed in the status, at most: some forty short lines, well inside an embed.
 STATUS_PLAYERS = 40
 
@@ -442,33 +444,35 @@ class Mesa(commands.Cog):
         )
         await answer_gm(interaction, table, embed=undone)
         if not outcome.replayed:
-            await self.announce_undo(interaction, table, lang)
+            await self.announce_undo(interaction, table, lang, outcome)
 
-    async def announce_undo(self, interaction: discord.Interaction, table: Table, lang: Lang) -> None:
-        """Tell the table, in its channel, whose pool the GM changed and which entry of the
-        history the undo reverted (the GM's own answer may be private)."""
+    async def announce_undo(
+        self, interaction: discord.Interaction, table: Table, lang: Lang, outcome: Applied
+    ) -> None:
+        """Tell the table, in its channel, who undid which entry of the history and whose
+        pool it changed (the GM's own answer may be private)."""
         store = self.bot.store
-        rows = [
-            r for r in await store.ledger(table.channel_id, limit=50) if r.interaction_id == interaction.id
-        ]
-        lines = []
-        for row in reversed(rows):
-            assert row.undoes is not None
-            undone = await store.ledger(table.channel_id, limit=1, before_id=row.undoes + 1)
-            reason = reason_text(lang, undone[0].reason) if undone else ""
-            lines.append(
-                t(
-                    lang,
-                    "mesa.deshacer.notice_line",
-                    id=row.undoes,
-                    pool=owned_pool(lang, row),
-                    delta=row.delta,
-                    value=row.value_after,
-                    reason=reason,
-                )
+        newest = await store.ledger(table.channel_id, limit=NOTICE_LINES)
+        rows = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
+        if not rows:
+            return
+        undone = await store.ledger(table.channel_id, limit=1, before_id=(rows[0].undoes or 0) + 1)
+        reason = reason_text(lang, undone[0].reason) if undone else "-"
+        lines = [t(lang, "mesa.deshacer.notice", gm=interaction.user.id, reason=reason)]
+        lines += [
+            t(
+                lang,
+                "mesa.deshacer.notice_line",
+                id=r.undoes,
+                pool=owned_pool(lang, r),
+                delta=r.delta,
+                value=r.value_after,
             )
-        text = "\n".join([t(lang, "mesa.deshacer.notice", gm=interaction.user.id), *lines])
-        notice = embeds.card(t(lang, "mesa.deshacer.title"), text)
+            for r in rows
+        ]
+        if len(outcome.pools) > len(rows):
+            lines.append(t(lang, "mesa.deshacer.notice_more", count=len(outcome.pools) - len(rows)))
+        notice = embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines))
         await self.bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
             embed=notice
         )

@@ -500,8 +500,8 @@ async def test_an_undo_is_announced_at_the_table_naming_the_pool_and_entry(linke
     public = [m for m in undone.messages if m.channel_id == CHANNEL_ID and not m.ephemeral]
     assert len(public) == 1
     text = str(public[0].data)
-    assert f"<@{GM.id}> ha deshecho un cambio de las reservas:" in text
-    assert "Anulada la entrada `#1` (" in text and f"Determinación de <@{PLAYER.id}> **-1** → 0" in text
+    assert f"<@{GM.id}> ha deshecho un cambio de las reservas (Determinación dada por el DJ):" in text
+    assert f"Anulada la entrada `#1`: Determinación de <@{PLAYER.id}> **-1** → 0" in text
     replay = await linked.slash("mesa deshacer", user=GM)
     assert replay.ephemeral and "No queda ningún cambio" in replay.text
 
@@ -510,3 +510,19 @@ async def test_a_scene_end_with_no_momentum_left_says_no_zero_change(linked: Har
     ended = await linked.slash("mesa escena-fin", user=GM)
     assert "La escena ha terminado." in ended.text
     assert "+0" not in ended.text and "queda 0" not in ended.text
+
+
+async def test_undoing_a_reset_of_many_pools_names_twenty_and_counts_the_rest(linked: Harness) -> None:
+    from bot.models import Change, Operation
+
+    assert linked.bot is not None
+    changes = tuple(Change("determinacion", 1, owner_id=950000000000000000 + n) for n in range(25))
+    await linked.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", changes))
+    asked = await linked.slash("mesa reiniciar", user=GM)
+    await linked.click(asked.message, asked.message.custom_ids[0], user=GM)
+    undone = await linked.slash("mesa deshacer", user=GM, locale="en-US")
+    public = next(m for m in undone.messages if m.channel_id == CHANNEL_ID and not m.ephemeral)
+    text = public.data["embeds"][0]["description"]
+    assert text.count("Entry `#") == 20
+    assert "…and 5 more entries: see /table history." in text
+    assert "(table reset)" in text
