@@ -526,3 +526,17 @@ async def test_undoing_a_reset_of_many_pools_names_twenty_and_counts_the_rest(li
     assert text.count("Entry `#") == 20
     assert "…and 5 more entries: see /table history." in text
     assert "(table reset)" in text
+
+
+async def test_status_of_a_crowded_table_stays_inside_discords_limits(harness: Harness) -> None:
+    from bot.models import Change, Operation
+
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    assert harness.bot is not None
+    changes = tuple(Change("determinacion", 1, owner_id=950000000000000000 + n) for n in range(60))
+    await harness.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", changes))
+    reply = await harness.slash("mesa estado")
+    players = [f["value"] for f in reply.embed["fields"] if f["name"] == "Jugadores"]
+    assert len(players) > 1 and all(len(v) <= 1024 for v in players)
+    assert sum(v.count("\n") + 1 for v in players) == 40
