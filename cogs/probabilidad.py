@@ -73,7 +73,7 @@ def donjon_chart(lang: Lang, title: str, result: odds.DonjonOdds) -> Chart:
         bars,
         t(lang, "odds.chart.winner_successes"),
         t(lang, "odds.chart.y"),
-        legend(lang, success="you_win", failure="rival_wins"),
+        legend(lang, failure="rival_wins", success="you_win"),
         marker=len(theirs) - 0.5 if theirs and mine else None,
     )
 
