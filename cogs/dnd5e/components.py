@@ -9,6 +9,7 @@ from typing import Any
 import discord
 
 from bot import embeds, render
+from bot.checks import roll_channel
 from bot.client import Tirada
 from bot.errors import Refusal, update
 from bot.i18n import Lang, lang_for, t
@@ -91,6 +92,9 @@ class PassSelect(
         cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
     ) -> PassSelect:
         return cls(int(match["grant"]))
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await roll_channel(interaction, self.grant_id)
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
