@@ -32,6 +32,7 @@ from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.ui import ActionButton, Guarded
+from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 HISTORY_PAGE = 10
@@ -58,11 +59,16 @@ STATUS_PLAYERS = 40
 
 def change_lines(lang: Lang, outcome: Applied) -> list[str]:
     """What an operation did to each pool, a sentence a pool; a pool it left as it was
-    (Impulso already at 0 at the end of a scene) is not news."""
+    (Impulso already at 0 at the end of a scene) says so, never "+0"."""
     return [
-        t(lang, "mesa.pool_change", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
+        t(
+            lang,
+            "mesa.pool_change" if p.delta else "mesa.pool_unchanged",
+            pool=pool_name(lang, p.pool),
+            delta=p.delta,
+            value=p.value,
+        )
         for p in outcome.pools
-        if p.delta
     ]
 
 
@@ -546,7 +552,7 @@ def undo_refusal(outcome: Refused) -> Refusal:
 
 # What the end of a scene does to each system's pools.
 SCENE_END: dict[System, tuple[Change, ...]] = {
-    System.DUNE: (Change("impulso", -1, clamp=True),),
+    System.DUNE: (Change("impulso", dune.scene_end().momentum, clamp=True),),
 }
 
 

@@ -522,7 +522,7 @@ async def test_an_undo_is_announced_at_the_table_naming_the_pool_and_entry(linke
 async def test_a_scene_end_with_no_momentum_left_says_no_zero_change(linked: Harness) -> None:
     ended = await linked.slash("mesa escena-fin", user=GM)
     assert "La escena ha terminado." in ended.text
-    assert "+0" not in ended.text and "queda 0" not in ended.text
+    assert "+0" not in ended.text and "Impulso: sin cambios (queda 0)." in ended.text
 
 
 async def test_undoing_a_reset_of_many_pools_names_twenty_and_counts_the_rest(linked: Harness) -> None:
