@@ -17,7 +17,7 @@ from bot.i18n import T, lang_for, options, t
 from bot.models import Change, Table
 from bot.reveal import is_secret
 from bot.rolls import load
-from cogs.donjon.combat import CombatButton, combat_embed, combat_view
+from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton, law_view
 from cogs.donjon.render import attributes_embed, roll_embed
 from cogs.donjon.state import (
@@ -50,10 +50,10 @@ class Donjon(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton)
+        self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton)
+        self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -460,24 +460,20 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         open_combat = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
             None,
         )
         if open_combat is None:
-            state = {
-                "combatants": [],
-                "rafaga": 1,
-                "step": 0,
-                "ended": False,
-                "sides": table.settings.donjon_sides,
-            }
+            state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
             combat_id = await store.save_roll(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         message_id = await send(
-            interaction, embed=combat_embed(lang, open_combat.data), view=combat_view(lang, open_combat)
+            interaction,
+            embed=combat_embed(lang, load_combat(open_combat)),
+            view=combat_view(lang, open_combat),
         )
         if message_id is not None:
             await store.set_roll_message(open_combat.id, message_id)
