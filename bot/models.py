@@ -71,6 +71,9 @@ class Change:
     set_to: int | None = None
     # The ledger row this change reverts (an undo), so each row is reverted at most once.
     undoes: int | None = None
+    # What this row paid for, when one operation pays for several things (a roll that
+    # spends a player's banked dice and the GM's); the operation's reason otherwise.
+    reason: str = ""
 
 
 @dataclass(frozen=True)

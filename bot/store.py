@@ -442,7 +442,7 @@ class Store:
                     change.owner_id,
                     applied,
                     value,
-                    op.reason,
+                    change.reason or op.reason,
                     op.message_id,
                     self._now(),
                     change.undoes,
@@ -553,6 +553,18 @@ class Store:
         """Remember where a roll was posted, so later buttons can edit that message."""
         await self._write(
             lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
+        )
+
+    async def link_ledger(self, roll_id: int, message_id: int) -> None:
+        """Point the ledger rows a roll wrote (before its message existed) at that message,
+        posted in the table's channel, so the history links each row to what it paid for.
+        Only a row without a message is filled: nothing already written changes."""
+        await self._write(
+            lambda db: db.execute(
+                "UPDATE ledger SET message_id = :message WHERE message_id IS NULL AND (interaction_id, "
+                "channel_id) = (SELECT interaction_id, channel_id FROM rolls WHERE id = :roll)",
+                {"message": message_id, "roll": roll_id},
+            )
         )
 
 

@@ -457,7 +457,10 @@ class Dune(commands.Cog):
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.give", determination_change(jugador.id, cantidad)
+            interaction,
+            table,
+            "dune.determinacion.give",
+            determination_change(jugador.id, cantidad),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.given", user=jugador.id, amount=cantidad)
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
@@ -476,7 +479,10 @@ class Dune(commands.Cog):
         check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.take", determination_change(jugador.id, -cantidad)
+            interaction,
+            table,
+            "dune.determinacion.take",
+            determination_change(jugador.id, -cantidad),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.taken", user=jugador.id, amount=cantidad)
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
@@ -487,7 +493,10 @@ class Dune(commands.Cog):
         table = await current_table(interaction)
         await rolls.change(
             self.bot.store,
-            interaction, table, "dune.determinacion.spend", determination_change(interaction.user.id, -1)
+            interaction,
+            table,
+            "dune.determinacion.spend",
+            determination_change(interaction.user.id, -1),
         )
         text = t(lang_for(interaction.locale), "dune.determinacion.spent", user=interaction.user.id)
         await self.determination_answer(interaction, table, interaction.user.id, text)
