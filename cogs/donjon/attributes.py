@@ -25,6 +25,7 @@ from bot.rolls import Decision, act
 from cogs.donjon.state import ATTRIBUTES_KIND
 from rules import donjon
 from rules.dice import Die, Mark
+from rules.errors import RuleError
 
 SWAP_METHOD = "jugador_mejorado"
 
@@ -165,16 +166,22 @@ async def swap(interaction: discord.Interaction[Tirada], plus: str, minus: str) 
     )
     if latest is None or latest.data.get("rerolled"):
         raise Refusal("donjon.attr.nothing_to_swap")
+    lang = lang_for(interaction.locale)
 
     def apply(current: RollRecord) -> Decision:
         data = current.data
         if data.get("scores"):
             raise Refusal("donjon.attr.already_swapped")
-        scores = donjon.swap_point(stored_roll(data).medians, plus, minus)
+        try:
+            scores = donjon.swap_point(stored_roll(data).medians, plus, minus)
+        except RuleError as error:
+            if error.key != "donjon.swap_range":
+                raise
+            name = t(lang, f"donjon.attr.name.{error.params['attribute']}")
+            raise Refusal("donjon.swap_range", attribute=name, score=error.params["score"]) from error
         return Decision({**data, "scores": list(scores), "swap": [plus, minus]}, (), "donjon.atributos")
 
     record, _ = await act(bot.store, interaction, latest.id, ATTRIBUTES_KIND, apply)
-    lang = lang_for(interaction.locale)
     embed = attributes_embed(lang, record.data)
     await send(interaction, embed=embed, ephemeral=bool(record.data.get("secreta")))
     await edit_posted(interaction, record, embed)
