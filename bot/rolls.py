@@ -123,9 +123,8 @@ async def post(
     in the table's channel also links the ledger rows it wrote to its message."""
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
-        await store.set_roll_message(record.id, message_id)
-        if not secret and interaction.channel_id == table.channel_id:
-            await store.link_ledger(record.id, message_id)
+        in_table = not secret and interaction.channel_id == table.channel_id
+        await store.set_roll_message(record.id, message_id, ledger=in_table)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:

@@ -549,23 +549,22 @@ class Store:
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
-        """Remember where a roll was posted, so later buttons can edit that message."""
-        await self._write(
-            lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
-        )
+    async def set_roll_message(self, roll_id: int, message_id: int, *, ledger: bool = False) -> None:
+        """Remember where a roll was posted, so later buttons can edit that message. With
+        ``ledger`` (a message in the table's own channel), also point the ledger rows the
+        roll wrote before its message existed at it, so the history links each row to what
+        it paid for; only rows without a message are filled, nothing written changes."""
 
-    async def link_ledger(self, roll_id: int, message_id: int) -> None:
-        """Point the ledger rows a roll wrote (before its message existed) at that message,
-        posted in the table's channel, so the history links each row to what it paid for.
-        Only a row without a message is filled: nothing already written changes."""
-        await self._write(
-            lambda db: db.execute(
-                "UPDATE ledger SET message_id = :message WHERE message_id IS NULL AND (interaction_id, "
-                "channel_id) = (SELECT interaction_id, channel_id FROM rolls WHERE id = :roll)",
-                {"message": message_id, "roll": roll_id},
-            )
-        )
+        def save(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
+            if ledger:
+                db.execute(
+                    "UPDATE ledger SET message_id = :message WHERE message_id IS NULL AND (interaction_id, "
+                    "channel_id) = (SELECT interaction_id, channel_id FROM rolls WHERE id = :roll)",
+                    {"message": message_id, "roll": roll_id},
+                )
+
+        await self._write(save)
 
 
 def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
