@@ -65,6 +65,13 @@ async def sheets(h: Harness) -> None:
         await h.slash("mediana pv fijar", user=user, fisico=5, maximo=20, actual=15)
 
 
+async def improved_rolls(h: Harness) -> None:
+    """Everyone has a fresh Jugador Mejorado roll (all threes) to move a point on."""
+    for user in (GM, PLAYER, OTHER):
+        h.script(*([3] * 18))
+        await h.slash("donjon atributos", user=user, metodo="jugador_mejorado")
+
+
 async def dnd_tracker(h: Harness) -> dict[str, Any]:
     """A tracker with two monsters tied on initiative; the option names the second."""
     await h.slash("dnd iniciativa panel", user=GM)
@@ -134,6 +141,7 @@ CASES = [
     Case("donjon ajustes", "donjon", {"nivel": 2}, allowed=GM_ONLY, changes=None),
     Case("donjon iniciativa", "donjon", changes=None),
     Case("donjon atributos", "donjon"),
+    Case("donjon cambiar", "donjon", {"sube": "virilidad", "baja": "aguante"}, setup=improved_rolls),
     Case(
         "donjon puntos",
         "donjon",

@@ -33,7 +33,8 @@ SPENDS = ("banco", "banco_dj", "rival_banco", "bonificacion_dj")
 
 
 async def banked(table: Table, interaction: discord.Interaction[Tirada], owner: int) -> int:
-    """What ``owner`` holds now: only to word a refusal; the spend itself is conditional."""
+    """What ``owner`` holds now, for the rule to refuse a spend past it in words; the spend
+    itself stays a conditional update, so a race is refused by the store all the same."""
     pool = "dados_dj" if owner == GM else "dados"
     return await interaction.client.store.pool(table.channel_id, pool, 0 if owner == GM else owner)
 
@@ -45,7 +46,7 @@ async def spend_banked(
     them (applied with the roll, in the same operation)."""
     if not use:
         return pool, ()
-    dice, delta = donjon.with_banked(pool, use, max(use, await banked(table, interaction, owner)))
+    dice, delta = donjon.with_banked(pool, use, await banked(table, interaction, owner))
     change = bank_change(owner, delta)
     return dice, (Change(change.pool, change.delta, change.owner_id, reason=why),)
 

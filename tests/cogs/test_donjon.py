@@ -168,7 +168,7 @@ async def test_a_die_for_a_friend(table: Harness) -> None:
 async def test_banked_dice_are_spent_on_a_later_test_never_more_than_held(table: Harness) -> None:
     await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
     refused = await contest(table, [1] * 10, dados=2, contra=1, banco=3)
-    assert "No alcanza la reserva de dados guardados: hay 2 y hacen falta 3." in refused.text
+    assert "Quieres usar 3 dados guardados, pero solo hay 2." in refused.text
     used = await contest(table, [20, 19, 18, 1], dados=1, contra=1, banco=2)
     assert "(3 dados)" in used.text
     assert "Se usan 2 dados de bonificación guardados." in used.text
