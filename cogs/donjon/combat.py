@@ -86,11 +86,11 @@ def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
             )
         )
     view.add_item(CombatButton(record.id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
+    if combat.seats:
+        view.add_item(CombatButton(record.id, "quitar", 0, t(lang, "donjon.button.quitar")))
     view.add_item(
         CombatButton(record.id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger)
     )
-    if combat.seats:
-        view.add_item(CombatButton(record.id, "quitar", 0, t(lang, "donjon.button.quitar")))
     return view
 
 
