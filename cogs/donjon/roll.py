@@ -86,7 +86,7 @@ async def prueba(
     if contra is not None and dificultad is not None:
         raise Refusal("donjon.contra_or_difficulty")
     for name, value in (("dados", dados), ("banco", banco), ("banco_dj", banco_dj)):
-        check(name, value, 0, MAX_BANK if name != "dados" else donjon.MAX_POOL)
+        check(name, value, 0, donjon.MAX_POOL)
     gm_only(table, interaction, banco_dj, "donjon.gm_bank_gm_only")
     player = roller(interaction, table, jugador)
     if contra is not None:

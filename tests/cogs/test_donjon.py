@@ -205,7 +205,7 @@ async def test_a_damage_test_counts_wounds_and_spends_the_gms_bank(table: Harnes
     assert [c for c in hurt.message.custom_ids if not c.startswith("rep:")] == []
     assert await table.pool("dados_dj") == 0
     player = await table.slash("donjon daño", aguante=4, bonificacion_dj=1)
-    assert "Solo el DJ gasta sus éxitos guardados" in player.text
+    assert "Solo el DJ gasta sus dados guardados." in player.text
 
 
 async def test_expense_tests_have_no_law_of_successes(table: Harness) -> None:
