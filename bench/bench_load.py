@@ -3,20 +3,26 @@
 Run: ``python bench/bench_load.py [tables ...]`` (default 20 200 2000). Each size starts a
 fresh bot on a fresh database file, sets up the tables (a GM and five players each, the
 four systems in turn), then plays two bursts per table in batches of 25 tables at once.
-Latency runs from feeding INTERACTION_CREATE to the first answer sent to Discord.
+Latency runs from feeding INTERACTION_CREATE to the first answer sent to Discord. The
+database is measured as the load leaves it, then as retention leaves it 31 days later (the
+bytes its live pages hold, and the file after a VACUUM).
 """
 
 from __future__ import annotations
 
 import asyncio
 import resource
+import sqlite3
 import subprocess
 import sys
 import tempfile
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.client import RETENTION
+from bot.store import Store
 from tests.support.harness import Harness
 from tests.support.load import check_invariants, make_tables, run_load
 
@@ -31,12 +37,31 @@ async def measure(count: int) -> str:
         problems = await check_invariants(harness, tables, report)
         await harness.close()
         size = database_size(Path(folder))
+        in_use, vacuumed = await after_retention(db)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return (
         f"| {count} | {len(report.replies)} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
-        f"{report.percentile(0.99):.1f} ms | {size / 1e6:.1f} MB | {peak:.0f} MB | "
+        f"{report.percentile(0.99):.1f} ms | {size / 1e6:.1f} MB | {in_use / 1e6:.1f} MB / "
+        f"{vacuumed / 1e6:.1f} MB | {peak:.0f} MB | "
         f"{'all hold' if not problems else f'{len(problems)} broken'} |"
     )
+
+
+async def after_retention(db: Path) -> tuple[int, int]:
+    """Prune as the bot would 31 days later; the bytes still in use, and the file after VACUUM."""
+    later = datetime.now(UTC) + RETENTION.rolls + timedelta(days=1)
+    store = await Store.open(db, clock=lambda: later)
+    await store.prune(RETENTION)
+    await store.close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size, pages, free = (
+            conn.execute(f"PRAGMA {name}").fetchone()[0]
+            for name in ("page_size", "page_count", "freelist_count")
+        )
+        conn.execute("VACUUM")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # VACUUM wrote every page to the WAL
+    return (pages - free) * page_size, database_size(db.parent)
 
 
 def database_size(folder: Path) -> int:
@@ -45,8 +70,11 @@ def database_size(folder: Path) -> int:
 
 def main(sizes: list[int]) -> None:
     """One process per size, so each peak memory (max RSS) is that size's alone."""
-    print("| tables | interactions | throughput | p50 | p99 | database | peak RSS | invariants |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print(
+        "| tables | interactions | throughput | p50 | p99 | database | after retention (in use / vacuumed) "
+        "| peak RSS | invariants |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for count in sizes:
         row = subprocess.run(
             [sys.executable, __file__, "--one", str(count)], capture_output=True, text=True, check=True

@@ -25,15 +25,28 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., object])
 
 
-def can_manage(interaction: discord.Interaction) -> bool:
-    return interaction.guild_id is not None and interaction.permissions.manage_channels
+def can_manage(interaction: discord.Interaction, table: Table | None = None) -> bool:
+    """Whether the user may manage the table's channel (the interaction's own without a
+    table). Asked from a GM channel, it is the table channel's permissions that count, and
+    a table of another server is never managed from here."""
+    if interaction.guild_id is None:
+        return False
+    if table is None or interaction.channel_id == table.channel_id:
+        return interaction.permissions.manage_channels
+    if table.guild_id is not None and table.guild_id != interaction.guild_id:
+        return False
+    channel = interaction.guild.get_channel(table.channel_id) if interaction.guild else None
+    member = interaction.user
+    if channel is None or not isinstance(member, discord.Member):
+        return False
+    return channel.permissions_for(member).manage_channels
 
 
 def is_gm(table: Table, interaction: discord.Interaction) -> bool:
-    """The table's GM; while a table has none, whoever may manage the channel acts as GM."""
+    """The table's GM; while a table has none, whoever may manage its channel acts as GM."""
     if table.gm_id is not None:
         return table.gm_id == interaction.user.id
-    return can_manage(interaction)
+    return can_manage(interaction, table)
 
 
 def in_gm_channel(table: Table, interaction: discord.Interaction) -> bool:
@@ -71,6 +84,27 @@ async def current_table(interaction: discord.Interaction, mesa: str | None = Non
 def _takes_table_option(interaction: discord.Interaction) -> bool:
     command = interaction.command
     return isinstance(command, app_commands.Command) and any(p.name == "mesa" for p in command.parameters)
+
+
+async def check_origin(interaction: discord.Interaction, table_channel_id: int) -> None:
+    """Refuse a component whose record belongs to a table other than the one it is pressed
+    at: the table's own channel or its linked GM channel, in the same server.
+
+    A ``custom_id`` names its record, and today discord.py only builds components that
+    are on the message Discord delivered; this check does not rely on that.
+    """
+    table = await _client(interaction).store.table_or_default(table_channel_id, interaction.guild_id)
+    same_server = table.guild_id is None or table.guild_id == interaction.guild_id
+    if not same_server or interaction.channel_id not in (table.channel_id, table.gm_channel_id):
+        raise Refusal("error.wrong_place")
+
+
+async def roll_channel(interaction: discord.Interaction, roll_id: int) -> int:
+    """The channel of the table a posted roll belongs to (a refusal if it is gone)."""
+    record = await _client(interaction).store.roll(roll_id)
+    if record is None:
+        raise Refusal("error.roll_gone")
+    return record.channel_id
 
 
 async def roll_table(interaction: discord.Interaction, record: RollRecord) -> Table:

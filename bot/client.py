@@ -7,16 +7,18 @@ import hashlib
 import json
 import logging
 import random
+import sqlite3
+from dataclasses import asdict
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.errors import answer_error
 from bot.i18n import Translator
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Retention, Store
 from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,12 @@ COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.
 _IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
 DRAIN_SECONDS = 10.0
+# Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
+# forgotten after ``Retention.rolls``. Sheets, tasks, combats, inspiration and Donjon tests
+# (their facts wait to be narrated) are table state and stay. docs/decisiones.md.
+RETENTION = Retention(
+    kinds=("tirar", "dune", "dune_ayuda", "dnd", "dnd_tirar", "mediana", "donjon_atributos")
+)
 
 
 class TiradaTree(app_commands.CommandTree):
@@ -67,6 +75,18 @@ class Tirada(commands.Bot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        self.prune.start()
+
+    @tasks.loop(minutes=10)
+    async def prune(self) -> None:
+        """Retention, in the background: a failure is logged and the next round tries again."""
+        try:
+            pruned = await self.store.prune(RETENTION)
+        except sqlite3.Error:
+            log.exception("pruning failed; nothing was lost, it runs again later")
+            return
+        if any(asdict(pruned).values()):
+            log.info("pruned", extra=asdict(pruned))
 
     async def commands_digest(self) -> str:
         translator = self.tree.translator
@@ -98,6 +118,7 @@ class Tirada(commands.Bot):
         await answer_orphans(interaction, self._connection._view_store._modals)
 
     async def close(self) -> None:
+        self.prune.cancel()
         await self._drain()
         await super().close()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import secrets
 import sqlite3
 from typing import Any
@@ -19,6 +20,7 @@ from discord import app_commands
 
 from bot import embeds
 from bot.i18n import CATALOG, Lang, lang_for, t
+from bot.store import DatabaseReplaced
 from rules.errors import RuleError
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,15 @@ def _refusal_of(error: BaseException) -> RuleError | None:
         return Refusal("error.bad_option", value=str(error.value)[:100])
     if isinstance(error, app_commands.NoPrivateMessage):
         return Refusal("error.guild_only")
+    if isinstance(error, DatabaseReplaced):
+        log.error(
+            "the database file was deleted or replaced while the bot runs; changes are refused "
+            "(they would be lost on restart). To recover: stop the bot, put the database back "
+            "at the path (a backup, or a copy of /proc/PID/fd/N taken while this process still "
+            "runs: it holds the file open), then start it again",
+            extra={"path": str(error), "pid": os.getpid()},
+        )
+        return Refusal("error.db_replaced")
     if isinstance(error, sqlite3.OperationalError) and "locked" in str(error):
         log.warning("database locked past the busy timeout; nothing was changed")
         return Refusal("error.db_busy")
@@ -118,10 +129,10 @@ def _refusal_of(error: BaseException) -> RuleError | None:
 
 
 def _unwritable(error: sqlite3.OperationalError) -> bool:
-    """The file turned read-only under us: SQLite says READONLY when it knows, and fails
-    the commit's write with IOERR when the file itself refuses it."""
+    """The file cannot take a write: SQLite says READONLY when it knows, fails the commit's
+    write with IOERR when the file itself refuses it, and says FULL when the disk is."""
     name = getattr(error, "sqlite_errorname", "")
-    return name.startswith(("SQLITE_READONLY", "SQLITE_IOERR")) or "readonly" in str(error)
+    return name.startswith(("SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_FULL")) or "readonly" in str(error)
 
 
 def pool_name(lang: Lang, pool: str) -> str:

@@ -148,9 +148,17 @@ class PoolState:
 
 @dataclass(frozen=True)
 class Applied:
+    """What an operation did: each pool it touched, the roll it made, how many open rolls
+    a reset retired (so a reset that changed nothing can stay quiet)."""
+
     pools: tuple[PoolState, ...]
     replayed: bool = False
     roll_id: int | None = None
+    retired: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return any(p.delta for p in self.pools) or self.retired > 0 or self.roll_id is not None
 
     def get(self, pool: str, owner_id: int = 0) -> PoolState:
         return next(p for p in self.pools if p.pool == pool and p.owner_id == owner_id)

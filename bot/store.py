@@ -11,12 +11,14 @@ replay returns the first answer and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import asdict
-from datetime import UTC, datetime
+from dataclasses import asdict, astuple, dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -117,37 +119,92 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 
+# The largest value any pool may hold: the schema's CHECK, refused before it is reached.
+POOL_MAX = 1_000_000
+
+# How many rows one pruning transaction deletes, so a large first prune never holds the
+# write lock for long.
+PRUNE_BATCH = 2000
+
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 # How long a statement waits for another process's lock on the file before giving up.
 BUSY_TIMEOUT_MS = 5000
+WAL_RETRY_MS = 50
 
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+@dataclass(frozen=True)
+class Retention:
+    """What the store forgets, and when; the ledger is always kept whole.
+
+    - ``operations``: an interaction's recorded outcome exists to answer Discord's replay
+      of it, and Discord replays only while the interaction's token lives (15 minutes).
+    - ``rolls``: a roll of one of ``kinds`` (rolls read by nothing but their own buttons),
+      or any retired one, older than this. A Dune roll linked to an extended task stays
+      while the task lives: the task's progress is counted from it.
+    """
+
+    operations: timedelta = timedelta(minutes=20)
+    rolls: timedelta = timedelta(days=30)
+    kinds: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pruned:
+    operations: int = 0
+    rolls: int = 0
+    reveals: int = 0
+
+
+class DatabaseReplaced(sqlite3.DatabaseError):
+    """The file at the database's path is no longer the one this connection writes (it was
+    deleted or replaced while the bot ran): anything written now would be lost on restart."""
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode, or None when nothing is at ``path``."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
 class Store:
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now) -> None:
+    def __init__(self, db: aiosqlite.Connection, clock: Clock = _utc_now, path: str | None = None) -> None:
         self._db = db
         self._clock = clock
+        # The file this connection writes, to notice when the path stops naming it.
+        self.path = path
+        self._file = _identity(path) if path is not None else None
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = _utc_now) -> Store:
+        """Connect, set the connection up and migrate. If any of it fails (a corrupt or
+        truncated file fails its first statement) the connection is closed before the
+        error goes on: its worker thread would otherwise keep the process alive."""
         db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        for pragma in (
-            "PRAGMA journal_mode = WAL",
-            "PRAGMA synchronous = NORMAL",
-            f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-            "PRAGMA foreign_keys = ON",
-        ):
-            async with db.execute(pragma) as cursor:
-                await cursor.fetchall()
-        store = cls(db, clock)
-        await store.migrate()
+        try:
+            db.row_factory = aiosqlite.Row
+            for pragma in (
+                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+            ):
+                async with db.execute(pragma) as cursor:
+                    await cursor.fetchall()
+            await _use_wal(db)
+            store = cls(db, clock, str(path))
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
@@ -169,8 +226,16 @@ class Store:
         return await self._db._execute(fn, self._db._conn, *args)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing."""
-        return await self._run(_in_transaction, fn, *args)
+        """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing,
+        provided the file at the path is still the one the connection writes."""
+        return await self._run(self._checked_transaction, fn, *args)
+
+    def _checked_transaction(self, db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
+        """On the connection's thread (a ``stat`` per change, off the event loop): SQLite
+        keeps writing to a deleted file without complaint, so the path is checked first."""
+        if self.path is not None and _identity(self.path) != self._file:
+            raise DatabaseReplaced(self.path)
+        return _in_transaction(db, fn, *args)
 
     async def _fetchone(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()) -> sqlite3.Row | None:
         return await self._run(lambda db: db.execute(sql, params).fetchone())
@@ -186,12 +251,10 @@ class Store:
         return int(row[0])
 
     async def migrate(self) -> None:
-        """Bring the schema up to date, one transaction per migration."""
-        current = await self.schema_version()
-        for version, statements in enumerate(MIGRATIONS, start=1):
-            if version <= current:
-                continue
-            await self._write(_migration, statements, version)
+        """Bring the schema up to date in one write transaction that reads the version
+        inside it: a second process starting at the same moment waits for the lock, then
+        finds nothing left to do."""
+        for version in await self._write(_migrate):
             log.info("database migrated", extra={"schema_version": version})
 
     async def get_meta(self, key: str) -> str | None:
@@ -266,6 +329,20 @@ class Store:
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
 
+    # -- retention ------------------------------------------------------------------------
+
+    async def prune(self, retention: Retention) -> Pruned:
+        """Forget what ``retention`` allows, in short transactions; returns what went."""
+        now = self._clock()
+        operations_before = (now - retention.operations).isoformat(timespec="seconds")
+        rolls_before = (now - retention.rolls).isoformat(timespec="seconds")
+        counts = [0, 0, 0]
+        while True:
+            batch = await self._write(_prune_batch, operations_before, rolls_before, retention.kinds)
+            counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
+            if not any(astuple(batch)):
+                return Pruned(*counts)
+
     # -- pools --------------------------------------------------------------------------
 
     async def pools(self, channel_id: int) -> list[PoolValue]:
@@ -322,13 +399,14 @@ class Store:
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted
+        retired = 0
         if op.reset is not None:
             changes += self._reset_plan(db, op.channel_id)
-            db.execute(
+            retired = db.execute(
                 "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
                 (op.channel_id, *op.reset.keep),
-            )
+            ).rowcount
         states: list[PoolState] = []
         for change in changes:
             result = self._change(db, op, change)
@@ -337,7 +415,7 @@ class Store:
             states.append(result)
         if op.new_roll is not None:
             roll_id = self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
-        return Applied(tuple(states), roll_id=roll_id)
+        return Applied(tuple(states), roll_id=roll_id, retired=retired)
 
     def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
         """The compensating changes for the last operation not yet reverted (that touched
@@ -414,7 +492,7 @@ class Store:
         cursor = db.execute(
             f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
             "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
-            f"AND {target} >= 0 AND {target} <= coalesce(:cap, cap, {target}) "
+            f"AND {target} >= 0 AND {target} <= min(coalesce(:cap, cap, :max), :max) "
             "RETURNING value, applied",
             {
                 "delta": change.delta,
@@ -423,6 +501,7 @@ class Store:
                 "channel": op.channel_id,
                 "pool": change.pool,
                 "owner": change.owner_id,
+                "max": POOL_MAX,
             },
         )
         row = cursor.fetchone()
@@ -460,8 +539,12 @@ class Store:
         value = 0 if row is None else int(row[0])
         cap = change.cap if change.cap is not None or row is None else row[1]
         delta = change.delta if change.set_to is None else change.set_to - value
-        key = "pool.not_enough" if delta < 0 else "pool.over_cap"
-        return Refused(key, change.pool, change.owner_id, value, delta, cap)
+        if delta < 0:
+            return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
+        # Past the pool's own cap, or (a pool without one) past the schema's bound.
+        return Refused(
+            "pool.over_cap", change.pool, change.owner_id, value, delta, min(cap or POOL_MAX, POOL_MAX)
+        )
 
     async def ledger(
         self,
@@ -532,6 +615,18 @@ class Store:
         )
         return [_roll(r) for r in rows]
 
+    async def linked_rolls(
+        self, channel_id: int, kind: str, field: str, ids: Sequence[int]
+    ) -> list[RollRecord]:
+        """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
+        ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
+        )
+        return [_roll(r) for r in rows]
+
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
 
@@ -567,6 +662,22 @@ class Store:
         await self._write(save)
 
 
+async def _use_wal(db: aiosqlite.Connection) -> None:
+    """Switch the file to WAL. Two processes creating the file at the same moment: SQLite
+    answers the loser's switch "database is locked" at once, without waiting out the busy
+    timeout, so it is tried again for as long as that timeout."""
+    for _ in range(BUSY_TIMEOUT_MS // WAL_RETRY_MS):
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                await cursor.fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            await asyncio.sleep(WAL_RETRY_MS / 1000)
+    raise sqlite3.OperationalError("database is locked")
+
+
 def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
     """On the connection's thread: ``fn`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``. A commit
     that fails (the file turned read-only) leaves nothing behind: SQLite rolls back."""
@@ -580,10 +691,41 @@ def _in_transaction(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) ->
     return result
 
 
-def _migration(db: sqlite3.Connection, statements: tuple[str, ...], version: int) -> None:
-    for statement in statements:
-        db.execute(statement)
-    db.execute(f"PRAGMA user_version = {version}")
+def _prune_batch(
+    db: sqlite3.Connection, operations_before: str, rolls_before: str, kinds: tuple[str, ...]
+) -> Pruned:
+    """One batch of :meth:`Store.prune`, on the connection's thread."""
+    operations = db.execute(
+        "DELETE FROM operations WHERE rowid IN (SELECT rowid FROM operations WHERE created_at < ? LIMIT ?)",
+        (operations_before, PRUNE_BATCH),
+    ).rowcount
+    rolls = db.execute(
+        "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE created_at < ? "
+        "AND (retired OR (kind IN (SELECT value FROM json_each(?)) "
+        "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?)",
+        (rolls_before, json.dumps(list(kinds)), PRUNE_BATCH),
+    ).rowcount
+    reveals = db.execute(
+        "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < ? "
+        "AND NOT EXISTS (SELECT 1 FROM rolls WHERE rolls.id = reveals.roll_id) LIMIT ?)",
+        (rolls_before, PRUNE_BATCH),
+    ).rowcount
+    return Pruned(operations, rolls, reveals)
+
+
+def _migrate(db: sqlite3.Connection) -> list[int]:
+    """On the connection's thread, inside the write lock: the migrations the file still
+    lacks, in order; returns the versions applied."""
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    applied = []
+    for version, statements in enumerate(MIGRATIONS, start=1):
+        if version <= current:
+            continue
+        for statement in statements:
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")
+        applied.append(version)
+    return applied
 
 
 def _table(row: sqlite3.Row) -> Table:
@@ -621,5 +763,5 @@ def _decode(text: str) -> Outcome:
     data["replayed"] = True
     if kind == "applied":
         pools = tuple(PoolState(**p) for p in data["pools"])
-        return Applied(pools, replayed=True, roll_id=data["roll_id"])
+        return Applied(pools, replayed=True, roll_id=data["roll_id"], retired=data.get("retired", 0))
     return Refused(**data)

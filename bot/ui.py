@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.checks import check_origin, roll_channel
 from bot.errors import Refusal, answer_error
 
 if TYPE_CHECKING:
@@ -40,13 +41,26 @@ class Modal(discord.ui.Modal):
 
 
 class Guarded:
-    """Mixin for ``DynamicItem`` components: implement ``run``; errors get answered."""
+    """Mixin for ``DynamicItem`` components: implement ``run``; errors get answered.
+
+    Before ``run``, the record the ``custom_id`` names must belong to the table the click
+    comes from (:func:`bot.checks.check_origin`): this is the one place every component
+    is checked. By default the record is a posted roll, ``roll_id``; a component whose
+    record is something else says where its table is by overriding ``record_table``.
+    """
+
+    roll_id: int
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        """The channel id of the table this component's record belongs to."""
+        return await roll_channel(interaction, self.roll_id)
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Tirada]) -> None:
         try:
+            await check_origin(interaction, await self.record_table(interaction))
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
@@ -105,6 +119,9 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
         self.record_id = record_id
         self.action = action
         self.step = step
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await roll_channel(interaction, self.record_id)
 
     @classmethod
     async def from_custom_id(

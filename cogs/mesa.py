@@ -150,6 +150,9 @@ class HistoryButton(
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
         return cls(page, int(match["before"]))
 
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return self.page.channel_id
+
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         await update(
@@ -164,6 +167,9 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
     """ "Sí, reiniciar" / "Cancelar". The record it carries is the table itself: its channel id."""
 
     prefix = "mesa:reiniciar"
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return self.roll_id
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
@@ -183,7 +189,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
             embeds.SUCCESS,
         )
         await update(interaction, embed=done, view=None)
-        if not outcome.replayed:
+        if not outcome.replayed and outcome.changed:
             notice = embeds.card(
                 t(lang, "mesa.reiniciar.title"), t(lang, "mesa.reiniciar.notice", gm=interaction.user.id)
             )
@@ -240,7 +246,7 @@ class Mesa(commands.Cog):
         """Hand the table over. The GM passes it on; anyone who may manage channels can
         always take over (a table whose GM left the server)."""
         table = await current_table(interaction)
-        if not (can_manage(interaction) or table.gm_id == interaction.user.id):
+        if not (can_manage(interaction, table) or table.gm_id == interaction.user.id):
             raise Refusal("mesa.dj.not_allowed")
         target = miembro or interaction.user
         if target.bot:
@@ -287,6 +293,22 @@ class Mesa(commands.Cog):
         mine = channel.permissions_for(guild.me) if guild.me is not None else None
         if mine is not None and not (mine.view_channel and mine.send_messages and mine.embed_links):
             raise Refusal("mesa.canal_dj.no_access", channel=channel_id)
+        member = interaction.user
+        if not isinstance(member, discord.Member) or not channel.permissions_for(member).view_channel:
+            raise Refusal("mesa.canal_dj.cannot_see", channel=channel_id)
+        await self.check_not_taken(interaction, table, channel_id)
+
+    async def check_not_taken(self, interaction: discord.Interaction, table: Table, channel_id: int) -> None:
+        """A GM channel already serving another GM's table is theirs: only that GM (or the
+        server's administrators) may link it to another table; the refusal names them."""
+        if interaction.permissions.administrator:
+            return
+        for other in await self.bot.store.tables_served(channel_id):
+            if other.channel_id == table.channel_id or is_gm(other, interaction):
+                continue
+            if other.gm_id is None:
+                raise Refusal("mesa.canal_dj.taken_no_gm", channel=channel_id, table=other.channel_id)
+            raise Refusal("mesa.canal_dj.taken", channel=channel_id, table=other.channel_id, gm=other.gm_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
     @options("mesa.opt", "secretas_jugadores")

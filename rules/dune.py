@@ -29,6 +29,8 @@ MAX_RAISED_DIFFICULTY = 10
 MAX_COMPLICATION_RANGE = 5
 MOMENTUM_CAP = 6
 DETERMINATION_CAP = 3
+# The rules give Amenaza no maximum; the bot keeps it at most this (docs/decisiones.md).
+THREAT_CAP = 100
 MAX_BONUS = 10
 MAX_HELPERS = 6
 IGNORE_COMPLICATION_THREAT = 2

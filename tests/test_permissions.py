@@ -21,7 +21,18 @@ from discord import app_commands
 from bot import charts, embeds
 from bot.models import Change, Operation
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
+from tests.support.payloads import (
+    ADMIN,
+    CHANNEL_ID,
+    GM,
+    GM_CHANNEL_ID,
+    OTHER,
+    OTHER_CHANNEL_ID,
+    PLAYER,
+    User,
+)
+
+OTHER_GUILD_ID = 910000000000000002
 
 GM_ONLY = frozenset({"gm"})
 OWN = frozenset({"gm", "player"})  # the player acts on their own things; the outsider on the player's
@@ -383,8 +394,9 @@ async def donjon_combat(h: Harness) -> Message:
 
 
 async def dnd_panel(h: Harness) -> Message:
+    """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
-    await h.slash("dnd iniciativa unirme", modificador=1)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1)
     assert h.bot is not None
     tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
     return h.discord.messages[tracker.message_id or 0]
@@ -548,6 +560,52 @@ async def test_buttons(linked: Harness, case: ButtonCase) -> None:
             else:
                 assert refused(reply), f"{role} allowed {custom_id}: {reply.calls}"
                 assert snapshot(linked) == before, f"a refused {custom_id} by {role} changed the database"
+
+
+ELSEWHERE = {
+    "another table's channel": {"channel_id": OTHER_CHANNEL_ID},
+    "another server": {"guild_id": OTHER_GUILD_ID},
+    "another server's channel": {"channel_id": OTHER_CHANNEL_ID, "guild_id": OTHER_GUILD_ID},
+}
+
+
+@pytest.mark.parametrize("case", BUTTON_CASES, ids=[c.name for c in BUTTON_CASES])
+async def test_buttons_from_elsewhere(linked: Harness, case: ButtonCase) -> None:
+    """Every button, pressed by whoever may press it at its table (and an administrator),
+    with its ``custom_id`` arriving from a channel that is neither its table's nor that
+    table's GM channel, or from another server: refused, nothing changed."""
+    await linked.slash("mesa sistema", user=GM, sistema=case.system)
+    message = await post(linked, case)
+    for prefix, allowed in case.allowed.items():
+        custom_id = next(c for c in message.custom_ids if c.startswith(prefix))
+        for where, origin in ELSEWHERE.items():
+            for user in [ROLES[role] for role in sorted(allowed)] + [ADMIN]:
+                before = snapshot(linked)
+                reply = await linked.click(
+                    linked.current(message),
+                    custom_id,
+                    user=user,
+                    values=case.values,
+                    component_type=case.component_type,
+                    **origin,
+                )
+                assert refused(reply), f"{custom_id} pressed from {where} was accepted: {reply.calls}"
+                assert snapshot(linked) == before, f"{custom_id} from {where} changed the database"
+
+
+async def test_a_gmless_tables_stand_in_needs_manage_channels_in_the_table(harness: Harness) -> None:
+    """Without a GM, whoever may manage the table's channel acts as GM; from its GM channel
+    the permissions that count are the table channel's, not the GM channel's."""
+    gm_channel = next(c for c in harness.channels if int(c["id"]) == GM_CHANNEL_ID)
+    await harness.slash("mesa canal-dj", user=ADMIN, canal=gm_channel)
+    await harness.slash("mesa sistema", user=ADMIN, sistema="dune")
+    message = (await harness.slash("mesa reiniciar", user=ADMIN, channel_id=GM_CHANNEL_ID)).message
+    # GM has Manage Channels in the interaction (its permissions field), not in the table's
+    # channel (the server gives @everyone no such permission).
+    reply = await harness.click(message, message.custom_ids[0], user=GM)
+    assert refused(reply), reply.calls
+    reply = await harness.click(message, message.custom_ids[0], user=ADMIN)
+    assert not refused(reply), reply.text
 
 
 def test_every_button_is_in_the_matrix() -> None:

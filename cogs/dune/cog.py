@@ -34,6 +34,7 @@ from cogs.dune.state import (
     determination_change,
     momentum_change,
     task_progress,
+    threat_change,
 )
 from rules import dune
 
@@ -205,7 +206,7 @@ class Dune(commands.Cog):
             change
             for amount, change in (
                 (from_pool, momentum_change(-from_pool)),
-                (as_threat, Change(AMENAZA, as_threat)),
+                (as_threat, threat_change(as_threat)),
             )
             if amount
         )
@@ -395,7 +396,7 @@ class Dune(commands.Cog):
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         check_bound("cantidad", cantidad, 1, MAX_POINTS)
         table = await current_table(interaction)
-        await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", Change(AMENAZA, cantidad))
+        await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", threat_change(cantidad))
         text = t(
             lang_for(interaction.locale), "dune.amenaza.added", user=interaction.user.id, amount=cantidad
         )
@@ -530,7 +531,7 @@ class Dune(commands.Cog):
         known = await self.known_players(table.channel_id, table)
         count = jugadores if jugadores is not None else len(known)
         check_bound("jugadores", count, 1, 12)
-        changes = [Change(AMENAZA, set_to=2 * count)] + [
+        changes = [Change(AMENAZA, set_to=2 * count, cap=dune.THREAT_CAP)] + [
             determination_change(u, set_to=1) for u in sorted(known)
         ]
         await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes)
@@ -582,8 +583,9 @@ class Dune(commands.Cog):
         embed = embeds.card(t(lang, "dune.task.title"))
         if not tasks:
             embed.description = t(lang, "dune.task.none")
+        progress = await task_progress(self.bot, table.channel_id, [task.id for task in tasks])
         for task in reversed(tasks):
-            points = await task_progress(self.bot, table.channel_id, task.id)
+            points = progress[task.id]
             requirement = task.data["requirement"]
             state = t(lang, "dune.task.state_done") if task.data.get("done") else ""
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()

@@ -25,6 +25,7 @@ from cogs.dune.state import (
     announce_task,
     determination_change,
     momentum_change,
+    threat_change,
 )
 from rules import dune
 from rules.dune import DuneRoll
@@ -124,12 +125,10 @@ def decide(action: str, record: RollRecord) -> Decision:
         )
     if action == "pnj":
         roll = dune.npc_to_threat(roll)
-        return Decision(dune.to_data(roll), (Change(AMENAZA, 1),), "dune.npc_threat")
+        return Decision(dune.to_data(roll), (threat_change(1),), "dune.npc_threat")
     if action == "ignorar":
         roll = dune.ignore_complication(roll)
-        return Decision(
-            dune.to_data(roll), (Change(AMENAZA, dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore"
-        )
+        return Decision(dune.to_data(roll), (threat_change(dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore")
     if action == "descartar":
         roll = dune.ignore_complication(roll)
         return Decision(

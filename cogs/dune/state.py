@@ -29,6 +29,11 @@ def momentum_change(delta: int, *, clamp: bool = False) -> Change:
     return Change(IMPULSO, delta, cap=dune.MOMENTUM_CAP, clamp=clamp)
 
 
+def threat_change(amount: int) -> Change:
+    """Amenaza added, kept within the bot's cap (the rules give none)."""
+    return Change(AMENAZA, amount, cap=dune.THREAT_CAP)
+
+
 def determination_change(user_id: int, delta: int = 0, *, set_to: int | None = None) -> Change:
     return Change(DETERMINACION, delta, owner_id=user_id, cap=dune.DETERMINATION_CAP, set_to=set_to)
 
@@ -41,11 +46,14 @@ def check_bound(name: str, value: int, low: int, high: int) -> None:
 # -- extended tasks -------------------------------------------------------------------------
 
 
-async def task_progress(bot: Tirada, channel_id: int, task_id: int) -> int:
-    rolls = await bot.store.rolls(channel_id, KIND)
-    return sum(
-        dune.task_points(r) for r in map(dune.from_data, (x.data for x in rolls)) if r.task_id == task_id
-    )
+async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
+    """Each task's points, from every roll linked to it, read in one query."""
+    points = dict.fromkeys(task_ids, 0)
+    for record in await bot.store.linked_rolls(channel_id, KIND, "task_id", task_ids):
+        roll = dune.from_data(record.data)
+        if roll.task_id in points:
+            points[roll.task_id] += dune.task_points(roll)
+    return points
 
 
 async def announce_task(
@@ -57,7 +65,7 @@ async def announce_task(
     task = await bot.store.roll(task_id)
     if task is None or task.kind != TASK_KIND or task.data.get("done"):
         return
-    points = await task_progress(bot, task.channel_id, task_id)
+    points = (await task_progress(bot, task.channel_id, [task_id]))[task_id]
     if points < task.data["requirement"]:
         return
     outcome = await bot.store.apply(

@@ -319,3 +319,61 @@ async def test_when_discordpy_gives_up_the_change_is_announced_once_through_the_
     [post] = channel_posts(reply)
     assert f"<@{PLAYER.id}> añade 2 de Amenaza." in json.dumps(post.payload, ensure_ascii=False)
     assert await table.pool("amenaza") == 2
+
+
+# -- the database file deleted or replaced, the disk full -------------------------------------
+
+
+def remove_database(path: Path, *, replace: bool) -> None:
+    """Delete the database's files (and put an empty database in its place)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if replace:
+        sqlite3.connect(path).close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+async def test_a_database_file_deleted_while_running_refuses_changes(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, how: str
+) -> None:
+    """SQLite keeps writing to a deleted file (gone at the restart): the store notices that
+    the path no longer names its file (device and inode), refuses changes with a clear
+    answer and logs an ERROR saying how to recover. Reads still answer."""
+    path = tmp_path / "gone.db"
+    h = Harness(path)
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        await h.slash("mesa sistema", user=GM, sistema="dune")
+        await h.slash("dune amenaza añadir", cantidad=2)
+        remove_database(path, replace=how == "replaced")
+        with caplog.at_level(logging.ERROR):
+            refused = await h.slash("dune amenaza añadir", cantidad=4)
+        assert refused.ephemeral and "se ha borrado o sustituido" in refused.text
+        assert "añade" not in refused.text
+        assert any("put the database back" in r.getMessage() for r in caplog.records)
+        english = await h.slash("dune amenaza añadir", cantidad=4, locale="en-US")
+        assert "was deleted or replaced while the bot was running" in english.text
+        shown = await h.slash("dune amenaza ver")
+        assert "Amenaza" in shown.text and await h.pool("amenaza") == 2
+    finally:
+        await h.close()
+
+
+async def test_a_full_disk_answers_like_read_only_and_is_logged(
+    table: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """SQLITE_FULL ("database or disk is full"), made real by capping the file's pages."""
+    await table.slash("mesa sistema", user=GM, sistema="dune")
+    assert table.bot is not None
+    db = table.bot.store._db
+    async with db.execute("PRAGMA page_count") as cursor:
+        (pages,) = await cursor.fetchone()  # type: ignore[misc]
+    await (await db.execute(f"PRAGMA max_page_count = {pages}")).close()
+    with caplog.at_level(logging.ERROR):
+        for n in range(200):
+            reply = await table.slash("tirar", expresion=f"{n + 1}d6 + {'1' * 40}")
+            if reply.ephemeral:
+                break
+    assert reply.ephemeral and "no puedo guardar nada" in reply.text, reply.text
+    assert any("cannot be written" in r.getMessage() for r in caplog.records)

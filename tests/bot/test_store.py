@@ -1,12 +1,16 @@
 import asyncio
 import random
+import sqlite3
+import threading
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.models import Applied, Change, Operation, Refused, System, TableSettings
-from bot.store import MIGRATIONS, Store
+from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
+from tests.support.harness import Harness
 
 CHANNEL = 1
 
@@ -68,6 +72,15 @@ async def test_going_over_the_cap_is_refused(store: Store) -> None:
     refused = await store.apply(op(2, Change("impulso", 2, cap=6)))
     assert isinstance(refused, Refused) and refused.key == "pool.over_cap"
     assert await store.pool(CHANNEL, "impulso") == 5
+
+
+async def test_a_pool_without_a_cap_stops_at_the_schemas_bound(store: Store) -> None:
+    """The schema's CHECK (1,000,000) is refused before it is reached, naming the bound,
+    instead of failing the statement."""
+    await store.apply(op(1, Change("dados", POOL_MAX - 5)))
+    refused = await store.apply(op(2, Change("dados", 20)))
+    assert refused == Refused("pool.over_cap", "dados", 0, POOL_MAX - 5, 20, POOL_MAX)
+    assert await store.pool(CHANNEL, "dados") == POOL_MAX - 5
 
 
 async def test_clamped_addition_keeps_what_fits_and_reports_the_loss(store: Store) -> None:
@@ -314,3 +327,69 @@ async def test_gm_channels_serve_the_tables_linked_to_them(store: Store) -> None
     assert [t.channel_id for t in await store.tables_served(500)] == [1, 2]
     await store.set_gm_channel(2, 99, None)
     assert [t.channel_id for t in await store.tables_served(500)] == [1]
+
+
+async def test_two_processes_starting_together_migrate_once(tmp_path: Path) -> None:
+    """Two connections (as two processes would) opening a new file at once: the second
+    waits for the first's migration transaction, re-reads the version and does nothing
+    (before: "table tables already exists" / "duplicate column name")."""
+    for attempt in range(5):
+        path = tmp_path / f"race{attempt}.db"
+        stores = await asyncio.gather(Store.open(path), Store.open(path))
+        try:
+            for store in stores:
+                assert await store.schema_version() == len(MIGRATIONS)
+        finally:
+            for store in stores:
+                await store.close()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+async def test_a_store_that_cannot_open_closes_its_connection(tmp_path: Path, damage: str) -> None:
+    """Its worker thread ends too: a thread left running keeps the process from exiting."""
+    path = tmp_path / "tirada.db"
+    if damage == "garbage":
+        path.write_bytes(b"garbage " * 1000)
+    else:
+        store = await Store.open(path)
+        await store.close()
+        path.write_bytes(path.read_bytes()[:1500])
+    before = set(threading.enumerate())
+    with pytest.raises(sqlite3.DatabaseError):
+        await asyncio.wait_for(Store.open(path), timeout=30)
+    await asyncio.sleep(0)
+    leftover = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    for thread in leftover:
+        thread.join(timeout=5)
+    assert not [t for t in leftover if t.is_alive()]
+
+
+async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledger(tmp_path: Path) -> None:
+    """Operations past Discord's replay window and rolls nothing reads any more go; a Dune
+    roll counting towards a task, other kinds (sheets, tasks), and the ledger stay."""
+    now = [datetime(2026, 11, 1, tzinfo=UTC)]
+    store = await Store.open(tmp_path / "retention.db", clock=lambda: now[0])
+    try:
+        await store.apply(op(1, Change("impulso", 3, cap=6)))
+        await store.apply(op(2, Change("impulso", -1, cap=6)))
+        plain = await store.save_roll(CHANNEL, 10, 7, "tirar", {"expresion": "1d20"})
+        linked = await store.save_roll(CHANNEL, 11, 7, "dune", {"task_id": 99})
+        sheet = await store.save_roll(CHANNEL, 12, 7, "mediana_ficha", {})
+        retention = Retention(kinds=("tirar", "dune"))
+        now[0] += timedelta(minutes=10)
+        assert await store.prune(retention) == Pruned()
+        assert (await store.apply(op(1, Change("impulso", 3, cap=6)))).replayed
+        now[0] += timedelta(minutes=11)
+        assert await store.prune(retention) == Pruned(operations=2)
+        now[0] += timedelta(days=30)
+        assert await store.prune(retention) == Pruned(rolls=1)
+        assert await store.roll(plain) is None
+        assert await store.roll(linked) is not None and await store.roll(sheet) is not None
+        assert len(await store.ledger(CHANNEL)) == 2
+        await assert_ledger_matches(store)
+    finally:
+        await store.close()
+
+
+async def test_pruning_runs_in_the_background(harness: Harness) -> None:
+    assert harness.bot is not None and harness.bot.prune.is_running()

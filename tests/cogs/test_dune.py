@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 
 import pytest
 
+from bot.store import POOL_MAX
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -405,3 +407,42 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
     assert "solo funciona en un canal de un servidor" in reply.text
+
+
+async def test_threat_stops_at_its_cap_with_a_refusal_naming_it(table: Harness) -> None:
+    """The rules give Amenaza no maximum; the bot's (100, docs/decisiones.md) is refused
+    like any cap, never a database error, even for a pool already past it."""
+    for _ in range(5):
+        await table.slash("dune amenaza añadir", user=GM, cantidad=19)
+    refused = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert refused.ephemeral and "Amenaza no puede pasar de 100: hay 95" in refused.text
+    assert await table.pool("amenaza") == 95
+    with sqlite3.connect(table.db_path) as db:  # a pool from before the cap, at the schema's bound
+        db.execute("UPDATE pools SET value = ?, cap = NULL WHERE pool = 'amenaza'", (POOL_MAX,))
+    at_bound = await table.slash("dune amenaza añadir", user=GM, cantidad=20)
+    assert at_bound.ephemeral and "no puede pasar de 100" in at_bound.text
+    assert await table.pool("amenaza") == POOL_MAX
+
+
+async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: Harness) -> None:
+    """/dune tarea ver reads the linked rolls once for every task (before: every Dune roll
+    of the channel, once per task, and only the latest 500, so old progress was lost)."""
+    for n in range(3):
+        await table.slash("dune tarea crear", user=GM, nombre=f"Tarea {n}", requisito=9)
+    await roll(table, 5, 15, dificultad=1, tarea=2)
+    assert table.bot is not None
+    store = table.bot.store
+    filler = {**(await store.rolls(CHANNEL_ID, "dune", 1))[0].data, "task_id": None}
+    for n in range(600):
+        await store.save_roll(CHANNEL_ID, -1 - n, PLAYER.id, "dune", filler)
+    queries = []
+    real = store._fetchall
+
+    async def counted(sql, params=()):
+        queries.append(sql)
+        return await real(sql, params)
+
+    store._fetchall = counted  # type: ignore[method-assign]
+    shown = await table.slash("dune tarea ver")
+    assert "#2 · Tarea 1" in shown.text and "2/9" in shown.text
+    assert len([q for q in queries if "FROM rolls" in q]) == 2  # the tasks, then their rolls

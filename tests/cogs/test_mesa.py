@@ -345,6 +345,19 @@ async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -
     assert "reinicio de la mesa" in history.text
 
 
+async def test_a_second_reset_says_nothing_publicly(linked: Harness) -> None:
+    """Two "Sí, reiniciar" (two questions open, both confirmed): the second changes
+    nothing, so it posts no second notice to the table."""
+    await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
+    questions = [(await linked.slash("mesa reiniciar", user=GM)).message for _ in range(2)]
+    yes = f"mesa:reiniciar:si:{CHANNEL_ID}"
+    replies = [await linked.click(question, yes, user=GM) for question in questions]
+    public = [[m for m in r.messages if m.channel_id == CHANNEL_ID and not m.ephemeral] for r in replies]
+    assert len(public[0]) == 1 and public[1] == []
+    assert "0 reservas a cero" in linked.current(questions[1]).data["embeds"][0]["description"]
+    assert await linked.pool("amenaza") == 0
+
+
 async def test_reset_can_be_cancelled(linked: Harness) -> None:
     await linked.slash("dune amenaza añadir", user=PLAYER, cantidad=2)
     asked = await linked.slash("mesa reiniciar", user=GM)
@@ -385,3 +398,42 @@ async def test_undo_is_refused_when_it_would_go_over_the_cap(linked: Harness) ->
     refused = await linked.slash("mesa deshacer", user=GM, reserva="amenaza", locale="en-US")
     assert "Can't undo: Momentum holds 6 and giving back 3 would exceed its maximum, 6." in refused.text
     assert await linked.pool("impulso") == 6 and await linked.pool("amenaza") == 1
+
+
+async def test_a_gm_channel_serving_another_gms_table_cannot_be_taken_over(tmp_path: Path) -> None:
+    """Table B's GM may see table A's GM channel (a member overwrite), yet may not link it:
+    it is A's GM's (or the administrators') to share; the refusal names who holds it."""
+    h = Harness(tmp_path / "tirada.db")
+    sees = {"id": str(PLAYER.id), "type": 1, "allow": str(1 << 10), "deny": "0"}
+    h.channels[1]["permission_overwrites"].append(sees)
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        await h.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+        await h.slash("mesa dj", user=ADMIN, miembro=PLAYER, channel_id=OTHER_CHANNEL_ID)
+        taken = await h.slash(
+            "mesa canal-dj", user=PLAYER, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+        )
+        assert (
+            taken.ephemeral
+            and f"ya es el canal del DJ de <#{CHANNEL_ID}>, que dirige <@{GM.id}>" in taken.text
+        )
+        assert h.bot is not None
+        assert [t.channel_id for t in await h.bot.store.tables_served(GM_CHANNEL_ID)] == [CHANNEL_ID]
+        await h.slash("mesa dj", user=ADMIN, channel_id=OTHER_CHANNEL_ID)
+        by_admin = await h.slash(
+            "mesa canal-dj", user=ADMIN, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+        )
+        assert "es ahora el canal del DJ" in by_admin.text
+    finally:
+        await h.close()
+
+
+async def test_linking_a_channel_the_gm_cannot_see_is_refused(linked: Harness) -> None:
+    await linked.slash("mesa dj", user=ADMIN, miembro=PLAYER, channel_id=OTHER_CHANNEL_ID)
+    reply = await linked.slash(
+        "mesa canal-dj", user=PLAYER, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID
+    )
+    assert reply.ephemeral and f"Tú no puedes ver <#{GM_CHANNEL_ID}>" in reply.text
+    assert linked.bot is not None
+    assert [t.channel_id for t in await linked.bot.store.tables_served(GM_CHANNEL_ID)] == [CHANNEL_ID]

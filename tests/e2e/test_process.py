@@ -108,6 +108,43 @@ async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDis
     assert "I can't open the database" in lines[0]
 
 
+async def truncated_database(path: Path) -> None:
+    """A real database cut in half, as a full disk or an interrupted copy leaves it."""
+    store = await Store.open(path)
+    await store.close()
+    cut_in_half(path)
+
+
+def cut_in_half(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    for suffix in ("-wal", "-shm"):
+        path.with_name(path.name + suffix).unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+async def test_a_corrupt_database_exits_3_without_hanging(
+    fake: FakeDiscord, tmp_path: Path, damage: str
+) -> None:
+    """The worker thread of the connection that failed is closed too, so the process ends
+    (before, it printed the line and hung forever: a supervisor never saw exit 3)."""
+    db = tmp_path / "tirada.db"
+    if damage == "garbage":
+        db.write_bytes(b"not a database at all, just garbage " * 200)
+    else:
+        await truncated_database(db)
+    process = await start_bot(fake, tmp_path, db=str(db))
+    try:
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 3, stderr.decode()[-2000:]
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1 and "No puedo abrir la base de datos" in lines[0]
+
+
 def command(path: list[str], options: list[dict[str, object]]) -> dict[str, object]:
     """A slash command's data: ``/dune impulso gastar cantidad:1`` as nested options."""
     built: list[dict[str, object]] = options

@@ -32,7 +32,9 @@ from tests.support.payloads import (
     BOT_ALLOW_OVERWRITE,
     BOT_USER_ID,
     CHANNEL_ID,
+    GM,
     GM_CHANNEL_ID,
+    GUILD_ID,
     OTHER_CHANNEL_ID,
     PLAYER,
     PRIVATE_OVERWRITE,
@@ -250,6 +252,15 @@ class _Adapter(AsyncWebhookAdapter):
         return await self.discord.webhook(route, **kwargs)
 
 
+# The GM may see their private channel (a member overwrite, as a server would give them).
+GM_ALLOW_OVERWRITE = {
+    "id": str(GM.id),
+    "type": 1,
+    "allow": str(discord.Permissions(view_channel=True).value),
+    "deny": "0",
+}
+
+
 class Harness:
     """A bot on a database file, driven by raw interaction payloads.
 
@@ -266,7 +277,7 @@ class Harness:
         self.bot: Tirada | None = None
         self.channels = [
             text_channel(CHANNEL_ID, "mesa"),
-            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE]),
+            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE, GM_ALLOW_OVERWRITE]),
             text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
         ]
         # Members GUILD_CREATE lists; add the bot's to check its own channel permissions.
@@ -347,12 +358,22 @@ class Harness:
         locale: str = "es-ES",
         values: list[str] | None = None,
         component_type: int = 2,
+        channel_id: int | None = None,
+        guild_id: int = GUILD_ID,
     ) -> Reply:
+        """Press a component of ``message``; ``channel_id`` and ``guild_id`` make the click
+        arrive from elsewhere (a forged or copied ``custom_id``)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = values
         return await self.dispatch(
-            3, data, user=user, locale=locale, channel_id=message.channel_id, message=message
+            3,
+            data,
+            user=user,
+            locale=locale,
+            channel_id=message.channel_id if channel_id is None else channel_id,
+            message=message,
+            guild_id=guild_id,
         )
 
     async def submit(
@@ -388,6 +409,7 @@ class Harness:
         guild: bool = True,
         message: Message | None = None,
         interaction_id: int | None = None,
+        guild_id: int = GUILD_ID,
     ) -> Reply:
         """Feed one INTERACTION_CREATE and wait until the bot has finished with it."""
         assert self.bot is not None, "start() the harness first"
@@ -400,6 +422,7 @@ class Harness:
             guild=guild,
             message=message.payload() if message else None,
             channels=self.channels,
+            guild_id=guild_id,
         )
         if interaction_id is not None:
             payload["id"] = str(interaction_id)

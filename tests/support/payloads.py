@@ -173,6 +173,7 @@ def interaction_payload(
     guild: bool = True,
     message: dict[str, Any] | None = None,
     channels: Iterable[dict[str, Any]] = (),
+    guild_id: int = GUILD_ID,
 ) -> dict[str, Any]:
     """A raw INTERACTION_CREATE body as Discord sends it, in a guild channel or a DM."""
     interaction_id = snowflake()
@@ -192,7 +193,7 @@ def interaction_payload(
     if guild:
         channel = next((c for c in channels if int(c["id"]) == channel_id), None)
         payload |= {
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(guild_id),
             "guild_locale": "es-ES",
             "channel": channel or text_channel(channel_id, "otro"),
             "member": {
@@ -205,7 +206,7 @@ def interaction_payload(
                 "permissions": str(user.permissions),
             },
             "context": 0,
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(guild_id)},
         }
     else:
         payload |= {
