@@ -8,7 +8,7 @@ from collections.abc import Callable
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, roll_channel, roll_table
 from bot.client import Tirada
 from bot.errors import Refusal, send, update
 from bot.i18n import Lang, lang_for, t
@@ -179,6 +179,9 @@ class RemoveSelect(
             )
         )
         self.record_id = record_id
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await roll_channel(interaction, self.record_id)
 
     @classmethod
     async def from_custom_id(
