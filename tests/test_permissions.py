@@ -393,6 +393,13 @@ async def donjon_combat(h: Harness) -> Message:
     return (await h.slash("donjon iniciativa", user=GM)).message
 
 
+async def donjon_remove_menu(h: Harness) -> Message:
+    """The GM's menu of who to take out of a started Ráfaga."""
+    panel = await donjon_started(h)
+    combat_id = panel.custom_ids[0].split(":")[3]
+    return (await h.click(panel, f"donjon:ini:quitar:{combat_id}:0", user=GM)).message
+
+
 async def dnd_panel(h: Harness) -> Message:
     """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
@@ -480,6 +487,15 @@ BUTTON_CASES = [
         component_type=5,
     ),
     ButtonCase("donjon turn", "donjon", donjon_started, {"donjon:ini:siguiente": OWN}),
+    ButtonCase("donjon remove", "donjon", donjon_started, {"donjon:ini:quitar": GM_ONLY}),
+    ButtonCase(
+        "donjon remove menu",
+        "donjon",
+        donjon_remove_menu,
+        {"donjon:quitar": GM_ONLY},
+        values=[f"u{PLAYER.id}"],
+        component_type=3,
+    ),
     ButtonCase(
         "dune reroll menu", "dune", dune_reroll_menu, {"dune:dados": OWN}, values=["0"], component_type=3
     ),
@@ -632,6 +648,7 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.NarratedButton,
         dnd5e.PassSelect,
         donjon_combat.CombatButton,
+        donjon_combat.RemoveSelect,
         dnd5e_combat.TrackerButton,
         dnd5e.InspirationButton,
         mediana.TestButton,
