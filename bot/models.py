@@ -71,8 +71,8 @@ class Change:
     set_to: int | None = None
     # The ledger row this change reverts (an undo), so each row is reverted at most once.
     undoes: int | None = None
-    # What this row paid for, when one operation pays for several things (a roll that
-    # spends a player's banked dice and the GM's); the operation's reason otherwise.
+    # What this change paid for, when an operation's changes pay for different things (a
+    # roll's bought dice, its Determinación, the extra difficulty); else the operation's.
     reason: str = ""
 
 

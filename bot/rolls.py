@@ -119,12 +119,10 @@ async def post(
     secret: bool = False,
 ) -> None:
     """Answer with a roll's message (privately when secret) and remember where it is, so
-    buttons pressed elsewhere (a select menu, a command) can update it later. A public roll
-    in the table's channel also links the ledger rows it wrote to its message."""
+    buttons pressed elsewhere (a select menu, a command) can update it later."""
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
-        in_table = not secret and interaction.channel_id == table.channel_id
-        await store.set_roll_message(record.id, message_id, ledger=in_table)
+        await store.set_roll_message(record.id, message_id)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:

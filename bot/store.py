@@ -555,10 +555,15 @@ class Store:
         owner_id: int | None = None,
     ) -> list[LedgerRow]:
         """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
+        # A roll's rows are written before its message exists: their link is the roll's.
         rows = await self._fetchall(
-            "SELECT * FROM ledger WHERE channel_id = :channel AND id < :before "
-            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
-            "ORDER BY id DESC LIMIT :limit",
+            "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
+            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
+            "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
+            "WHERE l.channel_id = :channel AND l.id < :before "
+            "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "
+            "ORDER BY l.id DESC LIMIT :limit",
             {
                 "channel": channel_id,
                 "before": before_id if before_id is not None else 2**63 - 1,
@@ -644,22 +649,11 @@ class Store:
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int, *, ledger: bool = False) -> None:
-        """Remember where a roll was posted, so later buttons can edit that message. With
-        ``ledger`` (a message in the table's own channel), also point the ledger rows the
-        roll wrote before its message existed at it, so the history links each row to what
-        it paid for; only rows without a message are filled, nothing written changes."""
-
-        def save(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
-            if ledger:
-                db.execute(
-                    "UPDATE ledger SET message_id = :message WHERE message_id IS NULL AND (interaction_id, "
-                    "channel_id) = (SELECT interaction_id, channel_id FROM rolls WHERE id = :roll)",
-                    {"message": message_id, "roll": roll_id},
-                )
-
-        await self._write(save)
+    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+        """Remember where a roll was posted, so later buttons can edit that message."""
+        await self._write(
+            lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
+        )
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:
