@@ -13,7 +13,7 @@ from bot import charts, embeds
 from bot.chances import dnd_modes_line, dune_bought_line
 from bot.checks import current_table
 from bot.client import Tirada
-from bot.errors import RefusedCheck
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import Lang, T, decimal, lang_for, options, percent, t
 from rules import dnd5e, donjon, dune, mediana, odds
 
@@ -194,7 +194,7 @@ class Probabilidad(commands.Cog):
         )
 
     @group.command(name=T("odds.mediana"), description=T("odds.mediana.desc"))
-    @options("mediana.opt", "atributo", "dificultad", "habilidad", "rango")
+    @options("mediana.opt", "atributo", "dificultad", "habilidad", "rango", "malherido", "solo_atributo")
     @app_commands.choices(rango=RANK_CHOICES)
     async def mediana_odds(
         self,
@@ -203,32 +203,49 @@ class Probabilidad(commands.Cog):
         dificultad: app_commands.Range[int, 0, 100],
         habilidad: app_commands.Range[int, 0, 50] = 0,
         rango: Choice[str] | None = None,
+        malherido: bool = False,
+        solo_atributo: bool = False,
     ) -> None:
+        """Each rank the GM may set, after the roll's own drops (no skill points,
+        malherido); an attribute test neither explodes nor fails on a natural 1."""
         mediana.check_number("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         mediana.check_number("habilidad", habilidad, 0, mediana.MAX_SCORE)
-        chosen = rango.value if rango else "medio"
-        results = {r: odds.mediana_distribution(atributo + habilidad, dificultad, r) for r in mediana.RANKS}
+        mediana.check_number("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
+        if solo_atributo and habilidad:
+            raise Refusal("odds.mediana.attribute_with_skill")
+        skill = None if solo_atributo else habilidad
+        kind = mediana.roll_kind(solo_atributo)["skill_test"]
+        ranks = {r: mediana.odds_rank(r, skill, malherido) for r in mediana.RANKS}
+        results = {
+            r: odds.mediana_distribution(atributo + habilidad, dificultad, rank, skill_test=kind)
+            for r, rank in ranks.items()
+        }
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
-        lines = [
-            t(
-                lang,
-                "odds.mediana.rank",
-                rank=t(lang, f"mediana.rank.{r}"),
-                success=percent(lang, x.p_success),
-                critical=percent(lang, x.p_critical),
-                fumble=percent(lang, x.p_fumble),
-            )
-            for r, x in results.items()
-        ]
-        chart = trimmed(dict(results[chosen].totals))
+        lines = [mediana_line(lang, base, ranks[base], x) for base, x in results.items()]
+        chart = trimmed(dict(results[rango.value if rango else "medio"].totals))
+        title = "odds.mediana.title_attribute" if solo_atributo else "odds.mediana.title"
         await answer(
             interaction,
             lang,
-            t(lang, "odds.mediana.title", difficulty=dificultad),
+            t(lang, title, difficulty=dificultad),
             lines,
             (*chart, t(lang, "odds.chart.total")),
         )
+
+
+def mediana_line(lang: Lang, base: str, rank: str, result: odds.MedianaOdds) -> str:
+    """One rank's chances; when the roll drops it, say which rank it rolls at."""
+    key = "odds.mediana.rank" if base == rank else "odds.mediana.rank_dropped"
+    return t(
+        lang,
+        key,
+        chosen=t(lang, f"mediana.rank.{base}"),
+        rank=t(lang, f"mediana.rank.{rank}"),
+        success=percent(lang, result.p_success),
+        critical=percent(lang, result.p_critical),
+        fumble=percent(lang, result.p_fumble),
+    )
 
 
 async def setup(bot: Tirada) -> None:

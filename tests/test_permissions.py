@@ -203,6 +203,7 @@ CASES = [
         {"atributo": 5, "habilidad": 2, "rival_atributo": 5, "rival_habilidad": 2},
     ),
     Case("mediana daño", "mediana", {"dados": "2d6"}),
+    Case("mediana competicion", "mediana"),
     Case("mediana iniciativa", "mediana", changes=None),
     Case("mediana descanso", "mediana", setup=sheets),
     # /probabilidad

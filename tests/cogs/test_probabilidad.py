@@ -60,6 +60,34 @@ async def test_mediana_odds(table: Harness) -> None:
     assert english["description"].count("fumble") == 3
 
 
+async def test_mediana_odds_without_skill_points_drop_the_rank(table: Harness) -> None:
+    """Issue 15: skill 0 rolls a rank lower — Medio, dropping to Bajo, against 10 with
+    score 0 succeeds only when the lowest die is 10 (an explosion): 1/1000 + …, not 50 %."""
+    embed = chart_sent(await table.slash("probabilidad mediana", atributo=0, dificultad=10))
+    text = embed["description"]
+    assert "Medio (la mediana), que baja a Bajo (el menor): éxito 0,1\N{NO-BREAK SPACE}%" in text
+    assert "Alto (el mayor), que baja a Medio (la mediana): éxito 2,8\N{NO-BREAK SPACE}%" in text
+    with_skill = chart_sent(await table.slash("probabilidad mediana", atributo=0, habilidad=1, dificultad=11))
+    assert "que baja" not in with_skill["description"]
+
+
+async def test_mediana_odds_of_an_attribute_test(table: Harness) -> None:
+    """No natural-1 rule: 1 + 1o3d10 ≥ 2 fails only on a fumble (a 1 and then 5 or less),
+    where a skill test also fails a natural 1 followed by 6 or more."""
+    embed = chart_sent(
+        await table.slash("probabilidad mediana", atributo=1, dificultad=2, solo_atributo=True)
+    )
+    assert "sin explosión" in embed["title"]
+    assert (
+        "Medio (la mediana): éxito 98,7\N{NO-BREAK SPACE}% · crítico 0,0\N{NO-BREAK SPACE}% · pifia 1,3"
+        in (embed["description"])
+    )
+    refused = await table.slash(
+        "probabilidad mediana", atributo=1, habilidad=2, dificultad=2, solo_atributo=True
+    )
+    assert "deja habilidad en 0" in refused.text
+
+
 @pytest.mark.parametrize(
     ("command", "options", "words"),
     [
