@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -218,7 +219,7 @@ class HistoryButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
         pool = "" if match["pool"] == "-" else match["pool"]
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))

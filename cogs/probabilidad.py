@@ -227,19 +227,20 @@ class Probabilidad(commands.Cog):
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = []
-        if result.p_success is not None:
+        if cd is not None and result.p_success is not None:
             lines.append(t(lang, "odds.dnd.success", p=percent(lang, result.p_success), target=cd))
             lines.append(dnd_modes_line(lang, modificador, cd, ataque))
         if ataque:
             lines.append(t(lang, "odds.dnd.critical", p=percent(lang, result.p_critical)))
-        if result.expected_damage is not None:
+        hit, critical, mean = result.damage_hit, result.damage_critical, result.expected_damage
+        if hit is not None and critical is not None and mean is not None:
             lines.append(
                 t(
                     lang,
                     "odds.dnd.damage",
-                    hit=decimal(lang, result.damage_hit, 1),
-                    critical=decimal(lang, result.damage_critical, 1),
-                    mean=decimal(lang, result.expected_damage, 2),
+                    hit=decimal(lang, hit, 1),
+                    critical=decimal(lang, critical, 1),
+                    mean=decimal(lang, mean, 2),
                 )
             )
         title = t(lang, "odds.dnd.title")

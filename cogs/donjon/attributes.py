@@ -32,7 +32,8 @@ SWAP_METHOD = "jugador_mejorado"
 
 
 def stored_roll(data: dict[str, Any]) -> donjon.AttributeRoll:
-    return donjon.AttributeRoll(tuple(tuple(r) for r in data["rolls"]), data["method"] == "eleccion")  # type: ignore[misc]
+    rolls = tuple((a, b, c) for a, b, c in data["rolls"])
+    return donjon.AttributeRoll(rolls, data["method"] == "eleccion")
 
 
 def may_reroll(data: dict[str, Any]) -> bool:

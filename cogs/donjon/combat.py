@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
@@ -15,7 +16,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load
-from bot.ui import Guarded, Modal, StepButton, parse_int
+from bot.ui import Guarded, Modal, StepButton, parse_int, selected
 from cogs.donjon.state import COMBAT_KIND
 from rules import donjon
 
@@ -186,17 +187,17 @@ class RemoveSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RemoveSelect:
         return cls(int(match["record"]))
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        values = (interaction.data or {}).get("values", [])
+        values = selected(interaction)
         if len(values) != 1:
             raise Refusal("donjon.unknown_combatant")
-        key = str(values[0])[:40]
+        key = values[0][:40]
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         if not is_gm(await roll_table(interaction, record), interaction):
             raise Refusal("error.not_gm")
@@ -206,9 +207,9 @@ class RemoveSelect(
         await update(
             interaction, embed=embeds.card(t(lang, "donjon.combat.removed"), colour=embeds.SUCCESS), view=None
         )
-        message_id = record.message_id
-        if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(message_id).edit(
+        if record.message_id is not None:
+            channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+            await channel.get_partial_message(record.message_id).edit(
                 embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record)
             )
 
@@ -236,7 +237,7 @@ class JoinModal(Modal):
         )
         self.add_item(self.dice)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         user = interaction.user
         combatant = donjon.Combatant(f"u{user.id}", user.display_name[:40], False, (), 1, user.id)
@@ -259,7 +260,7 @@ class NpcModal(Modal):
         for item in (self.name, self.dice, self.count):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         table = await roll_table(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):

@@ -4,6 +4,7 @@ carries the roll id, so the panel survives restarts) and the decisions they appl
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +18,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import narration_embed, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
 from rules import donjon
@@ -131,7 +132,7 @@ class FactModal(Modal):
         )
         self.add_item(self.fact)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         text = self.fact.value
         author = interaction.user.id
 
@@ -156,18 +157,19 @@ class FriendSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FriendSelect:
         return cls(int(match["roll"]))
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        values = (interaction.data or {}).get("values", [])
-        if len(values) != 1 or not str(values[0]).isdigit():
+        values = selected(interaction)
+        if len(values) != 1 or not values[0].isdigit():
             raise Refusal("donjon.friend.pick_one")
         friend = int(values[0])
-        resolved = (interaction.data or {}).get("resolved", {}).get("users", {})
+        data: Mapping[str, Any] = interaction.data or {}
+        resolved = data.get("resolved", {}).get("users", {})
         if resolved.get(str(friend), {}).get("bot"):
             raise Refusal("donjon.friend.bot")
         record = await load(bot.store, self.roll_id, KIND)
@@ -190,9 +192,9 @@ class FriendSelect(
             embed=embeds.card(t(lang, "donjon.friend.done", friend=friend), colour=embeds.SUCCESS),
             view=None,
         )
-        message_id = record.message_id
-        if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(message_id).edit(
+        if record.message_id is not None:
+            channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+            await channel.get_partial_message(record.message_id).edit(
                 embed=roll_embed(lang, record), view=roll_view(lang, record)
             )
         law = donjon.from_data(record.data).law

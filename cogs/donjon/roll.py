@@ -134,7 +134,8 @@ async def enfrentada(
     ask = {"rival": rival, "dados": dados, "rival_dados": rival_dados, "jugador": jugador}
     table = await current_table(interaction)
     player = roller(interaction, table, jugador)
-    if rival == player or rival == interaction.client.user.id:
+    me = interaction.client.user
+    if rival == player or (me is not None and rival == me.id):
         raise Refusal("donjon.bad_rival")
     for name, value in (
         ("dados", dados),
@@ -363,14 +364,14 @@ async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -
     roll = donjon.from_data(record.data)
     details = roll.details
     ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
-    common = {"secreta": bool(details.get("secreta")), "motivo": details.get("motivo")}
+    secreta, motivo = bool(details.get("secreta")), details.get("motivo")
     if roll.kind == "prueba":
-        await prueba(interaction, **ask, **common)
+        await prueba(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "enfrentada":
-        await enfrentada(interaction, **ask, **common)
+        await enfrentada(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "dano":
-        await dano(interaction, **ask, **common)
+        await dano(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind.startswith("gastos_") and "tipo" in ask:
-        await gastos(interaction, ask, **common)
+        await gastos(interaction, ask, secreta=secreta, motivo=motivo)
     else:
         raise Refusal("error.roll_gone")

@@ -137,7 +137,9 @@ async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, co
     user_id = acting_user(combat)
     mentions = discord.AllowedMentions(users=[discord.Object(user_id)] if user_id else False)
     await interaction.followup.send(
-        content=f"<@{user_id}>" if user_id else None, embed=embeds.card(text), allowed_mentions=mentions
+        content=f"<@{user_id}>" if user_id else discord.utils.MISSING,
+        embed=embeds.card(text),
+        allowed_mentions=mentions,
     )
 
 
@@ -159,7 +161,7 @@ class JoinModal(Modal):
         for item in (self.name, self.bonus, self.encumbrance):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """Join once a round (the rules refuse a second roll); a player rolls at the rank
         their PV sheet gives now."""
         bot = interaction.client

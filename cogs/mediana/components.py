@@ -89,7 +89,7 @@ class DamageModal(Modal):
         self.add_item(self.weapon)
         self.add_item(self.armour)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = mediana.parse_effect(self.weapon.value)

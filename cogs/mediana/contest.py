@@ -128,7 +128,7 @@ class EntryModal(Modal):
             "rango": rank,
         }
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """A player enters once (entering again replaces their numbers: nothing is rolled
         before *Resolver*); the GM adds NPCs by name."""
         bot = interaction.client
