@@ -485,8 +485,8 @@ def mediana_exact(
 ) -> MedianaOdds[Fraction]:
     """P(success), P(critical) and P(fumble) of Atributo (+ Habilidad) + 1o3d10 against a
     difficulty, explosions included exactly (they stop at the rules' cap)."""
-    mediana.check_number("puntuacion", score, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-    mediana.check_number("dificultad", difficulty, 0, mediana.MAX_DIFFICULTY)
+    check_range("puntuacion", score, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+    check_range("dificultad", difficulty, 0, mediana.MAX_DIFFICULTY)
     rest = _after_first(rank)
     p_success = p_critical = p_fumble = Fraction(0)
     totals: defaultdict[int, Fraction] = defaultdict(Fraction)

@@ -18,10 +18,6 @@ WOUNDS = "mediana_heridas"
 SHEETS_READ = 200
 
 
-def check(name: str, value: int, low: int, high: int) -> None:
-    mediana.check_number(name, value, low, high)
-
-
 def wounds_cap(physique: int, maximum: int) -> int:
     """The most PV a character can lose: from the maximum down to death (−Físico × 6)."""
     return maximum + physique * mediana.DEATH_FACTOR
