@@ -190,15 +190,6 @@ def roll_test(
     return Test(tuple(throws), score, difficulty, skill_test)
 
 
-def opposed_winner(a: Test, b: Test) -> str | None:
-    """ "El jugador que saque el resultado más alto tiene éxito"; a tie goes to the GM.
-    A natural 1 or a fumble fails on either side (see :func:`contest_winners`)."""
-    winners = contest_winners((a, b))
-    if len(winners) != 1:
-        return None
-    return "ab"[winners[0]]
-
-
 def fails_outright(test: Test) -> bool:
     """ "Un 1 natural ... siempre es fallo en tiradas de habilidad", and a fumble always
     fails: in an opposed test too (the bookworm against the martial artist is one)."""
