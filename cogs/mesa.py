@@ -238,18 +238,18 @@ class HistoryButton(
 # -- reset, after a confirmation -------------------------------------------------------------
 
 
-class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<roll>[0-9]{1,20})"):
+class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<record>[0-9]{1,20})"):
     """ "Sí, reiniciar" / "Cancelar". The record it carries is the table itself: its channel id."""
 
     prefix = "mesa:reiniciar"
 
     async def record_table(self, interaction: discord.Interaction) -> int:
-        return self.roll_id
+        return self.record_id
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        table = await bot.store.table_or_default(self.roll_id, interaction.guild_id)
+        table = await bot.store.table_or_default(self.record_id, interaction.guild_id)
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         if self.action == "no":

@@ -9,7 +9,7 @@ append-only ledger row, and the whole operation is recorded under its interactio
 replay returns the first answer and changes nothing.
 
 Split by concern: ``connection`` (the one connection and how a transaction runs),
-``schema`` (migrations, ``meta``), ``tables``, ``pools`` (operations and the ledger), ``rolls``
+``schema`` (migrations, ``meta``), ``tables``, ``pools`` (operations and the ledger), ``records``
 (records and reveals), ``retention``. ``Store`` is all of them.
 """
 
@@ -23,8 +23,8 @@ import aiosqlite
 
 from bot.store.connection import Clock, DatabaseReplaced, utc_now
 from bot.store.pools import POOL_MAX, Pools
+from bot.store.records import Records
 from bot.store.retention import Pruned, Pruning, Retention
-from bot.store.rolls import Rolls
 from bot.store.schema import MIGRATIONS, Schema
 from bot.store.tables import Tables
 
@@ -33,7 +33,7 @@ BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
 
 
-class Store(Schema, Tables, Pools, Rolls, Pruning):
+class Store(Schema, Tables, Pools, Records, Pruning):
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
     @classmethod

@@ -83,6 +83,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL
         )""",
     ),
+    (
+        # The table holds every record buttons come back to (rolls, tasks, trackers, sheets,
+        # grants), not only rolls: renamed, data and ids kept. SQLite cannot rename an
+        # index, so the channel index is made again under its new name. An operation's
+        # recorded outcome names the record it made as ``record_id`` from now on.
+        "ALTER TABLE rolls RENAME TO records",
+        "DROP INDEX rolls_by_channel",
+        "CREATE INDEX records_by_channel ON records (channel_id, kind, id)",
+        "UPDATE operations SET outcome = json_set(json_remove(outcome, '$.roll_id'), '$.record_id', "
+        "json_extract(outcome, '$.roll_id')) WHERE json_extract(outcome, '$.kind') = 'applied'",
+    ),
 )
 
 

@@ -380,7 +380,7 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
         pending = []
-        for record in await self.bot.store.rolls(table.channel_id, KIND, limit=200):
+        for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
             law = donjon.from_data(record.data).law
             if law is not None and law.facts and not law.narrated:
                 pending.append((record, law))
@@ -428,12 +428,12 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         open_combat = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
+            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
             None,
         )
         if open_combat is None:
             state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
-            combat_id = await store.save_roll(
+            combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
@@ -444,7 +444,7 @@ class Donjon(commands.Cog):
             view=combat_view(lang, open_combat),
         )
         if message_id is not None:
-            await store.set_roll_message(open_combat.id, message_id)
+            await store.set_record_message(open_combat.id, message_id)
 
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
     @options("donjon.opt", "metodo")

@@ -18,7 +18,7 @@ from bot.checks import current_table, is_gm, reason
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import Change, RollRecord, Table
+from bot.models import Change, Record, Table
 from bot.reveal import is_secret
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
@@ -341,7 +341,7 @@ async def contest(
     )
 
 
-async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same options, motivo and secrecy, for whoever presses; banked dice
     are not spent again."""
     roll = donjon.from_data(record.data)

@@ -15,7 +15,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal, RefusedCheck
 from bot.i18n import T, lang_for, options, t
-from bot.models import RollRecord, Table
+from bot.models import Record, Table
 from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
@@ -165,7 +165,7 @@ async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | N
     )
 
 
-async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_contest(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* a resolved contest: the same sides roll again at once."""
     bot = interaction.client
     table = await current_table(interaction)
@@ -177,7 +177,7 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollR
     await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
 
 
-async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
     presses."""
     if record.data["kind"] == "competicion":
@@ -194,7 +194,7 @@ async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollReco
         await roll_test(interaction, options)
 
 
-async def repeat_damage(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_damage(interaction: discord.Interaction[Tirada], record: Record) -> None:
     options = options_of(record.data)
     if not options:
         raise Refusal("mediana.no_repeat")
@@ -397,14 +397,14 @@ class Mediana(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         record = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
             None,
         )
         if record is None:
             state = mediana.combat_to_data(mediana.Combat())
             record = await load(
                 store,
-                await store.save_roll(
+                await store.save_record(
                     table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
                 ),
                 COMBAT_KIND,

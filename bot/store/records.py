@@ -8,55 +8,56 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.models import (
-    RollRecord,
+    Record,
 )
 from bot.store.connection import Connection
 
 
-class Rolls(Connection):
+class Records(Connection):
     """Records buttons come back to (rolls, tasks, trackers, sheets, grants) and reveals."""
 
-    async def save_roll(
+    async def save_record(
         self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
     ) -> int:
-        """Record a posted roll once per interaction and return its id."""
+        """Save a record once per interaction and return its id."""
 
         def save(db: sqlite3.Connection) -> int:
             db.execute(
-                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+                "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
                 (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
             )
             return int(
-                db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
+                db.execute("SELECT id FROM records WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
             )
 
         return await self._write(save)
 
-    async def roll(self, roll_id: int) -> RollRecord | None:
-        """A live roll; a retired one (the table was reset) no longer exists for buttons."""
-        row = await self._fetchone("SELECT * FROM rolls WHERE id = ? AND NOT retired", (roll_id,))
-        return None if row is None else _roll(row)
+    async def record(self, record_id: int) -> Record | None:
+        """A live record; a retired one (the table was reset) no longer exists for buttons."""
+        row = await self._fetchone("SELECT * FROM records WHERE id = ? AND NOT retired", (record_id,))
+        return None if row is None else _record(row)
 
-    async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
-        """The channel's latest rolls of one kind, newest first."""
+    async def records(self, channel_id: int, kind: str, limit: int = 500) -> list[Record]:
+        """The channel's latest live records of one kind, newest first."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired ORDER BY id DESC LIMIT ?",
+            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "ORDER BY id DESC LIMIT ?",
             (channel_id, kind, limit),
         )
-        return [_roll(r) for r in rows]
+        return [_record(r) for r in rows]
 
-    async def linked_rolls(
+    async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
-    ) -> list[RollRecord]:
-        """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
+    ) -> list[Record]:
+        """In one query, the channel's live records of ``kind`` whose ``data[field]`` is one of
         ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
             "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
             (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
         )
-        return [_roll(r) for r in rows]
+        return [_record(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
@@ -75,15 +76,15 @@ class Rolls(Connection):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+    async def set_record_message(self, record_id: int, message_id: int) -> None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
         rows a button writes, which know the message already."""
 
         def remember(db: sqlite3.Connection) -> None:
             row = db.execute(
-                "UPDATE rolls SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
-                (message_id, roll_id),
+                "UPDATE records SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
+                (message_id, record_id),
             ).fetchone()
             if row is not None:
                 db.execute(
@@ -95,8 +96,8 @@ class Rolls(Connection):
         await self._write(remember)
 
 
-def _roll(row: sqlite3.Row) -> RollRecord:
-    return RollRecord(
+def _record(row: sqlite3.Row) -> Record:
+    return Record(
         row["id"],
         row["channel_id"],
         row["user_id"],
