@@ -223,7 +223,7 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
                 "SELECT * FROM tables ORDER BY channel_id",
                 "SELECT channel_id, pool, owner_id, value FROM pools ORDER BY 1, 2, 3",
                 "SELECT count(*) FROM ledger",
-                "SELECT id, version, retired, data FROM rolls ORDER BY id",
+                "SELECT id, version, retired, data FROM records ORDER BY id",
                 "SELECT * FROM reveals",
             )
         )

@@ -723,4 +723,4 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     store._fetchall = counted  # type: ignore[method-assign]
     shown = await table.slash("dune tarea ver")
     assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
-    assert len([q for q in queries if "FROM rolls" in q]) == 2  # the tasks, then their rolls
+    assert len([q for q in queries if "FROM records" in q]) == 2  # the tasks, then their rolls
