@@ -301,7 +301,6 @@ class Dune(commands.Cog):
             if not r.data.get("done") and current.lower() in str(r.data["name"]).lower()
         ][:25]
 
-
     # -- pools ------------------------------------------------------------------------------------
 
     async def pools_answer(
@@ -584,4 +583,3 @@ class Dune(commands.Cog):
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
             embeds.field(embed, str(task.data["name"]), value, inline=False)
         await send(interaction, embed=embed)
-

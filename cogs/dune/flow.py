@@ -60,9 +60,7 @@ async def roll_and_post(
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
     momentum = await store.pool(table.channel_id, IMPULSO)
-    cost = dune.roll_cost(
-        spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
-    )
+    cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
     waiting = 0 if spec.npc else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
@@ -192,4 +190,3 @@ async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -
         await prepare_assist(bot, interaction, spec)
     else:
         await roll_and_post(bot, interaction, spec)
-
