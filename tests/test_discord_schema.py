@@ -252,4 +252,3 @@ def test_the_spec_check_flags_a_limit_that_differs_from_the_spec() -> None:
     assert len(spec_check.compare(ours, theirs)) == 2
     assert spec_check.compare({**ours, "maxLength": 45, "minLength": 1}, theirs) == []
     assert spec_check.compare({**ours, "maxLength": 44, "minLength": 1, "x-stricter": "why"}, theirs) == []
-
