@@ -122,7 +122,7 @@ async def post(
     buttons pressed elsewhere (a select menu, a command) can update it later."""
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
-        await store.set_roll_message(record.id, message_id)
+        await store.set_roll_message(record.id, message_id, secret=secret)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:

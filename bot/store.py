@@ -117,6 +117,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL
         )""",
     ),
+    (
+        # A secret roll's message (GM channel or ephemeral) is no link for the history until
+        # it is revealed; the partial index finds those few messages per history row.
+        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
+    ),
 )
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -567,9 +573,13 @@ class Store:
     ) -> list[LedgerRow]:
         """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
         # A roll's rows are written before its message exists: their link is the roll's.
+        # A message of a secret roll not yet revealed is nobody's link (players would be led
+        # to the GM channel, or to an ephemeral message).
         rows = await self._fetchall(
             "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
-            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
+            "(SELECT s.message_id FROM rolls s WHERE s.secret "
+            "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
             "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = :channel AND l.id < :before "
@@ -660,21 +670,31 @@ class Store:
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+    async def set_roll_message(self, roll_id: int, message_id: int, *, secret: bool = False) -> None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
-        rows a button writes, which know the message already."""
+        rows a button writes, which know the message already. A secret roll's message is
+        remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
+        the rows that named its secret message name the table's message instead."""
 
         def remember(db: sqlite3.Connection) -> None:
+            before = db.execute("SELECT message_id, secret FROM rolls WHERE id = ?", (roll_id,)).fetchone()
             row = db.execute(
-                "UPDATE rolls SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
-                (message_id, roll_id),
+                "UPDATE rolls SET message_id = ?, secret = ? WHERE id = ? "
+                "RETURNING channel_id, interaction_id",
+                (message_id, secret, roll_id),
             ).fetchone()
-            if row is not None:
+            if row is None:
+                return
+            db.execute(
+                "UPDATE ledger SET message_id = ? "
+                "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
+                (message_id, row[0], row[1]),
+            )
+            if before[1] and not secret:
                 db.execute(
-                    "UPDATE ledger SET message_id = ? "
-                    "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
-                    (message_id, row[0], row[1]),
+                    "UPDATE ledger SET message_id = ? WHERE channel_id = ? AND message_id = ?",
+                    (message_id, row[0], before[0]),
                 )
 
         await self._write(remember)
