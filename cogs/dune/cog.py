@@ -355,9 +355,7 @@ class Dune(commands.Cog):
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
     @options("dune.opt", "cantidad")
-    async def impulso_gastar(
-        self, interaction: discord.Interaction, cantidad: Momentum = 1
-    ) -> None:
+    async def impulso_gastar(self, interaction: discord.Interaction, cantidad: Momentum = 1) -> None:
         table = await current_table(interaction)
         await rolls.change(
             self.bot.store, interaction, table, "dune.impulso.spend", momentum_change(-cantidad)
@@ -373,9 +371,7 @@ class Dune(commands.Cog):
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
     @options("dune.opt", "cantidad")
-    async def amenaza_anadir(
-        self, interaction: discord.Interaction, cantidad: Threat = 1
-    ) -> None:
+    async def amenaza_anadir(self, interaction: discord.Interaction, cantidad: Threat = 1) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         table = await current_table(interaction)
         await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", threat_change(cantidad))

@@ -152,9 +152,7 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
-        await interaction.message.edit(
-            embed=opposed_embed(lang, done), view=None
-        )
+        await interaction.message.edit(embed=opposed_embed(lang, done), view=None)
 
 
 async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: RollSpec) -> None:
