@@ -189,7 +189,7 @@ class HistoryPage:
     def custom_id(self, before: int) -> str:
         return f"mesa:historial:{self.channel_id}:{before}:{self.pool or '-'}:{self.owner}"
 
-    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, object]:
+    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, Any]:
         rows = await bot.store.ledger(
             self.channel_id,
             limit=HISTORY_PAGE + 1,

@@ -84,13 +84,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     (
+        # A secret roll's message (GM channel or ephemeral) is no link for the history until
+        # it is revealed; the partial index finds those few messages per history row.
+        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
+    ),
+    (
         # The table holds every record buttons come back to (rolls, tasks, trackers, sheets,
         # grants), not only rolls: renamed, data and ids kept. SQLite cannot rename an
-        # index, so the channel index is made again under its new name. An operation's
+        # index, so the two indexes are made again under their new names. An operation's
         # recorded outcome names the record it made as ``record_id`` from now on.
         "ALTER TABLE rolls RENAME TO records",
         "DROP INDEX rolls_by_channel",
         "CREATE INDEX records_by_channel ON records (channel_id, kind, id)",
+        "DROP INDEX rolls_secret_message",
+        "CREATE INDEX records_secret_message ON records (message_id) WHERE secret",
         "UPDATE operations SET outcome = json_set(json_remove(outcome, '$.roll_id'), '$.record_id', "
         "json_extract(outcome, '$.roll_id')) WHERE json_extract(outcome, '$.kind') = 'applied'",
     ),

@@ -142,9 +142,7 @@ async def reroll(interaction: discord.Interaction[Tirada], record: Record) -> No
     await edit_posted(interaction, closed, attributes_embed(lang_for(interaction.locale), data))
 
 
-async def edit_posted(
-    interaction: discord.Interaction[Tirada], record: Record, embed: discord.Embed
-) -> None:
+async def edit_posted(interaction: discord.Interaction[Tirada], record: Record, embed: discord.Embed) -> None:
     """Show a roll's new state on its public message (a secret one lives in the GM channel,
     where its GM sees the answer anyway), without its reroll button."""
     if record.message_id is None or record.data.get("secreta"):

@@ -254,6 +254,21 @@ async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> N
     assert record is not None and record.message_id == 555
 
 
+async def test_rows_naming_a_secret_rolls_message_link_nowhere_until_its_reveal_names_the_table_one(
+    store: Store,
+) -> None:
+    """A button pressed on the secret message writes that message on its row; the reveal
+    moves every such row to the message posted at the table."""
+    from dataclasses import replace
+
+    record_id = await store.save_record(CHANNEL, 10, 7, "dune", {})
+    await store.set_record_message(record_id, 555, secret=True)
+    await store.apply(replace(op(11, Change("impulso", 2)), message_id=555))
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [None]
+    await store.set_record_message(record_id, 777)
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [777]
+
+
 async def test_a_clamped_spend_stops_at_zero(store: Store) -> None:
     await store.apply(op(1, Change("impulso", 1)))
     first = await store.apply(op(2, Change("impulso", -1, clamp=True)))
@@ -408,11 +423,11 @@ async def test_pruning_runs_in_the_background(harness: Harness) -> None:
 async def test_a_database_from_before_the_records_rename_keeps_its_records_and_replays(
     tmp_path: Path,
 ) -> None:
-    """Schema 3 renames ``rolls`` to ``records``: a file written by schema 2 keeps its
+    """Schema 4 renames ``rolls`` to ``records``: a file written by schema 3 keeps its
     records (with their ids, for the buttons already posted) and its recorded outcomes."""
-    path = tmp_path / "v2.db"
+    path = tmp_path / "v3.db"
     with sqlite3.connect(path) as db:
-        for statement in (s for migration in MIGRATIONS[:2] for s in migration):
+        for statement in (s for migration in MIGRATIONS[:3] for s in migration):
             db.execute(statement)
         db.execute(
             "INSERT INTO rolls (id, channel_id, interaction_id, user_id, kind, data, created_at) "
@@ -425,7 +440,7 @@ async def test_a_database_from_before_the_records_rename_keeps_its_records_and_r
             "VALUES (40, 0, ?, ?, '2099-01-01T00:00:00+00:00')",
             (CHANNEL, outcome),
         )
-        db.execute("PRAGMA user_version = 2")
+        db.execute("PRAGMA user_version = 3")
     store = await Store.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)

@@ -300,9 +300,7 @@ async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) ->
 def test_an_opposed_test_stored_before_still_reads_and_settles() -> None:
     """A tie stored with the old ``a``/``b`` shape keeps reading, and the GM can settle it."""
     throw = {"throws": [[[5, 5, 5], "medio"]], "score": 5, "difficulty": None, "skill_test": True}
-    old = Record(
-        1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None}
-    )
+    old = Record(1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None})
     assert "⚖️ Empate: el DJ decide" in str(contest_embed("es", old).to_dict())
     settled = Record(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
     assert "⚖️ Empate aceptado por el DJ." in str(contest_embed("es", settled).to_dict())
