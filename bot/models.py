@@ -216,3 +216,17 @@ class RollRecord:
     data: dict[str, Any]
     version: int = 0
     message_id: int | None = None
+
+
+@dataclass(frozen=True)
+class SavedRoll:
+    """A named roll kept for a player (``scope`` 0, ``owner_id`` the player) or for a whole
+    table (``scope`` its channel, ``owner_id`` 0), played again by its kind's repeater."""
+
+    id: int
+    scope: int
+    owner_id: int
+    creator_id: int
+    name: str
+    kind: str
+    data: dict[str, Any]

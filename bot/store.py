@@ -36,6 +36,7 @@ from bot.models import (
     Refused,
     RollRecord,
     RollUpdate,
+    SavedRoll,
     System,
     Table,
     TableSettings,
@@ -115,6 +116,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             roll_id    INTEGER NOT NULL,
             actor_id   INTEGER NOT NULL,
             created_at TEXT NOT NULL
+        )""",
+    ),
+    (
+        # -- saved rolls (cogs/guardada.py): a player's own (scope 0, owner the player) or
+        # a table's (scope its channel, owner 0); ``kind`` is the roll kind whose repeater
+        # plays it, ``data`` what that repeater reads.
+        """CREATE TABLE saved_rolls (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            scope      INTEGER NOT NULL,
+            owner_id   INTEGER NOT NULL,
+            creator_id INTEGER NOT NULL,
+            name       TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
+            kind       TEXT NOT NULL,
+            data       TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (scope, owner_id, name)
         )""",
     ),
 )
@@ -655,6 +672,54 @@ class Store:
             lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
         )
 
+    # -- saved rolls (cogs/guardada.py) -------------------------------------------------
+
+    async def save_named_roll(self, roll: SavedRoll, limit: int) -> str:
+        """Keep ``roll`` unless its owner already has ``limit`` of them or one by that name:
+        ``"saved"``, ``"full"`` or ``"exists"``. Counted and written in one transaction."""
+
+        def save(db: sqlite3.Connection) -> str:
+            where = (roll.scope, roll.owner_id)
+            count = db.execute(
+                "SELECT count(*), sum(name = ?) FROM saved_rolls WHERE scope = ? AND owner_id = ?",
+                (roll.name, *where),
+            ).fetchone()
+            if count[1]:
+                return "exists"
+            if count[0] >= limit:
+                return "full"
+            db.execute(
+                "INSERT INTO saved_rolls (scope, owner_id, creator_id, name, kind, data, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*where, roll.creator_id, roll.name, roll.kind, json.dumps(roll.data), self._now()),
+            )
+            return "saved"
+
+        return await self._write(save)
+
+    async def named_rolls(self, user_id: int, channel_id: int | None, prefix: str = "") -> list[SavedRoll]:
+        """The player's own saved rolls, then the table's (none without a table), by name."""
+        rows = await self._fetchall(
+            "SELECT * FROM saved_rolls WHERE ((scope = 0 AND owner_id = :user) "
+            "OR (scope = :table AND owner_id = 0)) AND instr(name, :prefix) > 0 "
+            "ORDER BY scope <> 0, name LIMIT 150",
+            {"user": user_id, "table": channel_id if channel_id is not None else -1, "prefix": prefix},
+        )
+        return [_saved(r) for r in rows]
+
+    async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> RollRecord | None:
+        """The player's latest live roll at the table among ``kinds`` (to save it by name)."""
+        row = await self._fetchone(
+            "SELECT * FROM rolls WHERE channel_id = ? AND user_id = ? AND NOT retired "
+            "AND kind IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1",
+            (channel_id, user_id, json.dumps(list(kinds))),
+        )
+        return None if row is None else _roll(row)
+
+    async def delete_named_roll(self, saved_id: int) -> bool:
+        cursor = await self._write(lambda db: db.execute("DELETE FROM saved_rolls WHERE id = ?", (saved_id,)))
+        return bool(cursor.rowcount)
+
 
 async def _use_wal(db: aiosqlite.Connection) -> None:
     """Switch the file to WAL. Two processes creating the file at the same moment: SQLite
@@ -743,6 +808,18 @@ def _roll(row: sqlite3.Row) -> RollRecord:
         json.loads(row["data"]),
         row["version"],
         row["message_id"],
+    )
+
+
+def _saved(row: sqlite3.Row) -> SavedRoll:
+    return SavedRoll(
+        row["id"],
+        row["scope"],
+        row["owner_id"],
+        row["creator_id"],
+        row["name"],
+        row["kind"],
+        json.loads(row["data"]),
     )
 
 

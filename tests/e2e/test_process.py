@@ -234,3 +234,52 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
         assert pool.value >= 0
     values = {p.pool: p.value for p in pools}
     assert values["impulso"] <= 6
+
+
+async def answer_to(fake: FakeDiscord, payload: dict) -> dict:
+    await fake.dispatch("INTERACTION_CREATE", payload)
+    callback = await fake.wait_for("POST", rf"^/interactions/{payload['id']}/[^/]+/callback$")
+    return callback.body
+
+
+async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 21 end to end: a saved roll is created and rolled."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        sync = await fake.wait_for("PUT", r"^/applications/\d+/commands$")
+        assert any(c["name"] == "guardada" for c in sync.body)
+
+        created = await answer_to(
+            fake,
+            payload_for(
+                command(
+                    ["guardada", "crear"],
+                    [
+                        {"type": 3, "name": "nombre", "value": "ataque"},
+                        {"type": 3, "name": "expresion", "value": "1d20+{bono}"},
+                        {"type": 3, "name": "valores", "value": "bono=5"},
+                    ],
+                ),
+                user=PLAYER,
+            ),
+        )
+        assert created["data"]["flags"] & 64
+        rolled = await answer_to(
+            fake,
+            payload_for(
+                command(["guardada", "tirar"], [{"type": 3, "name": "nombre", "value": "ataque"}]),
+                user=PLAYER,
+            ),
+        )
+        assert rolled["data"]["embeds"][0]["title"] == "ataque — 🎲 1d20 + 5"
+
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+    logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    assert not [entry for entry in logs if entry["level"] == "ERROR"]
