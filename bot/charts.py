@@ -48,3 +48,34 @@ async def bar_chart(
     lang: Lang, title: str, labels: Sequence[str], values: Sequence[float], xlabel: str, ylabel: str
 ) -> bytes:
     return await asyncio.to_thread(_draw, lang, title, list(labels), list(values), xlabel, ylabel)
+
+
+def _draw_against(
+    lang: Lang,
+    title: str,
+    labels: Sequence[str],
+    seen: Sequence[float],
+    expected: Sequence[float],
+    ylabel: str,
+) -> bytes:
+    """Bars for what came up, a line for what a fair die gives (``/estadisticas``)."""
+    chart = figure(lang, title, labels, seen, "", ylabel)
+    axes = chart.axes[0]
+    axes.step(range(len(expected)), [100 * v for v in expected], where="mid", color="#ED4245", linewidth=1)
+    buffer = io.BytesIO()
+    chart.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+async def against_chart(
+    lang: Lang,
+    title: str,
+    labels: Sequence[str],
+    seen: Sequence[float],
+    expected: Sequence[float],
+    ylabel: str,
+) -> bytes:
+    """Observed shares against expected ones, as PNG, drawn in a worker thread."""
+    return await asyncio.to_thread(
+        _draw_against, lang, title, list(labels), list(seen), list(expected), ylabel
+    )

@@ -32,6 +32,7 @@ EXTENSIONS = (
     "cogs.mediana",
     "cogs.probabilidad",
     "cogs.guardada",
+    "cogs.estadisticas",
 )
 COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.

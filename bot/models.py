@@ -83,6 +83,9 @@ class NewRoll:
     user_id: int
     kind: str
     data: dict[str, Any]
+    # For the dice statistics: the system that rolled, and every die's (size, face).
+    system: str = ""
+    dice: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL,
             UNIQUE (scope, owner_id, name)
         )""",
+        # -- the chronicle (bot/cronica.py): a secret roll stays out of it until revealed.
+        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
+        # -- dice statistics (bot/estadisticas.py): how often each face came up, per day,
+        # table, player, system and die size. Bounded by the faces there are, not by rolls.
+        """CREATE TABLE dice_counts (
+            day        TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            user_id    INTEGER NOT NULL,
+            system     TEXT NOT NULL,
+            sides      INTEGER NOT NULL,
+            face       INTEGER NOT NULL,
+            count      INTEGER NOT NULL CHECK (count > 0),
+            PRIMARY KEY (day, channel_id, user_id, system, sides, face)
+        )""",
+        "CREATE INDEX dice_counts_by_user ON dice_counts (user_id, day)",
+        "CREATE INDEX dice_counts_by_channel ON dice_counts (channel_id, day)",
     ),
 )
 
@@ -486,6 +502,7 @@ class Store:
         )
         row = cursor.fetchone()
         assert row is not None
+        self._count_dice(db, channel_id, roll)
         return int(row[0])
 
     def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
@@ -719,6 +736,71 @@ class Store:
     async def delete_named_roll(self, saved_id: int) -> bool:
         cursor = await self._write(lambda db: db.execute("DELETE FROM saved_rolls WHERE id = ?", (saved_id,)))
         return bool(cursor.rowcount)
+
+    # -- the chronicle (bot/cronica.py) -------------------------------------------------
+
+    async def mark_secret(self, roll_id: int) -> None:
+        """A roll posted secretly: the chronicle leaves it out until it is revealed."""
+        await self._write(lambda db: db.execute("UPDATE rolls SET secret = 1 WHERE id = ?", (roll_id,)))
+
+    async def mark_scene_end(self, channel_id: int) -> None:
+        """Remember when the table's last scene ended (where a chronicle starts by default)."""
+        await self.set_meta(f"scene_end:{channel_id}", self._now())
+
+    async def session_rolls(
+        self, channel_id: int, since: str, until: str, limit: int
+    ) -> list[tuple[str, RollRecord]]:
+        """The table's rolls made in [since, until] that the whole table has seen (not
+        secret, or revealed), oldest first, with when each was made."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls r WHERE channel_id = ? AND created_at >= ? AND created_at <= ? "
+            "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.roll_id = r.id)) "
+            "ORDER BY id LIMIT ?",
+            (channel_id, since, until, limit),
+        )
+        return [(r["created_at"], _roll(r)) for r in rows]
+
+    async def session_ledger(self, channel_id: int, since: str, until: str, limit: int) -> list[LedgerRow]:
+        """The table's ledger rows written in [since, until], oldest first."""
+        rows = await self._fetchall(
+            "SELECT id, channel_id, interaction_id, actor_id, pool, owner_id, delta, value_after, reason, "
+            "message_id, created_at, undoes FROM ledger WHERE channel_id = ? AND created_at >= ? "
+            "AND created_at <= ? ORDER BY id LIMIT ?",
+            (channel_id, since, until, limit),
+        )
+        return [LedgerRow(**dict(r)) for r in rows]
+
+    # -- dice statistics (bot/estadisticas.py) ------------------------------------------
+
+    def _count_dice(self, db: sqlite3.Connection, channel_id: int, roll: NewRoll) -> None:
+        """Inside the roll's own transaction (a replay records nothing twice): add its dice
+        to the day's counts."""
+        faces: dict[tuple[int, int], int] = {}
+        for die in roll.dice:
+            faces[die] = faces.get(die, 0) + 1
+        day = self._clock().date().isoformat()
+        db.executemany(
+            "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
+            "DO UPDATE SET count = count + excluded.count",
+            [(day, channel_id, roll.user_id, roll.system, s, f, n) for (s, f), n in faces.items()],
+        )
+
+    async def dice_counts(
+        self, since_day: str, user_id: int | None = None, channel_id: int | None = None
+    ) -> dict[tuple[str, int], dict[int, int]]:
+        """Face counts from ``since_day`` on, per (system, sides): one player's, one
+        table's, or (neither given) every die the bot rolled."""
+        rows = await self._fetchall(
+            "SELECT system, sides, face, sum(count) FROM dice_counts WHERE day >= :since "
+            "AND (:user IS NULL OR user_id = :user) AND (:channel IS NULL OR channel_id = :channel) "
+            "GROUP BY system, sides, face",
+            {"since": since_day, "user": user_id, "channel": channel_id},
+        )
+        counts: dict[tuple[str, int], dict[int, int]] = {}
+        for system, sides, face, count in rows:
+            counts.setdefault((system, sides), {})[face] = int(count)
+        return counts
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:

@@ -61,7 +61,15 @@ async def roll_and_post(
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    data = {"expresion": expression, "privada": private, "secreta": secret, "motivo": motivo}
+    data = {
+        "expresion": expression,
+        "privada": private,
+        "secreta": secret,
+        "motivo": motivo,
+        # What was rolled, for the chronicle and the dice statistics: every die's size and face.
+        "total": roll.total,
+        "dados": [[d.sides, d.value] for d in roll.dice],
+    }
     record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)

@@ -210,6 +210,8 @@ CASES = [
     Case("probabilidad dune", options={"habilidad": 6, "motivacion": 6}, changes=False),
     Case("probabilidad dnd", "dnd5e", {"modificador": 3}, changes=False),
     Case("probabilidad mediana", "mediana", {"atributo": 5, "dificultad": 10}, changes=False),
+    Case("mesa cronica", allowed=GM_ONLY, changes=False),
+    Case("estadisticas", options={"de": "mesa"}, changes=False),
     # /guardada
     Case("guardada crear", options={"nombre": "ataque", "expresion": "1d20+{b}", "valores": "b=2"}),
     Case("guardada tirar", options={"nombre": "iniciativa"}, setup=table_roll),

@@ -16,3 +16,12 @@ def test_the_percentage_axis_is_written_in_the_readers_notation(lang: str, tick:
 
 async def test_a_chart_is_a_png() -> None:
     assert (await bar_chart("es", "t", ["1"], [0.5], "x", "y")).startswith(b"\x89PNG")
+
+
+async def test_the_statistics_chart_is_a_png() -> None:
+    from bot.charts import against_chart
+
+    png = await against_chart(
+        "es", "d6", list("123456"), [0.2, 0.1, 0.2, 0.2, 0.1, 0.2], [1 / 6] * 6, "veces (%)"
+    )
+    assert png.startswith(b"\x89PNG")

@@ -99,7 +99,7 @@ async def test_the_bot_process_rolls_and_stops_cleanly(fake: FakeDiscord, tmp_pa
     assert process.returncode == 0
     logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
     assert any(entry["msg"] == "stopped" for entry in logs)
-    assert not [entry for entry in logs if entry["level"] == "ERROR"]
+    assert not [entry for entry in logs if entry["level"] == "ERROR"], stderr.decode()[-3000:]
     assert (tmp_path / "datos" / "tirada.db").exists()
 
 
@@ -338,7 +338,8 @@ async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
 
 
 async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_path: Path) -> None:
-    """Issue 21 end to end: a saved roll is created and rolled."""
+    """Issue 21 end to end: a saved roll is created and rolled; the GM (the admin, at a
+    table without GM) gets the chronicle as a file; the player's statistics count that d20."""
     process = await start_bot(fake, tmp_path)
     try:
         await asyncio.wait_for(fake.identified.wait(), timeout=30)
@@ -369,6 +370,17 @@ async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_pa
         )
         assert rolled["data"]["embeds"][0]["title"] == "ataque — 🎲 1d20 + 5"
 
+        chronicle = payload_for(command(["mesa", "cronica"], []))
+        assert (await answer(fake, chronicle))["type"] == 5
+        sent = await fake.wait_for("POST", rf"^/webhooks/\d+/{chronicle['token']}")
+        assert sent.body["files"] and sent.body["files"][0].endswith("_1.md")
+
+        statistics = payload_for(command(["estadisticas"], []), user=PLAYER)
+        assert (await answer(fake, statistics))["type"] == 5
+        judged = await fake.wait_for("POST", rf"^/webhooks/\d+/{statistics['token']}")
+        assert "Tus d20 (tirar, n = 1)" in judged.body["embeds"][0]["description"]
+        assert judged.body["files"] == ["estadisticas.png"]
+
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
     finally:
@@ -377,4 +389,4 @@ async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_pa
             await process.wait()
     assert process.returncode == 0
     logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
-    assert not [entry for entry in logs if entry["level"] == "ERROR"]
+    assert not [entry for entry in logs if entry["level"] == "ERROR"], stderr.decode()[-3000:]

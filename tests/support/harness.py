@@ -61,6 +61,8 @@ class Call:
     path: str
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
+    # Each attached file's name and content, read as it was sent.
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
     at: float = field(default_factory=time.perf_counter)
 
 
@@ -234,7 +236,8 @@ class Discord:
             part = next(p for p in kwargs["multipart"] if p["name"] == "payload_json")
             payload = json.loads(part["value"])
         path = _path(route)
-        call = Call(route.method, path, payload, files=len(files))
+        attachments = [(f.filename, _content(f)) for f in files]
+        call = Call(route.method, path, payload, files=len(files), attachments=attachments)
         self.calls.append(call)
         self._validate(route.method, path, payload)
         token = route.webhook_token or ""
@@ -299,6 +302,16 @@ class Discord:
 
 
 TIMEOUT = -1
+
+
+def _content(file: discord.File) -> bytes:
+    """An attachment's bytes, read without moving the file (discord.py sends it next)."""
+    fp = file.fp
+    position = fp.tell()
+    fp.seek(0)
+    data = fp.read()
+    fp.seek(position)
+    return data
 
 
 def _path(route: discord.http.Route) -> str:
