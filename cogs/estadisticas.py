@@ -17,7 +17,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, embeds
-from bot.checks import current_table
+from bot.checks import anywhere, current_table, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, options, t
@@ -73,6 +73,7 @@ class Estadisticas(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name=T("estadisticas.cmd"), description=T("estadisticas.cmd.desc"))
+    @anywhere
     @options("estadisticas.opt", "de", "dias", "dado")
     @app_commands.choices(de=[Choice(name=T(f"estadisticas.de.{s}"), value=s) for s in SCOPES])
     async def estadisticas(
@@ -91,7 +92,7 @@ class Estadisticas(commands.Cog):
         since = (datetime.now(UTC) - timedelta(days=dias - 1)).date().isoformat()
         channel = None
         if scope == "mesa":
-            if interaction.guild_id is None:
+            if not with_tirada(interaction):
                 raise Refusal("estadisticas.table_needs_server")
             channel = (await current_table(interaction)).channel_id
         user = interaction.user.id if scope == "mias" else None

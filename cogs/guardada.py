@@ -18,7 +18,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds
-from bot.checks import current_table, is_gm, reason
+from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, is_gm, reason, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, T, lang_for, options, t
@@ -74,14 +74,19 @@ def describe(lang: Lang, saved: SavedRoll) -> str:
 
 
 async def table_of(interaction: discord.Interaction) -> Table | None:
-    """The table a saved roll of the table's belongs to; none outside a server."""
-    if interaction.guild_id is None:
+    """The table a saved roll of the table's belongs to; none outside a server with Tirada."""
+    if not with_tirada(interaction):
         return None
     return await current_table(interaction)
 
 
 class Guardada(commands.Cog):
-    group = app_commands.Group(name=T("guardada.cmd"), description=T("guardada.cmd.desc"))
+    group = app_commands.Group(
+        name=T("guardada.cmd"),
+        description=T("guardada.cmd.desc"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
+    )
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
@@ -181,7 +186,7 @@ class Guardada(commands.Cog):
             }
         elif valores is not None or privada:
             raise Refusal("guardada.values_for_expressions")
-        elif interaction.guild_id is None:
+        elif not with_tirada(interaction):
             raise Refusal("guardada.system_needs_server")
         else:
             data = saved.data

@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds, render, rolls
-from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
+from bot.checks import REASON_LIMIT, anywhere, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
 from bot.errors import send
 from bot.i18n import Lang, T, lang_for, options, t
@@ -92,6 +92,7 @@ class Tirar(commands.Cog):
         self.bot.repeaters.pop(KIND, None)
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
+    @anywhere
     @options("tirar.opt", "expresion", "privada")
     @reason_option
     @secret_option

@@ -339,7 +339,8 @@ async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
 
 async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_path: Path) -> None:
     """Issue 21 end to end: a saved roll is created and rolled; the GM (the admin, at a
-    table without GM) gets the chronicle as a file; the player's statistics count that d20."""
+    table without GM) gets the chronicle as a file; the player's statistics count that d20;
+    a roll works in a DM, a table command there says where it works."""
     process = await start_bot(fake, tmp_path)
     try:
         await asyncio.wait_for(fake.identified.wait(), timeout=30)
@@ -380,6 +381,17 @@ async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_pa
         judged = await fake.wait_for("POST", rf"^/webhooks/\d+/{statistics['token']}")
         assert "Tus d20 (tirar, n = 1)" in judged.body["embeds"][0]["description"]
         assert judged.body["files"] == ["estadisticas.png"]
+
+        in_a_dm = roll_command("1d6")
+        in_a_dm = interaction_payload(
+            2, in_a_dm["data"], user=PLAYER, locale="en-US", channel_id=1, guild=False
+        )
+        assert (await answer(fake, in_a_dm))["data"]["embeds"][0]["title"] == "🎲 1d6"
+        table_in_a_dm = interaction_payload(
+            2, command(["mesa", "estado"], []), user=PLAYER, locale="en-US", channel_id=1, guild=False
+        )
+        refusal = (await answer(fake, table_in_a_dm))["data"]["embeds"][0]["description"]
+        assert refusal.startswith("This command works in a server with Tirada")
 
         process.send_signal(signal.SIGTERM)
         _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)

@@ -432,11 +432,15 @@ class Harness:
         locale: str = "es-ES",
         channel_id: int = CHANNEL_ID,
         guild: bool = True,
+        user_install: bool = False,
         **options: Any,
     ) -> Reply:
-        """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names."""
+        """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names.
+        ``guild=False``: in a DM; ``user_install``: in a server without Tirada."""
         data = self._command_data(command.split(), options)
-        return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
+        return await self.dispatch(
+            2, data, user=user, locale=locale, channel_id=channel_id, guild=guild, user_install=user_install
+        )
 
     async def autocomplete(
         self,
@@ -522,6 +526,7 @@ class Harness:
         message: Message | None = None,
         interaction_id: int | None = None,
         guild_id: int = GUILD_ID,
+        user_install: bool = False,
     ) -> Reply:
         """Feed one INTERACTION_CREATE and wait until the bot has finished with it."""
         assert self.bot is not None, "start() the harness first"
@@ -535,6 +540,7 @@ class Harness:
             message=message.payload() if message else None,
             channels=self.channels,
             guild_id=guild_id,
+            user_install=user_install,
         )
         if interaction_id is not None:
             payload["id"] = str(interaction_id)
