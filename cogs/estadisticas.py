@@ -17,6 +17,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, embeds
+from bot.charts import Bar, Chart
 from bot.checks import anywhere, current_table, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal
@@ -118,15 +119,13 @@ class Estadisticas(commands.Cog):
         await interaction.followup.send(embed=embed, file=discord.File(io.BytesIO(png), "estadisticas.png"))
 
     async def chart(self, lang: Lang, system: str, result: stats.Fairness, faces: dict[int, int]) -> bytes:
-        """Each face's share against a fair die's (at most 100 faces drawn)."""
+        """Each face's share (bars) against a fair die's (a dashed line); at most 100 faces."""
         sides = min(result.sides, 100)
-        seen = [faces.get(face, 0) / result.throws for face in range(1, sides + 1)]
-        expected = [1 / result.sides] * sides
+        bars = [Bar(str(face), faces.get(face, 0) / result.throws) for face in range(1, sides + 1)]
         title = t(lang, "estadisticas.chart", sides=result.sides, system=system, throws=result.throws)
-        labels = [str(face) for face in range(1, sides + 1)]
-        return await charts.against_chart(
-            lang, title, labels, seen, expected, t(lang, "estadisticas.chart.y")
-        )
+        chart = Chart(title, bars, t(lang, "estadisticas.chart.x"), t(lang, "estadisticas.chart.y"))
+        expected = [1 / result.sides] * sides
+        return await charts.against_chart(lang, chart, expected, t(lang, "estadisticas.chart.expected"))
 
 
 async def setup(bot: Tirada) -> None:

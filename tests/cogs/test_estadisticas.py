@@ -64,10 +64,10 @@ async def test_fair_dice_read_as_expected(harness: Harness, no_chart: list[tuple
     assert not reply.ephemeral
     assert "Tus d6 (tirar, n = 600) están dentro de lo esperado: p = " in reply.text
     assert reply.embed["title"] == "Tus dados, últimos 30 días"
-    [(_, title, labels, seen, expected, _)] = no_chart
-    assert title == "d6 (tirar): lo que salió (barras) y lo esperado (línea), n = 600"
-    assert labels == ["1", "2", "3", "4", "5", "6"] and expected == [1 / 6] * 6
-    assert sum(seen) == pytest.approx(1)
+    [(_, chart, expected, label)] = no_chart
+    assert chart.title == "d6 (tirar), n = 600" and label == "un dado justo"
+    assert [b.label for b in chart.bars] == ["1", "2", "3", "4", "5", "6"] and expected == [1 / 6] * 6
+    assert sum(b.p for b in chart.bars) == pytest.approx(1)
 
 
 async def test_a_loaded_generator_is_flagged_in_plain_words(harness: Harness) -> None:
