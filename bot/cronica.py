@@ -216,8 +216,11 @@ async def answer(
     guild = interaction.guild
 
     def name(user_id: int) -> str:
+        """A member's name as the server shows it, else the user's, else the id (the bot
+        keeps no member list: names are whatever its cache holds, nothing is fetched)."""
         member = guild.get_member(user_id) if guild is not None else None
-        return member.display_name if member is not None else str(user_id)
+        user = member or interaction.client.get_user(user_id)
+        return user.display_name if user is not None else str(user_id)
 
     channel = guild.get_channel(table.channel_id) if guild is not None else None
     title = t(lang, "cronica.title", table=f"#{channel.name}" if channel is not None else table.channel_id)
