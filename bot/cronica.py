@@ -75,10 +75,7 @@ async def span(
     """The period asked for: from ``since`` (or the last scene end, or a day ago) to
     ``until`` (or now), refused when it ends before it starts."""
     end = parse_time(until) if until else now
-    if since:
-        start = iso(parse_time(since))
-    else:
-        start = await store.get_meta(f"scene_end:{channel_id}") or iso(end - DEFAULT_SPAN)
+    start = iso(parse_time(since)) if since else await store.scene_end(channel_id) or iso(end - DEFAULT_SPAN)
     if start > iso(end):
         raise Refusal("cronica.empty_span")
     return start, iso(end)

@@ -57,6 +57,8 @@ def _dnd(lang: Lang, data: dict[str, Any]) -> Reading:
 def _mediana(lang: Lang, data: dict[str, Any]) -> Reading:
     test = mediana.roll_from_data(data["test"])
     faces = tuple((10, v) for throw in test.throws for v in throw.dice)
+    if test.difficulty is None:
+        return Reading("mediana", str(test.total), None, faces)
     verdict = "cronica.passed" if test.total >= test.difficulty and not test.fumble else "cronica.failed"
     return Reading("mediana", f"{test.total} / {test.difficulty}", verdict, faces)
 

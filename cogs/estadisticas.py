@@ -55,7 +55,7 @@ def verdict(lang: Lang, scope: str, system: str, result: stats.Fairness) -> str:
 async def pool_lines(bot: Tirada, lang: Lang, channel_id: int) -> list[str]:
     """Impulso and Amenaza over the session (since the last scene end, else a day)."""
     now = datetime.now(UTC)
-    since = await bot.store.get_meta(f"scene_end:{channel_id}") or (now - timedelta(days=1)).isoformat()
+    since = await bot.store.scene_end(channel_id) or (now - timedelta(days=1)).isoformat()
     rows = await bot.store.session_ledger(channel_id, since, now.isoformat(timespec="seconds"), 5000)
     lines = []
     for pool in POOLS:

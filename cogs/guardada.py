@@ -20,7 +20,8 @@ from discord.ext import commands
 from bot import embeds
 from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, is_gm, reason, with_tirada
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import RollRecord, SavedRoll, Table
 from rules.expression import parse
@@ -167,7 +168,7 @@ class Guardada(commands.Cog):
     @options("guardada.opt", "nombre", "valores", "privada")
     async def tirar(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         nombre: app_commands.Range[str, 1, 40],
         valores: app_commands.Range[str, 1, MAX_VALUES_LENGTH] | None = None,
         privada: bool = False,

@@ -6,6 +6,7 @@ import io
 import pytest
 
 from bot import cronica
+from bot.store.session import scene_key
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
 
@@ -97,6 +98,6 @@ async def test_the_chronicle_starts_at_the_last_scene_end(linked: Harness) -> No
     linked.script(2)
     await linked.slash("tirar", expresion="1d6", motivo="Antes")
     assert linked.bot is not None
-    await linked.bot.store.set_meta(f"scene_end:{CHANNEL_ID}", "2999-01-01T00:00:00+00:00")
+    await linked.bot.store.set_meta(scene_key(CHANNEL_ID), "2999-01-01T00:00:00+00:00")
     reply = await linked.slash("mesa cronica", user=GM, hasta="3000-01-01 00:00")
     assert "Antes" not in files(reply)[0][1]
