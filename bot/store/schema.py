@@ -84,6 +84,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     (
+        # A secret roll's message (GM channel or ephemeral) is no link for the history until
+        # it is revealed; the partial index finds those few messages per history row.
+        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
+    ),
+    (
         # Issue 21. Saved rolls (bot/store/saved.py): a player's own (scope 0, owner the
         # player) or a table's (scope its channel, owner 0); ``kind`` is the roll kind whose
         # repeater plays it, ``data`` what that repeater reads.
@@ -98,8 +104,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL,
             UNIQUE (scope, owner_id, name)
         )""",
-        # The chronicle (bot/store/session.py): a secret roll stays out of it until revealed.
-        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
         # Dice statistics (bot/store/dice.py): how often each face came up, per day, table,
         # player, system and die size. Bounded by the faces there are, not by the rolls.
         """CREATE TABLE dice_counts (
