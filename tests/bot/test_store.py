@@ -423,11 +423,11 @@ async def test_pruning_runs_in_the_background(harness: Harness) -> None:
 async def test_a_database_from_before_the_records_rename_keeps_its_records_and_replays(
     tmp_path: Path,
 ) -> None:
-    """Schema 4 renames ``rolls`` to ``records``: a file written by schema 3 keeps its
+    """Schema 5 renames ``rolls`` to ``records``: a file written by schema 4 keeps its
     records (with their ids, for the buttons already posted) and its recorded outcomes."""
-    path = tmp_path / "v3.db"
+    path = tmp_path / "v4.db"
     with sqlite3.connect(path) as db:
-        for statement in (s for migration in MIGRATIONS[:3] for s in migration):
+        for statement in (s for migration in MIGRATIONS[:4] for s in migration):
             db.execute(statement)
         db.execute(
             "INSERT INTO rolls (id, channel_id, interaction_id, user_id, kind, data, created_at) "
@@ -440,7 +440,7 @@ async def test_a_database_from_before_the_records_rename_keeps_its_records_and_r
             "VALUES (40, 0, ?, ?, '2099-01-01T00:00:00+00:00')",
             (CHANNEL, outcome),
         )
-        db.execute("PRAGMA user_version = 3")
+        db.execute("PRAGMA user_version = 4")
     store = await Store.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS)
