@@ -43,7 +43,7 @@ class Session(Connection):
         secret, or revealed), oldest first, with when each was made."""
         rows = await self._fetchall(
             "SELECT * FROM records r WHERE channel_id = ? AND created_at >= ? AND created_at <= ? "
-            "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.record_id = r.id)) "
+            "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.roll_id = r.id)) "
             "ORDER BY id LIMIT ?",
             (channel_id, since, until, limit),
         )
