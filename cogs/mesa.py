@@ -27,7 +27,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.context import table_context
 from bot.delivery import send, update
-from bot.errors import Refusal, RefusedCheck, pool_name
+from bot.errors import Refusal, pool_name
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
@@ -286,12 +286,6 @@ class Mesa(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RevealButton, HistoryButton, ResetButton)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """``guild_only`` is only a hint to Discord's client; a DM payload still arrives."""
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     @mesa.command(name=T("mesa.estado"), description=T("mesa.estado.desc"))
     @table_option
