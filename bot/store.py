@@ -183,6 +183,13 @@ class Store:
         # The file this connection writes, to notice when the path stops naming it.
         self.path = path
         self._file = _identity(path) if path is not None else None
+        # Called with a table's channel id after each write that changed its state (the
+        # live boards, bot.board): every change passes here, whoever made it.
+        self.listeners: list[Callable[[int], None]] = []
+
+    def _changed(self, channel_id: int) -> None:
+        for listener in self.listeners:
+            listener(channel_id)
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = _utc_now) -> Store:
@@ -261,6 +268,15 @@ class Store:
         row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetchall(
+            "SELECT key, value FROM meta WHERE substr(key, 1, length(:p)) = :p", {"p": prefix}
+        )
+        return {r[0]: r[1] for r in rows}
+
+    async def delete_meta(self, key: str) -> None:
+        await self._write(lambda db: db.execute("DELETE FROM meta WHERE key = ?", (key,)))
+
     async def set_meta(self, key: str, value: str) -> None:
         await self._write(
             lambda db: db.execute(
@@ -294,7 +310,9 @@ class Store:
                 f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *", (value, channel_id)
             ).fetchone()
 
-        return _table(await self._write(update))
+        table = _table(await self._write(update))
+        self._changed(channel_id)
+        return table
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
         return await self._update_table(channel_id, guild_id, "system", system.value)
@@ -367,7 +385,10 @@ class Store:
         outcome, applied or refused, is stored under the interaction id: a replay gets
         the first answer with ``replayed`` set and changes nothing.
         """
-        return await self._write(self._apply, op)
+        outcome = await self._write(self._apply, op)
+        if isinstance(outcome, Applied) and not outcome.replayed:
+            self._changed(op.channel_id)
+        return outcome
 
     def _apply(self, db: sqlite3.Connection, op: Operation) -> Outcome:
         first = self._recorded(db, op.interaction_id, op.step)
@@ -600,7 +621,9 @@ class Store:
                 db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
             )
 
-        return await self._write(save)
+        roll_id = await self._write(save)
+        self._changed(channel_id)
+        return roll_id
 
     async def roll(self, roll_id: int) -> RollRecord | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""

@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.board.updater import TASK_PREFIX as BOARD_TASKS
 from bot.client import Tirada
 from bot.settings import Settings
 from tests.support.dice import Scripted
@@ -141,6 +142,10 @@ class Discord:
         self.fail_next: list[int] = []
         # Channels whose messages the REST API refuses (deleted, or closed to the bot).
         self.closed_channels: set[int] = set()
+        # Statuses the next message edits through the REST API fail with (a 429 that
+        # outlasted discord.py's own retries); pins refused for want of the permission.
+        self.fail_edits: list[int] = []
+        self.refuse_pins = False
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
@@ -162,9 +167,24 @@ class Discord:
             if int(route.channel_id) in self.closed_channels:
                 raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Access", "code": 50001})
             return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
-        if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
-            return self._update(int(route.url.rsplit("/", 1)[1]), payload or {}).payload()
+        if path == "/channels/{channel_id}/messages/{message_id}":
+            return self._message_request(route, payload or {})
+        if path == "/channels/{channel_id}/messages/pins/{message_id}" and self.refuse_pins:
+            raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Permissions", "code": 50013})
         return {}
+
+    def _message_request(self, route: discord.http.Route, payload: dict[str, Any]) -> Any:
+        """An edit or a deletion of a posted message; an unknown one is Discord's 10008."""
+        message_id = int(route.url.rsplit("/", 1)[1])
+        if message_id not in self.messages:
+            raise discord.NotFound(_FakeResponse(404), {"message": "Unknown Message", "code": 10008})
+        if route.method == "DELETE":
+            del self.messages[message_id]
+            return None
+        if self.fail_edits:
+            status = self.fail_edits.pop(0)
+            raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
+        return self._update(message_id, payload).payload()
 
     async def webhook(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("payload")
@@ -496,7 +516,10 @@ class Harness:
 
 
 def _is_view_timer(task: asyncio.Task[Any]) -> bool:
-    """discord.py gives views on ephemeral messages a 15-minute timer: not work to wait for."""
+    """discord.py gives views on ephemeral messages a 15-minute timer, and each live board
+    has its own refresher (``Boards.settled`` waits for those): not work to wait for."""
+    if task.get_name().startswith(BOARD_TASKS):
+        return True
     return task.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
 
 
