@@ -22,6 +22,27 @@ def dune_bought_line(
     return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
 
 
+def dune_assisted_line(
+    lang: Lang,
+    target: int,
+    focus: int | None,
+    difficulty: int,
+    ones: int,
+    helpers: tuple[tuple[int, int | None], ...],
+) -> str:
+    """The same line for an assisted test: the helpers' dice count when the leader succeeds."""
+    chances = [
+        percent(
+            lang,
+            float(
+                odds.dune_assisted_pass(target, 2 + bought, helpers, focus, difficulty, min(ones, 2 + bought))
+            ),
+        )
+        for bought in range(dune.MAX_BOUGHT + 1)
+    ]
+    return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
+
+
 def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
     """The chance to succeed without, with advantage and with disadvantage, in one line."""
     p = {

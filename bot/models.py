@@ -73,6 +73,9 @@ class Change:
     set_to: int | None = None
     # The ledger row this change reverts (an undo), so each row is reverted at most once.
     undoes: int | None = None
+    # What this change paid for, when an operation's changes pay for different things (a
+    # roll's bought dice, its Determinación, the extra difficulty); else the operation's.
+    reason: str = ""
 
 
 @dataclass(frozen=True)

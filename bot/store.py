@@ -542,7 +542,7 @@ class Store:
                     change.owner_id,
                     applied,
                     value,
-                    op.reason,
+                    change.reason or op.reason,
                     op.message_id,
                     self._now(),
                     change.undoes,
@@ -576,10 +576,15 @@ class Store:
         owner_id: int | None = None,
     ) -> list[LedgerRow]:
         """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
+        # A roll's rows are written before its message exists: their link is the roll's.
         rows = await self._fetchall(
-            "SELECT * FROM ledger WHERE channel_id = :channel AND id < :before "
-            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
-            "ORDER BY id DESC LIMIT :limit",
+            "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
+            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
+            "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
+            "WHERE l.channel_id = :channel AND l.id < :before "
+            "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "
+            "ORDER BY l.id DESC LIMIT :limit",
             {
                 "channel": channel_id,
                 "before": before_id if before_id is not None else 2**63 - 1,

@@ -32,6 +32,7 @@ from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.ui import ActionButton, Guarded
+from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 HISTORY_PAGE = 10
@@ -49,7 +50,13 @@ def pool_line(lang: Lang, pool: PoolValue) -> str:
 def change_lines(lang: Lang, outcome: Applied) -> list[str]:
     """What an operation did to each pool, a sentence a pool."""
     return [
-        t(lang, "mesa.pool_change", pool=pool_name(lang, p.pool), delta=p.delta, value=p.value)
+        t(
+            lang,
+            "mesa.pool_change" if p.delta else "mesa.pool_unchanged",
+            pool=pool_name(lang, p.pool),
+            delta=p.delta,
+            value=p.value,
+        )
         for p in outcome.pools
     ]
 
@@ -466,7 +473,7 @@ def undo_refusal(outcome: Refused) -> Refusal:
 
 # What the end of a scene does to each system's pools.
 SCENE_END: dict[System, tuple[Change, ...]] = {
-    System.DUNE: (Change("impulso", -1, clamp=True),),
+    System.DUNE: (Change("impulso", dune.scene_end().momentum, clamp=True),),
 }
 
 

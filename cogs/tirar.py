@@ -56,8 +56,8 @@ async def roll_and_post(
     motivo: str | None = None,
 ) -> None:
     """Roll and answer: in public, privately (only the roller sees it) or secretly (the GM
-    sees it and may reveal it). "Repetir" repeats it the same way, for the same reason."""
-    motivo = reason(motivo)
+    sees it and may reveal it). "Repetir" repeats it the same way, for the same reason
+    (``motivo`` arrives clean: the command cleans what was typed, the roll keeps it so)."""
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
@@ -95,7 +95,7 @@ class Tirar(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await roll_and_post(self.bot, interaction, expresion, privada, secreta, motivo)
+        await roll_and_post(self.bot, interaction, expresion, privada, secreta, reason(motivo))
 
 
 async def setup(bot: Tirada) -> None:

@@ -9,7 +9,7 @@ can write both in one transaction.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -255,9 +255,12 @@ class DuneRoll:
         return self.test.complications + (self.price_complications if self.price else 0) - self.ignored
 
     @property
-    def rerollable(self) -> tuple[int, ...]:
-        """Indexes of dice Determinación may still reroll: rolled, and never rerolled."""
-        return tuple(i for i, s in enumerate(self.slots) if not s.fixed and not s.rerolled)
+    def rerollable(self) -> bool:
+        """Whether Determinación may still reroll the dice: a player's test that has not
+        taken its point and whose verdict nothing has used yet."""
+        return not (
+            self.npc or self.closed or self.spends or self.price or self.ignored or determination_used(self)
+        )
 
 
 def _roll_slots(rng: random.Random, count: int, automatic_ones: int) -> tuple[Slot, ...]:
@@ -391,32 +394,25 @@ def determination_used(roll: DuneRoll) -> bool:
 def check_determination(roll: DuneRoll) -> None:
     """Refuse a Determinación reroll the test may not take: NPCs have no Determinación, and
     a test takes one point ("un punto ... para ganar uno de los siguientes beneficios").
-    Call before :func:`reroll`."""
+    :func:`reroll` calls it."""
     if roll.npc:
         raise RuleError("dune.npc_determination")
     if determination_used(roll):
         raise RuleError("dune.determination_once")
 
 
-def reroll(roll: DuneRoll, rng: random.Random, indexes: Iterable[int]) -> DuneRoll:
-    """Determinación after the roll: reroll the chosen dice. "Una vez se ha repetido una
-    tirada, ese dado no se puede volver a tirar." Refused once anything was spent, saved
-    or settled, since the verdict it would change has already been used."""
-    chosen = sorted(set(indexes))
-    if not chosen:
-        raise RuleError("dune.reroll_none")
+def reroll(roll: DuneRoll, rng: random.Random) -> DuneRoll:
+    """Determinación after the roll: "gastarlo después de lanzar los dados para volver a
+    lanzarlos todos de nuevo". All the actor's rolled dice are rolled again; helpers' dice
+    are theirs, not the actor's, and stay. One point per test (:func:`check_determination`),
+    and refused once anything was spent, saved or settled, since the verdict it would
+    change has already been used."""
     _open(roll)
+    check_determination(roll)
     if roll.spends or roll.price or roll.ignored:
         raise RuleError("dune.reroll_too_late")
-    for index in chosen:
-        if not 0 <= index < len(roll.slots):
-            raise RuleError("dune.reroll_bad_die", die=index + 1)
-        if index not in roll.rerollable:
-            raise RuleError("dune.reroll_twice", die=index + 1)
-    slots = list(roll.slots)
-    for index in chosen:
-        slots[index] = Slot((*slots[index].values, rng.randint(1, SIDES)))
-    return replace(roll, slots=tuple(slots))
+    slots = tuple(Slot((*s.values, rng.randint(1, SIDES))) for s in roll.slots)
+    return replace(roll, slots=slots)
 
 
 def opposed_difficulty(opponent_successes: int, hindrances: int = 0) -> int:

@@ -122,7 +122,13 @@ CASES = [
     Case("dune tirada", options={"habilidad": 6, "motivacion": 6, "pnj": True}, allowed=GM_ONLY),
     Case("dune enfrentada", options={"habilidad": 6, "motivacion": 6, "rival_objetivo": 10}),
     Case("dune ayuda", options={"habilidad": 6, "motivacion": 6}),
-    Case("dune aventura", options={"jugadores": 2}, allowed=GM_ONLY, changes=None, setup=some_pools),
+    Case(
+        "dune aventura",
+        options={"jugadores": f"<@{PLAYER.id}> <@{OTHER.id}>"},
+        allowed=GM_ONLY,
+        changes=None,
+        setup=some_pools,
+    ),
     # /donjon
     *(
         Case(f"donjon gastos {kind}", "donjon", options)
@@ -300,7 +306,8 @@ class ButtonCase:
 
 async def dune_roll(h: Harness) -> Message:
     await add(h, Change("impulso", 6, cap=6, clamp=True))  # enough to spend on anything
-    h.script(1, 20)  # a critical and a complication: passed with one Momentum
+    await add(h, Change("determinacion", 3, owner_id=PLAYER.id, cap=3, clamp=True))
+    h.script(1, 20, 5, 6)  # a critical and a complication: passed with one Momentum; a reroll
     return (await h.slash("dune tirada", habilidad=6, motivacion=6, rango_complicacion=5)).message
 
 
@@ -350,12 +357,9 @@ async def donjon_started(h: Harness) -> Message:
     return h.current(panel)
 
 
-async def dune_reroll_menu(h: Harness) -> Message:
-    await add(h, Change("determinacion", 3, owner_id=PLAYER.id, cap=3, clamp=True))
-    h.script(20, 16)
-    roll = (await h.slash("dune tirada", habilidad=6, motivacion=6)).message
-    repeat = next(c for c in roll.custom_ids if c.startswith("dune:repetir"))
-    return (await h.click(roll, repeat)).message
+async def dune_opposed_menu(h: Harness) -> Message:
+    h.script(2, 3, 5, 6)  # the opposition's dice, then the actor's
+    return (await h.slash("dune enfrentada", habilidad=6, motivacion=6, rival_objetivo=10)).message
 
 
 async def dnd_pass_menu(h: Harness) -> Message:
@@ -386,8 +390,9 @@ async def donjon_combat(h: Harness) -> Message:
 
 
 async def dnd_panel(h: Harness) -> Message:
+    """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
-    await h.slash("dnd iniciativa unirme", modificador=1)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1)
     assert h.bot is not None
     tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
     return h.discord.messages[tracker.message_id or 0]
@@ -472,7 +477,12 @@ BUTTON_CASES = [
     ),
     ButtonCase("donjon turn", "donjon", donjon_started, {"donjon:ini:siguiente": OWN}),
     ButtonCase(
-        "dune reroll menu", "dune", dune_reroll_menu, {"dune:dados": OWN}, values=["0"], component_type=3
+        "dune opposed menu",
+        "dune",
+        dune_opposed_menu,
+        {"dune:contra": frozenset({"player"})},
+        values=["0:impulso:0"],
+        component_type=3,
     ),
     ButtonCase(
         "dnd pass menu", "dnd5e", dnd_pass_menu, {"dnd:pasar": frozenset({"player"})}, [str(OTHER.id)], 5
@@ -617,7 +627,7 @@ def test_every_button_is_in_the_matrix() -> None:
     families = {
         dune.DuneButton,
         dune.AssistButton,
-        dune.RerollSelect,
+        dune.OpposedSelect,
         donjon.LawButton,
         donjon.FriendSelect,
         donjon.NarratedButton,

@@ -12,9 +12,12 @@ from discord.ext import commands
 
 from bot import embeds, render, rolls
 from bot.checks import (
+    REASON_LIMIT,
     current_table,
     gm_table,
     in_gm_channel,
+    reason,
+    reason_option,
     secret_option,
     table_option,
 )
@@ -24,33 +27,40 @@ from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, RollRecord, Table
 from bot.names import ABILITIES, SKILLS, Names, fold
+from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
-from bot.rolls import Decision, act, load
+from bot.rolls import act, load
+from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
     TrackerButton,
-    add_fighter,
-    fighters,
-    initiative_entry,
+    changed,
+    holds_inspiration,
+    inspiration_view,
+    joined,
+    panel,
+    player_key,
+    refresh_panel,
     tracker_embed,
-    tracker_view,
+    tracker_of,
 )
-from cogs.dnd5e.components import InspirationButton, PassSelect, damage_for, inspiration_view
+from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import (
-    COMBAT_KIND,
-    EXPRESSION_KIND,
-    GRANT_KIND,
-    INSPIRATION,
-    KIND,
-    check,
-    test_data,
-)
+from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND
 from rules import dnd5e
-from rules.dnd5e import Mode
+from rules.dnd5e import Mode, Tracker
 from rules.errors import RuleError
 from rules.expression import roll_expression
 
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
+# Cover on a save: "+2 a la CA y a las tiradas de salvación de Destreza" (+5 for three quarters).
+SAVE_COVER_CHOICES = [
+    Choice(name=T(f"dnd.cobertura_salvacion.{c}"), value=c) for c in ("media", "tres_cuartos")
+]
+ADVANTAGE = {
+    Mode.NORMAL: d20.AdvType.NONE,
+    Mode.ADVANTAGE: d20.AdvType.ADV,
+    Mode.DISADVANTAGE: d20.AdvType.DIS,
+}
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
@@ -74,9 +84,13 @@ class Dnd(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(InspirationButton, PassSelect, TrackerButton)
+        self.bot.repeaters[KIND] = self.repeat
+        self.bot.repeaters[EXPRESSION_KIND] = self.repeat_expression
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(InspirationButton, PassSelect, TrackerButton)
+        self.bot.repeaters.pop(KIND, None)
+        self.bot.repeaters.pop(EXPRESSION_KIND, None)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -85,15 +99,33 @@ class Dnd(commands.Cog):
 
     # -- rolls --------------------------------------------------------------------------
 
-    async def post(self, interaction: discord.Interaction, data: dict[str, Any], secret: bool) -> None:
-        """Record a roll and post it, with inspiration buttons if the roller holds it."""
+    async def roll(
+        self,
+        interaction: discord.Interaction,
+        kind: str,
+        options: Options,
+        motivo: str | None,
+        secret: bool,
+    ) -> None:
+        """Roll a test from its options, record and post it with *Repetir* (and the
+        inspiration buttons if the roller holds it). *Repetir* comes back here, with the
+        ``motivo`` already made safe (making it safe twice would escape it twice)."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
-        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"dnd.{data['kind']}")
+        data = BUILDERS[kind](self.bot.rng, options)
+        data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
+        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"dnd.{kind}")
         lang = lang_for(interaction.locale)
         holds = await self.bot.store.pool(table.channel_id, INSPIRATION, interaction.user.id) > 0
-        embed, view = roll_embed(lang, record), inspiration_view(lang, record, holds)
+        embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
         await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
+
+    async def repeat(self, interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+        """*Repetir*: the same test, for whoever presses, the same way and reason."""
+        data = record.data
+        if "options" not in data:
+            raise Refusal("error.roll_gone")
+        await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
     @options(
@@ -103,12 +135,14 @@ class Dnd(commands.Cog):
         "habilidad",
         "competencia",
         "pericia",
+        "herramienta",
         "nivel",
         "bonificacion",
         "ventaja",
         "desventaja",
         "cd",
     )
+    @reason_option
     @secret_option
     async def prueba(
         self,
@@ -118,26 +152,31 @@ class Dnd(commands.Cog):
         habilidad: str | None = None,
         competencia: bool = False,
         pericia: bool = False,
+        herramienta: bool = False,
         nivel: app_commands.Range[int, 0, 30] = 1,
         bonificacion: app_commands.Range[int, -30, 30] = 0,
         ventaja: bool = False,
         desventaja: bool = False,
         cd: app_commands.Range[int, 1, 50] | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """An ability check, optionally with a skill (its ability follows from the table)."""
-        skill = SKILLS.find(habilidad) if habilidad is not None else None
-        ability = ABILITIES.find(caracteristica) if caracteristica is not None else None
-        ability = ability or (dnd5e.SKILLS[skill] if skill else None)
-        modifier = dnd5e.total_modifier(
-            modificador, dnd5e.proficiency_bonus(nivel), competencia, pericia, bonificacion
-        )
-        test = dnd5e.roll_test(self.bot.rng, modifier, dnd5e.mode(ventaja, desventaja), cd)
-        await self.post(
-            interaction,
-            {"kind": "prueba", "what": {"ability": ability, "skill": skill}, "test": test_data(test)},
-            secreta,
-        )
+        """An ability check, optionally with a skill (its ability follows from the table)
+        and a tool the character is proficient with."""
+        options = {
+            "modificador": modificador,
+            "caracteristica": ABILITIES.find(caracteristica) if caracteristica is not None else None,
+            "habilidad": SKILLS.find(habilidad) if habilidad is not None else None,
+            "competencia": competencia,
+            "pericia": pericia,
+            "herramienta": herramienta,
+            "nivel": nivel,
+            "bonificacion": bonificacion,
+            "ventaja": ventaja,
+            "desventaja": desventaja,
+            "cd": cd,
+        }
+        await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
     @options(
@@ -150,7 +189,10 @@ class Dnd(commands.Cog):
         "ventaja",
         "desventaja",
         "cd",
+        "cobertura",
     )
+    @app_commands.choices(cobertura=SAVE_COVER_CHOICES)
+    @reason_option
     @secret_option
     async def salvacion(
         self,
@@ -163,22 +205,28 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cd: app_commands.Range[int, 1, 50] | None = None,
+        cobertura: Choice[str] | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        ability = ABILITIES.find(caracteristica)
-        modifier = dnd5e.total_modifier(
-            modificador, dnd5e.proficiency_bonus(nivel), competencia, False, bonificacion
-        )
-        test = dnd5e.roll_test(self.bot.rng, modifier, dnd5e.mode(ventaja, desventaja), cd)
-        await self.post(
-            interaction,
-            {"kind": "salvacion", "what": {"ability": ability}, "test": test_data(test)},
-            secreta,
-        )
+        """A saving throw; cover adds to Dexterity saves."""
+        options = {
+            "caracteristica": ABILITIES.find(caracteristica),
+            "modificador": modificador,
+            "competencia": competencia,
+            "nivel": nivel,
+            "bonificacion": bonificacion,
+            "ventaja": ventaja,
+            "desventaja": desventaja,
+            "cd": cd,
+            "cobertura": cobertura.value if cobertura else None,
+        }
+        await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
     @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura")
     @app_commands.choices(cobertura=COVER_CHOICES)
+    @reason_option
     @secret_option
     async def ataque(
         self,
@@ -190,25 +238,18 @@ class Dnd(commands.Cog):
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20)."""
-        if dano is not None:
-            dnd5e.critical_tree(dano)  # refuse a bad damage expression before rolling anything
-        test = dnd5e.roll_attack(
-            self.bot.rng,
-            bonificador,
-            ca,
-            dnd5e.mode(ventaja, desventaja),
-            cobertura.value if cobertura else "ninguna",
-        )
-        data = {
-            "kind": "ataque",
-            "what": {},
-            "test": test_data(test),
-            "damage": dano,
-            "damage_roll": damage_for(self.bot, dano, test),
+        options = {
+            "bonificador": bonificador,
+            "ca": ca,
+            "dano": dano,
+            "ventaja": ventaja,
+            "desventaja": desventaja,
+            "cobertura": cobertura.value if cobertura else None,
         }
-        await self.post(interaction, data, secreta)
+        await self.roll(interaction, "ataque", options, reason(motivo), secreta)
 
     @prueba.autocomplete("caracteristica")
     @salvacion.autocomplete("caracteristica")
@@ -230,6 +271,7 @@ class Dnd(commands.Cog):
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
     @options("dnd.opt", "expresion", "ventaja", "desventaja")
+    @reason_option
     @secret_option
     async def tirar(
         self,
@@ -238,28 +280,61 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
+    ) -> None:
+        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta)
+
+    async def roll_expression(
+        self,
+        interaction: discord.Interaction,
+        expresion: str,
+        ventaja: bool,
+        desventaja: bool,
+        motivo: str | None,
+        secret: bool,
     ) -> None:
         """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
-        Recorded (without state) only so a secret one has an id to be revealed by."""
+        Recorded with its options so a secret one can be revealed and any can be repeated;
+        ``motivo`` comes already made safe."""
         table = await current_table(interaction)
-        secret = is_secret(interaction, table, secreta)
+        secret = is_secret(interaction, table, secret)
         the_mode = dnd5e.mode(ventaja, desventaja)
-        advantage = {
-            Mode.NORMAL: d20.AdvType.NONE,
-            Mode.ADVANTAGE: d20.AdvType.ADV,
-            Mode.DISADVANTAGE: d20.AdvType.DIS,
-        }[the_mode]
-        roll = roll_expression(expresion, self.bot.rng, advantage)
+        roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
         lang = lang_for(interaction.locale)
         embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
+        mode_key = "dnd.mode.cancelled" if ventaja and desventaja else f"dnd.mode.{the_mode.value}"
         embeds.field(
             embed,
-            t(lang, "dnd.roll.dice", mode=t(lang, f"dnd.mode.{the_mode.value}")),
+            t(lang, "dnd.roll.dice", mode=t(lang, mode_key)),
             f"{render.expression(roll.tree)} = **{roll.total}**",
             inline=False,
         )
-        record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, {}, "dnd.tirar")
-        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
+        data = {
+            "expresion": expresion,
+            "ventaja": ventaja,
+            "desventaja": desventaja,
+            "motivo": motivo,
+            "secreta": secret,
+        }
+        record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar")
+        view = discord.ui.View(timeout=None)
+        view.add_item(repeat_button(lang, record.id))
+        embed = embeds.titled(embed, motivo)
+        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
+
+    async def repeat_expression(self, interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+        """*Repetir* on ``/dnd tirar``: the same expression and mode, for whoever presses."""
+        data = record.data
+        if "expresion" not in data:
+            raise Refusal("error.roll_gone")
+        await self.roll_expression(
+            interaction,
+            data["expresion"],
+            data["ventaja"],
+            data["desventaja"],
+            data["motivo"],
+            data["secreta"],
+        )
 
     # -- heroic inspiration ---------------------------------------------------------------
 
@@ -328,15 +403,18 @@ class Dnd(commands.Cog):
             raise Refusal("dnd.tracker.none")
         return record
 
-    async def show_tracker(self, interaction: discord.Interaction, record: RollRecord) -> None:
-        """Answer privately and bring the channel's one posted panel up to date."""
+    async def show_tracker(
+        self,
+        interaction: discord.Interaction[Tirada],
+        record: RollRecord,
+        view: discord.ui.View | None = None,
+    ) -> None:
+        """Answer privately (with the joiner's inspiration buttons, if any) and bring the
+        channel's one posted panel up to date."""
         lang = lang_for(interaction.locale)
-        await send(interaction, embed=tracker_embed(lang, record.data), ephemeral=True)
-        if record.message_id is not None:
-            channel = self.bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
-            await channel.get_partial_message(record.message_id).edit(
-                embed=tracker_embed(lang, record.data), view=tracker_view(lang, record)
-            )
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+        await send(interaction, embed=tracker_embed(lang, tracker_of(record)), ephemeral=True, **kwargs)
+        await refresh_panel(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.panel"), description=T("dnd.iniciativa.panel.desc"))
     async def iniciativa_panel(self, interaction: discord.Interaction) -> None:
@@ -345,16 +423,13 @@ class Dnd(commands.Cog):
         table = await current_table(interaction)
         record = await self.open_tracker(table.channel_id)
         if record is None:
-            state = {"combatants": [], "started": False, "round": 1, "turn": 0, "step": 0, "ended": False}
+            state = dnd5e.tracker_to_data(Tracker())
             tracker_id = await self.bot.store.save_roll(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             record = await load(self.bot.store, tracker_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
-        view = tracker_view(lang, record)
-        kwargs: dict[str, Any] = {"embed": tracker_embed(lang, record.data)}
-        if view is not None:
-            kwargs["view"] = view
+        kwargs = {k: v for k, v in panel(lang, record).items() if v is not None}
         message_id = await send(interaction, **kwargs)
         if message_id is not None and not in_gm_channel(table, interaction):
             await self.bot.store.set_roll_message(record.id, message_id)
@@ -363,36 +438,33 @@ class Dnd(commands.Cog):
     @options("dnd.opt", "modificador", "nombre", "ventaja", "sorprendido")
     async def iniciativa_unirme(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         modificador: app_commands.Range[int, -30, 30],
         nombre: app_commands.Range[str, 1, 40] | None = None,
         ventaja: bool = False,
         sorprendido: bool = False,
     ) -> None:
-        """Surprise gives disadvantage on initiative; it cancels with advantage."""
+        """Surprise gives disadvantage on initiative; it cancels with advantage. A player
+        joins once (the order "permanece invariable"); one holding Heroic Inspiration is
+        offered to reroll, like on any d20 test."""
         record = await self.tracker_or_refuse(await current_table(interaction))
         name = " ".join((nombre or interaction.user.display_name).split())[:40]
-        entry = initiative_entry(
-            self.bot,
-            f"u{interaction.user.id}",
-            name,
-            modificador,
-            dnd5e.mode(ventaja, sorprendido),
-            False,
-            1,
-            interaction.user.id,
+        key = player_key(interaction.user.id)
+        the_mode = dnd5e.mode(ventaja, sorprendido)
+        entry = dnd5e.initiative_entry(
+            self.bot.rng, key, name, modificador, the_mode, user_id=interaction.user.id
         )
-        record, _ = await act(
-            self.bot.store, interaction, record.id, COMBAT_KIND, lambda r: add_fighter(r, entry)
-        )
-        await self.show_tracker(interaction, record)
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
+        holds = await holds_inspiration(self.bot, record, interaction.user.id)
+        lang = lang_for(interaction.locale)
+        await self.show_tracker(interaction, record, inspiration_view(lang, record, key, holds))
 
     @iniciativa.command(name=T("dnd.iniciativa.monstruos"), description=T("dnd.iniciativa.monstruos.desc"))
     @options("dnd.opt", "nombre", "modificador", "cantidad", "sorprendidos")
     @table_option
     async def iniciativa_monstruos(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         nombre: app_commands.Range[str, 1, 40],
         modificador: app_commands.Range[int, -30, 30],
         cantidad: app_commands.Range[int, 1, 20] = 1,
@@ -400,77 +472,52 @@ class Dnd(commands.Cog):
         mesa: str | None = None,
     ) -> None:
         record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
-        check("cantidad", cantidad, 1, 20)
         name = " ".join(nombre.split())[:40]
         if not name:
             raise Refusal("dnd.tracker.no_name")
-        entry = initiative_entry(
-            self.bot,
+        entry = dnd5e.initiative_entry(
+            self.bot.rng,
             f"m{interaction.id}",
             name,
             modificador,
             dnd5e.mode(False, sorprendidos),
-            True,
-            cantidad,
-            None,
+            monster=True,
+            count=cantidad,
         )
-        record, _ = await act(
-            self.bot.store, interaction, record.id, COMBAT_KIND, lambda r: add_fighter(r, entry)
-        )
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
         await self.show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.subir"), description=T("dnd.iniciativa.subir.desc"))
     @options("dnd.opt", "combatiente")
-    async def iniciativa_subir(self, interaction: discord.Interaction, combatiente: str) -> None:
+    async def iniciativa_subir(self, interaction: discord.Interaction[Tirada], combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
         here = await table_context(interaction)
         record = await self.tracker_or_refuse(here.table)
-        gm = here.gm
 
-        def reorder(current: RollRecord) -> Decision:
-            state = current.data
-            ordered = dnd5e.order(fighters(state))
+        def allowed(tracker: Tracker) -> Tracker:
+            ordered = tracker.order
             index = next((i for i, c in enumerate(ordered) if c.key == combatiente), None)
             if index is None:
                 raise Refusal("dnd.unknown_combatant")
             pair = ordered[max(index - 1, 0) : index + 1]
-            if not gm and (
-                any(c.monster for c in pair) or interaction.user.id not in {c.user_id for c in pair}
-            ):
+            mine = interaction.user.id in {c.user_id for c in pair}
+            if not here.gm and (any(c.monster for c in pair) or not mine):
                 raise Refusal("error.not_gm")
-            acting = ordered[state["turn"]].key
-            moved = dnd5e.move_up(fighters(state), combatiente)
-            by_key = {c["key"]: c for c in state["combatants"]}
-            turn = next(i for i, c in enumerate(moved) if c.key == acting) if state["started"] else 0
-            return Decision(
-                {**state, "combatants": [by_key[c.key] for c in moved], "turn": turn},
-                (),
-                "dnd.tracker.reorder",
-            )
+            return tracker.move_up(combatiente)
 
-        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, reorder)
+        decide = changed("dnd.tracker.reorder", allowed)
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
         await self.show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.quitar"), description=T("dnd.iniciativa.quitar.desc"))
     @options("dnd.opt", "combatiente")
     @table_option
     async def iniciativa_quitar(
-        self, interaction: discord.Interaction, combatiente: str, mesa: str | None = None
+        self, interaction: discord.Interaction[Tirada], combatiente: str, mesa: str | None = None
     ) -> None:
         record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
-
-        def remove(current: RollRecord) -> Decision:
-            state = current.data
-            ordered = dnd5e.order(fighters(state))
-            index = next((i for i, c in enumerate(ordered) if c.key == combatiente), None)
-            if index is None:
-                raise Refusal("dnd.unknown_combatant")
-            remaining = [c for c in state["combatants"] if c["key"] != combatiente]
-            turn = state["turn"] - (1 if index < state["turn"] else 0)
-            turn = turn % len(remaining) if remaining else 0
-            return Decision({**state, "combatants": remaining, "turn": turn}, (), "dnd.tracker.remove")
-
-        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, remove)
+        decide = changed("dnd.tracker.remove", lambda tracker: tracker.remove(combatiente))
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
         await self.show_tracker(interaction, record)
 
     @iniciativa_subir.autocomplete("combatiente")
@@ -487,6 +534,6 @@ class Dnd(commands.Cog):
             return []
         return [
             Choice(name=f"{c.name} ({c.initiative})"[:100], value=c.key)
-            for c in dnd5e.order(fighters(record.data))
+            for c in tracker_of(record).order
             if fold(current) in fold(c.name)
         ][:25]

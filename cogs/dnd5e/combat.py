@@ -1,7 +1,8 @@
-"""The D&D initiative tracker: its embed, buttons and form, and its turn decisions."""
+"""The D&D initiative tracker (a ``rules.dnd5e.Tracker``): its embed, buttons and form."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -14,38 +15,42 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.errors import Refusal, update
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord
-from bot.rolls import Decision, act, load
+from bot.models import Change, RollRecord
+from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
-from cogs.dnd5e.state import COMBAT_KIND, MAX_COMBATANTS, check
+from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION
 from rules import dnd5e
-from rules.dnd5e import Mode
+from rules.dnd5e import Mode, Tracker
 
 # -- initiative tracker ---------------------------------------------------------------------------
 
 
-def fighters(state: dict[str, Any]) -> list[dnd5e.Combatant]:
-    return [
-        dnd5e.Combatant(c["key"], c["name"], c["monster"], c["initiative"], c["count"], c.get("user"))
-        for c in state["combatants"]
-    ]
+def tracker_of(record: RollRecord) -> Tracker:
+    return dnd5e.tracker_from_data(record.data)
 
 
-def tracker_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
-    ordered = dnd5e.order(fighters(state))
-    if state["ended"]:
+def changed(reason: str, change: Callable[[Tracker], Tracker], *costs: Change) -> Decide:
+    """A decision that applies ``change`` to the stored tracker (with what it costs)."""
+
+    def decide(record: RollRecord) -> Decision:
+        return Decision(dnd5e.tracker_to_data(change(tracker_of(record))), costs, reason)
+
+    return decide
+
+
+def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
+    acting = tracker.acting
+    if tracker.ended:
         head = t(lang, "dnd.tracker.ended")
-    elif not state["started"]:
+    elif acting is None:
         head = t(lang, "dnd.tracker.waiting")
     else:
-        current = ordered[state["turn"]]
-        head = t(
-            lang, "dnd.tracker.acts", name=discord.utils.escape_markdown(current.name), round=state["round"]
-        )
-    embed = embeds.card(t(lang, "dnd.tracker.title", round=state["round"]), head)
+        name = discord.utils.escape_markdown(acting.name)
+        head = t(lang, "dnd.tracker.acts", name=name, round=tracker.round)
+    embed = embeds.card(t(lang, "dnd.tracker.title", round=tracker.round), head)
     lines = []
-    for index, c in enumerate(ordered):
-        marker = "▶️ " if state["started"] and not state["ended"] and index == state["turn"] else ""
+    for c in tracker.order:
+        marker = "▶️ " if acting is not None and c.key == acting.key else ""
         count = f" ×{c.count}" if c.count > 1 else ""
         tag = " " + t(lang, "dnd.tracker.monster") if c.monster else ""
         lines.append(f"{marker}**{c.initiative}** · {discord.utils.escape_markdown(c.name)}{count}{tag}")
@@ -54,21 +59,21 @@ def tracker_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
 
 
 def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
-    state = record.data
-    if state["ended"]:
+    tracker = tracker_of(record)
+    if tracker.ended:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(TrackerButton(record.id, "unirme", 0, t(lang, "dnd.button.unirme")))
-    if not state["started"]:
+    if not tracker.started:
         view.add_item(
             TrackerButton(record.id, "empezar", 0, t(lang, "dnd.button.empezar"), discord.ButtonStyle.primary)
         )
-    elif state["combatants"]:
+    elif tracker.entries:
         view.add_item(
             TrackerButton(
                 record.id,
                 "siguiente",
-                state["step"],
+                tracker.step,
                 t(lang, "dnd.button.siguiente"),
                 discord.ButtonStyle.primary,
             )
@@ -79,9 +84,50 @@ def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     return view
 
 
+def panel(lang: Lang, record: RollRecord) -> dict[str, Any]:
+    """The panel's embed and buttons, as message arguments."""
+    return {"embed": tracker_embed(lang, tracker_of(record)), "view": tracker_view(lang, record)}
+
+
+def inspiration_view(lang: Lang, record: RollRecord, key: str, holds: bool) -> discord.ui.View | None:
+    """Heroic Inspiration on one's own initiative roll, right after rolling it: one button
+    per d20 it could reroll (only shown to the one who joined, who holds inspiration)."""
+    entry = tracker_of(record).entry(key)
+    if not holds or entry.settled or entry.roll.inspired:
+        return None
+    faces = entry.roll.faces
+    label = "dnd.button.inspiration_die" if len(faces) > 1 else "dnd.button.inspiration"
+    view = discord.ui.View(timeout=None)
+    for index, face in enumerate(faces):
+        view.add_item(
+            TrackerButton(
+                record.id, f"insp{index}", 0, t(lang, label, value=face), discord.ButtonStyle.primary
+            )
+        )
+    return view
+
+
+def player_key(user_id: int) -> str:
+    """A player's place on the tracker: one per player, so joining twice is refused."""
+    return f"u{user_id}"
+
+
+async def holds_inspiration(bot: Tirada, record: RollRecord, user_id: int) -> bool:
+    return await bot.store.pool(record.channel_id, INSPIRATION, user_id) > 0
+
+
+async def refresh_panel(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """Bring the channel's posted panel up to date after a change made elsewhere."""
+    if record.message_id is None:
+        return
+    lang = lang_for(interaction.locale)
+    channel = interaction.client.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+    await channel.get_partial_message(record.message_id).edit(**panel(lang, record))
+
+
 class TrackerButton(
     StepButton,
-    template=r"dnd:ini:(?P<action>unirme|empezar|siguiente|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
+    template=r"dnd:ini:(?P<action>unirme|empezar|siguiente|terminar|insp[01]):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
 ):
     prefix = "dnd:ini"
 
@@ -89,115 +135,61 @@ class TrackerButton(
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        if record.data["ended"]:
+        tracker = tracker_of(record)
+        if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
         if self.action == "unirme":
+            if any(e.combatant.key == player_key(interaction.user.id) for e in tracker.entries):
+                raise Refusal("dnd.tracker.already_joined")
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
+            return
+        if self.action.startswith("insp"):
+            await self.inspire(interaction, int(self.action[-1]))
             return
         gm = is_gm(await roll_table(interaction, record), interaction)
         if self.action in ("empezar", "terminar") and not gm:
             raise Refusal("error.not_gm")
-        if self.action == "siguiente" and not (gm or acting_user(record.data) == interaction.user.id):
+        acting = tracker.acting
+        if self.action == "siguiente" and not (gm or (acting and acting.user_id == interaction.user.id)):
             raise Refusal("dnd.tracker.not_your_turn")
-        decide = {"empezar": start, "terminar": finish, "siguiente": lambda r: next_turn(r, self.step)}[
-            self.action
-        ]
+        decide = {
+            "empezar": changed("dnd.tracker.start", Tracker.start),
+            "terminar": changed("dnd.tracker.end", Tracker.finish),
+            "siguiente": changed("dnd.tracker.next", lambda tr: tr.next(self.step)),
+        }[self.action]
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
+        await update(interaction, **panel(lang, record))
         if self.action == "siguiente":
-            state = record.data
-            current = dnd5e.order(fighters(state))[state["turn"]]
-            text = t(
-                lang,
-                "dnd.tracker.your_turn",
-                name=discord.utils.escape_markdown(current.name),
-                round=state["round"],
-            )
-            mentions = discord.AllowedMentions(
-                users=[discord.Object(current.user_id)] if current.user_id else False
-            )
-            content = f"<@{current.user_id}>" if current.user_id else None
-            await interaction.followup.send(
-                content=content, embed=embeds.card(text), allowed_mentions=mentions
-            )
+            await announce_turn(interaction, tracker_of(record), lang)
+
+    async def inspire(self, interaction: discord.Interaction[Tirada], index: int) -> None:
+        """Reroll one d20 of one's own initiative: the tracker changes and the inspiration
+        is spent in one operation, or neither."""
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        key = player_key(interaction.user.id)
+        spend = Change(INSPIRATION, -1, owner_id=interaction.user.id, cap=dnd5e.INSPIRATION_CAP)
+        decide = changed("dnd.inspiration.initiative", lambda tr: tr.inspire(key, bot.rng, index), spend)
+        record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
+        await update(interaction, embed=tracker_embed(lang, tracker_of(record)), view=None)
+        await refresh_panel(interaction, record)
 
 
-def start(record: RollRecord) -> Decision:
-    state = record.data
-    if not state["combatants"]:
-        raise Refusal("dnd.tracker.empty")
-    ordered = dnd5e.order(fighters(state))
-    by_key = {c["key"]: c for c in state["combatants"]}
-    return Decision(
-        {**state, "combatants": [by_key[c.key] for c in ordered], "started": True}, (), "dnd.tracker.start"
-    )
+async def announce_turn(interaction: discord.Interaction, tracker: Tracker, lang: Lang) -> None:
+    """Tell the table whose turn it is, pinging the player whose character acts."""
+    current = tracker.acting
+    if current is None:
+        return
+    name = discord.utils.escape_markdown(current.name)
+    text = t(lang, "dnd.tracker.your_turn", name=name, round=tracker.round)
+    mentions = discord.AllowedMentions(users=[discord.Object(current.user_id)] if current.user_id else False)
+    content = f"<@{current.user_id}>" if current.user_id else None
+    await interaction.followup.send(content=content, embed=embeds.card(text), allowed_mentions=mentions)
 
 
-def finish(record: RollRecord) -> Decision:
-    return Decision({**record.data, "ended": True}, (), "dnd.tracker.end")
-
-
-def acting_user(state: dict[str, Any]) -> int | None:
-    """Whose character acts now (None for a monster, or before the combat starts)."""
-    ordered = dnd5e.order(fighters(state))
-    if not state["started"] or not ordered:
-        return None
-    return ordered[state["turn"] % len(ordered)].user_id
-
-
-def next_turn(record: RollRecord, step: int) -> Decision:
-    """The marker moves one place; after the last, a new round starts at the top. The
-    order stays fixed from round to round ("permanece invariable")."""
-    state = record.data
-    if state["step"] != step:
-        raise Refusal("dnd.tracker.already_moved")
-    turn, round_ = state["turn"] + 1, state["round"]
-    if turn >= len(state["combatants"]):
-        turn, round_ = 0, round_ + 1
-    return Decision({**state, "turn": turn, "round": round_, "step": step + 1}, (), "dnd.tracker.next")
-
-
-def add_fighter(record: RollRecord, entry: dict[str, Any]) -> Decision:
-    """Join (or re-roll one's place); a newcomer to a started combat goes in by initiative
-    without moving the marker off whoever is acting."""
-    state = record.data
-    others = [c for c in state["combatants"] if c["key"] != entry["key"]]
-    if len(others) >= MAX_COMBATANTS:
-        raise Refusal("dnd.tracker.full", max=MAX_COMBATANTS)
-    combatants = [*others, entry]
-    turn = state["turn"]
-    if state["started"]:
-        acting = dnd5e.order(fighters(state))[state["turn"]].key
-        ordered = dnd5e.order(fighters({**state, "combatants": combatants}))
-        by_key = {c["key"]: c for c in combatants}
-        combatants = [by_key[c.key] for c in ordered]
-        turn = next(i for i, c in enumerate(combatants) if c["key"] == acting) if acting in by_key else 0
-    return Decision({**state, "combatants": combatants, "turn": turn}, (), "dnd.tracker.join")
-
-
-def initiative_entry(
-    bot: Tirada,
-    key: str,
-    name: str,
-    modifier: int,
-    the_mode: Mode,
-    monster: bool,
-    count: int,
-    user: int | None,
-) -> dict[str, Any]:
-    """A Dexterity check; a group of identical monsters rolls once ("una única tirada")."""
-    check("modificador", modifier, -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-    test = dnd5e.roll_test(bot.rng, modifier, the_mode)
-    return {
-        "key": key,
-        "name": name,
-        "monster": monster,
-        "initiative": test.total,
-        "count": count,
-        "user": user,
-        "rolls": [r[-1] for r in test.rolls],
-        "mode": the_mode.value,
-    }
+def joined(entry: dnd5e.Entry) -> Decide:
+    """Join once; a second roll is refused (the order "permanece invariable")."""
+    return changed("dnd.tracker.join", lambda tr: tr.join(entry))
 
 
 class JoinModal(Modal):
@@ -222,13 +214,15 @@ class JoinModal(Modal):
         the_mode = join_mode(self.condition.value)
         modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
-        entry = initiative_entry(
-            bot, f"u{interaction.user.id}", name, modifier, the_mode, False, 1, interaction.user.id
-        )
-        record, _ = await act(
-            bot.store, interaction, self.combat_id, COMBAT_KIND, lambda r: add_fighter(r, entry)
-        )
-        await update(interaction, embed=tracker_embed(lang, record.data), view=tracker_view(lang, record))
+        key = player_key(interaction.user.id)
+        entry = dnd5e.initiative_entry(bot.rng, key, name, modifier, the_mode, user_id=interaction.user.id)
+        record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, joined(entry))
+        await update(interaction, **panel(lang, record))
+        view = inspiration_view(lang, record, key, await holds_inspiration(bot, record, interaction.user.id))
+        if view is not None:
+            total = tracker_of(record).entry(key).combatant.initiative
+            text = t(lang, "dnd.tracker.inspiration_offer", total=total)
+            await interaction.followup.send(embed=embeds.card(text), view=view, ephemeral=True)
 
 
 def join_mode(text: str) -> Mode:

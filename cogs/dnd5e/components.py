@@ -1,40 +1,42 @@
-"""Heroic inspiration: the reroll buttons and the menu that passes it on (DynamicItems whose
-custom_id carries the record id, so they survive restarts)."""
+"""A roll's buttons (*Repetir*, heroic inspiration's rerolls) and the menu that passes
+inspiration on: DynamicItems whose custom_id carries the record id, so they survive restarts."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import discord
 
-from bot import embeds, render
+from bot import embeds
 from bot.checks import roll_channel
 from bot.client import Tirada
 from bot.errors import Refusal, update
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
+from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded
+from cogs.dnd5e.build import damage_for
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND, test_data, test_from
+from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND
 from rules import dnd5e
-from rules.dnd5e import D20Test
 
 
-def inspiration_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View | None:
-    """ "Usar inspiración" on the holder's own roll: one button per d20 it could reroll."""
-    test = test_from(record.data["test"])
-    if not holds or test.inspired:
-        return None
+def roll_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View:
+    """*Repetir* on every roll and, on the holder's own roll, "Usar inspiración": one button
+    per d20 it could reroll."""
     view = discord.ui.View(timeout=None)
-    for index, face in enumerate(test.faces):
+    test = dnd5e.roll_from_data(record.data["test"])
+    if holds and not test.inspired:
         key = "dnd.button.inspiration_die" if len(test.faces) > 1 else "dnd.button.inspiration"
-        view.add_item(
-            InspirationButton(
-                record.id, f"insp{index}", t(lang, key, value=face), discord.ButtonStyle.primary
+        for index, face in enumerate(test.faces):
+            view.add_item(
+                InspirationButton(
+                    record.id, f"insp{index}", t(lang, key, value=face), discord.ButtonStyle.primary
+                )
             )
-        )
+    if "options" in record.data:  # rolls made before *Repetir* did not keep their options
+        view.add_item(repeat_button(lang, record.id))
     return view
 
 
@@ -53,10 +55,10 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<ro
         index = int(self.action[-1])
 
         def inspire(current: RollRecord) -> Decision:
-            test = dnd5e.use_inspiration(test_from(current.data["test"]), bot.rng, index)
-            data = {**current.data, "test": test_data(test)}
+            test = dnd5e.use_inspiration(dnd5e.roll_from_data(current.data["test"]), bot.rng, index)
+            data = {**current.data, "test": dnd5e.roll_to_data(test)}
             if test.attack:
-                data["damage_roll"] = damage_for(bot, current.data.get("damage"), test)
+                data["damage_roll"] = damage_for(bot.rng, current.data.get("damage"), test)
             return Decision(
                 data,
                 (Change(INSPIRATION, -1, owner_id=current.user_id, cap=dnd5e.INSPIRATION_CAP),),
@@ -64,15 +66,7 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<ro
             )
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, inspire)
-        await update(interaction, embed=roll_embed(lang, record), view=None)
-
-
-def damage_for(bot: Tirada, expression: str | None, test: D20Test) -> dict[str, Any] | None:
-    """Damage is rolled only on a hit, with doubled dice on a critical."""
-    if not expression or not test.success:
-        return None
-    damage = dnd5e.roll_damage(expression, bot.rng, critical=test.critical)
-    return {"text": render.expression(damage.tree), "total": damage.total}
+        await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record, False))
 
 
 class PassSelect(

@@ -1,4 +1,4 @@
-"""D&D's embeds: the d20 test card and its verdict."""
+"""D&D's embeds: the d20 test card, what its modifier is made of, and its verdict."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from bot import embeds, render
 from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
 from bot.models import RollRecord
-from cogs.dnd5e.state import ability_name, skill_name, test_from
+from cogs.dnd5e.state import ability_name, skill_name
 from rules import dnd5e
-from rules.dnd5e import D20Test
+from rules.dnd5e import D20Test, Mode
 
 
 def verdict(lang: Lang, test: D20Test) -> str:
@@ -46,20 +46,61 @@ def title(lang: Lang, data: dict[str, Any]) -> str:
     return t(lang, f"dnd.title.{data['kind']}")
 
 
+def mode_text(lang: Lang, data: dict[str, Any], test: D20Test) -> str:
+    """How many d20 and which counts, saying why when it is not plain."""
+    if data.get("cancelled"):
+        return t(lang, "dnd.mode.cancelled")
+    if data.get("tool_advantage") and test.mode is Mode.ADVANTAGE:
+        return t(lang, "dnd.mode.ventaja_tool")
+    return t(lang, f"dnd.mode.{test.mode.value}")
+
+
+def part_text(lang: Lang, part: dict[str, Any]) -> str:
+    value = f"{part['value']:+d}"
+    if part["part"] == "caracteristica":
+        return t(lang, "dnd.part.caracteristica", ability=ability_name(lang, part["ability"]), value=value)
+    if part["part"] == "cobertura":
+        return t(lang, f"dnd.part.cobertura.{part['cover']}", value=value)
+    return t(lang, f"dnd.part.{part['part']}", value=value)
+
+
+def breakdown(lang: Lang, data: dict[str, Any], test: D20Test) -> str | None:
+    """ "+6 = Destreza +3, competencia +3": only when the modifier has two parts or more."""
+    parts = data.get("parts") or []
+    if len(parts) < 2:
+        return None
+    listed = t(lang, "dnd.roll.list_separator").join(part_text(lang, p) for p in parts)
+    return t(lang, "dnd.roll.breakdown", total=f"{test.modifier:+d}", parts=listed)
+
+
+def dice_line(test: D20Test) -> str:
+    """The d20s and the total; a modifier of 0 is left out."""
+    modifier = f" {test.modifier:+d}" if test.modifier else ""
+    return f"{render.dice(test.dice)}{modifier} = **{test.total}**"
+
+
+def cover_line(lang: Lang, data: dict[str, Any], test: D20Test) -> str | None:
+    """ "Cobertura media: la CA sube de 15 a 17." on an attack against a covered target."""
+    cover = data.get("cover", "ninguna")
+    if not dnd5e.COVER.get(cover) or test.target is None:
+        return None
+    return t(lang, f"dnd.roll.cover_raised.{cover}", ac=data["ac"], target=test.target)
+
+
 def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     data = record.data
-    test = test_from(data["test"])
+    test = dnd5e.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     embed = embeds.card(title(lang, data), t(lang, "dnd.roll.by", user=record.user_id), colour)
-    mode_text = t(lang, f"dnd.mode.{test.mode.value}")
-    modifier = f"{test.modifier:+d}"
+    dice = [dice_line(test), breakdown(lang, data, test)]
     embeds.field(
         embed,
-        t(lang, "dnd.roll.dice", mode=mode_text),
-        f"{render.dice(test.dice)} {modifier} = **{test.total}**",
+        t(lang, "dnd.roll.dice", mode=mode_text(lang, data, test)),
+        "\n".join(line for line in dice if line),
         inline=False,
     )
-    embeds.field(embed, t(lang, "dnd.roll.verdict"), verdict(lang, test), inline=False)
+    result = [verdict(lang, test), cover_line(lang, data, test)]
+    embeds.field(embed, t(lang, "dnd.roll.verdict"), "\n".join(line for line in result if line), inline=False)
     if test.target is not None and test.target <= dnd5e.MAX_TARGET:
         line = dnd_modes_line(lang, test.modifier, test.target, test.attack)
         embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
@@ -69,4 +110,4 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
         embeds.field(embed, t(lang, key), f"{damage['text']} = **{damage['total']}**", inline=False)
     if test.inspired:
         embed.set_footer(text=t(lang, "dnd.roll.inspired"))
-    return embed
+    return embeds.titled(embed, data.get("motivo"))

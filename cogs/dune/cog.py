@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -10,21 +10,27 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, rolls
-from bot.checks import answer_gm, current_table, gm_table, is_gm, secret_option, table_option
+from bot.checks import (
+    REASON_LIMIT,
+    answer_gm,
+    current_table,
+    gm_table,
+    in_gm_channel,
+    reason,
+    reason_option,
+    secret_option,
+    table_option,
+)
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RollUpdate, Table
-from bot.reveal import is_secret
-from bot.rolls import load
-from cogs.dune.components import AssistButton, DuneButton, RerollSelect, assist_view, render_roll
-from cogs.dune.render import assist_embed, pools_text, progress_bar
+from cogs.dune import flow
+from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
+from cogs.dune.render import pools_text, progress_bar
 from cogs.dune.state import (
     AMENAZA,
-    ASSIST_KIND,
     DETERMINACION,
-    DIFICULTAD_EXTRA,
-    IMPULSO,
     KIND,
     MAX_POINTS,
     TASK_KIND,
@@ -33,11 +39,15 @@ from cogs.dune.state import (
     check_bound,
     determination_change,
     momentum_change,
+    named_players,
+    pool_changes,
     task_progress,
+    test_spec,
     threat_change,
 )
 from rules import dune
 
+MAX_PLAYERS = 12
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
 THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
 
@@ -62,17 +72,19 @@ class Dune(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DuneButton, RerollSelect, AssistButton)
+        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.repeaters[KIND] = flow.repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DuneButton, RerollSelect, AssistButton)
+        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.repeaters.pop(KIND, None)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
             raise RefusedCheck("error.guild_only")
         return True
 
-    # -- /dune tirada ----------------------------------------------------------------------
+    # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
 
     @dune_group.command(name=T("dune.tirada"), description=T("dune.tirada.desc"))
     @options(
@@ -91,6 +103,7 @@ class Dune(commands.Cog):
         "calidad_recurso",
     )
     @app_commands.choices(pago=PAYMENTS)
+    @reason_option
     @secret_option
     async def tirada(
         self,
@@ -108,27 +121,174 @@ class Dune(commands.Cog):
         tarea: int | None = None,
         calidad_recurso: app_commands.Range[int, 0, 5] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        check_bound("habilidad", habilidad, 1, dune.MAX_SCORE)
-        check_bound("motivacion", motivacion, 0, dune.MAX_SCORE)
         check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
-        spec = RollSpec(
-            target=habilidad + motivacion,
-            focus_skill=habilidad if enfoque else None,
+        spec = replace(
+            test_spec(
+                habilidad,
+                motivacion,
+                enfoque,
+                rango_complicacion,
+                bonificacion_impulso,
+                calidad_recurso,
+            ),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
-            complication_range=rango_complicacion,
             determination=determinacion,
-            bonus=bonificacion_impulso,
             npc=pnj,
             task_id=tarea,
-            asset_quality=calidad_recurso,
             secret=secreta,
+            motivo=reason(motivo),
         )
-        await self.roll_and_post(interaction, spec)
+        await flow.roll_and_post(self.bot, interaction, spec)
+
+    async def roll_and_post(
+        self,
+        interaction: discord.Interaction,
+        spec: RollSpec,
+        helpers: tuple[dune.HelperSpec, ...] = (),
+        closes: RollUpdate | None = None,
+        mode: str = "tirada",
+        table: Table | None = None,
+    ) -> None:
+        """For the components (which may not import the flow that imports them)."""
+        await flow.roll_and_post(self.bot, interaction, spec, helpers, closes, mode, table)
+
+    async def roll_opposed(self, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
+        await flow.roll_opposed(self.bot, interaction, prep_id, choice)
+
+    @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "rival_objetivo",
+        "enfoque",
+        "rival_enfoque",
+        "rival_dados",
+        "obstaculos",
+        "ajuste_dificultad",
+        "rango_complicacion",
+        "bonificacion_impulso",
+        "pnj",
+        "tarea",
+        "calidad_recurso",
+    )
+    @reason_option
+    @secret_option
+    async def enfrentada(
+        self,
+        interaction: discord.Interaction,
+        habilidad: app_commands.Range[int, 1, 20],
+        motivacion: app_commands.Range[int, 0, 20],
+        rival_objetivo: app_commands.Range[int, 1, 40],
+        enfoque: bool = False,
+        rival_enfoque: app_commands.Range[int, 1, 20] | None = None,
+        rival_dados: app_commands.Range[int, 1, 5] = 2,
+        obstaculos: app_commands.Range[int, 0, 5] = 0,
+        ajuste_dificultad: app_commands.Range[int, -5, 5] = 0,
+        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        bonificacion_impulso: app_commands.Range[int, 0, 10] = 0,
+        pnj: bool = False,
+        tarea: int | None = None,
+        calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
+    ) -> None:
+        """ "El personaje que se opone al tuyo lanza los dados primero": the opposition is
+        rolled and posted; the actor then chooses bought dice, payment and Determinación
+        ("después de que la dificultad se haya declarado") from its menu."""
+        check_bound("objetivo", rival_objetivo, 1, 2 * dune.MAX_SCORE)
+        check_bound("dados", rival_dados, 1, dune.MAX_DICE)
+        check_bound("obstaculos", obstaculos, 0, dune.MAX_DIFFICULTY)
+        check_bound("ajuste_dificultad", ajuste_dificultad, -dune.MAX_DIFFICULTY, dune.MAX_DIFFICULTY)
+        if rival_enfoque is not None:
+            check_bound("enfoque", rival_enfoque, 1, dune.MAX_SCORE)
+        spec = replace(
+            test_spec(
+                habilidad,
+                motivacion,
+                enfoque,
+                rango_complicacion,
+                bonificacion_impulso,
+                calidad_recurso,
+            ),
+            npc=pnj,
+            task_id=tarea,
+            secret=secreta,
+            motivo=reason(motivo),
+        )
+        rival = {
+            "target": rival_objetivo,
+            "focus": rival_enfoque,
+            "count": rival_dados,
+            "hindrances": obstaculos,
+            "adjust": ajuste_dificultad,
+        }
+        await flow.oppose(self.bot, interaction, spec, rival)
+
+    @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
+    @options(
+        "dune.opt",
+        "habilidad",
+        "motivacion",
+        "enfoque",
+        "dificultad",
+        "dados_extra",
+        "pago",
+        "rango_complicacion",
+        "determinacion",
+        "bonificacion_impulso",
+        "pnj",
+        "tarea",
+        "calidad_recurso",
+    )
+    @app_commands.choices(pago=PAYMENTS)
+    @reason_option
+    async def ayuda(
+        self,
+        interaction: discord.Interaction,
+        habilidad: app_commands.Range[int, 1, 20],
+        motivacion: app_commands.Range[int, 0, 20],
+        enfoque: bool = False,
+        dificultad: app_commands.Range[int, 0, 5] = 1,
+        dados_extra: app_commands.Range[int, 0, 3] = 0,
+        pago: Choice[str] | None = None,
+        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        determinacion: bool = False,
+        bonificacion_impulso: app_commands.Range[int, 0, 10] = 0,
+        pnj: bool = False,
+        tarea: int | None = None,
+        calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
+    ) -> None:
+        """A test others help with, with every option a plain test has."""
+        check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
+        check_bound("dados_extra", dados_extra, 0, dune.MAX_BOUGHT)
+        spec = replace(
+            test_spec(
+                habilidad,
+                motivacion,
+                enfoque,
+                rango_complicacion,
+                bonificacion_impulso,
+                calidad_recurso,
+            ),
+            difficulty=dificultad,
+            bought=dados_extra,
+            payment=pago.value if pago else "impulso",
+            determination=determinacion,
+            npc=pnj,
+            task_id=tarea,
+            motivo=reason(motivo),
+        )
+        await flow.prepare_assist(self.bot, interaction, spec)
 
     @tirada.autocomplete("tarea")
+    @enfrentada.autocomplete("tarea")
+    @ayuda.autocomplete("tarea")
     async def tarea_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         try:
             table = await current_table(interaction)
@@ -141,188 +301,6 @@ class Dune(commands.Cog):
             if not r.data.get("done") and current.lower() in str(r.data["name"]).lower()
         ][:25]
 
-    async def roll_and_post(
-        self,
-        interaction: discord.Interaction,
-        spec: RollSpec,
-        helpers: tuple[dune.HelperSpec, ...] = (),
-        closes: RollUpdate | None = None,
-    ) -> None:
-        """Pay, roll and post a test: nothing is rolled if the payment is refused.
-        ``closes`` settles a preparation (an assisted test) in the same operation."""
-        store = self.bot.store
-        table = await current_table(interaction)
-        secret = is_secret(interaction, table, spec.secret)
-        if spec.npc and not is_gm(table, interaction):
-            raise Refusal("dune.npc_gm_only")
-        if spec.npc and spec.determination:
-            raise Refusal("dune.npc_determination")
-        if spec.task_id is not None:
-            task = await store.roll(spec.task_id)
-            if task is None or task.kind != TASK_KIND or task.channel_id != table.channel_id:
-                raise Refusal("dune.task_unknown")
-        raise_by = await store.pool(table.channel_id, DIFICULTAD_EXTRA)
-        changes = list(await self.payment(interaction, spec, table))
-        if raise_by:
-            changes.append(Change(DIFICULTAD_EXTRA, -raise_by))
-        if spec.determination:
-            changes.append(determination_change(interaction.user.id, -1))
-        roll = dune.roll_test(
-            self.bot.rng,
-            spec.target,
-            dice=dune.BASE_DICE + spec.bought,
-            focus_skill=spec.focus_skill,
-            complication_range=spec.complication_range,
-            difficulty=min(spec.difficulty + raise_by, dune.MAX_RAISED_DIFFICULTY),
-            automatic_ones=int(spec.determination),
-            bonus=spec.bonus,
-            npc=spec.npc,
-            helpers=helpers,
-            task_id=spec.task_id,
-            asset_quality=spec.asset_quality,
-        )
-        if spec.opponent is not None:
-            roll = replace(roll, extra={"rival": spec.opponent})
-        record = await rolls.record(
-            store, interaction, table, KIND, dune.to_data(roll), "dune.roll", tuple(changes), closes
-        )
-        lang = lang_for(interaction.locale)
-        embed, view = await render_roll(self.bot, lang, record)
-        await rolls.post(store, interaction, table, record, embed, view, secret=secret)
-
-    async def payment(
-        self, interaction: discord.Interaction, spec: RollSpec, table: Table
-    ) -> tuple[Change, ...]:
-        """What bought dice cost: a player pays Impulso and/or generates Amenaza; the GM
-        buys an NPC's dice with Amenaza ("misma dinámica que con el Impulso")."""
-        cost = dune.buy_cost(spec.bought)
-        if not cost:
-            return ()
-        if spec.npc:
-            return (Change(AMENAZA, -cost),)
-        available = await self.bot.store.pool(table.channel_id, IMPULSO)
-        from_pool, as_threat = dune.split_payment(cost, spec.payment, available)
-        return tuple(
-            change
-            for amount, change in (
-                (from_pool, momentum_change(-from_pool)),
-                (as_threat, threat_change(as_threat)),
-            )
-            if amount
-        )
-
-    # -- /dune enfrentada ---------------------------------------------------------------------
-
-    @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "rival_objetivo",
-        "enfoque",
-        "rival_enfoque",
-        "rival_dados",
-        "obstaculos",
-        "dados_extra",
-        "pago",
-        "determinacion",
-    )
-    @app_commands.choices(pago=PAYMENTS)
-    @secret_option
-    async def enfrentada(
-        self,
-        interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
-        rival_objetivo: app_commands.Range[int, 1, 40],
-        enfoque: bool = False,
-        rival_enfoque: app_commands.Range[int, 1, 20] | None = None,
-        rival_dados: app_commands.Range[int, 1, 5] = 2,
-        obstaculos: app_commands.Range[int, 0, 5] = 0,
-        dados_extra: app_commands.Range[int, 0, 3] = 0,
-        pago: Choice[str] | None = None,
-        determinacion: bool = False,
-        secreta: bool = False,
-    ) -> None:
-        """ "El personaje que se opone al tuyo lanza los dados primero, y el número de éxitos
-        que obtiene se convierte en la Dificultad contra la que tienes que lanzar"."""
-        check_bound("habilidad", habilidad, 1, dune.MAX_SCORE)
-        check_bound("motivacion", motivacion, 0, dune.MAX_SCORE)
-        check_bound("objetivo", rival_objetivo, 1, 2 * dune.MAX_SCORE)
-        check_bound("dados", rival_dados, 1, dune.MAX_DICE)
-        if rival_enfoque is not None:
-            check_bound("enfoque", rival_enfoque, 1, dune.MAX_SCORE)
-        opponent = dune.roll_test(
-            self.bot.rng, rival_objetivo, dice=rival_dados, focus_skill=rival_enfoque, difficulty=0
-        )
-        difficulty = dune.opposed_difficulty(opponent.test.successes, obstaculos)
-        spec = RollSpec(
-            target=habilidad + motivacion,
-            focus_skill=habilidad if enfoque else None,
-            difficulty=difficulty,
-            bought=dados_extra,
-            payment=pago.value if pago else "impulso",
-            determination=determinacion,
-            opponent={
-                "target": rival_objetivo,
-                "focus": rival_enfoque,
-                "dice": [s.value for s in opponent.slots],
-                "hindrances": obstaculos,
-            },
-            secret=secreta,
-        )
-        await self.roll_and_post(interaction, spec)
-
-    # -- /dune ayuda ----------------------------------------------------------------------------
-
-    @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "pago",
-        "rango_complicacion",
-    )
-    @app_commands.choices(pago=PAYMENTS)
-    async def ayuda(
-        self,
-        interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
-        enfoque: bool = False,
-        dificultad: app_commands.Range[int, 0, 5] = 1,
-        dados_extra: app_commands.Range[int, 0, 3] = 0,
-        pago: Choice[str] | None = None,
-        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
-    ) -> None:
-        """A test others help with: "Ayudar" for each helper, then "Tirar" for the leader."""
-        table = await current_table(interaction)
-        check_bound("habilidad", habilidad, 1, dune.MAX_SCORE)
-        check_bound("motivacion", motivacion, 0, dune.MAX_SCORE)
-        check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
-        check_bound("dados_extra", dados_extra, 0, dune.MAX_BOUGHT)
-        check_bound("rango_complicacion", rango_complicacion, 1, dune.MAX_COMPLICATION_RANGE)
-        spec = RollSpec(
-            target=habilidad + motivacion,
-            focus_skill=habilidad if enfoque else None,
-            difficulty=dificultad,
-            bought=dados_extra,
-            payment=pago.value if pago else "impulso",
-            complication_range=rango_complicacion,
-        )
-        prep_id = await self.bot.store.save_roll(
-            table.channel_id,
-            interaction.id,
-            interaction.user.id,
-            ASSIST_KIND,
-            {"spec": asdict(spec), "helpers": []},
-        )
-        record = await load(self.bot.store, prep_id, ASSIST_KIND)
-        lang = lang_for(interaction.locale)
-        await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, prep_id))
 
     # -- pools ------------------------------------------------------------------------------------
 
@@ -338,7 +316,7 @@ class Dune(commands.Cog):
         """The pools after a change: in public, or privately (``ephemeral``), or as a GM
         command's answer (``gm``)."""
         lang = lang_for(interaction.locale)
-        pools = await pools_text(self.bot, lang, table.channel_id, interaction.user.id)
+        pools = await pools_text(self.bot, lang, table.channel_id, interaction.user.id, table.gm_id)
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
         if gm:
@@ -417,12 +395,11 @@ class Dune(commands.Cog):
         table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         if gasto is not None:
-            cost = dune.THREAT_SPENDS[gasto.value]
-            changes = [Change(AMENAZA, -cost)]
-            if gasto.value == "dificultad":
-                changes.append(Change(DIFICULTAD_EXTRA, 1, cap=dune.MAX_RAISED_DIFFICULTY))
+            spend = dune.threat_spend(gasto.value)
+            changes = pool_changes(spend, 0, f"dune.amenaza.{gasto.value}")
             await rolls.change(self.bot.store, interaction, table, f"dune.amenaza.{gasto.value}", *changes)
-            text = t(lang, "dune.amenaza.spent_on", use=t(lang, f"dune.gasto.{gasto.value}"), amount=cost)
+            use = t(lang, f"dune.gasto.{gasto.value}")
+            text = t(lang, "dune.amenaza.spent_on", use=use, amount=-spend.threat)
         else:
             amount = cantidad or 1
             check_bound("cantidad", amount, 1, MAX_POINTS)
@@ -505,12 +482,15 @@ class Dune(commands.Cog):
     async def determination_answer(
         self, interaction: discord.Interaction, table: Table, user_id: int, text: str, *, gm: bool = False
     ) -> None:
+        """The player's Determinación after a change. What the GM gives or takes is told at
+        the table too, naming whose pool, even when done from the GM channel."""
         lang = lang_for(interaction.locale)
         value = await self.bot.store.pool(table.channel_id, DETERMINACION, user_id)
         pools = t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
         embed = embeds.card(t(lang, "dune.pools.title"), f"{text}\n{pools}")
-        if gm:
+        if gm and in_gm_channel(table, interaction):
             await answer_gm(interaction, table, embed=embed)
+            await self.bot.get_partial_messageable(table.channel_id).send(embed=embed)
         else:
             await send(interaction, embed=embed)
 
@@ -522,43 +502,53 @@ class Dune(commands.Cog):
     async def aventura(
         self,
         interaction: discord.Interaction,
-        jugadores: app_commands.Range[int, 1, 12] | None = None,
+        jugadores: app_commands.Range[str, 1, 400] | None = None,
         mesa: str | None = None,
     ) -> None:
         """ "Al comienzo de cada aventura, tienes un único punto de Determinación" and "el
-        Director comienza con 2 puntos por jugador"."""
+        Director comienza con 2 puntos por jugador": every player named (or, unnamed, every
+        player the table knows) gets their point, and the Amenaza counts the same players."""
         table = await gm_table(interaction, mesa)
-        known = await self.known_players(table.channel_id, table)
-        count = jugadores if jugadores is not None else len(known)
-        check_bound("jugadores", count, 1, 12)
-        changes = [Change(AMENAZA, set_to=2 * count, cap=dune.THREAT_CAP)] + [
-            determination_change(u, set_to=1) for u in sorted(known)
+        players = named_players(jugadores or "", table.gm_id) or await self.known_players(table)
+        if not players:
+            raise Refusal("dune.aventura.nobody")
+        if len(players) > MAX_PLAYERS:
+            raise Refusal("dune.aventura.too_many", max=MAX_PLAYERS, count=len(players))
+        threat, determination = dune.adventure_start(len(players))
+        changes = [Change(AMENAZA, set_to=threat, cap=dune.THREAT_CAP)] + [
+            determination_change(u, set_to=determination) for u in players
         ]
         await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes)
-        text = t(lang_for(interaction.locale), "dune.aventura.done", threat=2 * count, players=len(known))
+        lang = lang_for(interaction.locale)
+        who = ", ".join(f"<@{u}>" for u in players)
+        text = t(lang, "dune.aventura.done", threat=threat, players=len(players), who=who)
         await self.pools_answer(interaction, table, text)
 
-    async def known_players(self, channel_id: int, table: Table) -> set[int]:
-        """Everyone who has rolled or holds Determinación at this table, but the GM."""
-        players = {p.owner_id for p in await self.bot.store.pools(channel_id) if p.pool == DETERMINACION}
-        players |= {r.user_id for r in await self.bot.store.rolls(channel_id, KIND)}
-        players.discard(0)
-        if table.gm_id is not None:
-            players.discard(table.gm_id)
-        return players
+    async def known_players(self, table: Table) -> list[int]:
+        """The players this table knows, but the GM: who rolled or holds Determinación here.
+        (The bot has no member intent, so Discord's member cache of a channel is not a
+        reliable list of its players; naming them is.)"""
+        pools = await self.bot.store.pools(table.channel_id)
+        players = {p.owner_id for p in pools if p.pool == DETERMINACION}
+        players |= {r.user_id for r in await self.bot.store.rolls(table.channel_id, KIND)}
+        players -= {0, table.gm_id or 0}
+        return sorted(players)
 
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
-    @options("dune.opt", "nombre", "requisito")
+    @options("dune.opt", "nombre", "requisito", "opuesta")
     @table_option
     async def tarea_crear(
         self,
         interaction: discord.Interaction,
         nombre: app_commands.Range[str, 1, 80],
         requisito: app_commands.Range[int, 1, 50],
+        opuesta: bool = False,
         mesa: str | None = None,
     ) -> None:
+        """A goal that passed tests fill, or a looming problem ("desde la dirección
+        opuesta") that failed tests and complications fill."""
         table = await gm_table(interaction, mesa)
         name = " ".join(nombre.split())
         if not name or len(name) > TASK_NAME_LIMIT:
@@ -569,10 +559,11 @@ class Dune(commands.Cog):
             interaction.id,
             interaction.user.id,
             TASK_KIND,
-            {"name": name, "requirement": requisito, "done": False},
+            {"name": name, "requirement": requisito, "done": False, "opposing": opuesta},
         )
         lang = lang_for(interaction.locale)
-        text = t(lang, "dune.task.created", name=name, requirement=requisito, id=task_id)
+        key = "dune.task.created_looming" if opuesta else "dune.task.created"
+        text = t(lang, key, name=name, requirement=requisito, id=task_id)
         await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @tarea.command(name=T("dune.ver"), description=T("dune.tarea.ver.desc"))
@@ -588,6 +579,9 @@ class Dune(commands.Cog):
             points = progress[task.id]
             requirement = task.data["requirement"]
             state = t(lang, "dune.task.state_done") if task.data.get("done") else ""
+            if task.data.get("opposing"):
+                state = f"{t(lang, 'dune.task.state_looming')} {state}".strip()
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
-            embeds.field(embed, f"#{task.id} · {task.data['name']}", value, inline=False)
+            embeds.field(embed, str(task.data["name"]), value, inline=False)
         await send(interaction, embed=embed)
+

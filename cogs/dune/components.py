@@ -3,6 +3,7 @@ panels survive restarts) and ``decide``, which maps a button to the rules and th
 
 from __future__ import annotations
 
+import random
 import re
 from typing import TYPE_CHECKING, cast
 
@@ -11,20 +12,24 @@ import discord
 from bot import embeds
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send, update
+from bot.errors import Refusal, update
 from bot.i18n import Lang, lang_for, t
-from bot.models import Change, RollRecord, RollUpdate
+from bot.models import Applied, Change, RollRecord, RollUpdate
+from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int
-from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text
+from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
     KIND,
+    Funds,
     RollSpec,
     announce_task,
     determination_change,
+    gm_of,
     momentum_change,
+    table_funds,
     threat_change,
 )
 from rules import dune
@@ -34,12 +39,17 @@ if TYPE_CHECKING:
     from cogs.dune.cog import Dune
 
 
-def button(lang: Lang, action: str, roll_id: int, style: discord.ButtonStyle) -> DuneButton:
-    return DuneButton(roll_id, action, t(lang, f"dune.button.{action}"), style)
+def button(
+    lang: Lang, action: str, roll_id: int, style: discord.ButtonStyle, *, disabled: bool = False
+) -> DuneButton:
+    item = DuneButton(roll_id, action, t(lang, f"dune.button.{action}"), style)
+    item.item.disabled = disabled
+    return item
 
 
-def panel(lang: Lang, roll_id: int, roll: DuneRoll) -> discord.ui.View:
-    """The buttons that still make sense for this roll, and only those."""
+def panel(lang: Lang, roll_id: int, roll: DuneRoll, funds: Funds) -> discord.ui.View:
+    """The buttons that still make sense for this roll; those the table cannot pay for now
+    (or a use this test already had) are shown disabled rather than ending in a refusal."""
     view = discord.ui.View(timeout=None)
     primary, secondary, danger = (
         discord.ButtonStyle.primary,
@@ -47,28 +57,32 @@ def panel(lang: Lang, roll_id: int, roll: DuneRoll) -> discord.ui.View:
         discord.ButtonStyle.danger,
     )
     if roll.test.passed and not roll.price and not roll.closed:
-        for use in dune.MOMENTUM_SPENDS:
-            if use != "tarea" or roll.task_id is not None:
-                view.add_item(button(lang, use, roll_id, primary))
+        available = roll.bonus_left + roll.momentum_left + funds.momentum
+        for use, cost in dune.MOMENTUM_SPENDS.items():
+            if use == "tarea" and (roll.task_id is None or roll.extra.get("task", {}).get("opposing")):
+                continue
+            used = use not in dune.REPEATABLE_SPENDS and use in roll.spends
+            view.add_item(button(lang, use, roll_id, primary, disabled=used or cost > available))
         view.add_item(button(lang, "pnj" if roll.npc else "guardar", roll_id, discord.ButtonStyle.success))
     if roll.complications > 0:
-        view.add_item(button(lang, "descartar" if roll.npc else "ignorar", roll_id, secondary))
-    if (
-        roll.rerollable
-        and not roll.npc
-        and not roll.closed
-        and not (roll.spends or roll.price or roll.ignored)
-    ):
-        view.add_item(button(lang, "repetir", roll_id, secondary))
-    if not roll.test.passed and not roll.price:
+        broke = roll.npc and funds.threat < dune.IGNORE_COMPLICATION_THREAT
+        action = "descartar" if roll.npc else "ignorar"
+        view.add_item(button(lang, action, roll_id, secondary, disabled=broke))
+    if roll.rerollable:
+        view.add_item(button(lang, "repetir", roll_id, secondary, disabled=funds.determination < 1))
+    if not roll.test.passed and not roll.price and not roll.closed:
         view.add_item(button(lang, "precio", roll_id, danger))
+    view.add_item(repeat_button(lang, roll_id))
     return view
 
 
 async def render_roll(bot: Tirada, lang: Lang, record: RollRecord) -> tuple[discord.Embed, discord.ui.View]:
     roll = dune.from_data(record.data)
-    pools = await pools_text(bot, lang, record.channel_id, None if roll.npc else record.user_id)
-    return roll_embed(lang, record, roll, pools), panel(lang, record.id, roll)
+    owner = None if roll.npc else record.user_id
+    funds = await table_funds(bot, record.channel_id, owner)
+    pools = await pools_text(bot, lang, record.channel_id, owner, await gm_of(bot, record.channel_id))
+    progress = await task_line(bot, lang, roll)
+    return roll_embed(lang, record, roll, pools, progress), panel(lang, record.id, roll, funds)
 
 
 # -- buttons ------------------------------------------------------------------------------
@@ -89,17 +103,25 @@ class DuneButton(
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.roll_id, KIND)
         await check_may_press(interaction, record, self.action)
-        if self.action == "repetir":
-            await offer_reroll(interaction, record, lang)
+        if self.action == "precio":
+            await interaction.response.send_modal(PriceModal(self.roll_id, lang))
             return
         record, applied = await act(
-            bot.store, interaction, self.roll_id, KIND, lambda r: decide(self.action, r)
+            bot.store, interaction, self.roll_id, KIND, lambda r: decide(self.action, r, bot.rng)
         )
-        embed, view = await render_roll(bot, lang, record)
-        if self.action == "guardar":
-            embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
-        await update(interaction, embed=embed, view=view)
-        await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
+        await show_update(interaction, lang, record, applied, self.action)
+
+
+async def show_update(
+    interaction: discord.Interaction[Tirada], lang: Lang, record: RollRecord, applied: Applied, action: str
+) -> None:
+    """Redraw the panel after an action, and announce the task it may have completed."""
+    bot = interaction.client
+    embed, view = await render_roll(bot, lang, record)
+    if action == "guardar":
+        embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
+    await update(interaction, embed=embed, view=view)
+    await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
 
 
 async def check_may_press(interaction: discord.Interaction, record: RollRecord, action: str) -> None:
@@ -111,7 +133,7 @@ async def check_may_press(interaction: discord.Interaction, record: RollRecord, 
         raise Refusal("error.not_yours")
 
 
-def decide(action: str, record: RollRecord) -> Decision:
+def decide(action: str, record: RollRecord, rng: random.Random) -> Decision:
     """One button's effect on a roll: the rules decide, this maps them to pool changes."""
     roll = dune.from_data(record.data)
     if action in dune.MOMENTUM_SPENDS:
@@ -134,84 +156,36 @@ def decide(action: str, record: RollRecord) -> Decision:
         return Decision(
             dune.to_data(roll), (Change(AMENAZA, -dune.IGNORE_COMPLICATION_THREAT),), "dune.discard"
         )
-    if action == "precio":
-        return Decision(dune.to_data(dune.success_at_price(roll)), (), "dune.price")
+    if action == "repetir":
+        roll = dune.reroll(roll, rng)
+        return Decision(dune.to_data(roll), (determination_change(record.user_id, -1),), "dune.reroll")
     raise Refusal("error.roll_gone")
 
 
-class RerollSelect(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"dune:dados:(?P<roll>[0-9]{1,18})",
-):
-    """The dice Determinación rerolls, chosen from a menu (each die at most once)."""
+class PriceModal(Modal):
+    """ "El Director determina cuantas complicaciones extra se sufren": one unless told."""
 
-    def __init__(
-        self, roll_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
-    ) -> None:
-        options = options or [discord.SelectOption(label="-", value="0")]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"dune:dados:{roll_id}",
-                options=options,
-                min_values=1,
-                max_values=len(options),
-                placeholder=placeholder or None,
-            )
-        )
+    def __init__(self, roll_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.price.modal_title"), custom_id=f"dune:precio-modal:{roll_id}")
         self.roll_id = roll_id
+        self.count: discord.ui.TextInput[PriceModal] = discord.ui.TextInput(
+            label=t(lang, "dune.price.modal_count"), custom_id="complicaciones", max_length=1, default="1"
+        )
+        self.add_item(self.count)
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> RerollSelect:
-        return cls(int(match["roll"]), item.options)
-
-    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
+        count = parse_int(self.count.value, "complicaciones", 1, dune.MAX_PRICE_COMPLICATIONS)
         record = await load(bot.store, self.roll_id, KIND)
-        await check_may_press(interaction, record, "repetir")
-        values = (interaction.data or {}).get("values", [])
-        indexes = [int(v) for v in values if str(v).isdigit()]
+        await check_may_press(interaction, record, "precio")
 
-        def reroll(current: RollRecord) -> Decision:
-            roll = dune.reroll(dune.from_data(current.data), bot.rng, indexes)
-            return Decision(dune.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll")
+        def price(current: RollRecord) -> Decision:
+            roll = dune.success_at_price(dune.from_data(current.data), count)
+            return Decision(dune.to_data(roll), (), "dune.price")
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, reroll)
-        embed, view = await render_roll(bot, lang, record)
-        rerolled = sorted(set(indexes))
-        dice = ", ".join(str(i + 1) for i in rerolled)
-        await update(
-            interaction,
-            embed=embeds.card(
-                t(lang, "dune.reroll.done", dice=dice, count=len(rerolled)), colour=embeds.SUCCESS
-            ),
-            view=None,
-        )
-        if record.message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(record.message_id).edit(embed=embed, view=view)
-
-
-async def offer_reroll(interaction: discord.Interaction, record: RollRecord, lang: Lang) -> None:
-    roll = dune.from_data(record.data)
-    if dune.from_data(record.data).closed or not roll.rerollable:
-        raise Refusal("dune.reroll_too_late")
-    options = [
-        discord.SelectOption(
-            label=t(lang, "dune.reroll.option", die=i + 1, value=roll.slots[i].value), value=str(i)
-        )
-        for i in roll.rerollable
-    ]
-    view = discord.ui.View(timeout=None)
-    view.add_item(RerollSelect(record.id, options, t(lang, "dune.reroll.placeholder")))
-    await send(
-        interaction,
-        embed=embeds.card(t(lang, "dune.reroll.title"), t(lang, "dune.reroll.help")),
-        view=view,
-        ephemeral=True,
-    )
+        record, applied = await act(bot.store, interaction, self.roll_id, KIND, price)
+        await show_update(interaction, lang, record, applied, "precio")
 
 
 def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
@@ -249,7 +223,9 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
     helpers = tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in record.data["helpers"])
     closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
     cog = cast("Dune", bot.get_cog("Dune"))
-    await cog.roll_and_post(interaction, RollSpec(**record.data["spec"]), helpers, closes)
+    table = await roll_table(interaction, record)
+    spec = RollSpec(**record.data["spec"])
+    await cog.roll_and_post(interaction, spec, helpers, closes, mode="ayuda", table=table)
 
 
 class AssistModal(Modal):
@@ -287,3 +263,82 @@ class AssistModal(Modal):
 
         record, _ = await act(bot.store, interaction, self.prep_id, ASSIST_KIND, join)
         await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
+
+
+# -- opposed tests ----------------------------------------------------------------------------
+
+PAYMENT_WAYS = ("impulso", "amenaza", "mixto")
+
+
+def opposed_choices(lang: Lang, npc: bool) -> list[discord.SelectOption]:
+    """Every way to face the opposition: 0 to 3 bought dice and how they are paid (an NPC
+    pays with Amenaza), with or without Determinación (not for an NPC)."""
+    ways = [(0, "impulso")] + [
+        (bought, way)
+        for bought in range(1, dune.MAX_BOUGHT + 1)
+        for way in (("amenaza",) if npc else PAYMENT_WAYS)
+    ]
+    options = []
+    for determination in (False,) if npc else (False, True):
+        for bought, way in ways:
+            label = bought_text(lang, bought, way, dune.buy_cost(bought), npc)
+            if determination:
+                label = t(lang, "dune.contra.with_determination", choice=label)
+            options.append(
+                discord.SelectOption(label=label, value=f"{bought}:{way}:{int(determination)}")
+            )
+    return options
+
+
+def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
+    """ "2 dados: +3 Amenaza": what bought dice cost and from which pool."""
+    if not bought:
+        return t(lang, "dune.bought.none")
+    key = "dune.bought.npc" if npc else f"dune.bought.{way}"
+    return t(lang, key, count=bought, cost=cost)
+
+
+def opposed_view(lang: Lang, prep_id: int, *, npc: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(OpposedSelect(prep_id, opposed_choices(lang, npc), t(lang, "dune.contra.placeholder")))
+    return view
+
+
+class OpposedSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"dune:contra:(?P<roll>[0-9]{1,18})",
+):
+    """The actor's answer to the opposition's roll: bought dice, payment, Determinación."""
+
+    def __init__(
+        self, prep_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
+    ) -> None:
+        options = options or [discord.SelectOption(label="-", value="0:impulso:0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dune:contra:{prep_id}", options=options, placeholder=placeholder or None
+            )
+        )
+        self.roll_id = prep_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> OpposedSelect:
+        return cls(int(match["roll"]), item.options)
+
+    @staticmethod
+    def parse(value: str) -> tuple[int, str, bool]:
+        """``bought:payment:determination`` as sent back by Discord, checked again (a
+        client can send anything)."""
+        match = re.fullmatch(r"([0-3]):(impulso|amenaza|mixto):([01])", value)
+        if match is None:
+            raise Refusal("error.roll_gone")
+        return int(match[1]), match[2], match[3] == "1"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        values = (interaction.data or {}).get("values", [])
+        choice = str(values[0]) if values else ""
+        cog = cast("Dune", interaction.client.get_cog("Dune"))
+        await cog.roll_opposed(interaction, self.roll_id, choice)

@@ -3,7 +3,8 @@ request, and extended tasks (their progress and the one-time "done" announcement
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -16,12 +17,14 @@ from rules import dune
 
 KIND = "dune"
 ASSIST_KIND = "dune_ayuda"
+OPPOSED_KIND = "dune_enfrentada"
 TASK_KIND = "dune_tarea"
 IMPULSO = "impulso"
 AMENAZA = "amenaza"
 DETERMINACION = "determinacion"
 DIFICULTAD_EXTRA = "dificultad_extra"
 MAX_POINTS = 100
+MENTION = re.compile(r"<@!?([0-9]{15,20})>")
 TASK_NAME_LIMIT = 80
 
 
@@ -38,12 +41,60 @@ def determination_change(user_id: int, delta: int = 0, *, set_to: int | None = N
     return Change(DETERMINACION, delta, owner_id=user_id, cap=dune.DETERMINATION_CAP, set_to=set_to)
 
 
+def pool_changes(pools: dune.Pools, user_id: int, reason: str) -> tuple[Change, ...]:
+    """A rule's amounts as store changes, each with its own ledger reason
+    (``{reason}.impulso``, ``.amenaza``, ``.determinacion``, ``.dificultad_extra``) so the
+    history says what each row paid for."""
+    changes = (
+        (pools.momentum, momentum_change(pools.momentum)),
+        (pools.threat, threat_change(pools.threat)),
+        (pools.determination, determination_change(user_id, pools.determination)),
+        (
+            pools.raised_difficulty,
+            Change(DIFICULTAD_EXTRA, pools.raised_difficulty, cap=dune.MAX_RAISED_DIFFICULTY),
+        ),
+    )
+    return tuple(replace(c, reason=f"{reason}.{c.pool}") for amount, c in changes if amount)
+
+
 def check_bound(name: str, value: int, low: int, high: int) -> None:
     """discord.py does not enforce option ranges, so every command checks its own."""
     dune.check_range(name, value, low, high)
 
 
+@dataclass(frozen=True)
+class Funds:
+    """What a roll's owner can pay with now: the group's Impulso, the GM's Amenaza and the
+    owner's Determinación (0 for an NPC's roll)."""
+
+    momentum: int
+    threat: int
+    determination: int
+
+
+async def table_funds(bot: Tirada, channel_id: int, owner_id: int | None) -> Funds:
+    values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
+    return Funds(
+        values.get((IMPULSO, 0), 0),
+        values.get((AMENAZA, 0), 0),
+        values.get((DETERMINACION, owner_id), 0) if owner_id is not None else 0,
+    )
+
+
+async def gm_of(bot: Tirada, channel_id: int) -> int | None:
+    table = await bot.store.table(channel_id)
+    return table.gm_id if table else None
+
+
 # -- extended tasks -------------------------------------------------------------------------
+
+
+def roll_task_points(roll: dune.DuneRoll) -> int:
+    """What a roll adds to its task: to a goal, or to a looming problem ("desde la dirección
+    opuesta"), which failures and complications fill."""
+    if roll.extra.get("task", {}).get("opposing"):
+        return dune.opposing_task_points(roll)
+    return dune.task_points(roll)
 
 
 async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
@@ -52,7 +103,7 @@ async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> di
     for record in await bot.store.linked_rolls(channel_id, KIND, "task_id", task_ids):
         roll = dune.from_data(record.data)
         if roll.task_id in points:
-            points[roll.task_id] += dune.task_points(roll)
+            points[roll.task_id] += roll_task_points(roll)
     return points
 
 
@@ -81,7 +132,7 @@ async def announce_task(
     if isinstance(outcome, Applied) and not outcome.replayed:
         text = t(
             lang,
-            "dune.task.done",
+            "dune.task.looming_done" if task.data.get("opposing") else "dune.task.done",
             name=task.data["name"],
             points=points,
             requirement=task.data["requirement"],
@@ -95,6 +146,9 @@ class RollSpec:
 
     target: int
     focus_skill: int | None = None
+    # What the target is made of, to show it ("Habilidad 6 + Motivación 7 = 13").
+    skill: int | None = None
+    drive: int | None = None
     difficulty: int = 1
     bought: int = 0
     payment: str = "impulso"
@@ -106,3 +160,41 @@ class RollSpec:
     asset_quality: int = 0
     opponent: dict[str, Any] | None = None
     secret: bool = False
+    motivo: str | None = None
+
+
+def test_spec(
+    skill: int,
+    drive: int,
+    focus: bool,
+    complication_range: int,
+    bonus: int,
+    asset_quality: int,
+) -> RollSpec:
+    """A test's request from the options every test command shares, each bound checked
+    (discord.py does not enforce option ranges)."""
+    check_bound("habilidad", skill, 1, dune.MAX_SCORE)
+    check_bound("motivacion", drive, 0, dune.MAX_SCORE)
+    check_bound("rango_complicacion", complication_range, 1, dune.MAX_COMPLICATION_RANGE)
+    check_bound("bonificacion_impulso", bonus, 0, dune.MAX_BONUS)
+    check_bound("calidad_recurso", asset_quality, 0, 5)
+    return RollSpec(
+        target=skill + drive,
+        focus_skill=skill if focus else None,
+        skill=skill,
+        drive=drive,
+        complication_range=complication_range,
+        bonus=bonus,
+        asset_quality=asset_quality,
+    )
+
+
+def named_players(text: str, gm_id: int | None) -> list[int]:
+    """The players mentioned in a text option (``@Ana @Luis``), each once, in order; the GM
+    is not a player."""
+    found: list[int] = []
+    for match in MENTION.finditer(text):
+        user = int(match[1])
+        if user not in found and user != gm_id:
+            found.append(user)
+    return found

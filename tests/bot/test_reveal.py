@@ -78,7 +78,7 @@ async def test_revealing_posts_the_same_result_once_with_its_buttons(linked: Har
     [posted] = in_channel(revealed, CHANNEL_ID)
     assert posted.data["embeds"] == embeds
     assert posted.custom_ids == [c for c in buttons if not c.startswith("secreta:")]
-    assert posted.custom_ids and all(c.startswith("dune:") for c in posted.custom_ids)
+    assert posted.custom_ids and all(c.startswith(("dune:", "rep:")) for c in posted.custom_ids)
     assert f"Revelada en <#{CHANNEL_ID}>" in linked.current(secret).data["content"]
     assert linked.current(secret).custom_ids == []
     secret.data = {**secret.data, "components": pressed["components"]}  # a second click, sent before the edit
@@ -176,6 +176,10 @@ async def test_every_roll_command_rolls_secretly(
     await linked.slash("mesa sistema", user=GM, sistema=system)
     reply = await linked.slash(command, user=GM, secreta=True, **options)
     assert reply.ephemeral, reply.text
+    if command == "dune enfrentada":  # the opposition first, privately; then the actor's roll
+        menu = reply.data["components"][0]["components"][0]["custom_id"]
+        reply = await linked.click(reply.message, menu, user=GM, values=["0:impulso:0"], component_type=3)
+        assert reply.ephemeral, reply.text
     [secret] = in_channel(reply, GM_CHANNEL_ID)
     assert not in_channel(reply, CHANNEL_ID)
     embeds = secret.data["embeds"]

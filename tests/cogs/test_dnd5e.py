@@ -34,7 +34,7 @@ async def test_disadvantage_in_english(table: Harness) -> None:
         "dnd prueba", modificador=0, caracteristica="fuerza", desventaja=True, cd=10, locale="en-US"
     )
     assert "Strength check" in reply.text
-    assert "~~18~~ **3** +0 = **3**" in reply.text
+    assert "~~18~~ **3** = **3**" in reply.text
     assert "❌ Failure: 3 against DC 10." in reply.text
 
 
@@ -42,7 +42,7 @@ async def test_advantage_and_disadvantage_together_roll_one_die(table: Harness) 
     table.script(7)
     reply = await table.slash("dnd prueba", modificador=1, ventaja=True, desventaja=True)
     assert "**7** +1 = **8**" in reply.text
-    assert "sin ventaja ni desventaja" in reply.text
+    assert "ventaja y desventaja se anulan: un solo d20" in reply.text
 
 
 async def test_expertise_doubles_proficiency(table: Harness) -> None:
@@ -180,17 +180,17 @@ async def test_heroic_inspiration_rerolls_one_die_once(table: Harness) -> None:
     await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
     table.script(3, 18)
     reply = await table.slash("dnd prueba", modificador=0, desventaja=True, cd=10)
-    assert reply.message.custom_ids == ["dnd:insp0:1", "dnd:insp1:1"]
+    assert reply.message.custom_ids == ["dnd:insp0:1", "dnd:insp1:1", "rep:repetir:1"]
     labels = [c["label"] for c in reply.data["components"][0]["components"]]
-    assert labels == ["Inspiración: repetir el 3", "Inspiración: repetir el 18"]
+    assert labels == ["Inspiración: repetir el 3", "Inspiración: repetir el 18", "Repetir"]
     refused = await table.click(reply.message, "dnd:insp0:1", user=OTHER)
     assert "Solo quien tiró" in refused.text
     table.script(15)
     used = await table.click(reply.message, "dnd:insp0:1")
-    assert "~~3~~↺ **15** ~~18~~ +0 = **15**" in used.text
+    assert "~~3~~↺ **15** ~~18~~ = **15**" in used.text
     assert "✅ Éxito: 15 contra CD 10." in used.text
     assert await table.pool("inspiracion", PLAYER.id) == 0
-    assert table.current(reply.message).custom_ids == []
+    assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
 
 
 async def test_a_double_click_spends_inspiration_once(table: Harness) -> None:
@@ -209,7 +209,7 @@ async def test_a_double_click_spends_inspiration_once(table: Harness) -> None:
 async def test_no_inspiration_no_button(table: Harness) -> None:
     table.script(3)
     reply = await table.slash("dnd prueba", modificador=0)
-    assert reply.message.custom_ids == []
+    assert reply.message.custom_ids == ["rep:repetir:1"]
 
 
 async def test_a_holder_granted_again_passes_it_on(table: Harness) -> None:

@@ -41,7 +41,7 @@ async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harnes
     assert "Pendientes: 1 · descartadas: 0." in text
     assert reply.message.custom_ids == [
         f"dune:{a}:1" for a in ("info", "rasgo", "recurso", "guardar", "ignorar", "repetir")
-    ]
+    ] + ["rep:repetir:1"]
 
 
 async def test_a_test_in_english(table: Harness) -> None:
@@ -209,9 +209,24 @@ async def test_only_the_gm_grants_success_at_a_price(table: Harness) -> None:
     refused = await table.click(reply.message, price)
     assert refused.ephemeral
     assert "Solo la persona que dirige esta mesa" in refused.text
-    granted = await table.click(reply.message, price, user=GM)
+    form = await table.click(reply.message, price, user=GM)
+    assert form.callback.payload["type"] == 9
+    granted = await table.submit(form.modal_id, {"complicaciones": "1"}, user=GM, message=reply.message)
     assert "⚖️ Éxito a un precio" in granted.text
     assert "Pendientes: 1 · descartadas: 0." in granted.text
+
+
+async def test_the_gm_chooses_how_many_complications_a_price_adds(table: Harness) -> None:
+    """ "El Director determina cuantas complicaciones extra se sufren" (#15)."""
+    reply = await roll(table, 15, 16, dificultad=1)
+    form = await table.click(reply.message, button(reply.message, "dune:precio"), user=GM)
+    fields = form.callback.payload["data"]["components"][0]["components"][0]
+    assert fields["value"] == "1"
+    bad = await table.submit(form.modal_id, {"complicaciones": "9"}, user=GM, message=reply.message)
+    assert "complicaciones debe estar entre 1 y 5" in bad.text
+    granted = await table.submit(form.modal_id, {"complicaciones": "3"}, user=GM, message=reply.message)
+    assert "con 3 complicaciones más y sin Impulso" in granted.text
+    assert "Pendientes: 3 · descartadas: 0." in granted.text
 
 
 async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None:
@@ -225,36 +240,30 @@ async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None
     assert not allowed.ephemeral
 
 
-async def test_reroll_with_determination_updates_the_roll_once_per_die(table: Harness) -> None:
+async def test_determination_after_the_roll_rerolls_all_the_dice_once(table: Harness) -> None:
+    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo" (#15)."""
     await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
-    reply = await roll(table, 20, 16, dificultad=1)
-    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    assert menu.ephemeral
-    options = menu.data["components"][0]["components"][0]["options"]
-    assert [o["label"] for o in options] == ["Dado 1: 20", "Dado 2: 16"]
-    table.script(4)
-    done = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Repetido el dado 1." in done.text
-    updated = table.discord.messages[reply.message.id].data["embeds"][0]
-    assert "~~20~~↺ **4**✓ **16**" in str(updated)
-    assert "✅ Superado" in str(updated)
+    reply = await roll(table, 20, 16, 17, dificultad=1, dados_extra=1, pago="amenaza")
+    table.script(4, 5, 18)
+    done = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    assert not done.ephemeral
+    assert "~~20~~↺ **4**✓ ~~16~~↺ **5**✓ ~~17~~↺ **18**" in done.text
+    assert "✅ Superado" in done.text
     assert await table.pool("determinacion", PLAYER.id) == 1
-    stale = await table.click(menu.message, "dune:dados:1", values=["0"], component_type=3)
-    assert "Ese botón ya no está activo" in stale.text
-    fresh = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    options = fresh.data["components"][0]["components"][0]["options"]
-    assert [o["label"] for o in options] == ["Dado 2: 16"]
-    tampered = await table.click(fresh.message, "dune:dados:1", values=["0"], component_type=3)
-    assert tampered.ephemeral
-    assert "El dado 1 ya se repitió" in tampered.text
+    assert "dune:repetir" not in " ".join(table.discord.messages[reply.message.id].custom_ids)
+    again = await table.click(reply.message, "dune:repetir:1")
+    assert again.ephemeral
     assert await table.pool("determinacion", PLAYER.id) == 1
 
 
 async def test_rerolling_needs_determination(table: Harness) -> None:
     reply = await roll(table, 20, 16, dificultad=1)
-    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    table.script(4)
-    refused = await table.click(menu.message, "dune:dados:1", values=["1"], component_type=3)
+    reroll = next(
+        c for row in reply.data["components"] for c in row["components"] if c["custom_id"] == "dune:repetir:1"
+    )
+    assert reroll["disabled"] is True
+    table.script(4, 5)
+    refused = await table.click(reply.message, "dune:repetir:1")
     assert "No alcanza la reserva de Determinación" in refused.text
 
 
@@ -323,12 +332,30 @@ async def test_an_adventure_resets_determination_and_threat(table: Harness) -> N
     refused = await table.slash("dune aventura")
     assert refused.ephemeral
     done = await table.slash("dune aventura", user=GM)
-    assert "2 jugadores con 1 de Determinación y 4 de Amenaza" in done.text
+    assert "2 jugadores (<@930000000000000002>, <@930000000000000003>) con 1 de Determinación" in done.text
+    assert "y 4 de Amenaza" in done.text
+    assert f"Determinación de <@{GM.id}>" not in done.text
     assert await table.pool("determinacion", OTHER.id) == 1
     assert await table.pool("determinacion", PLAYER.id) == 1
-    await table.slash("dune aventura", user=GM, jugadores=5)
-    assert await table.pool("amenaza") == 10
     await table.assert_ledger_matches()
+
+
+async def test_an_adventure_on_a_fresh_table_reaches_the_named_players(table: Harness) -> None:
+    """#17: "jugadores:3" on a fresh table reached nobody, and no option refused with
+    "pusiste 0". Named players each get their point and the Amenaza counts them."""
+    nobody = await table.slash("dune aventura", user=GM)
+    assert nobody.ephemeral
+    assert "nómbralos en «jugadores»" in nobody.text
+    assert "pusiste 0" not in nobody.text
+    third = 930000000000000009
+    named = f"<@{PLAYER.id}> <@!{OTHER.id}> <@{third}> <@{PLAYER.id}> <@{GM.id}>"
+    done = await table.slash("dune aventura", user=GM, jugadores=named)
+    assert "3 jugadores" in done.text
+    assert "6 de Amenaza" in done.text
+    assert await table.pool("amenaza") == 6
+    for user in (PLAYER.id, OTHER.id, third):
+        assert await table.pool("determinacion", user) == 1
+    assert await table.pool("determinacion", GM.id) == 0
 
 
 async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Harness) -> None:
@@ -338,16 +365,78 @@ async def test_the_end_of_a_scene_loses_one_momentum_never_below_zero(table: Har
     ended = await table.slash("mesa escena-fin", user=GM)
     assert "Impulso: -1 (queda 0)." in ended.text
     again = await table.slash("mesa escena-fin", user=GM)
-    assert "Impulso: +0 (queda 0)." in again.text
+    assert "Impulso: sin cambios (queda 0)." in again.text
+    assert "+0" not in again.text
     assert await table.pool("impulso") == 0
 
 
-async def test_an_opposed_test_uses_the_opponents_successes_as_difficulty(table: Harness) -> None:
-    table.script(2, 3, 15, 16)
-    reply = await table.slash("dune enfrentada", habilidad=6, motivacion=6, rival_objetivo=10, obstaculos=1)
-    assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in reply.text
-    assert "El rival gana 1 de Impulso por los éxitos que faltaron." in reply.text
-    assert "❌ Fallado: 0 éxitos contra dificultad 1." in reply.text
+async def opposed(h: Harness, *rival: int, user=PLAYER, **options: object) -> Reply:
+    h.script(*rival)
+    options = {"habilidad": 6, "motivacion": 6, "rival_objetivo": 10} | options
+    return await h.slash("dune enfrentada", user=user, **options)
+
+
+async def test_an_opposed_test_rolls_the_opponent_first_then_the_actor_chooses(table: Harness) -> None:
+    """ "el personaje que se opone lanza primero para definir la Dificultad", and dice are
+    bought "después de que la dificultad se haya declarado" (#15)."""
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    prompt = await opposed(table, 2, 3, obstaculos=1)
+    assert not prompt.ephemeral
+    assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in prompt.text
+    assert "Tirada enfrentada · dificultad 1" in prompt.text
+    menu = prompt.data["components"][0]["components"][0]
+    labels = [o["label"] for o in menu["options"]]
+    assert "Sin dados extra" in labels
+    assert "2 dados: +3 de Amenaza" in labels
+    assert "1 dado: 1 de Impulso + Determinación (un dado a 1)" in labels
+    refused = await table.click(
+        prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3, user=OTHER
+    )
+    assert "Estos botones son de quien tiró" in refused.text
+    await table.restart()
+    table.script(15, 16)
+    rolled = await table.click(prompt.message, menu["custom_id"], values=["1:amenaza:1"], component_type=3)
+    assert "**1**✨📌 **15**" in rolled.text
+    assert "1 dado: +1 de Amenaza" in rolled.text
+    assert "✅ Superado: 2 éxitos contra dificultad 1." in rolled.text
+    assert (await table.pool("amenaza"), await table.pool("determinacion", PLAYER.id)) == (1, 0)
+    assert "Ya se ha tirado." in str(table.discord.messages[prompt.message.id].data)
+    assert not table.discord.messages[prompt.message.id].custom_ids
+    again = await table.click(prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3)
+    assert again.ephemeral
+    assert len(await table.bot.store.rolls(CHANNEL_ID, "dune")) == 1
+    await table.assert_ledger_matches()
+
+
+async def test_an_opposed_test_failed_gives_the_opponent_momentum(table: Harness) -> None:
+    prompt = await opposed(table, 2, 3, obstaculos=1)
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(15, 16)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "El rival gana 1 de Impulso por los éxitos que faltaron." in rolled.text
+    assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
+
+
+async def test_an_opposed_test_takes_a_plain_tests_options(table: Harness) -> None:
+    """Difficulty adjustments, complication range, task, bonus Impulso, NPC (#15)."""
+    await table.slash("dune tarea crear", user=GM, nombre="Huida", requisito=5)
+    prompt = await opposed(
+        table, 2, 19, ajuste_dificultad=1, rango_complicacion=2, bonificacion_impulso=1, tarea=1
+    )
+    assert "Con tu ajuste de +1: dificultad 2." in prompt.text
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(1, 19)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "**1**✨ **19**⚠️" in rolled.text
+    assert "2 éxitos contra dificultad 2" in rolled.text
+    assert "0 sin gastar, más 1 de bonificación." in rolled.text
+    assert "«Huida»: +1 con esta tirada." in rolled.text
+    npc = await opposed(table, 2, 3, pnj=True)
+    assert "Solo el DJ tira por los PNJ." in npc.text
+    gm_prompt = await opposed(table, 2, 3, pnj=True, user=GM)
+    options = [o["value"] for o in gm_prompt.data["components"][0]["components"][0]["options"]]
+    assert all(v.endswith(":0") for v in options)
+    assert not [v for v in options if ":impulso" in v and not v.startswith("0:")]
 
 
 async def test_an_assisted_test(table: Harness) -> None:
@@ -389,15 +478,19 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
     refused = await table.slash("dune tarea crear", nombre="Forzar la puerta", requisito=3)
     assert refused.ephemeral
     created = await table.slash("dune tarea crear", user=GM, nombre="Forzar   la puerta", requisito=3)
-    assert "Tarea #1 «Forzar la puerta» creada: requisito 3." in created.text
+    assert "Tarea «Forzar la puerta» creada: requisito 3." in created.text
+    assert "#1" not in created.text
     first = await roll(table, 5, 15, dificultad=1, tarea=1)
+    assert "«Forzar la puerta»: +2 con esta tirada. ▰▰▰▰▰▰▱▱▱▱ 2/3" in first.text
     shown = await table.slash("dune tarea ver")
     assert "▰▰▰▰▰▰▱▱▱▱ 2/3" in shown.text
+    assert "Forzar la puerta" in shown.text and "#1" not in shown.text
     second = await roll(table, 1, 15, dificultad=1, tarea=1)
-    pushed = await table.click(second.message, button(second.message, "dune:tarea"))
-    announcements = [m for m in pushed.messages if "completada" in str(m.data)]
+    announcements = [m for m in second.messages if "completada" in str(m.data)]
     assert len(announcements) == 1
-    assert "🏁 ¡Tarea «Forzar la puerta» completada! 5 de 3 puntos." in str(announcements[0].data)
+    assert "🏁 ¡Tarea «Forzar la puerta» completada! 4 de 3 puntos." in str(announcements[0].data)
+    pushed = await table.click(second.message, button(second.message, "dune:tarea"))
+    assert not [m for m in pushed.messages if "completada" in str(m.data)]
     more = await table.click(first.message, button(first.message, "dune:info"))
     assert not [m for m in more.messages if "completada" in str(m.data)]
     unknown = await roll(table, 1, 2, tarea=99)
@@ -407,6 +500,191 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
     assert "solo funciona en un canal de un servidor" in reply.text
+
+
+def component(message_data: dict, custom_id: str) -> dict:
+    return next(
+        c for row in message_data["components"] for c in row["components"] if c.get("custom_id") == custom_id
+    )
+
+
+async def test_a_momentum_use_once_per_test_shows_disabled(table: Harness) -> None:
+    """ "cada uso de Impulso … solo puede ser usado una vez en un mismo chequeo", except
+    Obtener información: the used button stays, disabled (#15)."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=6)
+    reply = await roll(table, 1, 1, dificultad=1)
+    spent = await table.click(reply.message, "dune:rasgo:1")
+    data = spent.data
+    assert component(data, "dune:rasgo:1")["disabled"] is True
+    assert not component(data, "dune:info:1").get("disabled")
+    assert not component(data, "dune:recurso:1").get("disabled")
+    again = await table.click(reply.message, "dune:rasgo:1")
+    assert again.ephemeral
+    info = await table.click(reply.message, "dune:info:1")
+    info = await table.click(reply.message, "dune:info:1")
+    assert not component(info.data, "dune:info:1").get("disabled")
+
+
+async def test_buttons_the_table_cannot_pay_for_are_disabled(table: Harness) -> None:
+    """#17: "Crear o cambiar rasgo (2)" with 1 Impulso ended in a refusal."""
+    reply = await roll(table, 2, 3, dificultad=1)  # 1 Impulso, the group pool empty
+    data = reply.data
+    assert component(data, "dune:rasgo:1")["disabled"] is True
+    assert component(data, "dune:recurso:1")["disabled"] is True
+    assert not component(data, "dune:info:1").get("disabled")
+    assert "más 0 de bonificación" not in reply.text
+    assert "1 sin gastar." in reply.text
+
+
+async def test_the_gms_extra_difficulty_waits_for_a_players_test(table: Harness) -> None:
+    """#17: the GM's own NPC roll used up "+1 dificultad", silently."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    npc = await roll(table, 3, 4, user=GM, pnj=True, dificultad=1)
+    assert "dificultad 1" in npc.text
+    assert await table.pool("dificultad_extra") == 1
+    player = await roll(table, 3, 4, dificultad=1)
+    assert "dificultad 2" in player.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in player.text
+    assert await table.pool("dificultad_extra") == 0
+
+
+async def test_a_rolls_history_rows_say_what_each_paid_for_with_the_link(table: Harness) -> None:
+    """#17: one generic reason and no link for the rows a roll made."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    reply = await roll(table, 5, 6, 7, dados_extra=1, pago="amenaza", determinacion=True)
+    history = await table.slash("mesa historial")
+    lines = history.text.split("\n")
+    link = f"/{CHANNEL_ID}/{reply.message.id})"
+    for reason in (
+        "tirada: dados comprados generando Amenaza",
+        "tirada: Determinación para un 1 antes de tirar",
+        "tirada: usa el +1 a la dificultad del DJ",
+    ):
+        line = next(x for x in lines if reason in x)
+        assert link in line, line
+    assert "dados comprados, Determinación, dificultad extra" not in history.text
+
+
+async def test_a_roll_explains_its_target_and_what_its_dice_cost(table: Harness) -> None:
+    await table.slash("dune impulso añadir", user=GM, cantidad=1)
+    reply = await roll(table, 5, 6, 7, 8, habilidad=6, motivacion=7, dados_extra=2, pago="mixto")
+    assert "Habilidad 6 + Motivación 7 = 13" in reply.text
+    assert "2 dados: 1 de Impulso y +2 de Amenaza" in reply.text
+    english = await roll(table, 5, 6, 7, locale="en-US", dados_extra=1, pago="amenaza")
+    assert "Skill 6 + Drive 6 = 12" in english.text
+    assert "1 die: +1 Threat" in english.text
+
+
+async def test_a_looming_problem_fills_with_failures_and_complications(table: Harness) -> None:
+    """ "desde la dirección opuesta … chequeos de habilidad fallidos, complicaciones …
+    añaden puntos, y el problema sucede cuando se alcanza el requisito" (#15)."""
+    created = await table.slash("dune tarea crear", user=GM, nombre="La patrulla", requisito=3, opuesta=True)
+    assert "Problema inminente «La patrulla» creado" in created.text
+    failed = await roll(table, 20, 15, dificultad=1, tarea=1)
+    assert "«La patrulla»: +3 con esta tirada." in failed.text
+    assert "dune:tarea" not in " ".join(failed.message.custom_ids)
+    announced = [m for m in failed.messages if "se desata" in str(m.data)]
+    assert len(announced) == 1
+    shown = await table.slash("dune tarea ver")
+    assert "problema inminente" in shown.text
+
+
+async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) -> None:
+    from bot.i18n import percent
+    from rules import odds
+
+    prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=3)
+    join, go = prep.message.custom_ids
+    form = await table.click(prep.message, join, user=OTHER)
+    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    table.script(3, 15, 1)
+    rolled = await table.click(prep.message, go)
+    alone = percent("es", float(odds.dune_distribution(10, 2, difficulty=3).p_pass))
+    helped = percent("es", float(odds.dune_assisted_pass(10, 2, ((9, None),), difficulty=3)))
+    assert f"Superar con 0 · 1 · 2 · 3 dados comprados: {helped} ·" in rolled.text
+    assert alone != helped
+
+
+async def test_an_assisted_test_takes_a_plain_tests_options(table: Harness) -> None:
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    prep = await table.slash(
+        "dune ayuda", habilidad=5, motivacion=5, determinacion=True, bonificacion_impulso=1, motivo="Trepar"
+    )
+    assert "Trepar" in prep.text
+    go = prep.message.custom_ids[1]
+    table.script(15)
+    rolled = await table.click(prep.message, go)
+    assert "**1**✨📌 **15**" in rolled.text
+    assert "Trepar —" in rolled.text
+    assert "más 1 de bonificación" in rolled.text
+    assert await table.pool("determinacion", PLAYER.id) == 0
+    npc = await table.slash("dune ayuda", habilidad=5, motivacion=5, pnj=True)
+    assert "Solo el DJ tira por los PNJ." in npc.text
+
+
+async def test_the_gm_giving_determination_is_told_at_the_table(table: Harness) -> None:
+    """#17: what the GM gives or takes is announced at the table, naming whose pool."""
+    from tests.cogs.test_mesa import channel
+    from tests.support.payloads import GM_CHANNEL_ID
+
+    await table.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+    given = await table.slash(
+        "dune determinacion dar", user=GM, jugador=PLAYER, channel_id=GM_CHANNEL_ID, mesa=str(CHANNEL_ID)
+    )
+    told = [m for m in given.messages if m.channel_id == CHANNEL_ID]
+    assert len(told) == 1
+    assert f"<@{PLAYER.id}> recibe 1 de Determinación." in str(told[0].data)
+    here = await table.slash("dune determinacion quitar", user=GM, jugador=PLAYER)
+    assert not here.ephemeral
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in here.text
+
+
+@pytest.mark.parametrize("command", ["dune tirada", "dune enfrentada", "dune ayuda"])
+async def test_every_dune_roll_takes_a_motivo_and_has_repetir(table: Harness, command: str) -> None:
+    options = {"habilidad": 6, "motivacion": 6, "motivo": "Abrir la compuerta"}
+    if command == "dune enfrentada":
+        options["rival_objetivo"] = 10
+    table.script(5, 6)
+    first = await table.slash(command, **options)
+    assert first.text.startswith("Abrir la compuerta — ")
+    if command == "dune enfrentada":
+        menu = first.data["components"][0]["components"][0]["custom_id"]
+        table.script(7, 8)
+        first = await table.click(first.message, menu, values=["0:impulso:0"], component_type=3)
+    elif command == "dune ayuda":
+        table.script(7, 8)
+        first = await table.click(first.message, first.message.custom_ids[1])
+    assert "rep:repetir:" in " ".join(first.message.custom_ids)
+    await table.restart()
+    table.script(9, 10)
+    again = await table.click(first.message, button(first.message, "rep:repetir"), user=OTHER)
+    assert not again.ephemeral
+    assert again.text.startswith("Abrir la compuerta — ")
+    assert f"<@{OTHER.id}>" in again.text
+
+
+async def test_an_opposed_test_in_english(table: Harness) -> None:
+    table.script(2, 3)
+    prompt = await table.slash(
+        "dune enfrentada", locale="en-US", habilidad=6, motivacion=6, rival_objetivo=10
+    )
+    assert "Opposed test · difficulty 2" in prompt.text
+    labels = [o["label"] for o in prompt.data["components"][0]["components"][0]["options"]]
+    assert "3 dice: 6 from the Momentum there is, the rest as Threat + Determination (one die at 1)" in labels
+    assert len(labels) == 20
+
+
+async def test_the_gm_has_no_determination_line(table: Harness) -> None:
+    """#17 noise: a GM's own "Determinación de @DJ: 0/3"."""
+    reply = await roll(table, 5, 6, user=GM)
+    assert f"Determinación de <@{GM.id}>" not in reply.text
+    spent = await table.slash("dune amenaza añadir", user=GM, cantidad=1)
+    assert f"Determinación de <@{GM.id}>" not in spent.text
+    mine = await roll(table, 5, 6)
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in mine.text
 
 
 async def test_threat_stops_at_its_cap_with_a_refusal_naming_it(table: Harness) -> None:
@@ -444,5 +722,5 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
 
     store._fetchall = counted  # type: ignore[method-assign]
     shown = await table.slash("dune tarea ver")
-    assert "#2 · Tarea 1" in shown.text and "2/9" in shown.text
+    assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
     assert len([q for q in queries if "FROM rolls" in q]) == 2  # the tasks, then their rolls

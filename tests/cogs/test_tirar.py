@@ -95,6 +95,15 @@ async def test_a_reason_heads_the_title_never_pings_and_is_kept_by_roll_again(ha
     assert again.embed["title"] == title
 
 
+async def test_roll_again_does_not_escape_the_reason_twice(harness: Harness) -> None:
+    first = await harness.slash("tirar", expresion="1d6", motivo="golpe_bajo *fuerte*")
+    title = first.embed["title"]
+    assert title.startswith(r"golpe\_bajo \*fuerte\* — ")
+    again = await harness.click(first.message, first.message.custom_ids[0])
+    twice = await harness.click(again.message, again.message.custom_ids[0])
+    assert again.embed["title"] == title and twice.embed["title"] == title
+
+
 async def test_an_overlong_reason_is_refused_and_nothing_is_rolled(harness: Harness) -> None:
     reply = await harness.slash("tirar", expresion="1d20", motivo="x" * 101, locale="en-US")
     assert reply.ephemeral and "The reason is over the limit of 100 characters (it has 101)" in reply.text

@@ -161,31 +161,37 @@ def test_each_complication_is_bought_off_once() -> None:
     assert caught.value.key == "dune.no_complication"
 
 
-def test_a_die_is_never_rerolled_twice() -> None:
-    roll = roll_of([15, 16, 17], target=10, difficulty=1)
-    rerolled = dune.reroll(roll, random.Random(4), [0, 2])
+def test_determination_after_the_roll_rerolls_all_the_actors_dice() -> None:
+    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo": every
+    die the actor rolled, once; the helpers' dice are theirs and stay."""
+    roll = dune.roll_test(random.Random(3), 10, dice=3, helpers=[dune.HelperSpec(7, 9)])
+    rerolled = dune.reroll(roll, random.Random(4))
     expected = random.Random(4)
-    assert rerolled.slots[0].values == (15, expected.randint(1, 20))
-    assert rerolled.slots[2].values == (17, expected.randint(1, 20))
-    assert rerolled.rerollable == (1,)
+    assert [s.values for s in rerolled.slots] == [
+        (s.value, expected.randint(1, 20)) for s in roll.slots
+    ]
+    assert rerolled.helpers == roll.helpers
+    assert not rerolled.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(rerolled, random.Random(5), [0])
-    assert (caught.value.key, caught.value.params) == ("dune.reroll_twice", {"die": 1})
+        dune.reroll(rerolled, random.Random(5))
+    assert caught.value.key == "dune.determination_once"
     shown = rerolled.test.dice
-    assert sum(Mark.REROLLED in d.marks for d in shown) == 2
+    assert sum(Mark.REROLLED in d.marks for d in shown) == 3
 
 
-def test_a_fixed_one_cannot_be_rerolled() -> None:
+def test_a_fixed_one_takes_the_tests_determination() -> None:
     roll = dune.roll_test(random.Random(1), 10, dice=2, automatic_ones=1)
+    assert not roll.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(roll, random.Random(1), [0])
-    assert caught.value.key == "dune.reroll_twice"
+        dune.reroll(roll, random.Random(1))
+    assert caught.value.key == "dune.determination_once"
 
 
 def test_rerolling_after_spending_is_refused() -> None:
     roll, _ = dune.spend(roll_of([1, 2], target=10), "info")
+    assert not roll.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(roll, random.Random(1), [1])
+        dune.reroll(roll, random.Random(1))
     assert caught.value.key == "dune.reroll_too_late"
 
 

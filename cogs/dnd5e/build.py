@@ -1,0 +1,129 @@
+"""From a command's options to a roll's stored data: the rules decide and roll, and the data
+keeps the options too, so *Repetir* can roll the same thing again for whoever presses.
+
+A stored roll holds its d20 test (``rules.dnd5e.roll_to_data``), the parts its modifier
+is made of (each a ``part``/``value`` pair, zeros left out), and what the card should say
+about the roll: that advantage and disadvantage cancelled, that tool and skill proficiency
+gave advantage, how much cover raised an AC.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot import render
+from rules import dnd5e
+from rules.dnd5e import D20Test
+
+Options = dict[str, Any]
+Builder = Callable[[random.Random, Options], dict[str, Any]]
+
+
+def part(name: str, value: int, **extra: Any) -> dict[str, Any]:
+    return {"part": name, "value": value, **extra}
+
+
+def modifier_parts(options: Options, ability: str | None, proficiency: int, expertise: bool) -> list[Any]:
+    """What the modifier is made of, zeros left out: "+6 = Destreza +3, competencia +3"."""
+    ability_part = (
+        part("caracteristica", options["modificador"], ability=ability)
+        if ability
+        else part("modificador", options["modificador"])
+    )
+    parts = [
+        ability_part,
+        part("pericia" if expertise else "competencia", proficiency * (2 if expertise else 1)),
+        part("bonificacion", options.get("bonificacion", 0)),
+    ]
+    return [p for p in parts if p["value"]]
+
+
+def cancelled(advantage: bool, disadvantage: bool) -> bool:
+    """Whether advantage and disadvantage met and cancelled: "la tirada no tiene ninguna"."""
+    return advantage and disadvantage
+
+
+def test_data(test: D20Test, parts: list[Any], **notes: Any) -> dict[str, Any]:
+    return {"test": dnd5e.roll_to_data(test), "parts": parts, **notes}
+
+
+def check(rng: random.Random, options: Options) -> dict[str, Any]:
+    """An ability check. With a tool: proficiency from either, once, and advantage when
+    both ("Si también tienes Competencia en la habilidad … también tienes Ventaja")."""
+    skill = options["habilidad"]
+    ability = options["caracteristica"] or (dnd5e.SKILLS[skill] if skill else None)
+    tool = options.get("herramienta", False)
+    proficient, the_mode = dnd5e.tool_check(
+        options["competencia"], tool, options["ventaja"], options["desventaja"]
+    )
+    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    modifier = dnd5e.total_modifier(
+        options["modificador"], proficiency, proficient, options["pericia"], options["bonificacion"]
+    )
+    test = dnd5e.roll_test(rng, modifier, the_mode, options["cd"])
+    tool_advantage = options["competencia"] and tool
+    return {
+        "what": {"ability": ability, "skill": skill},
+        **test_data(
+            test,
+            modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"]),
+            cancelled=cancelled(options["ventaja"] or tool_advantage, options["desventaja"]),
+            tool_advantage=tool_advantage,
+        ),
+    }
+
+
+def save(rng: random.Random, options: Options) -> dict[str, Any]:
+    """A saving throw; cover adds to Dexterity saves only (``rules.dnd5e.save_cover``)."""
+    ability = options["caracteristica"]
+    cover = options.get("cobertura") or "ninguna"
+    bonus = dnd5e.save_cover(ability, cover)
+    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    modifier = dnd5e.total_modifier(
+        options["modificador"], proficiency, options["competencia"], False, options["bonificacion"]
+    )
+    the_mode = dnd5e.mode(options["ventaja"], options["desventaja"])
+    test = dnd5e.roll_test(rng, modifier + bonus, the_mode, options["cd"])
+    parts = modifier_parts(options, ability, proficiency if options["competencia"] else 0, False)
+    if bonus:
+        parts.append(part("cobertura", bonus, cover=cover))
+    return {
+        "what": {"ability": ability},
+        **test_data(test, parts, cancelled=cancelled(options["ventaja"], options["desventaja"])),
+    }
+
+
+def attack(rng: random.Random, options: Options) -> dict[str, Any]:
+    """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20)."""
+    damage = options["dano"]
+    if damage is not None:
+        dnd5e.critical_tree(damage)  # refuse a bad damage expression before rolling anything
+    cover = options.get("cobertura") or "ninguna"
+    test = dnd5e.roll_attack(
+        rng,
+        options["bonificador"],
+        options["ca"],
+        dnd5e.mode(options["ventaja"], options["desventaja"]),
+        cover,
+    )
+    return {
+        "what": {},
+        **test_data(test, [], cancelled=cancelled(options["ventaja"], options["desventaja"])),
+        "cover": cover,
+        "ac": options["ca"],
+        "damage": damage,
+        "damage_roll": damage_for(rng, damage, test),
+    }
+
+
+def damage_for(rng: random.Random, expression: str | None, test: D20Test) -> dict[str, Any] | None:
+    """Damage is rolled only on a hit, with doubled dice on a critical."""
+    if not expression or not test.success:
+        return None
+    damage = dnd5e.roll_damage(expression, rng, critical=test.critical)
+    return {"text": render.expression(damage.tree), "total": damage.total}
+
+
+BUILDERS: dict[str, Builder] = {"prueba": check, "salvacion": save, "ataque": attack}

@@ -1,0 +1,195 @@
+"""The life of a Dune test before its panel: pay, roll and post; the opposition that rolls
+first; the assisted test's preparation; and *Repetir*, which starts any of them again."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, replace
+from typing import Any
+
+import discord
+
+from bot import rolls
+from bot.checks import current_table, is_gm, roll_table
+from bot.client import Tirada
+from bot.errors import Refusal, send
+from bot.i18n import lang_for
+from bot.models import RollRecord, RollUpdate, Table
+from bot.reveal import is_secret
+from cogs.dune.components import OpposedSelect, assist_view, opposed_view, render_roll
+from cogs.dune.render import assist_embed, opposed_embed
+from cogs.dune.state import (
+    ASSIST_KIND,
+    DIFICULTAD_EXTRA,
+    IMPULSO,
+    KIND,
+    OPPOSED_KIND,
+    TASK_KIND,
+    RollSpec,
+    announce_task,
+    pool_changes,
+)
+from rules import dune
+
+
+async def check_task(bot: Tirada, table: Table, task_id: int | None) -> RollRecord | None:
+    """The extended task a test adds to, when it names one of this table's."""
+    if task_id is None:
+        return None
+    task = await bot.store.roll(task_id)
+    if task is None or task.kind != TASK_KIND or task.channel_id != table.channel_id:
+        raise Refusal("dune.task_unknown")
+    return task
+
+
+async def roll_and_post(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    spec: RollSpec,
+    helpers: tuple[dune.HelperSpec, ...] = (),
+    closes: RollUpdate | None = None,
+    mode: str = "tirada",
+    table: Table | None = None,
+) -> RollRecord:
+    """Pay, roll and post a test: nothing is rolled if the payment is refused. ``closes``
+    settles a preparation (an assisted or opposed test, whose ``table`` it was made at) in
+    the same operation; ``mode`` says which command *Repetir* starts again."""
+    store = bot.store
+    table = table or await current_table(interaction)
+    secret = is_secret(interaction, table, spec.secret)
+    if spec.npc and not is_gm(table, interaction):
+        raise Refusal("dune.npc_gm_only")
+    task = await check_task(bot, table, spec.task_id)
+    momentum = await store.pool(table.channel_id, IMPULSO)
+    cost = dune.roll_cost(
+        spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
+    )
+    # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
+    waiting = 0 if spec.npc else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
+    difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
+    reason = "dune.npc_roll" if spec.npc else "dune.roll"
+    changes = pool_changes(cost, interaction.user.id, reason) + pool_changes(used, 0, reason)
+    roll = dune.roll_test(
+        bot.rng,
+        spec.target,
+        dice=dune.BASE_DICE + spec.bought,
+        focus_skill=spec.focus_skill,
+        complication_range=spec.complication_range,
+        difficulty=difficulty,
+        automatic_ones=int(spec.determination),
+        bonus=spec.bonus,
+        npc=spec.npc,
+        helpers=helpers,
+        task_id=spec.task_id,
+        asset_quality=spec.asset_quality,
+    )
+    extra: dict[str, Any] = {
+        "spec": asdict(spec),
+        "mode": mode,
+        "raised": difficulty - spec.difficulty,
+        "paid": {"momentum": -cost.momentum, "threat": cost.threat},
+    }
+    if spec.opponent is not None:
+        extra["rival"] = spec.opponent
+    if task is not None:
+        extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
+    roll = replace(roll, extra=extra)
+    record = await rolls.record(store, interaction, table, KIND, dune.to_data(roll), reason, changes, closes)
+    lang = lang_for(interaction.locale)
+    embed, view = await render_roll(bot, lang, record)
+    await rolls.post(store, interaction, table, record, embed, view, secret=secret)
+    await announce_task(bot, interaction, lang, spec.task_id)
+    return record
+
+
+async def oppose(
+    bot: Tirada, interaction: discord.Interaction, spec: RollSpec, rival: dict[str, Any]
+) -> None:
+    """ "El personaje que se opone lanza primero para definir la Dificultad": roll the
+    opposition, post its result and let the actor choose bought dice, payment and
+    Determinación from a menu that survives restarts (it names the stored preparation)."""
+    table = await current_table(interaction)
+    if spec.npc and not is_gm(table, interaction):
+        raise Refusal("dune.npc_gm_only")
+    await check_task(bot, table, spec.task_id)
+    opposition = dune.roll_opposition(
+        bot.rng,
+        rival["target"],
+        dice=rival["count"],
+        focus_skill=rival["focus"],
+        complication_range=spec.complication_range,
+    )
+    base = dune.opposition_difficulty(opposition, rival["hindrances"])
+    difficulty = min(max(base + rival["adjust"], 0), dune.MAX_RAISED_DIFFICULTY)
+    rival = {**rival, "dice": [s.value for s in opposition.slots], "difficulty": base}
+    spec = replace(spec, difficulty=difficulty, opponent=rival)
+    prep_id = await bot.store.save_roll(
+        table.channel_id, interaction.id, interaction.user.id, OPPOSED_KIND, {"spec": asdict(spec)}
+    )
+    record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+    lang = lang_for(interaction.locale)
+    secret = is_secret(interaction, table, spec.secret)
+    await send(
+        interaction,
+        embed=opposed_embed(lang, record),
+        view=opposed_view(lang, prep_id, npc=spec.npc),
+        ephemeral=secret,
+    )
+
+
+async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
+    """The actor's choice on an opposed test: ``bought:payment:determination``."""
+    record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+    if record.data.get("rolled"):
+        raise Refusal("dune.ayuda.already_rolled")
+    if interaction.user.id != record.user_id:
+        raise Refusal("error.not_yours")
+    bought, payment, determination = OpposedSelect.parse(choice)
+    spec = replace(
+        RollSpec(**record.data["spec"]), bought=bought, payment=payment, determination=determination
+    )
+    closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
+    table = await roll_table(interaction, record)
+    await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
+    if isinstance(interaction.channel, discord.abc.Messageable) and interaction.message is not None:
+        lang = lang_for(interaction.locale)
+        done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+        await interaction.channel.get_partial_message(interaction.message.id).edit(
+            embed=opposed_embed(lang, done), view=None
+        )
+
+
+async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: RollSpec) -> None:
+    """A test others help with: "Ayudar" for each helper, then "Tirar" for the leader."""
+    table = await current_table(interaction)
+    if spec.npc and not is_gm(table, interaction):
+        raise Refusal("dune.npc_gm_only")
+    await check_task(bot, table, spec.task_id)
+    prep_id = await bot.store.save_roll(
+        table.channel_id,
+        interaction.id,
+        interaction.user.id,
+        ASSIST_KIND,
+        {"spec": asdict(spec), "helpers": []},
+    )
+    record = await rolls.load(bot.store, prep_id, ASSIST_KIND)
+    lang = lang_for(interaction.locale)
+    await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, prep_id))
+
+
+async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir*: the same command with the same options, for whoever presses. An opposed
+    test rolls a new opposition and asks again; an assisted one opens a new preparation."""
+    bot = interaction.client
+    extra = record.data.get("extra", {})
+    if "spec" not in extra:
+        raise Refusal("error.roll_gone")
+    spec = RollSpec(**extra["spec"])
+    mode = extra.get("mode", "tirada")
+    if mode == "enfrentada" and spec.opponent is not None:
+        rival = {k: spec.opponent[k] for k in ("target", "focus", "count", "hindrances", "adjust")}
+        await oppose(bot, interaction, replace(spec, bought=0, determination=False, opponent=None), rival)
+    elif mode == "ayuda":
+        await prepare_assist(bot, interaction, spec)
+    else:
+        await roll_and_post(bot, interaction, spec)
+

@@ -1,0 +1,283 @@
+"""/dnd at the table (issues #15 and #17): the tracker as a rule value, inspiration on
+initiative, cover on saves, tools, and answers that explain themselves."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.harness import Harness, Message
+from tests.support.payloads import ADMIN, GM, GUILD_ID, OTHER, PLAYER
+
+
+@pytest.fixture
+async def table(harness: Harness) -> Harness:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    return harness
+
+
+async def two_in_combat(table: Harness) -> Message:
+    """Jugadora (15) and Otro (5) in a started combat, Jugadora acting: the panel."""
+    panel = (await table.slash("dnd iniciativa panel")).message
+    table.script(15)
+    await table.slash("dnd iniciativa unirme", modificador=0)
+    table.script(5)
+    await table.slash("dnd iniciativa unirme", modificador=0, user=OTHER)
+    await table.click(table.current(panel), "dnd:ini:empezar:1:0", user=GM)
+    return panel
+
+
+# -- the tracker ---------------------------------------------------------------------------------
+
+
+async def test_joining_again_mid_combat_does_not_reroll(table: Harness) -> None:
+    """ "El orden de Iniciativa permanece invariable de una ronda a otra"."""
+    panel = await two_in_combat(table)
+    table.script(20)
+    again = await table.slash("dnd iniciativa unirme", modificador=5)
+    assert again.ephemeral
+    assert "Ya estás en el orden de iniciativa" in again.text
+    panel = str(table.current(panel).data)
+    assert "**15** · Jugadora" in panel
+    assert "25" not in panel
+
+
+async def test_joining_again_from_the_form_does_not_reroll(table: Harness) -> None:
+    panel = (await table.slash("dnd iniciativa panel")).message
+    opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0")
+    table.script(15)
+    await table.slash("dnd iniciativa unirme", modificador=0)
+    table.script(20)
+    again = await table.submit(
+        opened.modal_id,
+        {"nombre": "Otra vez", "modificador": "+5", "condicion": ""},
+        message=table.current(panel),
+    )
+    assert again.ephemeral and "Ya estás en el orden de iniciativa" in again.text
+    assert "**15** · Jugadora" in str(table.current(panel).data)
+    no_form = await table.click(table.current(panel), "dnd:ini:unirme:1:0")
+    assert no_form.callback.payload["type"] != 9
+    assert "Ya estás en el orden de iniciativa" in no_form.text
+
+
+async def test_removing_the_last_one_while_acting_starts_the_next_round(table: Harness) -> None:
+    panel = await two_in_combat(table)
+    moved = await table.click(table.current(panel), "dnd:ini:siguiente:1:0")
+    assert "▶️ Turno de Otro (ronda 1)." in moved.text
+    removed = await table.slash("dnd iniciativa quitar", user=GM, combatiente=f"u{OTHER.id}")
+    assert "▶️ Turno de Jugadora (ronda 2)." in removed.text
+    assert "ronda 2" in str(table.current(panel).data)
+
+
+async def test_heroic_inspiration_rerolls_ones_own_initiative(table: Harness) -> None:
+    await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    panel = (await table.slash("dnd iniciativa panel")).message
+    table.script(3)
+    joined = await table.slash("dnd iniciativa unirme", modificador=2)
+    assert joined.ephemeral
+    assert joined.message.custom_ids == ["dnd:ini:insp0:1:0"]
+    assert "Inspiración: repetir el 3" not in joined.text
+    table.script(18)
+    used = await table.click(joined.message, "dnd:ini:insp0:1:0")
+    assert "**20** · Jugadora" in used.text
+    assert "**20** · Jugadora" in str(table.current(panel).data)
+    assert await table.pool("inspiracion", PLAYER.id) == 0
+    again = await table.click(joined.message, "dnd:ini:insp0:1:0")
+    assert again.ephemeral
+    history = await table.slash("mesa historial", user=GM)
+    link = f"https://discord.com/channels/{GUILD_ID}/{panel.channel_id}/{panel.id}"
+    assert "inspiración heroica usada para repetir la iniciativa [mensaje](" + link in history.text
+    await table.assert_ledger_matches()
+
+
+async def test_inspiration_on_initiative_from_the_form_and_not_after_the_start(table: Harness) -> None:
+    await table.slash("dnd inspiracion dar", user=GM, jugador=OTHER)
+    panel = (await table.slash("dnd iniciativa panel")).message
+    opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0", user=OTHER)
+    table.script(4, 9)
+    submitted = await table.submit(
+        opened.modal_id,
+        {"nombre": "Bram", "modificador": "+1", "condicion": "V"},
+        user=OTHER,
+        message=table.current(panel),
+    )
+    offer = submitted.messages[-1]
+    assert offer.ephemeral
+    assert offer.custom_ids == ["dnd:ini:insp0:1:0", "dnd:ini:insp1:1:0"]
+    await table.click(table.current(panel), "dnd:ini:empezar:1:0", user=GM)
+    late = await table.click(offer, "dnd:ini:insp0:1:0", user=OTHER)
+    assert late.ephemeral and "justo al tirarla" in late.text
+    assert await table.pool("inspiracion", OTHER.id) == 1
+
+
+async def test_the_history_row_of_a_reroll_says_what_it_paid_for_with_the_link(table: Harness) -> None:
+    await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    table.script(3)
+    reply = await table.slash("dnd prueba", modificador=0, motivo="Trepar")
+    table.script(15)
+    await table.click(reply.message, reply.message.custom_ids[0])
+    history = await table.slash("mesa historial", user=GM)
+    link = f"https://discord.com/channels/{GUILD_ID}/{reply.message.channel_id}/{reply.message.id}"
+    assert f"usada para repetir un d20 de la tirada [mensaje]({link})" in history.text
+
+
+async def test_no_inspiration_no_offer_on_joining(table: Harness) -> None:
+    await table.slash("dnd iniciativa panel")
+    table.script(3)
+    joined = await table.slash("dnd iniciativa unirme", modificador=2)
+    assert joined.message.custom_ids == []
+
+
+# -- cover, tools, criticals ---------------------------------------------------------------------
+
+
+async def test_cover_adds_to_a_dexterity_save_and_says_so(table: Harness) -> None:
+    table.script(10)
+    reply = await table.slash(
+        "dnd salvacion", caracteristica="destreza", modificador=3, cobertura="tres_cuartos", cd=18
+    )
+    assert "**10** +8 = **18**" in reply.text
+    assert "+8 = Destreza +3, cobertura de tres cuartos +5" in reply.text
+    assert "✅ Éxito: 18 contra CD 18." in reply.text
+    refused = await table.slash("dnd salvacion", caracteristica="sabiduria", modificador=3, cobertura="media")
+    assert refused.ephemeral and "solo suma a las salvaciones de Destreza" in refused.text
+
+
+async def test_tool_and_skill_proficiency_give_advantage(table: Harness) -> None:
+    table.script(4, 15)
+    both = await table.slash(
+        "dnd prueba", modificador=2, habilidad="juego de manos", competencia=True, herramienta=True
+    )
+    assert "con ventaja por competencia en la habilidad y la herramienta" in both.text
+    assert "~~4~~ **15** +4 = **19**" in both.text
+    table.script(4)
+    tool_only = await table.slash("dnd prueba", modificador=2, herramienta=True)
+    assert "**4** +4 = **8**" in tool_only.text
+    assert "+4 = modificador +2, competencia +2" in tool_only.text
+    table.script(4, 15)
+    cancelled = await table.slash(
+        "dnd prueba", modificador=2, competencia=True, herramienta=True, desventaja=True, locale="en-US"
+    )
+    assert "advantage and disadvantage cancel out: one d20" in cancelled.text
+    table.script(7)
+    rolled = await table.slash("dnd tirar", expresion="1d20", ventaja=True, desventaja=True)
+    assert "ventaja y desventaja se anulan: un solo d20" in rolled.text
+
+
+async def test_a_critical_with_kept_dice_shows_two_groups(table: Harness) -> None:
+    table.script(20, 1, 2, 3, 4, 5, 6, 1, 1)
+    reply = await table.slash("dnd ataque", bonificador=3, ca=12, **{"daño": "4d6kh3+2"})
+    assert "Daño crítico (dados dobles)" in reply.text
+    assert (
+        "(4d6kh3 (~~1~~, **2**, **3**, **4**) + 4d6kh3 (**5**, **6**, **1**, ~~1~~)) + 2 = **23**"
+        in reply.text
+    )
+
+
+# -- answers that explain themselves ---------------------------------------------------------------
+
+
+async def test_the_modifier_is_broken_down_without_zeros(table: Harness) -> None:
+    table.script(10)
+    reply = await table.slash("dnd prueba", modificador=3, habilidad="sigilo", competencia=True, nivel=5)
+    assert "**10** +6 = **16**" in reply.text
+    assert "+6 = Destreza +3, competencia +3" in reply.text
+    assert "bonificación" not in reply.text
+    table.script(10)
+    expertise = await table.slash(
+        "dnd prueba",
+        modificador=3,
+        habilidad="sigilo",
+        competencia=True,
+        pericia=True,
+        bonificacion=-1,
+        locale="en-US",
+    )
+    assert "+6 = Dexterity +3, expertise (proficiency ×2) +4, bonus -1" in expertise.text
+    table.script(10)
+    plain = await table.slash("dnd prueba", modificador=3, caracteristica="fuerza")
+    assert "**10** +3 = **13**" in plain.text
+    assert " = Fuerza" not in plain.text
+
+
+async def test_cover_says_how_much_it_raised_the_ac(table: Harness) -> None:
+    table.script(12)
+    reply = await table.slash("dnd ataque", bonificador=5, ca=15, cobertura="media")
+    assert "Cobertura media: la CA sube de 15 a 17." in reply.text
+    table.script(12)
+    plain = await table.slash("dnd ataque", bonificador=5, ca=15)
+    assert "Cobertura" not in plain.text
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "title"),
+    [
+        ("dnd prueba", {"modificador": 2, "habilidad": "sigilo"}, "Colarse — Prueba de Destreza (Sigilo)"),
+        ("dnd salvacion", {"caracteristica": "fuerza", "modificador": 2}, "Colarse — Salvación de Fuerza"),
+        ("dnd ataque", {"bonificador": 5, "ca": 12}, "Colarse — Tirada de ataque"),
+        ("dnd tirar", {"expresion": "1d20+2"}, "Colarse — Tirada"),
+    ],
+)
+async def test_motivo_heads_every_roll_and_repetir_keeps_it(
+    table: Harness, command: str, options: dict, title: str
+) -> None:
+    table.script(10)
+    reply = await table.slash(command, motivo="Colarse @everyone por_la *ventana*", **options)
+    said = "Colarse @\u200beveryone por\\_la \\*ventana\\*"
+    assert reply.embed["title"] == title.replace("Colarse", said)
+    assert reply.data["allowed_mentions"] == {"parse": []}
+    assert reply.message.custom_ids[-1] == "rep:repetir:1"
+    table.script(11, 11)
+    again = await table.click(reply.message, "rep:repetir:1", user=OTHER)
+    assert not again.ephemeral
+    assert again.embed["title"] == reply.embed["title"]
+    assert f"<@{OTHER.id}>" in again.text
+    assert "11" in again.text
+
+
+async def test_repetir_keeps_every_option(table: Harness) -> None:
+    table.script(10, 12)
+    reply = await table.slash(
+        "dnd salvacion",
+        caracteristica="destreza",
+        modificador=1,
+        competencia=True,
+        nivel=9,
+        cobertura="media",
+        ventaja=True,
+        cd=15,
+    )
+    table.script(2, 14)
+    again = await table.click(reply.message, reply.message.custom_ids[-1])
+    assert "Salvación de Destreza" in again.text
+    assert "~~2~~ **14** +7 = **21**" in again.text
+    assert "+7 = Destreza +1, competencia +4, cobertura media +2" in again.text
+    assert "✅ Éxito: 21 contra CD 15." in again.text
+
+
+async def test_a_typed_unknown_skill_is_not_told_to_use_the_list(table: Harness) -> None:
+    reply = await table.slash("dnd prueba", modificador=0, habilidad="bailar")
+    assert reply.ephemeral
+    assert "«bailar» no es una de las 18 habilidades" in reply.text
+    assert "lista" not in reply.text
+    ability = await table.slash("dnd salvacion", caracteristica="suerte", modificador=0, locale="en-US")
+    assert "list" not in ability.text
+
+
+def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
+    """Rolls stored before *Repetir* kept no options: no button that could only refuse."""
+    from bot.models import RollRecord
+    from cogs.dnd5e.components import roll_view
+
+    test = {
+        "rolls": [[7]],
+        "mode": "normal",
+        "modifier": 2,
+        "target": None,
+        "attack": False,
+        "inspired": False,
+    }
+    old = RollRecord(5, 1, 2, "dnd", {"kind": "prueba", "what": {}, "test": test})
+    assert [item.custom_id for item in roll_view("es", old, True).children] == ["dnd:insp0:5"]
+    new = RollRecord(5, 1, 2, "dnd", {**old.data, "options": {}})
+    assert [item.custom_id for item in roll_view("es", new, False).children] == ["rep:repetir:5"]
