@@ -60,6 +60,8 @@ class Call:
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
     at: float = field(default_factory=time.perf_counter)
+    # Made by a live board's own task, in the background: no interaction's doing.
+    board: bool = False
 
 
 @dataclass
@@ -146,13 +148,17 @@ class Discord:
         # outlasted discord.py's own retries); pins refused for want of the permission.
         self.fail_edits: list[int] = []
         self.refuse_pins = False
+        # Messages a board's task posted again (a deleted board): no interaction's answer.
+        self.board_messages: set[int] = set()
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
 
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
-        self.calls.append(Call(route.method, _path(route), payload))
+        task = asyncio.current_task()
+        board = task is not None and task.get_name().startswith(BOARD_TASKS)
+        self.calls.append(Call(route.method, _path(route), payload, board=board))
         path = route.path
         if path == "/users/@me":
             return user_payload(BOT_USER_ID, "Tirada", bot=True)
@@ -166,7 +172,10 @@ class Discord:
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             if int(route.channel_id) in self.closed_channels:
                 raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Access", "code": 50001})
-            return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
+            message = self._post(int(route.channel_id), payload or {}, ephemeral=False)
+            if board:
+                self.board_messages.add(message.id)
+            return message.payload()
         if path == "/channels/{channel_id}/messages/{message_id}":
             return self._message_request(route, payload or {})
         if path == "/channels/{channel_id}/messages/pins/{message_id}" and self.refuse_pins:
@@ -466,10 +475,12 @@ class Harness:
         calls = [
             c
             for c in self.discord.calls[seen_calls:]
-            if token in c.path or not c.path.startswith(("/interactions/", "/webhooks/"))
+            if token in c.path or not (c.board or c.path.startswith(("/interactions/", "/webhooks/")))
         ]
         messages = [
-            m for i, m in self.discord.messages.items() if i not in seen_messages and m.token in (token, None)
+            m
+            for i, m in self.discord.messages.items()
+            if i not in seen_messages and m.token in (token, None) and i not in self.discord.board_messages
         ]
         return Reply(calls, messages, started)
 
