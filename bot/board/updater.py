@@ -81,6 +81,8 @@ class Boards:
         self._busy: set[int] = set()
         self._idle = asyncio.Condition()
         self._sweeper: asyncio.Task[None] | None = None
+        # Two /mesa tablero at once would leave two boards: one placing at a time a table.
+        self._placing: dict[int, asyncio.Lock] = {}
 
     # -- the store's side ---------------------------------------------------------------------
 
@@ -124,11 +126,12 @@ class Boards:
     async def place(self, channel_id: int, lang: Lang) -> bool:
         """Post the table's board at the bottom of its channel (removing the old one: one
         board a table) and pin it. Returns whether it could be pinned."""
-        old = self.spots.get(channel_id)
-        message = await self._post(channel_id, lang, notice=None)
-        if old is not None and old.message_id != message.id:
-            with contextlib.suppress(discord.HTTPException):
-                await self._channel(channel_id).get_partial_message(old.message_id).delete()
+        async with self._placing.setdefault(channel_id, asyncio.Lock()):
+            old = self.spots.get(channel_id)
+            message = await self._post(channel_id, lang, notice=None)
+            if old is not None and old.message_id != message.id:
+                with contextlib.suppress(discord.HTTPException):
+                    await self._channel(channel_id).get_partial_message(old.message_id).delete()
         try:
             await message.pin()
         except discord.Forbidden:
@@ -190,7 +193,10 @@ class Boards:
         self.edits += 1
 
     async def _lost(self, channel_id: int, spot: Spot, error: discord.NotFound) -> None:
-        """The message is gone: post the board again, saying so; the channel is gone: forget it."""
+        """The message is gone: post the board again, saying so; the channel is gone: forget it.
+        A board moved meanwhile (``/mesa tablero`` deleted the old one) is not posted twice."""
+        if self.spots.get(channel_id) is not spot:
+            return
         if error.code == UNKNOWN_MESSAGE:
             try:
                 await self._post(channel_id, spot.lang, notice=t(spot.lang, "board.recreated"))
