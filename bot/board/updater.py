@@ -75,11 +75,13 @@ class Boards:
         self.sleep = sleep
         self.spots: dict[int, Spot] = {}
         self.edits = 0
-        self._dirty: dict[int, asyncio.Event] = {}
+        # Tables whose board is stale, and the task drawing each (only while one is stale:
+        # two thousand quiet tables hold no task).
+        self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._quiet = asyncio.Event()
+        self._quiet.set()
         self._shown: dict[int, dict[str, object]] = {}
-        self._busy: set[int] = set()
-        self._idle = asyncio.Condition()
         self._sweeper: asyncio.Task[None] | None = None
         # Two /mesa tablero at once would leave two boards: one placing at a time a table.
         self._placing: dict[int, asyncio.Lock] = {}
@@ -98,9 +100,9 @@ class Boards:
         """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
         if channel_id not in self.spots:
             return
-        self._dirty.setdefault(channel_id, asyncio.Event()).set()
-        task = self._tasks.get(channel_id)
-        if task is None or task.done():
+        self._dirty.add(channel_id)
+        if channel_id not in self._tasks:
+            self._quiet.clear()
             self._tasks[channel_id] = asyncio.create_task(
                 self._keep(channel_id), name=f"{TASK_PREFIX}-{channel_id}"
             )
@@ -116,10 +118,7 @@ class Boards:
 
     async def settled(self) -> None:
         """Wait until no board is stale or being edited (tests and benchmarks)."""
-        async with self._idle:
-            await self._idle.wait_for(
-                lambda: not self._busy and not any(e.is_set() for e in self._dirty.values())
-            )
+        await self._quiet.wait()
 
     # -- placing a board -------------------------------------------------------------------------
 
@@ -155,25 +154,27 @@ class Boards:
     # -- keeping it current ----------------------------------------------------------------------
 
     async def _keep(self, channel_id: int) -> None:
-        """One board's loop: wait for a change, let the burst settle, draw the latest state."""
-        dirty = self._dirty[channel_id]
+        """Draw one board until it is no longer stale: let the burst settle, draw the latest
+        state; a change arriving meanwhile goes round again."""
         failures = 0
-        while True:
-            await dirty.wait()
-            self._busy.add(channel_id)
-            try:
-                await self.sleep(self.delay if not failures else BACKOFF[min(failures, len(BACKOFF)) - 1])
-                dirty.clear()
-                await self._refresh(channel_id)
-                failures = 0
-            except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error):
-                failures += 1
-                log.warning("board edit failed; trying again", extra={"channel": channel_id}, exc_info=True)
-                dirty.set()
-            finally:
-                self._busy.discard(channel_id)
-                async with self._idle:
-                    self._idle.notify_all()
+        try:
+            while channel_id in self._dirty:
+                try:
+                    await self.sleep(self.delay if not failures else BACKOFF[min(failures, len(BACKOFF)) - 1])
+                    self._dirty.discard(channel_id)
+                    await self._refresh(channel_id)
+                    failures = 0
+                except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error):
+                    failures += 1
+                    log.warning(
+                        "board edit failed; trying again", extra={"channel": channel_id}, exc_info=True
+                    )
+                    self._dirty.add(channel_id)
+        finally:
+            # No await between the loop's last check and here: a touch now starts a new task.
+            del self._tasks[channel_id]
+            if not self._tasks:
+                self._quiet.set()
 
     async def _refresh(self, channel_id: int) -> None:
         spot = self.spots.get(channel_id)
