@@ -43,10 +43,30 @@ class RefusedCheck(app_commands.CheckFailure):
 # or an answer that came too late (Discord no longer knows the interaction).
 DELIVERY_ERRORS = (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError)
 _OUR_FAULT = frozenset({400, 401, 403})
+# Discord's JSON error codes the bot reacts to: an answer to an interaction that already
+# has one (a duplicate delivery, answered the first time), and a body past its limits.
+ALREADY_ACKNOWLEDGED = 40060
+INVALID_FORM_BODY = 50035
 
 
 def _redeliverable(error: BaseException) -> bool:
     return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
+
+
+def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Send a view made only of ``DynamicItem``s as plain components.
+
+    Every such button is registered on the client and discord.py routes its clicks by
+    ``custom_id`` alone, so nothing needs the view afterwards. Handed over live, discord.py
+    would keep it anyway: on an ephemeral message with a 15-minute timer task each (most
+    of the bot's memory at 2,000 tables). A stopped view is rendered and never stored.
+    """
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View) and all(
+        isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()
+    ):
+        view.stop()
+    return kwargs
 
 
 async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
@@ -58,6 +78,7 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
     applied twice (the store already holds it). A private answer cannot be redelivered
     privately, so it is logged.
     """
+    plain_components(kwargs)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
@@ -83,6 +104,7 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Update the message a component belongs to; if that answer fails, edit the message
     through the REST API instead (a private message cannot be, so that is logged)."""
+    plain_components(kwargs)
     try:
         await interaction.response.edit_message(**kwargs)
     except DELIVERY_ERRORS as error:
@@ -148,12 +170,31 @@ def refusal_text(lang: Lang, refusal: RuleError) -> str:
     return t(lang, refusal.key, **params)
 
 
+def _discord_code(error: BaseException) -> int | None:
+    return error.code if isinstance(error, discord.HTTPException) else None
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     original = getattr(error, "original", None) or error
+    code = _discord_code(original)
+    if code == ALREADY_ACKNOWLEDGED:
+        # The same interaction delivered twice: the first delivery answered it and the store
+        # made the replay change nothing. Nothing failed and nobody waits for a second answer.
+        log.info("replayed interaction already answered", extra={"interaction": interaction.id})
+        return
     lang = lang_for(interaction.locale)
     refusal = _refusal_of(original)
     if refusal is not None:
         text = refusal_text(lang, refusal)
+    elif code == INVALID_FORM_BODY:
+        # A form or message past one of Discord's limits: our bug, and the player is told so
+        # in their language rather than with the generic failure.
+        ref = secrets.token_hex(3).upper()
+        log.error(
+            "Discord refused what the bot sent",
+            extra={"ref": ref, "interaction": interaction.id, "discord_error": getattr(original, "text", "")},
+        )
+        text = t(lang, "error.discord_refused", ref=ref)
     else:
         ref = secrets.token_hex(3).upper()
         log.error(

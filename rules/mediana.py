@@ -164,6 +164,13 @@ class Test:
         only 10s to mark 💥 — an attribute test's 10 never explodes."""
         return index < len(self.throws) - 1
 
+    def marked(self, index: int) -> tuple[Die, ...]:
+        """Throw ``index``'s dice as shown: 💥 only on an objective 10 that exploded."""
+        dice = self.throws[index].marked
+        if self.exploded(index):
+            return dice
+        return tuple(Die(d.sides, d.value, d.marks - {Mark.EXPLODED}) for d in dice)
+
 
 def roll_test(
     rng: random.Random,
@@ -410,7 +417,8 @@ MAX_COMBATANTS = 25
 
 @dataclass(frozen=True)
 class Fighter:
-    """A combatant and this round's initiative total (bonus + 1o3d10 − encumbrance)."""
+    """A combatant and this round's initiative: bonus + 1o3d10 − encumbrance. ``roll`` is
+    the test behind ``total`` (None for a fighter stored before the dice were kept)."""
 
     key: str
     name: str
@@ -418,45 +426,79 @@ class Fighter:
     encumbrance: int
     rank: str
     total: int
+    roll: Test | None = None
 
 
-def initiative_total(rng: random.Random, bonus: int, encumbrance: int, rank: str) -> int:
+def initiative_roll(rng: random.Random, bonus: int, encumbrance: int, rank: str) -> Test:
     """Bonus + 1o3d10 (exploding, as a skill test) − armour's encumbrance ("el estorbo hay
     que restarlo a la iniciativa")."""
     check_number("bono", bonus, -MAX_SCORE, MAX_SCORE)
     check_number("estorbo", encumbrance, 0, MAX_SCORE)
-    return roll_test(rng, bonus - encumbrance, None, rank).total
+    return roll_test(rng, bonus - encumbrance, None, rank)
+
+
+def initiative_total(rng: random.Random, bonus: int, encumbrance: int, rank: str) -> int:
+    return initiative_roll(rng, bonus, encumbrance, rank).total
+
+
+def _fighter(rng: random.Random, key: str, name: str, bonus: int, encumbrance: int, rank: str) -> Fighter:
+    roll = initiative_roll(rng, bonus, encumbrance, rank)
+    return Fighter(key, name, bonus, encumbrance, rank, roll.total, roll)
 
 
 @dataclass(frozen=True)
 class Combat:
-    """A fight by rounds: "Una vez actúe el último en la iniciativa, se vuelve a tirar
-    esta para ver el orden de actuación de la siguiente ronda"."""
+    """A fight by rounds: "atacarán en orden de mayor a menor según la tirada", and "Una vez
+    actúe el último en la iniciativa, se vuelve a tirar esta para ver el orden de actuación
+    de la siguiente ronda". ``turn`` is the acting place in :attr:`order`; ``step`` counts
+    every move, so a button drawn for one step moves the combat once."""
 
     fighters: tuple[Fighter, ...] = ()
     round: int = 1
     ended: bool = False
+    turn: int = 0
+    step: int = 0
 
     @property
     def order(self) -> tuple[Fighter, ...]:
         return tuple(sorted(self.fighters, key=lambda f: -f.total))
 
+    @property
+    def acting(self) -> Fighter | None:
+        """Who acts now (None with nobody in the fight, or once it is over)."""
+        order = self.order
+        if self.ended or not order:
+            return None
+        return order[min(self.turn, len(order) - 1)]
+
     def _open(self) -> None:
         if self.ended:
             raise RuleError("mediana.combat.is_over")
+
+    def _check_step(self, step: int) -> None:
+        if step != self.step:
+            raise RuleError("mediana.combat.already_moved")
+
+    def _keeping(self, fighters: tuple[Fighter, ...], acting: Fighter | None) -> Combat:
+        """The combat with ``fighters``, the turn still on whoever was acting."""
+        moved = replace(self, fighters=fighters)
+        keys = [f.key for f in moved.order]
+        turn = keys.index(acting.key) if acting is not None and acting.key in keys else self.turn
+        return replace(moved, turn=min(turn, max(len(keys) - 1, 0)))
 
     def join(
         self, rng: random.Random, key: str, name: str, bonus: int, encumbrance: int, rank: str
     ) -> Combat:
         """One initiative roll per round: joining again would be a second roll this round,
-        so it is refused (the next round rolls everyone again)."""
+        so it is refused (the next round rolls everyone again). A newcomer takes their place
+        by their roll; once the round is under way the turn stays with whoever acts."""
         self._open()
         if any(f.key == key for f in self.fighters):
             raise RuleError("mediana.combat.already_joined")
         if len(self.fighters) >= MAX_COMBATANTS:
             raise RuleError("mediana.combat.full", max=MAX_COMBATANTS)
-        total = initiative_total(rng, bonus, encumbrance, rank)
-        return replace(self, fighters=(*self.fighters, Fighter(key, name, bonus, encumbrance, rank, total)))
+        fighter = _fighter(rng, key, name, bonus, encumbrance, rank)
+        return self._keeping((*self.fighters, fighter), self.acting if self.turn else None)
 
     def new_round(self, rng: random.Random, round_: int, ranks: Mapping[str, str]) -> Combat:
         """Everyone rolls again. ``ranks`` gives the current rank of those whose state the
@@ -465,45 +507,77 @@ class Combat:
         self._open()
         if round_ != self.round:
             raise RuleError("mediana.combat.already_moved")
-        fighters = []
-        for f in self.fighters:
-            rank = ranks.get(f.key, f.rank)
-            fighters.append(replace(f, rank=rank, total=initiative_total(rng, f.bonus, f.encumbrance, rank)))
-        return replace(self, fighters=tuple(fighters), round=self.round + 1)
+        fighters = tuple(
+            _fighter(rng, f.key, f.name, f.bonus, f.encumbrance, ranks.get(f.key, f.rank))
+            for f in self.fighters
+        )
+        return replace(self, fighters=fighters, round=self.round + 1, turn=0, step=self.step + 1)
+
+    def next(self, rng: random.Random, step: int, ranks: Mapping[str, str]) -> Combat:
+        """The turn passes down the order; after the last, a new round rolls everyone again.
+        ``step`` is the step the button was drawn for: two presses move once."""
+        self._open()
+        self._check_step(step)
+        if not self.fighters:
+            raise RuleError("mediana.combat.empty")
+        if self.turn + 1 < len(self.fighters):
+            return replace(self, turn=self.turn + 1, step=self.step + 1)
+        return self.new_round(rng, self.round, ranks)
 
     def remove(self, key: str) -> Combat:
         self._open()
         if all(f.key != key for f in self.fighters):
             raise RuleError("mediana.unknown_combatant")
-        return replace(self, fighters=tuple(f for f in self.fighters if f.key != key))
+        acting = self.acting
+        following = acting
+        if acting is not None and acting.key == key:
+            rest = [f for f in self.order if f.key != key]
+            following = rest[self.turn] if self.turn < len(rest) else None
+        stepped = replace(self, step=self.step + 1)
+        return stepped._keeping(tuple(f for f in self.fighters if f.key != key), following)
 
     def finish(self) -> Combat:
         self._open()
-        return replace(self, ended=True)
+        return replace(self, ended=True, step=self.step + 1)
+
+
+def _fighter_data(f: Fighter) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "key": f.key,
+        "name": f.name,
+        "bonus": f.bonus,
+        "encumbrance": f.encumbrance,
+        "rank": f.rank,
+        "total": f.total,
+    }
+    if f.roll is not None:
+        data["roll"] = roll_to_data(f.roll)
+    return data
 
 
 def combat_to_data(combat: Combat) -> dict[str, Any]:
     return {
-        "combatants": [
-            {
-                "key": f.key,
-                "name": f.name,
-                "bonus": f.bonus,
-                "encumbrance": f.encumbrance,
-                "rank": f.rank,
-                "total": f.total,
-            }
-            for f in combat.fighters
-        ],
+        "combatants": [_fighter_data(f) for f in combat.fighters],
         "round": combat.round,
         "ended": combat.ended,
+        "turn": combat.turn,
+        "step": combat.step,
     }
 
 
 def combat_from_data(data: dict[str, Any]) -> Combat:
-    """Reads what :func:`combat_to_data` writes, the shape the cog stored before it."""
+    """Reads what :func:`combat_to_data` writes, and the shape stored before the turn and
+    the dice were kept (no ``turn``, ``step`` or ``roll``)."""
     fighters = tuple(
-        Fighter(c["key"], c["name"], c["bonus"], c["encumbrance"], c["rank"], c["total"])
+        Fighter(
+            c["key"],
+            c["name"],
+            c["bonus"],
+            c["encumbrance"],
+            c["rank"],
+            c["total"],
+            roll_from_data(c["roll"]) if "roll" in c else None,
+        )
         for c in data["combatants"]
     )
-    return Combat(fighters, data["round"], data["ended"])
+    return Combat(fighters, data["round"], data["ended"], data.get("turn", 0), data.get("step", 0))

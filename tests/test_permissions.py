@@ -76,6 +76,13 @@ async def sheets(h: Harness) -> None:
         await h.slash("mediana pv fijar", user=user, fisico=5, maximo=20, actual=15)
 
 
+async def improved_rolls(h: Harness) -> None:
+    """Everyone has a fresh Jugador Mejorado roll (all threes) to move a point on."""
+    for user in (GM, PLAYER, OTHER):
+        h.script(*([3] * 18))
+        await h.slash("donjon atributos", user=user, metodo="jugador_mejorado")
+
+
 async def dnd_tracker(h: Harness) -> dict[str, Any]:
     """A tracker with two monsters tied on initiative; the option names the second."""
     await h.slash("dnd iniciativa panel", user=GM)
@@ -152,6 +159,7 @@ CASES = [
     Case("donjon ajustes", "donjon", {"nivel": 2}, allowed=GM_ONLY, changes=None),
     Case("donjon iniciativa", "donjon", changes=None),
     Case("donjon atributos", "donjon"),
+    Case("donjon cambiar", "donjon", {"sube": "virilidad", "baja": "aguante"}, setup=improved_rolls),
     Case(
         "donjon puntos",
         "donjon",
@@ -196,6 +204,7 @@ CASES = [
         {"atributo": 5, "habilidad": 2, "rival_atributo": 5, "rival_habilidad": 2},
     ),
     Case("mediana daño", "mediana", {"dados": "2d6"}),
+    Case("mediana competicion", "mediana"),
     Case("mediana iniciativa", "mediana", changes=None),
     Case("mediana descanso", "mediana", setup=sheets),
     # /probabilidad
@@ -390,6 +399,13 @@ async def donjon_combat(h: Harness) -> Message:
     return (await h.slash("donjon iniciativa", user=GM)).message
 
 
+async def donjon_remove_menu(h: Harness) -> Message:
+    """The GM's menu of who to take out of a started Ráfaga."""
+    panel = await donjon_started(h)
+    combat_id = panel.custom_ids[0].split(":")[3]
+    return (await h.click(panel, f"donjon:ini:quitar:{combat_id}:0", user=GM)).message
+
+
 async def dnd_panel(h: Harness) -> Message:
     """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
@@ -477,6 +493,15 @@ BUTTON_CASES = [
         component_type=5,
     ),
     ButtonCase("donjon turn", "donjon", donjon_started, {"donjon:ini:siguiente": OWN}),
+    ButtonCase("donjon remove", "donjon", donjon_started, {"donjon:ini:quitar": GM_ONLY}),
+    ButtonCase(
+        "donjon remove menu",
+        "donjon",
+        donjon_remove_menu,
+        {"donjon:quitar": GM_ONLY},
+        values=[f"u{PLAYER.id}"],
+        component_type=3,
+    ),
     ButtonCase(
         "dune opposed menu",
         "dune",
@@ -634,6 +659,7 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.NarratedButton,
         dnd5e.PassSelect,
         donjon_combat.CombatButton,
+        donjon_combat.RemoveSelect,
         dnd5e_combat.TrackerButton,
         dnd5e.InspirationButton,
         mediana.TestButton,

@@ -200,10 +200,13 @@ class Boards:
             return
         if error.code == UNKNOWN_MESSAGE:
             try:
-                await self._post(channel_id, spot.lang, notice=t(spot.lang, "board.recreated"))
-                return
+                message = await self._post(channel_id, spot.lang, notice=t(spot.lang, "board.recreated"))
             except discord.NotFound:
                 pass
+            else:
+                with contextlib.suppress(discord.Forbidden):
+                    await message.pin()
+                return
         log.info("board's channel is gone; board forgotten", extra={"channel": channel_id})
         self.spots.pop(channel_id, None)
         await self.bot.store.delete_meta(META_PREFIX + str(channel_id))

@@ -10,30 +10,184 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, rolls
-from bot.checks import current_table, is_gm, secret_option, table_option
+from bot.checks import REASON_LIMIT, current_table, is_gm, reason, reason_option, secret_option, table_option
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T, lang_for, options, t
 from bot.models import RollRecord, Table
+from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
-from bot.rolls import Decision, act, load
+from bot.rolls import load
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
-from cogs.mediana.components import TestButton, damage_view, opposed_view
-from cogs.mediana.render import effect_text, health_text, opposed_embed, test_embed
-from cogs.mediana.state import (
-    COMBAT_KIND,
-    EFFECT_KIND,
-    KIND,
-    SHEET_KIND,
-    check,
-    health_from,
-    sheet,
-    test_data,
-)
+from cogs.mediana.components import TestButton, contest_view, test_view
+from cogs.mediana.contest import ContestButton, open_view, roll_entries
+from cogs.mediana.health import change_health, set_sheet
+from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, check, health, options_of
 from rules import mediana
 from rules.mediana import Health
 
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
+
+
+def rank_reasons(base: str, no_skill: bool, hurt: bool) -> list[str]:
+    """Why the rank is what it is: the rank chosen for the roll, no skill points, malherido."""
+    reasons = [r for r, on in (("sin_habilidad", no_skill), ("malherido", hurt)) if on]
+    if base != "medio":
+        reasons.insert(0, f"elegido_{base}")
+    return reasons
+
+
+async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+    """A skill or attribute test from its options (a command's, or a roll's for *Repetir*):
+    the rank follows the roller's own state, read now."""
+    bot = interaction.client
+    motivo = reason(options.get("motivo"))
+    table = await current_table(interaction)
+    attribute_test = options["habilidad"] is None
+    no_skill = not attribute_test and (options["sin_habilidad"] or options["habilidad"] == 0)
+    hurt = options["malherido"] or await badly_hurt(bot, table.channel_id, interaction.user.id)
+    rank = mediana.effective_rank(options["rango"], no_skill, hurt)
+    score = options["atributo"] + (options["habilidad"] or 0) - options["estorbo"]
+    test = mediana.roll_test(bot.rng, score, options["dificultad"], rank, **mediana.roll_kind(attribute_test))
+    data = {
+        "kind": "atributo" if attribute_test else "tirada",
+        "test": mediana.roll_to_data(test),
+        "reasons": rank_reasons(options["rango"], no_skill, hurt),
+        "attack": options.get("ataque", False),
+        "options": options,
+        "motivo": motivo,
+    }
+    record = await rolls.record(bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
+    lang = lang_for(interaction.locale)
+    secret = is_secret(interaction, table, options["secreta"])
+    await rolls.post(
+        bot.store,
+        interaction,
+        table,
+        record,
+        test_embed(lang, record),
+        test_view(lang, record),
+        secret=secret,
+    )
+
+
+async def side(
+    bot: Tirada, table: Table, user_id: int | None, prefix: str, options: dict[str, Any]
+) -> mediana.Side:
+    """One side of an opposed test, its rank from its own state: skill points, the rank
+    chosen, malherido as told or from the player's PV sheet."""
+    hurt = options[f"{prefix}malherido"] or (
+        user_id is not None and await badly_hurt(bot, table.channel_id, user_id)
+    )
+    return mediana.Side(
+        options[f"{prefix}atributo"],
+        options[f"{prefix}habilidad"],
+        options[f"{prefix}rango"],
+        hurt,
+        options[f"{prefix}estorbo"],
+    )
+
+
+async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+    """Two characters compete: both roll as skill tests, each at the rank its own state
+    gives; a natural 1 or a fumble loses."""
+    bot = interaction.client
+    motivo = reason(options.get("motivo"))
+    table = await current_table(interaction)
+    rival = options.get("rival")
+    sides = [
+        await side(bot, table, interaction.user.id, "", options),
+        await side(bot, table, rival, "rival_", options),
+    ]
+    tests = mediana.roll_opposed(bot.rng, sides)
+    entries = [
+        {"user": user, "test": mediana.roll_to_data(test)}
+        for user, test in zip((interaction.user.id, rival), tests, strict=True)
+    ]
+    data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
+    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.enfrentada")
+    lang = lang_for(interaction.locale)
+    secret = is_secret(interaction, table, options["secreta"])
+    await rolls.post(
+        bot.store,
+        interaction,
+        table,
+        record,
+        contest_embed(lang, record),
+        contest_view(lang, record),
+        secret=secret,
+    )
+
+
+async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, − armour; a combat
+    critical doubles only when its degrees are not given (``effect_dice``)."""
+    bot = interaction.client
+    motivo = reason(options.get("motivo"))
+    table = await current_table(interaction)
+    spec = mediana.parse_effect(options["dados"])
+    dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
+    effect = mediana.roll_effect(
+        bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
+    )
+    lang = lang_for(interaction.locale)
+    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
+    embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
+    data = {"options": options, "motivo": motivo}
+    record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
+    view = discord.ui.View(timeout=None)
+    view.add_item(repeat_button(lang, record.id))
+    secret = is_secret(interaction, table, options["secreta"])
+    await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
+
+
+async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
+    """Post a contest that players enter with *Participar* and the GM fills with NPCs."""
+    bot = interaction.client
+    table = await current_table(interaction)
+    data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
+    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    lang = lang_for(interaction.locale)
+    await rolls.post(
+        bot.store, interaction, table, record, contest_embed(lang, record), open_view(lang, record)
+    )
+
+
+async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir* a resolved contest: the same sides roll again at once."""
+    bot = interaction.client
+    table = await current_table(interaction)
+    entries = [{k: v for k, v in e.items() if k != "test"} for e in record.data["entries"]]
+    data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
+    data.pop("rerolls", None)
+    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    lang = lang_for(interaction.locale)
+    await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
+
+
+async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
+    presses."""
+    if record.data["kind"] == "competicion":
+        if record.data.get("open"):
+            raise Refusal("mediana.contest.not_resolved")
+        await repeat_contest(interaction, record)
+        return
+    options = options_of(record.data)
+    if not options:
+        raise Refusal("mediana.no_repeat")
+    if record.data["kind"] == "enfrentada":
+        await roll_opposed(interaction, options)
+    else:
+        await roll_test(interaction, options)
+
+
+async def repeat_damage(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    options = options_of(record.data)
+    if not options:
+        raise Refusal("mediana.no_repeat")
+    await roll_damage(interaction, options)
 
 
 # -- the cog ----------------------------------------------------------------------------------------
@@ -47,42 +201,19 @@ class Mediana(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(TestButton, CombatButton)
+        self.bot.add_dynamic_items(TestButton, CombatButton, ContestButton)
+        self.bot.repeaters[KIND] = repeat_roll
+        self.bot.repeaters[EFFECT_KIND] = repeat_damage
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(TestButton, CombatButton)
+        self.bot.remove_dynamic_items(TestButton, CombatButton, ContestButton)
+        self.bot.repeaters.pop(KIND, None)
+        self.bot.repeaters.pop(EFFECT_KIND, None)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
             raise RefusedCheck("error.guild_only")
         return True
-
-    async def rank_for(
-        self, table: Table, user_id: int, base: str, no_skill: bool, malherido: bool
-    ) -> tuple[str, list[str]]:
-        """The rank after every drop, and why: no skill points, and malherido — said by the
-        player or known from their PV sheet without being told."""
-        health = health_from(await sheet(self.bot, table.channel_id, user_id))
-        hurt = malherido or bool(health and health.badly_hurt)
-        reasons = [r for r, on in (("sin_habilidad", no_skill), ("malherido", hurt)) if on]
-        if base != "medio":
-            reasons.insert(0, f"dj_{base}")
-        return mediana.effective_rank(base, no_skill, hurt), reasons
-
-    async def post(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        data: dict[str, Any],
-        secret: bool,
-        view_for: Any = None,
-    ) -> None:
-        secret = is_secret(interaction, table, secret)
-        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
-        lang = lang_for(interaction.locale)
-        embed = opposed_embed(lang, record) if data["kind"] == "enfrentada" else test_embed(lang, record)
-        view = view_for(lang, record) if view_for else None
-        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
     @options(
@@ -97,10 +228,11 @@ class Mediana(commands.Cog):
         "ataque",
     )
     @app_commands.choices(rango=RANK_CHOICES)
+    @reason_option
     @secret_option
     async def tirada(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         atributo: app_commands.Range[int, -50, 50],
         dificultad: app_commands.Range[int, 0, 100],
         habilidad: app_commands.Range[int, 0, 50] = 0,
@@ -110,119 +242,152 @@ class Mediana(commands.Cog):
         estorbo: app_commands.Range[int, 0, 50] = 0,
         ataque: bool = False,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido."""
         check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         check("habilidad", habilidad, 0, mediana.MAX_SCORE)
         check("estorbo", estorbo, 0, mediana.MAX_SCORE)
-        table = await current_table(interaction)
-        rank, reasons = await self.rank_for(
-            table,
-            interaction.user.id,
-            rango.value if rango else "medio",
-            sin_habilidad or habilidad == 0,
-            malherido,
-        )
-        test = mediana.roll_test(self.bot.rng, atributo + habilidad - estorbo, dificultad, rank)
-        data = {"kind": "tirada", "test": test_data(test), "reasons": reasons, "attack": ataque}
-        await self.post(interaction, table, data, secreta, damage_view)
+        check("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
+        options = {
+            "atributo": atributo,
+            "dificultad": dificultad,
+            "habilidad": habilidad,
+            "sin_habilidad": sin_habilidad,
+            "malherido": malherido,
+            "rango": rango.value if rango else "medio",
+            "estorbo": estorbo,
+            "ataque": ataque,
+            "secreta": secreta,
+            "motivo": motivo,
+        }
+        await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
     @options("mediana.opt", "atributo", "dificultad", "malherido", "rango", "estorbo")
     @app_commands.choices(rango=RANK_CHOICES)
+    @reason_option
     @secret_option
     async def atributo_cmd(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         atributo: app_commands.Range[int, -50, 50],
         dificultad: app_commands.Range[int, 0, 100],
         malherido: bool = False,
         rango: Choice[str] | None = None,
         estorbo: app_commands.Range[int, 0, 50] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Atributo + 1o3d10: no skill, no explosion (the text explodes skill and opposed tests)."""
+        """Atributo + 1o3d10: no skill, no explosion, no natural-1 rule (the text explodes
+        skill and opposed tests only)."""
         check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
         check("estorbo", estorbo, 0, mediana.MAX_SCORE)
-        table = await current_table(interaction)
-        rank, reasons = await self.rank_for(
-            table, interaction.user.id, rango.value if rango else "medio", False, malherido
-        )
-        test = mediana.roll_test(
-            self.bot.rng, atributo - estorbo, dificultad, rank, explode=False, skill_test=False
-        )
-        data = {"kind": "atributo", "test": test_data(test), "reasons": reasons}
-        await self.post(interaction, table, data, secreta)
+        check("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
+        options = {
+            "atributo": atributo,
+            "dificultad": dificultad,
+            "habilidad": None,
+            "sin_habilidad": False,
+            "malherido": malherido,
+            "rango": rango.value if rango else "medio",
+            "estorbo": estorbo,
+            "secreta": secreta,
+            "motivo": motivo,
+        }
+        await roll_test(interaction, options)
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
     @options(
-        "mediana.opt", "atributo", "habilidad", "rival_atributo", "rival_habilidad", "rival", "malherido"
+        "mediana.opt",
+        "atributo",
+        "habilidad",
+        "rival_atributo",
+        "rival_habilidad",
+        "rival",
+        "malherido",
+        "rango",
+        "estorbo",
+        "rival_malherido",
+        "rival_rango",
+        "rival_estorbo",
     )
+    @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
+    @reason_option
     @secret_option
     async def enfrentada(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         atributo: app_commands.Range[int, -50, 50],
         habilidad: app_commands.Range[int, 0, 50],
         rival_atributo: app_commands.Range[int, -50, 50],
         rival_habilidad: app_commands.Range[int, 0, 50],
         rival: discord.Member | None = None,
         malherido: bool = False,
+        rango: Choice[str] | None = None,
+        estorbo: app_commands.Range[int, 0, 50] = 0,
+        rival_malherido: bool = False,
+        rival_rango: Choice[str] | None = None,
+        rival_estorbo: app_commands.Range[int, 0, 50] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled."""
-        for name, value in (("atributo", atributo), ("rival_atributo", rival_atributo)):
-            check(name, value, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        for name, value in (("habilidad", habilidad), ("rival_habilidad", rival_habilidad)):
-            check(name, value, 0, mediana.MAX_SCORE)
-        table = await current_table(interaction)
-        rank, _ = await self.rank_for(table, interaction.user.id, "medio", habilidad == 0, malherido)
-        a = mediana.roll_test(self.bot.rng, atributo + habilidad, None, rank)
-        b = mediana.roll_test(
-            self.bot.rng,
-            rival_atributo + rival_habilidad,
-            None,
-            mediana.effective_rank(no_skill=rival_habilidad == 0),
-        )
-        data = {
-            "kind": "enfrentada",
-            "a": test_data(a),
-            "b": test_data(b),
+        """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled.
+        Each side's rank follows its own state (the rival's PV sheet too)."""
+        options = {
+            "atributo": atributo,
+            "habilidad": habilidad,
+            "malherido": malherido,
+            "rango": rango.value if rango else "medio",
+            "estorbo": estorbo,
             "rival": rival.id if rival else None,
+            "rival_atributo": rival_atributo,
+            "rival_habilidad": rival_habilidad,
+            "rival_malherido": rival_malherido,
+            "rival_rango": rival_rango.value if rival_rango else "medio",
+            "rival_estorbo": rival_estorbo,
+            "secreta": secreta,
+            "motivo": motivo,
         }
-        await self.post(interaction, table, data, secreta, opposed_view)
+        await roll_opposed(interaction, options)
+
+    @group.command(name=T("mediana.competicion"), description=T("mediana.competicion.desc"))
+    @reason_option
+    async def competicion(
+        self,
+        interaction: discord.Interaction[Tirada],
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
+    ) -> None:
+        """An opposed test of two or more characters: each enters, then one roll for all."""
+        await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
     @options("mediana.opt", "dados", "absorcion", "grados", "critico")
+    @reason_option
     @secret_option
     async def dano(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         dados: app_commands.Range[str, 1, 20],
         absorcion: app_commands.Range[int, 0, 50] = 0,
         grados: app_commands.Range[int, 0, 50] = 0,
         critico: bool = False,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 on a combat
-        critical, − armour. Recorded (without state) so a secret one can be revealed."""
-        table = await current_table(interaction)
-        secret = is_secret(interaction, table, secreta)
-        effect = mediana.roll_effect(
-            self.bot.rng,
-            mediana.parse_effect(dados),
-            extra_dice=grados,
-            critical=critico,
-            absorption=absorcion,
-        )
-        lang = lang_for(interaction.locale)
-        embed = embeds.card(
-            t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id)
-        )
-        embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
-        record = await rolls.record(self.bot.store, interaction, table, EFFECT_KIND, {}, "mediana.dano")
-        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
+        """An effect roll on its own. Recorded so a secret one can be revealed and repeated."""
+        check("absorcion", absorcion, 0, mediana.MAX_SCORE)
+        check("grados", grados, 0, mediana.MAX_EFFECT_DICE)
+        options = {
+            "dados": dados,
+            "absorcion": absorcion,
+            "grados": grados,
+            "critico": critico,
+            "secreta": secreta,
+            "motivo": motivo,
+        }
+        await roll_damage(interaction, options)
 
     @group.command(name=T("mediana.iniciativa"), description=T("mediana.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:
@@ -234,7 +399,7 @@ class Mediana(commands.Cog):
             None,
         )
         if record is None:
-            state = {"combatants": [], "round": 1, "ended": False}
+            state = mediana.combat_to_data(mediana.Combat())
             record = await load(
                 store,
                 await store.save_roll(
@@ -243,25 +408,9 @@ class Mediana(commands.Cog):
                 COMBAT_KIND,
             )
         lang = lang_for(interaction.locale)
-        await send(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        await send(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))
 
     # -- hit points -------------------------------------------------------------------------
-
-    async def change_sheet(
-        self, interaction: discord.Interaction, table: Table, user_id: int, change: Any, reason: str
-    ) -> Health:
-        record = await sheet(self.bot, table.channel_id, user_id)
-        if record is None:
-            raise Refusal("mediana.pv.no_sheet", user=user_id)
-
-        def decide(current: RollRecord) -> Decision:
-            health = change(health_from(current))
-            return Decision({**current.data, "current": health.current}, (), reason)
-
-        record, _ = await act(self.bot.store, interaction, record.id, SHEET_KIND, decide)
-        health = health_from(record)
-        assert health is not None
-        return health
 
     async def answer_health(
         self, interaction: discord.Interaction, user_id: int, health: Health, text: str = ""
@@ -288,19 +437,19 @@ class Mediana(commands.Cog):
         mediana.check_health(fisico, maximo)
         current = maximo if actual is None else actual
         check("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
-        data = {"physique": fisico, "maximum": maximo, "current": current}
-        await self.bot.store.save_roll(table.channel_id, interaction.id, owner.id, SHEET_KIND, data)
-        await self.answer_health(interaction, owner.id, Health(fisico, maximo, current))
+        sheet = Health(fisico, maximo, current)
+        await set_sheet(self.bot, interaction, table, owner.id, sheet)
+        await self.answer_health(interaction, owner.id, sheet)
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
     @options("mediana.opt", "jugador")
     async def pv_ver(self, interaction: discord.Interaction, jugador: discord.Member | None = None) -> None:
         table = await current_table(interaction)
         owner = jugador or interaction.user
-        health = health_from(await sheet(self.bot, table.channel_id, owner.id))
-        if health is None:
+        known = await health(self.bot, table.channel_id, owner.id)
+        if known is None:
             raise Refusal("mediana.pv.no_sheet", user=owner.id)
-        await self.answer_health(interaction, owner.id, health)
+        await self.answer_health(interaction, owner.id, known)
 
     @pv.command(name=T("mediana.pv.dano"), description=T("mediana.pv.dano.desc"))
     @options("mediana.opt", "cantidad", "jugador")
@@ -350,17 +499,22 @@ class Mediana(commands.Cog):
     ) -> None:
         table = await current_table(interaction, mesa)
         owner = await self.owner(interaction, table, jugador)
-        health = await self.change_sheet(interaction, table, owner.id, change, key)
+        after = await change_health(self.bot, interaction, table, owner.id, change, key)
         text = t(lang_for(interaction.locale), key, user=owner.id, amount=amount)
-        await self.answer_health(interaction, owner.id, health, text)
+        await self.answer_health(interaction, owner.id, after, text)
 
     @group.command(name=T("mediana.descanso"), description=T("mediana.descanso.desc"))
     @options("mediana.opt", "comodidad")
     async def descanso(self, interaction: discord.Interaction, comodidad: bool = False) -> None:
         """A night's rest: 1 PV, or 2 with every comfort."""
         table = await current_table(interaction)
-        health = await self.change_sheet(
-            interaction, table, interaction.user.id, lambda h: mediana.rest(h, comodidad), "mediana.rest"
+        after = await change_health(
+            self.bot,
+            interaction,
+            table,
+            interaction.user.id,
+            lambda h: mediana.rest(h, comodidad),
+            "mediana.rest",
         )
         text = t(
             lang_for(interaction.locale),
@@ -368,4 +522,4 @@ class Mediana(commands.Cog):
             user=interaction.user.id,
             amount=2 if comodidad else 1,
         )
-        await self.answer_health(interaction, interaction.user.id, health, text)
+        await self.answer_health(interaction, interaction.user.id, after, text)

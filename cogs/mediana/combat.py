@@ -1,8 +1,7 @@
-"""Mediana initiative: the combat tracker's embed, buttons and form, and its round decisions."""
+"""Mediana initiative: the combat panel (order, dice, whose turn), its buttons and form.
+The decisions are ``rules.mediana.Combat``'s; this module reads and writes it."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import discord
 
@@ -14,60 +13,78 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
-from cogs.mediana.state import COMBAT_KIND, MAX_COMBATANTS, health_from, sheet
+from cogs.mediana.render import throws_text
+from cogs.mediana.state import COMBAT_KIND, badly_hurt, current_ranks
 from rules import mediana
+from rules.mediana import Combat, Fighter
 
-# -- initiative -----------------------------------------------------------------------------------
 
-
-def combat_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
-    title = t(lang, "mediana.combat.title", round=state["round"])
-    head = t(lang, "mediana.combat.ended") if state["ended"] else t(lang, "mediana.combat.help")
-    embed = embeds.card(title, head)
-    ordered = sorted(state["combatants"], key=lambda c: -c["total"])
-    lines = [
-        t(
+def fighter_line(lang: Lang, fighter: Fighter, acting: bool) -> str:
+    marker = "▶️ " if acting else ""
+    dice = ""
+    if fighter.roll is not None:
+        dice = " · " + throws_text(fighter.roll)
+    return (
+        marker
+        + t(
             lang,
             "mediana.combat.line",
-            name=discord.utils.escape_markdown(c["name"]),
-            total=c["total"],
-            actions=mediana.actions(c["total"]),
+            name=discord.utils.escape_markdown(fighter.name),
+            total=fighter.total,
+            actions=mediana.actions(fighter.total),
         )
-        for c in ordered
-    ]
+        + dice
+    )
+
+
+def combat_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+    combat = mediana.combat_from_data(record.data)
+    acting = combat.acting
+    if combat.ended:
+        head = t(lang, "mediana.combat.ended")
+    elif acting is None:
+        head = t(lang, "mediana.combat.help")
+    else:
+        head = t(lang, "mediana.combat.acts", name=discord.utils.escape_markdown(acting.name))
+    embed = embeds.card(t(lang, "mediana.combat.title", round=combat.round), head)
+    lines = [fighter_line(lang, f, acting is not None and f.key == acting.key) for f in combat.order]
     embeds.field(embed, t(lang, "mediana.combat.order"), "\n".join(lines) or "—", inline=False)
     return embed
 
 
 def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
-    if record.data["ended"]:
+    combat = mediana.combat_from_data(record.data)
+    if combat.ended:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(CombatButton(record.id, "unirme", 0, t(lang, "mediana.button.unirme")))
     view.add_item(CombatButton(record.id, "pnj", 0, t(lang, "mediana.button.pnj")))
-    view.add_item(
-        CombatButton(
-            record.id,
-            "ronda",
-            record.data["round"],
-            t(lang, "mediana.button.ronda"),
-            discord.ButtonStyle.primary,
+    if combat.fighters:
+        view.add_item(
+            CombatButton(
+                record.id,
+                "siguiente",
+                combat.step,
+                t(lang, "mediana.button.siguiente"),
+                discord.ButtonStyle.primary,
+            )
         )
-    )
+    view.add_item(CombatButton(record.id, "ronda", combat.round, t(lang, "mediana.button.ronda")))
     view.add_item(
         CombatButton(record.id, "terminar", 0, t(lang, "mediana.button.terminar"), discord.ButtonStyle.danger)
     )
     return view
 
 
-def initiative_roll(bot: Tirada, bonus: int, encumbrance: int, rank: str) -> int:
-    """Bonus + 1o3d10 (exploding, as a skill test) − armour's encumbrance."""
-    return mediana.roll_test(bot.rng, bonus - encumbrance, None, rank).total
+def acting_user(combat: Combat) -> int | None:
+    """The player whose character acts now (None for an NPC)."""
+    acting = combat.acting
+    return int(acting.key[1:]) if acting is not None and acting.key.startswith("u") else None
 
 
 class CombatButton(
     StepButton,
-    template=r"mediana:ini:(?P<action>unirme|pnj|ronda|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
+    template=r"mediana:ini:(?P<action>unirme|pnj|siguiente|ronda|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
 ):
     prefix = "mediana:ini"
 
@@ -75,35 +92,52 @@ class CombatButton(
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        if record.data["ended"]:
+        combat = mediana.combat_from_data(record.data)
+        if combat.ended:
             raise Refusal("mediana.combat.is_over")
         gm = is_gm(await roll_table(interaction, record), interaction)
         if self.action in ("pnj", "ronda", "terminar") and not gm:
             raise Refusal("error.not_gm")
+        if self.action == "siguiente" and not (gm or acting_user(combat) == interaction.user.id):
+            raise Refusal("mediana.combat.not_your_turn")
+        if self.action == "unirme" and any(f.key == f"u{interaction.user.id}" for f in combat.fighters):
+            raise Refusal("mediana.combat.already_joined")
         if self.action in ("unirme", "pnj"):
             await interaction.response.send_modal(JoinModal(self.record_id, lang, npc=self.action == "pnj"))
             return
+        keys = [f.key for f in combat.fighters]
+        ranks = await current_ranks(bot, record.channel_id, keys)
         step = self.step
 
         def decide(current: RollRecord) -> Decision:
+            now = mediana.combat_from_data(current.data)
             if self.action == "terminar":
-                return Decision({**current.data, "ended": True}, (), "mediana.combat.end")
-            return new_round(bot, current, step)
+                moved, reason = now.finish(), "mediana.combat.end"
+            elif self.action == "ronda":
+                moved, reason = now.new_round(bot.rng, step, ranks), "mediana.combat.round"
+            else:
+                moved, reason = now.next(bot.rng, step, ranks), "mediana.combat.next"
+            return Decision(mediana.combat_to_data(moved), (), reason)
 
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        await update(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))
+        if self.action == "siguiente":
+            await announce_turn(interaction, lang, mediana.combat_from_data(record.data))
 
 
-def new_round(bot: Tirada, record: RollRecord, round_: int) -> Decision:
-    """ "Una vez actúe el último en la iniciativa, se vuelve a tirar esta": everyone rerolls."""
-    state = record.data
-    if state["round"] != round_:
-        raise Refusal("mediana.combat.already_moved")
-    rolled = [
-        {**c, "total": initiative_roll(bot, c["bonus"], c["encumbrance"], c["rank"])}
-        for c in state["combatants"]
-    ]
-    return Decision({**state, "combatants": rolled, "round": round_ + 1}, (), "mediana.combat.round")
+async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, combat: Combat) -> None:
+    """Tell the table whose turn it is, pinging only that player (an NPC pings nobody)."""
+    acting = combat.acting
+    if acting is None:
+        return
+    text = t(
+        lang, "mediana.combat.your_turn", name=discord.utils.escape_markdown(acting.name), round=combat.round
+    )
+    user_id = acting_user(combat)
+    mentions = discord.AllowedMentions(users=[discord.Object(user_id)] if user_id else False)
+    await interaction.followup.send(
+        content=f"<@{user_id}>" if user_id else None, embed=embeds.card(text), allowed_mentions=mentions
+    )
 
 
 class JoinModal(Modal):
@@ -125,25 +159,21 @@ class JoinModal(Modal):
             self.add_item(item)
 
     async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        """Join once a round (the rules refuse a second roll); a player rolls at the rank
+        their PV sheet gives now."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        combat = await load(bot.store, self.combat_id, COMBAT_KIND)
+        record = await load(bot.store, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
         encumbrance = parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
-        rank = "medio"
-        if not self.npc:
-            health = health_from(await sheet(bot, combat.channel_id, interaction.user.id))
-            rank = mediana.effective_rank(badly_hurt=bool(health and health.badly_hurt))
+        hurt = not self.npc and await badly_hurt(bot, record.channel_id, interaction.user.id)
+        rank = mediana.effective_rank(badly_hurt=hurt)
         key = f"n{interaction.id}" if self.npc else f"u{interaction.user.id}"
-        entry = {"key": key, "name": name, "bonus": bonus, "encumbrance": encumbrance, "rank": rank}
-        entry["total"] = initiative_roll(bot, bonus, encumbrance, rank)
 
         def join(current: RollRecord) -> Decision:
-            others = [c for c in current.data["combatants"] if c["key"] != key]
-            if len(others) >= MAX_COMBATANTS:
-                raise Refusal("mediana.combat.full", max=MAX_COMBATANTS)
-            return Decision({**current.data, "combatants": [*others, entry]}, (), "mediana.combat.join")
+            combat = mediana.combat_from_data(current.data).join(bot.rng, key, name, bonus, encumbrance, rank)
+            return Decision(mediana.combat_to_data(combat), (), "mediana.combat.join")
 
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, join)
-        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        await update(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))

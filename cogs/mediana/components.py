@@ -1,10 +1,11 @@
-"""Mediana's test and damage buttons and the damage form (DynamicItems whose custom_id
+"""Mediana's buttons under a roll and the damage form (DynamicItems whose custom_id
 carries the roll id, so they survive restarts)."""
 
 from __future__ import annotations
 
 import discord
 
+from bot import repeat
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
 from bot.errors import Refusal, update
@@ -12,16 +13,14 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, parse_int
-from cogs.mediana.render import effect_text, opposed_embed, test_embed
-from cogs.mediana.state import KIND, test_data, test_from
+from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
+from cogs.mediana.state import KIND
 from rules import mediana
-
-# -- buttons -------------------------------------------------------------------------------------
 
 
 class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repetir):(?P<roll>[0-9]{1,18})"):
-    """ "Tirar daño" under a successful attack; "Aceptar empate" / "Repetir" under a tied
-    opposed test, for the GM."""
+    """ "Tirar daño" under a successful attack; "Aceptar empate" / "Repetir el empate"
+    under a tied opposed test or contest, for the GM."""
 
     prefix = "mediana"
 
@@ -40,31 +39,40 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
             return
         if not is_gm(await roll_table(interaction, record), interaction):
             raise Refusal("error.not_gm")
-        if self.action == "aceptar":
-            record, _ = await act(bot.store, interaction, self.roll_id, KIND, accept_tie)
-            await update(interaction, embed=opposed_embed(lang, record), view=None)
-            return
+        decide = accept_tie if self.action == "aceptar" else lambda r: reroll_tie(bot, r)
+        record, _ = await act(bot.store, interaction, self.roll_id, KIND, decide)
+        await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
 
-        def reroll(current: RollRecord) -> Decision:
-            if current.data.get("settled"):
-                raise Refusal("mediana.tie_settled")
-            data = current.data
-            a = mediana.roll_test(bot.rng, data["a"]["score"], None, data["a"]["throws"][0][1])
-            b = mediana.roll_test(bot.rng, data["b"]["score"], None, data["b"]["throws"][0][1])
-            return Decision(
-                {**data, "a": test_data(a), "b": test_data(b), "rerolls": data.get("rerolls", 0) + 1},
-                (),
-                "mediana.tie_reroll",
-            )
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, reroll)
-        await update(interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record))
+def tied(record: RollRecord) -> tuple[int, ...]:
+    """The sides still tied for the GM to settle (none once settled or won)."""
+    tests = tests_of(record)
+    if record.data.get("settled") or tests is None:
+        return ()
+    winners = mediana.contest_winners(tests)
+    return winners if len(winners) > 1 else ()
 
 
 def accept_tie(record: RollRecord) -> Decision:
-    if record.data.get("settled"):
+    if not tied(record):
         raise Refusal("mediana.tie_settled")
     return Decision({**record.data, "settled": True}, (), "mediana.tie_accept")
+
+
+def reroll_tie(bot: Tirada, record: RollRecord) -> Decision:
+    """ "Se haga una nueva tirada para resolverlo": the tied sides roll again (at their
+    own rank and score); the others keep the result that already lost."""
+    again = tied(record)
+    if not again:
+        raise Refusal("mediana.tie_settled")
+    entries = entries_of(record)
+    for index in again:
+        old = mediana.roll_from_data(entries[index]["test"])
+        test = mediana.roll_test(bot.rng, old.score, None, old.first.rank)
+        entries[index] = {**entries[index], "test": mediana.roll_to_data(test)}
+    data = {key: value for key, value in record.data.items() if key not in ("a", "b", "rival")}
+    data = {**data, "entries": entries, "rerolls": data.get("rerolls", 0) + 1}
+    return Decision(data, (), "mediana.tie_reroll")
 
 
 class DamageModal(Modal):
@@ -89,33 +97,37 @@ class DamageModal(Modal):
         def damage(current: RollRecord) -> Decision:
             if current.data.get("damage"):
                 raise Refusal("mediana.damage_done")
-            test = test_from(current.data["test"])
+            test = mediana.roll_from_data(current.data["test"])
+            dice, doubled = mediana.effect_dice(spec.dice, test.degrees, test.critical, in_combat=True)
             effect = mediana.roll_effect(
-                bot.rng, spec, extra_dice=test.degrees, critical=test.critical, absorption=absorption
+                bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=absorption
             )
             return Decision({**current.data, "damage": effect_text(lang, effect)}, (), "mediana.damage")
 
         record, _ = await act(bot.store, interaction, self.roll_id, KIND, damage)
-        await update(interaction, embed=test_embed(lang, record), view=None)
+        await update(interaction, embed=test_embed(lang, record), view=test_view(lang, record))
 
 
-def opposed_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def test_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+    """*Repetir*, and "Tirar daño" under a successful attack whose damage is not rolled."""
     data = record.data
-    if data.get("settled") or mediana.opposed_winner(test_from(data["a"]), test_from(data["b"])) is not None:
-        return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TestButton(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
-    view.add_item(
-        TestButton(record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary)
-    )
+    view.add_item(repeat.button(lang, record.id))
+    test = mediana.roll_from_data(data["test"])
+    if data.get("attack") and test.success and not data.get("damage"):
+        view.add_item(
+            TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger)
+        )
     return view
 
 
-def damage_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
-    """ "Tirar daño" only under a successful attack."""
-    data = record.data
-    if not data.get("attack") or not test_from(data["test"]).success:
-        return None
+def contest_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+    """*Repetir*, and the GM's two ways out of a tie while it stands."""
     view = discord.ui.View(timeout=None)
-    view.add_item(TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger))
+    view.add_item(repeat.button(lang, record.id))
+    if tied(record):
+        view.add_item(TestButton(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
+        view.add_item(
+            TestButton(record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary)
+        )
     return view

@@ -1,78 +1,86 @@
-"""Mediana's embeds and texts: tests, opposed tests, effects and hit points."""
+"""Mediana's embeds and texts: tests, opposed tests and contests, effects and hit points."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 
 from bot import embeds, render
 from bot.i18n import Lang, t
 from bot.models import RollRecord
-from cogs.mediana.state import test_from
+from cogs.mediana.state import options_of
 from rules import mediana
 from rules.mediana import Health, Test
 
-# -- rendering ---------------------------------------------------------------------------------
+# -- tests -----------------------------------------------------------------------------------------
 
 
 def throws_text(test: Test) -> str:
     """Each 1o3d10 with its objective die bold and the other two struck; a chain of
-    explosions reads left to right."""
-    return " → ".join(render.dice(x.marked) for x in test.throws)
+    explosions reads left to right, and 💥 marks only a 10 that exploded."""
+    return " → ".join(render.dice(test.marked(i)) for i in range(len(test.throws)))
 
 
 def verdict(lang: Lang, test: Test) -> str:
+    values = {"total": test.total, "difficulty": test.difficulty, "degrees": test.degrees}
     if test.difficulty is None:
-        return t(lang, "mediana.verdict.total", total=test.total)
+        return t(lang, "mediana.verdict.total", **values)
     if test.fumble:
-        return t(lang, "mediana.verdict.fumble", total=test.total, difficulty=test.difficulty)
+        return t(lang, "mediana.verdict.fumble", **values)
     if test.success is False and test.skill_test and test.natural_one:
-        return t(lang, "mediana.verdict.natural_one", total=test.total, difficulty=test.difficulty)
+        return t(lang, "mediana.verdict.natural_one", **values)
     if test.critical:
-        return t(
-            lang,
-            "mediana.verdict.critical",
-            total=test.total,
-            difficulty=test.difficulty,
-            degrees=test.degrees,
-        )
+        return t(lang, "mediana.verdict.critical", **values)
+    if test.success and test.degrees:
+        return t(lang, "mediana.verdict.success_degrees", **values)
     if test.success:
-        return t(
-            lang,
-            "mediana.verdict.success",
-            total=test.total,
-            difficulty=test.difficulty,
-            degrees=test.degrees,
-        )
-    return t(lang, "mediana.verdict.failure", total=test.total, difficulty=test.difficulty)
+        return t(lang, "mediana.verdict.success", **values)
+    return t(lang, "mediana.verdict.failure", **values)
+
+
+def sum_text(lang: Lang, options: dict[str, Any], test: Test) -> str:
+    """Attribute + skill − encumbrance + the dice = total, each term named. A roll stored
+    before its options were kept shows its score as one number."""
+    if "atributo" not in options:
+        return t(lang, "mediana.roll.sum_value", score=test.score, rolled=test.rolled, total=test.total)
+    text = t(lang, "mediana.sum.attribute", value=options["atributo"])
+    if options.get("habilidad") is not None:
+        text += " + " + t(lang, "mediana.sum.skill", value=options["habilidad"])
+    if options.get("estorbo"):
+        text += " − " + t(lang, "mediana.sum.encumbrance", value=options["estorbo"])
+    text += " + " + t(lang, "mediana.sum.dice", value=test.rolled)
+    return f"{text} = **{test.total}**"
+
+
+def rank_text(lang: Lang, test: Test, reasons: list[str]) -> str:
+    line = t(lang, "mediana.roll.rank", rank=t(lang, f"mediana.rank.{test.first.rank}"))
+    if reasons:
+        line += " · " + ", ".join(t(lang, f"mediana.reason.{r}") for r in reasons)
+    return line
 
 
 def test_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     data = record.data
-    test = test_from(data["test"])
+    test = mediana.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     embed = embeds.card(
         t(lang, f"mediana.title.{data['kind']}"), t(lang, "mediana.roll.by", user=record.user_id), colour
     )
-    rank_line = t(lang, "mediana.roll.rank", rank=t(lang, f"mediana.rank.{test.first.rank}"))
-    reasons = [t(lang, f"mediana.reason.{r}") for r in data.get("reasons", [])]
-    if reasons:
-        rank_line += " · " + ", ".join(reasons)
-    embeds.field(embed, t(lang, "mediana.roll.dice"), f"{throws_text(test)}\n{rank_line}", inline=False)
-    embeds.field(
-        embed,
-        t(lang, "mediana.roll.sum"),
-        t(lang, "mediana.roll.sum_value", score=test.score, rolled=test.rolled, total=test.total),
-    )
+    dice = f"{throws_text(test)}\n{rank_text(lang, test, data.get('reasons', []))}"
+    embeds.field(embed, t(lang, "mediana.roll.dice"), dice, inline=False)
+    embeds.field(embed, t(lang, "mediana.roll.sum"), sum_text(lang, options_of(data), test))
     embeds.field(embed, t(lang, "mediana.roll.verdict"), verdict(lang, test), inline=False)
     damage = data.get("damage")
     if damage:
         embeds.field(embed, t(lang, "mediana.roll.damage"), damage, inline=False)
-    return embed
+    return embeds.titled(embed, data.get("motivo"))
 
 
 def effect_text(lang: Lang, effect: mediana.Effect) -> str:
     chains = " ".join(render.dice(chain) for chain in effect.chains)
-    parts = [t(lang, "mediana.effect.rolled", dice=chains, bonus=f"{effect.bonus:+d}", rolled=effect.rolled)]
+    key = "mediana.effect.rolled_bonus" if effect.bonus else "mediana.effect.rolled"
+    parts = [t(lang, key, dice=chains, bonus=f"{effect.bonus:+d}", rolled=effect.rolled)]
     if effect.critical:
         parts.append(t(lang, "mediana.effect.doubled", value=effect.rolled * 2))
     if effect.absorption:
@@ -93,23 +101,71 @@ def health_text(lang: Lang, user_id: int, health: Health) -> str:
     )
 
 
-# -- opposed tests -----------------------------------------------------------------------------------
+# -- opposed tests and contests ------------------------------------------------------------------
 
 
-def opposed_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def entries_of(record: RollRecord) -> list[dict[str, Any]]:
+    """A contest's sides: ``entries``, or the ``a``/``b`` of an opposed test stored before."""
     data = record.data
-    a, b = test_from(data["a"]), test_from(data["b"])
-    rival = f"<@{data['rival']}>" if data.get("rival") else t(lang, "mediana.opposed.rival")
-    winner = mediana.opposed_winner(a, b)
-    embed = embeds.card(t(lang, "mediana.title.enfrentada"), t(lang, "mediana.roll.by", user=record.user_id))
-    embeds.field(
-        embed, f"<@{record.user_id}>", f"{throws_text(a)}\n{t(lang, 'mediana.opposed.total', total=a.total)}"
+    if "entries" in data:
+        return list(data["entries"])
+    return [
+        {"user": record.user_id, "test": data["a"]},
+        {"user": data.get("rival"), "test": data["b"]},
+    ]
+
+
+def who(lang: Lang, entry: dict[str, Any]) -> str:
+    if entry.get("user"):
+        return f"<@{entry['user']}>"
+    if entry.get("name"):
+        return discord.utils.escape_markdown(entry["name"])
+    return t(lang, "mediana.opposed.rival")
+
+
+def tests_of(record: RollRecord) -> list[Test] | None:
+    """Every side's test, or None while a contest still waits to be rolled."""
+    if record.data.get("open"):
+        return None
+    entries = entries_of(record)
+    return [mediana.roll_from_data(e["test"]) for e in entries]
+
+
+def side_text(lang: Lang, test: Test) -> str:
+    lines = [throws_text(test), t(lang, "mediana.roll.rank", rank=t(lang, f"mediana.rank.{test.first.rank}"))]
+    lines.append(t(lang, "mediana.opposed.total", total=test.total))
+    if test.fumble:
+        lines.append(t(lang, "mediana.opposed.fumble"))
+    elif mediana.fails_outright(test):
+        lines.append(t(lang, "mediana.opposed.natural_one"))
+    return "\n".join(lines)
+
+
+def outcome_text(lang: Lang, record: RollRecord, tests: list[Test]) -> str:
+    entries = entries_of(record)
+    winners = mediana.contest_winners(tests)
+    if not winners:
+        return t(lang, "mediana.opposed.nobody")
+    if len(winners) == 1:
+        return t(lang, "mediana.opposed.wins", winner=who(lang, entries[winners[0]]))
+    if record.data.get("settled"):
+        return t(lang, "mediana.opposed.tie_accepted")
+    return t(lang, "mediana.opposed.tie")
+
+
+def contest_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+    data = record.data
+    entries = entries_of(record)
+    embed = embeds.card(
+        t(lang, f"mediana.title.{data['kind']}"), t(lang, "mediana.roll.by", user=record.user_id)
     )
-    embeds.field(embed, rival, f"{throws_text(b)}\n{t(lang, 'mediana.opposed.total', total=b.total)}")
-    if winner is None:
-        key = "mediana.opposed.tie_accepted" if data.get("settled") else "mediana.opposed.tie"
-        text = t(lang, key)
-    else:
-        text = t(lang, "mediana.opposed.wins", winner=f"<@{record.user_id}>" if winner == "a" else rival)
-    embeds.field(embed, t(lang, "mediana.roll.verdict"), text, inline=False)
-    return embed
+    tests = tests_of(record)
+    if tests is None:
+        embed.description = t(lang, "mediana.contest.help", count=len(entries), max=mediana.MAX_CONTESTANTS)
+        names = "\n".join(who(lang, e) for e in entries) or "—"
+        embeds.field(embed, t(lang, "mediana.contest.entrants"), names, inline=False)
+        return embeds.titled(embed, data.get("motivo"))
+    for index, (entry, test) in enumerate(zip(entries, tests, strict=True), 1):
+        embeds.field(embed, f"{index}.", f"{who(lang, entry)}\n{side_text(lang, test)}")
+    embeds.field(embed, t(lang, "mediana.roll.verdict"), outcome_text(lang, record, tests), inline=False)
+    return embeds.titled(embed, data.get("motivo"))

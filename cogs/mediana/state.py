@@ -1,4 +1,4 @@
-"""What Mediana keeps at a table: the record kinds, and how tests and sheets are stored."""
+"""What Mediana keeps at a table: the record kinds, the PV sheets and their wounds pool."""
 
 from __future__ import annotations
 
@@ -8,41 +8,74 @@ from bot.client import Tirada
 from bot.kinds import MEDIANA_SHEET as SHEET_KIND
 from bot.models import RollRecord
 from rules import mediana
-from rules.mediana import Health, Test, Throw
+from rules.mediana import Health
 
 KIND = "mediana"
 COMBAT_KIND = "mediana_combate"
 EFFECT_KIND = "mediana_efecto"
-MAX_COMBATANTS = 25
+# PV lost, per player: a pool, so every change is in the ledger and /mesa deshacer reverts it.
+WOUNDS = "mediana_heridas"
+SHEETS_READ = 200
 
 
 def check(name: str, value: int, low: int, high: int) -> None:
     mediana.check_number(name, value, low, high)
 
 
-# -- storage of tests and sheets ---------------------------------------------------------------
+def wounds_cap(physique: int, maximum: int) -> int:
+    """The most PV a character can lose: from the maximum down to death (−Físico × 6)."""
+    return maximum + physique * mediana.DEATH_FACTOR
 
 
-def test_data(test: Test) -> dict[str, Any]:
-    return {
-        "throws": [[list(x.dice), x.rank] for x in test.throws],
-        "score": test.score,
-        "difficulty": test.difficulty,
-        "skill_test": test.skill_test,
-    }
-
-
-def test_from(data: dict[str, Any]) -> Test:
-    throws = tuple(Throw(tuple(d), rank) for d, rank in data["throws"])  # type: ignore[arg-type]
-    return Test(throws, data["score"], data["difficulty"], data["skill_test"])
-
-
-def health_from(record: RollRecord | None) -> Health | None:
+def health_from(record: RollRecord | None, wounds: int) -> Health | None:
+    """A sheet's PV: the maximum less the wounds pool. A sheet stored before the pool
+    existed kept its ``current`` in the sheet itself (and has no wounds yet)."""
     if record is None:
         return None
-    return Health(record.data["physique"], record.data["maximum"], record.data["current"])
+    data = record.data
+    current = data["current"] if "current" in data else data["maximum"] - wounds
+    return Health(data["physique"], data["maximum"], current)
+
+
+async def sheets(bot: Tirada, channel_id: int) -> dict[int, RollRecord]:
+    """Every character's PV sheet at this table: the newest one recorded for each player."""
+    found: dict[int, RollRecord] = {}
+    for record in await bot.store.rolls(channel_id, SHEET_KIND, SHEETS_READ):
+        found.setdefault(record.user_id, record)
+    return found
 
 
 async def sheet(bot: Tirada, channel_id: int, user_id: int) -> RollRecord | None:
-    """A character's PV sheet at this table: the newest one recorded for them."""
-    return next((r for r in await bot.store.rolls(channel_id, SHEET_KIND, 200) if r.user_id == user_id), None)
+    return (await sheets(bot, channel_id)).get(user_id)
+
+
+async def health(bot: Tirada, channel_id: int, user_id: int) -> Health | None:
+    record = await sheet(bot, channel_id, user_id)
+    return health_from(record, await bot.store.pool(channel_id, WOUNDS, user_id))
+
+
+async def badly_hurt(bot: Tirada, channel_id: int, user_id: int) -> bool:
+    """Malherido by the PV sheet (False without one)."""
+    known = await health(bot, channel_id, user_id)
+    return bool(known and known.badly_hurt)
+
+
+async def current_ranks(bot: Tirada, channel_id: int, keys: list[str]) -> dict[str, str]:
+    """The initiative rank each player in the fight rolls at now: medio, or bajo when their
+    PV sheet says malherido (players' keys are ``u{user id}``; NPCs keep theirs)."""
+    players = {key: int(key[1:]) for key in keys if key.startswith("u")}
+    if not players:
+        return {}
+    known = await sheets(bot, channel_id)
+    ranks = {}
+    for key, user_id in players.items():
+        record = known.get(user_id)
+        wounds = await bot.store.pool(channel_id, WOUNDS, user_id) if record else 0
+        hp = health_from(record, wounds)
+        ranks[key] = mediana.effective_rank(badly_hurt=bool(hp and hp.badly_hurt))
+    return ranks
+
+
+def options_of(data: dict[str, Any]) -> dict[str, Any]:
+    """The options a roll was asked with (empty for a roll stored before they were kept)."""
+    return dict(data.get("options") or {})

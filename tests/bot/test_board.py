@@ -191,6 +191,7 @@ async def test_a_deleted_board_is_posted_again_saying_so_once(dune: Harness) -> 
     now = await shown(dune)
     assert board(dune).id != first.id
     assert "se había borrado; aquí está de nuevo" in now and "Impulso: **2**/6" in now
+    assert board(dune).id in dune.discord.pinned
     await dune.slash("dune impulso añadir", user=GM, cantidad=1)
     again = await shown(dune)
     assert "se había borrado" not in again and "Impulso: **3**/6" in again

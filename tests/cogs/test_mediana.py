@@ -22,8 +22,9 @@ async def test_a_skill_test_marks_the_objective_die(table: Harness) -> None:
     reply = await table.slash("mediana tirada", atributo=4, habilidad=3, dificultad=10)
     assert "~~2~~ **5** ~~9~~" in reply.text
     assert "Rango Medio (la mediana)" in reply.text
-    assert "7 + 5 = **12**" in reply.text
-    assert "✅ Éxito: 12 contra 10 (0 grados)." in reply.text
+    assert "Atributo 4 + Habilidad 3 + 1o3d10 5 = **12**" in reply.text
+    assert "✅ Éxito: 12 contra 10." in reply.text
+    assert "grados" not in reply.text
 
 
 async def test_in_english(table: Harness) -> None:
@@ -40,19 +41,21 @@ async def test_no_skill_points_drop_a_rank(table: Harness) -> None:
     assert "sin puntos en la habilidad (−1 rango)" in reply.text
 
 
-async def test_the_gm_grants_the_high_rank(table: Harness) -> None:
+async def test_a_chosen_rank_is_said_as_chosen(table: Harness) -> None:
+    """Issue 17: the rank a player picks is not "el DJ concede rango alto"."""
     table.script(9, 2, 5)
     reply = await table.slash("mediana tirada", atributo=1, habilidad=1, dificultad=5, rango="alto")
     assert "~~2~~ ~~5~~ **9**" in reply.text
-    assert "el DJ concede rango alto" in reply.text
+    assert "rango alto elegido para esta tirada" in reply.text
+    assert "DJ" not in reply.text
 
 
 async def test_an_explosion_chains_and_a_critical_counts_degrees(table: Harness) -> None:
     table.script(10, 10, 1, 3, 6, 9)
     reply = await table.slash("mediana tirada", atributo=5, habilidad=5, dificultad=10)
     assert "~~1~~ **10**💥 ~~10~~ → ~~3~~ **6** ~~9~~" in reply.text
-    assert "10 + 16 = **26**" in reply.text
-    assert "✨ ¡Crítico! 26 contra 10: 1 grado (+1d6" in reply.text
+    assert "Atributo 5 + Habilidad 5 + 1o3d10 16 = **26**" in reply.text
+    assert "✨ ¡Crítico! 26 contra 10: 1 grado, +1d6 de efecto." in reply.text
 
 
 async def test_a_natural_one_and_a_fumble(table: Harness) -> None:
@@ -68,14 +71,15 @@ async def test_an_attribute_test_does_not_explode(table: Harness) -> None:
     table.script(10, 10, 2)
     reply = await table.slash("mediana atributo", atributo=3, dificultad=10)
     assert "Tirada de atributo" in reply.text
-    assert "3 + 10 = **13**" in reply.text
+    assert "Atributo 3 + 1o3d10 10 = **13**" in reply.text
     assert "→" not in reply.text
+    assert "💥" not in reply.text.split("\n", 3)[3]
 
 
 async def test_encumbrance_is_subtracted(table: Harness) -> None:
     table.script(5, 5, 5)
     reply = await table.slash("mediana tirada", atributo=4, habilidad=3, dificultad=10, estorbo=2)
-    assert "5 + 5 = **10**" in reply.text
+    assert "Atributo 4 + Habilidad 3 − Estorbo 2 + 1o3d10 5 = **10**" in reply.text
 
 
 async def test_bad_options_are_refused(table: Harness) -> None:
@@ -93,17 +97,17 @@ async def test_bad_options_are_refused(table: Harness) -> None:
 async def test_damage_after_a_successful_attack_with_degrees_and_critical(table: Harness) -> None:
     table.script(5, 5, 5)
     reply = await table.slash("mediana tirada", atributo=10, habilidad=10, dificultad=5, ataque=True)
-    assert reply.message.custom_ids == ["mediana:dano:1"]
+    assert reply.message.custom_ids == ["rep:repetir:1", "mediana:dano:1"]
     stranger = await table.click(reply.message, "mediana:dano:1", user=OTHER)
     assert stranger.ephemeral
     modal = await table.click(reply.message, "mediana:dano:1")
     assert modal.callback.payload["type"] == 9
     table.script(6, 2, 3, 4, 1)
     done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": "4"}, message=reply.message)
-    assert (
-        "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**" in done.text
-    )
-    assert table.current(reply.message).custom_ids == []
+    # 20 over the difficulty: 2d6 + 2 degrees = 4d6, not doubled again (docs/decisiones.md).
+    assert "**6**💥 **2** **3** **4** **1** +1 = 17 · absorción −4 · total **13**" in done.text
+    assert "×2" not in done.text
+    assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
     again = await table.submit(modal.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
     assert "Ese formulario ya no está abierto" in again.text
 
@@ -111,16 +115,17 @@ async def test_damage_after_a_successful_attack_with_degrees_and_critical(table:
 async def test_no_damage_button_on_a_miss_or_a_non_attack(table: Harness) -> None:
     table.script(1, 2, 3)
     miss = await table.slash("mediana tirada", atributo=1, habilidad=1, dificultad=20, ataque=True)
-    assert miss.message.custom_ids == []
+    assert miss.message.custom_ids == ["rep:repetir:1"]
     table.script(5, 5, 5)
     plain = await table.slash("mediana tirada", atributo=10, habilidad=1, dificultad=5)
-    assert plain.message.custom_ids == []
+    assert plain.message.custom_ids == ["rep:repetir:2"]
 
 
 async def test_an_effect_roll(table: Harness) -> None:
     table.script(6, 6, 1, 2)
     reply = await table.slash("mediana daño", dados="2d6", absorcion=3)
-    assert "**6**💥 **6**💥 **1** **2** +0 = 15 · absorción −3 · total **12**" in reply.text
+    assert "**6**💥 **6**💥 **1** **2** = 15 · absorción −3 · total **12**" in reply.text
+    assert "+0" not in reply.text
     bad = await table.slash("mediana daño", dados="cien")
     assert "no son dados de efecto" in bad.text
 
@@ -136,7 +141,7 @@ async def test_an_opposed_tie_goes_to_the_gm(table: Harness) -> None:
     table.script(9, 9, 9, 1, 2, 3)
     rerolled = await table.click(reply.message, "mediana:repetir:1", user=GM)
     assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
-    assert table.current(reply.message).custom_ids == []
+    assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
 
 
 async def test_accepting_a_tie(table: Harness) -> None:
@@ -202,9 +207,9 @@ async def test_a_bad_weapon_is_refused_and_the_form_can_be_sent_again(table: Har
     bad = await table.submit(form.modal_id, {"arma": "2d8", "absorcion": ""}, message=reply.message)
     assert bad.ephemeral
     assert "no son dados de efecto" in bad.text
-    table.script(2, 1, 1)  # 1d6 and two degrees, doubled by the critical
+    table.script(2, 1, 1)  # 1d6 and two degrees: the degrees are the critical's reward
     good = await table.submit(form.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
-    assert "crítico ×2 = 8" in good.text
+    assert "**2** **1** **1** = 4 · total **4**" in good.text
 
 
 async def test_the_combat_panel(table: Harness) -> None:

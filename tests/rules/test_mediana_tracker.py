@@ -42,7 +42,37 @@ def test_round_trip_reads_the_cogs_stored_shape() -> None:
         "round": 3,
         "ended": False,
     }
-    assert mediana.combat_to_data(mediana.combat_from_data(stored)) == stored
+    combat = mediana.combat_from_data(stored)
+    assert (combat.round, combat.turn, combat.step, combat.fighters[0].roll) == (3, 0, 0, None)
+    assert mediana.combat_to_data(combat) == {**stored, "turn": 0, "step": 0}
+
+
+def test_round_trip_keeps_the_dice_the_turn_and_the_step() -> None:
+    combat = Combat().join(Scripted([10, 10, 1, 2, 3, 4]), "u1", "Ana", 0, 0, "medio")
+    combat = combat.join(Scripted([1, 1, 1]), "n2", "Orco", 0, 0, "medio").next(Scripted([]), 0, {})
+    assert mediana.combat_from_data(mediana.combat_to_data(combat)) == combat
+    assert combat.fighters[0].roll is not None and combat.fighters[0].roll.exploded(0)
+
+
+def test_next_passes_the_turn_and_after_the_last_rolls_a_new_round() -> None:
+    """ "Una vez actúe el último en la iniciativa, se vuelve a tirar esta"."""
+    combat = Combat().join(Scripted([5, 5, 5]), "u1", "Ana", 0, 0, "medio")
+    combat = combat.join(Scripted([9, 9, 9]), "u2", "Bea", 0, 0, "medio")
+    assert combat.acting is not None and combat.acting.key == "u2"
+    second = combat.next(Scripted([]), 0, {})
+    assert second.acting is not None and (second.acting.key, second.step) == ("u1", 1)
+    third = second.next(Scripted([9, 9, 9, 1, 2, 3]), 1, {"u2": "bajo"})
+    assert (third.round, third.turn, third.step) == (2, 0, 2)
+    assert [(f.key, f.rank, f.total) for f in third.order] == [("u1", "medio", 9), ("u2", "bajo", 1)]
+    with pytest.raises(RuleError, match="already_moved"):
+        third.next(Scripted([]), 1, {})
+
+
+def test_a_newcomer_does_not_take_the_turn_from_whoever_acts() -> None:
+    combat = Combat().join(Scripted([5, 5, 5]), "u1", "Ana", 0, 0, "medio")
+    combat = combat.join(Scripted([3, 3, 3]), "u2", "Bea", 0, 0, "medio").next(Scripted([]), 0, {})
+    joined = combat.join(Scripted([9, 9, 9]), "u3", "Cai", 0, 0, "medio")
+    assert joined.acting is not None and joined.acting.key == "u2"
 
 
 def test_remove_and_finish() -> None:
@@ -110,6 +140,6 @@ def test_the_text_example_2d6_twenty_over_is_4d6_without_doubling() -> None:
 
 
 def test_odds_without_skill_use_the_dropped_rank() -> None:
-    plain = odds.mediana_distribution(0, 8, "medio", exact=True).p_success
-    dropped = odds.mediana_distribution(0, 8, mediana.odds_rank("medio", 0), exact=True).p_success
+    plain = odds.mediana_exact(0, 8, "medio").p_success
+    dropped = odds.mediana_exact(0, 8, mediana.odds_rank("medio", 0)).p_success
     assert dropped < plain

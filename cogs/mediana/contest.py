@@ -1,0 +1,156 @@
+"""Contests of two or more characters ("Las tiradas enfrentadas se usan cuando dos o más
+personajes compiten"): a message with *Participar*, where each player enters their own
+character (the GM enters NPCs), and *Resolver*, which rolls every side at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.checks import is_gm, roll_table
+from bot.client import Tirada
+from bot.errors import Refusal, update
+from bot.i18n import Lang, lang_for, t
+from bot.models import RollRecord, Table
+from bot.rolls import Decision, act, load
+from bot.ui import ActionButton, Modal, parse_int
+from cogs.mediana.components import contest_view
+from cogs.mediana.render import contest_embed
+from cogs.mediana.state import KIND, badly_hurt
+from rules import mediana
+
+# A rank typed in the form, in either language.
+RANK_WORDS = {
+    "alto": "alto",
+    "high": "alto",
+    "medio": "medio",
+    "middle": "medio",
+    "bajo": "bajo",
+    "low": "bajo",
+}
+
+
+def open_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ContestButton(record.id, "participar", t(lang, "mediana.contest.join")))
+    view.add_item(ContestButton(record.id, "pnj", t(lang, "mediana.button.pnj")))
+    view.add_item(
+        ContestButton(record.id, "resolver", t(lang, "mediana.contest.resolve"), discord.ButtonStyle.primary)
+    )
+    return view
+
+
+async def roll_entries(bot: Tirada, table: Table, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every side rolls at once, each at the rank its own state gives now (a player's PV
+    sheet may have made them malherido since they entered)."""
+    sides = []
+    for entry in entries:
+        hurt = entry.get("user") is not None and await badly_hurt(bot, table.channel_id, entry["user"])
+        side = entry["side"]
+        sides.append(mediana.Side(side["atributo"], side["habilidad"], side["rango"], hurt, side["estorbo"]))
+    tests = mediana.roll_opposed(bot.rng, sides)
+    return [{**entry, "test": mediana.roll_to_data(test)} for entry, test in zip(entries, tests, strict=True)]
+
+
+class ContestButton(
+    ActionButton, template=r"mediana:concurso:(?P<action>participar|pnj|resolver):(?P<roll>[0-9]{1,18})"
+):
+    prefix = "mediana:concurso"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record = await load(bot.store, self.roll_id, KIND)
+        if not record.data.get("open"):
+            raise Refusal("mediana.contest.closed")
+        table = await roll_table(interaction, record)
+        gm = is_gm(table, interaction)
+        if self.action == "pnj" and not gm:
+            raise Refusal("error.not_gm")
+        if self.action != "resolver":
+            await interaction.response.send_modal(EntryModal(self.roll_id, lang, npc=self.action == "pnj"))
+            return
+        if interaction.user.id != record.user_id and not gm:
+            raise Refusal("mediana.contest.not_yours")
+        if len(record.data["entries"]) < 2:
+            raise Refusal("mediana.contest_too_small")
+        entries = await roll_entries(bot, table, record.data["entries"])
+
+        def resolve(current: RollRecord) -> Decision:
+            if not current.data.get("open"):
+                raise Refusal("mediana.contest.closed")
+            if [e["side"] for e in current.data["entries"]] != [e["side"] for e in entries]:
+                raise Refusal("mediana.contest.changed")
+            return Decision(
+                {**current.data, "entries": entries, "open": False}, (), "mediana.contest.resolve"
+            )
+
+        record, _ = await act(bot.store, interaction, self.roll_id, KIND, resolve)
+        await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
+
+
+class EntryModal(Modal):
+    def __init__(self, roll_id: int, lang: Lang, *, npc: bool = False) -> None:
+        super().__init__(title=t(lang, "mediana.contest.form"), custom_id=f"mediana:concurso-modal:{roll_id}")
+        self.roll_id = roll_id
+        self.npc = npc
+        self.name: discord.ui.TextInput[EntryModal] | None = None
+        if npc:
+            self.name = discord.ui.TextInput(
+                label=t(lang, "mediana.join.name"), custom_id="nombre", max_length=40
+            )
+            self.add_item(self.name)
+        self.attribute: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
+            label=t(lang, "mediana.contest.attribute"), custom_id="atributo", max_length=3
+        )
+        self.skill: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
+            label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=2
+        )
+        self.encumbrance: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
+            label=t(lang, "mediana.join.encumbrance"), custom_id="estorbo", max_length=2, required=False
+        )
+        self.rank: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
+            label=t(lang, "mediana.contest.rank"), custom_id="rango", max_length=6, required=False
+        )
+        for item in (self.attribute, self.skill, self.encumbrance, self.rank):
+            self.add_item(item)
+
+    def side(self) -> dict[str, Any]:
+        rank = RANK_WORDS.get((self.rank.value or "medio").strip().lower())
+        if rank is None:
+            raise Refusal("mediana.bad_rank", rank=self.rank.value.strip()[:20])
+        return {
+            "atributo": parse_int(self.attribute.value, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE),
+            "habilidad": parse_int(self.skill.value, "habilidad", 0, mediana.MAX_SCORE),
+            "estorbo": parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE),
+            "rango": rank,
+        }
+
+    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        """A player enters once (entering again replaces their numbers: nothing is rolled
+        before *Resolver*); the GM adds NPCs by name."""
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        side = self.side()
+        if self.name is not None:
+            entry: dict[str, Any] = {
+                "user": None,
+                "name": " ".join(self.name.value.split())[:40],
+                "side": side,
+            }
+        else:
+            entry = {"user": interaction.user.id, "side": side}
+
+        def enter(current: RollRecord) -> Decision:
+            if not current.data.get("open"):
+                raise Refusal("mediana.contest.closed")
+            entries = [
+                e for e in current.data["entries"] if entry["user"] is None or e.get("user") != entry["user"]
+            ]
+            if len(entries) >= mediana.MAX_CONTESTANTS:
+                raise Refusal("mediana.contest.full", max=mediana.MAX_CONTESTANTS)
+            return Decision({**current.data, "entries": [*entries, entry]}, (), "mediana.contest.enter")
+
+        record, _ = await act(bot.store, interaction, self.roll_id, KIND, enter)
+        await update(interaction, embed=contest_embed(lang, record), view=open_view(lang, record))

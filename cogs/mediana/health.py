@@ -1,0 +1,64 @@
+"""Mediana's hit points through the table's ledger: every PV change is a change of the
+player's wounds pool, so ``/mesa historial`` lists it and ``/mesa deshacer`` reverts it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import discord
+
+from bot import rolls
+from bot.client import Tirada
+from bot.errors import Refusal
+from bot.models import Change, NewRoll, Table
+from cogs.mediana.state import SHEET_KIND, WOUNDS, health_from, sheet, wounds_cap
+from rules.mediana import Health
+
+
+async def set_sheet(
+    bot: Tirada, interaction: discord.Interaction, table: Table, user_id: int, health: Health
+) -> None:
+    """Record Físico and maximum on a new sheet and put the wounds at what the PV say."""
+    data = {"physique": health.physique, "maximum": health.maximum}
+    wounds = Change(
+        WOUNDS,
+        owner_id=user_id,
+        cap=wounds_cap(health.physique, health.maximum),
+        set_to=health.maximum - health.current,
+    )
+    await rolls.change(
+        bot.store,
+        interaction,
+        table,
+        "mediana.pv.set",
+        wounds,
+        new_roll=NewRoll(user_id, SHEET_KIND, data),
+    )
+
+
+async def change_health(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    user_id: int,
+    change: Callable[[Health], Health],
+    reason: str,
+) -> Health:
+    """Apply a rule (hurt, heal, rest) to a player's PV as one change of their wounds,
+    bounded by the store (never below full health, never past death)."""
+    record = await sheet(bot, table.channel_id, user_id)
+    before = health_from(record, await bot.store.pool(table.channel_id, WOUNDS, user_id))
+    if record is None or before is None:
+        raise Refusal("mediana.pv.no_sheet", user=user_id)
+    after = change(before)
+    cap = wounds_cap(before.physique, before.maximum)
+    wounds = Change(WOUNDS, before.current - after.current, user_id, cap=cap, clamp=True)
+    new_roll = None
+    if "current" in record.data:
+        # A sheet from before the wounds pool: its PV move into the pool with this change.
+        wounds = Change(WOUNDS, owner_id=user_id, cap=cap, set_to=after.maximum - after.current)
+        data = {"physique": before.physique, "maximum": before.maximum}
+        new_roll = NewRoll(user_id, SHEET_KIND, data)
+    outcome = await rolls.change(bot.store, interaction, table, reason, wounds, new_roll=new_roll)
+    left = outcome.get(WOUNDS, user_id).value
+    return Health(before.physique, before.maximum, before.maximum - left)
