@@ -183,7 +183,7 @@ async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed)
 
 
 async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
-    """The open combat's order this round (Mediana rolls again each round; no turn marker)."""
+    """The open combat's order this round (rolled again each round), ▶ on whoever acts."""
     record = next(
         (r for r in await store.rolls(table.channel_id, MEDIANA_COMBAT, 5) if not r.data["ended"]), None
     )
@@ -191,7 +191,10 @@ async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Em
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
         return
     combat = mediana.combat_from_data(record.data)
-    lines = [order_line(lang, f.name, f.total, 1, False) for f in combat.order]
+    acting = combat.acting
+    lines = [
+        order_line(lang, f.name, f.total, 1, acting is not None and f.key == acting.key) for f in combat.order
+    ]
     embeds.field(embed, t(lang, "board.round", n=combat.round), fit(lines) or t(lang, "board.nobody"), False)
 
 

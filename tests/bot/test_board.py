@@ -154,7 +154,7 @@ async def test_the_mediana_board(harness: Harness) -> None:
     opened = await h.click(panel, "mediana:ini:unirme:1:0")
     h.script(10, 10, 2, 5, 5, 5)
     await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
-    assert "Initiative · round 1: 25 · Jugadora" in await shown(h)
+    assert "Initiative · round 1: ▶ **25 · Jugadora** (their turn)" in await shown(h)
 
 
 async def test_a_burst_of_spends_is_one_edit_showing_the_final_pools(dune: Harness) -> None:
