@@ -79,7 +79,10 @@ class Sweep:
         """Press every component, following the messages the answers post or change."""
         queue = [m for r in replies for m in r.messages]
         while queue and self.presses < PRESSES_PER_SYSTEM:
-            message = self.h.current(queue.pop(0))
+            posted = queue.pop(0)
+            if posted.id not in self.h.discord.messages:
+                continue  # deleted since (a board moved by /mesa tablero run again)
+            message = self.h.current(posted)
             for component in components(message):
                 if not self.worth_pressing(message, component["custom_id"]):
                     continue
