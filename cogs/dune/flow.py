@@ -11,7 +11,8 @@ import discord
 from bot import rolls
 from bot.checks import current_table, is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import lang_for
 from bot.models import RollRecord, RollUpdate, Table
 from bot.reveal import is_secret
@@ -60,9 +61,7 @@ async def roll_and_post(
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
     momentum = await store.pool(table.channel_id, IMPULSO)
-    cost = dune.roll_cost(
-        spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
-    )
+    cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
     waiting = 0 if spec.npc else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
@@ -150,12 +149,10 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
     table = await roll_table(interaction, record)
     await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
-    if isinstance(interaction.channel, discord.abc.Messageable) and interaction.message is not None:
+    if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
-        await interaction.channel.get_partial_message(interaction.message.id).edit(
-            embed=opposed_embed(lang, done), view=None
-        )
+        await interaction.message.edit(embed=opposed_embed(lang, done), view=None)
 
 
 async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: RollSpec) -> None:
@@ -192,4 +189,3 @@ async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -
         await prepare_assist(bot, interaction, spec)
     else:
         await roll_and_post(bot, interaction, spec)
-

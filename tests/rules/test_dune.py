@@ -1,4 +1,4 @@
-"""Dune 2d20 rules, pinned on exact dice (``shared/reglas/dune-2d20.txt``)."""
+"""Dune 2d20 rules, pinned on exact dice (``../shared/reglas/dune-2d20.txt``)."""
 
 import random
 
@@ -48,7 +48,7 @@ def test_complication_range_five_covers_sixteen_to_twenty() -> None:
     assert test.complications == 3
     with pytest.raises(RuleError) as caught:
         evaluate([1], target=10, complication_range=6)
-    assert caught.value.key == "dune.out_of_range"
+    assert caught.value.key == "error.out_of_range"
 
 
 def test_difficulty_zero_always_passes_and_every_success_is_momentum() -> None:
@@ -167,9 +167,7 @@ def test_determination_after_the_roll_rerolls_all_the_actors_dice() -> None:
     roll = dune.roll_test(random.Random(3), 10, dice=3, helpers=[dune.HelperSpec(7, 9)])
     rerolled = dune.reroll(roll, random.Random(4))
     expected = random.Random(4)
-    assert [s.values for s in rerolled.slots] == [
-        (s.value, expected.randint(1, 20)) for s in roll.slots
-    ]
+    assert [s.values for s in rerolled.slots] == [(s.value, expected.randint(1, 20)) for s in roll.slots]
     assert rerolled.helpers == roll.helpers
     assert not rerolled.rerollable
     with pytest.raises(RuleError) as caught:
