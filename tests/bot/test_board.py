@@ -160,7 +160,8 @@ async def test_the_mediana_board(harness: Harness) -> None:
 async def test_a_burst_of_spends_is_one_edit_showing_the_final_pools(dune: Harness) -> None:
     assert dune.bot is not None
     await dune.slash("mesa tablero", user=GM)
-    await dune.slash("dune amenaza añadir", user=GM, cantidad=30)
+    for _ in range(3):
+        await dune.slash("dune amenaza añadir", user=GM, cantidad=10)
     await dune.bot.boards.settled()
     gate = Gate()
     dune.bot.boards.sleep = gate.sleep
