@@ -44,6 +44,24 @@ class Request:
     body: Any
 
 
+async def _body(request: web.Request) -> Any:
+    """A request's JSON, also from a multipart upload (its ``payload_json`` part; the files'
+    names are added as ``files`` so a test can see what was attached)."""
+    if not request.can_read_body:
+        return None
+    if not request.content_type.startswith("multipart/"):
+        return await request.json()
+    body: dict[str, Any] = {"files": []}
+    reader = await request.multipart()
+    async for part in reader:
+        if part.name == "payload_json":
+            body |= json.loads(await part.text())
+        else:
+            body["files"].append(part.filename)
+            await part.read()
+    return body
+
+
 def _json(data: Any, status: int = 200) -> web.Response:
     return web.Response(
         status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"}
@@ -110,7 +128,7 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
-        body = await request.json() if request.can_read_body else None
+        body = await _body(request)
         async with self.changed:
             self.requests.append(Request(request.method, path, body))
             self.changed.notify_all()
@@ -148,6 +166,8 @@ class FakeDiscord:
         if posted and request.method in ("POST", "PATCH"):
             message_id = int(posted[2]) if posted[2] else snowflake()
             return _json(Message(message_id, int(posted[1]), body or {}, ephemeral=False).payload())
+        if re.fullmatch(r"/webhooks/\d+/[^/]+", path) and request.method == "POST":  # a follow-up
+            return _json(Message(snowflake(), CHANNEL_ID, body or {}, False).payload())
         return _json({})
 
     # -- gateway ----------------------------------------------------------------------
