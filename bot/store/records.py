@@ -31,9 +31,9 @@ class Records(Connection):
                 db.execute("SELECT id FROM records WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
             )
 
-        roll_id = await self._write(save)
+        record_id = await self._write(save)
         self._changed(channel_id)
-        return roll_id
+        return record_id
 
     async def record(self, record_id: int) -> Record | None:
         """A live record; a retired one (the table was reset) no longer exists for buttons."""
