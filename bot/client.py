@@ -31,6 +31,7 @@ EXTENSIONS = (
     "cogs.dnd5e",
     "cogs.mediana",
     "cogs.probabilidad",
+    "cogs.ficha",
 )
 COMMANDS_HASH = "commands_hash"
 # Tasks discord.py starts for an interaction; closing waits for them to finish.

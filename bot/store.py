@@ -17,7 +17,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, astuple, dataclass
+from dataclasses import asdict, astuple, dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
@@ -36,6 +36,7 @@ from bot.models import (
     Refused,
     RollRecord,
     RollUpdate,
+    SheetRow,
     System,
     Table,
     TableSettings,
@@ -116,6 +117,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             actor_id   INTEGER NOT NULL,
             created_at TEXT NOT NULL
         )""",
+    ),
+    (
+        # Character sheets (/ficha): per player per table, one active; the GM's NPCs. The
+        # numbers play changes live in ledger pools owned by the sheet's id.
+        """CREATE TABLE sheets (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+            owner_id       INTEGER NOT NULL,
+            npc            INTEGER NOT NULL DEFAULT 0,
+            name           TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+            folded         TEXT NOT NULL,
+            system         TEXT NOT NULL,
+            data           TEXT NOT NULL CHECK (length(data) <= 65536),
+            active         INTEGER NOT NULL DEFAULT 0,
+            version        INTEGER NOT NULL DEFAULT 0,
+            interaction_id INTEGER NOT NULL UNIQUE,
+            created_at     TEXT NOT NULL,
+            UNIQUE (channel_id, owner_id, npc, folded)
+        )""",
+        "CREATE UNIQUE INDEX sheets_active ON sheets (channel_id, owner_id) WHERE active AND NOT npc",
     ),
 )
 
@@ -401,7 +422,7 @@ class Store:
             changes += reverted
         retired = 0
         if op.reset is not None:
-            changes += self._reset_plan(db, op.channel_id)
+            changes += self._reset_plan(db, op.channel_id, op.reset.keep_pools)
             retired = db.execute(
                 "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
@@ -438,10 +459,13 @@ class Store:
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
-    def _reset_plan(self, db: sqlite3.Connection, channel_id: int) -> tuple[Change, ...]:
+    def _reset_plan(
+        self, db: sqlite3.Connection, channel_id: int, keep: tuple[str, ...] = ()
+    ) -> tuple[Change, ...]:
         cursor = db.execute(
-            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 ORDER BY pool, owner_id",
-            (channel_id,),
+            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 "
+            "AND pool NOT IN (SELECT value FROM json_each(?)) ORDER BY pool, owner_id",
+            (channel_id, json.dumps(list(keep))),
         )
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
@@ -654,6 +678,129 @@ class Store:
         await self._write(
             lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
         )
+
+    # -- character sheets (/ficha) ---------------------------------------------------------
+    # One block, to move whole into the store package: rows of ``sheets`` and the pool
+    # changes that go with creating one, in one transaction.
+
+    async def create_sheet(
+        self, op: Operation, sheet: SheetRow, live: Callable[[int], tuple[Change, ...]]
+    ) -> tuple[int, Outcome]:
+        """Insert ``sheet`` (active, for a player's) and apply ``live(its id)`` (its pools
+        put at the file's values) as one operation, once per interaction. Refused, with
+        nothing written, when the owner already has a sheet of that name at the table."""
+
+        def create(db: sqlite3.Connection) -> tuple[int, Outcome]:
+            first = db.execute(
+                "SELECT id FROM sheets WHERE interaction_id = ?", (op.interaction_id,)
+            ).fetchone()
+            recorded = self._recorded(db, op.interaction_id, op.step)
+            if first is not None and recorded is not None:
+                return int(first[0]), recorded
+            self._ensure_table(db, op.channel_id, op.guild_id)
+            row = db.execute(
+                "INSERT INTO sheets (channel_id, owner_id, npc, name, folded, system, data, "
+                "interaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (channel_id, owner_id, npc, folded) DO NOTHING RETURNING id",
+                (
+                    op.channel_id,
+                    sheet.owner_id,
+                    sheet.npc,
+                    sheet.name,
+                    sheet.folded,
+                    sheet.system,
+                    json.dumps(sheet.data, ensure_ascii=False),
+                    op.interaction_id,
+                    self._now(),
+                ),
+            ).fetchone()
+            if row is None:
+                return 0, Refused("fichas.exists", "", 0, 0, 0)
+            sheet_id = int(row[0])
+            if not sheet.npc:
+                self._activate(db, op.channel_id, sheet.owner_id, sheet_id)
+            outcome = self._apply(db, replace(op, changes=live(sheet_id)))
+            if isinstance(outcome, Refused):
+                db.execute("DELETE FROM sheets WHERE id = ?", (sheet_id,))
+            return sheet_id, outcome
+
+        return await self._write(create)
+
+    def _activate(self, db: sqlite3.Connection, channel_id: int, owner_id: int, sheet_id: int) -> int:
+        db.execute(
+            "UPDATE sheets SET active = 0 WHERE channel_id = ? AND owner_id = ? AND NOT npc AND active",
+            (channel_id, owner_id),
+        )
+        return db.execute(
+            "UPDATE sheets SET active = 1 WHERE id = ? AND channel_id = ? AND owner_id = ? AND NOT npc",
+            (sheet_id, channel_id, owner_id),
+        ).rowcount
+
+    async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
+        """Make one of the owner's sheets at the table the active one."""
+        return bool(await self._write(self._activate, channel_id, owner_id, sheet_id))
+
+    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
+        """The table's sheets (one owner's when given), by name."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = :channel AND (:owner IS NULL OR owner_id = :owner) "
+            "ORDER BY npc, folded LIMIT :limit",
+            {"channel": channel_id, "owner": owner_id, "limit": limit},
+        )
+        return [_sheet(r) for r in rows]
+
+    async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
+        """A sheet of this table only: an id from elsewhere finds nothing."""
+        row = await self._fetchone(
+            "SELECT * FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id)
+        )
+        return None if row is None else _sheet(row)
+
+    async def active_sheet(self, channel_id: int, owner_id: int) -> SheetRow | None:
+        row = await self._fetchone(
+            "SELECT * FROM sheets WHERE channel_id = ? AND owner_id = ? AND active AND NOT npc",
+            (channel_id, owner_id),
+        )
+        return None if row is None else _sheet(row)
+
+    async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
+        """Write a sheet's new data if nobody changed it since ``version`` was read."""
+
+        def update(db: sqlite3.Connection) -> bool:
+            return bool(
+                db.execute(
+                    "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ?",
+                    (json.dumps(data, ensure_ascii=False), sheet_id, version),
+                ).rowcount
+            )
+
+        return await self._write(update)
+
+    async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
+        """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
+
+        def delete(db: sqlite3.Connection) -> bool:
+            deleted = db.execute(
+                "DELETE FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id)
+            )
+            return bool(deleted.rowcount)
+
+        return await self._write(delete)
+
+
+def _sheet(row: sqlite3.Row) -> SheetRow:
+    return SheetRow(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        owner_id=row["owner_id"],
+        npc=bool(row["npc"]),
+        name=row["name"],
+        folded=row["folded"],
+        system=row["system"],
+        data=json.loads(row["data"]),
+        active=bool(row["active"]),
+        version=row["version"],
+    )
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:

@@ -31,6 +31,7 @@ from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
+from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.ui import ActionButton, Guarded
 from rules import dune
 
@@ -38,10 +39,19 @@ SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in Sy
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
 KEPT_ON_RESET = (MEDIANA_SHEET,)
+KEEPING = Reset(keep=KEPT_ON_RESET, keep_pools=tuple(sorted(SHEET_POOLS)))
+
+
+def owned(lang: Lang, pool: str, owner_id: int) -> str:
+    """A player's pool names the player; a character sheet's (owned by its id) the sheet."""
+    key = "fichas.pool_owned" if pool in SHEET_POOLS else "mesa.historial.owned"
+    return t(lang, key, pool=pool_name(lang, pool), owner=owner_id, sheet=owner_id)
 
 
 def pool_line(lang: Lang, pool: PoolValue) -> str:
     name = pool_name(lang, pool.pool)
+    if pool.pool in SHEET_POOLS:
+        return t(lang, "mesa.estado.table_pool", pool=owned(lang, pool.pool, pool.owner_id), value=pool.value)
     if pool.owner_id:
         return t(lang, "mesa.estado.player_pool", pool=name, owner=pool.owner_id, value=pool.value)
     return t(lang, "mesa.estado.table_pool", pool=name, value=pool.value)
@@ -92,7 +102,7 @@ def ledger_line(lang: Lang, row: LedgerRow, guild_id: int | None) -> str:
     when = int(datetime.fromisoformat(row.created_at).timestamp())
     pool = pool_name(lang, row.pool)
     if row.owner_id:
-        pool = t(lang, "mesa.historial.owned", pool=pool, owner=row.owner_id)
+        pool = owned(lang, row.pool, row.owner_id)
     line = t(
         lang,
         "mesa.historial.line",
@@ -188,7 +198,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
         outcome = await rolls.change(
-            bot.store, interaction, table, "mesa.reset", reset=Reset(keep=KEPT_ON_RESET)
+            bot.store, interaction, table, "mesa.reset", reset=KEEPING
         )
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),

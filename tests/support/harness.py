@@ -58,6 +58,8 @@ class Call:
     path: str
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
+    # The bytes of each file sent (an exported sheet), in order.
+    contents: list[bytes] = field(default_factory=list)
     at: float = field(default_factory=time.perf_counter)
 
 
@@ -141,6 +143,12 @@ class Discord:
         self.fail_next: list[int] = []
         # Channels whose messages the REST API refuses (deleted, or closed to the bot).
         self.closed_channels: set[int] = set()
+        # Attachments a user sent, by URL: what the CDN serves.
+        self.uploads: dict[str, bytes] = {}
+
+    async def cdn(self, url: str) -> bytes:
+        """Discord's CDN: an attachment's bytes (``Attachment.read``)."""
+        return self.uploads[url]
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
@@ -173,7 +181,7 @@ class Discord:
             part = next(p for p in kwargs["multipart"] if p["name"] == "payload_json")
             payload = json.loads(part["value"])
         path = _path(route)
-        call = Call(route.method, path, payload, files=len(files))
+        call = Call(route.method, path, payload, files=len(files), contents=[_content(f) for f in files])
         self.calls.append(call)
         status = self.fail_next.pop(0) if self.fail_next else 0
         if status:
@@ -261,6 +269,19 @@ GM_ALLOW_OVERWRITE = {
 }
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attaches to a command option (``/ficha importar archivo:``)."""
+
+    filename: str
+    data: bytes
+
+
+def _content(file: discord.File) -> bytes:
+    file.reset()
+    return bytes(file.fp.read())
+
+
 class Harness:
     """A bot on a database file, driven by raw interaction payloads.
 
@@ -294,6 +315,7 @@ class Harness:
     async def start(self) -> Tirada:
         bot = Tirada(self.settings(), rng=random.Random(self.seed))
         bot.http.request = self.discord.rest  # type: ignore[method-assign]
+        bot.http.get_from_cdn = self.discord.cdn  # type: ignore[method-assign]
         await bot.login(TOKEN)
         bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
         self.bot = bot
@@ -348,6 +370,29 @@ class Harness:
         """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names."""
         data = self._command_data(command.split(), options)
         return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
+
+    async def autocomplete(
+        self, command: str, focused: str, *, user: User = PLAYER, locale: str = "es-ES", **options: Any
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers for option ``focused`` (typed so far: its value in
+        ``options``) of ``command``, the others as given."""
+        data = self._command_data(command.split(), options)
+        leaf = data
+        while leaf["options"] and leaf["options"][0]["type"] == 1:
+            leaf = leaf["options"][0]
+        name = self._display_name(command.split(), focused)
+        next(o for o in leaf["options"] if o["name"] == name)["focused"] = True
+        reply = await self.dispatch(4, data, user=user, locale=locale, channel_id=CHANNEL_ID)
+        payload = reply.calls[0].payload
+        assert isinstance(payload, dict)
+        return list(payload["data"]["choices"])
+
+    def _display_name(self, path: list[str], option: str) -> str:
+        assert self.bot is not None
+        command: Any = self.bot.tree.get_command(path[0])
+        for name in path[1:]:
+            command = command.get_command(name)
+        return next(p.display_name for p in command.parameters if option in (p.name, p.display_name))
 
     async def click(
         self,
@@ -489,6 +534,18 @@ class Harness:
                 "flags": 0,
             }
             value = str(value.id)
+        elif isinstance(value, Upload):
+            upload_id = str(snowflake())
+            url = f"https://cdn.discordapp.test/attachments/{upload_id}/{value.filename}"
+            self.discord.uploads[url] = value.data
+            resolved.setdefault("attachments", {})[upload_id] = {
+                "id": upload_id,
+                "filename": value.filename,
+                "size": len(value.data),
+                "url": url,
+                "proxy_url": url,
+            }
+            value = upload_id
         elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
             resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
             value = value["id"]

@@ -1,0 +1,230 @@
+"""/ficha through discord.py: create, read, edit through the ledger, import and export,
+and every refusal (bad files, other players' and other tables' sheets)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.harness import Harness, Upload
+from tests.support.payloads import ADMIN, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+
+
+async def table_of(harness: Harness, system: str, channel_id: int | None = None) -> Harness:
+    where = {} if channel_id is None else {"channel_id": channel_id}
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM, **where)
+    await harness.slash("mesa sistema", user=GM, sistema=system, **where)
+    return harness
+
+
+def example(system: str) -> bytes:
+    return (DOCS / f"{system}.json").read_bytes()
+
+
+async def imported(harness: Harness, system: str, user=PLAYER, **options) -> str:
+    reply = await harness.slash(
+        "ficha importar", user=user, archivo=Upload(f"{system}.json", example(system)), **options
+    )
+    assert "importada" in reply.text, reply.text
+    return reply.text
+
+
+async def exported(harness: Harness, user=PLAYER, **options) -> bytes:
+    reply = await harness.slash("ficha exportar", user=user, **options)
+    sent = [c for c in reply.calls if c.contents]
+    assert sent, reply.calls
+    return sent[0].contents[0]
+
+
+@pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
+async def test_import_then_export_gives_the_same_bytes(harness: Harness, system: str) -> None:
+    await table_of(harness, system)
+    await imported(harness, system)
+    assert await exported(harness) == example(system)
+
+
+@pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
+async def test_create_makes_a_blank_active_sheet(harness: Harness, system: str) -> None:
+    await table_of(harness, system)
+    reply = await harness.slash("ficha crear", nombre="Nadie")
+    assert "Ficha **Nadie** creada" in reply.text and reply.ephemeral
+    seen = await harness.slash("ficha ver")
+    assert "Nadie" in seen.text
+
+
+async def test_the_sheet_reads_at_a_glance_in_both_languages(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    text = (await harness.slash("ficha ver")).text
+    assert "Destreza **16** (+3)" in text
+    assert "PG 38/38 (+0 temporales)" in text and "Sigilo ★" in text and "Espada larga: 1d8 cortante" in text
+    english = (await harness.slash("ficha ver", locale="en-US")).text
+    assert "Dexterity **16** (+3)" in english and "HP 38/38 (+0 temporary)" in english
+
+
+async def test_hit_points_change_through_the_ledger_and_undo_reverts(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    reply = await harness.slash("ficha editar", campo="pg.actuales", valor="30")
+    assert "PG 30/38" in reply.text
+    history = await harness.slash("mesa historial", user=GM)
+    assert "ficha editada" in history.text and "PG de la ficha n.º" in history.text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+    over = await harness.slash("ficha editar", campo="pg.actuales", valor="39")
+    assert "como mucho" in over.text or "pasan de los máximos" in over.text
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
+
+
+async def test_donjon_provisions_and_wealth_go_through_the_ledger(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    await harness.slash("ficha editar", campo="provisiones", valor="4")
+    await harness.slash("ficha editar", campo="riqueza", valor="1")
+    text = (await harness.slash("ficha ver")).text
+    assert "Provisiones 4" in text and "Riqueza 1" in text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "Riqueza 3" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+
+
+async def test_a_plain_field_changes_the_sheet_and_bad_values_change_nothing(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    reply = await harness.slash("ficha editar", campo="habilidades.combate", valor="8")
+    assert "Combate **8**" in reply.text
+    refused = await harness.slash("ficha editar", campo="habilidades.combate", valor="9")
+    assert "«habilidades.combate» debe ser como mucho 8." in refused.text and refused.ephemeral
+    unknown = await harness.slash("ficha editar", campo="habilidades.baile", valor="5")
+    assert "no tiene el campo" in unknown.text
+    assert "Combate **8**" in (await harness.slash("ficha ver")).text
+
+
+async def test_field_names_and_sheets_are_autocompleted(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    choices = await harness.autocomplete("ficha editar", "campo", campo="pg", valor="1")
+    assert [c["value"] for c in choices] == ["pg.actuales", "pg.maximos", "pg.temporales"]
+    sheets = await harness.autocomplete("ficha ver", "ficha", ficha="lia")
+    assert [c["name"] for c in sheets] == ["Lía Brezo (dnd5e)"]
+    assert await harness.autocomplete("ficha ver", "ficha", user=OTHER, ficha="") == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"no soy json", "no es JSON"),
+        (b"x" * (64 * 1024 + 1), "pasa de 64 KB"),
+        (json.dumps({"version": 9, "sistema": "dune"}).encode(), "Versión del formato desconocida"),
+        (json.dumps({"version": 1, "sistema": "gurps"}).encode(), "Sistema desconocido"),
+    ],
+)
+async def test_bad_files_are_refused_and_nothing_is_stored(harness: Harness, raw: bytes, words: str) -> None:
+    await table_of(harness, "dune")
+    reply = await harness.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert words in reply.text and reply.ephemeral
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_out_of_range_values_are_listed_in_the_users_language(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    data = json.loads(example("dune"))
+    data["habilidades"]["combate"] = 9
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert "«habilidades.combate» debe ser como mucho 8." in reply.text
+    english = await harness.slash("ficha importar", archivo=Upload("f.json", raw), locale="en-US")
+    assert "“habilidades.combate” must be at most 8." in english.text
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_a_sheet_of_another_system_or_the_same_name_is_refused(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    other = await harness.slash("ficha importar", archivo=Upload("f.json", example("donjon")))
+    assert "no es del sistema" in other.text
+    await imported(harness, "dune")
+    again = await harness.slash("ficha importar", archivo=Upload("f.json", example("dune")))
+    assert "Ya tienes una ficha llamada «Irulan Vex»" in again.text
+
+
+async def test_names_never_ping(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    reply = await harness.slash("ficha crear", nombre="@everyone <@930000000000000003>")
+    data = reply.data
+    assert data.get("allowed_mentions", {}).get("parse") == []
+    assert "@everyone" not in reply.text.replace("@\u200beveryone", "")
+
+
+async def test_other_players_sheets_are_private_unless_the_table_says(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    sheet_id = await first_sheet_id(harness)
+    for command in ("ficha ver", "ficha exportar"):
+        refused = await harness.slash(command, user=OTHER, ficha=str(sheet_id))
+        assert "No encuentro ninguna ficha" in refused.text
+    changed = await harness.slash("ficha editar", user=OTHER, ficha=str(sheet_id), campo="nombre", valor="X")
+    assert "No encuentro ninguna ficha" in changed.text
+    gm = await harness.slash("ficha ver", user=GM, ficha=str(sheet_id))
+    assert "Irulan Vex" in gm.text
+    refused = await harness.slash("ficha publicas", user=OTHER, publicas=True)
+    assert "DJ" in refused.text
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    assert "Irulan Vex" in (await harness.slash("ficha ver", user=OTHER, ficha=str(sheet_id))).text
+    still = await harness.slash("ficha borrar", user=OTHER, ficha=str(sheet_id))
+    assert "No encuentro ninguna ficha" in still.text
+
+
+async def test_a_sheet_of_another_table_cannot_be_read_by_id(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await table_of(harness, "dune", channel_id=OTHER_CHANNEL_ID)
+    await imported(harness, "dune")
+    sheet_id = await first_sheet_id(harness)
+    for user in (PLAYER, GM):
+        reply = await harness.slash("ficha ver", user=user, ficha=str(sheet_id), channel_id=OTHER_CHANNEL_ID)
+        assert "No encuentro ninguna ficha" in reply.text
+
+
+async def test_choose_and_delete(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await harness.slash("ficha crear", nombre="Primera")
+    await harness.slash("ficha crear", nombre="Segunda")
+    assert "Segunda" in (await harness.slash("ficha ver")).text
+    chosen = await harness.slash("ficha elegir", ficha="primera")
+    assert "usan ahora la ficha **Primera**" in chosen.text
+    assert "Primera" in (await harness.slash("ficha ver")).text
+    await harness.slash("ficha borrar", ficha="Primera")
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_the_gm_keeps_npc_sheets_players_cannot(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    refused = await harness.slash("ficha crear", nombre="Orco", pnj=True)
+    assert "DJ" in refused.text
+    reply = await harness.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
+    assert "Orco" in reply.text
+    sheet_id = await first_sheet_id(harness)
+    hidden = await harness.slash("ficha ver", ficha=str(sheet_id))
+    assert "No encuentro ninguna ficha" in hidden.text
+
+
+async def first_sheet_id(harness: Harness) -> int:
+    assert harness.bot is not None
+    from tests.support.payloads import CHANNEL_ID
+
+    rows = await harness.bot.store.sheets(CHANNEL_ID)
+    return rows[0].id
+
+
+async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> None:
+    from tests.support.payloads import CHANNEL_ID
+
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    asked = await harness.slash("mesa reiniciar", user=GM)
+    await harness.click(asked.message, f"mesa:reiniciar:si:{CHANNEL_ID}", user=GM)
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
