@@ -8,6 +8,7 @@ import signal
 import sqlite3
 import sys
 
+import aiohttp
 import discord
 import yarl
 from pydantic import ValidationError
@@ -18,6 +19,25 @@ from bot.i18n import t
 from bot.settings import Settings
 
 log = logging.getLogger("bot")
+
+# Exit statuses (documented in the README): a supervisor can tell what to fix.
+EXIT_SETTINGS = 2  # a setting is missing or malformed (the token's shape included)
+EXIT_DATABASE = 3  # the database file cannot be opened
+EXIT_UNREACHABLE = 4  # Discord could not be reached at start, after every retry
+EXIT_TOKEN_REJECTED = 5  # Discord refused the token
+# Reaching Discord failed (no network, DNS, a firewall, Discord's servers down), as opposed
+# to the database failing: aiohttp's connection errors are also OSErrors, so order matters.
+NETWORK_ERRORS = (aiohttp.ClientConnectionError, asyncio.TimeoutError, discord.DiscordServerError)
+MAX_BACKOFF = 60.0
+
+
+class Unreachable(Exception):
+    """Discord could not be reached at start, ``attempts`` times."""
+
+    def __init__(self, attempts: int, reason: BaseException) -> None:
+        super().__init__(attempts, reason)
+        self.attempts = attempts
+        self.reason = reason
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -44,15 +64,42 @@ def settings_problem(error: ValidationError) -> str:
     return both("startup.bad_setting", names=", ".join(names))
 
 
+async def login(bot: Tirada, token: str, attempts: int) -> None:
+    """Log in, retrying with exponential backoff while Discord cannot be reached.
+
+    Only the first step (before ``setup_hook`` has opened the store) is retried: a network
+    failure later in ``login`` (the command sync) would run the setup twice.
+    """
+    for attempt in range(1, attempts + 1):
+        try:
+            await bot.login(token)
+            return
+        except NETWORK_ERRORS as error:
+            if attempt == attempts or hasattr(bot, "store"):
+                raise Unreachable(attempt, error) from error
+            delay = min(2.0 ** (attempt - 1), MAX_BACKOFF)
+            log.warning(
+                "cannot reach Discord; retrying",
+                extra={"attempt": attempt, "attempts": attempts, "retry_in": delay, "reason": repr(error)},
+            )
+            # Each login opens a session on the HTTP client's connector; closing the failed
+            # one closes that connector too, so the next login must get a fresh one.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            await asyncio.sleep(delay)
+
+
 async def run(settings: Settings) -> None:
     bot = Tirada(settings)
+    token = settings.discord_token.get_secret_value().strip()
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, lambda: closing.append(loop.create_task(bot.close())))
     try:
         async with bot:
-            await bot.start(settings.discord_token.get_secret_value().strip())
+            await login(bot, token, settings.tirada_start_attempts)
+            await bot.connect()
     finally:
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
@@ -66,20 +113,26 @@ def main() -> int:
         settings = Settings()
     except ValidationError as error:
         print(settings_problem(error), file=sys.stderr)
-        return 2
+        return EXIT_SETTINGS
     logs.setup(settings.log_level)
     point_at(settings.discord_api_base, settings.discord_gateway_url)
     try:
         asyncio.run(run(settings))
     except discord.LoginFailure:
-        print(both("startup.bad_token"), file=sys.stderr)
-        return 2
+        log.error("Discord rejected the token")
+        print(both("startup.token_rejected"), file=sys.stderr)
+        return EXIT_TOKEN_REJECTED
+    except Unreachable as error:
+        reason = str(error.reason) or type(error.reason).__name__
+        log.error("cannot reach Discord; giving up", extra={"attempts": error.attempts, "reason": reason})
+        print(both("startup.unreachable", attempts=str(error.attempts), reason=reason), file=sys.stderr)
+        return EXIT_UNREACHABLE
     except (OSError, sqlite3.Error) as error:
         # The database cannot be opened (a missing or unwritable folder, a locked or broken
         # file): one line saying which file and why, and an exit a supervisor will not loop on.
         log.error("cannot open the database", extra={"path": str(settings.tirada_db), "reason": str(error)})
         print(both("startup.bad_db", path=str(settings.tirada_db), reason=str(error)), file=sys.stderr)
-        return 3
+        return EXIT_DATABASE
     return 0
 
 

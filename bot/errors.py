@@ -43,6 +43,10 @@ class RefusedCheck(app_commands.CheckFailure):
 # or an answer that came too late (Discord no longer knows the interaction).
 DELIVERY_ERRORS = (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError)
 _OUR_FAULT = frozenset({400, 401, 403})
+# Discord's JSON error codes the bot reacts to: an answer to an interaction that already
+# has one (a duplicate delivery, answered the first time), and a body past its limits.
+ALREADY_ACKNOWLEDGED = 40060
+INVALID_FORM_BODY = 50035
 
 
 def _redeliverable(error: BaseException) -> bool:
@@ -148,12 +152,31 @@ def refusal_text(lang: Lang, refusal: RuleError) -> str:
     return t(lang, refusal.key, **params)
 
 
+def _discord_code(error: BaseException) -> int | None:
+    return error.code if isinstance(error, discord.HTTPException) else None
+
+
 async def answer_error(interaction: discord.Interaction, error: BaseException) -> None:
     original = getattr(error, "original", None) or error
+    code = _discord_code(original)
+    if code == ALREADY_ACKNOWLEDGED:
+        # The same interaction delivered twice: the first delivery answered it and the store
+        # made the replay change nothing. Nothing failed and nobody waits for a second answer.
+        log.info("replayed interaction already answered", extra={"interaction": interaction.id})
+        return
     lang = lang_for(interaction.locale)
     refusal = _refusal_of(original)
     if refusal is not None:
         text = refusal_text(lang, refusal)
+    elif code == INVALID_FORM_BODY:
+        # A form or message past one of Discord's limits: our bug, and the player is told so
+        # in their language rather than with the generic failure.
+        ref = secrets.token_hex(3).upper()
+        log.error(
+            "Discord refused what the bot sent",
+            extra={"ref": ref, "interaction": interaction.id, "discord_error": getattr(original, "text", "")},
+        )
+        text = t(lang, "error.discord_refused", ref=ref)
     else:
         ref = secrets.token_hex(3).upper()
         log.error(

@@ -22,6 +22,8 @@ class Settings(BaseSettings):
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # How many times to try reaching Discord at start (waiting 1, 2, 4... s in between).
+    tirada_start_attempts: int = Field(default=6, ge=1, le=20)
 
     @field_validator("discord_token")
     @classmethod

@@ -108,11 +108,11 @@ async def test_a_plain_field_changes_the_sheet_and_bad_values_change_nothing(har
 async def test_field_names_and_sheets_are_autocompleted(harness: Harness) -> None:
     await table_of(harness, "dnd5e")
     await imported(harness, "dnd5e")
-    choices = await harness.autocomplete("ficha editar", "campo", campo="pg", valor="1")
+    choices = await harness.autocomplete("ficha editar", "campo", "pg")
     assert [c["value"] for c in choices] == ["pg.actuales", "pg.maximos", "pg.temporales"]
-    sheets = await harness.autocomplete("ficha ver", "ficha", ficha="lia")
+    sheets = await harness.autocomplete("ficha ver", "ficha", "lia")
     assert [c["name"] for c in sheets] == ["Lía Brezo (dnd5e)"]
-    assert await harness.autocomplete("ficha ver", "ficha", user=OTHER, ficha="") == []
+    assert await harness.autocomplete("ficha ver", "ficha", "", user=OTHER) == []
 
 
 @pytest.mark.parametrize(

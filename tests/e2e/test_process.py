@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.support.payloads import (
     PLAYER,
     TOKEN,
     Message,
+    User,
     interaction_payload,
     snowflake,
 )
@@ -33,9 +35,14 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
+    assert not server.refused, "Discord would refuse what the bot sent: " + "; ".join(
+        map(str, server.refused)
+    )
 
 
-async def start_bot(fake: FakeDiscord, tmp_path: Path, db: str | None = None) -> asyncio.subprocess.Process:
+async def start_bot(
+    fake: FakeDiscord, tmp_path: Path, db: str | None = None, **extra: str
+) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TIRADA_"))}
     env |= {
         "PYTHONPATH": str(ROOT),
@@ -44,7 +51,7 @@ async def start_bot(fake: FakeDiscord, tmp_path: Path, db: str | None = None) ->
         "DISCORD_API_BASE": fake.api_base,
         "DISCORD_GATEWAY_URL": fake.gateway_url,
         "LOG_LEVEL": "INFO",
-    }
+    } | extra
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -106,6 +113,50 @@ async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDis
     assert len(lines) == 1
     assert "No puedo abrir la base de datos" in lines[0]
     assert "I can't open the database" in lines[0]
+
+
+def closed_port() -> int:
+    """A local port nothing listens on: connecting to it is refused at once."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_no_network_at_start_is_retried_then_exits_4_saying_discord_is_unreachable(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    port = closed_port()
+    process = await start_bot(
+        fake,
+        tmp_path,
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway",
+        TIRADA_START_ATTEMPTS="2",
+    )
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 4
+    text = stderr.decode().splitlines()
+    logs = [json.loads(line) for line in text if line.startswith("{")]
+    lines = [line for line in text if not line.startswith("{")]
+    assert [e["msg"] for e in logs if e["level"] == "WARNING" and "retrying" in e["msg"]] == [
+        "cannot reach Discord; retrying"
+    ]
+    assert len(lines) == 1
+    assert "No consigo conectar con Discord tras 2 intentos" in lines[0]
+    assert "I can't reach Discord after 2 attempts" in lines[0]
+    assert "base de datos" in lines[0] and "No puedo abrir" not in lines[0]
+    assert not (tmp_path / "datos").exists()
+
+
+async def test_a_token_discord_rejects_exits_5_saying_to_reset_it(fake: FakeDiscord, tmp_path: Path) -> None:
+    fake.reject_token = True
+    process = await start_bot(fake, tmp_path)
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    assert process.returncode == 5
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1
+    assert "Discord ha rechazado DISCORD_TOKEN" in lines[0] and "Reset Token" in lines[0]
+    assert "forma de token" not in lines[0]
 
 
 async def truncated_database(path: Path) -> None:
@@ -234,3 +285,53 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
         assert pool.value >= 0
     values = {p.pool: p.value for p in pools}
     assert values["impulso"] <= 6
+
+
+async def answer(fake: FakeDiscord, payload: dict) -> dict:
+    """Deliver an interaction to the bot process and return the body of its first answer."""
+    await fake.dispatch("INTERACTION_CREATE", payload)
+    return (await fake.wait_for("POST", rf"^/interactions/{payload['id']}/")).body
+
+
+def press(body: dict, prefix: str, locale: str, user: User) -> dict:
+    """A click by ``user`` on the button of ``body`` whose custom_id starts with ``prefix``."""
+    data = body["data"]
+    posted = Message(snowflake(), CHANNEL_ID, data, False).payload()
+    custom_id = next(c for c in Message(0, CHANNEL_ID, data, False).custom_ids if c.startswith(prefix))
+    click = {"custom_id": custom_id, "component_type": 2}
+    return interaction_payload(3, click, user=user, locale=locale, channel_id=CHANNEL_ID, message=posted)
+
+
+def option(name: str, value: object, kind: int = 4) -> dict[str, object]:
+    return {"type": kind, "name": name, "value": value}
+
+
+async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Narrar hecho and Unirme (Donjon), Ayudar (Dune): Discord refused all three before."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        panels = []
+        await answer(fake, payload_for(command(["mesa", "sistema"], [option("sistema", "donjon", 3)])))
+        test = command(["donjon", "prueba"], [option("dados", 100), option("contra", 100)])
+        # ADMIN runs the table (it has no GM yet) and presses the panels; PLAYER helps in Dune.
+        panels.append((await answer(fake, payload_for(test)), "donjon:ley:hecho:", "hecho", ADMIN))
+        combat = await answer(fake, payload_for(command(["donjon", "iniciativa"], [])))
+        panels.append((combat, "donjon:ini:unirme:", "dados", ADMIN))
+        await answer(fake, payload_for(command(["mesa", "sistema"], [option("sistema", "dune", 3)])))
+        assist = command(["dune", "ayuda"], [option("habilidad", 10), option("motivacion", 10)])
+        panels.append((await answer(fake, payload_for(assist)), "dune:ayuda:unirme:", "enfoque", PLAYER))
+        for body, prefix, field, user in panels:
+            for locale in ("es-ES", "en-US"):
+                form = await answer(fake, press(body, prefix, locale, user))
+                assert form["type"] == 9, form
+                inputs = [i for row in form["data"]["components"] for i in row["components"]]
+                assert any(i["custom_id"] == field for i in inputs)
+                assert all(len(i["label"]) <= 45 for i in inputs)
+        assert not fake.refused
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.communicate(), timeout=30)

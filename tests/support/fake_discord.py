@@ -5,6 +5,10 @@ It speaks just enough of API v10 for discord.py 2.7: HELLO, IDENTIFY, READY (wit
 ``shard`` pair), GUILD_CREATE, heartbeats, and it records every REST request so a test
 can wait for the interaction callback. Bodies go out as exactly ``application/json``
 (aiohttp's default adds a charset and discord.py then reads the body as text).
+
+Like the in-process harness it is as strict as Discord: a body past Discord's limits is
+answered with Discord's 400 (code 50035) and kept in ``refused`` for the test to fail on.
+``reject_token`` makes it answer 401 to the login, as Discord does to a reset token.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.support.discord_schema import Refused, check
 from tests.support.payloads import (
     APP_ID,
     BOT_USER_ID,
@@ -52,6 +57,8 @@ class FakeDiscord:
         self._sequence = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
+        self.refused: list[Refused] = []
+        self.reject_token = False
 
     @property
     def api_base(self) -> str:
@@ -105,6 +112,13 @@ class FakeDiscord:
         async with self.changed:
             self.requests.append(Request(request.method, path, body))
             self.changed.notify_all()
+        try:
+            check(request.method, path, body)
+        except Refused as refused:
+            self.refused.append(refused)
+            return _json(refused.body, status=refused.status)
+        if path == "/users/@me" and self.reject_token:
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         if path == "/users/@me":
             return _json(user_payload(BOT_USER_ID, "Tirada", bot=True))
         if path == "/oauth2/applications/@me":

@@ -12,9 +12,11 @@ tested in Spanish first (docs/decisiones.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.client import Tirada
 from bot.settings import Settings
 from tests.support.dice import Scripted
+from tests.support.discord_schema import ANSWER_SECONDS, Refused, check
 from tests.support.payloads import (
     ALL_PERMISSIONS,
     APP_ID,
@@ -131,7 +134,13 @@ class Reply:
 
 
 class Discord:
-    """The recording side: answers the bot's requests like Discord and keeps them."""
+    """The recording side: answers the bot's requests like Discord and keeps them.
+
+    It is as strict as Discord: a body past Discord's limits (``discord_schema.check``),
+    a second answer to one interaction (40060) or a first answer after 3 s (10062) is
+    refused with Discord's own error. A refusal the test did not ask for with
+    :meth:`expect_refusals` makes the harness fail the test that caused it.
+    """
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
@@ -145,6 +154,13 @@ class Discord:
         self.closed_channels: set[int] = set()
         # Attachments a user sent, by URL: what the CDN serves.
         self.uploads: dict[str, bytes] = {}
+        # Every refusal Discord answered, and those no test asked for (they fail it).
+        self.refusals: list[Refused] = []
+        self.violations: list[str] = []
+        self._expected: list[Refused] | None = None
+        self._delivered: dict[str, int] = {}
+        self._created: dict[str, float] = {}
+        self._acknowledged: set[str] = set()
 
     async def cdn(self, url: str) -> bytes:
         """Discord's CDN: an attachment's bytes (``Attachment.read``)."""
@@ -152,10 +168,55 @@ class Discord:
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
+        self._delivered[token] = self._delivered.get(token, 0) + 1
+        self._created.setdefault(token, time.monotonic())
+
+    def age(self, token: str, seconds: float) -> None:
+        """Pretend the interaction was created ``seconds`` earlier (to test the 3 s window)."""
+        self._created[token] -= seconds
+
+    @contextlib.contextmanager
+    def expect_refusals(self) -> Iterator[list[Refused]]:
+        """Let Discord refuse requests without failing the test: to test the bot's reaction."""
+        self._expected = caught = []
+        try:
+            yield caught
+        finally:
+            self._expected = None
+
+    def _refuse(self, refused: Refused, *, violation: bool = True) -> None:
+        """Answer like Discord; remember it as a violation unless the test expects it."""
+        self.refusals.append(refused)
+        if self._expected is not None:
+            self._expected.append(refused)
+        elif violation:
+            self.violations.append(str(refused))
+        kind = {403: discord.Forbidden, 404: discord.NotFound}.get(refused.status, discord.HTTPException)
+        raise kind(_FakeResponse(refused.status), refused.body)
+
+    def _validate(self, method: str, path: str, payload: Any) -> None:
+        try:
+            check(method, path, payload)
+        except Refused as refused:
+            self._refuse(refused)
+
+    def _acknowledge(self, token: str) -> None:
+        """The first answer of an interaction: once, and within 3 s of its creation.
+
+        A second answer is a bot bug, unless the interaction was delivered twice (a
+        replay: Discord refuses the duplicate's answer and the bot must shrug it off).
+        Wall time is only measured to refuse a late answer, never asserted.
+        """
+        if token in self._acknowledged:
+            body = {"code": 40060, "message": "Interaction has already been acknowledged."}
+            self._refuse(Refused(400, body), violation=self._delivered.get(token, 0) < 2)
+        if time.monotonic() - self._created.get(token, time.monotonic()) > ANSWER_SECONDS:
+            self._refuse(Refused(404, {"code": 10062, "message": "Unknown interaction"}), violation=False)
 
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
         self.calls.append(Call(route.method, _path(route), payload))
+        self._validate(route.method, _path(route), payload)
         path = route.path
         if path == "/users/@me":
             return user_payload(BOT_USER_ID, "Tirada", bot=True)
@@ -183,12 +244,17 @@ class Discord:
         path = _path(route)
         call = Call(route.method, path, payload, files=len(files), contents=[_content(f) for f in files])
         self.calls.append(call)
+        self._validate(route.method, path, payload)
+        token = route.webhook_token or ""
+        if path.endswith("/callback"):
+            self._acknowledge(token)
         status = self.fail_next.pop(0) if self.fail_next else 0
         if status:
             if status == TIMEOUT:
                 raise TimeoutError("fake timeout")
             raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
-        token = route.webhook_token or ""
+        if path.endswith("/callback"):
+            self._acknowledged.add(token)
         interaction_id, channel_id, message_id = self._interactions.get(token, (0, CHANNEL_ID, None))
         if path.endswith("/callback"):
             return self._callback(interaction_id, channel_id, message_id, payload or {}, token)
@@ -218,6 +284,10 @@ class Discord:
         elif kind is not None:
             answer["resource"] = {"type": kind}
         return answer
+
+    def earlier(self, channel_id: int, data: dict[str, Any]) -> Message:
+        """A public message as if the bot had posted it before (an older version's buttons)."""
+        return self._post(channel_id, data, ephemeral=False)
 
     def _post(
         self, channel_id: int, data: dict[str, Any], *, ephemeral: bool, token: str | None = None
@@ -317,9 +387,15 @@ class Harness:
         bot.http.request = self.discord.rest  # type: ignore[method-assign]
         bot.http.get_from_cdn = self.discord.cdn  # type: ignore[method-assign]
         await bot.login(TOKEN)
+        self.assert_accepted()
         bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
         self.bot = bot
         return bot
+
+    def assert_accepted(self) -> None:
+        """Fail the test if Discord refused a request the test did not expect refused."""
+        violations, self.discord.violations = self.discord.violations, []
+        assert not violations, "Discord would refuse what the bot sent:\n" + "\n".join(violations)
 
     async def close(self) -> None:
         if self.bot is not None:
@@ -372,27 +448,27 @@ class Harness:
         return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
 
     async def autocomplete(
-        self, command: str, focused: str, *, user: User = PLAYER, locale: str = "es-ES", **options: Any
+        self,
+        command: str,
+        option: str,
+        typed: str = "",
+        *,
+        user: User = PLAYER,
+        locale: str = "es-ES",
+        channel_id: int = CHANNEL_ID,
     ) -> list[dict[str, Any]]:
-        """The choices the bot offers for option ``focused`` (typed so far: its value in
-        ``options``) of ``command``, the others as given."""
-        data = self._command_data(command.split(), options)
-        leaf = data
-        while leaf["options"] and leaf["options"][0]["type"] == 1:
-            leaf = leaf["options"][0]
-        name = self._display_name(command.split(), focused)
-        next(o for o in leaf["options"] if o["name"] == name)["focused"] = True
-        reply = await self.dispatch(4, data, user=user, locale=locale, channel_id=CHANNEL_ID)
-        payload = reply.calls[0].payload
-        assert isinstance(payload, dict)
+        """The suggestions the bot offers for ``option`` while the user types ``typed``."""
+        path = command.split()
+        data = self._command_data(path, {})
+        innermost = data
+        while innermost["options"] and innermost["options"][0]["type"] in (1, 2):
+            innermost = innermost["options"][0]
+        focused = self._option(self.command(path), option, typed, {})
+        innermost["options"] = [{**focused, "focused": True}]
+        reply = await self.dispatch(4, data, user=user, locale=locale, channel_id=channel_id)
+        payload = reply.callback.payload
+        assert isinstance(payload, dict) and payload["type"] == 8, payload
         return list(payload["data"]["choices"])
-
-    def _display_name(self, path: list[str], option: str) -> str:
-        assert self.bot is not None
-        command: Any = self.bot.tree.get_command(path[0])
-        for name in path[1:]:
-            command = command.get_command(name)
-        return next(p.display_name for p in command.parameters if option in (p.name, p.display_name))
 
     async def click(
         self,
@@ -487,6 +563,7 @@ class Harness:
         finally:
             async_context.reset(token)
         await settle(before)
+        self.assert_accepted()
         token = payload["token"]
         calls = [
             c
@@ -498,7 +575,8 @@ class Harness:
         ]
         return Reply(calls, messages, started)
 
-    def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    def command(self, path: list[str]) -> app_commands.Command[Any, ..., Any]:
+        """The command at ``path`` (``["mesa", "estado"]``) in the bot's tree."""
         assert self.bot is not None
         command = self.bot.tree.get_command(path[0])
         assert command is not None, f"no command /{path[0]}"
@@ -507,6 +585,10 @@ class Harness:
             command = command.get_command(name)
             assert command is not None, f"no subcommand {name}"
         assert isinstance(command, app_commands.Command)
+        return command
+
+    def _command_data(self, path: list[str], options: dict[str, Any]) -> dict[str, Any]:
+        command = self.command(path)
         resolved: dict[str, dict[str, Any]] = {}
         built = [self._option(command, name, value, resolved) for name, value in options.items()]
         for name in reversed(path[1:]):

@@ -1,0 +1,252 @@
+"""Everything the bot can send, at its longest, in both languages, through the strict Discord.
+
+The sweep knows no cog: it reads the command tree, runs every command of every game
+system with its options at their bounds (largest numbers, longest texts, every choice),
+asks every autocomplete, then presses every button and select of every message it got
+and fills every form it opened (each field at its maximum length, then at one
+character), following the messages those answers post. The offline Discord checks each
+request against Discord's limits (tests/support/discord_schema.py), so a new catalog
+sentence, component or panel past a limit fails here without a case written for it.
+Names are the longest Discord allows (32 characters).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from discord import AppCommandOptionType, app_commands
+
+from tests.support.harness import Harness, Message, Reply
+from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
+
+LONGEST_NAME = 32  # Discord's display names
+BOSS = User(GM.id, ("Directora de juego Maximiliana " * 2)[:LONGEST_NAME], MANAGE_PERMISSIONS)
+RIVAL = User(OTHER.id, ("Otro jugador con nombre larguísimo " * 2)[:LONGEST_NAME])
+# Free-text options need a legal value to reach past the refusal: the longest one we know
+# of per option; others get their maximum length of "x".
+LONG_TEXT = {
+    "expresion": "+".join(["10d100kh5"] * 18),
+    "daño": "+".join(["8d6"] * 40),
+    "dados": "3d10+3d10+3d10+3d10",
+    "nombre": "Guardia de la Torre Negra del Norte 1",
+}
+PRESSES_PER_SYSTEM = 600
+# Panels of one kind pressed (per locale), and presses of one component as its panel changes.
+PANELS_PER_KIND = 3
+PRESSES_PER_COMPONENT = 30
+# Buttons the bot still answers on messages older versions posted but no longer sends: the
+# sweep presses each on a copy of the message carrying its successor (current prefix: old).
+LEGACY = {"rep:repetir:": "tirar:repetir:"}
+# Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
+_IDS = re.compile(r"[0-9a-f]{8}$|\d+")
+
+
+@dataclass
+class Sweep:
+    h: Harness
+    locale: str
+    panels: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    last_seen: dict[str, str] = field(default_factory=dict)
+    times: Counter[str] = field(default_factory=Counter)
+    pressed: list[str] = field(default_factory=list)
+    presses: int = 0
+    sent: int = 0
+
+    async def command(self, path: list[str], options: dict[str, Any]) -> Reply:
+        self.sent += 1
+        return await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
+
+    def worth_pressing(self, message: Message, custom_id: str) -> bool:
+        """A component on one of the first panels of its kind, on a message that changed
+        since it was last pressed (so a panel is walked to its end: every fact, every turn)."""
+        kind = _IDS.sub("#", custom_id)
+        state = json.dumps(message.data, sort_keys=True)
+        if self.last_seen.get(custom_id) == state or self.times[custom_id] >= PRESSES_PER_COMPONENT:
+            return False
+        if custom_id not in self.panels[kind] and len(self.panels[kind]) >= PANELS_PER_KIND:
+            return False
+        self.panels[kind].add(custom_id)
+        self.last_seen[custom_id] = state
+        self.times[custom_id] += 1
+        return True
+
+    async def crawl(self, replies: list[Reply]) -> None:
+        """Press every component, following the messages the answers post or change."""
+        queue = [m for r in replies for m in r.messages]
+        while queue and self.presses < PRESSES_PER_SYSTEM:
+            message = self.h.current(queue.pop(0))
+            for component in components(message):
+                if not self.worth_pressing(message, component["custom_id"]):
+                    continue
+                self.pressed.append(component["custom_id"])
+                replies = await self.press(message, component)
+                replies += await self.press_legacy(message, component["custom_id"])
+                queue += [m for r in replies for m in r.messages]
+                queue.append(message)
+                break
+
+    async def press_legacy(self, message: Message, custom_id: str) -> list[Reply]:
+        """Press the old form of ``custom_id`` (once per kind), on a message that carries it."""
+        for current, old in LEGACY.items():
+            legacy_id = old + custom_id.removeprefix(current)
+            if not custom_id.startswith(current) or any(p.startswith(old) for p in self.pressed):
+                continue
+            data = json.loads(json.dumps(message.data).replace(f'"{custom_id}"', f'"{legacy_id}"'))
+            earlier = self.h.discord.earlier(message.channel_id, data)
+            self.pressed.append(legacy_id)
+            return await self.press(earlier, {"type": 2, "custom_id": legacy_id})
+        return []
+
+    async def press(self, message: Message, component: dict[str, Any]) -> list[Reply]:
+        self.presses += 1
+        values = None
+        if component["type"] == 3:
+            values = [o["value"] for o in component["options"][: max(1, component.get("min_values", 1))]]
+        reply = await self.h.click(
+            self.h.current(message),
+            component["custom_id"],
+            user=BOSS,
+            locale=self.locale,
+            values=values,
+            component_type=component["type"],
+        )
+        form = opened_form(reply)
+        if form is None:
+            return [reply]
+        replies = [reply]
+        for longest in (True, False):
+            if not longest:
+                reply = await self.h.click(
+                    self.h.current(message), component["custom_id"], user=BOSS, locale=self.locale
+                )
+                form = opened_form(reply)
+                if form is None:
+                    break
+            fields = {
+                i["custom_id"]: ("9" * i.get("max_length", 4000) if longest else "1") for i in inputs(form)
+            }
+            replies.append(
+                await self.h.submit(
+                    form["custom_id"], fields, user=BOSS, locale=self.locale, message=self.h.current(message)
+                )
+            )
+        return replies
+
+
+def components(message: Message) -> list[dict[str, Any]]:
+    return [
+        c
+        for row in message.data.get("components") or []
+        for c in row.get("components", [])
+        if "custom_id" in c and not c.get("disabled")
+    ]
+
+
+def opened_form(reply: Reply) -> dict[str, Any] | None:
+    calls = [c.payload for c in reply.callbacks if isinstance(c.payload, dict) and c.payload.get("type") == 9]
+    return calls[0]["data"] if calls else None
+
+
+def inputs(form: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    for row in form["components"]:
+        found += row.get("components", []) + ([row["component"]] if "component" in row else [])
+    return found
+
+
+def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> list[list[str]]:
+    if isinstance(command, app_commands.Group):
+        return [[command.name, *path] for sub in command.commands for path in walk(sub)]
+    return [[command.name]]
+
+
+def candidates(h: Harness, param: app_commands.Parameter) -> list[Any]:
+    """The values worth trying for one option: its bounds, every choice, the longest text."""
+    if param.choices:
+        return [c.value for c in param.choices]
+    kind = param.type
+    if kind in (AppCommandOptionType.integer, AppCommandOptionType.number):
+        high = param.max_value if param.max_value is not None else 100
+        low = param.min_value if param.min_value is not None else 0
+        return [high, low]
+    if kind is AppCommandOptionType.boolean:
+        return [True, False]
+    if kind is AppCommandOptionType.user:
+        return [RIVAL, BOSS]
+    if kind is AppCommandOptionType.channel:
+        return [h.channels[1]]
+    longest = int(param.max_value) if param.max_value is not None else 100
+    return [LONG_TEXT.get(param.name, "x" * longest), "x" * longest]
+
+
+def variants(h: Harness, command: app_commands.Command[Any, ..., Any]) -> list[dict[str, Any]]:
+    """Required options only; every option at its first value; then each other value alone."""
+    params = [p for p in command.parameters if not p.autocomplete]
+    first = {p.display_name: candidates(h, p)[0] for p in params}
+    found = [{p.display_name: first[p.display_name] for p in params if p.required}, dict(first)]
+    for p in params:
+        for value in candidates(h, p)[1:]:
+            found.append({**first, p.display_name: value})
+    return found
+
+
+async def suggested(
+    sweep: Sweep, path: list[str], command: app_commands.Command[Any, ..., Any]
+) -> dict[str, Any]:
+    """Ask every autocomplete (its answer is checked too); keep a suggestion for the required ones."""
+    chosen = {}
+    for param in command.parameters:
+        if param.autocomplete:
+            choices = await sweep.h.autocomplete(
+                " ".join(path), param.display_name, user=BOSS, locale=sweep.locale
+            )
+            if param.required and choices:
+                chosen[param.display_name] = choices[0]["value"]
+    return chosen
+
+
+async def table(sweep: Sweep, system: str) -> None:
+    """BOSS runs a table of ``system`` (again: a command may have named another GM)."""
+    await sweep.h.slash("mesa dj", user=ADMIN, miembro=BOSS)
+    await sweep.command(["mesa", "sistema"], {"sistema": system})
+
+
+async def sweep_system(sweep: Sweep, system: str) -> None:
+    h = sweep.h
+    sweep.presses = 0
+    assert h.bot is not None
+    for top in h.bot.tree.get_commands():
+        for path in walk(top):
+            command = h.command(path)
+            await table(sweep, system)
+            fixed = await suggested(sweep, path, command)
+            if any(p.required and p.autocomplete and p.display_name not in fixed for p in command.parameters):
+                continue
+            replies = [await sweep.command(path, {**options, **fixed}) for options in variants(h, command)]
+            await sweep.crawl(replies)
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+async def test_everything_the_bot_sends_fits_discords_limits(harness: Harness, locale: str) -> None:
+    sweep = Sweep(harness, locale)
+    systems = next(p for p in harness.command(["mesa", "sistema"]).parameters if p.name == "sistema").choices
+    for system in systems:
+        await sweep_system(sweep, str(system.value))
+    # Every kind of button and select the bot registers was reached and pressed.
+    assert unreached(harness, sweep.pressed) == []
+
+
+def unreached(h: Harness, pressed: list[str]) -> list[str]:
+    """The registered persistent components (discord.py's DynamicItems) never pressed."""
+    assert h.bot is not None
+    templates = h.bot._connection._view_store._dynamic_items
+    return sorted(
+        f"{cls.__name__} ({pattern.pattern})"
+        for pattern, cls in templates.items()
+        if not any(pattern.fullmatch(custom_id) for custom_id in pressed)
+    )
