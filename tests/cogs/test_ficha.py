@@ -228,3 +228,85 @@ async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> No
     asked = await harness.slash("mesa reiniciar", user=GM)
     await harness.click(asked.message, f"mesa:reiniciar:si:{CHANNEL_ID}", user=GM)
     assert "PG 38/38" in (await harness.slash("ficha ver")).text
+
+
+# -- rolling by name ---------------------------------------------------------------------------
+
+
+async def test_dnd_check_by_skill_name_shows_where_each_number_comes_from(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    harness.script(10)
+    reply = await harness.slash("dnd prueba", habilidad="Sigilo", cd=15)
+    # Destreza 16 → +3; nivel 5 → competencia +3, pericia +6.
+    assert "Prueba de Destreza (Sigilo)" in reply.text
+    assert "**10** +9 = **19**" in reply.text
+    assert "+9 = Destreza +3, pericia (competencia ×2) +6" in reply.text
+    assert "como **Lía Brezo**" in reply.text
+    harness.script(10)
+    english = await harness.slash("dnd prueba", habilidad="stealth", locale="en-US")
+    assert "+9 = Dexterity +3, expertise (proficiency ×2) +6" in english.text
+    harness.script(10)
+    unaccented = await harness.slash("dnd prueba", habilidad="percepcion")
+    assert "**10** +4 = **14**" in unaccented.text  # Sabiduría 13 → +1, competencia +3
+
+
+async def test_dnd_save_and_numbers_without_a_sheet(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    harness.script(10)
+    plain = await harness.slash("dnd prueba", modificador=2)
+    assert "**10** +2 = **12**" in plain.text
+    refused = await harness.slash("dnd prueba", habilidad="sigilo")
+    assert "No tienes ficha activa" in refused.text and refused.ephemeral
+    await imported(harness, "dnd5e")
+    harness.script(10)
+    save = await harness.slash("dnd salvacion", caracteristica="destreza")
+    assert "**10** +6 = **16**" in save.text  # +3 Destreza, competencia +3
+    harness.script(10)
+    plain = await harness.slash("dnd prueba", modificador=2)
+    assert "**10** +2 = **12**" in plain.text and "Lía" not in plain.text
+
+
+async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    harness.script(12, 4)
+    reply = await harness.slash("dnd ataque", arma="arco corto", ca=13)
+    # Destreza +3, competencia +3; damage 1d6+3 as on the sheet.
+    assert "Ataque con Arco corto" in reply.text
+    assert "**12** +6 = **18**" in reply.text and "+6 = Destreza +3, competencia +3" in reply.text
+    assert "= **7** perforante" in reply.text
+    unknown = await harness.slash("dnd ataque", arma="hacha", ca=13)
+    assert "no tiene el ataque «hacha»" in unknown.text
+    bare = await harness.slash("dnd ataque", ca=13)
+    assert "indica el bonificador" in bare.text
+    choices = await harness.autocomplete("dnd ataque", "arma", "esp")
+    assert choices == [{"name": "Espada larga", "value": "Espada larga"}]
+
+
+async def test_dnd_initiative_uses_the_sheets_dexterity(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    await harness.slash("dnd iniciativa panel", user=GM)
+    harness.script(11)
+    reply = await harness.slash("dnd iniciativa unirme")
+    assert "Lía Brezo" in reply.text and "14" in reply.text
+
+
+async def test_the_gm_rolls_as_an_npc(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    data = json.loads(example("dnd5e"))
+    data["nombre"] = "Orco"
+    data["caracteristicas"]["destreza"] = 8
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload("orco.json", raw), pnj=True)
+    assert "importada" in reply.text
+    harness.script(10)
+    rolled = await harness.slash("dnd prueba", user=GM, habilidad="sigilo", como="orco")
+    assert "como **Orco**" in rolled.text and "**10** +5 = **15**" in rolled.text  # −1 + pericia +6
+    refused = await harness.slash("dnd prueba", habilidad="sigilo", como="orco")
+    assert "DJ" in refused.text
+    assert await harness.autocomplete("dnd prueba", "como", "or", user=GM) == [
+        {"name": "Orco (dnd5e)", "value": str(await first_sheet_id(harness))}
+    ]
+    assert await harness.autocomplete("dnd prueba", "como", "or") == []
