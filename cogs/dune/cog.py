@@ -25,7 +25,7 @@ from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RollUpdate, Table
-from cogs.dune import flow
+from cogs.dune import flow, sheet
 from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
 from cogs.dune.state import (
@@ -102,14 +102,15 @@ class Dune(commands.Cog):
         "tarea",
         "calidad_recurso",
     )
+    @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
     @secret_option
     async def tirada(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
+        habilidad: app_commands.Range[str, 1, 40],
+        motivacion: app_commands.Range[str, 1, 40],
         enfoque: bool = False,
         dificultad: app_commands.Range[int, 0, 5] = 1,
         dados_extra: app_commands.Range[int, 0, 3] = 0,
@@ -120,14 +121,16 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
             test_spec(
-                habilidad,
-                motivacion,
+                scores.skill,
+                scores.drive,
                 enfoque,
                 rango_complicacion,
                 bonificacion_impulso,
@@ -141,6 +144,9 @@ class Dune(commands.Cog):
             task_id=tarea,
             secret=secreta,
             motivo=reason(motivo),
+            skill_key=scores.skill_key,
+            drive_key=scores.drive_key,
+            character=scores.character,
         )
         await flow.roll_and_post(self.bot, interaction, spec)
 
@@ -585,3 +591,7 @@ class Dune(commands.Cog):
             embeds.field(embed, str(task.data["name"]), value, inline=False)
         await send(interaction, embed=embed)
 
+
+Dune.tirada.autocomplete("habilidad")(sheet.skill_choices)
+Dune.tirada.autocomplete("motivacion")(sheet.drive_choices)
+Dune.tirada.autocomplete("como")(sheet.npc_choices)

@@ -310,3 +310,56 @@ async def test_the_gm_rolls_as_an_npc(harness: Harness) -> None:
         {"name": "Orco (dnd5e)", "value": str(await first_sheet_id(harness))}
     ]
     assert await harness.autocomplete("dnd prueba", "como", "or") == []
+
+
+async def test_dune_test_by_skill_and_drive_name(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    reply = await harness.slash("dune tirada", habilidad="Comunicación", motivacion="Verdad")
+    # Comunicación 6 + Verdad 7 = 13 (docs/fichas/dune.json).
+    assert "Comunicación 6 + Verdad 7 = 13" in reply.text
+    assert "objetivo 13" in reply.text and "como **Irulan Vex**" in reply.text
+    harness.script(3, 15)
+    english = await harness.slash("dune tirada", habilidad="communicate", motivacion="truth", locale="en-US")
+    assert "Communicate 6 + Truth 7 = 13" in english.text
+    harness.script(3, 15)
+    mixed = await harness.slash("dune tirada", habilidad="comprension", motivacion=5)
+    assert "Comprensión 8 + Motivación 5 = 13" in mixed.text
+    unknown = await harness.slash("dune tirada", habilidad="Baile", motivacion="verdad")
+    assert "no es una habilidad de Dune" in unknown.text and unknown.ephemeral
+
+
+async def test_dune_numbers_keep_working_without_a_sheet(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    harness.script(3, 15)
+    reply = await harness.slash("dune tirada", habilidad=6, motivacion=7)
+    assert "Habilidad 6 + Motivación 7 = 13" in reply.text
+    refused = await harness.slash("dune tirada", habilidad="combate", motivacion=7)
+    assert "No tienes ficha activa" in refused.text
+    too_big = await harness.slash("dune tirada", habilidad=25, motivacion=7)
+    assert too_big.ephemeral and "habilidad" in too_big.text
+
+
+async def test_dune_names_are_autocompleted_with_their_values(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    assert await harness.autocomplete("dune tirada", "habilidad", "comu") == []
+    await imported(harness, "dune")
+    choices = await harness.autocomplete("dune tirada", "habilidad", "comu")
+    assert choices == [{"name": "Comunicación (6)", "value": "comunicacion"}]
+    drives = await harness.autocomplete("dune tirada", "motivacion", "truth", locale="en-US")
+    assert drives == [{"name": "Truth (7)", "value": "verdad"}]
+
+
+async def test_dune_edit_then_roll_reads_the_new_value_and_repeat_keeps_the_old(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    first = await harness.slash("dune tirada", habilidad="comunicacion", motivacion="verdad")
+    await harness.slash("ficha editar", campo="habilidades.comunicacion", valor="8")
+    harness.script(3, 15)
+    after = await harness.slash("dune tirada", habilidad="comunicacion", motivacion="verdad")
+    assert "Comunicación 8 + Verdad 7 = 15" in after.text
+    harness.script(3, 15)
+    again = await harness.click(first.message, "rep:repetir:1")
+    assert "Comunicación 6 + Verdad 7 = 13" in again.text

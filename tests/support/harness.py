@@ -631,6 +631,8 @@ class Harness:
         elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
             resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
             value = value["id"]
+        if param.type is discord.AppCommandOptionType.string and not isinstance(value, str):
+            value = str(value)  # Discord sends a string option as text, whatever was typed
         return {"type": param.type.value, "name": param.display_name, "value": value}
 
 
