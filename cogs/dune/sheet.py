@@ -38,7 +38,9 @@ class Scores:
 
 
 def number(typed: str) -> int | None:
-    return int(typed) if NUMBER.fullmatch(typed) else None
+    """A score typed as a number (as before sheets), else None: a name."""
+    text = str(typed)
+    return int(text) if NUMBER.fullmatch(text) else None
 
 
 async def scores(
