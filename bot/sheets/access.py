@@ -15,7 +15,7 @@ from bot.errors import Refusal
 from bot.models import SheetRow, Table
 from bot.names import MAX_CHOICES, fold
 from bot.sheets import io
-from bot.sheets.live import LIVE, with_pools
+from bot.sheets.live import lives, with_pools
 from bot.sheets.models import SheetBase
 from bot.store import Store
 
@@ -32,8 +32,8 @@ def writable(gm: bool, user_id: int, row: SheetRow) -> bool:
 
 async def content(store: Store, row: SheetRow) -> SheetBase:
     """The sheet as play has left it: the stored file with its live pools' values."""
-    values = {live.pool: await store.pool(row.channel_id, live.pool, row.id) for live in LIVE[row.system]}
-    return io.validate(with_pools(row.data, values))
+    values = {live.pool: await store.pool(row.channel_id, live.pool, live.owner(row)) for live in lives(row)}
+    return io.validate(with_pools(row, values))
 
 
 async def find(

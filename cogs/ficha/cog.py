@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io as bytes_io
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -17,7 +18,7 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
-from bot.sheets.live import LIVE, get, live_field, opening, put
+from bot.sheets.live import LIVE, as_stored, companion, get, live_field, opening
 from bot.sheets.models import NAME_LIMIT, SheetBase, blank
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
@@ -54,12 +55,31 @@ class Sheets(commands.Cog):
         owner = interaction.user.id
         if len(await self.bot.store.sheets(ctx.table.channel_id, owner)) >= SHEETS_PER_OWNER:
             raise Refusal("fichas.too_many", n=SHEETS_PER_OWNER)
+        if not npc:
+            await self.leave(ctx, owner, sheet.sistema)
         data = sheet.model_dump(mode="json")
         row = SheetRow(
-            0, ctx.table.channel_id, owner, npc, sheet.nombre, fold(sheet.nombre), sheet.sistema, data
+            0,
+            ctx.table.channel_id,
+            owner,
+            npc,
+            sheet.nombre,
+            fold(sheet.nombre),
+            sheet.sistema,
+            data,
+            not npc,
         )
-        op = Operation(ctx.table.channel_id, interaction.id, owner, reason, guild_id=interaction.guild_id)
-        sheet_id, outcome = await self.bot.store.create_sheet(op, row, lambda i: opening(sheet, i))
+        op = Operation(
+            ctx.table.channel_id,
+            interaction.id,
+            owner,
+            reason,
+            guild_id=interaction.guild_id,
+            new_roll=companion(row, sheet),
+        )
+        sheet_id, outcome = await self.bot.store.create_sheet(
+            op, row, lambda i: opening(replace(row, id=i), sheet)
+        )
         if isinstance(outcome, Refused):
             raise Refusal(outcome.key, name=safe(sheet.nombre))
         stored = await self.bot.store.sheet(ctx.table.channel_id, sheet_id)
@@ -127,13 +147,14 @@ class Sheets(commands.Cog):
                 "fichas.editar.refused", problems=problems_text(ctx.lang, rejected.problems)
             ) from None
         after = sheet.model_dump(mode="json")
-        live = live_field(row.system, path)
+        live = live_field(row, path)
         if live is not None:
-            delta = int(get(after, path)) - int(get(current, path))
-            change = Change(live.pool, delta, row.id, cap=live.cap(after))
+            before = live.pool_value(current, int(get(current, path)))
+            delta = live.pool_value(after, int(get(after, path))) - before
+            change = Change(live.pool, delta, live.owner(row), cap=live.cap(after))
             if delta:
                 await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
-        elif not await self.bot.store.update_sheet(row.id, row.version, _stored(row, after)):
+        elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
         fresh = await self.bot.store.sheet(ctx.table.channel_id, row.id)
         assert fresh is not None
@@ -154,9 +175,36 @@ class Sheets(commands.Cog):
         """Make one of your own sheets the one your rolls read."""
         ctx = await self.here(interaction)
         row = await access.find(self.bot.store, ctx.table, False, interaction.user.id, ficha, write=True)
-        await self.bot.store.choose_sheet(ctx.table.channel_id, interaction.user.id, row.id)
+        if not row.active:
+            await self.switch(interaction, ctx, row)
         text = t(ctx.lang, "fichas.elegir.done", name=safe(row.name))
         await send(interaction, embed=embeds.card(text), ephemeral=True)
+
+    async def leave(self, ctx: TableContext, user_id: int, system: str) -> bool:
+        """Before another sheet becomes active: where the player's pool is shared by their
+        characters (Mediana's PV), the active one keeps its value in its file. Returns
+        whether the pool is shared."""
+        if not any(live.by_player for live in LIVE[system]):
+            return False
+        old = await self.bot.store.active_sheet(ctx.table.channel_id, user_id)
+        if old is not None and old.system == system:
+            kept = (await access.content(self.bot.store, old)).model_dump(mode="json")
+            await self.bot.store.update_sheet(old.id, old.version, kept)
+        return True
+
+    async def switch(self, interaction: discord.Interaction, ctx: TableContext, row: SheetRow) -> None:
+        """Make ``row`` the active sheet. Where the player's pool is shared by their
+        characters (Mediana's PV), the one left keeps its PV in its file and the pool takes
+        the chosen one's, through the ledger."""
+        store = self.bot.store
+        shared = await self.leave(ctx, interaction.user.id, row.system)
+        sheet = await access.content(store, row)  # as its file keeps it, before it is active
+        await store.choose_sheet(ctx.table.channel_id, interaction.user.id, row.id)
+        chosen = replace(row, active=True)
+        if shared:
+            changes = opening(chosen, sheet)
+            new_roll = companion(chosen, sheet)
+            await rolls.change(store, interaction, ctx.table, "fichas.elegir", *changes, new_roll=new_roll)
 
     @group.command(name=T("fichas.exportar"), description=T("fichas.exportar.desc"))
     @options("fichas.opt", "ficha")
@@ -224,12 +272,3 @@ class Sheets(commands.Cog):
             return []
         found = [p for p in fields.paths(row.data) if fold(current) in fold(p)]
         return [Choice(name=p, value=p) for p in found][:25]
-
-
-def _stored(row: SheetRow, after: dict[str, object]) -> dict[str, object]:
-    """What the store keeps of an edited sheet: its file, live fields as first stored
-    (their values are the pools')."""
-    kept = after
-    for live in LIVE[row.system]:
-        kept = put(kept, live.path, get(row.data, live.path))
-    return kept

@@ -363,3 +363,32 @@ async def test_dune_edit_then_roll_reads_the_new_value_and_repeat_keeps_the_old(
     harness.script(3, 15)
     again = await harness.click(first.message, "rep:repetir:1")
     assert "Comunicación 6 + Verdad 7 = 13" in again.text
+
+
+async def test_the_active_mediana_sheet_is_the_players_pv(harness: Harness) -> None:
+    """One PV for a character: /ficha and /mediana pv read and change the same wounds pool."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    assert "PV 18/18" in (await harness.slash("ficha ver")).text
+    await harness.slash("mediana pv daño", user=GM, cantidad=5, jugador=PLAYER)
+    assert "PV 13/18" in (await harness.slash("ficha ver")).text
+    await harness.slash("ficha editar", campo="pv.actuales", valor="10")
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 8
+    assert "10" in (await harness.slash("mediana pv ver", jugador=PLAYER)).text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "PV 13/18" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+
+
+async def test_choosing_another_mediana_sheet_moves_the_pv(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    await harness.slash("ficha editar", campo="pv.actuales", valor="12")
+    await harness.slash("ficha crear", nombre="Otra")  # PV 1/1, now active
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 0
+    chosen = await harness.slash("ficha elegir", ficha="Maese Tobías")
+    assert "Maese Tobías" in chosen.text, chosen.text
+    text = (await harness.slash("ficha ver")).text
+    assert "PV 12/18" in text, text
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 6
+    await harness.assert_ledger_matches()
