@@ -40,7 +40,7 @@ async def measure(count: int) -> str:
         in_use, vacuumed = await after_retention(db)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return (
-        f"| {count} | {len(report.replies)} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
+        f"| {count} | {report.interactions} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
         f"{report.percentile(0.99):.1f} ms | {size / 1e6:.1f} MB | {in_use / 1e6:.1f} MB / "
         f"{vacuumed / 1e6:.1f} MB | {peak:.0f} MB | "
         f"{'all hold' if not problems else f'{len(problems)} broken'} |"

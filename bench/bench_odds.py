@@ -3,7 +3,8 @@
 Run: ``python bench/bench_odds.py`` (test extras installed: icepool is a test dependency).
 icepool computes the same first comparison by enumerating both pools' multisets and
 applying ``rules.donjon.compare`` to every pair, exactly; it is run only on the sizes it
-finishes in seconds.
+finishes in seconds. Times are the process's CPU time (the machine is shared: other
+processes' load would otherwise decide the figures), with every memo cleared first.
 """
 
 from __future__ import annotations
@@ -18,21 +19,37 @@ import icepool
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import donjon, odds
+from rules import donjon, expression, odds
 
 
 def best_ms(fn: Callable[[], object], repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     return 1000 * min(times)
+
+
+def clear_memos() -> None:
+    """Every memo the odds can use: each question's, the per-rank Mediana tables and the
+    parsed damage expressions."""
+    for module in (odds, expression):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+
+
+RUNS = 21
+
+
+def median_ms(fn: Callable[[], object]) -> float:
+    return statistics.median(best_ms(fn, 1) for _ in range(RUNS))
 
 
 def uncached(fn: Callable[..., object]) -> Callable[..., object]:
     def call(*args: object, **kwargs: object) -> object:
-        fn.cache_clear()  # type: ignore[attr-defined]
+        clear_memos()
         return fn(*args, **kwargs)
 
     return call
@@ -48,9 +65,10 @@ def icepool_first(n: int, m: int, sides: int) -> object:
 
 def main() -> None:
     donjon_dist = uncached(odds.donjon_distribution)
+    donjon_exact = uncached(odds.donjon_exact)
     rows = []
     for n, m, sides in [(2, 2, 20), (3, 3, 10), (5, 5, 6), (6, 6, 6)]:
-        ours = best_ms(lambda n=n, m=m, sides=sides: donjon_dist(n, m, sides, exact=True), 3)
+        ours = best_ms(lambda n=n, m=m, sides=sides: donjon_exact(n, m, sides), 3)
         theirs = best_ms(lambda n=n, m=m, sides=sides: icepool_first(n, m, sides), 1)
         rows.append(
             (
@@ -61,10 +79,11 @@ def main() -> None:
             )
         )
     for n, m in [(20, 20), (40, 40)]:
-        fast = best_ms(lambda n=n, m=m: donjon_dist(n, m, 20))
-        exact = best_ms(lambda n=n, m=m: donjon_dist(n, m, 20, exact=True), 2)
-        rows.append((f"Donjon {n} vs {m} d20", f"{fast:.1f} ms (floats), {exact:.0f} ms (exact)", "—", "—"))
-    others = {
+        fast = median_ms(lambda n=n, m=m: donjon_dist(n, m, 20))
+        exact = median_ms(lambda n=n, m=m: donjon_exact(n, m, 20))
+        both = f"{fast:.1f} ms (floats), {exact:.1f} ms (exact)"
+        rows.append((f"Donjon {n} vs {m} d20 (median of {RUNS})", both, "—", "—"))
+    others: dict[str, Callable[[], object]] = {
         "Dune, 5 dice, focus, range 3": lambda: uncached(odds.dune_distribution)(14, 5, 6, 3, 2, 1),
         "D&D attack with advantage and 2d6+3": lambda: uncached(odds.dnd_distribution)(
             5, 15, "ventaja", True, "2d6+3"
@@ -72,13 +91,10 @@ def main() -> None:
         "Mediana, exploding, rank alto": lambda: uncached(odds.mediana_distribution)(10, 25, "alto"),
     }
     for name, fn in others.items():
-        fn()  # warm the per-rank tables
-        rows.append((name, f"{best_ms(fn):.2f} ms", "—", "—"))
+        rows.append((name, f"{median_ms(fn):.2f} ms", "—", "—"))
     print("| question | ours | icepool | ratio |\n| --- | --- | --- | --- |")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    median = statistics.median(best_ms(lambda: donjon_dist(40, 40, 20), 1) for _ in range(20))
-    print(f"\n(median of our 40 vs 40 floats over 20 runs: {median:.1f} ms)")
 
 
 if __name__ == "__main__":

@@ -1,17 +1,41 @@
 """One-line odds for the roll embeds, where the choice was made before rolling: a Dune
 test with 0 to 3 bought dice, a Donjon test with and without the banked dice, a D&D test
-with and without advantage. The figures come from ``rules.odds`` (cached per question)."""
+with and without advantage. The figures come from ``rules.odds`` (cached per question).
+
+A table may turn these lines off (``/mesa ajustes``). The decision is taken here, once, for
+every system: ``rolls.load`` (every roll is loaded before it is drawn) tells ``follow``
+the roll's table, and each line below is empty when that table hides odds, an empty line
+that ``embeds.field`` leaves out. The table is kept in a context variable, which asyncio
+gives each interaction's task of its own.
+"""
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from bot.i18n import Lang, percent, t
+from bot.models import TableSettings
 from rules import dnd5e, dune, odds
+
+_shown: ContextVar[bool] = ContextVar("roll_odds", default=True)
+
+
+def follow(settings: TableSettings) -> None:
+    """The roll being drawn in this task is at a table with these settings."""
+    _shown.set(settings.roll_odds)
+
+
+def shown() -> bool:
+    """Whether the roll being drawn shows its odds line (by default it does)."""
+    return _shown.get()
 
 
 def dune_bought_line(
     lang: Lang, target: int, dice: int, focus: int | None, rng: int, difficulty: int, ones: int
 ) -> str:
     """The chance to pass with 0 to 3 bought dice, side by side, in one line."""
+    if not shown():
+        return ""
     chances = [
         percent(
             lang,
@@ -31,6 +55,8 @@ def dune_assisted_line(
     helpers: tuple[tuple[int, int | None], ...],
 ) -> str:
     """The same line for an assisted test: the helpers' dice count when the leader succeeds."""
+    if not shown():
+        return ""
     chances = [
         percent(
             lang,
@@ -45,6 +71,8 @@ def dune_assisted_line(
 
 def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
     """The chance to succeed without, with advantage and with disadvantage, in one line."""
+    if not shown():
+        return ""
     p = {
         m.value: percent(lang, odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
         for m in dnd5e.Mode
@@ -70,7 +98,10 @@ def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int)
 
 
 def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str | None:
-    """None when a pool is past what the odds engine takes (40 dice) or the die past d100."""
+    """None when a pool is past what the odds engine takes (40 dice) or the die past d100,
+    or when the table hides odds."""
+    if not shown():
+        return None
     if dice > odds.MAX_POOL or against > odds.MAX_POOL or sides > 100:
         return None
     if bank:

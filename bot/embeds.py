@@ -39,4 +39,8 @@ def card(title: str, description: str = "", colour: discord.Colour = NEUTRAL) ->
 
 
 def field(embed: discord.Embed, name: str, value: str, inline: bool = True) -> discord.Embed:
+    """Add a field; an empty value (a line the table turned off) adds none, as Discord
+    refuses a field without a value."""
+    if not value:
+        return embed
     return embed.add_field(name=clip(name, TITLE_LIMIT), value=clip(value, FIELD_LIMIT), inline=inline)

@@ -53,6 +53,22 @@ def _redeliverable(error: BaseException) -> bool:
     return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
 
 
+def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Send a view made only of ``DynamicItem``s as plain components.
+
+    Every such button is registered on the client and discord.py routes its clicks by
+    ``custom_id`` alone, so nothing needs the view afterwards. Handed over live, discord.py
+    would keep it anyway: on an ephemeral message with a 15-minute timer task each (most
+    of the bot's memory at 2,000 tables). A stopped view is rendered and never stored.
+    """
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View) and all(
+        isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()
+    ):
+        view.stop()
+    return kwargs
+
+
 async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
     """Answer the interaction (or follow up if already answered) and return the message id
     when Discord gives it.
@@ -62,6 +78,7 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
     applied twice (the store already holds it). A private answer cannot be redelivered
     privately, so it is logged.
     """
+    plain_components(kwargs)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(**kwargs)
@@ -87,6 +104,7 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
 async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
     """Update the message a component belongs to; if that answer fails, edit the message
     through the REST API instead (a private message cannot be, so that is logged)."""
+    plain_components(kwargs)
     try:
         await interaction.response.edit_message(**kwargs)
     except DELIVERY_ERRORS as error:

@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot import chances
 from bot.errors import Refusal
 from bot.models import (
     Applied,
@@ -126,9 +127,13 @@ async def post(
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:
+    """A live roll of this kind, or a refusal. Loading it also settles, for the rest of
+    this interaction, whether its embed shows the odds line (its table's setting)."""
     record = await store.roll(roll_id)
     if record is None or record.kind != kind:
         raise Refusal("error.roll_gone")
+    table = await store.table_or_default(record.channel_id, None)
+    chances.follow(table.settings)
     return record
 
 

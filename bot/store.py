@@ -373,6 +373,19 @@ class Store:
         )
         return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]
 
+    async def players(self, channel_id: int, limit: int = 50, not_players: Sequence[str] = ()) -> list[int]:
+        """Who plays at this table: everyone who has rolled there, in the order of their
+        first roll, then whoever holds a pool of their own (even at zero) without a roll.
+        The owners of ``not_players`` pools are not players (a character sheet's id)."""
+        rows = await self._fetchall(
+            "SELECT user_id FROM (SELECT user_id, id AS seen FROM rolls WHERE channel_id = :channel "
+            "UNION ALL SELECT owner_id, 1 << 62 FROM pools WHERE channel_id = :channel AND owner_id <> 0 "
+            "AND pool NOT IN (SELECT value FROM json_each(:not_players))) "
+            "GROUP BY user_id ORDER BY min(seen), user_id LIMIT :limit",
+            {"channel": channel_id, "limit": limit, "not_players": json.dumps(sorted(not_players))},
+        )
+        return [int(r[0]) for r in rows]
+
     async def pool(self, channel_id: int, pool: str, owner_id: int = 0) -> int:
         row = await self._fetchone(
             "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
@@ -674,10 +687,23 @@ class Store:
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
     async def set_roll_message(self, roll_id: int, message_id: int) -> None:
-        """Remember where a roll was posted, so later buttons can edit that message."""
-        await self._write(
-            lambda db: db.execute("UPDATE rolls SET message_id = ? WHERE id = ?", (message_id, roll_id))
-        )
+        """Remember where a roll was posted, so later buttons can edit that message; the
+        ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
+        rows a button writes, which know the message already."""
+
+        def remember(db: sqlite3.Connection) -> None:
+            row = db.execute(
+                "UPDATE rolls SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
+                (message_id, roll_id),
+            ).fetchone()
+            if row is not None:
+                db.execute(
+                    "UPDATE ledger SET message_id = ? "
+                    "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
+                    (message_id, row[0], row[1]),
+                )
+
+        await self._write(remember)
 
     # -- character sheets (/ficha) ---------------------------------------------------------
     # One block, to move whole into the store package: rows of ``sheets`` and the pool

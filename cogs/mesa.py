@@ -42,23 +42,26 @@ KEPT_ON_RESET = (MEDIANA_SHEET,)
 KEEPING = Reset(keep=KEPT_ON_RESET, keep_pools=tuple(sorted(SHEET_POOLS)))
 
 
-def owned(lang: Lang, pool: str, owner_id: int) -> str:
-    """A player's pool names the player; a character sheet's (owned by its id) the sheet."""
-    key = "fichas.pool_owned" if pool in SHEET_POOLS else "mesa.historial.owned"
-    return t(lang, key, pool=pool_name(lang, pool), owner=owner_id, sheet=owner_id)
-
-
-def pool_line(lang: Lang, pool: PoolValue) -> str:
-    name = pool_name(lang, pool.pool)
-    if pool.pool in SHEET_POOLS:
-        return t(lang, "mesa.estado.table_pool", pool=owned(lang, pool.pool, pool.owner_id), value=pool.value)
-    if pool.owner_id:
-        return t(lang, "mesa.estado.player_pool", pool=name, owner=pool.owner_id, value=pool.value)
-    return t(lang, "mesa.estado.table_pool", pool=name, value=pool.value)
+# The pools each system keeps, so that the status shows them at zero too: the table's own
+# (owner 0) and each player's. (No cog imports another: the names are the stored ids.)
+TABLE_POOLS: dict[System, tuple[str, ...]] = {
+    System.DUNE: ("impulso", "amenaza", "dificultad_extra"),
+    System.DONJON: ("dados_dj",),
+}
+PLAYER_POOLS: dict[System, tuple[str, ...]] = {
+    System.DUNE: ("determinacion",),
+    System.DONJON: ("dados",),
+    System.DND5E: ("inspiracion",),
+}
+# Entries an undo's notice names one by one (undoing a reset may touch many pools).
+NOTICE_LINES = 20
+# Players listed in the status, at most: some forty short lines, well inside an embed.
+STATUS_PLAYERS = 40
 
 
 def change_lines(lang: Lang, outcome: Applied) -> list[str]:
-    """What an operation did to each pool, a sentence a pool."""
+    """What an operation did to each pool, a sentence a pool; a pool it left as it was
+    (Impulso already at 0 at the end of a scene) says so, never "+0"."""
     return [
         t(
             lang,
@@ -71,7 +74,42 @@ def change_lines(lang: Lang, outcome: Applied) -> list[str]:
     ]
 
 
-def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Embed:
+def table_pool_lines(lang: Lang, system: System | None, values: dict[tuple[str, int], int]) -> list[str]:
+    """The table's own pools: the system's, zeros included, then any other holding points."""
+    names = list(TABLE_POOLS.get(system, ())) if system else []
+    names += sorted(p for (p, owner), v in values.items() if not owner and v and p not in names)
+    return [
+        t(lang, "mesa.estado.table_pool", pool=pool_name(lang, p), value=values.get((p, 0), 0)) for p in names
+    ]
+
+
+def player_line(lang: Lang, names: list[str], player: int, values: dict[tuple[str, int], int]) -> str:
+    """One player's pools on one line: "<@id>: Determinación **1**"."""
+    pools = [
+        t(lang, "mesa.estado.pool_value", pool=pool_name(lang, p), value=values.get((p, player), 0))
+        for p in names
+    ]
+    return t(lang, "mesa.estado.player", owner=player, pools=" · ".join(pools))
+
+
+def player_lines(
+    lang: Lang, table: Table, players: list[int], values: dict[tuple[str, int], int]
+) -> list[str]:
+    """Every player with the system's pools, zeros included, and any other pool they hold;
+    the GM only for what they hold (a GM's "Determinación 0" is noise)."""
+    system_pools = list(PLAYER_POOLS.get(table.system, ())) if table.system else []
+    lines = []
+    for player in players[:STATUS_PLAYERS]:
+        held = sorted(p for (p, owner), v in values.items() if owner == player and v)
+        names = held if player == table.gm_id else system_pools + [p for p in held if p not in system_pools]
+        if names:
+            lines.append(player_line(lang, names, player, values))
+    return lines
+
+
+def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[int]) -> discord.Embed:
+    """The whole table at a glance: system, GM, the Donjon level, every pool of the
+    system (zeros included) and every player's own pools."""
     embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
     system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
     embeds.field(embed, t(lang, "mesa.estado.system"), system)
@@ -79,14 +117,29 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue]) -> discord.Emb
     embeds.field(embed, t(lang, "mesa.estado.gm"), gm)
     if table.gm_channel_id:
         embeds.field(embed, t(lang, "mesa.estado.gm_channel"), f"<#{table.gm_channel_id}>")
-    shown = [pool_line(lang, p) for p in pools if p.value]
-    embeds.field(
-        embed,
-        t(lang, "mesa.estado.pools"),
-        "\n".join(shown) or t(lang, "mesa.estado.no_pools"),
-        inline=False,
-    )
+    if table.system is System.DONJON:
+        embeds.field(embed, t(lang, "mesa.estado.level"), str(table.donjon_level))
+    # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
+    values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
+    pool_text = "\n".join(table_pool_lines(lang, table.system, values))
+    embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)
+    everyone = list(dict.fromkeys([*players, *(owner for _, owner in values if owner)]))
+    lines = player_lines(lang, table, everyone, values)
+    if lines or table.system in PLAYER_POOLS:
+        for text in field_values(lines) or [t(lang, "mesa.estado.no_players")]:
+            embeds.field(embed, t(lang, "mesa.estado.players"), text, inline=False)
     return embed
+
+
+def field_values(lines: list[str]) -> list[str]:
+    """Lines packed into as few field values as Discord's 1,024 characters allow."""
+    values: list[str] = []
+    for line in lines:
+        if values and len(values[-1]) + 1 + len(line) <= embeds.FIELD_LIMIT:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
 # -- the ledger, page by page ------------------------------------------------------------------
@@ -98,11 +151,20 @@ def reason_text(lang: Lang, reason: str) -> str:
     return t(lang, key) if key in CATALOG.entries else f"`{reason}`"
 
 
+def owned_pool(lang: Lang, row: LedgerRow) -> str:
+    """A ledger row's pool by name, and whose it is when it is a player's (or, for a
+    character sheet's pool, owned by the sheet's id, which sheet)."""
+    pool = pool_name(lang, row.pool)
+    if row.pool in SHEET_POOLS:
+        return t(lang, "fichas.pool_owned", pool=pool, sheet=row.owner_id)
+    if row.owner_id:
+        return t(lang, "mesa.historial.owned", pool=pool, owner=row.owner_id)
+    return pool
+
+
 def ledger_line(lang: Lang, row: LedgerRow, guild_id: int | None) -> str:
     when = int(datetime.fromisoformat(row.created_at).timestamp())
-    pool = pool_name(lang, row.pool)
-    if row.owner_id:
-        pool = owned(lang, row.pool, row.owner_id)
+    pool = owned_pool(lang, row)
     line = t(
         lang,
         "mesa.historial.line",
@@ -240,8 +302,10 @@ class Mesa(commands.Cog):
     @table_option
     async def estado(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
         table = await current_table(interaction, mesa)
-        pools = await self.bot.store.pools(table.channel_id)
-        await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools))
+        store = self.bot.store
+        pools = await store.pools(table.channel_id)
+        players = await store.players(table.channel_id, not_players=SHEET_POOLS)
+        await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools, players))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
     @options("mesa.opt", "sistema")
@@ -328,26 +392,29 @@ class Mesa(commands.Cog):
             raise Refusal("mesa.canal_dj.taken", channel=channel_id, table=other.channel_id, gm=other.gm_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
-    @options("mesa.opt", "secretas_jugadores")
+    @options("mesa.opt", "secretas_jugadores", "probabilidades")
     @table_option
     async def ajustes(
         self,
         interaction: discord.Interaction,
         secretas_jugadores: bool | None = None,
+        probabilidades: bool | None = None,
         mesa: str | None = None,
     ) -> None:
         """The table's own settings; without options, shows them (to anyone)."""
         here = await table_context(interaction, mesa)
         table = here.table
-        if secretas_jugadores is not None:
+        chosen = {"player_secret_rolls": secretas_jugadores, "roll_odds": probabilidades}
+        update = {name: value for name, value in chosen.items() if value is not None}
+        if update:
             here.require_gm()
-            settings = table.settings.model_copy(update={"player_secret_rolls": secretas_jugadores})
+            settings = table.settings.model_copy(update=update)
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
         lang = here.lang
-        key = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
-        await send(
-            interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), t(lang, key)), ephemeral=True
-        )
+        secret = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
+        odds = "mesa.ajustes.odds_on" if table.settings.roll_odds else "mesa.ajustes.odds_off"
+        text = "\n".join((t(lang, secret), t(lang, odds)))
+        await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
 
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option
@@ -411,6 +478,39 @@ class Mesa(commands.Cog):
             t(lang, "mesa.deshacer.title"), "\n".join(change_lines(lang, outcome)), embeds.SUCCESS
         )
         await answer_gm(interaction, table, embed=undone)
+        if not outcome.replayed:
+            await self.announce_undo(interaction, table, lang, outcome)
+
+    async def announce_undo(
+        self, interaction: discord.Interaction, table: Table, lang: Lang, outcome: Applied
+    ) -> None:
+        """Tell the table, in its channel, who undid which entry of the history and whose
+        pool it changed (the GM's own answer may be private)."""
+        store = self.bot.store
+        newest = await store.ledger(table.channel_id, limit=NOTICE_LINES)
+        rows = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
+        if not rows:
+            return
+        undone = await store.ledger(table.channel_id, limit=1, before_id=(rows[0].undoes or 0) + 1)
+        reason = reason_text(lang, undone[0].reason) if undone else "-"
+        lines = [t(lang, "mesa.deshacer.notice", gm=interaction.user.id, reason=reason)]
+        lines += [
+            t(
+                lang,
+                "mesa.deshacer.notice_line",
+                id=r.undoes,
+                pool=owned_pool(lang, r),
+                delta=r.delta,
+                value=r.value_after,
+            )
+            for r in rows
+        ]
+        if len(outcome.pools) > len(rows):
+            lines.append(t(lang, "mesa.deshacer.notice_more", count=len(outcome.pools) - len(rows)))
+        notice = embeds.card(t(lang, "mesa.deshacer.title"), "\n".join(lines))
+        await self.bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
+            embed=notice
+        )
 
     @mesa.command(name=T("mesa.reiniciar"), description=T("mesa.reiniciar.desc"))
     @table_option

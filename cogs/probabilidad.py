@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping, Sequence
 
 import discord
 from discord import app_commands
@@ -11,6 +12,7 @@ from discord.ext import commands
 
 from bot import charts, embeds
 from bot.chances import dnd_modes_line, dune_bought_line
+from bot.charts import Bar, Chart
 from bot.checks import current_table
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck
@@ -20,28 +22,81 @@ from rules import dnd5e, donjon, dune, mediana, odds
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
 MAX_BARS = 30
+# A result less likely than this (under 0.05 %) is not drawn: its bar would be invisible.
+NEGLIGIBLE = 0.0005
 
 
-def trimmed(distribution: dict[int, float]) -> tuple[list[str], list[float]]:
-    """The bars worth drawing: drop the negligible ends, at most ``MAX_BARS``."""
-    shown = [(k, p) for k, p in sorted(distribution.items()) if p >= 0.0005]
-    shown = sorted(sorted(shown, key=lambda kp: -kp[1])[:MAX_BARS])
-    return [str(k) for k, _ in shown], [p for _, p in shown]
+def shown(distribution: Mapping[int, float], most: int = MAX_BARS) -> list[tuple[int, float]]:
+    """The bars worth drawing, in order: drop the negligible ends, at most ``most``."""
+    kept = [(k, float(p)) for k, p in sorted(distribution.items()) if p >= NEGLIGIBLE]
+    return sorted(sorted(kept, key=lambda kp: -kp[1])[:most])
+
+
+def threshold(keys: Sequence[int], first: int) -> float:
+    """Where the line that marks success goes: just before the first bar at ``first`` or more."""
+    return next((i for i, k in enumerate(keys) if k >= first), len(keys)) - 0.5
+
+
+def passing(distribution: Mapping[int, float], first: int | None) -> list[Bar]:
+    """Bars coloured by whether the value reaches ``first`` (neutral without a target)."""
+    return [
+        Bar(str(k), p, "neutral" if first is None else ("success" if k >= first else "failure"))
+        for k, p in shown(distribution)
+    ]
+
+
+def legend(lang: Lang, **kinds: str) -> dict[str, str]:
+    return {kind: t(lang, f"odds.chart.{key}") for kind, key in kinds.items()}
 
 
 async def answer(
-    interaction: discord.Interaction,
-    lang: Lang,
-    title: str,
-    lines: list[str],
-    chart: tuple[list[str], list[float], str],
+    interaction: discord.Interaction, lang: Lang, title: str, lines: list[str], chart: Chart
 ) -> None:
-    labels, values, xlabel = chart
-    png = await charts.bar_chart(lang, title, labels, values, xlabel, t(lang, "odds.chart.y"))
+    png = await charts.bar_chart(lang, chart)
     embed = embeds.card(title, "\n".join(lines))
     embed.set_image(url="attachment://probabilidad.png")
     await interaction.followup.send(
         embed=embed, file=discord.File(fp=io.BytesIO(png), filename="probabilidad.png")
+    )
+
+
+def donjon_chart(lang: Lang, title: str, result: odds.DonjonOdds) -> Chart:
+    """Both sides on one axis: the rival's wins on the left (most successes outermost),
+    yours on the right; the line between them is the middle of the table."""
+    theirs = shown(result.successes("b"), MAX_BARS // 2)
+    mine = shown(result.successes("a"), MAX_BARS // 2)
+    bars = [Bar(str(k), p, "failure") for k, p in reversed(theirs)] + [
+        Bar(str(k), p, "success") for k, p in mine
+    ]
+    return Chart(
+        title,
+        bars,
+        t(lang, "odds.chart.winner_successes"),
+        t(lang, "odds.chart.y"),
+        legend(lang, failure="rival_wins", success="you_win"),
+        marker=len(theirs) - 0.5 if theirs and mine else None,
+    )
+
+
+def dnd_chart(
+    lang: Lang, title: str, result: odds.DndOdds, modifier: int, target: int | None, attack: bool
+) -> Chart:
+    """Totals coloured by the verdict; on an attack a natural 20 is a critical and a
+    natural 1 a miss, whatever the total."""
+    bars = passing(result.totals, target)
+    if attack:
+        special = {str(20 + modifier): "critical", str(1 + modifier): "fumble"}
+        bars = [Bar(b.label, b.p, special.get(b.label, b.kind)) for b in bars]
+    keys = [int(b.label) for b in bars]
+    marker_key = "odds.chart.ac" if attack else "odds.chart.dc"
+    return Chart(
+        title,
+        bars,
+        t(lang, "odds.chart.total"),
+        t(lang, "odds.chart.y"),
+        legend(lang, success="pass", failure="fail", critical="natural_20", fumble="natural_1"),
+        marker=None if target is None else threshold(keys, target),
+        marker_label="" if target is None else t(lang, marker_key, value=target),
     )
 
 
@@ -76,7 +131,6 @@ class Probabilidad(commands.Cog):
         result = odds.donjon_distribution(dados, against, sides)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
-        wins = result.successes("a")
         lines = [
             t(
                 lang,
@@ -86,16 +140,13 @@ class Probabilidad(commands.Cog):
                 sides=sides,
                 p=percent(lang, result.win("a")),
             ),
+            t(lang, "odds.donjon.lose", p=percent(lang, result.win("b"))),
             t(lang, "odds.donjon.expected", value=decimal(lang, result.expected("a"), 2)),
-            t(lang, "odds.donjon.tie", p=percent(lang, result.full_tie)),
         ]
-        await answer(
-            interaction,
-            lang,
-            t(lang, "odds.donjon.title"),
-            lines,
-            (*trimmed(wins), t(lang, "odds.chart.successes")),
-        )
+        if result.full_tie:
+            lines.append(t(lang, "odds.donjon.tie", p=percent(lang, result.full_tie)))
+        title = t(lang, "odds.donjon.title")
+        await answer(interaction, lang, title, lines, donjon_chart(lang, title, result))
 
     @group.command(name=T("odds.dune"), description=T("odds.dune.desc"))
     @options(
@@ -145,13 +196,19 @@ class Probabilidad(commands.Cog):
             t(lang, "odds.dune.complication", p=percent(lang, result.p_complication)),
             dune_bought_line(lang, *args),
         ]
-        await answer(
-            interaction,
-            lang,
-            t(lang, "odds.dune.title"),
-            lines,
-            (*trimmed(dict(result.successes)), t(lang, "odds.chart.successes")),
+        title = t(lang, "odds.dune.title")
+        bars = passing(result.successes, dificultad)
+        chart = Chart(
+            title,
+            bars,
+            t(lang, "odds.chart.successes"),
+            t(lang, "odds.chart.y"),
+            legend(lang, success="pass", failure="fail"),
+            marker=threshold([int(b.label) for b in bars], dificultad),
+            marker_label=t(lang, "odds.chart.difficulty", value=dificultad),
+            note=t(lang, "odds.chart.complication", p=percent(lang, result.p_complication)),
         )
+        await answer(interaction, lang, title, lines, chart)
 
     @group.command(name=T("odds.dnd"), description=T("odds.dnd.desc"))
     @options("dnd.opt", "modificador", "cd", "ventaja", "desventaja", "ataque", "dano")
@@ -185,13 +242,9 @@ class Probabilidad(commands.Cog):
                     mean=decimal(lang, result.expected_damage, 2),
                 )
             )
-        await answer(
-            interaction,
-            lang,
-            t(lang, "odds.dnd.title"),
-            lines or [t(lang, "odds.dnd.no_target")],
-            (*trimmed(dict(result.totals)), t(lang, "odds.chart.total")),
-        )
+        title = t(lang, "odds.dnd.title")
+        chart = dnd_chart(lang, title, result, modificador, cd, ataque)
+        await answer(interaction, lang, title, lines or [t(lang, "odds.dnd.no_target")], chart)
 
     @group.command(name=T("odds.mediana"), description=T("odds.mediana.desc"))
     @options("mediana.opt", "atributo", "dificultad", "habilidad", "rango", "malherido", "solo_atributo")
@@ -223,14 +276,14 @@ class Probabilidad(commands.Cog):
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = [mediana_line(lang, base, ranks[base], x) for base, x in results.items()]
-        chart = trimmed(dict(results[rango.value if rango else "medio"].totals))
+        chosen = rango.value if rango else "medio"
         title = "odds.mediana.title_attribute" if solo_atributo else "odds.mediana.title"
         await answer(
             interaction,
             lang,
             t(lang, title, difficulty=dificultad),
             lines,
-            (*chart, t(lang, "odds.chart.total")),
+            mediana_chart(lang, results[chosen], ranks[chosen], atributo + habilidad, dificultad, kind),
         )
 
 
@@ -245,6 +298,32 @@ def mediana_line(lang: Lang, base: str, rank: str, result: odds.MedianaOdds) -> 
         success=percent(lang, result.p_success),
         critical=percent(lang, result.p_critical),
         fumble=percent(lang, result.p_fumble),
+    )
+
+
+def mediana_chart(
+    lang: Lang, result: odds.MedianaOdds, rank: str, score: int, difficulty: int, skill_test: bool
+) -> Chart:
+    """Totals of the rank rolled: failure, success, and critical from the difficulty + 10
+    on; in a skill test an objective die of 1 fails whatever the total. A fumble depends on
+    the dice, not the total: its chance is written in the legend."""
+    critical = difficulty + mediana.CRITICAL_MARGIN
+
+    def kind(bar: Bar) -> str:
+        if skill_test and int(bar.label) == score + 1:
+            return "failure"
+        return "critical" if int(bar.label) >= critical else bar.kind
+
+    bars = [Bar(b.label, b.p, kind(b)) for b in passing(result.totals, difficulty)]
+    return Chart(
+        t(lang, "odds.mediana.chart", rank=t(lang, f"mediana.rank.{rank}"), difficulty=difficulty),
+        bars,
+        t(lang, "odds.chart.total"),
+        t(lang, "odds.chart.y"),
+        legend(lang, success="success", failure="failure", critical="critical"),
+        marker=threshold([int(b.label) for b in bars], difficulty),
+        marker_label=t(lang, "odds.chart.difficulty", value=difficulty),
+        note=t(lang, "odds.chart.fumble", p=percent(lang, result.p_fumble)),
     )
 
 

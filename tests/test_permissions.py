@@ -85,6 +85,12 @@ async def own_sheets(h: Harness) -> None:
     for user in (GM, PLAYER, OTHER):
         await h.slash("ficha crear", user=user, nombre="Ana")
 
+async def improved_rolls(h: Harness) -> None:
+    """Everyone has a fresh Jugador Mejorado roll (all threes) to move a point on."""
+    for user in (GM, PLAYER, OTHER):
+        h.script(*([3] * 18))
+        await h.slash("donjon atributos", user=user, metodo="jugador_mejorado")
+
 
 async def dnd_tracker(h: Harness) -> dict[str, Any]:
     """A tracker with two monsters tied on initiative; the option names the second."""
@@ -161,6 +167,7 @@ CASES = [
     Case("donjon ajustes", "donjon", {"nivel": 2}, allowed=GM_ONLY, changes=None),
     Case("donjon iniciativa", "donjon", changes=None),
     Case("donjon atributos", "donjon"),
+    Case("donjon cambiar", "donjon", {"sube": "virilidad", "baja": "aguante"}, setup=improved_rolls),
     Case(
         "donjon puntos",
         "donjon",
@@ -411,6 +418,13 @@ async def donjon_combat(h: Harness) -> Message:
     return (await h.slash("donjon iniciativa", user=GM)).message
 
 
+async def donjon_remove_menu(h: Harness) -> Message:
+    """The GM's menu of who to take out of a started Ráfaga."""
+    panel = await donjon_started(h)
+    combat_id = panel.custom_ids[0].split(":")[3]
+    return (await h.click(panel, f"donjon:ini:quitar:{combat_id}:0", user=GM)).message
+
+
 async def dnd_panel(h: Harness) -> Message:
     """A panel with a monster in (so it can start) and every player still free to join."""
     await h.slash("dnd iniciativa panel", user=GM)
@@ -498,6 +512,15 @@ BUTTON_CASES = [
         component_type=5,
     ),
     ButtonCase("donjon turn", "donjon", donjon_started, {"donjon:ini:siguiente": OWN}),
+    ButtonCase("donjon remove", "donjon", donjon_started, {"donjon:ini:quitar": GM_ONLY}),
+    ButtonCase(
+        "donjon remove menu",
+        "donjon",
+        donjon_remove_menu,
+        {"donjon:quitar": GM_ONLY},
+        values=[f"u{PLAYER.id}"],
+        component_type=3,
+    ),
     ButtonCase(
         "dune opposed menu",
         "dune",
@@ -655,6 +678,7 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.NarratedButton,
         dnd5e.PassSelect,
         donjon_combat.CombatButton,
+        donjon_combat.RemoveSelect,
         dnd5e_combat.TrackerButton,
         dnd5e.InspirationButton,
         mediana.TestButton,

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds, rolls
-from bot.checks import answer_gm, current_table, gm_table, is_gm, secret_option, table_option
+from bot.checks import (
+    REASON_LIMIT,
+    current_table,
+    gm_table,
+    in_gm_channel,
+    is_gm,
+    reason_option,
+    secret_option,
+    table_option,
+)
 from bot.client import Tirada
 from bot.errors import Refusal, RefusedCheck, send
-from bot.i18n import T, lang_for, options, t
-from bot.models import Change, Table
-from bot.reveal import is_secret
+from bot.i18n import Lang, T, lang_for, options, t
 from bot.rolls import load
-from cogs.donjon.combat import CombatButton, combat_embed, combat_view
-from cogs.donjon.components import FriendSelect, LawButton, NarratedButton, law_view
-from cogs.donjon.render import attributes_embed, roll_embed
+from cogs.donjon import attributes, roll
+from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
+from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
 from cogs.donjon.state import (
     ATTRIBUTES_KIND,
     BANK,
@@ -33,9 +38,16 @@ from cogs.donjon.state import (
     who,
 )
 from rules import donjon
-from rules.donjon import Contest, DonjonRoll, Law
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
+ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon.ATTRIBUTES]
+
+
+def adjust_text(lang: Lang, owner: int, delta: int, value: int) -> str:
+    """What the GM gave or took, and from whose pool, for the whole table to read."""
+    side = "gm" if owner == GM else "player"
+    way = "give" if delta > 0 else "take"
+    return t(lang, f"donjon.banco.{way}.{side}", player=owner, n=abs(delta), value=value)
 
 
 # -- the cog ------------------------------------------------------------------------------------
@@ -50,10 +62,14 @@ class Donjon(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton)
+        self.bot.repeaters[KIND] = roll.repeat
+        self.bot.repeaters[ATTRIBUTES_KIND] = attributes.reroll
+        self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton)
+        self.bot.repeaters.pop(KIND, None)
+        self.bot.repeaters.pop(ATTRIBUTES_KIND, None)
+        self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.guild_id is None:
@@ -63,149 +79,113 @@ class Donjon(commands.Cog):
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
-    @options("donjon.opt", "dados", "contra", "dificultad", "banco")
+    @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
+    @reason_option
     @secret_option
     async def prueba(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         dados: app_commands.Range[int, 0, 100],
         contra: app_commands.Range[int, 0, 100] | None = None,
         dificultad: Choice[str] | None = None,
         banco: app_commands.Range[int, 0, 100] = 0,
+        banco_dj: app_commands.Range[int, 0, 100] = 0,
+        jugador: discord.Member | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
-        dice plus the Donjon level; Media when neither is given)."""
-        table = await current_table(interaction)
-        if contra is not None and dificultad is not None:
-            raise Refusal("donjon.contra_or_difficulty")
-        check("dados", dados, 0, donjon.MAX_POOL)
-        check("banco", banco, 0, MAX_BANK)
-        if contra is not None:
-            check("contra", contra, 0, donjon.MAX_POOL)
-            gm_dice = contra
-        else:
-            gm_dice = donjon.difficulty_dice(dificultad.value if dificultad else "media", table.donjon_level)
-        check("dados", dados + banco, 0, donjon.MAX_POOL)
-        me = interaction.user.id
-        await self.contest(
+        await roll.prueba(
             interaction,
-            table,
-            "prueba",
-            dados + banco,
-            gm_dice,
-            spend=((bank_change(me, -banco),) if banco else ()),
-            law_for={"a": (me, GM), "b": (GM, me)},
-            details={"bank_spent": banco},
-            secret=secreta,
+            dados=dados,
+            contra=contra,
+            dificultad=dificultad.value if dificultad else None,
+            banco=banco,
+            banco_dj=banco_dj,
+            jugador=jugador.id if jugador else None,
+            secreta=secreta,
+            motivo=motivo,
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
-    @options("donjon.opt", "rival", "dados", "rival_dados", "banco")
+    @options("donjon.opt", "rival", "dados", "rival_dados", "banco", "rival_banco", "jugador")
+    @reason_option
     @secret_option
     async def enfrentada(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         rival: discord.Member,
         dados: app_commands.Range[int, 0, 100],
         rival_dados: app_commands.Range[int, 0, 100],
         banco: app_commands.Range[int, 0, 100] = 0,
+        rival_banco: app_commands.Range[int, 0, 100] = 0,
+        jugador: discord.Member | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Two characters against each other; the winner allocates, the loser narrates."""
-        table = await current_table(interaction)
-        if rival.bot or rival.id == interaction.user.id:
+        if rival.bot:
             raise Refusal("donjon.bad_rival")
-        for name, value in (("dados", dados), ("rival_dados", rival_dados), ("banco", banco)):
-            check(name, value, 0, donjon.MAX_POOL)
-        check("dados", dados + banco, 0, donjon.MAX_POOL)
-        me = interaction.user.id
-        await self.contest(
+        await roll.enfrentada(
             interaction,
-            table,
-            "enfrentada",
-            dados + banco,
-            rival_dados,
-            spend=((bank_change(me, -banco),) if banco else ()),
-            law_for={"a": (me, rival.id), "b": (rival.id, me)},
-            details={"rival": rival.id, "bank_spent": banco},
-            secret=secreta,
+            rival=rival.id,
+            dados=dados,
+            rival_dados=rival_dados,
+            banco=banco,
+            rival_banco=rival_banco,
+            jugador=jugador.id if jugador else None,
+            secreta=secreta,
+            motivo=motivo,
         )
-
-    async def contest(
-        self,
-        interaction: discord.Interaction,
-        table: Table,
-        kind: str,
-        a: int,
-        b: int,
-        *,
-        spend: tuple[Change, ...] = (),
-        law_for: dict[str, tuple[int, int]] | None = None,
-        details: dict[str, Any] | None = None,
-        gain: Any = None,
-        secret: bool = False,
-    ) -> None:
-        """Roll a test, record it with whatever it spends or gains, and post it."""
-        secret = is_secret(interaction, table, secret)
-        test = donjon.roll_contest(self.bot.rng, a, b, table.settings.donjon_sides)
-        law = None
-        if law_for is not None and test.winner is not None:
-            winner, narrator = law_for[test.winner]
-            law = Law(winner, narrator, test.successes)
-        roll = DonjonRoll(kind, test, law, dict(details or {}))
-        changes = spend + (gain(test) if gain else ())
-        record = await rolls.record(
-            self.bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
-        )
-        lang = lang_for(interaction.locale)
-        embed, view = roll_embed(lang, record), law_view(lang, record)
-        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
     # -- tests without the Law -------------------------------------------------------------------
 
     @group.command(name=T("donjon.dano"), description=T("donjon.dano.desc"))
-    @options("donjon.opt", "aguante", "modificadores", "severidad", "bonificacion_dj")
+    @options(
+        "donjon.opt",
+        "aguante",
+        "modificadores",
+        "severidad",
+        "atributo_pnj",
+        "habilidad_pnj",
+        "bonificacion_dj",
+        "jugador",
+    )
     @app_commands.choices(severidad=DIFFICULTY_CHOICES)
+    @reason_option
     @secret_option
     async def dano(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         aguante: app_commands.Range[int, 0, 100],
         modificadores: app_commands.Range[int, -100, 100] = 0,
         severidad: Choice[str] | None = None,
+        atributo_pnj: app_commands.Range[int, 0, 100] | None = None,
+        habilidad_pnj: app_commands.Range[int, 0, 100] | None = None,
         bonificacion_dj: app_commands.Range[int, 0, 100] = 0,
+        jugador: discord.Member | None = None,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Prueba de Daño: Aguante (+ modifiers) against level + severity + the GM's banked
-        successes; "cada éxito del DJ en una Prueba de Daño resta una Herida"."""
-        table = await current_table(interaction)
-        check("aguante", aguante, 0, donjon.MAX_POOL)
-        check("modificadores", modificadores, -donjon.MAX_POOL, donjon.MAX_POOL)
-        check("bonificacion_dj", bonificacion_dj, 0, MAX_BANK)
-        if bonificacion_dj and not is_gm(table, interaction):
-            raise Refusal("donjon.gm_bank_gm_only")
-        player = max(aguante + modificadores, 0)
-        severity = severidad.value if severidad else donjon.DEFAULT_SEVERITY
-        gm_dice = donjon.damage_dice(table.donjon_level, severity, bonificacion_dj)
-        check("dados", gm_dice, 0, donjon.MAX_POOL)
-        await self.contest(
+        await roll.dano(
             interaction,
-            table,
-            "dano",
-            player,
-            gm_dice,
-            spend=((Change(GM_BANK, -bonificacion_dj),) if bonificacion_dj else ()),
-            secret=secreta,
+            aguante=aguante,
+            modificadores=modificadores,
+            severidad=severidad.value if severidad else None,
+            atributo_pnj=atributo_pnj,
+            habilidad_pnj=habilidad_pnj,
+            bonificacion_dj=bonificacion_dj,
+            jugador=jugador.id if jugador else None,
+            secreta=secreta,
+            motivo=motivo,
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "valor", "sobreprecio", "habilidad", "intercambio")
+    @reason_option
     @secret_option
     async def gastos_comprar(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         riqueza: app_commands.Range[int, 0, 100],
         sociabilidad: app_commands.Range[int, 0, 100],
         valor: app_commands.Range[int, 0, 100],
@@ -213,81 +193,82 @@ class Donjon(commands.Cog):
         habilidad: app_commands.Range[int, 0, 100] = 0,
         intercambio: app_commands.Range[int, 0, 100] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Comprar cosas: Riqueza put in + Sociabilidad (+ a skill, + an item traded) against
         Valor + Sobreprecio. The Riqueza is spent only on a success."""
-        await self.expense(
-            interaction,
-            "comprar",
-            riqueza,
-            (sociabilidad, habilidad, intercambio),
-            valor + sobreprecio,
-            {"spent": riqueza},
-            secret=secreta,
-        )
+        ask = {
+            "tipo": "comprar",
+            "riqueza": riqueza,
+            "sociabilidad": sociabilidad,
+            "valor": valor,
+            "sobreprecio": sobreprecio,
+            "habilidad": habilidad,
+            "intercambio": intercambio,
+        }
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
+    @reason_option
     @secret_option
     async def gastos_provisiones(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         riqueza: app_commands.Range[int, 0, 100],
         sociabilidad: app_commands.Range[int, 0, 100],
         provisiones: app_commands.Range[int, 0, 100],
         sobreprecio: app_commands.Range[int, 0, 100] = 0,
         habilidad: app_commands.Range[int, 0, 100] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Comprar más Provisiones: against current Provisiones + Sobreprecio; every success
         adds one to Provisiones."""
-        await self.expense(
-            interaction,
-            "provisiones",
-            riqueza,
-            (sociabilidad, habilidad),
-            provisiones + sobreprecio,
-            {"spent": riqueza},
-            secret=secreta,
-        )
+        ask = {
+            "tipo": "provisiones",
+            "riqueza": riqueza,
+            "sociabilidad": sociabilidad,
+            "provisiones": provisiones,
+            "sobreprecio": sobreprecio,
+            "habilidad": habilidad,
+        }
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "riqueza_pnj", "discernimiento_pnj", "habilidad")
+    @reason_option
     @secret_option
     async def gastos_influencia(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         riqueza: app_commands.Range[int, 0, 100],
         sociabilidad: app_commands.Range[int, 0, 100],
         riqueza_pnj: app_commands.Range[int, 0, 100],
         discernimiento_pnj: app_commands.Range[int, 0, 100],
         habilidad: app_commands.Range[int, 0, 100] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Usar Riqueza como influencia: the successes become bonus dice for the next social
         proposal to that NPC, banked for the one who paid."""
-        me = interaction.user.id
-
-        def gain(test: Contest) -> tuple[Change, ...]:
-            return (bank_change(me, test.successes),) if test.winner == "a" else ()
-
-        await self.expense(
-            interaction,
-            "influencia",
-            riqueza,
-            (sociabilidad, habilidad),
-            riqueza_pnj + discernimiento_pnj,
-            {"spent": riqueza},
-            gain,
-            secret=secreta,
-        )
+        ask = {
+            "tipo": "influencia",
+            "riqueza": riqueza,
+            "sociabilidad": sociabilidad,
+            "riqueza_pnj": riqueza_pnj,
+            "discernimiento_pnj": discernimiento_pnj,
+            "habilidad": habilidad,
+        }
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
     @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
+    @reason_option
     @secret_option
     async def gastos_objeto(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         provisiones: app_commands.Range[int, 0, 100],
         cerebralidad: app_commands.Range[int, 0, 100],
         valor: app_commands.Range[int, 0, 100] = 0,
@@ -295,69 +276,47 @@ class Donjon(commands.Cog):
         inusual: bool = False,
         habilidad: app_commands.Range[int, 0, 100] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Sacar un objeto de las Provisiones: Provisiones put in + Cerebralidad against the
         Tabla de Provisiones."""
-        check("valor", valor, 0, donjon.MAX_POOL)
-        gm_dice = donjon.provisions_dice(valor, habilidad_objeto, inusual)
-        await self.expense(
-            interaction,
-            "objeto",
-            provisiones,
-            (cerebralidad, habilidad),
-            gm_dice,
-            {"spent": provisiones},
-            secret=secreta,
-        )
+        ask = {
+            "tipo": "objeto",
+            "provisiones": provisiones,
+            "cerebralidad": cerebralidad,
+            "valor": valor,
+            "habilidad_objeto": habilidad_objeto,
+            "inusual": inusual,
+            "habilidad": habilidad,
+        }
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
     @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
+    @reason_option
     @secret_option
     async def gastos_vender(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[Tirada],
         valor: app_commands.Range[int, 0, 100],
         sociabilidad: app_commands.Range[int, 0, 100],
         riqueza: app_commands.Range[int, 0, 100],
         sobreprecio: app_commands.Range[int, 0, 100] = 0,
         habilidad: app_commands.Range[int, 0, 100] = 0,
         secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Vender por Riqueza: the item's Valor + Sociabilidad against current Riqueza +
         Sobreprecio; each success adds one Riqueza, and the item is sold either way."""
-        await self.expense(
-            interaction, "vender", valor, (sociabilidad, habilidad), riqueza + sobreprecio, {}, secret=secreta
-        )
-
-    async def expense(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        put_in: int,
-        added: tuple[int, ...],
-        gm_dice: int,
-        params: dict[str, int],
-        gain: Any = None,
-        *,
-        secret: bool = False,
-    ) -> None:
-        """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
-        only if the test succeeds."""
-        table = await current_table(interaction)
-        for value in (put_in, *added, gm_dice):
-            check("dados", value, 0, donjon.MAX_POOL)
-        player = put_in + sum(added)
-        check("dados", player, 0, donjon.MAX_POOL)
-        await self.contest(
-            interaction,
-            table,
-            f"gastos_{kind}",
-            player,
-            gm_dice,
-            details={"params": params},
-            gain=gain,
-            secret=secret,
-        )
+        ask = {
+            "tipo": "vender",
+            "valor": valor,
+            "sociabilidad": sociabilidad,
+            "riqueza": riqueza,
+            "sobreprecio": sobreprecio,
+            "habilidad": habilidad,
+        }
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
 
     # -- banked dice, facts, settings -------------------------------------------------------------
 
@@ -401,9 +360,14 @@ class Donjon(commands.Cog):
             self.bot.store, interaction, table, "donjon.bank_adjust", bank_change(owner, cantidad)
         )
         lang = lang_for(interaction.locale)
-        value = outcome.pools[0].value
-        text = t(lang, "donjon.banco.adjusted", owner=who(lang, owner), delta=cantidad, value=value)
-        await answer_gm(interaction, table, embed=embeds.card(t(lang, "donjon.banco.title"), text))
+        notice = embeds.card(
+            t(lang, "donjon.banco.title"), adjust_text(lang, owner, cantidad, outcome.pools[0].value)
+        )
+        await send(interaction, embed=notice)
+        if in_gm_channel(table, interaction) and not outcome.replayed:
+            await self.bot.get_partial_messageable(table.channel_id, guild_id=interaction.guild_id).send(
+                embed=notice
+            )
 
     @group.command(name=T("donjon.hechos"), description=T("donjon.hechos.desc"))
     async def hechos(self, interaction: discord.Interaction) -> None:
@@ -460,24 +424,20 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         open_combat = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
             None,
         )
         if open_combat is None:
-            state = {
-                "combatants": [],
-                "rafaga": 1,
-                "step": 0,
-                "ended": False,
-                "sides": table.settings.donjon_sides,
-            }
+            state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
             combat_id = await store.save_roll(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         message_id = await send(
-            interaction, embed=combat_embed(lang, open_combat.data), view=combat_view(lang, open_combat)
+            interaction,
+            embed=combat_embed(lang, load_combat(open_combat)),
+            view=combat_view(lang, open_combat),
         )
         if message_id is not None:
             await store.set_roll_message(open_combat.id, message_id)
@@ -485,21 +445,29 @@ class Donjon(commands.Cog):
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
     @options("donjon.opt", "metodo")
     @app_commands.choices(
-        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in ("estandar", "mejorado", "eleccion")]
+        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon.ROLLED_METHODS]
     )
+    @reason_option
     @secret_option
     async def atributos(
-        self, interaction: discord.Interaction, metodo: Choice[str] | None = None, secreta: bool = False
+        self,
+        interaction: discord.Interaction[Tirada],
+        metodo: Choice[str] | None = None,
+        secreta: bool = False,
+        motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        method = metodo.value if metodo else "estandar"
-        table = await current_table(interaction)
-        secret = is_secret(interaction, table, secreta)
-        lang = lang_for(interaction.locale)
-        embed = attributes_embed(lang, method, donjon.roll_attributes(self.bot.rng, method == "eleccion"))
-        record = await rolls.record(
-            self.bot.store, interaction, table, ATTRIBUTES_KIND, {}, "donjon.atributos"
+        await attributes.roll_attributes(
+            interaction, metodo.value if metodo else "estandar", secreta=secreta, motivo=motivo
         )
-        await rolls.post(self.bot.store, interaction, table, record, embed, None, secret=secret)
+
+    @group.command(name=T("donjon.cambiar"), description=T("donjon.cambiar.desc"))
+    @options("donjon.opt", "sube", "baja")
+    @app_commands.choices(sube=ATTRIBUTE_CHOICES, baja=ATTRIBUTE_CHOICES)
+    async def cambiar(
+        self, interaction: discord.Interaction[Tirada], sube: Choice[str], baja: Choice[str]
+    ) -> None:
+        """A Elección del Jugador Mejorado: one point from one Atributo to another."""
+        await attributes.swap(interaction, sube.value, baja.value)
 
     @group.command(name=T("donjon.puntos"), description=T("donjon.puntos.desc"))
     @options("donjon.opt", *donjon.ATTRIBUTES)

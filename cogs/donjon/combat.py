@@ -2,107 +2,119 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from collections.abc import Callable
 
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, roll_channel, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.errors import Refusal, send, update
 from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load
-from bot.ui import Modal, StepButton, parse_int
-from cogs.donjon.state import COMBAT_KIND, MAX_COMBATANTS
+from bot.ui import Guarded, Modal, StepButton, parse_int
+from cogs.donjon.state import COMBAT_KIND
 from rules import donjon
 
 # -- initiative ----------------------------------------------------------------------------------
 
 
-def combatants(state: dict[str, Any]) -> list[donjon.Combatant]:
-    return [
-        donjon.Combatant(c["key"], c["name"], c["npc"], tuple(c["dice"]), c["count"], c.get("user"))
-        for c in state["combatants"]
-    ]
-
-
-def turns(state: dict[str, Any]) -> tuple[donjon.Turn, ...]:
-    return donjon.schedule([c for c in combatants(state) if c.dice], state["sides"])
-
-
-def acting_user(state: dict[str, Any]) -> int | None:
-    """Whose group acts now in this Ráfaga (None for an NPC, or once all have acted)."""
-    schedule = turns(state)
-    if state["step"] >= len(schedule):
-        return None
-    key = schedule[state["step"]].key
-    return next(c.get("user") for c in state["combatants"] if c["key"] == key)
-
-
-def turn_name(turn: donjon.Turn, state: dict[str, Any]) -> str:
-    group = next(c for c in state["combatants"] if c["key"] == turn.key)
+def turn_name(combat: donjon.Combat, turn: donjon.Turn) -> str:
+    group = next(s.combatant for s in combat.seats if s.combatant.key == turn.key)
     name = discord.utils.escape_markdown(turn.name)
-    return f"{name} {turn.member + 1}" if group["count"] > 1 else name
+    return f"{name} {turn.member + 1}" if group.count > 1 else name
 
 
-def combat_embed(lang: Lang, state: dict[str, Any]) -> discord.Embed:
-    schedule = turns(state)
-    step = state["step"]
-    title = t(lang, "donjon.combat.title", rafaga=state["rafaga"])
-    if state["ended"]:
+def acting_user(combat: donjon.Combat) -> int | None:
+    """Whose group acts now in this ráfaga (None for an NPC, or once all have acted)."""
+    turn = combat.acting
+    if turn is None:
+        return None
+    return next(s.combatant.user_id for s in combat.seats if s.combatant.key == turn.key)
+
+
+def combat_embed(lang: Lang, combat: donjon.Combat) -> discord.Embed:
+    schedule = combat.turns
+    title = t(lang, "donjon.combat.title", rafaga=combat.rafaga)
+    if combat.ended:
         description = t(lang, "donjon.combat.ended")
     elif not schedule:
         description = t(lang, "donjon.combat.empty")
-    elif step >= len(schedule):
+    elif combat.over:
         description = t(lang, "donjon.combat.rafaga_over")
     else:
-        turn = schedule[step]
-        upcoming = ", ".join(f"{turn_name(x, state)} ({x.number})" for x in schedule[step + 1 : step + 6])
-        description = t(lang, "donjon.combat.acts", name=turn_name(turn, state), number=turn.number)
+        turn = schedule[combat.step]
+        upcoming = ", ".join(
+            f"{turn_name(combat, x)} ({x.number})" for x in schedule[combat.step + 1 : combat.step + 6]
+        )
+        description = t(lang, "donjon.combat.acts", name=turn_name(combat, turn), number=turn.number)
         if upcoming:
             description += "\n" + t(lang, "donjon.combat.next", names=upcoming)
     embed = embeds.card(title, description)
     lines = []
-    for c in state["combatants"]:
-        count = f" ×{c['count']}" if c["count"] > 1 else ""
-        dice = " ".join(str(v) for v in c["dice"]) or t(lang, "donjon.combat.waiting")
-        tag = " " + t(lang, "donjon.combat.npc") if c["npc"] else ""
-        lines.append(f"**{discord.utils.escape_markdown(c['name'])}**{count}{tag}: {dice}")
+    for seat in combat.seats:
+        c = seat.combatant
+        count = f" ×{c.count}" if c.count > 1 else ""
+        dice = " ".join(str(v) for v in c.dice) or t(lang, "donjon.combat.waiting")
+        tag = " " + t(lang, "donjon.combat.npc") if c.npc else ""
+        lines.append(f"**{discord.utils.escape_markdown(c.name)}**{count}{tag}: {dice}")
     embeds.field(embed, t(lang, "donjon.combat.who"), "\n".join(lines) or "—", inline=False)
     return embed
 
 
+def load_combat(record: RollRecord) -> donjon.Combat:
+    return donjon.combat_from_data(record.data)
+
+
 def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
-    state = record.data
-    if state["ended"]:
+    combat = load_combat(record)
+    if combat.ended:
         return None
     view = discord.ui.View(timeout=None)
     for action in ("unirme", "pnj"):
         view.add_item(CombatButton(record.id, action, 0, t(lang, f"donjon.button.{action}")))
-    if state["step"] < len(turns(state)):
+    if not combat.over:
         view.add_item(
             CombatButton(
                 record.id,
                 "siguiente",
-                state["step"],
+                combat.step,
                 t(lang, "donjon.button.siguiente"),
                 discord.ButtonStyle.primary,
             )
         )
     view.add_item(CombatButton(record.id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
+    if combat.seats:
+        view.add_item(CombatButton(record.id, "quitar", 0, t(lang, "donjon.button.quitar")))
     view.add_item(
         CombatButton(record.id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger)
     )
     return view
 
 
-GM_COMBAT = frozenset({"pnj", "rafaga", "terminar"})
+GM_COMBAT = frozenset({"pnj", "rafaga", "terminar", "quitar"})
+
+
+def decide(reason: str, step: Callable[[donjon.Combat], donjon.Combat]) -> Callable[[RollRecord], Decision]:
+    """A rule step on the stored combat as a Decision (the rules refuse what cannot be)."""
+
+    def decision(record: RollRecord) -> Decision:
+        combat = step(load_combat(record))
+        return Decision(donjon.combat_to_data(combat), (), f"donjon.initiative.{reason}")
+
+    return decision
+
+
+async def redraw(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    lang = lang_for(interaction.locale)
+    await update(interaction, embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record))
 
 
 class CombatButton(
     StepButton,
-    template=r"donjon:ini:(?P<action>unirme|pnj|siguiente|rafaga|terminar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
+    template=r"donjon:ini:(?P<action>unirme|pnj|siguiente|rafaga|terminar|quitar):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
 ):
     prefix = "donjon:ini"
 
@@ -111,12 +123,13 @@ class CombatButton(
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
         table = await roll_table(interaction, record)
+        combat = load_combat(record)
         gm = is_gm(table, interaction)
         if self.action in GM_COMBAT and not gm:
             raise Refusal("error.not_gm")
-        if record.data["ended"]:
+        if combat.ended:
             raise Refusal("donjon.combat.is_over")
-        if self.action == "siguiente" and not (gm or acting_user(record.data) == interaction.user.id):
+        if self.action == "siguiente" and not (gm or acting_user(combat) == interaction.user.id):
             raise Refusal("donjon.combat.not_your_turn")
         if self.action == "unirme":
             await interaction.response.send_modal(JoinModal(self.record_id, lang))
@@ -124,54 +137,93 @@ class CombatButton(
         if self.action == "pnj":
             await interaction.response.send_modal(NpcModal(self.record_id, lang))
             return
-        decide = {
-            "siguiente": lambda r: advance(r, self.step),
-            "rafaga": lambda r: new_rafaga(r, bot),
-            "terminar": end_combat,
-        }[self.action]
-        record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        if self.action == "quitar":
+            await send(interaction, view=remove_view(lang, record.id, combat), ephemeral=True)
+            return
+        steps = {
+            "siguiente": lambda c: c.next(self.step),
+            "rafaga": lambda c: c.new_rafaga(bot.rng),
+            "terminar": lambda c: c.finish(),
+        }
+        record, _ = await act(
+            bot.store, interaction, self.record_id, COMBAT_KIND, decide(self.action, steps[self.action])
+        )
+        await redraw(interaction, record)
 
 
-def advance(record: RollRecord, step: int) -> Decision:
-    """ "Siguiente" ends the turn its button was drawn for, so two presses of one button
-    advance once."""
-    state = record.data
-    if state["step"] != step:
-        raise Refusal("donjon.combat.already_moved")
-    if step >= len(turns(state)):
-        raise Refusal("donjon.combat.rafaga_over_refusal")
-    return Decision({**state, "step": step + 1}, (), "donjon.initiative.next")
-
-
-def new_rafaga(record: RollRecord, bot: Tirada) -> Decision:
-    state = record.data
-    rolled = [
-        {**c, "dice": list(donjon.roll_initiative(bot.rng, c["pool"], state["sides"]))}
-        for c in state["combatants"]
+def remove_view(lang: Lang, record_id: int, combat: donjon.Combat) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    options = [
+        discord.SelectOption(label=s.combatant.name[:100], value=s.combatant.key)
+        for s in combat.seats[: donjon.MAX_COMBATANTS]
     ]
-    return Decision(
-        {**state, "combatants": rolled, "rafaga": state["rafaga"] + 1, "step": 0},
-        (),
-        "donjon.initiative.rafaga",
+    view.add_item(RemoveSelect(record_id, options, t(lang, "donjon.combat.remove_placeholder")))
+    return view
+
+
+class RemoveSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"donjon:quitar:(?P<record>[0-9]{1,18})",
+):
+    """The GM takes a combatant out of the fight; the countdown keeps the turns played."""
+
+    def __init__(
+        self, record_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"donjon:quitar:{record_id}",
+                options=options or [discord.SelectOption(label="-", value="-")],
+                placeholder=placeholder or None,
+            )
+        )
+        self.record_id = record_id
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await roll_channel(interaction, self.record_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> RemoveSelect:
+        return cls(int(match["record"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        values = (interaction.data or {}).get("values", [])
+        if len(values) != 1:
+            raise Refusal("donjon.unknown_combatant")
+        key = str(values[0])[:40]
+        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        if not is_gm(await roll_table(interaction, record), interaction):
+            raise Refusal("error.not_gm")
+        record, _ = await act(
+            bot.store, interaction, self.record_id, COMBAT_KIND, decide("quitar", lambda c: c.remove(key))
+        )
+        await update(
+            interaction, embed=embeds.card(t(lang, "donjon.combat.removed"), colour=embeds.SUCCESS), view=None
+        )
+        message_id = record.message_id
+        if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
+            await interaction.channel.get_partial_message(message_id).edit(
+                embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record)
+            )
+
+
+async def join(
+    interaction: discord.Interaction[Tirada], record_id: int, combatant: donjon.Combatant, pool: int
+) -> None:
+    bot = interaction.client
+    record, _ = await act(
+        bot.store,
+        interaction,
+        record_id,
+        COMBAT_KIND,
+        decide("join", lambda c: c.join(bot.rng, combatant, pool)),
     )
-
-
-def end_combat(record: RollRecord) -> Decision:
-    return Decision({**record.data, "ended": True}, (), "donjon.initiative.end")
-
-
-def join_decision(record: RollRecord, entry: dict[str, Any], bot: Tirada) -> Decision:
-    """A newcomer rolls at once before the ráfaga starts; after, waits for the next one."""
-    state = record.data
-    dice = list(donjon.roll_initiative(bot.rng, entry["pool"], state["sides"])) if state["step"] == 0 else []
-    joined = {**entry, "dice": dice}
-    seats = [joined if c["key"] == entry["key"] else c for c in state["combatants"]]
-    if joined not in seats:
-        if len(seats) >= MAX_COMBATANTS:
-            raise Refusal("donjon.combat.full", max=MAX_COMBATANTS)
-        seats.append(joined)
-    return Decision({**state, "combatants": seats}, (), "donjon.initiative.join")
+    await redraw(interaction, record)
 
 
 class JoinModal(Modal):
@@ -184,22 +236,10 @@ class JoinModal(Modal):
         self.add_item(self.dice)
 
     async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        bot = interaction.client
-        lang = lang_for(interaction.locale)
         pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         user = interaction.user
-        entry = {
-            "key": f"u{user.id}",
-            "name": user.display_name[:40],
-            "npc": False,
-            "pool": pool,
-            "count": 1,
-            "user": user.id,
-        }
-        record, _ = await act(
-            bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
-        )
-        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        combatant = donjon.Combatant(f"u{user.id}", user.display_name[:40], False, (), 1, user.id)
+        await join(interaction, self.record_id, combatant, pool)
 
 
 class NpcModal(Modal):
@@ -220,7 +260,6 @@ class NpcModal(Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
-        lang = lang_for(interaction.locale)
         table = await roll_table(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
@@ -229,15 +268,5 @@ class NpcModal(Modal):
             raise Refusal("donjon.npc.no_name")
         pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         count = parse_int(self.count.value or "1", "cantidad", 1, 20)
-        entry = {
-            "key": f"n{interaction.id}",
-            "name": name,
-            "npc": True,
-            "pool": pool,
-            "count": count,
-            "user": None,
-        }
-        record, _ = await act(
-            bot.store, interaction, self.record_id, COMBAT_KIND, lambda r: join_decision(r, entry, bot)
-        )
-        await update(interaction, embed=combat_embed(lang, record.data), view=combat_view(lang, record))
+        combatant = donjon.Combatant(f"n{interaction.id}", name, True, (), count)
+        await join(interaction, self.record_id, combatant, pool)

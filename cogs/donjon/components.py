@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot import embeds
+from bot import embeds, repeat
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
 from bot.errors import Refusal, send, update
@@ -23,16 +23,17 @@ from rules import donjon
 from rules.donjon import Law
 
 
-def law_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def roll_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+    """A test's buttons: the Ley de los Éxitos while successes are left, and *Repetir*."""
     roll = donjon.from_data(record.data)
-    if roll.law is None or roll.law.allocated:
-        return None
     view = discord.ui.View(timeout=None)
-    for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
-        view.add_item(LawButton(record.id, action, t(lang, f"donjon.button.{action}"), style))
-    view.add_item(
-        LawButton(record.id, "amigo", t(lang, "donjon.button.amigo"), discord.ButtonStyle.secondary)
-    )
+    if roll.law is not None and not roll.law.allocated:
+        for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
+            view.add_item(LawButton(record.id, action, t(lang, f"donjon.button.{action}"), style))
+        view.add_item(
+            LawButton(record.id, "amigo", t(lang, "donjon.button.amigo"), discord.ButtonStyle.secondary)
+        )
+    view.add_item(repeat.button(lang, record.id))
     return view
 
 
@@ -60,7 +61,7 @@ async def allocate(interaction: discord.Interaction[Tirada], roll_id: int, chang
         raise Refusal("error.roll_gone")
     await check_winner(interaction, record, law)
     record, _ = await act(bot.store, interaction, roll_id, KIND, change)
-    await update(interaction, embed=roll_embed(lang, record), view=law_view(lang, record))
+    await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record))
     law = donjon.from_data(record.data).law
     if law is not None and law.allocated and law.facts:
         await post_narration(interaction, lang, record, law)
@@ -191,7 +192,7 @@ class FriendSelect(
         message_id = record.message_id
         if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
             await interaction.channel.get_partial_message(message_id).edit(
-                embed=roll_embed(lang, record), view=law_view(lang, record)
+                embed=roll_embed(lang, record), view=roll_view(lang, record)
             )
         law = donjon.from_data(record.data).law
         if law is not None and law.allocated and law.facts:

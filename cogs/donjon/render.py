@@ -6,11 +6,12 @@ import discord
 
 from bot import embeds, render
 from bot.chances import donjon_line
-from bot.i18n import Lang, t
+from bot.checks import reason
+from bot.i18n import CATALOG, Lang, t
 from bot.models import RollRecord
 from cogs.donjon.state import GM, who
 from rules import donjon
-from rules.dice import Die, Mark
+from rules.dice import Die
 from rules.donjon import Contest, DonjonRoll, Law
 
 # -- rendering ----------------------------------------------------------------------------
@@ -29,8 +30,34 @@ def contest_lines(lang: Lang, test: Contest, label_a: str, label_b: str) -> list
 
 
 def labels(lang: Lang, roll: DonjonRoll, roller: int) -> tuple[str, str]:
+    """Whose pool each side is: the test's player (the GM may roll for one) and the rival
+    or the GM."""
     rival = roll.details.get("rival")
-    return f"<@{roller}>", (f"<@{rival}>" if rival else t(lang, "donjon.the_gm"))
+    player = roll.details.get("player", roller)
+    return f"<@{player}>", (f"<@{rival}>" if rival else t(lang, "donjon.the_gm"))
+
+
+def part_text(lang: Lang, name: str, value: int) -> str:
+    return t(lang, f"donjon.part.{name}", value=value)
+
+
+def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
+    """Where a pool's dice come from: "Media 3 + Nivel 2 = 5 dados", "Atributo 3 + Habilidad 2
+    (+ 1 guardado) = 6 dados". Zero terms are left out; a pool that is just the number typed
+    (an NPC's dice, nothing banked) needs no explaining."""
+    shown = [(n, v) for n, v in parts if v]
+    if not shown or (len(shown) == 1 and shown[0][0] in ("contra", "dados")):
+        return None
+    total = sum(v for _, v in shown)
+    terms = " + ".join(part_text(lang, n, v) for n, v in shown if n != "banco")
+    bank = next((v for n, v in shown if n == "banco"), 0)
+    if bank:
+        terms = (
+            t(lang, "donjon.part.with_bank", terms=terms, value=bank)
+            if terms
+            else part_text(lang, "banco", bank)
+        )
+    return t(lang, "donjon.explain", label=label, terms=terms, total=total)
 
 
 def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
@@ -38,9 +65,11 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     test = roll.test
     label_a, label_b = labels(lang, roll, record.user_id)
     won = test.winner == "a"
-    embed = embeds.card(
-        t(lang, f"donjon.title.{roll.kind}"), "\n".join(contest_lines(lang, test, label_a, label_b))
-    )
+    lines = contest_lines(lang, test, label_a, label_b)
+    explained = explain(lang, label_b, [(n, v) for n, v in roll.details.get("explain", {}).get("b", [])])
+    if explained:
+        lines.insert(2, explained)
+    embed = embeds.card(t(lang, f"donjon.title.{roll.kind}"), "\n".join(lines))
     embed.colour = embeds.SUCCESS if won else embeds.FAILURE
     winner = label_a if won else label_b
     embeds.field(embed, t(lang, "donjon.result"), outcome_text(lang, roll, winner), inline=False)
@@ -55,13 +84,17 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
         embeds.field(
             embed, t(lang, "donjon.bank_used"), t(lang, "donjon.bank_used_n", n=roll.details["bank_spent"])
         )
-    return embed
+    motivo = roll.details.get("motivo")
+    return embeds.titled(embed, reason(motivo) if motivo else None)
 
 
 def outcome_text(lang: Lang, roll: DonjonRoll, winner: str) -> str:
     test, details = roll.test, roll.details
+    params = details.get("params", {})
     key = f"donjon.outcome.{roll.kind}.{'won' if test.winner == 'a' else 'lost'}"
-    return t(lang, key, winner=winner, successes=test.successes, **details.get("params", {}))
+    if params.get("spent") == 0 and f"{key}.free" in CATALOG.entries:
+        key += ".free"
+    return t(lang, key, winner=winner, successes=test.successes, **params)
 
 
 def law_text(lang: Lang, law: Law) -> str:
@@ -92,28 +125,4 @@ def narration_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     )
     if law.narrated:
         embed.set_footer(text=t(lang, "donjon.narrate.done"))
-    return embed
-
-
-def median_dice(rolled: tuple[int, int, int]) -> str:
-    """The three d6 with the median kept and the other two struck through."""
-    middle = sorted(range(3), key=lambda i: rolled[i])[1]
-    return render.dice(
-        Die(6, v, frozenset() if i == middle else frozenset({Mark.DROPPED})) for i, v in enumerate(rolled)
-    )
-
-
-def attributes_embed(lang: Lang, method: str, roll: donjon.AttributeRoll) -> discord.Embed:
-    lines = []
-    for index, (rolled, median) in enumerate(zip(roll.rolls, roll.medians, strict=True)):
-        dice = median_dice(rolled)
-        if method == "eleccion":
-            lines.append(t(lang, "donjon.attr.free", n=index + 1, dice=dice, value=median))
-        else:
-            lines.append(t(lang, f"donjon.attr.{donjon.ATTRIBUTES[index]}", value=median) + f" · {dice}")
-    footer = t(lang, "donjon.attr.total", total=roll.total)
-    if method == "mejorado" and roll.may_reroll:
-        footer = t(lang, "donjon.attr.may_reroll", total=roll.total)
-    embed = embeds.card(t(lang, f"donjon.metodo.{method}"), "\n".join(lines))
-    embed.set_footer(text=footer)
     return embed

@@ -13,7 +13,6 @@ BANK = "dados"
 GM_BANK = "dados_dj"
 GM = 0  # the owner id that stands for "the GM" in a Law (and the GM's bank)
 MAX_BANK = 100
-MAX_COMBATANTS = 25
 
 
 def check(name: str, value: int, low: int, high: int) -> None:

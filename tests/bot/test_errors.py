@@ -1,14 +1,16 @@
-"""How the bot reacts when Discord refuses what it sends (bot/errors.py)."""
+"""How the bot reacts when Discord refuses what it sends (bot/errors.py), and what discord.py
+keeps after an answer with buttons."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import pytest
 
 from bot.i18n import CATALOG
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, GM, PLAYER, interaction_payload
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, interaction_payload
 
 # The book's second example: the player wins with four successes (two tied pairs).
 PLAYER_WINS = [3, 11, 12, 13, 15, 5, 8, 10, 13, 15]
@@ -69,3 +71,24 @@ async def test_a_duplicate_delivery_refused_with_40060_is_a_replay_logged_at_inf
     assert [r.levelno for r in replays] == [logging.INFO]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert await donjon.pool("dados", PLAYER.id) == 1
+
+
+def view_timers() -> list[asyncio.Task[object]]:
+    return [
+        t
+        for t in asyncio.all_tasks()
+        if not t.done() and t.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
+    ]
+
+
+async def test_private_buttons_leave_no_view_or_timer_behind(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    asked = await harness.slash("mesa reiniciar", user=GM)
+    assert asked.ephemeral and f"mesa:reiniciar:no:{CHANNEL_ID}" in asked.message.custom_ids
+    assert harness.bot is not None
+    views = harness.bot._connection._view_store
+    assert view_timers() == []
+    assert not views._views and not views._synced_message_views
+    await harness.click(asked.message, f"mesa:reiniciar:no:{CHANNEL_ID}", user=GM)
+    assert "No se ha reiniciado nada" in harness.current(asked.message).data["embeds"][0]["title"]

@@ -43,7 +43,12 @@ async def test_a_test_shows_both_pools_ties_and_successes(table: Harness) -> Non
     assert "el DJ (5 dados): **15**⚖️ **13**⚖️ **10** **8** **5**" in reply.text
     assert f"✅ <@{PLAYER.id}> gana con 4 éxitos." in reply.text
     assert "quedan 4 de 4" in reply.text
-    assert reply.message.custom_ids == ["donjon:ley:hecho:1", "donjon:ley:dado:1", "donjon:ley:amigo:1"]
+    assert reply.message.custom_ids == [
+        "donjon:ley:hecho:1",
+        "donjon:ley:dado:1",
+        "donjon:ley:amigo:1",
+        "rep:repetir:1",
+    ]
 
 
 async def test_in_english(table: Harness) -> None:
@@ -52,7 +57,7 @@ async def test_in_english(table: Harness) -> None:
     assert "the GM (4 dice): **18**✓ **15**✓ **12** **6**" in reply.text
     assert "❌ the GM wins with 2 successes." in reply.text
     labels = [c["label"] for c in reply.data["components"][0]["components"]]
-    assert labels == ["Tell a fact", "Bank a die", "Die for a friend"]
+    assert labels == ["Tell a fact", "Bank a die", "Die for a friend", "Roll again"]
 
 
 async def test_an_unopposed_test_rolls_difficulty_plus_level(table: Harness) -> None:
@@ -85,7 +90,7 @@ async def test_the_winner_allocates_facts_and_dice_and_the_gm_gets_the_facts(tab
     last = await fact(table, panel, "La puerta tiene una inscripción demoníaca")
     assert "Todo repartido: ahora narra el DJ." in last.text
     assert await table.pool("dados", PLAYER.id) == 1
-    assert table.current(panel).custom_ids == []
+    assert table.current(panel).custom_ids == ["rep:repetir:1"]
     narration = last.messages[-1]
     assert narration.custom_ids == ["donjon:narrado:1"]
     body = str(narration.data["embeds"][0])
@@ -163,7 +168,7 @@ async def test_a_die_for_a_friend(table: Harness) -> None:
 async def test_banked_dice_are_spent_on_a_later_test_never_more_than_held(table: Harness) -> None:
     await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
     refused = await contest(table, [1] * 10, dados=2, contra=1, banco=3)
-    assert "No alcanza la reserva de dados guardados: hay 2 y hacen falta 3." in refused.text
+    assert "Quieres usar 3 dados guardados, pero solo hay 2." in refused.text
     used = await contest(table, [20, 19, 18, 1], dados=1, contra=1, banco=2)
     assert "(3 dados)" in used.text
     assert "Se usan 2 dados de bonificación guardados." in used.text
@@ -185,7 +190,7 @@ async def test_only_the_gm_adjusts_banks(table: Harness) -> None:
     refused = await table.slash("donjon banco ajustar", cantidad=5)
     assert refused.ephemeral
     done = await table.slash("donjon banco ajustar", user=GM, cantidad=3)
-    assert "Dados guardados de el DJ: +3, ahora 3." in done.text
+    assert "El DJ suma 3 dados a sus dados guardados: ahora tiene 3." in done.text
     seen = await table.slash("donjon banco ver")
     assert "el DJ: **3**" in seen.text
 
@@ -197,10 +202,10 @@ async def test_a_damage_test_counts_wounds_and_spends_the_gms_bank(table: Harnes
     hurt = await table.slash("donjon daño", user=GM, aguante=4, bonificacion_dj=2)
     assert "el DJ (7 dados)" in hurt.text
     assert "❌ El daño gana: 2 Heridas." in hurt.text
-    assert not hurt.message.custom_ids
+    assert [c for c in hurt.message.custom_ids if not c.startswith("rep:")] == []
     assert await table.pool("dados_dj") == 0
     player = await table.slash("donjon daño", aguante=4, bonificacion_dj=1)
-    assert "Solo el DJ gasta sus éxitos guardados" in player.text
+    assert "Solo el DJ gasta sus dados guardados." in player.text
 
 
 async def test_expense_tests_have_no_law_of_successes(table: Harness) -> None:
@@ -212,7 +217,7 @@ async def test_expense_tests_have_no_law_of_successes(table: Harness) -> None:
     assert "(8 dados)" in reply.text
     assert "el DJ (7 dados)" in reply.text
     assert "✅ Provisiones +2; Riqueza −6." in reply.text
-    assert not reply.message.custom_ids
+    assert [c for c in reply.message.custom_ids if not c.startswith("rep:")] == []
 
 
 async def test_buying_failing_spends_nothing(table: Harness) -> None:

@@ -230,6 +230,14 @@ async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> No
     assert "PG 38/38" in (await harness.slash("ficha ver")).text
 
 
+async def test_the_table_status_does_not_take_a_sheet_for_a_player(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    sheet_id = await first_sheet_id(harness)
+    status = await harness.slash("mesa estado")
+    assert f"<@{sheet_id}>" not in status.text
+
+
 # -- rolling by name ---------------------------------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from tests.support.payloads import (
     CHANNEL_ID,
     GM,
     GM_CHANNEL_ID,
+    GUILD_ID,
     OTHER,
     OTHER_CHANNEL_ID,
     PLAYER,
@@ -54,9 +55,9 @@ async def test_status_shows_system_gm_and_pools(harness: Harness) -> None:
     assert "Dune: Aventuras en el Imperio" in reply.text
     assert f"<@{GM.id}>" in reply.text
     assert "Impulso: **4**" in reply.text
-    assert f"Determinación de <@{PLAYER.id}>: **1**" in reply.text
+    assert f"<@{PLAYER.id}>: Determinación **1**" in reply.text
     english = await harness.slash("mesa estado", locale="en-US")
-    assert "Momentum: **4**" in english.text and f"<@{PLAYER.id}>'s Determination: **1**" in english.text
+    assert "Momentum: **4**" in english.text and f"<@{PLAYER.id}>: Determination **1**" in english.text
 
 
 async def test_someone_who_manages_channels_appoints_the_gm(harness: Harness) -> None:
@@ -398,6 +399,160 @@ async def test_undo_is_refused_when_it_would_go_over_the_cap(linked: Harness) ->
     refused = await linked.slash("mesa deshacer", user=GM, reserva="amenaza", locale="en-US")
     assert "Can't undo: Momentum holds 6 and giving back 3 would exceed its maximum, 6." in refused.text
     assert await linked.pool("impulso") == 6 and await linked.pool("amenaza") == 1
+
+
+# -- the whole table at a glance (#17) ----------------------------------------------------------
+
+
+async def test_status_shows_every_dune_pool_at_zero_and_every_players_determination(
+    harness: Harness,
+) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    harness.script(5, 5)
+    await harness.slash("dune tirada", user=PLAYER, habilidad=6, motivacion=6)
+    harness.script(5, 5)
+    await harness.slash("dune tirada", user=GM, habilidad=6, motivacion=6)
+    await harness.slash("dune determinacion dar", user=GM, jugador=OTHER)
+    reply = await harness.slash("mesa estado")
+    for line in ("Impulso: **0**", "Amenaza: **0**", "Dificultad extra: **0**"):
+        assert line in reply.text
+    assert f"<@{PLAYER.id}>: Determinación **0**" in reply.text
+    assert f"<@{OTHER.id}>: Determinación **1**" in reply.text
+    assert f"<@{GM.id}>:" not in reply.text
+    english = await harness.slash("mesa estado", locale="en-US")
+    assert "Momentum: **0**" in english.text and f"<@{PLAYER.id}>: Determination **0**" in english.text
+
+
+async def test_status_shows_the_donjon_level_and_banked_dice(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.slash("donjon ajustes", user=GM, nivel=3)
+    harness.script(3, 11, 12, 13, 15, 5, 8, 10, 13, 15)
+    panel = (await harness.slash("donjon prueba", dados=5, contra=5)).message
+    await harness.click(panel, "donjon:ley:dado:1")
+    reply = await harness.slash("mesa estado")
+    fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
+    assert fields["Nivel de Donjon"] == "3"
+    assert fields["Reservas"] == "dados guardados del DJ: **0**"
+    assert fields["Jugadores"] == f"<@{PLAYER.id}>: dados guardados **1**"
+
+
+async def test_status_names_who_holds_heroic_inspiration(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    harness.script(10)
+    await harness.slash("dnd prueba", user=OTHER, modificador=0)
+    reply = await harness.slash("mesa estado", locale="en-US")
+    players = next(f["value"] for f in reply.embed["fields"] if f["name"] == "Players")
+    assert players.splitlines() == [
+        f"<@{OTHER.id}>: heroic inspiration **0**",
+        f"<@{PLAYER.id}>: heroic inspiration **1**",
+    ]
+
+
+async def test_status_of_a_table_nobody_played_at_yet(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    reply = await harness.slash("mesa estado")
+    assert "Impulso: **0**" in reply.text and "Nadie ha tirado todavía en esta mesa." in reply.text
+
+
+# -- the odds line, per table (#17) -------------------------------------------------------------
+
+ODDS = "Probabilidad antes de tirar"
+
+
+async def test_the_gm_turns_the_odds_line_off_for_every_system(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    harness.script(5, 5)
+    assert ODDS in (await harness.slash("dune tirada", habilidad=6, motivacion=6)).text
+    refused = await harness.slash("mesa ajustes", user=PLAYER, probabilidades=False)
+    assert refused.ephemeral and "Solo la persona que dirige esta mesa" in refused.text
+    done = await harness.slash("mesa ajustes", user=GM, probabilidades=False)
+    assert "Las tiradas no muestran probabilidades" in done.text
+    assert "Los jugadores pueden hacer tiradas secretas" in done.text
+    harness.script(5, 5)
+    assert ODDS not in (await harness.slash("dune tirada", habilidad=6, motivacion=6)).text
+    harness.script(15, 4)
+    assert ODDS not in (await harness.slash("donjon prueba", dados=1, contra=1)).text
+    await harness.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    harness.script(3)
+    rolled = await harness.slash("dnd prueba", modificador=0, cd=10)
+    assert ODDS not in rolled.text
+    harness.script(15)
+    await harness.click(rolled.message, "dnd:insp0:" + rolled.message.custom_ids[0].split(":")[-1])
+    assert ODDS not in str(harness.current(rolled.message).data)
+    odds = await harness.slash("probabilidad dnd", modificador=0, cd=10)
+    assert "con ventaja" in odds.text
+    back = await harness.slash("mesa ajustes", user=GM, probabilidades=True, locale="en-US")
+    assert "Each roll shows its odds." in back.text
+    harness.script(5, 5)
+    assert ODDS in (await harness.slash("dune tirada", habilidad=6, motivacion=6)).text
+
+
+# -- a roll's history rows link to its message (#17) --------------------------------------------
+
+
+async def test_history_rows_written_by_a_roll_link_to_its_message(harness: Harness) -> None:
+    harness.script(5, 6, 7)
+    reply = await harness.slash("dune tirada", habilidad=6, motivacion=6, dados_extra=1, pago="amenaza")
+    history = await harness.slash("mesa historial")
+    link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{reply.message.id}"
+    assert f"[mensaje]({link})" in history.embed["description"]
+
+
+# -- undo is announced at the table (#17) --------------------------------------------------------
+
+
+async def test_an_undo_is_announced_at_the_table_naming_the_pool_and_entry(linked: Harness) -> None:
+    await linked.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    undone = await linked.slash("mesa deshacer", user=GM)
+    assert undone.ephemeral
+    public = [m for m in undone.messages if m.channel_id == CHANNEL_ID and not m.ephemeral]
+    assert len(public) == 1
+    text = str(public[0].data)
+    assert f"<@{GM.id}> ha deshecho un cambio de las reservas (Determinación dada por el DJ):" in text
+    assert f"Anulada la entrada `#1`: Determinación de <@{PLAYER.id}> **-1** → 0" in text
+    replay = await linked.slash("mesa deshacer", user=GM)
+    assert replay.ephemeral and "No queda ningún cambio" in replay.text
+
+
+async def test_a_scene_end_with_no_momentum_left_says_no_zero_change(linked: Harness) -> None:
+    ended = await linked.slash("mesa escena-fin", user=GM)
+    assert "La escena ha terminado." in ended.text
+    assert "+0" not in ended.text and "Impulso: sin cambios (queda 0)." in ended.text
+
+
+async def test_undoing_a_reset_of_many_pools_names_twenty_and_counts_the_rest(linked: Harness) -> None:
+    from bot.models import Change, Operation
+
+    assert linked.bot is not None
+    changes = tuple(Change("determinacion", 1, owner_id=950000000000000000 + n) for n in range(25))
+    await linked.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", changes))
+    asked = await linked.slash("mesa reiniciar", user=GM)
+    await linked.click(asked.message, asked.message.custom_ids[0], user=GM)
+    undone = await linked.slash("mesa deshacer", user=GM, locale="en-US")
+    public = next(m for m in undone.messages if m.channel_id == CHANNEL_ID and not m.ephemeral)
+    text = public.data["embeds"][0]["description"]
+    assert text.count("Entry `#") == 20
+    assert "…and 5 more entries: see /table history." in text
+    assert "(table reset)" in text
+
+
+async def test_status_of_a_crowded_table_stays_inside_discords_limits(harness: Harness) -> None:
+    from bot.models import Change, Operation
+
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    assert harness.bot is not None
+    changes = tuple(Change("determinacion", 1, owner_id=950000000000000000 + n) for n in range(60))
+    await harness.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", changes))
+    reply = await harness.slash("mesa estado")
+    players = [f["value"] for f in reply.embed["fields"] if f["name"] == "Jugadores"]
+    assert len(players) > 1 and all(len(v) <= 1024 for v in players)
+    assert sum(v.count("\n") + 1 for v in players) == 40
 
 
 async def test_a_gm_channel_serving_another_gms_table_cannot_be_taken_over(tmp_path: Path) -> None:

@@ -128,3 +128,57 @@ def table_player():
     from tests.support.payloads import PLAYER
 
     return PLAYER
+
+
+# -- charts worth looking at (#17) --------------------------------------------------------------
+
+
+def test_the_donjon_chart_shows_both_sides() -> None:
+    from cogs.probabilidad import donjon_chart
+
+    drawn = donjon_chart("es", "t", odds.donjon_distribution(5, 4))
+    kinds = [b.kind for b in drawn.bars]
+    rival = kinds.count("failure")
+    assert rival and kinds == ["failure"] * rival + ["success"] * (len(kinds) - rival)
+    assert [b.label for b in drawn.bars[:rival]] == [str(k) for k in range(rival, 0, -1)]
+    assert drawn.marker == rival - 0.5
+    assert sum(b.p for b in drawn.bars) == pytest.approx(1, abs=0.002)
+
+
+async def test_a_full_tie_that_cannot_happen_is_not_mentioned(table: Harness) -> None:
+    uneven = chart_sent(await table.slash("probabilidad donjon", dados=5, contra=4))
+    assert "Empate total" not in uneven["description"]
+    assert "Gana el rival: 43,5\N{NO-BREAK SPACE}%." in uneven["description"]
+    even = chart_sent(await table.slash("probabilidad donjon", dados=2, contra=2, locale="en-US"))
+    assert "Full tie on the first comparison" in even["description"]
+
+
+def test_the_dune_and_dnd_charts_colour_the_verdict_and_mark_the_target() -> None:
+    from cogs.probabilidad import dnd_chart, passing, threshold
+
+    dune = passing(odds.dune_distribution(12, 2, None, 1, 2).successes, 2)
+    assert [(b.label, b.kind) for b in dune] == [
+        ("0", "failure"),
+        ("1", "failure"),
+        ("2", "success"),
+        ("3", "success"),
+        ("4", "success"),
+    ]
+    assert threshold([int(b.label) for b in dune], 2) == 1.5
+    attack = dnd_chart("en", "t", odds.dnd_distribution(5, 15, "normal", True), 5, 15, True)
+    kinds = {b.label: b.kind for b in attack.bars}
+    assert (kinds["6"], kinds["14"], kinds["15"], kinds["25"]) == ("fumble", "failure", "success", "critical")
+    assert attack.marker == 8.5 and attack.marker_label == "AC 15"
+
+
+def test_the_mediana_chart_marks_criticals_and_fails_an_objective_die_of_one() -> None:
+    from cogs.probabilidad import mediana_chart
+
+    drawn = mediana_chart("es", odds.mediana_distribution(20, 15, "medio"), "medio", 20, 15, True)
+    kinds = {b.label: b.kind for b in drawn.bars}
+    assert kinds["21"] == "failure" and kinds["22"] == "success" and kinds["25"] == "critical"
+    attribute = odds.mediana_distribution(20, 15, "medio", skill_test=False)
+    assert {b.label: b.kind for b in mediana_chart("es", attribute, "medio", 20, 15, False).bars}[
+        "21"
+    ] == "success"
+    assert drawn.note.startswith("pifia (sea cual sea el total): ")

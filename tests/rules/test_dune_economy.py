@@ -104,8 +104,8 @@ def test_a_failed_test_and_its_complications_feed_an_opposing_track() -> None:
 
 
 def test_assisted_odds_count_the_helpers_dice() -> None:
-    alone = odds.dune_distribution(10, 2, difficulty=2, exact=True).p_pass
-    assert odds.dune_assisted_pass(10, 2, ()) == odds.dune_distribution(10, 2, exact=True).p_pass
+    alone = odds.dune_exact(10, 2, difficulty=2).p_pass
+    assert odds.dune_assisted_pass(10, 2, ()) == odds.dune_exact(10, 2).p_pass
     helped = odds.dune_assisted_pass(10, 2, ((10, None),), difficulty=2)
     # The leader scores exactly 1 (2 · 9/20 · 10/20 = 9/20) and the helper at least 1 (1/2).
     assert helped == alone + Fraction(9, 40)

@@ -139,3 +139,22 @@ def test_valid_pools_roll_within_their_bounds(count: int, sides: int, op: str) -
         assert error.key == "expr.too_many_rolls"
         return
     assert all(1 <= d.value <= sides for d in roll.dice)
+
+
+@pytest.mark.parametrize("text", ["1d20+5", "2d20kh1+7", "2d20kl1", "1d20", "2d20", "4d6kh3+2", "5+1d20"])
+def test_crit_is_d20s_own_rule(text: str) -> None:
+    """Worked out on first use, the crit must say what d20's RollResult.crit says."""
+    seen = set()
+    for seed in range(400):
+        roll = roll_expression(text, random.Random(seed))
+        assert roll.crit == d20.RollResult(None, roll.tree, None).crit  # type: ignore[arg-type]
+        seen.add(roll.crit)
+    if text in ("1d20+5", "2d20kh1+7", "1d20"):
+        assert seen == {d20.CritType.NONE, d20.CritType.CRIT, d20.CritType.FAIL}
+
+
+def test_the_same_text_rolls_differently_each_time() -> None:
+    """Parsing once per text must not freeze a result: only the tree is kept."""
+    rng = random.Random(2)
+    totals = {roll_expression("3d20", rng).total for _ in range(50)}
+    assert len(totals) > 10

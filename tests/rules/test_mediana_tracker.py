@@ -140,6 +140,6 @@ def test_the_text_example_2d6_twenty_over_is_4d6_without_doubling() -> None:
 
 
 def test_odds_without_skill_use_the_dropped_rank() -> None:
-    plain = odds.mediana_distribution(0, 8, "medio", exact=True).p_success
-    dropped = odds.mediana_distribution(0, 8, mediana.odds_rank("medio", 0), exact=True).p_success
+    plain = odds.mediana_exact(0, 8, "medio").p_success
+    dropped = odds.mediana_exact(0, 8, mediana.odds_rank("medio", 0)).p_success
     assert dropped < plain

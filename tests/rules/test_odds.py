@@ -1,7 +1,9 @@
+
 """Exact odds checked against independent computations: brute-force enumeration with
 the rules modules, and icepool for the Donjon compare. Every figure equal as a fraction."""
 
 import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -56,7 +58,7 @@ def test_donjon_matches_brute_force_exactly(n: int, m: int, sides: int) -> None:
     if sides ** (n + m) > 50_000:
         pytest.skip("too many rolls to enumerate")
     expected, tail = with_extension(first_comparison(n, m, sides), sides)
-    got = odds.donjon_distribution(n, m, sides, exact=True)
+    got = odds.donjon_exact(n, m, sides)
     assert dict(got.outcomes) == expected
     assert got.tail == tail
     assert sum(got.outcomes.values()) + got.tail == 1
@@ -85,7 +87,7 @@ def test_donjon_first_comparison_matches_icepool(n: int, m: int, sides: int) -> 
     reference = icepool.map(compared, icepool.d(sides).pool(n).expand(), icepool.d(sides).pool(m).expand())
     denominator = reference.denominator()
     expected = {k: Fraction(v, denominator) for k, v in reference.items()}
-    got = odds.donjon_distribution(n, m, sides, exact=True)
+    got = odds.donjon_exact(n, m, sides)
     full_tie = sum((p for (kind, _), p in expected.items() if kind == "tie"), start=Fraction(0))
     assert got.full_tie == full_tie
     extended, _ = with_extension(expected, sides)
@@ -93,7 +95,7 @@ def test_donjon_first_comparison_matches_icepool(n: int, m: int, sides: int) -> 
 
 
 def test_donjon_floats_agree_with_fractions_at_forty_dice() -> None:
-    exact = odds.donjon_distribution(40, 37, 20, exact=True)
+    exact = odds.donjon_exact(40, 37, 20)
     fast = odds.donjon_distribution(40, 37, 20)
     for key, p in exact.outcomes.items():
         assert fast.outcomes[key] == pytest.approx(float(p), rel=1e-9, abs=1e-300)
@@ -110,7 +112,7 @@ def test_donjon_limits() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 12), st.integers(0, 12), st.sampled_from([2, 4, 6, 10, 20]))
 def test_donjon_distributions_sum_to_exactly_one(n: int, m: int, sides: int) -> None:
-    got = odds.donjon_distribution(n, m, sides, exact=True)
+    got = odds.donjon_exact(n, m, sides)
     assert sum(got.outcomes.values()) + got.tail == 1
 
 
@@ -141,7 +143,7 @@ def test_dune_matches_brute_force(
     target: int, dice: int, focus: int | None, rng: int, difficulty: int, ones: int
 ) -> None:
     passes, successes, complication = brute_dune(target, dice, focus, rng, difficulty, ones)
-    got = odds.dune_distribution(target, dice, focus, rng, difficulty, ones, exact=True)
+    got = odds.dune_exact(target, dice, focus, rng, difficulty, ones)
     assert got.p_pass == passes
     assert dict(got.successes) == successes
     assert got.p_complication == complication
@@ -160,18 +162,34 @@ def test_dnd_matches_brute_force(mode: str, modifier: int, target: int, attack: 
     for faces in itertools.product(range(1, 21), repeat=count):
         test = dnd5e.D20Test(tuple((f,) for f in faces), dnd5e.Mode(mode), modifier, target, attack)
         hits += Fraction(test.success, 20**count)
-    got = odds.dnd_distribution(modifier, target, mode, attack, exact=True)
+    got = odds.dnd_exact(modifier, target, mode, attack)
     assert got.p_success == hits
     assert sum(got.totals.values()) == 1
 
 
 def test_dnd_expected_damage() -> None:
-    got = odds.dnd_distribution(5, 15, "normal", True, "2d6+3", exact=True)
+    got = odds.dnd_exact(5, 15, "normal", True, "2d6+3")
     assert got.damage_hit == 10
     assert got.damage_critical == 17
     assert got.expected_damage == (got.p_success - Fraction(1, 20)) * 10 + Fraction(1, 20) * 17
     with pytest.raises(RuleError):
         odds.dnd_distribution(5, 15, "normal", True, "4d6kh3")
+
+
+def test_damage_divided_by_zero_is_a_typed_refusal() -> None:
+    with pytest.raises(RuleError) as caught:
+        odds.dnd_distribution(5, 15, "normal", True, "1d6/0")
+    assert caught.value.key == "expr.value"
+    assert caught.value.params == {"expression": "1d6/0"}
+
+
+def test_the_exact_donjon_primes_are_primes_that_suffice() -> None:
+    """Exact Donjon counts are taken modulo these: each must be a prime small enough for
+    float64 products to stay exact, and together they must exceed the largest count."""
+    assert len(set(odds.PRIMES)) == len(odds.PRIMES)
+    for p in odds.PRIMES:
+        assert p < 2**22 and all(p % d for d in range(2, math.isqrt(p) + 1))
+    assert math.prod(odds.PRIMES) > 100 ** (2 * odds.MAX_POOL)
 
 
 def brute_mediana(
@@ -212,7 +230,7 @@ def brute_mediana(
 )
 def test_mediana_matches_brute_force(score: int, difficulty: int, rank: str, skill_test: bool) -> None:
     success, critical, fumble = brute_mediana(score, difficulty, rank, skill_test)
-    got = odds.mediana_distribution(score, difficulty, rank, skill_test, exact=True)
+    got = odds.mediana_exact(score, difficulty, rank, skill_test)
     assert (got.p_success, got.p_critical, got.p_fumble) == (success, critical, fumble)
     assert sum(got.totals.values()) == 1
 
@@ -228,7 +246,7 @@ def test_mediana_matches_brute_force(score: int, difficulty: int, rank: str, ski
 def test_dune_distributions_sum_to_one(
     target: int, dice: int, rng: int, difficulty: int, focus: int | None
 ) -> None:
-    got = odds.dune_distribution(target, dice, focus, rng, difficulty, exact=True)
+    got = odds.dune_exact(target, dice, focus, rng, difficulty)
     assert sum(got.successes.values()) == 1
     assert sum(got.momentum.values()) == 1
 
@@ -241,7 +259,7 @@ def test_dune_distributions_sum_to_one(
     st.booleans(),
 )
 def test_dnd_distributions_sum_to_one(modifier: int, target: int | None, mode: str, attack: bool) -> None:
-    got = odds.dnd_distribution(modifier, target, mode, attack, exact=True)
+    got = odds.dnd_exact(modifier, target, mode, attack)
     assert sum(got.totals.values()) == 1
     assert got.p_success is None or 0 <= got.p_success <= 1
 
@@ -249,6 +267,6 @@ def test_dnd_distributions_sum_to_one(modifier: int, target: int | None, mode: s
 @settings(max_examples=30, deadline=None)
 @given(st.integers(-50, 50), st.integers(0, 100), st.sampled_from(mediana.RANKS), st.booleans())
 def test_mediana_distributions_sum_to_one(score: int, difficulty: int, rank: str, skill_test: bool) -> None:
-    got = odds.mediana_distribution(score, difficulty, rank, skill_test, exact=True)
+    got = odds.mediana_exact(score, difficulty, rank, skill_test)
     assert sum(got.totals.values()) == 1
     assert got.p_critical <= got.p_success

@@ -213,6 +213,14 @@ class Discord:
         if time.monotonic() - self._created.get(token, time.monotonic()) > ANSWER_SECONDS:
             self._refuse(Refused(404, {"code": 10062, "message": "Unknown interaction"}), violation=False)
 
+    def forget(self) -> None:
+        """Drop everything recorded so far. Only between interactions: a load run calls it
+        after each batch, so that what the process holds is the bot's, not this record's
+        (real Discord keeps the messages in its own memory, not in the bot's)."""
+        self.calls.clear()
+        self.messages.clear()
+        self._interactions.clear()
+
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
         self.calls.append(Call(route.method, _path(route), payload))

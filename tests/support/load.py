@@ -36,13 +36,30 @@ class Table:
 
 @dataclass
 class Report:
+    """What the load measured and broke, kept per interaction as it comes: a latency and
+    any violation, not the replies themselves (at 2,000 tables those would be most of the
+    process's memory)."""
+
     tables: int
-    replies: list[Reply] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+
+    def add(self, reply: Reply) -> None:
+        """Every interaction got exactly one answer, and none was "something failed"."""
+        self.latencies.append(reply.latency)
+        if len(reply.callbacks) != 1:
+            self.problems.append(f"{len(reply.callbacks)} answers to one interaction: {reply.calls[:2]}")
+        if "Algo ha fallado" in str(reply.calls):
+            self.problems.append(f"unexpected error: {reply.calls[:1]}")
+
+    @property
+    def interactions(self) -> int:
+        return len(self.latencies)
 
     @property
     def latencies_ms(self) -> list[float]:
-        return sorted(1000 * r.latency for r in self.replies)
+        return sorted(1000 * latency for latency in self.latencies)
 
     def percentile(self, q: float) -> float:
         values = self.latencies_ms
@@ -54,7 +71,7 @@ class Report:
 
     @property
     def rate(self) -> float:
-        return len(self.replies) / self.seconds
+        return self.interactions / self.seconds
 
 
 def make_tables(count: int, players: int = 5) -> list[Table]:
@@ -159,7 +176,9 @@ async def run_load(
             if round_ == 0:
                 steps += [initiative_step(h, table) for table in group]
             for replies in await asyncio.gather(*steps):
-                report.replies.extend(replies)
+                for reply in replies:
+                    report.add(reply)
+            h.discord.forget()
     report.seconds = loop.time() - started
     return report
 
@@ -168,7 +187,7 @@ async def check_invariants(h: Harness, tables: list[Table], report: Report) -> l
     """Every pool equals its ledger, no bound is broken, every interaction got exactly one
     answer. Returns the violations (empty when all hold)."""
     assert h.bot is not None
-    problems = []
+    problems = list(report.problems)
     for table in tables:
         sums = await h.bot.store.ledger_sums(table.channel_id)
         for pool in await h.bot.store.pools(table.channel_id):
@@ -178,9 +197,4 @@ async def check_invariants(h: Harness, tables: list[Table], report: Report) -> l
                 )
             if not 0 <= pool.value <= CAPS.get(pool.pool, 10**6):
                 problems.append(f"{table.channel_id}: {pool} out of bounds")
-    for reply in report.replies:
-        if len(reply.callbacks) != 1:
-            problems.append(f"{len(reply.callbacks)} answers to one interaction: {reply.calls[:2]}")
-        if "Algo ha fallado" in str(reply.calls):
-            problems.append(f"unexpected error: {reply.calls[:1]}")
     return problems

@@ -1,0 +1,376 @@
+"""Donjon's roll commands as functions of their options, so *Repetir* can run them again.
+
+Each command validates its options, works out both pools (saying where the GM's dice come
+from: "Media 3 + Nivel 2 = 5 dados"), records the roll together with the banked dice it
+spends, and posts it. The options are stored in the roll (``ask``); *Repetir* calls the
+same function with them for whoever presses, without spending banked dice again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot import rolls
+from bot.checks import current_table, is_gm, reason
+from bot.client import Tirada
+from bot.errors import Refusal
+from bot.i18n import lang_for
+from bot.models import Change, RollRecord, Table
+from bot.reveal import is_secret
+from cogs.donjon.components import roll_view
+from cogs.donjon.render import roll_embed
+from cogs.donjon.state import GM, KIND, MAX_BANK, bank_change, check
+from rules import donjon
+from rules.donjon import Contest, DonjonRoll, Law
+
+Parts = list[tuple[str, int]]
+Gain = Callable[[Contest], tuple[Change, ...]]
+# The options a repeat leaves out: banked dice are spent by choice, one roll at a time.
+SPENDS = ("banco", "banco_dj", "rival_banco", "bonificacion_dj")
+
+
+async def banked(table: Table, interaction: discord.Interaction[Tirada], owner: int) -> int:
+    """What ``owner`` holds now, for the rule to refuse a spend past it in words; the spend
+    itself stays a conditional update, so a race is refused by the store all the same."""
+    pool = "dados_dj" if owner == GM else "dados"
+    return await interaction.client.store.pool(table.channel_id, pool, 0 if owner == GM else owner)
+
+
+async def spend_banked(
+    interaction: discord.Interaction[Tirada], table: Table, pool: int, use: int, owner: int, why: str
+) -> tuple[int, tuple[Change, ...]]:
+    """A pool with ``use`` banked dice of ``owner`` added, and the bank change that pays for
+    them (applied with the roll, in the same operation)."""
+    if not use:
+        return pool, ()
+    dice, delta = donjon.with_banked(pool, use, await banked(table, interaction, owner))
+    change = bank_change(owner, delta)
+    return dice, (Change(change.pool, change.delta, change.owner_id, reason=why),)
+
+
+def roller(interaction: discord.Interaction, table: Table, jugador: int | None) -> int:
+    """Whose test it is: the caller's, or (for the GM) the named player's."""
+    me = interaction.user.id
+    if jugador is None or jugador == me:
+        return me
+    if not is_gm(table, interaction):
+        raise Refusal("donjon.for_player_gm_only")
+    return jugador
+
+
+def gm_only(table: Table, interaction: discord.Interaction, use: int, key: str) -> None:
+    if use and not is_gm(table, interaction):
+        raise Refusal(key)
+
+
+async def prueba(
+    interaction: discord.Interaction[Tirada],
+    *,
+    dados: int,
+    contra: int | None = None,
+    dificultad: str | None = None,
+    banco: int = 0,
+    banco_dj: int = 0,
+    jugador: int | None = None,
+    secreta: bool = False,
+    motivo: str | None = None,
+) -> None:
+    """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
+    dice plus the Donjon level; Media when neither is given). The GM may add banked dice to
+    the opposing pool: "una próxima acción del DJ relacionada al personaje"."""
+    ask = {"dados": dados, "contra": contra, "dificultad": dificultad, "jugador": jugador}
+    table = await current_table(interaction)
+    if contra is not None and dificultad is not None:
+        raise Refusal("donjon.contra_or_difficulty")
+    for name, value in (("dados", dados), ("banco", banco), ("banco_dj", banco_dj)):
+        check(name, value, 0, donjon.MAX_POOL)
+    gm_only(table, interaction, banco_dj, "donjon.gm_bank_gm_only")
+    player = roller(interaction, table, jugador)
+    if contra is not None:
+        check("contra", contra, 0, donjon.MAX_POOL)
+        against, parts = contra, [("contra", contra)]
+    else:
+        level_name = dificultad or donjon.DEFAULT_SEVERITY
+        against = donjon.difficulty_dice(level_name, table.donjon_level)
+        parts = [(f"dificultad.{level_name}", donjon.DIFFICULTIES[level_name]), ("nivel", table.donjon_level)]
+    mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
+    theirs, gm_spend = await spend_banked(interaction, table, against, banco_dj, GM, "donjon.spend.banco_dj")
+    await contest(
+        interaction,
+        table,
+        "prueba",
+        (mine, theirs),
+        spend=spend + gm_spend,
+        law_for={"a": (player, GM), "b": (GM, player)},
+        details={
+            "bank_spent": banco,
+            "player": player,
+            "explain": {"b": [*parts, ("banco", banco_dj)]},
+            "ask": ask,
+        },
+        secret=secreta,
+        motivo=motivo,
+    )
+
+
+async def enfrentada(
+    interaction: discord.Interaction[Tirada],
+    *,
+    rival: int,
+    dados: int,
+    rival_dados: int,
+    banco: int = 0,
+    rival_banco: int = 0,
+    jugador: int | None = None,
+    secreta: bool = False,
+    motivo: str | None = None,
+) -> None:
+    """Two characters against each other; the winner allocates, the loser narrates. Each
+    side may add its banked dice; the rival's are spent by the rival (rolling the test
+    themself) or by the GM, never by the other player."""
+    ask = {"rival": rival, "dados": dados, "rival_dados": rival_dados, "jugador": jugador}
+    table = await current_table(interaction)
+    player = roller(interaction, table, jugador)
+    if rival == player or rival == interaction.client.user.id:
+        raise Refusal("donjon.bad_rival")
+    for name, value in (
+        ("dados", dados),
+        ("rival_dados", rival_dados),
+        ("banco", banco),
+        ("rival_banco", rival_banco),
+    ):
+        check(name, value, 0, donjon.MAX_POOL)
+    gm_only(table, interaction, rival_banco, "donjon.rival_bank_gm_only")
+    mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
+    theirs, rival_spend = await spend_banked(
+        interaction, table, rival_dados, rival_banco, rival, "donjon.spend.rival_banco"
+    )
+    await contest(
+        interaction,
+        table,
+        "enfrentada",
+        (mine, theirs),
+        spend=spend + rival_spend,
+        law_for={"a": (player, rival), "b": (rival, player)},
+        details={
+            "rival": rival,
+            "bank_spent": banco,
+            "player": player,
+            "explain": {"b": [("dados", rival_dados), ("banco", rival_banco)]},
+            "ask": ask,
+        },
+        secret=secreta,
+        motivo=motivo,
+    )
+
+
+async def dano(
+    interaction: discord.Interaction[Tirada],
+    *,
+    aguante: int,
+    modificadores: int = 0,
+    severidad: str | None = None,
+    atributo_pnj: int | None = None,
+    habilidad_pnj: int | None = None,
+    bonificacion_dj: int = 0,
+    jugador: int | None = None,
+    secreta: bool = False,
+    motivo: str | None = None,
+) -> None:
+    """Prueba de Daño: Aguante (+ modifiers) against "el Atributo y Habilidad apropiados del
+    PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la severidad",
+    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida"."""
+    ask = {
+        "aguante": aguante,
+        "modificadores": modificadores,
+        "severidad": severidad,
+        "atributo_pnj": atributo_pnj,
+        "habilidad_pnj": habilidad_pnj,
+        "jugador": jugador,
+    }
+    table = await current_table(interaction)
+    check("aguante", aguante, 0, donjon.MAX_POOL)
+    check("modificadores", modificadores, -donjon.MAX_POOL, donjon.MAX_POOL)
+    check("bonificacion_dj", bonificacion_dj, 0, MAX_BANK)
+    gm_only(table, interaction, bonificacion_dj, "donjon.gm_bank_gm_only")
+    player = roller(interaction, table, jugador)
+    npc = atributo_pnj is not None or habilidad_pnj is not None
+    if npc and severidad is not None:
+        raise Refusal("donjon.npc_or_severity")
+    parts: Parts
+    if npc:
+        attribute, skill = atributo_pnj or 0, habilidad_pnj or 0
+        for name, value in (("atributo_pnj", attribute), ("habilidad_pnj", skill)):
+            check(name, value, 0, donjon.MAX_POOL)
+        base = donjon.npc_damage_dice(attribute, skill)
+        parts = [("atributo", attribute), ("habilidad", skill)]
+    else:
+        severity = severidad or donjon.DEFAULT_SEVERITY
+        base = donjon.damage_dice(table.donjon_level, severity)
+        parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", table.donjon_level)]
+    against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
+    await contest(
+        interaction,
+        table,
+        "dano",
+        (max(aguante + modificadores, 0), against),
+        spend=spend,
+        details={"player": player, "explain": {"b": [*parts, ("banco", bonificacion_dj)]}, "ask": ask},
+        secret=secreta,
+        motivo=motivo,
+    )
+
+
+def expense_pools(ask: dict[str, Any]) -> tuple[int, tuple[int, ...], Parts]:
+    """The dice put in, the dice added to them, and the GM's dice by where they come from."""
+    get = ask.get
+    kind = ask["tipo"]
+    if kind == "comprar":
+        return (
+            ask["riqueza"],
+            (ask["sociabilidad"], get("habilidad", 0), get("intercambio", 0)),
+            [
+                ("valor", ask["valor"]),
+                ("sobreprecio", get("sobreprecio", 0)),
+            ],
+        )
+    if kind == "provisiones":
+        return (
+            ask["riqueza"],
+            (ask["sociabilidad"], get("habilidad", 0)),
+            [
+                ("provisiones", ask["provisiones"]),
+                ("sobreprecio", get("sobreprecio", 0)),
+            ],
+        )
+    if kind == "influencia":
+        return (
+            ask["riqueza"],
+            (ask["sociabilidad"], get("habilidad", 0)),
+            [
+                ("riqueza_pnj", ask["riqueza_pnj"]),
+                ("discernimiento_pnj", ask["discernimiento_pnj"]),
+            ],
+        )
+    if kind == "objeto":
+        value, skill, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
+        check("valor", value, 0, donjon.MAX_POOL)
+        donjon.provisions_dice(value, skill, unusual)
+        best = ("valor", value) if value >= skill else ("habilidad_objeto", skill)
+        parts = [
+            ("automaticos", donjon.PROVISIONS_AUTOMATIC),
+            best,
+            ("inusual", donjon.PROVISIONS_UNUSUAL * unusual),
+        ]
+        return ask["provisiones"], (ask["cerebralidad"], get("habilidad", 0)), parts
+    return (
+        ask["valor"],
+        (ask["sociabilidad"], get("habilidad", 0)),
+        [
+            ("riqueza", ask["riqueza"]),
+            ("sobreprecio", get("sobreprecio", 0)),
+        ],
+    )
+
+
+async def gastos(
+    interaction: discord.Interaction[Tirada],
+    ask: dict[str, Any],
+    *,
+    secreta: bool = False,
+    motivo: str | None = None,
+) -> None:
+    """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
+    only if the test succeeds. Influence banks its successes for the one who paid."""
+    table = await current_table(interaction)
+    put_in, added, parts = expense_pools(ask)
+    for value in (put_in, *added, *(v for _, v in parts)):
+        check("dados", value, 0, donjon.MAX_POOL)
+    player, gm_dice = put_in + sum(added), sum(v for _, v in parts)
+    check("dados", player, 0, donjon.MAX_POOL)
+    check("dados", gm_dice, 0, donjon.MAX_POOL)
+    me = interaction.user.id
+
+    def influence(test: Contest) -> tuple[Change, ...]:
+        if test.winner != "a":
+            return ()
+        change = bank_change(me, test.successes)
+        return (Change(change.pool, change.delta, change.owner_id, reason="donjon.gain.influencia"),)
+
+    kind = ask["tipo"]
+    await contest(
+        interaction,
+        table,
+        f"gastos_{kind}",
+        (player, gm_dice),
+        details={
+            "params": {"spent": put_in} if kind != "vender" else {},
+            "explain": {"b": parts},
+            "ask": ask,
+        },
+        gain=influence if kind == "influencia" else None,
+        secret=secreta,
+        motivo=motivo,
+    )
+
+
+async def contest(
+    interaction: discord.Interaction[Tirada],
+    table: Table,
+    kind: str,
+    pools: tuple[int, int],
+    *,
+    spend: tuple[Change, ...] = (),
+    law_for: dict[str, tuple[int, int]] | None = None,
+    details: dict[str, Any],
+    gain: Gain | None = None,
+    secret: bool = False,
+    motivo: str | None = None,
+) -> None:
+    """Roll a test, record it with whatever it spends or gains, and post it."""
+    bot = interaction.client
+    reason(motivo)
+    secret = is_secret(interaction, table, secret)
+    test = donjon.roll_contest(bot.rng, *pools, table.settings.donjon_sides)
+    law = None
+    if law_for is not None and test.winner is not None:
+        winner, narrator = law_for[test.winner]
+        law = Law(winner, narrator, test.successes)
+    details = {**details, "motivo": " ".join(motivo.split()) if motivo else None, "secreta": secret}
+    roll = DonjonRoll(kind, test, law, details)
+    changes = spend + (gain(test) if gain else ())
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
+    )
+    lang = lang_for(interaction.locale)
+    await rolls.post(
+        bot.store,
+        interaction,
+        table,
+        record,
+        roll_embed(lang, record),
+        roll_view(lang, record),
+        secret=secret,
+    )
+
+
+async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    """*Repetir*: the same options, motivo and secrecy, for whoever presses; banked dice
+    are not spent again."""
+    roll = donjon.from_data(record.data)
+    details = roll.details
+    ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
+    common = {"secreta": bool(details.get("secreta")), "motivo": details.get("motivo")}
+    if roll.kind == "prueba":
+        await prueba(interaction, **ask, **common)
+    elif roll.kind == "enfrentada":
+        await enfrentada(interaction, **ask, **common)
+    elif roll.kind == "dano":
+        await dano(interaction, **ask, **common)
+    elif roll.kind.startswith("gastos_") and "tipo" in ask:
+        await gastos(interaction, ask, **common)
+    else:
+        raise Refusal("error.roll_gone")
