@@ -400,3 +400,33 @@ async def test_choosing_another_mediana_sheet_moves_the_pv(harness: Harness) -> 
     assert "PV 12/18" in text, text
     assert await harness.pool("mediana_heridas", PLAYER.id) == 6
     await harness.assert_ledger_matches()
+
+
+async def test_donjon_test_by_attribute_and_skill_name(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    harness.script(*([10] * 10), *([5] * 5))
+    reply = await harness.slash(
+        "donjon prueba", atributo="discernimiento", habilidad="rastrear cualquier cosa", contra=5
+    )
+    # Roland: Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dice (docs/fichas/donjon.json).
+    assert "Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dados" in reply.text
+    assert "como **Roland el Explorador**" in reply.text
+    harness.script(*([10] * 6), *([5] * 5))
+    english = await harness.slash("donjon prueba", atributo="insight", contra=5, locale="en-US")
+    assert "Insight 6 = 6 dice" in english.text
+    unknown = await harness.slash("donjon prueba", habilidad="volar", contra=5)
+    assert "no tiene la habilidad «volar»" in unknown.text
+    harness.script(*([10] * 3), *([5] * 5))
+    plain = await harness.slash("donjon prueba", dados=3, contra=5)
+    assert "Roland" not in plain.text
+    choices = await harness.autocomplete("donjon prueba", "habilidad", "trep")
+    assert choices == [{"name": "Trepar Árboles (2)", "value": "Trepar Árboles"}]
+
+
+async def test_donjon_without_a_sheet_needs_dice(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    refused = await harness.slash("donjon prueba", contra=5)
+    assert "Indica los dados" in refused.text
+    refused = await harness.slash("donjon prueba", atributo="aguante", contra=5)
+    assert "No tienes ficha activa" in refused.text
