@@ -16,6 +16,7 @@ from discord.ext import commands, tasks
 
 from bot.errors import answer_error
 from bot.i18n import Translator
+from bot.internals import in_flight_interactions, open_forms
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
@@ -34,8 +35,6 @@ EXTENSIONS = (
     "cogs.ficha",
 )
 COMMANDS_HASH = "commands_hash"
-# Tasks discord.py starts for an interaction; closing waits for them to finish.
-_IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
 DRAIN_SECONDS = 10.0
 # Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
 # forgotten after ``Retention.rolls``. Sheets, tasks, combats, inspiration and Donjon tests
@@ -115,8 +114,7 @@ class Tirada(commands.Bot):
             log.exception("command sync failed; the commands Discord already has stay in place")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        # discord.py's own registry of open forms (keyed by custom_id) is the truth here.
-        await answer_orphans(interaction, self._connection._view_store._modals)
+        await answer_orphans(interaction, open_forms(self))
 
     async def close(self) -> None:
         self.prune.cancel()
@@ -124,12 +122,7 @@ class Tirada(commands.Bot):
         await super().close()
 
     async def _drain(self) -> None:
-        current = asyncio.current_task()
-        pending = [
-            task
-            for task in asyncio.all_tasks()
-            if task is not current and not task.done() and task.get_name().startswith(_IN_FLIGHT)
-        ]
+        pending = in_flight_interactions()
         if pending:
             log.info("finishing in-flight interactions", extra={"count": len(pending)})
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)

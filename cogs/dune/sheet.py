@@ -20,6 +20,8 @@ from bot.i18n import lang_for
 from bot.names import Names
 from bot.sheets import access
 from bot.sheets.models import DuneDrives, DuneSheet, DuneSkills
+from rules import dune
+from rules.errors import check_range
 
 SKILLS = Names("fichas.dune.skill", DuneSkills.model_fields, "fichas.dune.unknown_skill")
 DRIVES = Names("fichas.dune.drive", DuneDrives.model_fields, "fichas.dune.unknown_drive")
@@ -49,6 +51,10 @@ async def scores(
     """Numbers stay numbers; a name is read from the roller's active sheet (or, for the GM,
     the NPC ``como`` names)."""
     skill_number, drive_number = number(skill), number(drive)
+    if skill_number is not None:
+        check_range("habilidad", skill_number, 1, dune.MAX_SCORE)
+    if drive_number is not None:
+        check_range("motivacion", drive_number, 0, dune.MAX_SCORE)
     if skill_number is not None and drive_number is not None and not como:
         return Scores(skill_number, drive_number)
     table = await current_table(interaction)

@@ -1,4 +1,4 @@
-"""D&D 5e (SRD 5.2) rules on exact dice (``shared/reglas/dnd5e-srd52.txt``)."""
+"""D&D 5e (SRD 5.2) rules on exact dice (``../shared/reglas/dnd5e-srd52.txt``)."""
 
 import random
 
