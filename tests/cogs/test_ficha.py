@@ -430,3 +430,21 @@ async def test_donjon_without_a_sheet_needs_dice(harness: Harness) -> None:
     assert "Indica los dados" in refused.text
     refused = await harness.slash("donjon prueba", atributo="aguante", contra=5)
     assert "No tienes ficha activa" in refused.text
+
+
+async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    harness.script(5, 6, 7)
+    reply = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
+    # Maese Tobías: Espadas 3 with Destreza 4 (docs/fichas/mediana.json); the objective die is 6.
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in reply.text
+    harness.script(5, 6, 7)
+    plain = await harness.slash("mediana tirada", atributo=4, habilidad=3, dificultad=10)
+    assert "Atributo 4 + Habilidad 3 + 1o3d10 6 = **13**" in plain.text
+    unknown = await harness.slash("mediana tirada", habilidad="volar", dificultad=10)
+    assert "no tiene la habilidad «volar»" in unknown.text
+    missing = await harness.slash("mediana tirada", dificultad=10)
+    assert "Indica el atributo" in missing.text
+    choices = await harness.autocomplete("mediana tirada", "habilidad", "meca")
+    assert choices == [{"name": "Mecanismos (Inteligencia + 2)", "value": "Mecanismos"}]
