@@ -260,9 +260,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
         if self.action == "no":
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
-        outcome = await rolls.change(
-            bot.store, interaction, table, "mesa.reset", reset=KEEPING
-        )
+        outcome = await rolls.change(bot.store, interaction, table, "mesa.reset", reset=KEEPING)
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),
             t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),

@@ -85,6 +85,7 @@ async def own_sheets(h: Harness) -> None:
     for user in (GM, PLAYER, OTHER):
         await h.slash("ficha crear", user=user, nombre="Ana")
 
+
 async def improved_rolls(h: Harness) -> None:
     """Everyone has a fresh Jugador Mejorado roll (all threes) to move a point on."""
     for user in (GM, PLAYER, OTHER):

@@ -18,7 +18,7 @@ from pydantic_core import PydanticCustomError
 from rules import dnd5e, donjon, mediana
 from rules.errors import RuleError
 
-VERSION = 1
+VERSION: Literal[1] = 1
 NAME_LIMIT = 60
 TEXT_LIMIT = 200
 LIST_LIMIT = 40
@@ -27,7 +27,27 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=TEXT_LIMIT)]
 DuneScore = Annotated[int, Field(ge=4, le=8)]
 Ability = Literal["fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma"]
-Skill = Literal[tuple(dnd5e.SKILLS)]  # type: ignore[valid-type]
+# The SRD's skills, as rules.dnd5e.SKILLS names them (a test pins that they are the same).
+Skill = Literal[
+    "acrobacias",
+    "atletismo",
+    "conocimiento_arcano",
+    "engano",
+    "historia",
+    "interpretacion",
+    "intimidacion",
+    "investigacion",
+    "juego_de_manos",
+    "medicina",
+    "naturaleza",
+    "percepcion",
+    "perspicacia",
+    "persuasion",
+    "religion",
+    "sigilo",
+    "supervivencia",
+    "trato_con_animales",
+]
 HitPoints = Annotated[int, Field(ge=0, le=999)]
 Dice = Annotated[int, Field(ge=0, le=donjon.MAX_POOL)]
 MedianaScore = Annotated[int, Field(ge=-mediana.MAX_SCORE, le=mediana.MAX_SCORE)]
@@ -49,6 +69,8 @@ class Line(Part):
 class SheetBase(Part):
     version: Literal[1] = VERSION
     nombre: Name
+    # Each system's model narrows it to its own name (the file's discriminator).
+    sistema: str
 
 
 # -- Dune ---------------------------------------------------------------------------------

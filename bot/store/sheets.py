@@ -113,9 +113,7 @@ class Sheets(Pools):
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
 
         def delete(db: sqlite3.Connection) -> bool:
-            deleted = db.execute(
-                "DELETE FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id)
-            )
+            deleted = db.execute("DELETE FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id))
             return bool(deleted.rowcount)
 
         return await self._write(delete)

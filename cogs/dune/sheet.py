@@ -60,15 +60,14 @@ async def scores(
     table = await current_table(interaction)
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
     assert isinstance(sheet, DuneSheet)
-    skill_key = None if skill_number is not None else SKILLS.find(skill)
-    drive_key = None if drive_number is not None else DRIVES.find(drive)
-    return Scores(
-        skill_number if skill_key is None else getattr(sheet.habilidades, skill_key),
-        drive_number if drive_key is None else getattr(sheet.motivaciones, drive_key).valor,
-        skill_key,
-        drive_key,
-        sheet.nombre,
-    )
+    skill_key = drive_key = None
+    if skill_number is None:
+        skill_key = SKILLS.find(skill)
+        skill_number = int(getattr(sheet.habilidades, skill_key))
+    if drive_number is None:
+        drive_key = DRIVES.find(drive)
+        drive_number = int(getattr(sheet.motivaciones, drive_key).valor)
+    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre)
 
 
 async def _sheet(interaction: discord.Interaction) -> DuneSheet | None:

@@ -48,7 +48,7 @@ class Sheets(commands.Cog):
         self, interaction: discord.Interaction, ctx: TableContext, sheet: SheetBase, npc: bool, reason: str
     ) -> SheetRow:
         """Keep a new sheet (and its live pools, through the ledger) once, or refuse."""
-        if sheet.sistema != ctx.table.system.value:  # type: ignore[union-attr]
+        if ctx.table.system is None or sheet.sistema != ctx.table.system.value:
             raise Refusal("fichas.wrong_system")
         if npc:
             ctx.require_gm()
@@ -111,9 +111,9 @@ class Sheets(commands.Cog):
         ctx = await self.here(interaction)
         if not nombre.strip() or len(nombre) > NAME_LIMIT:
             raise Refusal("fichas.bad_name", n=NAME_LIMIT)
-        row = await self.store_new(
-            interaction, ctx, blank(ctx.table.system.value, nombre), pnj, "fichas.crear"
-        )  # type: ignore[union-attr]
+        system = ctx.table.system
+        assert system is not None  # here() refuses a table without one
+        row = await self.store_new(interaction, ctx, blank(system.value, nombre), pnj, "fichas.crear")
         await self.show(interaction, ctx, row, "fichas.crear.done")
 
     @group.command(name=T("fichas.ver"), description=T("fichas.ver.desc"))

@@ -85,3 +85,12 @@ def test_names_and_lists_are_bounded_and_unknown_keys_refused() -> None:
 
 def test_only_the_first_problems_are_listed() -> None:
     assert len(kinds({"version": 1, "sistema": "dnd5e", "ataques": [{}] * 10})) == io.SHOWN_PROBLEMS
+
+
+def test_the_sheets_skills_are_the_rules_skills() -> None:
+    from typing import get_args
+
+    from bot.sheets.models import Skill
+    from rules import dnd5e
+
+    assert get_args(Skill) == tuple(dnd5e.SKILLS)
