@@ -90,6 +90,36 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
     ),
     (
+        # Issue 21. Saved rolls (bot/store/saved.py): a player's own (scope 0, owner the
+        # player) or a table's (scope its channel, owner 0); ``kind`` is the roll kind whose
+        # repeater plays it, ``data`` what that repeater reads.
+        """CREATE TABLE saved_rolls (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            scope      INTEGER NOT NULL,
+            owner_id   INTEGER NOT NULL,
+            creator_id INTEGER NOT NULL,
+            name       TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 32),
+            kind       TEXT NOT NULL,
+            data       TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            UNIQUE (scope, owner_id, name)
+        )""",
+        # Dice statistics (bot/store/dice.py): how often each face came up, per day, table,
+        # player, system and die size. Bounded by the faces there are, not by the rolls.
+        """CREATE TABLE dice_counts (
+            day        TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            user_id    INTEGER NOT NULL,
+            system     TEXT NOT NULL,
+            sides      INTEGER NOT NULL,
+            face       INTEGER NOT NULL,
+            count      INTEGER NOT NULL CHECK (count > 0),
+            PRIMARY KEY (day, channel_id, user_id, system, sides, face)
+        )""",
+        "CREATE INDEX dice_counts_by_user ON dice_counts (user_id, day)",
+        "CREATE INDEX dice_counts_by_channel ON dice_counts (channel_id, day)",
+    ),
+    (
         # Character sheets (/ficha): per player per table, one active; the GM's NPCs. The
         # numbers play changes live in ledger pools owned by the sheet's id.
         """CREATE TABLE sheets (

@@ -35,9 +35,9 @@ async def imported(harness: Harness, system: str, user=PLAYER, **options) -> str
 
 async def exported(harness: Harness, user=PLAYER, **options) -> bytes:
     reply = await harness.slash("ficha exportar", user=user, **options)
-    sent = [c for c in reply.calls if c.contents]
+    sent = [c for c in reply.calls if c.attachments]
     assert sent, reply.calls
-    return sent[0].contents[0]
+    return sent[0].attachments[0][1]
 
 
 @pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
