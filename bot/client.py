@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import RefusedCheck, answer_error
 from bot.i18n import Translator
@@ -65,6 +66,7 @@ class Tirada(commands.Bot):
     """One process serving every table. ``rng`` is injectable so tests can seed it."""
 
     store: Store
+    boards: Boards
 
     def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
         super().__init__(
@@ -84,11 +86,14 @@ class Tirada(commands.Bot):
     async def setup_hook(self) -> None:
         self.settings.tirada_db.parent.mkdir(parents=True, exist_ok=True)
         self.store = await Store.open(self.settings.tirada_db)
+        self.boards = Boards(self)
+        self.store.listeners.append(self.boards.touch)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        await self.boards.start()
         self.prune.start()
 
     @tasks.loop(minutes=10)
@@ -133,6 +138,8 @@ class Tirada(commands.Bot):
     async def close(self) -> None:
         self.prune.cancel()
         await self._drain()
+        if hasattr(self, "boards"):
+            await self.boards.close()
         await super().close()
 
     async def _drain(self) -> None:

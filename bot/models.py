@@ -32,6 +32,8 @@ class TableSettings(BaseModel):
     player_secret_rolls: bool = True
     # Whether players may read each other's character sheets (the GM reads them all).
     public_sheets: bool = False
+    # The live board (bot.board) shows Dune's Amenaza to everyone unless the GM hides it.
+    board_hides_threat: bool = False
     # The chance line under each roll ("Superar con 0 · 1 · 2 · 3 dados comprados…").
     roll_odds: bool = True
 

@@ -409,6 +409,30 @@ class Mesa(commands.Cog):
         text = "\n".join((t(lang, secret), t(lang, odds)))
         await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
 
+    # -- the live board (issue 19: bot/board) ----------------------------------------------------
+
+    @mesa.command(name=T("board.cmd"), description=T("board.cmd.desc"))
+    @options("board.opt", "ocultar_amenaza")
+    @table_option
+    async def tablero(
+        self, interaction: discord.Interaction, ocultar_amenaza: bool | None = None, mesa: str | None = None
+    ) -> None:
+        """Post the table's board at the bottom of its channel (again: it moves there)."""
+        table = await gm_table(interaction, mesa)
+        lang = lang_for(interaction.locale)
+        await interaction.response.defer(ephemeral=True)
+        if ocultar_amenaza is not None:
+            settings = table.settings.model_copy(update={"board_hides_threat": ocultar_amenaza})
+            table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
+        try:
+            pinned = await self.bot.boards.place(table.channel_id, lang)
+        except discord.Forbidden as error:
+            raise Refusal("board.cannot_post", channel=table.channel_id) from error
+        key = "board.placed" if pinned else "board.placed_unpinned"
+        await send(
+            interaction, embed=embeds.card(t(lang, key, channel=table.channel_id), colour=embeds.SUCCESS)
+        )
+
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option
     async def escena_fin(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
