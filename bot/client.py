@@ -34,6 +34,7 @@ EXTENSIONS = (
     "cogs.dnd5e",
     "cogs.mediana",
     "cogs.probabilidad",
+    "cogs.ficha",
     "cogs.guardada",
     "cogs.estadisticas",
 )

@@ -30,6 +30,8 @@ class TableSettings(BaseModel):
 
     donjon_sides: int = Field(20, ge=2, le=1000)
     player_secret_rolls: bool = True
+    # Whether players may read each other's character sheets (the GM reads them all).
+    public_sheets: bool = False
     # The live board (bot.board) shows Dune's Amenaza to everyone unless the GM hides it.
     board_hides_threat: bool = False
     # The chance line under each roll ("Superar con 0 · 1 · 2 · 3 dados comprados…").
@@ -114,9 +116,10 @@ class Undo:
 @dataclass(frozen=True)
 class Reset:
     """Put every pool of the table at 0 and retire its rolls, except the kinds in ``keep``
-    (character sheets are not table state)."""
+    and the pools in ``keep_pools`` (character sheets are not table state)."""
 
     keep: tuple[str, ...] = ()
+    keep_pools: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -228,6 +231,22 @@ class Record:
     # Whether its embed shows the odds line: its table's setting, which ``rolls.load`` (every
     # roll is loaded before it is drawn) copies here so that renders receive it explicitly.
     shows_odds: bool = True
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """A stored character sheet: whose, at which table, and its validated file as data."""
+
+    id: int
+    channel_id: int
+    owner_id: int
+    npc: bool
+    name: str
+    folded: str
+    system: str
+    data: dict[str, Any]
+    active: bool = False
+    version: int = 0
 
 
 @dataclass(frozen=True)

@@ -88,3 +88,25 @@ class Names:
 
 SKILLS = Names("dnd.skill", dnd5e.SKILLS, "dnd.unknown_skill")
 ABILITIES = Names("dnd.ability", dnd5e.ABILITIES, "dnd.unknown_ability")
+
+
+def closest(typed: str, names: Iterable[str]) -> str | None:
+    """The one of ``names`` (free names on a character sheet: "Espada larga", "Rastrear
+    Cualquier Cosa") that ``typed`` names: exactly, folded, else the single one close enough."""
+    spellings = {fold(name): name for name in names}
+    folded = fold(typed)
+    if folded in spellings:
+        return spellings[folded]
+    close = process.extract(folded, list(spellings), scorer=fuzz.ratio, score_cutoff=CLOSE_ENOUGH)
+    return spellings[close[0][0]] if len(close) == 1 else None
+
+
+def containing(typed: str, names: Iterable[str]) -> list[str]:
+    """For an autocomplete: the names containing what was typed (folded), else the nearest."""
+    names = list(names)
+    folded = fold(typed)
+    found = [name for name in names if folded in fold(name)]
+    if not found and folded:
+        close = process.extract(folded, [fold(n) for n in names], scorer=fuzz.WRatio, score_cutoff=ROUGHLY)
+        found = [names[index] for _, _, index in close]
+    return found[:MAX_CHOICES]

@@ -33,6 +33,7 @@ from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
+from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.ui import ActionButton, Guarded
 from rules import dune
 
@@ -40,6 +41,7 @@ SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in Sy
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
 KEPT_ON_RESET = (MEDIANA_SHEET,)
+KEEPING = Reset(keep=KEPT_ON_RESET, keep_pools=tuple(sorted(SHEET_POOLS)))
 
 
 # The pools each system keeps, so that the status shows them at zero too: the table's own
@@ -119,7 +121,8 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[
         embeds.field(embed, t(lang, "mesa.estado.gm_channel"), f"<#{table.gm_channel_id}>")
     if table.system is System.DONJON:
         embeds.field(embed, t(lang, "mesa.estado.level"), str(table.donjon_level))
-    values = {(p.pool, p.owner_id): p.value for p in pools}
+    # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
+    values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
     pool_text = "\n".join(table_pool_lines(lang, table.system, values))
     embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)
     everyone = list(dict.fromkeys([*players, *(owner for _, owner in values if owner)]))
@@ -151,8 +154,11 @@ def reason_text(lang: Lang, reason: str) -> str:
 
 
 def owned_pool(lang: Lang, row: LedgerRow) -> str:
-    """A ledger row's pool by name, and whose it is when it is a player's."""
+    """A ledger row's pool by name, and whose it is when it is a player's (or, for a
+    character sheet's pool, owned by the sheet's id, which sheet)."""
     pool = pool_name(lang, row.pool)
+    if row.pool in SHEET_POOLS:
+        return t(lang, "fichas.pool_owned", pool=pool, sheet=row.owner_id)
     if row.owner_id:
         return t(lang, "mesa.historial.owned", pool=pool, owner=row.owner_id)
     return pool
@@ -255,9 +261,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
         if self.action == "no":
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
-        outcome = await rolls.change(
-            bot.store, interaction, table, "mesa.reset", reset=Reset(keep=KEPT_ON_RESET)
-        )
+        outcome = await rolls.change(bot.store, interaction, table, "mesa.reset", reset=KEEPING)
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),
             t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),
@@ -293,7 +297,8 @@ class Mesa(commands.Cog):
     async def estado(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
         table = await current_table(interaction, mesa)
         store = self.bot.store
-        pools, players = await store.pools(table.channel_id), await store.players(table.channel_id)
+        pools = await store.pools(table.channel_id)
+        players = await store.players(table.channel_id, not_players=SHEET_POOLS)
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools, players))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))

@@ -67,6 +67,12 @@ def mode(advantage: bool, disadvantage: bool) -> Mode:
     return Mode.ADVANTAGE if advantage else Mode.DISADVANTAGE
 
 
+def ability_modifier(score: int) -> int:
+    """Modificadores por característica: 1 → −5, 10–11 → +0, 30 → +10 (a sheet's scores)."""
+    check_range("puntuacion", score, 1, 30)
+    return (score - 10) // 2
+
+
 def proficiency_bonus(level_or_cr: int) -> int:
     """Bono de competencia by level or CR: up to 4 → +2, then +1 every four, 29–30 → +9."""
     if not 0 <= level_or_cr <= MAX_LEVEL:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot import charts
-from tests.support.harness import Harness, Reply
+from tests.support.harness import Harness, Reply, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER, User
 
 NASTY = [
@@ -33,6 +33,11 @@ NASTY = [
 ]
 texts = st.one_of(st.text(max_size=300), st.sampled_from(NASTY), st.text(min_size=3000, max_size=4000))
 numbers = st.one_of(st.integers(-(10**12), 10**12), st.sampled_from([0, -1, 1, 2**63, -(2**63)]))
+# Sheet files (/ficha importar): the examples, and one a byte over the limit.
+SHEET_FILES = st.sampled_from(
+    [path.read_bytes() for path in sorted((Path(__file__).parent.parent / "docs" / "fichas").glob("*.json"))]
+    + [b" " * (64 * 1024 + 1)]
+)
 QUICK = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -177,6 +182,9 @@ def option_values(param: app_commands.Parameter, channels: list[dict]) -> st.Sea
         return st.sampled_from([GM, PLAYER, ADMIN, ROBOT])
     if kind is discord.AppCommandOptionType.channel:
         return st.sampled_from(channels)
+    if kind is discord.AppCommandOptionType.attachment:
+        contents = st.one_of(st.binary(max_size=2000), texts.map(str.encode), SHEET_FILES)
+        return st.builds(Upload, texts, contents)
     return texts
 
 

@@ -13,6 +13,7 @@ import random
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from discord import app_commands
 
 from bot import charts, embeds
 from bot.models import Change, Operation, SavedRoll
-from tests.support.harness import Harness, Message, Reply
+from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import (
     ADMIN,
     CHANNEL_ID,
@@ -74,6 +75,15 @@ async def some_pools(h: Harness) -> None:
 async def sheets(h: Harness) -> None:
     for user in (GM, PLAYER, OTHER):
         await h.slash("mediana pv fijar", user=user, fisico=5, maximo=20, actual=15)
+
+
+DUNE_SHEET = (Path(__file__).resolve().parents[1] / "docs" / "fichas" / "dune.json").read_bytes()
+
+
+async def own_sheets(h: Harness) -> None:
+    """Each user's own Dune sheet, called Ana, active."""
+    for user in (GM, PLAYER, OTHER):
+        await h.slash("ficha crear", user=user, nombre="Ana")
 
 
 async def table_roll(h: Harness) -> None:
@@ -214,6 +224,16 @@ CASES = [
     Case("mediana competicion", "mediana"),
     Case("mediana iniciativa", "mediana", changes=None),
     Case("mediana descanso", "mediana", setup=sheets),
+    # /ficha: everyone acts on their own sheet; NPCs and the table's setting are the GM's.
+    Case("ficha crear", options={"nombre": "Nueva"}),
+    Case("ficha crear", options={"nombre": "Nueva", "pnj": True}, allowed=GM_ONLY),
+    Case("ficha importar", options={"archivo": Upload("f.json", DUNE_SHEET)}),
+    Case("ficha ver", changes=False, setup=own_sheets),
+    Case("ficha exportar", changes=False, setup=own_sheets),
+    Case("ficha editar", options={"campo": "habilidades.combate", "valor": "5"}, setup=own_sheets),
+    Case("ficha elegir", options={"ficha": "Ana"}, changes=None, setup=own_sheets),
+    Case("ficha borrar", options={"ficha": "Ana"}, setup=own_sheets),
+    Case("ficha publicas", options={"publicas": True}, allowed=GM_ONLY, changes=None),
     # /probabilidad
     Case("probabilidad donjon", "donjon", {"dados": 3}, changes=False),
     Case("probabilidad dune", options={"habilidad": 6, "motivacion": 6}, changes=False),
@@ -240,6 +260,7 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
                 "SELECT count(*) FROM ledger",
                 "SELECT id, version, retired, data FROM records ORDER BY id",
                 "SELECT * FROM reveals",
+                "SELECT id, owner_id, npc, name, data, active, version FROM sheets ORDER BY id",
                 "SELECT * FROM saved_rolls ORDER BY id",
             )
         )

@@ -16,13 +16,14 @@ import json
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from discord import AppCommandOptionType, app_commands
 
 from rules import donjon
-from tests.support.harness import Harness, Message, Reply
+from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
 
 LONGEST_NAME = 32  # Discord's display names
@@ -36,6 +37,9 @@ LONG_TEXT = {
     "dados": "3d10+3d10+3d10+3d10",
     "nombre": "Guardia de la Torre Negra del Norte 1",
 }
+# A character sheet of each system (/ficha importar): the one for the table's system is kept.
+SHEETS = Path(__file__).resolve().parent.parent / "docs" / "fichas"
+SYSTEMS = ("dune", "donjon", "dnd5e", "mediana")
 PRESSES_PER_SYSTEM = 600
 USER_SELECT = 5  # Discord's component type
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
@@ -193,15 +197,22 @@ def candidates(h: Harness, param: app_commands.Parameter) -> list[Any]:
         return [RIVAL, BOSS]
     if kind is AppCommandOptionType.channel:
         return [h.channels[1]]
+    if kind is AppCommandOptionType.attachment:
+        return [Upload(f"{system}.json", (SHEETS / f"{system}.json").read_bytes()) for system in SYSTEMS]
     longest = int(param.max_value) if param.max_value is not None else 100
     return [LONG_TEXT.get(param.name, "x" * longest), "x" * longest]
 
 
 def variants(h: Harness, command: app_commands.Command[Any, ..., Any]) -> list[dict[str, Any]]:
-    """Required options only; every option at its first value; then each other value alone."""
+    """Required options only (with the leading option when it is optional: a number a
+    character sheet may give instead, like Donjon's dice); every option at its first value;
+    then each other value alone."""
     params = [p for p in command.parameters if not p.autocomplete]
     first = {p.display_name: candidates(h, p)[0] for p in params}
-    found = [{p.display_name: first[p.display_name] for p in params if p.required}, dict(first)]
+    required = {p.display_name: first[p.display_name] for p in params if p.required}
+    if params and not params[0].required:
+        required[params[0].display_name] = first[params[0].display_name]
+    found = [required, dict(first)]
     for p in params:
         for value in candidates(h, p)[1:]:
             found.append({**first, p.display_name: value})

@@ -30,6 +30,7 @@ from bot.store.retention import Pruned, Pruning, Retention
 from bot.store.saved import Saved
 from bot.store.schema import MIGRATIONS, Schema
 from bot.store.session import Session
+from bot.store.sheets import Sheets
 from bot.store.tables import Tables
 
 # How long a statement waits for another process's lock on the file before giving up.
@@ -37,7 +38,7 @@ BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
 
 
-class Store(Schema, Tables, Pools, Records, Pruning, Saved, Session, Dice):
+class Store(Schema, Tables, Sheets, Pools, Records, Pruning, Saved, Session, Dice):
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
     @classmethod

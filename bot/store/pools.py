@@ -89,7 +89,7 @@ class Pools(Connection):
             changes += reverted
         retired = 0
         if op.reset is not None:
-            changes += self._reset_plan(db, op.channel_id)
+            changes += self._reset_plan(db, op.channel_id, op.reset.keep_pools)
             retired = db.execute(
                 "UPDATE records SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
@@ -126,10 +126,13 @@ class Pools(Connection):
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
-    def _reset_plan(self, db: sqlite3.Connection, channel_id: int) -> tuple[Change, ...]:
+    def _reset_plan(
+        self, db: sqlite3.Connection, channel_id: int, keep: tuple[str, ...] = ()
+    ) -> tuple[Change, ...]:
         cursor = db.execute(
-            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 ORDER BY pool, owner_id",
-            (channel_id,),
+            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 "
+            "AND pool NOT IN (SELECT value FROM json_each(?)) ORDER BY pool, owner_id",
+            (channel_id, json.dumps(list(keep))),
         )
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)

@@ -132,6 +132,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "UPDATE operations SET outcome = json_set(json_remove(outcome, '$.roll_id'), '$.record_id', "
         "json_extract(outcome, '$.roll_id')) WHERE json_extract(outcome, '$.kind') = 'applied'",
     ),
+    (
+        # Character sheets (/ficha): per player per table, one active; the GM's NPCs. The
+        # numbers play changes live in ledger pools owned by the sheet's id.
+        """CREATE TABLE sheets (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+            owner_id       INTEGER NOT NULL,
+            npc            INTEGER NOT NULL DEFAULT 0,
+            name           TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+            folded         TEXT NOT NULL,
+            system         TEXT NOT NULL,
+            data           TEXT NOT NULL CHECK (length(data) <= 65536),
+            active         INTEGER NOT NULL DEFAULT 0,
+            version        INTEGER NOT NULL DEFAULT 0,
+            interaction_id INTEGER NOT NULL UNIQUE,
+            created_at     TEXT NOT NULL,
+            UNIQUE (channel_id, owner_id, npc, folded)
+        )""",
+        "CREATE UNIQUE INDEX sheets_active ON sheets (channel_id, owner_id) WHERE active AND NOT npc",
+    ),
 )
 
 

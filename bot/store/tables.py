@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from bot.models import (
@@ -68,14 +70,16 @@ class Tables(Connection):
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
 
-    async def players(self, channel_id: int, limit: int = 50) -> list[int]:
+    async def players(self, channel_id: int, limit: int = 50, not_players: Collection[str] = ()) -> list[int]:
         """Who plays at this table: everyone who has rolled there, in the order of their
-        first roll, then whoever holds a pool of their own (even at zero) without a roll."""
+        first roll, then whoever holds a pool of their own (even at zero) without a roll.
+        The owners of ``not_players`` pools are not players (a character sheet's id)."""
         rows = await self._fetchall(
             "SELECT user_id FROM (SELECT user_id, id AS seen FROM records WHERE channel_id = :channel "
-            "UNION ALL SELECT owner_id, 1 << 62 FROM pools WHERE channel_id = :channel AND owner_id <> 0) "
+            "UNION ALL SELECT owner_id, 1 << 62 FROM pools WHERE channel_id = :channel AND owner_id <> 0 "
+            "AND pool NOT IN (SELECT value FROM json_each(:not_players))) "
             "GROUP BY user_id ORDER BY min(seen), user_id LIMIT :limit",
-            {"channel": channel_id, "limit": limit},
+            {"channel": channel_id, "limit": limit, "not_players": json.dumps(sorted(not_players))},
         )
         return [int(r[0]) for r in rows]
 

@@ -109,8 +109,10 @@ def attack(rng: random.Random, options: Options) -> dict[str, Any]:
         cover,
     )
     return {
-        "what": {},
-        **test_data(test, [], cancelled=cancelled(options["ventaja"], options["desventaja"])),
+        "what": {"weapon": options.get("arma"), "type": options.get("tipo")},
+        **test_data(
+            test, options.get("partes") or [], cancelled=cancelled(options["ventaja"], options["desventaja"])
+        ),
         "cover": cover,
         "ac": options["ca"],
         "damage": damage,

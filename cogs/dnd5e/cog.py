@@ -32,6 +32,7 @@ from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import act, load
+from cogs.dnd5e import sheet
 from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
     TrackerButton,
@@ -146,12 +147,13 @@ class Dnd(commands.Cog):
         "desventaja",
         "cd",
     )
+    @options("fichas.opt", "como")
     @reason_option
     @secret_option
     async def prueba(
         self,
         interaction: discord.Interaction,
-        modificador: Modifier,
+        modificador: Modifier | None = None,
         caracteristica: str | None = None,
         habilidad: str | None = None,
         competencia: bool = False,
@@ -162,11 +164,13 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cd: Target | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """An ability check, optionally with a skill (its ability follows from the table)
-        and a tool the character is proficient with."""
+        and a tool the character is proficient with. Without a modifier, the numbers come
+        from the roller's sheet (or the GM's NPC ``como``)."""
         options = {
             "modificador": modificador,
             "caracteristica": ABILITIES.find(caracteristica) if caracteristica is not None else None,
@@ -180,6 +184,9 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "cd": cd,
         }
+        if modificador is None or como:
+            table = await current_table(interaction)
+            options = sheet.check(await sheet.read(self.bot, interaction, table, como), options)
         await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
@@ -195,6 +202,7 @@ class Dnd(commands.Cog):
         "cd",
         "cobertura",
     )
+    @options("fichas.opt", "como")
     @app_commands.choices(cobertura=SAVE_COVER_CHOICES)
     @reason_option
     @secret_option
@@ -202,7 +210,7 @@ class Dnd(commands.Cog):
         self,
         interaction: discord.Interaction,
         caracteristica: str,
-        modificador: Modifier,
+        modificador: Modifier | None = None,
         competencia: bool = False,
         nivel: Level = 1,
         bonificacion: Modifier = 0,
@@ -210,10 +218,11 @@ class Dnd(commands.Cog):
         desventaja: bool = False,
         cd: Target | None = None,
         cobertura: Choice[str] | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """A saving throw; cover adds to Dexterity saves."""
+        """A saving throw; cover adds to Dexterity saves. Without a modifier, from the sheet."""
         options = {
             "caracteristica": ABILITIES.find(caracteristica),
             "modificador": modificador,
@@ -225,26 +234,33 @@ class Dnd(commands.Cog):
             "cd": cd,
             "cobertura": cobertura.value if cobertura else None,
         }
+        if modificador is None or como:
+            table = await current_table(interaction)
+            options = sheet.save(await sheet.read(self.bot, interaction, table, como), options)
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
     @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura")
+    @options("fichas.opt", "como", "arma")
     @app_commands.choices(cobertura=COVER_CHOICES)
     @reason_option
     @secret_option
     async def ataque(
         self,
         interaction: discord.Interaction,
-        bonificador: Modifier,
         ca: Target,
+        bonificador: Modifier | None = None,
+        arma: app_commands.Range[str, 1, 100] | None = None,
         dano: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20)."""
+        """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20);
+        with ``arma``, the bonus and damage of that attack on the sheet."""
         options = {
             "bonificador": bonificador,
             "ca": ca,
@@ -253,6 +269,11 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
         }
+        if arma:
+            table = await current_table(interaction)
+            options = sheet.attack(await sheet.read(self.bot, interaction, table, como), arma, options)
+        elif bonificador is None:
+            raise Refusal("fichas.dnd.need_bonus")
         await self.roll(interaction, "ataque", options, reason(motivo), secreta)
 
     @prueba.autocomplete("caracteristica")
@@ -260,6 +281,16 @@ class Dnd(commands.Cog):
     async def ability_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = lang_for(interaction.locale)
         return matches(lang, current, ABILITIES)
+
+    @ataque.autocomplete("arma")
+    async def weapon_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await sheet.weapons(self.bot, interaction, await current_table(interaction), current)
+
+    @prueba.autocomplete("como")
+    @salvacion.autocomplete("como")
+    @ataque.autocomplete("como")
+    async def npc_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        return await sheet.npcs(self.bot, interaction, await current_table(interaction), current)
 
     @prueba.autocomplete("habilidad")
     async def skill_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -443,15 +474,18 @@ class Dnd(commands.Cog):
     async def iniciativa_unirme(
         self,
         interaction: discord.Interaction[Tirada],
-        modificador: Modifier,
+        modificador: Modifier | None = None,
         nombre: app_commands.Range[str, 1, NAME_LIMIT] | None = None,
         ventaja: bool = False,
         sorprendido: bool = False,
     ) -> None:
         """Surprise gives disadvantage on initiative; it cancels with advantage. A player
         joins once (the order "permanece invariable"); one holding Heroic Inspiration is
-        offered to reroll, like on any d20 test."""
-        record = await self.tracker_or_refuse(await current_table(interaction))
+        offered to reroll, like on any d20 test. Without a modifier, the sheet's Dexterity."""
+        table = await current_table(interaction)
+        record = await self.tracker_or_refuse(table)
+        if modificador is None:
+            modificador, nombre = sheet.initiative(await sheet.read(self.bot, interaction, table, None))
         name = " ".join((nombre or interaction.user.display_name).split())[:NAME_LIMIT]
         key = player_key(interaction.user.id)
         the_mode = dnd5e.mode(ventaja, sorprendido)

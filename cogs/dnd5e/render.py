@@ -33,6 +33,8 @@ def verdict(lang: Lang, test: D20Test) -> str:
 def title(lang: Lang, data: dict[str, Any]) -> str:
     what = data["what"]
     if data["kind"] == "ataque":
+        if what.get("weapon"):
+            return t(lang, "fichas.dnd.attack_title", weapon=discord.utils.escape_markdown(what["weapon"]))
         return t(lang, "dnd.title.attack")
     if what.get("skill"):
         return t(
@@ -87,11 +89,20 @@ def cover_line(lang: Lang, data: dict[str, Any], test: D20Test) -> str | None:
     return t(lang, f"dnd.roll.cover_raised.{cover}", ac=data["ac"], target=test.target)
 
 
+def by_line(lang: Lang, record: Record) -> str:
+    """Who rolled, and as which character when the numbers came from a sheet."""
+    character = record.data.get("options", {}).get("ficha")
+    if character:
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(character))
+        return t(lang, "fichas.roll.as", user=record.user_id, name=name)
+    return t(lang, "dnd.roll.by", user=record.user_id)
+
+
 def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     test = dnd5e.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
-    embed = embeds.card(title(lang, data), t(lang, "dnd.roll.by", user=record.user_id), colour)
+    embed = embeds.card(title(lang, data), by_line(lang, record), colour)
     dice = [dice_line(test), breakdown(lang, data, test)]
     embeds.field(
         embed,
@@ -107,7 +118,9 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     damage = data.get("damage_roll")
     if damage:
         key = "dnd.roll.damage_critical" if test.critical else "dnd.roll.damage"
-        embeds.field(embed, t(lang, key), f"{damage['text']} = **{damage['total']}**", inline=False)
+        kind = discord.utils.escape_markdown(data["what"].get("type") or "")
+        line = f"{damage['text']} = **{damage['total']}** {kind}".rstrip()
+        embeds.field(embed, t(lang, key), line, inline=False)
     if test.inspired:
         embed.set_footer(text=t(lang, "dnd.roll.inspired"))
     return embeds.titled(embed, data.get("motivo"))

@@ -24,7 +24,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
 from bot.rolls import load
-from cogs.donjon import attributes, roll
+from cogs.donjon import attributes, roll, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
 from cogs.donjon.state import (
@@ -82,13 +82,17 @@ class Donjon(commands.Cog):
 
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
     @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador")
+    @options("fichas.opt", "atributo", "habilidad", "como")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
     @reason_option
     @secret_option
     async def prueba(
         self,
         interaction: discord.Interaction[Tirada],
-        dados: Pool,
+        dados: Pool | None = None,
+        atributo: app_commands.Range[str, 1, 60] | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         contra: Pool | None = None,
         dificultad: Choice[str] | None = None,
         banco: Pool = 0,
@@ -97,9 +101,18 @@ class Donjon(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
+        """Dice as a number, or an Atributo and a Habilidad of the roller's sheet (the GM's
+        NPC with ``como``)."""
+        parts, character = None, None
+        if dados is None or como:
+            table = await current_table(interaction)
+            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como)
+            dados, parts, character = found
         await roll.prueba(
             interaction,
             dados=dados,
+            mine_parts=parts,
+            character=character,
             contra=contra,
             dificultad=dificultad.value if dificultad else None,
             banco=banco,
@@ -490,3 +503,8 @@ class Donjon(commands.Cog):
         await send(
             interaction, embed=embeds.card(t(lang, "donjon.puntos.ok"), "\n".join(lines), embeds.SUCCESS)
         )
+
+
+Donjon.prueba.autocomplete("atributo")(sheet.attribute_choices)
+Donjon.prueba.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.prueba.autocomplete("como")(sheet.npc_choices)

@@ -34,10 +34,19 @@ def labels(lang: Lang, roll: DonjonRoll, roller: int) -> tuple[str, str]:
     or the GM."""
     rival = roll.details.get("rival")
     player = roll.details.get("player", roller)
-    return f"<@{player}>", (f"<@{rival}>" if rival else t(lang, "donjon.the_gm"))
+    mine = f"<@{player}>"
+    if roll.details.get("character"):
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(roll.details["character"]))
+        mine = t(lang, "fichas.donjon.as", user=player, name=name)
+    return mine, (f"<@{rival}>" if rival else t(lang, "donjon.the_gm"))
 
 
 def part_text(lang: Lang, name: str, value: int) -> str:
+    """A term of a pool: from the catalog, or a Habilidad the player named on their sheet."""
+    if name.startswith("nombre:"):
+        return f"{discord.utils.escape_markdown(name.removeprefix('nombre:'))} {value}"
+    if name.startswith("atributo."):
+        return t(lang, "fichas.donjon.part", name=t(lang, f"fichas.donjon.attr.{name[9:]}"), value=value)
     return t(lang, f"donjon.part.{name}", value=value)
 
 
@@ -66,9 +75,10 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     label_a, label_b = labels(lang, roll, record.user_id)
     won = test.winner == "a"
     lines = contest_lines(lang, test, label_a, label_b)
-    explained = explain(lang, label_b, [(n, v) for n, v in roll.details.get("explain", {}).get("b", [])])
-    if explained:
-        lines.insert(2, explained)
+    for side, label in (("b", label_b), ("a", label_a)):
+        explained = explain(lang, label, [(n, v) for n, v in roll.details.get("explain", {}).get(side, [])])
+        if explained:
+            lines.insert(2, explained)
     embed = embeds.card(t(lang, f"donjon.title.{roll.kind}"), "\n".join(lines))
     embed.colour = embeds.SUCCESS if won else embeds.FAILURE
     winner = label_a if won else label_b

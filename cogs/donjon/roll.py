@@ -78,6 +78,8 @@ async def prueba(
     jugador: int | None = None,
     secreta: bool = False,
     motivo: str | None = None,
+    mine_parts: list[tuple[str, int]] | None = None,
+    character: str | None = None,
 ) -> None:
     """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
     dice plus the Donjon level; Media when neither is given). The GM may add banked dice to
@@ -106,8 +108,12 @@ async def prueba(
         details={
             "bank_spent": banco,
             "player": player,
-            "explain": {"b": [*parts, ("banco", banco_dj)]},
+            "explain": {
+                "b": [*parts, ("banco", banco_dj)],
+                "a": [*mine_parts, ("banco", banco)] if mine_parts else [],
+            },
             "ask": ask,
+            "character": character,
         },
         secret=secreta,
         motivo=motivo,

@@ -27,7 +27,7 @@ from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
-from cogs.dune import flow
+from cogs.dune import flow, sheet
 from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
 from cogs.dune.state import (
@@ -114,14 +114,15 @@ class Dune(commands.Cog):
         "tarea",
         "calidad_recurso",
     )
+    @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
     @secret_option
     async def tirada(
         self,
         interaction: discord.Interaction,
-        habilidad: Score,
-        motivacion: Drive,
+        habilidad: app_commands.Range[str, 1, 40],
+        motivacion: app_commands.Range[str, 1, 40],
         enfoque: bool = False,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
@@ -132,13 +133,15 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
             test_spec(
-                habilidad,
-                motivacion,
+                scores.skill,
+                scores.drive,
                 enfoque,
                 rango_complicacion,
                 bonificacion_impulso,
@@ -152,6 +155,9 @@ class Dune(commands.Cog):
             task_id=tarea,
             secret=secreta,
             motivo=reason(motivo),
+            skill_key=scores.skill_key,
+            drive_key=scores.drive_key,
+            character=scores.character,
         )
         await flow.roll_and_post(self.bot, interaction, spec)
 
@@ -575,3 +581,8 @@ class Dune(commands.Cog):
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
             embeds.field(embed, str(task.data["name"]), value, inline=False)
         await send(interaction, embed=embed)
+
+
+Dune.tirada.autocomplete("habilidad")(sheet.skill_choices)
+Dune.tirada.autocomplete("motivacion")(sheet.drive_choices)
+Dune.tirada.autocomplete("como")(sheet.npc_choices)

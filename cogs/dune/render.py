@@ -107,11 +107,10 @@ def roll_embed(lang: Lang, record: Record, roll: DuneRoll, pools: str, progress:
 def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
     """Who rolled, what the target is made of, what the bought dice cost and what raised
     the difficulty: the roll explains itself."""
-    lines = [t(lang, "dune.roll.by", user=record.user_id)]
     spec = roll.extra.get("spec", {})
+    lines = [by_line(lang, record.user_id, spec.get("character"))]
     if spec.get("skill") is not None and spec.get("drive") is not None:
-        made_of = {"skill": spec["skill"], "drive": spec["drive"], "target": roll.target}
-        lines.append(t(lang, "dune.roll.target", **made_of))
+        lines.append(target_line(lang, spec, roll.target))
     if roll.focus_skill is not None:
         lines.append(t(lang, "dune.roll.focus", skill=roll.focus_skill))
     bought = spec.get("bought", 0)
@@ -123,6 +122,31 @@ def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
     if raised:
         lines.append(t(lang, "dune.roll.raised", value=raised))
     return lines
+
+
+def by_line(lang: Lang, user_id: int, character: str | None) -> str:
+    """Who rolled, and as which character when the numbers came from a sheet."""
+    if character:
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(character))
+        return t(lang, "fichas.roll.as", user=user_id, name=name)
+    return t(lang, "dune.roll.by", user=user_id)
+
+
+def target_line(lang: Lang, spec: dict[str, Any], target: int) -> str:
+    """What the target is made of, by name when a sheet gave the numbers."""
+    skill = t(lang, f"fichas.dune.skill.{spec['skill_key']}") if spec.get("skill_key") else None
+    drive = t(lang, f"fichas.dune.drive.{spec['drive_key']}") if spec.get("drive_key") else None
+    if skill is None and drive is None:
+        return t(lang, "dune.roll.target", skill=spec["skill"], drive=spec["drive"], target=target)
+    return t(
+        lang,
+        "fichas.dune.from",
+        skill=skill or t(lang, "fichas.dune.skill_word"),
+        skill_value=spec["skill"],
+        drive=drive or t(lang, "fichas.dune.drive_word"),
+        drive_value=spec["drive"],
+        total=target,
+    )
 
 
 def paid_text(lang: Lang, bought: int, paid: dict[str, int], npc: bool) -> str:

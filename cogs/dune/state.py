@@ -158,6 +158,10 @@ class RollSpec:
     opponent: dict[str, Any] | None = None
     secret: bool = False
     motivo: str | None = None
+    # What a sheet gave: the skill and drive by name, and whose sheet it was.
+    skill_key: str | None = None
+    drive_key: str | None = None
+    character: str | None = None
 
 
 def test_spec(

@@ -20,6 +20,7 @@ from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
+from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
@@ -233,29 +234,32 @@ class Mediana(commands.Cog):
         "estorbo",
         "ataque",
     )
+    @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
     @secret_option
     async def tirada(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: Score,
         dificultad: Difficulty,
-        habilidad: Skill = 0,
+        atributo: Score | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         sin_habilidad: bool = False,
         malherido: bool = False,
         rango: Choice[str] | None = None,
         estorbo: Skill = 0,
         ataque: bool = False,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
-        ``sin_habilidad``) lowers the rank; so does being malherido."""
+        ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
+        roller's sheet brings its points and its attribute's."""
+        named = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
         options = {
-            "atributo": atributo,
+            **named,
             "dificultad": dificultad,
-            "habilidad": habilidad,
             "sin_habilidad": sin_habilidad,
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
@@ -520,3 +524,7 @@ class Mediana(commands.Cog):
             amount=2 if comodidad else 1,
         )
         await self.answer_health(interaction, interaction.user.id, after, text)
+
+
+Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
+Mediana.tirada.autocomplete("como")(sheet.npc_choices)

@@ -39,14 +39,22 @@ def verdict(lang: Lang, test: Test) -> str:
     return t(lang, "mediana.verdict.failure", **values)
 
 
+def term(lang: Lang, kind: str, value: int, name: str | None) -> str:
+    """One term of the sum: "Atributo 4", or by its name on the sheet: "Destreza 4"."""
+    if name:
+        return t(lang, "fichas.donjon.part", name=discord.utils.escape_markdown(name), value=value)
+    return t(lang, f"mediana.sum.{kind}", value=value)
+
+
 def sum_text(lang: Lang, options: dict[str, Any], test: Test) -> str:
     """Attribute + skill − encumbrance + the dice = total, each term named. A roll stored
     before its options were kept shows its score as one number."""
     if "atributo" not in options:
         return t(lang, "mediana.roll.sum_value", score=test.score, rolled=test.rolled, total=test.total)
-    text = t(lang, "mediana.sum.attribute", value=options["atributo"])
+    names = options.get("nombres") or {}
+    text = term(lang, "attribute", options["atributo"], names.get("atributo"))
     if options.get("habilidad") is not None:
-        text += " + " + t(lang, "mediana.sum.skill", value=options["habilidad"])
+        text += " + " + term(lang, "skill", options["habilidad"], names.get("habilidad"))
     if options.get("estorbo"):
         text += " − " + t(lang, "mediana.sum.encumbrance", value=options["estorbo"])
     text += " + " + t(lang, "mediana.sum.dice", value=test.rolled)

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.client import Tirada
 from bot.kinds import MEDIANA_SHEET as SHEET_KIND
+from bot.kinds import MEDIANA_WOUNDS
 from bot.models import Record
 from rules import mediana
 from rules.mediana import Health
@@ -13,8 +14,9 @@ from rules.mediana import Health
 KIND = "mediana"
 COMBAT_KIND = "mediana_combate"
 EFFECT_KIND = "mediana_efecto"
-# PV lost, per player: a pool, so every change is in the ledger and /mesa deshacer reverts it.
-WOUNDS = "mediana_heridas"
+# PV lost, per player: a pool, so every change is in the ledger and /mesa deshacer reverts it
+# (shared with the player's active character sheet: bot.sheets.live).
+WOUNDS = MEDIANA_WOUNDS
 SHEETS_READ = 200
 
 

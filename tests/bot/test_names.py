@@ -51,3 +51,15 @@ def test_an_empty_autocomplete_lists_every_skill_in_the_clients_language() -> No
 def test_suggestions_fall_back_to_close_spellings_and_stop_at_nonsense() -> None:
     assert SKILLS.suggest("es", "percepcon") == [("percepcion", "Percepción")]
     assert SKILLS.suggest("es", "zzzz") == []
+
+
+def test_a_sheets_own_names_are_found_with_or_without_accents() -> None:
+    from bot.names import closest, containing
+
+    attacks = ["Espada larga", "Arco corto", "Daga"]
+    assert closest("espada LARGA", attacks) == "Espada larga"
+    assert closest("espda larga", attacks) == "Espada larga"
+    assert closest("hacha", attacks) is None
+    assert closest("Rastrear cualquier cosa", ["Rastrear Cualquier Cosa"]) == "Rastrear Cualquier Cosa"
+    assert closest("comprension", ["Comprensión"]) == "Comprensión"
+    assert containing("ar", attacks) == ["Espada larga", "Arco corto"]

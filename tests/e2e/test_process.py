@@ -224,8 +224,8 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
             command(
                 ["dune", "tirada"],
                 [
-                    {"type": 4, "name": "habilidad", "value": 20},
-                    {"type": 4, "name": "motivacion", "value": 20},
+                    {"type": 3, "name": "habilidad", "value": "20"},
+                    {"type": 3, "name": "motivacion", "value": "20"},
                 ],
             ),
             user=PLAYER,
@@ -385,6 +385,28 @@ async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
                 inputs = [i for row in form["data"]["components"] for i in row["components"]]
                 assert any(i["custom_id"] == field for i in inputs)
                 assert all(len(i["label"]) <= 45 for i in inputs)
+        assert not fake.refused
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(process.communicate(), timeout=30)
+
+
+async def test_a_player_creates_a_sheet_and_rolls_by_name(fake: FakeDiscord, tmp_path: Path) -> None:
+    """/ficha crear, then /dune tirada by skill and drive name, through ``python -m bot``."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        await answer(fake, payload_for(command(["mesa", "sistema"], [option("sistema", "dune", 3)])))
+        created = await answer(
+            fake, payload_for(command(["ficha", "crear"], [option("nombre", "Irulan", 3)]), user=PLAYER)
+        )
+        assert "Irulan" in created["data"]["content"], created
+        edit = [option("campo", "habilidades.comunicacion", 3), option("valor", "6", 3)]
+        await answer(fake, payload_for(command(["ficha", "editar"], edit), user=PLAYER))
+        by_name = [option("habilidad", "comunicacion", 3), option("motivacion", "Verdad", 3)]
+        rolled = await answer(fake, payload_for(command(["dune", "tirada"], by_name), user=PLAYER))
+        assert "Comunicación 6 + Verdad 4 = 10" in rolled["data"]["embeds"][0]["description"]
         assert not fake.refused
     finally:
         if process.returncode is None:

@@ -155,6 +155,8 @@ class Discord:
         self.fail_next: list[int] = []
         # Channels whose messages the REST API refuses (deleted, or closed to the bot).
         self.closed_channels: set[int] = set()
+        # Attachments a user sent, by URL: what the CDN serves.
+        self.uploads: dict[str, bytes] = {}
         # Statuses the next message edits through the REST API fail with (a 429 that
         # outlasted discord.py's own retries); pins refused for want of the permission.
         self.fail_edits: list[int] = []
@@ -169,6 +171,10 @@ class Discord:
         self._delivered: dict[str, int] = {}
         self._created: dict[str, float] = {}
         self._acknowledged: set[str] = set()
+
+    async def cdn(self, url: str) -> bytes:
+        """Discord's CDN: an attachment's bytes (``Attachment.read``)."""
+        return self.uploads[url]
 
     def register(self, token: str, interaction_id: int, channel_id: int, message_id: int | None) -> None:
         self._interactions[token] = (interaction_id, channel_id, message_id)
@@ -385,6 +391,14 @@ GM_ALLOW_OVERWRITE = {
 }
 
 
+@dataclass(frozen=True)
+class Upload:
+    """A file a user attaches to a command option (``/ficha importar archivo:``)."""
+
+    filename: str
+    data: bytes
+
+
 class Harness:
     """A bot on a database file, driven by raw interaction payloads.
 
@@ -418,6 +432,7 @@ class Harness:
     async def start(self) -> Tirada:
         bot = Tirada(self.settings(), rng=random.Random(self.seed))
         bot.http.request = self.discord.rest  # type: ignore[method-assign]
+        bot.http.get_from_cdn = self.discord.cdn  # type: ignore[method-assign]
         await bot.login(TOKEN)
         self.assert_accepted()
         bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
@@ -655,9 +670,23 @@ class Harness:
         assert param is not None, f"/{command.qualified_name} has no option {name}"
         if isinstance(value, User):
             value = resolve_user(value, resolved)
+        elif isinstance(value, Upload):
+            upload_id = str(snowflake())
+            url = f"https://cdn.discordapp.test/attachments/{upload_id}/{value.filename}"
+            self.discord.uploads[url] = value.data
+            resolved.setdefault("attachments", {})[upload_id] = {
+                "id": upload_id,
+                "filename": value.filename,
+                "size": len(value.data),
+                "url": url,
+                "proxy_url": url,
+            }
+            value = upload_id
         elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
             resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
             value = value["id"]
+        if param.type is discord.AppCommandOptionType.string and not isinstance(value, str):
+            value = str(value)  # Discord sends a string option as text, whatever was typed
         return {"type": param.type.value, "name": param.display_name, "value": value}
 
 

@@ -1,0 +1,81 @@
+"""Which sheet an interaction acts on, and whether it may: the one place cogs ask.
+
+A player reads and changes their own sheets; the GM reads and changes every sheet of the
+table and owns its NPCs; other players' sheets are readable only when the table makes
+sheets public. A sheet is always looked up within the table, so an id from another table
+finds nothing (the same answer as an id that does not exist).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord.app_commands import Choice
+
+from bot.errors import Refusal
+from bot.models import SheetRow, Table
+from bot.names import MAX_CHOICES, fold
+from bot.sheets import io
+from bot.sheets.live import lives, with_pools
+from bot.sheets.models import SheetBase
+from bot.store import Store
+
+
+def readable(table: Table, gm: bool, user_id: int, row: SheetRow) -> bool:
+    if gm or (row.owner_id == user_id and not row.npc):
+        return True
+    return table.settings.public_sheets and not row.npc
+
+
+def writable(gm: bool, user_id: int, row: SheetRow) -> bool:
+    return gm or (row.owner_id == user_id and not row.npc)
+
+
+async def content(store: Store, row: SheetRow) -> SheetBase:
+    """The sheet as play has left it: the stored file with its live pools' values."""
+    values = {live.pool: await store.pool(row.channel_id, live.pool, live.owner(row)) for live in lives(row)}
+    return io.validate(with_pools(row, values))
+
+
+async def find(
+    store: Store, table: Table, gm: bool, user_id: int, typed: str | None, *, write: bool = False
+) -> SheetRow:
+    """The sheet ``typed`` names (an id from the autocomplete, or a name), else the user's
+    active one; refused when there is none or the user may not read (or change) it."""
+    if not typed:
+        row = await store.active_sheet(table.channel_id, user_id)
+        if row is None:
+            raise Refusal("fichas.no_active")
+        return row
+    allowed = writable if write else None
+    for row in await store.sheets(table.channel_id):
+        if typed.strip() != str(row.id) and fold(typed) != row.folded:
+            continue
+        if readable(table, gm, user_id, row) and (allowed is None or allowed(gm, user_id, row)):
+            return row
+    raise Refusal("fichas.not_found", name=discord.utils.escape_markdown(typed[:60]))
+
+
+async def choices(
+    store: Store, table: Table, gm: bool, user_id: int, typed: str, *, npc_only: bool = False
+) -> list[Choice[str]]:
+    """Autocomplete: the sheets this user may read whose name contains what was typed."""
+    folded = fold(typed)
+    found = [
+        Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id))
+        for row in await store.sheets(table.channel_id)
+        if readable(table, gm, user_id, row) and folded in row.folded and (row.npc or not npc_only)
+    ]
+    return found[:MAX_CHOICES]
+
+
+async def for_roll(
+    store: Store, table: Table, gm: bool, user_id: int, como: str | None
+) -> tuple[SheetRow, SheetBase]:
+    """The sheet a roll by name reads: the roller's active sheet, or, for the GM, the NPC
+    ``como`` names. Refused for a sheet of another system."""
+    if como and not gm:
+        raise Refusal("error.not_gm")
+    row = await find(store, table, gm, user_id, como)
+    if table.system is None or row.system != table.system.value:
+        raise Refusal("fichas.wrong_system")
+    return row, await content(store, row)

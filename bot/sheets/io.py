@@ -1,0 +1,109 @@
+"""Reading a sheet a player sends and writing one back, byte for byte the same.
+
+A file is refused whole, with its first problems named (``Problem``: a catalog key and
+where), before anything is stored: not UTF-8 JSON, over ``MAX_BYTES``, an unknown version
+or system, or any value outside the book's ranges.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from bot.sheets.models import SHEETS, VERSION, Sheet, SheetBase
+
+MAX_BYTES = 64 * 1024
+# How many problems a refusal lists: the first few say what to fix without a wall of text.
+SHOWN_PROBLEMS = 5
+SHEET = TypeAdapter(Sheet)
+
+# pydantic's error types, grouped into the sentences the catalog has for them.
+KINDS = {
+    "missing": "missing",
+    "extra_forbidden": "extra",
+    "greater_than_equal": "too_small",
+    "greater_than": "too_small",
+    "less_than_equal": "too_big",
+    "less_than": "too_big",
+    "too_long": "too_long",
+    "string_too_long": "too_long",
+    "too_short": "too_short",
+    "string_too_short": "too_short",
+    "literal_error": "choice",
+    # The models' own checks (bot.sheets.models), each with its sentence.
+    "hp_over_max": "hp_over_max",
+    "damage": "damage",
+    "expertise": "expertise",
+    "health": "health",
+    "skill_attribute": "skill_attribute",
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file: ``kind`` names its sentence, ``where`` the field."""
+
+    kind: str
+    where: str = ""
+    limit: Any = None
+
+
+class Rejected(Exception):
+    """The file is refused; ``problems`` are the first reasons, in the file's order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.problems = problems[:SHOWN_PROBLEMS]
+
+
+def load(raw: bytes) -> SheetBase:
+    """The sheet in ``raw``, or :class:`Rejected` saying why not."""
+    if len(raw) > MAX_BYTES:
+        raise Rejected([Problem("too_large", limit=MAX_BYTES // 1024)])
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise Rejected([Problem("not_json")]) from None
+    return validate(data)
+
+
+def validate(data: Any) -> SheetBase:
+    """A sheet from decoded JSON (an import, or a stored sheet read back)."""
+    if not isinstance(data, dict):
+        raise Rejected([Problem("not_object")])
+    if data.get("version") != VERSION:
+        raise Rejected([Problem("version", "version", VERSION)])
+    if data.get("sistema") not in SHEETS:
+        raise Rejected([Problem("system", "sistema", ", ".join(SHEETS))])
+    try:
+        return SHEET.validate_python(data)
+    except ValidationError as error:
+        raise Rejected([problem(e) for e in error.errors()]) from None
+
+
+def problem(error: Any) -> Problem:
+    """One pydantic error as a :class:`Problem` (the limit it broke, when it has one)."""
+    loc = error["loc"][1:] if error["loc"] and error["loc"][0] in SHEETS else error["loc"]
+    where = ".".join(str(p) for p in loc)
+    kind = KINDS.get(error["type"], "invalid")
+    ctx = error.get("ctx") or {}
+    keys = ("ge", "gt", "le", "lt", "max_length", "min_length", "limit")
+    limit = next((ctx[k] for k in keys if k in ctx), None)
+    if kind == "choice":
+        limit = ctx.get("expected")
+    return Problem(kind, where, limit)
+
+
+def dump(sheet: SheetBase) -> bytes:
+    """The file for ``sheet``: indented UTF-8 JSON in the models' field order, so that
+    exporting what was imported gives the same bytes."""
+    text = json.dumps(sheet.model_dump(mode="json"), ensure_ascii=False, indent=2)
+    return (text + "\n").encode("utf-8")
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of every version-1 sheet (docs/fichas/esquema.json)."""
+    return SHEET.json_schema()

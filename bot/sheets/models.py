@@ -1,0 +1,282 @@
+"""The sheet format, version 1: one pydantic model per system, keys in Spanish like the
+rules' own keys ("sigilo", "destreza"), every size bounded.
+
+Ranges are the books' (docs/decisiones.md, "Fichas"): Dune skills and drives "entre 4 y
+8"; D&D ability scores 1–30 and levels 1–20; Donjon attributes 0–6 ("entre uno y seis",
+cero para monstruos) and dice counts up to ``rules.donjon.MAX_POOL``; Mediana scores up to
+``rules.mediana.MAX_SCORE``. A number play changes (hit points, Heridas, Provisiones,
+Riqueza) is in the file as its current value; the store keeps it in a ledger pool.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic_core import PydanticCustomError
+
+from rules import dnd5e, donjon, mediana
+from rules.errors import RuleError
+
+VERSION: Literal[1] = 1
+NAME_LIMIT = 60
+TEXT_LIMIT = 200
+LIST_LIMIT = 40
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LIMIT)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=TEXT_LIMIT)]
+DuneScore = Annotated[int, Field(ge=4, le=8)]
+Ability = Literal["fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma"]
+# The SRD's skills, as rules.dnd5e.SKILLS names them (a test pins that they are the same).
+Skill = Literal[
+    "acrobacias",
+    "atletismo",
+    "conocimiento_arcano",
+    "engano",
+    "historia",
+    "interpretacion",
+    "intimidacion",
+    "investigacion",
+    "juego_de_manos",
+    "medicina",
+    "naturaleza",
+    "percepcion",
+    "perspicacia",
+    "persuasion",
+    "religion",
+    "sigilo",
+    "supervivencia",
+    "trato_con_animales",
+]
+HitPoints = Annotated[int, Field(ge=0, le=999)]
+Dice = Annotated[int, Field(ge=0, le=donjon.MAX_POOL)]
+MedianaScore = Annotated[int, Field(ge=-mediana.MAX_SCORE, le=mediana.MAX_SCORE)]
+
+
+class Part(BaseModel):
+    """Every piece of a sheet: unknown keys are refused, nothing is changed in place."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Line(Part):
+    """A talent, an asset, a feature: a name and what it says."""
+
+    nombre: Name
+    texto: Text = ""
+
+
+class SheetBase(Part):
+    version: Literal[1] = VERSION
+    nombre: Name
+    # Each system's model narrows it to its own name (the file's discriminator).
+    sistema: str
+
+
+# -- Dune ---------------------------------------------------------------------------------
+
+
+class DuneSkills(Part):
+    combate: DuneScore
+    comunicacion: DuneScore
+    disciplina: DuneScore
+    movimiento: DuneScore
+    comprension: DuneScore
+
+
+class Drive(Part):
+    valor: DuneScore
+    declaracion: Text = ""
+
+
+class DuneDrives(Part):
+    deber: Drive
+    fe: Drive
+    justicia: Drive
+    poder: Drive
+    verdad: Drive
+
+
+class Focus(Part):
+    habilidad: Literal["combate", "comunicacion", "disciplina", "movimiento", "comprension"]
+    nombre: Name
+
+
+class DuneSheet(SheetBase):
+    sistema: Literal["dune"] = "dune"
+    habilidades: DuneSkills
+    motivaciones: DuneDrives
+    enfoques: list[Focus] = Field(default_factory=list, max_length=LIST_LIMIT)
+    talentos: list[Line] = Field(default_factory=list, max_length=LIST_LIMIT)
+    recursos: list[Line] = Field(default_factory=list, max_length=LIST_LIMIT)
+
+
+# -- D&D 5e -------------------------------------------------------------------------------
+
+
+class Abilities(Part):
+    fuerza: int = Field(ge=1, le=30)
+    destreza: int = Field(ge=1, le=30)
+    constitucion: int = Field(ge=1, le=30)
+    inteligencia: int = Field(ge=1, le=30)
+    sabiduria: int = Field(ge=1, le=30)
+    carisma: int = Field(ge=1, le=30)
+
+
+class DndHitPoints(Part):
+    actuales: HitPoints
+    maximos: Annotated[int, Field(ge=1, le=999)]
+    temporales: HitPoints = 0
+
+    @model_validator(mode="after")
+    def _within_maximum(self) -> DndHitPoints:
+        if self.actuales > self.maximos:
+            raise PydanticCustomError("hp_over_max", "actuales > maximos", {"limit": self.maximos})
+        return self
+
+
+class Attack(Part):
+    nombre: Name
+    caracteristica: Ability | None = None
+    bonificacion: int = Field(0, ge=-dnd5e.MAX_MODIFIER, le=dnd5e.MAX_MODIFIER)
+    competente: bool = True
+    dano: Annotated[str, StringConstraints(strip_whitespace=True, max_length=TEXT_LIMIT)] = ""
+    tipo: Annotated[str, StringConstraints(strip_whitespace=True, max_length=30)] = ""
+
+    @model_validator(mode="after")
+    def _damage_parses(self) -> Attack:
+        if self.dano:
+            try:
+                dnd5e.critical_tree(self.dano)
+            except RuleError as error:
+                raise PydanticCustomError("damage", "dano", {"limit": self.dano}) from error
+        return self
+
+
+class DndSheet(SheetBase):
+    sistema: Literal["dnd5e"] = "dnd5e"
+    nivel: int = Field(ge=1, le=20)
+    caracteristicas: Abilities
+    competencias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
+    pericias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
+    salvaciones: list[Ability] = Field(default_factory=list, max_length=6)
+    ca: int = Field(ge=1, le=dnd5e.MAX_TARGET)
+    pg: DndHitPoints
+    velocidad: int = Field(9, ge=0, le=100)
+    ataques: list[Attack] = Field(default_factory=list, max_length=LIST_LIMIT)
+    rasgos: list[Line] = Field(default_factory=list, max_length=LIST_LIMIT)
+
+    @model_validator(mode="after")
+    def _expertise_needs_proficiency(self) -> DndSheet:
+        """ "Pericia" doubles a proficiency the character has (SRD: Expertise)."""
+        missing = [s for s in self.pericias if s not in self.competencias]
+        if missing:
+            raise PydanticCustomError("expertise", "pericias", {"limit": ", ".join(missing)})
+        return self
+
+
+# -- Donjon -------------------------------------------------------------------------------
+
+
+class DonjonAttributes(Part):
+    virilidad: int = Field(ge=0, le=6)
+    cerebralidad: int = Field(ge=0, le=6)
+    discernimiento: int = Field(ge=0, le=6)
+    celeridad: int = Field(ge=0, le=6)
+    aguante: int = Field(ge=0, le=6)
+    sociabilidad: int = Field(ge=0, le=6)
+
+
+class DonjonSkill(Part):
+    nombre: Name
+    dados: Annotated[int, Field(ge=1, le=donjon.MAX_POOL)]
+
+
+class DonjonSheet(SheetBase):
+    sistema: Literal["donjon"] = "donjon"
+    nivel: int = Field(ge=1, le=donjon.MAX_LEVEL)
+    atributos: DonjonAttributes
+    habilidades: list[DonjonSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
+    heridas: Dice
+    provisiones: Dice = 0
+    riqueza: Dice = 0
+
+
+# -- Mediana ------------------------------------------------------------------------------
+
+
+class MedianaAttribute(Part):
+    nombre: Name
+    valor: MedianaScore
+
+
+class MedianaSkill(Part):
+    nombre: Name
+    atributo: Name
+    valor: Annotated[int, Field(ge=0, le=mediana.MAX_SCORE)]
+
+
+class MedianaHealth(Part):
+    fisico: Annotated[int, Field(ge=1, le=mediana.MAX_SCORE)]
+    maximos: Annotated[int, Field(ge=1, le=1000)]
+    actuales: Annotated[int, Field(ge=-6 * mediana.MAX_SCORE, le=1000)]
+
+    @model_validator(mode="after")
+    def _alive_and_within(self) -> MedianaHealth:
+        """From the maximum down to death at −Físico × 6 ("hay que llegar a Físico x6 PV")."""
+        if not -self.fisico * mediana.DEATH_FACTOR <= self.actuales <= self.maximos:
+            limit = f"{-self.fisico * mediana.DEATH_FACTOR}..{self.maximos}"
+            raise PydanticCustomError("health", "actuales", {"limit": limit})
+        return self
+
+
+class Armour(Part):
+    absorcion: int = Field(0, ge=0, le=mediana.MAX_SCORE)
+    estorbo: int = Field(0, ge=0, le=mediana.MAX_SCORE)
+
+
+class MedianaSheet(SheetBase):
+    sistema: Literal["mediana"] = "mediana"
+    atributos: list[MedianaAttribute] = Field(min_length=1, max_length=LIST_LIMIT)
+    habilidades: list[MedianaSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
+    pv: MedianaHealth
+    armadura: Armour = Armour()
+
+    @model_validator(mode="after")
+    def _skills_name_attributes(self) -> MedianaSheet:
+        known = {a.nombre.casefold() for a in self.atributos}
+        unknown = [s.atributo for s in self.habilidades if s.atributo.casefold() not in known]
+        if unknown:
+            raise PydanticCustomError("skill_attribute", "atributo", {"limit": unknown[0]})
+        return self
+
+
+Sheet = Annotated[DuneSheet | DndSheet | DonjonSheet | MedianaSheet, Field(discriminator="sistema")]
+SHEETS: dict[str, type[SheetBase]] = {
+    "dune": DuneSheet,
+    "dnd5e": DndSheet,
+    "donjon": DonjonSheet,
+    "mediana": MedianaSheet,
+}
+
+
+def blank(system: str, name: str) -> SheetBase:
+    """A new sheet at the book's lowest values, to fill in with ``/ficha editar``."""
+    data: dict[str, dict[str, object]] = {
+        "dune": {
+            "habilidades": dict.fromkeys(DuneSkills.model_fields, 4),
+            "motivaciones": {d: {"valor": 4} for d in DuneDrives.model_fields},
+        },
+        "dnd5e": {
+            "nivel": 1,
+            "caracteristicas": dict.fromkeys(Abilities.model_fields, 10),
+            "ca": 10,
+            "pg": {"actuales": 1, "maximos": 1},
+        },
+        "donjon": {"nivel": 1, "atributos": dict.fromkeys(DonjonAttributes.model_fields, 1), "heridas": 0},
+        "mediana": {
+            "atributos": [{"nombre": "Físico", "valor": 1}],
+            "pv": {"fisico": 1, "maximos": 1, "actuales": 1},
+        },
+    }
+    return SHEETS[system].model_validate({"nombre": name, **data[system]})

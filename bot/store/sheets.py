@@ -1,0 +1,134 @@
+"""Character sheets (``/ficha``): rows of ``sheets``, and the pool changes that go with
+creating one, in one transaction. Per player per table, one active; the GM's NPCs."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from bot.models import Change, Operation, Outcome, Refused, SheetRow
+from bot.store.pools import Pools
+
+
+class Sheets(Pools):
+    """Sheets need the pools' operation: a new sheet's live pools are set with it."""
+
+    async def create_sheet(
+        self, op: Operation, sheet: SheetRow, live: Callable[[int], tuple[Change, ...]]
+    ) -> tuple[int, Outcome]:
+        """Insert ``sheet`` (active, for a player's) and apply ``live(its id)`` (its pools
+        put at the file's values) as one operation, once per interaction. Refused, with
+        nothing written, when the owner already has a sheet of that name at the table."""
+
+        def create(db: sqlite3.Connection) -> tuple[int, Outcome]:
+            first = db.execute(
+                "SELECT id FROM sheets WHERE interaction_id = ?", (op.interaction_id,)
+            ).fetchone()
+            recorded = self._recorded(db, op.interaction_id, op.step)
+            if first is not None and recorded is not None:
+                return int(first[0]), recorded
+            self._ensure_table(db, op.channel_id, op.guild_id)
+            row = db.execute(
+                "INSERT INTO sheets (channel_id, owner_id, npc, name, folded, system, data, "
+                "interaction_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (channel_id, owner_id, npc, folded) DO NOTHING RETURNING id",
+                (
+                    op.channel_id,
+                    sheet.owner_id,
+                    sheet.npc,
+                    sheet.name,
+                    sheet.folded,
+                    sheet.system,
+                    json.dumps(sheet.data, ensure_ascii=False),
+                    op.interaction_id,
+                    self._now(),
+                ),
+            ).fetchone()
+            if row is None:
+                return 0, Refused("fichas.exists", "", 0, 0, 0)
+            sheet_id = int(row[0])
+            if not sheet.npc:
+                self._activate(db, op.channel_id, sheet.owner_id, sheet_id)
+            outcome = self._apply(db, replace(op, changes=live(sheet_id)))
+            if isinstance(outcome, Refused):
+                db.execute("DELETE FROM sheets WHERE id = ?", (sheet_id,))
+            return sheet_id, outcome
+
+        return await self._write(create)
+
+    def _activate(self, db: sqlite3.Connection, channel_id: int, owner_id: int, sheet_id: int) -> int:
+        db.execute(
+            "UPDATE sheets SET active = 0 WHERE channel_id = ? AND owner_id = ? AND NOT npc AND active",
+            (channel_id, owner_id),
+        )
+        return db.execute(
+            "UPDATE sheets SET active = 1 WHERE id = ? AND channel_id = ? AND owner_id = ? AND NOT npc",
+            (sheet_id, channel_id, owner_id),
+        ).rowcount
+
+    async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
+        """Make one of the owner's sheets at the table the active one."""
+        return bool(await self._write(self._activate, channel_id, owner_id, sheet_id))
+
+    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
+        """The table's sheets (one owner's when given), by name."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = :channel AND (:owner IS NULL OR owner_id = :owner) "
+            "ORDER BY npc, folded LIMIT :limit",
+            {"channel": channel_id, "owner": owner_id, "limit": limit},
+        )
+        return [_sheet(r) for r in rows]
+
+    async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
+        """A sheet of this table only: an id from elsewhere finds nothing."""
+        row = await self._fetchone(
+            "SELECT * FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id)
+        )
+        return None if row is None else _sheet(row)
+
+    async def active_sheet(self, channel_id: int, owner_id: int) -> SheetRow | None:
+        row = await self._fetchone(
+            "SELECT * FROM sheets WHERE channel_id = ? AND owner_id = ? AND active AND NOT npc",
+            (channel_id, owner_id),
+        )
+        return None if row is None else _sheet(row)
+
+    async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
+        """Write a sheet's new data if nobody changed it since ``version`` was read."""
+
+        def update(db: sqlite3.Connection) -> bool:
+            return bool(
+                db.execute(
+                    "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ?",
+                    (json.dumps(data, ensure_ascii=False), sheet_id, version),
+                ).rowcount
+            )
+
+        return await self._write(update)
+
+    async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
+        """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
+
+        def delete(db: sqlite3.Connection) -> bool:
+            deleted = db.execute("DELETE FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id))
+            return bool(deleted.rowcount)
+
+        return await self._write(delete)
+
+
+def _sheet(row: sqlite3.Row) -> SheetRow:
+    return SheetRow(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        owner_id=row["owner_id"],
+        npc=bool(row["npc"]),
+        name=row["name"],
+        folded=row["folded"],
+        system=row["system"],
+        data=json.loads(row["data"]),
+        active=bool(row["active"]),
+        version=row["version"],
+    )

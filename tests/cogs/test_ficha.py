@@ -1,0 +1,450 @@
+"""/ficha through discord.py: create, read, edit through the ledger, import and export,
+and every refusal (bad files, other players' and other tables' sheets)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.support.harness import Harness, Upload
+from tests.support.payloads import ADMIN, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+
+
+async def table_of(harness: Harness, system: str, channel_id: int | None = None) -> Harness:
+    where = {} if channel_id is None else {"channel_id": channel_id}
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM, **where)
+    await harness.slash("mesa sistema", user=GM, sistema=system, **where)
+    return harness
+
+
+def example(system: str) -> bytes:
+    return (DOCS / f"{system}.json").read_bytes()
+
+
+async def imported(harness: Harness, system: str, user=PLAYER, **options) -> str:
+    reply = await harness.slash(
+        "ficha importar", user=user, archivo=Upload(f"{system}.json", example(system)), **options
+    )
+    assert "importada" in reply.text, reply.text
+    return reply.text
+
+
+async def exported(harness: Harness, user=PLAYER, **options) -> bytes:
+    reply = await harness.slash("ficha exportar", user=user, **options)
+    sent = [c for c in reply.calls if c.attachments]
+    assert sent, reply.calls
+    return sent[0].attachments[0][1]
+
+
+@pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
+async def test_import_then_export_gives_the_same_bytes(harness: Harness, system: str) -> None:
+    await table_of(harness, system)
+    await imported(harness, system)
+    assert await exported(harness) == example(system)
+
+
+@pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
+async def test_create_makes_a_blank_active_sheet(harness: Harness, system: str) -> None:
+    await table_of(harness, system)
+    reply = await harness.slash("ficha crear", nombre="Nadie")
+    assert "Ficha **Nadie** creada" in reply.text and reply.ephemeral
+    seen = await harness.slash("ficha ver")
+    assert "Nadie" in seen.text
+
+
+async def test_the_sheet_reads_at_a_glance_in_both_languages(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    text = (await harness.slash("ficha ver")).text
+    assert "Destreza **16** (+3)" in text
+    assert "PG 38/38 (+0 temporales)" in text and "Sigilo ★" in text and "Espada larga: 1d8 cortante" in text
+    english = (await harness.slash("ficha ver", locale="en-US")).text
+    assert "Dexterity **16** (+3)" in english and "HP 38/38 (+0 temporary)" in english
+
+
+async def test_hit_points_change_through_the_ledger_and_undo_reverts(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    reply = await harness.slash("ficha editar", campo="pg.actuales", valor="30")
+    assert "PG 30/38" in reply.text
+    history = await harness.slash("mesa historial", user=GM)
+    assert "ficha editada" in history.text and "PG de la ficha n.º" in history.text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+    over = await harness.slash("ficha editar", campo="pg.actuales", valor="39")
+    assert "como mucho" in over.text or "pasan de los máximos" in over.text
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
+
+
+async def test_donjon_provisions_and_wealth_go_through_the_ledger(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    await harness.slash("ficha editar", campo="provisiones", valor="4")
+    await harness.slash("ficha editar", campo="riqueza", valor="1")
+    text = (await harness.slash("ficha ver")).text
+    assert "Provisiones 4" in text and "Riqueza 1" in text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "Riqueza 3" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+
+
+async def test_a_plain_field_changes_the_sheet_and_bad_values_change_nothing(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    reply = await harness.slash("ficha editar", campo="habilidades.combate", valor="8")
+    assert "Combate **8**" in reply.text
+    refused = await harness.slash("ficha editar", campo="habilidades.combate", valor="9")
+    assert "«habilidades.combate» debe ser como mucho 8." in refused.text and refused.ephemeral
+    unknown = await harness.slash("ficha editar", campo="habilidades.baile", valor="5")
+    assert "no tiene el campo" in unknown.text
+    assert "Combate **8**" in (await harness.slash("ficha ver")).text
+
+
+async def test_field_names_and_sheets_are_autocompleted(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    choices = await harness.autocomplete("ficha editar", "campo", "pg")
+    assert [c["value"] for c in choices] == ["pg.actuales", "pg.maximos", "pg.temporales"]
+    sheets = await harness.autocomplete("ficha ver", "ficha", "lia")
+    assert [c["name"] for c in sheets] == ["Lía Brezo (dnd5e)"]
+    assert await harness.autocomplete("ficha ver", "ficha", "", user=OTHER) == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"no soy json", "no es JSON"),
+        (b"x" * (64 * 1024 + 1), "pasa de 64 KB"),
+        (json.dumps({"version": 9, "sistema": "dune"}).encode(), "Versión del formato desconocida"),
+        (json.dumps({"version": 1, "sistema": "gurps"}).encode(), "Sistema desconocido"),
+    ],
+)
+async def test_bad_files_are_refused_and_nothing_is_stored(harness: Harness, raw: bytes, words: str) -> None:
+    await table_of(harness, "dune")
+    reply = await harness.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert words in reply.text and reply.ephemeral
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_out_of_range_values_are_listed_in_the_users_language(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    data = json.loads(example("dune"))
+    data["habilidades"]["combate"] = 9
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert "«habilidades.combate» debe ser como mucho 8." in reply.text
+    english = await harness.slash("ficha importar", archivo=Upload("f.json", raw), locale="en-US")
+    assert "“habilidades.combate” must be at most 8." in english.text
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_a_sheet_of_another_system_or_the_same_name_is_refused(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    other = await harness.slash("ficha importar", archivo=Upload("f.json", example("donjon")))
+    assert "no es del sistema" in other.text
+    await imported(harness, "dune")
+    again = await harness.slash("ficha importar", archivo=Upload("f.json", example("dune")))
+    assert "Ya tienes una ficha llamada «Irulan Vex»" in again.text
+
+
+async def test_names_never_ping(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    reply = await harness.slash("ficha crear", nombre="@everyone <@930000000000000003>")
+    data = reply.data
+    assert data.get("allowed_mentions", {}).get("parse") == []
+    assert "@everyone" not in reply.text.replace("@\u200beveryone", "")
+
+
+async def test_other_players_sheets_are_private_unless_the_table_says(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    sheet_id = await first_sheet_id(harness)
+    for command in ("ficha ver", "ficha exportar"):
+        refused = await harness.slash(command, user=OTHER, ficha=str(sheet_id))
+        assert "No encuentro ninguna ficha" in refused.text
+    changed = await harness.slash("ficha editar", user=OTHER, ficha=str(sheet_id), campo="nombre", valor="X")
+    assert "No encuentro ninguna ficha" in changed.text
+    gm = await harness.slash("ficha ver", user=GM, ficha=str(sheet_id))
+    assert "Irulan Vex" in gm.text
+    refused = await harness.slash("ficha publicas", user=OTHER, publicas=True)
+    assert "DJ" in refused.text
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    assert "Irulan Vex" in (await harness.slash("ficha ver", user=OTHER, ficha=str(sheet_id))).text
+    still = await harness.slash("ficha borrar", user=OTHER, ficha=str(sheet_id))
+    assert "No encuentro ninguna ficha" in still.text
+
+
+async def test_a_sheet_of_another_table_cannot_be_read_by_id(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await table_of(harness, "dune", channel_id=OTHER_CHANNEL_ID)
+    await imported(harness, "dune")
+    sheet_id = await first_sheet_id(harness)
+    for user in (PLAYER, GM):
+        reply = await harness.slash("ficha ver", user=user, ficha=str(sheet_id), channel_id=OTHER_CHANNEL_ID)
+        assert "No encuentro ninguna ficha" in reply.text
+
+
+async def test_choose_and_delete(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await harness.slash("ficha crear", nombre="Primera")
+    await harness.slash("ficha crear", nombre="Segunda")
+    assert "Segunda" in (await harness.slash("ficha ver")).text
+    chosen = await harness.slash("ficha elegir", ficha="primera")
+    assert "usan ahora la ficha **Primera**" in chosen.text
+    assert "Primera" in (await harness.slash("ficha ver")).text
+    await harness.slash("ficha borrar", ficha="Primera")
+    assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
+
+
+async def test_the_gm_keeps_npc_sheets_players_cannot(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    refused = await harness.slash("ficha crear", nombre="Orco", pnj=True)
+    assert "DJ" in refused.text
+    reply = await harness.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
+    assert "Orco" in reply.text
+    sheet_id = await first_sheet_id(harness)
+    hidden = await harness.slash("ficha ver", ficha=str(sheet_id))
+    assert "No encuentro ninguna ficha" in hidden.text
+
+
+async def first_sheet_id(harness: Harness) -> int:
+    assert harness.bot is not None
+    from tests.support.payloads import CHANNEL_ID
+
+    rows = await harness.bot.store.sheets(CHANNEL_ID)
+    return rows[0].id
+
+
+async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> None:
+    from tests.support.payloads import CHANNEL_ID
+
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    asked = await harness.slash("mesa reiniciar", user=GM)
+    await harness.click(asked.message, f"mesa:reiniciar:si:{CHANNEL_ID}", user=GM)
+    assert "PG 38/38" in (await harness.slash("ficha ver")).text
+
+
+async def test_the_table_status_does_not_take_a_sheet_for_a_player(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    sheet_id = await first_sheet_id(harness)
+    status = await harness.slash("mesa estado")
+    assert f"<@{sheet_id}>" not in status.text
+
+
+# -- rolling by name ---------------------------------------------------------------------------
+
+
+async def test_dnd_check_by_skill_name_shows_where_each_number_comes_from(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    harness.script(10)
+    reply = await harness.slash("dnd prueba", habilidad="Sigilo", cd=15)
+    # Destreza 16 → +3; nivel 5 → competencia +3, pericia +6.
+    assert "Prueba de Destreza (Sigilo)" in reply.text
+    assert "**10** +9 = **19**" in reply.text
+    assert "+9 = Destreza +3, pericia (competencia ×2) +6" in reply.text
+    assert "como **Lía Brezo**" in reply.text
+    harness.script(10)
+    english = await harness.slash("dnd prueba", habilidad="stealth", locale="en-US")
+    assert "+9 = Dexterity +3, expertise (proficiency ×2) +6" in english.text
+    harness.script(10)
+    unaccented = await harness.slash("dnd prueba", habilidad="percepcion")
+    assert "**10** +4 = **14**" in unaccented.text  # Sabiduría 13 → +1, competencia +3
+
+
+async def test_dnd_save_and_numbers_without_a_sheet(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    harness.script(10)
+    plain = await harness.slash("dnd prueba", modificador=2)
+    assert "**10** +2 = **12**" in plain.text
+    refused = await harness.slash("dnd prueba", habilidad="sigilo")
+    assert "No tienes ficha activa" in refused.text and refused.ephemeral
+    await imported(harness, "dnd5e")
+    harness.script(10)
+    save = await harness.slash("dnd salvacion", caracteristica="destreza")
+    assert "**10** +6 = **16**" in save.text  # +3 Destreza, competencia +3
+    harness.script(10)
+    plain = await harness.slash("dnd prueba", modificador=2)
+    assert "**10** +2 = **12**" in plain.text and "Lía" not in plain.text
+
+
+async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    harness.script(12, 4)
+    reply = await harness.slash("dnd ataque", arma="arco corto", ca=13)
+    # Destreza +3, competencia +3; damage 1d6+3 as on the sheet.
+    assert "Ataque con Arco corto" in reply.text
+    assert "**12** +6 = **18**" in reply.text and "+6 = Destreza +3, competencia +3" in reply.text
+    assert "= **7** perforante" in reply.text
+    unknown = await harness.slash("dnd ataque", arma="hacha", ca=13)
+    assert "no tiene el ataque «hacha»" in unknown.text
+    bare = await harness.slash("dnd ataque", ca=13)
+    assert "indica el bonificador" in bare.text
+    choices = await harness.autocomplete("dnd ataque", "arma", "esp")
+    assert choices == [{"name": "Espada larga", "value": "Espada larga"}]
+
+
+async def test_dnd_initiative_uses_the_sheets_dexterity(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    await harness.slash("dnd iniciativa panel", user=GM)
+    harness.script(11)
+    reply = await harness.slash("dnd iniciativa unirme")
+    assert "Lía Brezo" in reply.text and "14" in reply.text
+
+
+async def test_the_gm_rolls_as_an_npc(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    data = json.loads(example("dnd5e"))
+    data["nombre"] = "Orco"
+    data["caracteristicas"]["destreza"] = 8
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload("orco.json", raw), pnj=True)
+    assert "importada" in reply.text
+    harness.script(10)
+    rolled = await harness.slash("dnd prueba", user=GM, habilidad="sigilo", como="orco")
+    assert "como **Orco**" in rolled.text and "**10** +5 = **15**" in rolled.text  # −1 + pericia +6
+    refused = await harness.slash("dnd prueba", habilidad="sigilo", como="orco")
+    assert "DJ" in refused.text
+    assert await harness.autocomplete("dnd prueba", "como", "or", user=GM) == [
+        {"name": "Orco (dnd5e)", "value": str(await first_sheet_id(harness))}
+    ]
+    assert await harness.autocomplete("dnd prueba", "como", "or") == []
+
+
+async def test_dune_test_by_skill_and_drive_name(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    reply = await harness.slash("dune tirada", habilidad="Comunicación", motivacion="Verdad")
+    # Comunicación 6 + Verdad 7 = 13 (docs/fichas/dune.json).
+    assert "Comunicación 6 + Verdad 7 = 13" in reply.text
+    assert "objetivo 13" in reply.text and "como **Irulan Vex**" in reply.text
+    harness.script(3, 15)
+    english = await harness.slash("dune tirada", habilidad="communicate", motivacion="truth", locale="en-US")
+    assert "Communicate 6 + Truth 7 = 13" in english.text
+    harness.script(3, 15)
+    mixed = await harness.slash("dune tirada", habilidad="comprension", motivacion=5)
+    assert "Comprensión 8 + Motivación 5 = 13" in mixed.text
+    unknown = await harness.slash("dune tirada", habilidad="Baile", motivacion="verdad")
+    assert "no es una habilidad de Dune" in unknown.text and unknown.ephemeral
+
+
+async def test_dune_numbers_keep_working_without_a_sheet(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    harness.script(3, 15)
+    reply = await harness.slash("dune tirada", habilidad=6, motivacion=7)
+    assert "Habilidad 6 + Motivación 7 = 13" in reply.text
+    refused = await harness.slash("dune tirada", habilidad="combate", motivacion=7)
+    assert "No tienes ficha activa" in refused.text
+    too_big = await harness.slash("dune tirada", habilidad=25, motivacion=7)
+    assert too_big.ephemeral and "habilidad" in too_big.text
+
+
+async def test_dune_names_are_autocompleted_with_their_values(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    assert await harness.autocomplete("dune tirada", "habilidad", "comu") == []
+    await imported(harness, "dune")
+    choices = await harness.autocomplete("dune tirada", "habilidad", "comu")
+    assert choices == [{"name": "Comunicación (6)", "value": "comunicacion"}]
+    drives = await harness.autocomplete("dune tirada", "motivacion", "truth", locale="en-US")
+    assert drives == [{"name": "Truth (7)", "value": "verdad"}]
+
+
+async def test_dune_edit_then_roll_reads_the_new_value_and_repeat_keeps_the_old(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    first = await harness.slash("dune tirada", habilidad="comunicacion", motivacion="verdad")
+    await harness.slash("ficha editar", campo="habilidades.comunicacion", valor="8")
+    harness.script(3, 15)
+    after = await harness.slash("dune tirada", habilidad="comunicacion", motivacion="verdad")
+    assert "Comunicación 8 + Verdad 7 = 15" in after.text
+    harness.script(3, 15)
+    again = await harness.click(first.message, "rep:repetir:1")
+    assert "Comunicación 6 + Verdad 7 = 13" in again.text
+
+
+async def test_the_active_mediana_sheet_is_the_players_pv(harness: Harness) -> None:
+    """One PV for a character: /ficha and /mediana pv read and change the same wounds pool."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    assert "PV 18/18" in (await harness.slash("ficha ver")).text
+    await harness.slash("mediana pv daño", user=GM, cantidad=5, jugador=PLAYER)
+    assert "PV 13/18" in (await harness.slash("ficha ver")).text
+    await harness.slash("ficha editar", campo="pv.actuales", valor="10")
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 8
+    assert "10" in (await harness.slash("mediana pv ver", jugador=PLAYER)).text
+    await harness.slash("mesa deshacer", user=GM)
+    assert "PV 13/18" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+
+
+async def test_choosing_another_mediana_sheet_moves_the_pv(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    await harness.slash("ficha editar", campo="pv.actuales", valor="12")
+    await harness.slash("ficha crear", nombre="Otra")  # PV 1/1, now active
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 0
+    chosen = await harness.slash("ficha elegir", ficha="Maese Tobías")
+    assert "Maese Tobías" in chosen.text, chosen.text
+    text = (await harness.slash("ficha ver")).text
+    assert "PV 12/18" in text, text
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 6
+    await harness.assert_ledger_matches()
+
+
+async def test_donjon_test_by_attribute_and_skill_name(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    harness.script(*([10] * 10), *([5] * 5))
+    reply = await harness.slash(
+        "donjon prueba", atributo="discernimiento", habilidad="rastrear cualquier cosa", contra=5
+    )
+    # Roland: Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dice (docs/fichas/donjon.json).
+    assert "Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dados" in reply.text
+    assert "como **Roland el Explorador**" in reply.text
+    harness.script(*([10] * 6), *([5] * 5))
+    english = await harness.slash("donjon prueba", atributo="insight", contra=5, locale="en-US")
+    assert "Insight 6 = 6 dice" in english.text
+    unknown = await harness.slash("donjon prueba", habilidad="volar", contra=5)
+    assert "no tiene la habilidad «volar»" in unknown.text
+    harness.script(*([10] * 3), *([5] * 5))
+    plain = await harness.slash("donjon prueba", dados=3, contra=5)
+    assert "Roland" not in plain.text
+    choices = await harness.autocomplete("donjon prueba", "habilidad", "trep")
+    assert choices == [{"name": "Trepar Árboles (2)", "value": "Trepar Árboles"}]
+
+
+async def test_donjon_without_a_sheet_needs_dice(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    refused = await harness.slash("donjon prueba", contra=5)
+    assert "Indica los dados" in refused.text
+    refused = await harness.slash("donjon prueba", atributo="aguante", contra=5)
+    assert "No tienes ficha activa" in refused.text
+
+
+async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    harness.script(5, 6, 7)
+    reply = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
+    # Maese Tobías: Espadas 3 with Destreza 4 (docs/fichas/mediana.json); the objective die is 6.
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in reply.text
+    harness.script(5, 6, 7)
+    plain = await harness.slash("mediana tirada", atributo=4, habilidad=3, dificultad=10)
+    assert "Atributo 4 + Habilidad 3 + 1o3d10 6 = **13**" in plain.text
+    unknown = await harness.slash("mediana tirada", habilidad="volar", dificultad=10)
+    assert "no tiene la habilidad «volar»" in unknown.text
+    missing = await harness.slash("mediana tirada", dificultad=10)
+    assert "Indica el atributo" in missing.text
+    choices = await harness.autocomplete("mediana tirada", "habilidad", "meca")
+    assert choices == [{"name": "Mecanismos (Inteligencia + 2)", "value": "Mecanismos"}]
