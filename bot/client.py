@@ -9,6 +9,7 @@ import logging
 import random
 import sqlite3
 from dataclasses import asdict
+from typing import IO
 
 import discord
 from discord import app_commands
@@ -16,6 +17,7 @@ from discord.ext import commands, tasks
 
 from bot.errors import answer_error
 from bot.i18n import Translator
+from bot.lockfile import hold
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
@@ -53,28 +55,41 @@ class Tirada(commands.Bot):
     """One process serving every table. ``rng`` is injectable so tests can seed it."""
 
     store: Store
+    lock: IO[bytes]
 
-    def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
+    def __init__(self, settings: Settings, *, rng: random.Random | None = None, **shards: object) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TiradaTree,
             help_command=None,
+            **shards,
         )
         self.settings = settings
         self.rng = rng if rng is not None else random.SystemRandom()
         # How to roll each kind of roll again (bot.repeat): each cog registers its own.
         self.repeaters: dict[str, Repeater] = {}
 
+    @classmethod
+    def for_settings(cls, settings: Settings) -> Tirada:
+        """The bot these settings ask for: sharded when ``TIRADA_SHARD_COUNT`` is set."""
+        if not settings.sharded:
+            return cls(settings)
+        ids = list(settings.tirada_shard_ids) if settings.tirada_shard_ids is not None else None
+        return ShardedTirada(settings, shard_count=settings.tirada_shard_count, shard_ids=ids)
+
     async def setup_hook(self) -> None:
-        self.settings.tirada_db.parent.mkdir(parents=True, exist_ok=True)
+        self.lock = hold(self.settings.tirada_db)
         self.store = await Store.open(self.settings.tirada_db)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
+        if self.settings.holds_shard_zero:
+            await self.sync_commands()
+        else:
+            log.info("commands are synced by the process holding shard 0")
         self.prune.start()
 
     @tasks.loop(minutes=10)
@@ -113,6 +128,11 @@ class Tirada(commands.Bot):
         except discord.HTTPException:
             log.exception("command sync failed; the commands Discord already has stay in place")
 
+    def release(self) -> None:
+        """Let another process have the database: call after closing the store."""
+        if hasattr(self, "lock"):
+            self.lock.close()
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # discord.py's own registry of open forms (keyed by custom_id) is the truth here.
         await answer_orphans(interaction, self._connection._view_store._modals)
@@ -132,3 +152,11 @@ class Tirada(commands.Bot):
         if pending:
             log.info("finishing in-flight interactions", extra={"count": len(pending)})
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+
+
+class ShardedTirada(Tirada, commands.AutoShardedBot):
+    """The same bot over the shards ``TIRADA_SHARD_IDS`` of ``TIRADA_SHARD_COUNT``.
+
+    discord.py's ``AutoShardedBot`` runs those shards on one gateway connection each; the
+    other shards run in other processes sharing one PostgreSQL database (docs/escalar.md).
+    """

@@ -31,6 +31,25 @@ async def test_commands_sync_globally_once_and_again_only_when_they_change(tmp_p
     await h.close()
 
 
+async def test_only_the_process_holding_shard_0_syncs_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each process of a sharded bot runs setup_hook; one sync is enough for the application."""
+    h = Harness(tmp_path / "t.db")
+    plain = h.settings
+    monkeypatch.setattr(
+        h, "settings", lambda: plain().model_copy(update={"tirada_shard_count": 2, "tirada_shard_ids": (1,)})
+    )
+    await h.start()
+    assert synced(h) == []
+    monkeypatch.setattr(
+        h, "settings", lambda: plain().model_copy(update={"tirada_shard_count": 2, "tirada_shard_ids": (0,)})
+    )
+    await h.restart()
+    assert synced(h) == ["/applications/900000000000000001/commands"]
+    await h.close()
+
+
 async def test_a_dev_guild_is_synced_on_every_start(tmp_path: Path) -> None:
     h = Harness(tmp_path / "t.db", dev_guild=GUILD_ID)
     await h.start()

@@ -387,6 +387,7 @@ class Harness:
         if self.bot is not None:
             await self.bot.close()
             await self.bot.store.close()
+            self.bot.release()
             self.bot = None
 
     async def restart(self, *, seed: int | None = None) -> Tirada:
