@@ -9,6 +9,7 @@ import sqlite3
 import sys
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from pydantic import ValidationError
@@ -17,7 +18,7 @@ from bot import logs
 from bot.client import Tirada
 from bot.i18n import t
 from bot.lockfile import AlreadyRunning
-from bot.settings import Settings
+from bot.settings import Settings, shown
 
 log = logging.getLogger("bot")
 
@@ -134,11 +135,13 @@ def main() -> int:
         log.error("another process runs on this database", extra={"path": str(error.database)})
         print(both("startup.already_running", path=str(error.database)), file=sys.stderr)
         return EXIT_ALREADY_RUNNING
-    except (OSError, sqlite3.Error) as error:
+    except (OSError, sqlite3.Error, asyncpg.PostgresError) as error:
         # The database cannot be opened (a missing or unwritable folder, a locked or broken
-        # file): one line saying which file and why, and an exit a supervisor will not loop on.
-        log.error("cannot open the database", extra={"path": str(settings.tirada_db), "reason": str(error)})
-        print(both("startup.bad_db", path=str(settings.tirada_db), reason=str(error)), file=sys.stderr)
+        # file, a PostgreSQL server refusing or absent): one line saying which and why, and an
+        # exit a supervisor will not loop on. A URL is shown without its password.
+        where = shown(settings.tirada_db)
+        log.error("cannot open the database", extra={"path": where, "reason": str(error)})
+        print(both("startup.bad_db", path=where, reason=str(error)), file=sys.stderr)
         return EXIT_DATABASE
     return 0
 

@@ -9,8 +9,10 @@ import logging
 import random
 import sqlite3
 from dataclasses import asdict
+from pathlib import Path
 from typing import IO
 
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -80,7 +82,8 @@ class Tirada(commands.Bot):
         return ShardedTirada(settings, shard_count=settings.tirada_shard_count, shard_ids=ids)
 
     async def setup_hook(self) -> None:
-        self.lock = hold(self.settings.tirada_db)
+        if isinstance(self.settings.tirada_db, Path):
+            self.lock = hold(self.settings.tirada_db)
         self.store = await Store.open(self.settings.tirada_db)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
@@ -97,7 +100,7 @@ class Tirada(commands.Bot):
         """Retention, in the background: a failure is logged and the next round tries again."""
         try:
             pruned = await self.store.prune(RETENTION)
-        except sqlite3.Error:
+        except (sqlite3.Error, asyncpg.PostgresError, OSError):
             log.exception("pruning failed; nothing was lost, it runs again later")
             return
         if any(asdict(pruned).values()):

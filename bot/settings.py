@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# A PostgreSQL URL in TIRADA_DB selects the PostgreSQL store; anything else is a file path.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # Three base64url parts separated by dots: the shape of every Discord bot token.
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -17,7 +21,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr
-    tirada_db: Path = Path("tirada.db")
+    # An SQLite file (the default), or a PostgreSQL URL for several processes (docs/escalar.md).
+    tirada_db: Path | str = Path("tirada.db")
     tirada_dev_guild: int | None = Field(default=None, gt=0)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
@@ -35,6 +40,16 @@ class Settings(BaseSettings):
         if not _TOKEN.match(value.get_secret_value().strip()):
             raise ValueError("malformed token")
         return value
+
+    @field_validator("tirada_db", mode="plain")
+    @classmethod
+    def _file_or_url(cls, value: object) -> Path | str:
+        """A PostgreSQL URL stays text; anything else names a file."""
+        if is_postgres(value):
+            return str(value)
+        if isinstance(value, str | Path) and str(value):
+            return Path(value)
+        raise ValueError("a file path or a postgresql:// URL")
 
     @field_validator(
         "discord_api_base", "discord_gateway_url", "tirada_dev_guild", "tirada_shard_count", mode="before"
@@ -75,3 +90,19 @@ class Settings(BaseSettings):
     def holds_shard_zero(self) -> bool:
         """The process that syncs commands: one sync for the whole bot, not one per process."""
         return self.tirada_shard_ids is None or 0 in self.tirada_shard_ids
+
+
+def is_postgres(target: object) -> bool:
+    """``TIRADA_DB`` names a PostgreSQL server rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def shown(target: Path | str) -> str:
+    """The database as a log line or a message may show it: a URL without its password."""
+    if not is_postgres(target):
+        return str(target)
+    parts = urlsplit(str(target))
+    if parts.password is None:
+        return str(target)
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

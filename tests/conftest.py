@@ -22,6 +22,15 @@ async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     await h.close()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a store lives, once per backend: a test taking it runs on SQLite and on
+    PostgreSQL (the server starts only when a PostgreSQL test first needs it)."""
+    if request.param == "sqlite":
+        return tmp_path / "tirada.db"
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Server]:
     """One PostgreSQL server for the whole session, started on first use.

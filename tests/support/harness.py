@@ -346,7 +346,7 @@ class Harness:
     restart; messages posted before keep their buttons, as on Discord.
     """
 
-    def __init__(self, db_path: Path, *, seed: int = 1, dev_guild: int | None = None) -> None:
+    def __init__(self, db_path: Path | str, *, seed: int = 1, dev_guild: int | None = None) -> None:
         self.db_path = db_path
         self.seed = seed
         self.dev_guild = dev_guild
