@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import Lang, number, percent
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
     from matplotlib.figure import Figure
 
 # Discord's dark theme (the chat's background) and its own palette, which reads on it.
@@ -104,7 +105,9 @@ def figure(lang: Lang, chart: Chart) -> Figure:
         axes.spines[side].set_visible(False)
     for side in ("left", "bottom"):
         axes.spines[side].set_color(GRID)
-    handles = [Patch(color=COLOURS[k], label=text) for k, text in chart.legend.items() if _drawn(chart, k)]
+    handles: list[Artist] = [
+        Patch(color=COLOURS[k], label=text) for k, text in chart.legend.items() if _drawn(chart, k)
+    ]
     if chart.marker is not None and chart.marker_label:
         handles.append(_line(chart.marker_label))
     if chart.note:
@@ -127,7 +130,7 @@ def _drawn(chart: Chart, kind: str) -> bool:
     return any(b.kind == kind for b in chart.bars)
 
 
-def _line(label: str) -> object:
+def _line(label: str) -> Artist:
     from matplotlib.lines import Line2D
 
     return Line2D([], [], color=TEXT, linestyle="--", linewidth=1.2, label=label)

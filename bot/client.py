@@ -10,7 +10,7 @@ import random
 import sqlite3
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import asyncpg
 import discord
@@ -19,6 +19,7 @@ from discord.ext import commands, tasks
 
 from bot.errors import answer_error
 from bot.i18n import Translator
+from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
@@ -37,8 +38,6 @@ EXTENSIONS = (
     "cogs.probabilidad",
 )
 COMMANDS_HASH = "commands_hash"
-# Tasks discord.py starts for an interaction; closing waits for them to finish.
-_IN_FLIGHT = ("CommandTree-invoker", "discord-ui-")
 DRAIN_SECONDS = 10.0
 # Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
 # forgotten after ``Retention.rolls``. Sheets, tasks, combats, inspiration and Donjon tests
@@ -59,7 +58,7 @@ class Tirada(commands.Bot):
     store: Store
     lock: IO[bytes]
 
-    def __init__(self, settings: Settings, *, rng: random.Random | None = None, **shards: object) -> None:
+    def __init__(self, settings: Settings, *, rng: random.Random | None = None, **shards: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
@@ -137,8 +136,7 @@ class Tirada(commands.Bot):
             self.lock.close()
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        # discord.py's own registry of open forms (keyed by custom_id) is the truth here.
-        await answer_orphans(interaction, self._connection._view_store._modals)
+        await answer_orphans(interaction, open_forms(self))
 
     async def close(self) -> None:
         self.prune.cancel()
@@ -146,12 +144,7 @@ class Tirada(commands.Bot):
         await super().close()
 
     async def _drain(self) -> None:
-        current = asyncio.current_task()
-        pending = [
-            task
-            for task in asyncio.all_tasks()
-            if task is not current and not task.done() and task.get_name().startswith(_IN_FLIGHT)
-        ]
+        pending = in_flight_interactions()
         if pending:
             log.info("finishing in-flight interactions", extra={"count": len(pending)})
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)

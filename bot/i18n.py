@@ -58,11 +58,6 @@ def plural_category(lang: Lang, count: float) -> str:
     return _locale(lang).plural_form(count)
 
 
-def plural_categories(lang: Lang) -> frozenset[str]:
-    """Every category CLDR defines for ``lang``; a plural entry must give each one."""
-    return _locale(lang).plural_form.tags | {"other"}
-
-
 @cache
 def _percent_pattern(lang: Lang, digits: int) -> NumberPattern:
     """The language's own percent pattern (its spacing and sign) with fixed decimals."""

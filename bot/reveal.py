@@ -15,7 +15,8 @@ import discord
 
 from bot import embeds
 from bot.checks import in_gm_channel, is_gm
-from bot.errors import Refusal, send, update
+from bot.delivery import send, update
+from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Table
 from bot.ui import ActionButton
@@ -97,7 +98,7 @@ def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> disc
 
 
 async def deliver(
-    interaction: discord.Interaction[Tirada],
+    interaction: discord.Interaction,
     table: Table,
     roll_id: int,
     embed: discord.Embed,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Container
-from typing import TYPE_CHECKING
+from collections.abc import Container, Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -36,7 +36,18 @@ class Modal(discord.ui.Modal):
     def __init__(self, *, title: str, custom_id: str) -> None:
         super().__init__(title=title, custom_id=f"{custom_id}:{secrets.token_hex(4)}", timeout=FORM_SECONDS)
 
-    async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
+    async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
+        """discord.py types this for any client; ``submit`` receives ours."""
+        await self.submit(interaction)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        raise NotImplementedError
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: object = None, /
+    ) -> None:
+        """discord.py calls a form's handler with two arguments, though the base view's it
+        overrides takes three (the item): accepting both keeps the override sound."""
         await answer_error(interaction, error)
 
 
@@ -58,7 +69,8 @@ class Guarded:
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         raise NotImplementedError
 
-    async def callback(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """discord.py types this for any client; ``run`` receives ours."""
         try:
             await check_origin(interaction, await self.record_table(interaction))
             await self.run(interaction)
@@ -94,7 +106,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
         return cls(int(match["roll"]), match["action"])
 
@@ -125,7 +137,7 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
         return cls(int(match["record"]), match["action"], int(match["step"]))
 
@@ -142,6 +154,13 @@ def parse_int(text: str, name: str, low: int, high: int) -> int:
     if not low <= number <= high:
         raise Refusal("error.out_of_range", name=name, value=number, min=low, max=high)
     return number
+
+
+def selected(interaction: discord.Interaction) -> list[str]:
+    """The values a select menu sent, as text: whatever a client sends, never a crash."""
+    data: Mapping[str, object] = interaction.data or {}
+    values = data.get("values")
+    return [str(value) for value in values] if isinstance(values, list) else []
 
 
 def _custom_ids(components: list[discord.Component]) -> set[str]:
@@ -166,7 +185,8 @@ async def answer_orphans(interaction: discord.Interaction, open_modals: Containe
     This runs after discord.py's own dispatch, on the same interaction object: a handled
     one is already answered, or (still running) still registered.
     """
-    custom_id = (interaction.data or {}).get("custom_id", "")
+    data: Mapping[str, object] = interaction.data or {}
+    custom_id = data.get("custom_id", "")
     if not custom_id or interaction.response.is_done():
         return
     if interaction.type is discord.InteractionType.component and interaction.message is not None:

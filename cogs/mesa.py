@@ -26,7 +26,8 @@ from bot.checks import (
 )
 from bot.client import Tirada
 from bot.context import table_context
-from bot.errors import Refusal, RefusedCheck, pool_name, send, update
+from bot.delivery import send, update
+from bot.errors import Refusal, RefusedCheck, pool_name
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo

@@ -10,11 +10,12 @@ from discord.ext import commands
 from bot import embeds, render, rolls
 from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
-from bot.errors import send
+from bot.delivery import send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import RollRecord
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
+from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
@@ -90,7 +91,7 @@ class Tirar(commands.Cog):
     async def tirar(
         self,
         interaction: discord.Interaction,
-        expresion: app_commands.Range[str, 1, 200],
+        expresion: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         privada: bool = False,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,

@@ -1,5 +1,5 @@
 """D&D 5e (SRD 5.2, "Cómo jugar"): d20 tests, attacks and criticals, heroic inspiration,
-initiative. Quotes from ``shared/reglas/dnd5e-srd52.txt``.
+initiative. Quotes from ``../shared/reglas/dnd5e-srd52.txt``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
-from rules.errors import RuleError
+from rules.errors import RuleError, check_range
 from rules.expression import ExpressionRoll, check_tree, parse, roll_tree
 
 ABILITIES = ("fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma")
@@ -46,6 +46,10 @@ COVER = {"ninguna": 0, "media": 2, "tres_cuartos": 5}
 FULL_COVER = "completa"
 MAX_MODIFIER = 30
 MAX_TARGET = 50
+# The proficiency table's last level (and challenge rating).
+MAX_LEVEL = 30
+# The most identical monsters one initiative roll stands for.
+MAX_GROUP = 20
 INSPIRATION_CAP = 1
 
 
@@ -63,23 +67,11 @@ def mode(advantage: bool, disadvantage: bool) -> Mode:
     return Mode.ADVANTAGE if advantage else Mode.DISADVANTAGE
 
 
-def ability_modifier(score: int) -> int:
-    """Modificadores por característica: 1 → −5, 10–11 → +0, 30 → +10."""
-    if not 1 <= score <= 30:
-        raise RuleError("dnd.bad_score", score=score)
-    return (score - 10) // 2
-
-
 def proficiency_bonus(level_or_cr: int) -> int:
     """Bono de competencia by level or CR: up to 4 → +2, then +1 every four, 29–30 → +9."""
-    if not 0 <= level_or_cr <= 30:
+    if not 0 <= level_or_cr <= MAX_LEVEL:
         raise RuleError("dnd.bad_level", level=level_or_cr)
     return 2 + max(level_or_cr - 1, 0) // 4
-
-
-def check_number(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise RuleError("dnd.out_of_range", name=name, value=value, min=low, max=high)
 
 
 @dataclass(frozen=True)
@@ -157,8 +149,8 @@ def total_modifier(
 ) -> int:
     """Ability modifier + proficiency (doubled by expertise, "solo puede ser multiplicado
     una vez", and never added twice) + circumstantial bonus."""
-    check_number("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    check_number("bonificacion", bonus, -MAX_MODIFIER, MAX_MODIFIER)
+    check_range("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    check_range("bonificacion", bonus, -MAX_MODIFIER, MAX_MODIFIER)
     if expertise and not proficient:
         raise RuleError("dnd.expertise_needs_proficiency")
     return modifier + (proficiency * (2 if expertise else 1) if proficient else 0) + bonus
@@ -198,7 +190,7 @@ def roll_test(
     rng: random.Random, modifier: int, the_mode: Mode = Mode.NORMAL, dc: int | None = None
 ) -> D20Test:
     if dc is not None:
-        check_number("cd", dc, 1, MAX_TARGET)
+        check_range("cd", dc, 1, MAX_TARGET)
     return D20Test(roll_d20(rng, the_mode), the_mode, modifier, dc)
 
 
@@ -211,8 +203,8 @@ def roll_attack(
 ) -> D20Test:
     """An attack roll against AC + cover. A natural 20 always hits and is a critical; a
     natural 1 always misses. Full cover: the target cannot be attacked directly."""
-    check_number("bonificador", attack_bonus, -MAX_MODIFIER, MAX_MODIFIER)
-    check_number("ca", armor_class, 1, MAX_TARGET)
+    check_range("bonificador", attack_bonus, -MAX_MODIFIER, MAX_MODIFIER)
+    check_range("ca", armor_class, 1, MAX_TARGET)
     if cover == FULL_COVER:
         raise RuleError("dnd.full_cover")
     if cover not in COVER:
@@ -348,8 +340,8 @@ def initiative_entry(
     user_id: int | None = None,
 ) -> Entry:
     """A Dexterity check; a group of identical monsters rolls once ("una única tirada")."""
-    check_number("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
-    check_number("cantidad", count, 1, 20)
+    check_range("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
+    check_range("cantidad", count, 1, MAX_GROUP)
     test = roll_test(rng, modifier, the_mode)
     return Entry(Combatant(key, name, monster, test.total, count, user_id), test)
 
@@ -408,7 +400,7 @@ class Tracker:
         if len(self.entries) >= MAX_COMBATANTS:
             raise RuleError("dnd.tracker.full", max=MAX_COMBATANTS)
         acting = self.acting
-        return self._placed((*self.entries, replace(entry, settled=False)), acting and acting.key)
+        return self._placed((*self.entries, replace(entry, settled=False)), acting.key if acting else None)
 
     def inspire(self, key: str, rng: random.Random, index: int = 0) -> Tracker:
         """Heroic Inspiration on the initiative roll, like on any d20 test: once, right after
@@ -421,7 +413,7 @@ class Tracker:
         updated = replace(entry, roll=test, combatant=replace(entry.combatant, initiative=test.total))
         acting = self.acting
         entries = tuple(updated if e.combatant.key == key else e for e in self.entries)
-        return self._placed(entries, acting and acting.key)
+        return self._placed(entries, acting.key if acting else None)
 
     def start(self) -> Tracker:
         self._open()

@@ -1,6 +1,6 @@
 """Donjon: opposed pools, the Ley de los Éxitos, and every test of the book.
 
-Sections of ``shared/reglas/donjon.txt`` are quoted in the docstrings. A test compares two
+Sections of ``../shared/reglas/donjon.txt`` are quoted in the docstrings. A test compares two
 pools; the winner's successes are then spent under the Ley de los Éxitos ("1 éxito =
 1 hecho o 1 dado"), except in expense and damage tests, where they are counted only.
 """
@@ -337,8 +337,8 @@ class AttributeRoll:
 
 def roll_attributes(rng: random.Random, arranged: bool = False) -> AttributeRoll:
     """The median of 3d6 six times: in order (Estándar) or to arrange (Tiradas a Elección)."""
-    rolls = tuple(tuple(rng.randint(1, 6) for _ in range(3)) for _ in ATTRIBUTES)
-    return AttributeRoll(rolls, arranged)  # type: ignore[arg-type]
+    rolls = tuple((rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6)) for _ in ATTRIBUTES)
+    return AttributeRoll(rolls, arranged)
 
 
 # The dial's methods that roll: the reroll of "Estándar Mejorado" is also part of "A Elección

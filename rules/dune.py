@@ -1,6 +1,6 @@
 """Dune: Aventuras en el Imperio — the 2d20 skill test and the roll's life afterwards.
 
-Sections of ``shared/reglas/dune-2d20.txt`` quoted in the docstrings. A roll is a value
+Sections of ``../shared/reglas/dune-2d20.txt`` quoted in the docstrings. A roll is a value
 (:class:`DuneRoll`): what was rolled, what has been spent, bought off or saved. Every
 action on it returns a new roll plus the pool changes the bot must apply, so the store
 can write both in one transaction.
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rules.dice import Die, Mark
-from rules.errors import RuleError
+from rules.errors import RuleError, check_range
 
 SIDES = 20
 BASE_DICE = 2
@@ -32,6 +32,8 @@ DETERMINATION_CAP = 3
 # The rules give Amenaza no maximum; the bot keeps it at most this (docs/decisiones.md).
 THREAT_CAP = 100
 MAX_BONUS = 10
+# The quality of an asset used on a task.
+MAX_ASSET_QUALITY = 5
 MAX_HELPERS = 6
 IGNORE_COMPLICATION_THREAT = 2
 # "Usos comunes" of Impulso after a passed test, with their cost.
@@ -45,11 +47,6 @@ DETERMINATION_PER_TEST = 1
 # The GM's quick Amenaza spends ("Gastar amenaza").
 THREAT_SPENDS = {"dificultad": 2, "rasgo": 2, "casa_rival": 1, "complicacion_pnj": 2}
 POINTS_PER_PASS = 2
-
-
-def check_range(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise RuleError("dune.out_of_range", name=name, value=value, min=low, max=high)
 
 
 def die_successes(value: int, target: int, focus_skill: int | None = None) -> int:
@@ -293,7 +290,7 @@ def roll_test(
         raise RuleError("dune.npc_determination")
     check_range("bonificacion_impulso", bonus, 0, MAX_BONUS)
     check_range("ayudantes", len(helpers), 0, MAX_HELPERS)
-    check_range("calidad", asset_quality, 0, 5)
+    check_range("calidad", asset_quality, 0, MAX_ASSET_QUALITY)
     check_range("dificultad", difficulty, 0, MAX_RAISED_DIFFICULTY)
     check_range("rango_complicacion", complication_range, 1, MAX_COMPLICATION_RANGE)
     if focus_skill is not None:

@@ -19,3 +19,10 @@ class RuleError(Exception):
 
     def __repr__(self) -> str:
         return f"RuleError({self.key!r}, {self.params!r})"
+
+
+def check_range(name: str, value: int, low: int, high: int) -> None:
+    """The one bound check, for the rules and for the bot's options alike: ``value`` from
+    ``low`` to ``high``, or a refusal naming the option and its bounds."""
+    if not low <= value <= high:
+        raise RuleError("error.out_of_range", name=name, value=value, min=low, max=high)

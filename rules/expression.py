@@ -9,6 +9,9 @@ name points, for the length of one roll, at the roll's own generator (a lock kee
 on several threads apart); between rolls it points at a stand-in that refuses to roll.
 Swapping once per roll rather than looking the generator up for every die keeps d20's
 inner loop exactly as fast as the published library's.
+This is the one reach into a library's internals that is not in ``bot/internals.py``:
+``rules/`` may not import ``bot/``, and rolls must stay seeded when the rules are used alone.
+``tests/rules/test_expression.py`` fails if a d20 upgrade stops drawing from that name.
 """
 
 from __future__ import annotations
@@ -45,6 +48,8 @@ class _NoGlobalRandom:
 
 _REFUSE = _NoGlobalRandom()
 _ROLLING = threading.Lock()
+# The stand-ins have the one function d20 calls, not the whole module's type: hence the
+# three ignores on this name, here and in roll_tree.
 d20_expression.random = _REFUSE  # type: ignore[assignment]
 
 # "8d6!" is the common way to write "explode on the maximum"; d20 spells it "8d6e6".
@@ -110,7 +115,7 @@ def check_tree(node: ast.Node) -> None:
     while stack:
         current = stack.pop()
         if isinstance(current, ast.Dice):
-            if current.size == "%":
+            if not isinstance(current.size, int):  # d20's only other size is "%"
                 raise RuleError("dice.percentile")
             if current.num > MAX_DICE:
                 raise RuleError("dice.too_many", count=current.num, max=MAX_DICE)
@@ -130,6 +135,8 @@ class _Roller(d20.Roller):
 
     def _eval_dice(self, node: ast.Dice) -> d20_expression.Dice:
         context, sides = self.context, node.size
+        if not isinstance(sides, int):  # d20's only other size, "%", is refused by check_tree
+            raise RuleError("dice.percentile")
         context.count_roll(node.num)
         draw = d20_expression.random.randrange
         die, literal = d20_expression.Die, d20_expression.Literal
@@ -164,7 +171,7 @@ def roll_tree(
         d20_expression.random = rng  # type: ignore[assignment]
         try:
             _ROLLER.context.reset()
-            result = _ROLLER._eval(tree)
+            result: d20.Expression = _ROLLER._eval(tree)
             value = int(result.total)
         except d20.TooManyRolls:
             raise RuleError("expr.too_many_rolls", max=MAX_ROLLS) from None

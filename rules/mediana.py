@@ -1,5 +1,5 @@
 """Mediana (1o3d10): the objective die of 3d10, ranks, explosions, criticals, fumbles,
-effect rolls, initiative and hit points. Quotes from ``shared/reglas/mediana-1o3d10.txt``.
+effect rolls, initiative and hit points. Quotes from ``../shared/reglas/mediana-1o3d10.txt``.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import d20.diceast as ast
 import numpy as np
 
 from rules import dnd5e, dune, mediana
-from rules.errors import RuleError
+from rules.errors import RuleError, check_range
 from rules.expression import parse
 
 # Every odds type holds either exact fractions or floats, never a mix.
@@ -288,11 +288,11 @@ def dune_exact(
 ) -> DuneOdds[Fraction]:
     """A skill test's odds: P(pass), successes, Impulso generated and P(≥1 complication).
     Dice fixed at 1 by Determinación score 2 and never complicate."""
-    dune.check_range("objetivo", target, 1, 2 * dune.MAX_SCORE)
-    dune.check_range("dados", dice, 1, dune.MAX_DICE)
-    dune.check_range("determinacion", automatic_ones, 0, dice)
-    dune.check_range("rango_complicacion", complication_range, 1, dune.MAX_COMPLICATION_RANGE)
-    dune.check_range("dificultad", difficulty, 0, dune.MAX_RAISED_DIFFICULTY)
+    check_range("objetivo", target, 1, 2 * dune.MAX_SCORE)
+    check_range("dados", dice, 1, dune.MAX_DICE)
+    check_range("determinacion", automatic_ones, 0, dice)
+    check_range("rango_complicacion", complication_range, 1, dune.MAX_COMPLICATION_RANGE)
+    check_range("dificultad", difficulty, 0, dune.MAX_RAISED_DIFFICULTY)
     face = Fraction(1, dune.SIDES)
     one_die: Counter[int] = Counter()
     for value in range(1, dune.SIDES + 1):
@@ -372,12 +372,12 @@ def dnd_exact(
 ) -> DndOdds[Fraction]:
     """A d20 test: the totals, P(success) against a DC (or an AC for attacks, where a 20
     always hits and is a critical and a 1 always misses), and an attack's expected damage."""
-    dnd5e.check_number("modificador", modifier, -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
+    check_range("modificador", modifier, -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
     kept = _kept_d20(dnd5e.Mode(mode))
     totals = {face + modifier: p for face, p in kept.items()}
     p_success = None
     if target is not None:
-        dnd5e.check_number("objetivo", target, 1, dnd5e.MAX_TARGET)
+        check_range("objetivo", target, 1, dnd5e.MAX_TARGET)
         if attack:
             p_success = sum(
                 (p for f, p in kept.items() if f == 20 or (f != 1 and f + modifier >= target)),
@@ -517,7 +517,7 @@ def dune_assisted_pass(
 ) -> Fraction:
     """P(pass) of an assisted test: each helper's one d20 (``(target, focus)``) counts only
     if the leader scores a success ("siempre que consigas al menos un éxito por ti mismo")."""
-    dune.check_range("ayudantes", len(helpers), 0, dune.MAX_HELPERS)
+    check_range("ayudantes", len(helpers), 0, dune.MAX_HELPERS)
     leader = dune_exact(target, dice, focus_skill, 1, 0, automatic_ones).successes
     help_: dict[int, Fraction] = {0: Fraction(1)}
     for helper_target, helper_focus in helpers:

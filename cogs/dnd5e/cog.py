@@ -23,10 +23,12 @@ from bot.checks import (
 )
 from bot.client import Tirada
 from bot.context import table_context
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, RollRecord, Table
 from bot.names import ABILITIES, SKILLS, Names, fold
+from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import act, load
@@ -45,12 +47,19 @@ from cogs.dnd5e.combat import (
 )
 from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND
+from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
 from rules import dnd5e
+from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import Mode, Tracker
 from rules.errors import RuleError
 from rules.expression import roll_expression
 
+# Each number option's bounds, declared once: published to Discord and checked (bot.options).
+Modifier = app_commands.Transform[int, Bounded(-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)]
+# The level's range is the proficiency table's, checked by the rule with its own sentence.
+Level = app_commands.Range[int, 0, dnd5e.MAX_LEVEL]
+Target = app_commands.Transform[int, Bounded(1, dnd5e.MAX_TARGET)]
+GroupSize = app_commands.Transform[int, Bounded(1, dnd5e.MAX_GROUP)]
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
 # Cover on a save: "+2 a la CA y a las tiradas de salvación de Destreza" (+5 for three quarters).
 SAVE_COVER_CHOICES = [
@@ -147,17 +156,17 @@ class Dnd(commands.Cog):
     async def prueba(
         self,
         interaction: discord.Interaction,
-        modificador: app_commands.Range[int, -30, 30],
+        modificador: Modifier,
         caracteristica: str | None = None,
         habilidad: str | None = None,
         competencia: bool = False,
         pericia: bool = False,
         herramienta: bool = False,
-        nivel: app_commands.Range[int, 0, 30] = 1,
-        bonificacion: app_commands.Range[int, -30, 30] = 0,
+        nivel: Level = 1,
+        bonificacion: Modifier = 0,
         ventaja: bool = False,
         desventaja: bool = False,
-        cd: app_commands.Range[int, 1, 50] | None = None,
+        cd: Target | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -198,13 +207,13 @@ class Dnd(commands.Cog):
         self,
         interaction: discord.Interaction,
         caracteristica: str,
-        modificador: app_commands.Range[int, -30, 30],
+        modificador: Modifier,
         competencia: bool = False,
-        nivel: app_commands.Range[int, 0, 30] = 1,
-        bonificacion: app_commands.Range[int, -30, 30] = 0,
+        nivel: Level = 1,
+        bonificacion: Modifier = 0,
         ventaja: bool = False,
         desventaja: bool = False,
-        cd: app_commands.Range[int, 1, 50] | None = None,
+        cd: Target | None = None,
         cobertura: Choice[str] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -231,9 +240,9 @@ class Dnd(commands.Cog):
     async def ataque(
         self,
         interaction: discord.Interaction,
-        bonificador: app_commands.Range[int, -30, 30],
-        ca: app_commands.Range[int, 1, 50],
-        dano: app_commands.Range[str, 1, 200] | None = None,
+        bonificador: Modifier,
+        ca: Target,
+        dano: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
@@ -276,7 +285,7 @@ class Dnd(commands.Cog):
     async def tirar(
         self,
         interaction: discord.Interaction,
-        expresion: app_commands.Range[str, 1, 200],
+        expresion: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         ventaja: bool = False,
         desventaja: bool = False,
         secreta: bool = False,
@@ -439,8 +448,8 @@ class Dnd(commands.Cog):
     async def iniciativa_unirme(
         self,
         interaction: discord.Interaction[Tirada],
-        modificador: app_commands.Range[int, -30, 30],
-        nombre: app_commands.Range[str, 1, 40] | None = None,
+        modificador: Modifier,
+        nombre: app_commands.Range[str, 1, NAME_LIMIT] | None = None,
         ventaja: bool = False,
         sorprendido: bool = False,
     ) -> None:
@@ -448,7 +457,7 @@ class Dnd(commands.Cog):
         joins once (the order "permanece invariable"); one holding Heroic Inspiration is
         offered to reroll, like on any d20 test."""
         record = await self.tracker_or_refuse(await current_table(interaction))
-        name = " ".join((nombre or interaction.user.display_name).split())[:40]
+        name = " ".join((nombre or interaction.user.display_name).split())[:NAME_LIMIT]
         key = player_key(interaction.user.id)
         the_mode = dnd5e.mode(ventaja, sorprendido)
         entry = dnd5e.initiative_entry(
@@ -465,14 +474,14 @@ class Dnd(commands.Cog):
     async def iniciativa_monstruos(
         self,
         interaction: discord.Interaction[Tirada],
-        nombre: app_commands.Range[str, 1, 40],
-        modificador: app_commands.Range[int, -30, 30],
-        cantidad: app_commands.Range[int, 1, 20] = 1,
+        nombre: app_commands.Range[str, 1, NAME_LIMIT],
+        modificador: Modifier,
+        cantidad: GroupSize = 1,
         sorprendidos: bool = False,
         mesa: str | None = None,
     ) -> None:
         record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
-        name = " ".join(nombre.split())[:40]
+        name = " ".join(nombre.split())[:NAME_LIMIT]
         if not name:
             raise Refusal("dnd.tracker.no_name")
         entry = dnd5e.initiative_entry(

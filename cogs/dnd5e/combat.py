@@ -13,12 +13,13 @@ from bot.checks import (
     roll_table,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
-from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION
+from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
 from rules import dnd5e
 from rules.dnd5e import Mode, Tracker
 
@@ -183,7 +184,7 @@ async def announce_turn(interaction: discord.Interaction, tracker: Tracker, lang
     name = discord.utils.escape_markdown(current.name)
     text = t(lang, "dnd.tracker.your_turn", name=name, round=tracker.round)
     mentions = discord.AllowedMentions(users=[discord.Object(current.user_id)] if current.user_id else False)
-    content = f"<@{current.user_id}>" if current.user_id else None
+    content = f"<@{current.user_id}>" if current.user_id else discord.utils.MISSING
     await interaction.followup.send(content=content, embed=embeds.card(text), allowed_mentions=mentions)
 
 
@@ -197,7 +198,7 @@ class JoinModal(Modal):
         super().__init__(title=t(lang, "dnd.join.title"), custom_id=f"dnd:unirme-modal:{combat_id}")
         self.combat_id = combat_id
         self.name: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=40
+            label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=NAME_LIMIT
         )
         self.modifier: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3
@@ -208,12 +209,12 @@ class JoinModal(Modal):
         for item in (self.name, self.modifier, self.condition):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         the_mode = join_mode(self.condition.value)
         modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-        name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
+        name = " ".join(self.name.value.split())[:NAME_LIMIT] or interaction.user.display_name[:NAME_LIMIT]
         key = player_key(interaction.user.id)
         entry = dnd5e.initiative_entry(bot.rng, key, name, modifier, the_mode, user_id=interaction.user.id)
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, joined(entry))

@@ -4,18 +4,21 @@ inspiration on: DynamicItems whose custom_id carries the record id, so they surv
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 import discord
 
 from bot import embeds
 from bot.checks import roll_channel
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded
+from bot.ui import ActionButton, Guarded, selected
 from cogs.dnd5e.build import damage_for
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND
@@ -83,7 +86,7 @@ class PassSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PassSelect:
         return cls(int(match["grant"]))
 
@@ -96,11 +99,12 @@ class PassSelect(
         grant = await load(bot.store, self.grant_id, GRANT_KIND)
         if interaction.user.id != grant.data["holder"]:
             raise Refusal("dnd.inspiration.not_yours_to_pass")
-        values = (interaction.data or {}).get("values", [])
-        if len(values) != 1 or not str(values[0]).isdigit():
+        values = selected(interaction)
+        if len(values) != 1 or not values[0].isdigit():
             raise Refusal("dnd.inspiration.pick_one")
         friend = int(values[0])
-        resolved = (interaction.data or {}).get("resolved", {}).get("users", {})
+        data: Mapping[str, Any] = interaction.data or {}
+        resolved = data.get("resolved", {}).get("users", {})
         if friend == interaction.user.id or resolved.get(str(friend), {}).get("bot"):
             raise Refusal("dnd.inspiration.bad_friend")
 

@@ -9,6 +9,8 @@ COMBAT_KIND = "dnd_combate"
 GRANT_KIND = "dnd_inspiracion"
 EXPRESSION_KIND = "dnd_tirar"
 INSPIRATION = "inspiracion"
+# A combatant's name in the initiative order: long enough for "Goblin jefe 2", short in a list.
+NAME_LIMIT = 40
 
 
 def ability_name(lang: Lang, key: str) -> str:

@@ -17,7 +17,8 @@ import discord
 from bot import embeds, render, repeat, rolls
 from bot.checks import current_table, reason
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.reveal import is_secret

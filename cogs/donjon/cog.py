@@ -19,7 +19,8 @@ from bot.checks import (
     table_option,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.rolls import load
 from cogs.donjon import attributes, roll

@@ -10,7 +10,8 @@ import discord
 from bot import embeds
 from bot.checks import is_gm, roll_channel, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send, update
+from bot.delivery import send, update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load

@@ -12,7 +12,8 @@ import discord
 from bot import embeds, repeat
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send, update
+from bot.delivery import send, update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, RollRecord
 from bot.rolls import Decision, act, load

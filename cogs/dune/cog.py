@@ -22,9 +22,11 @@ from bot.checks import (
     table_option,
 )
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RollUpdate, Table
+from bot.options import Bounded
 from cogs.dune import flow
 from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
@@ -32,11 +34,11 @@ from cogs.dune.state import (
     AMENAZA,
     DETERMINACION,
     KIND,
-    MAX_POINTS,
+    MAX_TASK_REQUIREMENT,
+    MAX_THREAT_STEP,
     TASK_KIND,
     TASK_NAME_LIMIT,
     RollSpec,
-    check_bound,
     determination_change,
     momentum_change,
     named_players,
@@ -48,6 +50,21 @@ from cogs.dune.state import (
 from rules import dune
 
 MAX_PLAYERS = 12
+# Each number option's bounds, declared once: published to Discord and checked (bot.options).
+Score = app_commands.Transform[int, Bounded(1, dune.MAX_SCORE)]
+Drive = app_commands.Transform[int, Bounded(0, dune.MAX_SCORE)]
+Difficulty = app_commands.Transform[int, Bounded(0, dune.MAX_DIFFICULTY)]
+DifficultyShift = app_commands.Transform[int, Bounded(-dune.MAX_DIFFICULTY, dune.MAX_DIFFICULTY)]
+Bought = app_commands.Transform[int, Bounded(0, dune.MAX_BOUGHT)]
+ComplicationRange = app_commands.Transform[int, Bounded(1, dune.MAX_COMPLICATION_RANGE)]
+MomentumBonus = app_commands.Transform[int, Bounded(0, dune.MAX_BONUS)]
+AssetQuality = app_commands.Transform[int, Bounded(0, dune.MAX_ASSET_QUALITY)]
+Target = app_commands.Transform[int, Bounded(1, 2 * dune.MAX_SCORE)]
+Dice = app_commands.Transform[int, Bounded(1, dune.MAX_DICE)]
+Momentum = app_commands.Transform[int, Bounded(1, dune.MOMENTUM_CAP)]
+Threat = app_commands.Transform[int, Bounded(1, MAX_THREAT_STEP)]
+Determination = app_commands.Transform[int, Bounded(1, dune.DETERMINATION_CAP)]
+Requirement = app_commands.Transform[int, Bounded(1, MAX_TASK_REQUIREMENT)]
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
 THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
 
@@ -108,22 +125,21 @@ class Dune(commands.Cog):
     async def tirada(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
+        habilidad: Score,
+        motivacion: Drive,
         enfoque: bool = False,
-        dificultad: app_commands.Range[int, 0, 5] = 1,
-        dados_extra: app_commands.Range[int, 0, 3] = 0,
+        dificultad: Difficulty = 1,
+        dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
-        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        rango_complicacion: ComplicationRange = 1,
         determinacion: bool = False,
-        bonificacion_impulso: app_commands.Range[int, 0, 10] = 0,
+        bonificacion_impulso: MomentumBonus = 0,
         pnj: bool = False,
         tarea: int | None = None,
-        calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        calidad_recurso: AssetQuality = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
         spec = replace(
             test_spec(
                 habilidad,
@@ -181,31 +197,25 @@ class Dune(commands.Cog):
     async def enfrentada(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
-        rival_objetivo: app_commands.Range[int, 1, 40],
+        habilidad: Score,
+        motivacion: Drive,
+        rival_objetivo: Target,
         enfoque: bool = False,
-        rival_enfoque: app_commands.Range[int, 1, 20] | None = None,
-        rival_dados: app_commands.Range[int, 1, 5] = 2,
-        obstaculos: app_commands.Range[int, 0, 5] = 0,
-        ajuste_dificultad: app_commands.Range[int, -5, 5] = 0,
-        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
-        bonificacion_impulso: app_commands.Range[int, 0, 10] = 0,
+        rival_enfoque: Score | None = None,
+        rival_dados: Dice = 2,
+        obstaculos: Difficulty = 0,
+        ajuste_dificultad: DifficultyShift = 0,
+        rango_complicacion: ComplicationRange = 1,
+        bonificacion_impulso: MomentumBonus = 0,
         pnj: bool = False,
         tarea: int | None = None,
-        calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        calidad_recurso: AssetQuality = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """ "El personaje que se opone al tuyo lanza los dados primero": the opposition is
         rolled and posted; the actor then chooses bought dice, payment and Determinación
         ("después de que la dificultad se haya declarado") from its menu."""
-        check_bound("objetivo", rival_objetivo, 1, 2 * dune.MAX_SCORE)
-        check_bound("dados", rival_dados, 1, dune.MAX_DICE)
-        check_bound("obstaculos", obstaculos, 0, dune.MAX_DIFFICULTY)
-        check_bound("ajuste_dificultad", ajuste_dificultad, -dune.MAX_DIFFICULTY, dune.MAX_DIFFICULTY)
-        if rival_enfoque is not None:
-            check_bound("enfoque", rival_enfoque, 1, dune.MAX_SCORE)
         spec = replace(
             test_spec(
                 habilidad,
@@ -250,23 +260,21 @@ class Dune(commands.Cog):
     async def ayuda(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
+        habilidad: Score,
+        motivacion: Drive,
         enfoque: bool = False,
-        dificultad: app_commands.Range[int, 0, 5] = 1,
-        dados_extra: app_commands.Range[int, 0, 3] = 0,
+        dificultad: Difficulty = 1,
+        dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
-        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        rango_complicacion: ComplicationRange = 1,
         determinacion: bool = False,
-        bonificacion_impulso: app_commands.Range[int, 0, 10] = 0,
+        bonificacion_impulso: MomentumBonus = 0,
         pnj: bool = False,
         tarea: int | None = None,
-        calidad_recurso: app_commands.Range[int, 0, 5] = 0,
+        calidad_recurso: AssetQuality = 0,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """A test others help with, with every option a plain test has."""
-        check_bound("dificultad", dificultad, 0, dune.MAX_DIFFICULTY)
-        check_bound("dados_extra", dados_extra, 0, dune.MAX_BOUGHT)
         spec = replace(
             test_spec(
                 habilidad,
@@ -334,11 +342,10 @@ class Dune(commands.Cog):
     async def impulso_anadir(
         self,
         interaction: discord.Interaction,
-        cantidad: app_commands.Range[int, 1, 6],
+        cantidad: Momentum,
         mesa: str | None = None,
     ) -> None:
         table = await gm_table(interaction, mesa)
-        check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
         await rolls.change(self.bot.store, interaction, table, "dune.impulso.add", momentum_change(cantidad))
         await self.pools_answer(
             interaction,
@@ -350,9 +357,8 @@ class Dune(commands.Cog):
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
     @options("dune.opt", "cantidad")
     async def impulso_gastar(
-        self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 6] = 1
+        self, interaction: discord.Interaction, cantidad: Momentum = 1
     ) -> None:
-        check_bound("cantidad", cantidad, 1, dune.MOMENTUM_CAP)
         table = await current_table(interaction)
         await rolls.change(
             self.bot.store, interaction, table, "dune.impulso.spend", momentum_change(-cantidad)
@@ -369,10 +375,9 @@ class Dune(commands.Cog):
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
     @options("dune.opt", "cantidad")
     async def amenaza_anadir(
-        self, interaction: discord.Interaction, cantidad: app_commands.Range[int, 1, 20] = 1
+        self, interaction: discord.Interaction, cantidad: Threat = 1
     ) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
-        check_bound("cantidad", cantidad, 1, MAX_POINTS)
         table = await current_table(interaction)
         await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", threat_change(cantidad))
         text = t(
@@ -388,7 +393,7 @@ class Dune(commands.Cog):
         self,
         interaction: discord.Interaction,
         gasto: Choice[str] | None = None,
-        cantidad: app_commands.Range[int, 1, 20] | None = None,
+        cantidad: Threat | None = None,
         mesa: str | None = None,
     ) -> None:
         """Only the GM spends Amenaza. "+1 dificultad" raises the next test's difficulty."""
@@ -402,7 +407,6 @@ class Dune(commands.Cog):
             text = t(lang, "dune.amenaza.spent_on", use=use, amount=-spend.threat)
         else:
             amount = cantidad or 1
-            check_bound("cantidad", amount, 1, MAX_POINTS)
             await rolls.change(
                 self.bot.store, interaction, table, "dune.amenaza.spend", Change(AMENAZA, -amount)
             )
@@ -428,11 +432,10 @@ class Dune(commands.Cog):
         self,
         interaction: discord.Interaction,
         jugador: discord.Member,
-        cantidad: app_commands.Range[int, 1, 3] = 1,
+        cantidad: Determination = 1,
         mesa: str | None = None,
     ) -> None:
         table = await gm_table(interaction, mesa)
-        check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
             interaction,
@@ -450,11 +453,10 @@ class Dune(commands.Cog):
         self,
         interaction: discord.Interaction,
         jugador: discord.Member,
-        cantidad: app_commands.Range[int, 1, 3] = 1,
+        cantidad: Determination = 1,
         mesa: str | None = None,
     ) -> None:
         table = await gm_table(interaction, mesa)
-        check_bound("cantidad", cantidad, 1, dune.DETERMINATION_CAP)
         await rolls.change(
             self.bot.store,
             interaction,
@@ -542,8 +544,8 @@ class Dune(commands.Cog):
     async def tarea_crear(
         self,
         interaction: discord.Interaction,
-        nombre: app_commands.Range[str, 1, 80],
-        requisito: app_commands.Range[int, 1, 50],
+        nombre: app_commands.Range[str, 1, TASK_NAME_LIMIT],
+        requisito: Requirement,
         opuesta: bool = False,
         mesa: str | None = None,
     ) -> None:
@@ -553,7 +555,6 @@ class Dune(commands.Cog):
         name = " ".join(nombre.split())
         if not name or len(name) > TASK_NAME_LIMIT:
             raise Refusal("dune.task_name", max=TASK_NAME_LIMIT)
-        check_bound("requisito", requisito, 1, 50)
         task_id = await self.bot.store.save_roll(
             table.channel_id,
             interaction.id,

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import random
 import re
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
 from bot import embeds
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Applied, Change, RollRecord, RollUpdate
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, parse_int
+from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
 from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
@@ -173,7 +174,7 @@ class PriceModal(Modal):
         )
         self.add_item(self.count)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         count = parse_int(self.count.value, "complicaciones", 1, dune.MAX_PRICE_COMPLICATIONS)
@@ -241,7 +242,7 @@ class AssistModal(Modal):
         self.add_item(self.objetivo)
         self.add_item(self.enfoque)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         target = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
@@ -324,9 +325,9 @@ class OpposedSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OpposedSelect:
-        return cls(int(match["roll"]), item.options)
+        return cls(int(match["roll"]), item.options if isinstance(item, discord.ui.Select) else [])
 
     @staticmethod
     def parse(value: str) -> tuple[int, str, bool]:
@@ -338,7 +339,7 @@ class OpposedSelect(
         return int(match[1]), match[2], match[3] == "1"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
-        values = (interaction.data or {}).get("values", [])
-        choice = str(values[0]) if values else ""
+        values = selected(interaction)
+        choice = values[0] if values else ""
         cog = cast("Dune", interaction.client.get_cog("Dune"))
         await cog.roll_opposed(interaction, self.roll_id, choice)

@@ -11,7 +11,8 @@ import discord
 from bot import rolls
 from bot.checks import current_table, is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, send
+from bot.delivery import send
+from bot.errors import Refusal
 from bot.i18n import lang_for
 from bot.models import RollRecord, RollUpdate, Table
 from bot.reveal import is_secret
@@ -150,10 +151,10 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
     table = await roll_table(interaction, record)
     await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
-    if isinstance(interaction.channel, discord.abc.Messageable) and interaction.message is not None:
+    if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
-        await interaction.channel.get_partial_message(interaction.message.id).edit(
+        await interaction.message.edit(
             embed=opposed_embed(lang, done), view=None
         )
 

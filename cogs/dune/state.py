@@ -23,7 +23,9 @@ IMPULSO = "impulso"
 AMENAZA = "amenaza"
 DETERMINACION = "determinacion"
 DIFICULTAD_EXTRA = "dificultad_extra"
-MAX_POINTS = 100
+# The most Amenaza one command adds or spends; the most points a task asks for.
+MAX_THREAT_STEP = 20
+MAX_TASK_REQUIREMENT = 50
 MENTION = re.compile(r"<@!?([0-9]{15,20})>")
 TASK_NAME_LIMIT = 80
 
@@ -55,11 +57,6 @@ def pool_changes(pools: dune.Pools, user_id: int, reason: str) -> tuple[Change, 
         ),
     )
     return tuple(replace(c, reason=f"{reason}.{c.pool}") for amount, c in changes if amount)
-
-
-def check_bound(name: str, value: int, low: int, high: int) -> None:
-    """discord.py does not enforce option ranges, so every command checks its own."""
-    dune.check_range(name, value, low, high)
 
 
 @dataclass(frozen=True)
@@ -171,13 +168,8 @@ def test_spec(
     bonus: int,
     asset_quality: int,
 ) -> RollSpec:
-    """A test's request from the options every test command shares, each bound checked
-    (discord.py does not enforce option ranges)."""
-    check_bound("habilidad", skill, 1, dune.MAX_SCORE)
-    check_bound("motivacion", drive, 0, dune.MAX_SCORE)
-    check_bound("rango_complicacion", complication_range, 1, dune.MAX_COMPLICATION_RANGE)
-    check_bound("bonificacion_impulso", bonus, 0, dune.MAX_BONUS)
-    check_bound("calidad_recurso", asset_quality, 0, 5)
+    """A test's request from the options every test command shares (their bounds checked
+    as the options arrive: ``bot.options.Bounded``)."""
     return RollSpec(
         target=skill + drive,
         focus_skill=skill if focus else None,

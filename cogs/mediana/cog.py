@@ -12,7 +12,8 @@ from discord.ext import commands
 from bot import embeds, rolls
 from bot.checks import REASON_LIMIT, current_table, is_gm, reason, reason_option, secret_option, table_option
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck, send
+from bot.delivery import send
+from bot.errors import Refusal, RefusedCheck
 from bot.i18n import T, lang_for, options, t
 from bot.models import RollRecord, Table
 from bot.repeat import button as repeat_button

@@ -8,7 +8,8 @@ import discord
 from bot import repeat
 from bot.checks import is_gm, roll_table
 from bot.client import Tirada
-from bot.errors import Refusal, update
+from bot.delivery import update
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import RollRecord
 from bot.rolls import Decision, act, load

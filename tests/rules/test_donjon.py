@@ -1,4 +1,4 @@
-"""Donjon rules on exact dice, with the book's worked examples (``shared/reglas/donjon.txt``)."""
+"""Donjon rules on exact dice, with the book's worked examples (``../shared/reglas/donjon.txt``)."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Dune 2d20 rules, pinned on exact dice (``shared/reglas/dune-2d20.txt``)."""
+"""Dune 2d20 rules, pinned on exact dice (``../shared/reglas/dune-2d20.txt``)."""
 
 import random
 
@@ -48,7 +48,7 @@ def test_complication_range_five_covers_sixteen_to_twenty() -> None:
     assert test.complications == 3
     with pytest.raises(RuleError) as caught:
         evaluate([1], target=10, complication_range=6)
-    assert caught.value.key == "dune.out_of_range"
+    assert caught.value.key == "error.out_of_range"
 
 
 def test_difficulty_zero_always_passes_and_every_success_is_momentum() -> None:

@@ -158,3 +158,11 @@ def test_the_same_text_rolls_differently_each_time() -> None:
     rng = random.Random(2)
     totals = {roll_expression("3d20", rng).total for _ in range(50)}
     assert len(totals) > 10
+
+
+def test_d20_still_has_the_roller_internals_we_override() -> None:
+    """``rules.expression._Roller`` replaces d20's ``_eval_dice`` and calls its ``_eval`` and
+    ``RollContext.count_roll``: an upgrade renaming them fails here, not in a roll."""
+    assert callable(getattr(d20.Roller, "_eval_dice", None))
+    assert callable(getattr(d20.Roller, "_eval", None))
+    assert callable(getattr(d20.RollContext, "count_roll", None))

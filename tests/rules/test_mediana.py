@@ -1,4 +1,4 @@
-"""Mediana (1o3d10) rules on exact dice (``shared/reglas/mediana-1o3d10.txt``)."""
+"""Mediana (1o3d10) rules on exact dice (``../shared/reglas/mediana-1o3d10.txt``)."""
 
 import itertools
 import math

@@ -1,0 +1,95 @@
+"""Answers that reach the table even when Discord drops the interaction's own reply.
+
+A change is stored before it is announced; if the interaction's answer then fails, a
+public answer is redelivered through the REST API (a new message, or an edit of the
+component's message), so the table sees it once and the store applies it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+
+log = logging.getLogger(__name__)
+
+
+# What can go wrong between us and Discord after a change was already made: a server
+# error or rate limit outlasting discord.py's own retries, a timeout, a dropped connection,
+# or an answer that came too late (Discord no longer knows the interaction).
+DELIVERY_ERRORS = (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError)
+_OUR_FAULT = frozenset({400, 401, 403})
+
+
+def _redeliverable(error: BaseException) -> bool:
+    return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
+
+
+def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Send a view made only of ``DynamicItem``s as plain components.
+
+    Every such button is registered on the client and discord.py routes its clicks by
+    ``custom_id`` alone, so nothing needs the view afterwards. Handed over live, discord.py
+    would keep it anyway: on an ephemeral message with a 15-minute timer task each (most
+    of the bot's memory at 2,000 tables). A stopped view is rendered and never stored.
+    """
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.View) and all(
+        isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()
+    ):
+        view.stop()
+    return kwargs
+
+
+async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
+    """Answer the interaction (or follow up if already answered) and return the message id
+    when Discord gives it.
+
+    If the answer fails after the change it announces was made, a public answer is posted
+    to the channel through the REST API instead: the change is announced once, never
+    applied twice (the store already holds it). A private answer cannot be redelivered
+    privately, so it is logged.
+    """
+    plain_components(kwargs)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(**kwargs)
+            return None
+        response = await interaction.response.send_message(**kwargs)
+        return response.message_id
+    except DELIVERY_ERRORS as error:
+        channel = interaction.channel
+        if (
+            kwargs.get("ephemeral")
+            or not _redeliverable(error)
+            or not isinstance(channel, discord.abc.Messageable)
+        ):
+            raise
+        log.warning(
+            "answer failed; posting it to the channel",
+            extra={"interaction": interaction.id, "error": repr(error)},
+        )
+        message = await channel.send(**{k: v for k, v in kwargs.items() if k != "ephemeral"})
+        return message.id
+
+
+async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+    """Update the message a component belongs to; if that answer fails, edit the message
+    through the REST API instead (a private message cannot be, so that is logged)."""
+    plain_components(kwargs)
+    try:
+        await interaction.response.edit_message(**kwargs)
+    except DELIVERY_ERRORS as error:
+        message = interaction.message
+        if message is None or not _redeliverable(error):
+            raise
+        if message.flags.ephemeral:
+            log.warning("private update failed", extra={"interaction": interaction.id, "error": repr(error)})
+            return
+        log.warning(
+            "update failed; editing the message", extra={"interaction": interaction.id, "error": repr(error)}
+        )
+        await message.edit(**kwargs)

@@ -1,0 +1,288 @@
+"""Pools, operations and the ledger: conditional UPDATEs, an append-only ledger row per
+change, and each operation's outcome kept under its interaction id (a replay changes nothing)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import asdict
+
+from bot.models import (
+    Applied,
+    Change,
+    LedgerRow,
+    NewRoll,
+    Operation,
+    Outcome,
+    PoolState,
+    PoolValue,
+    Refused,
+    RollUpdate,
+    Undo,
+)
+from bot.store.connection import Connection
+
+# The largest value any pool may hold: the schema's CHECK, refused before it is reached.
+POOL_MAX = 1_000_000
+
+
+class Pools(Connection):
+    """Pools and the ledger: every change one operation, recorded under its interaction id."""
+
+    async def pools(self, channel_id: int) -> list[PoolValue]:
+        rows = await self._fetchall(
+            "SELECT pool, owner_id, value FROM pools WHERE channel_id = ? ORDER BY pool, owner_id",
+            (channel_id,),
+        )
+        return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]
+
+    async def pool(self, channel_id: int, pool: str, owner_id: int = 0) -> int:
+        row = await self._fetchone(
+            "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
+            (channel_id, pool, owner_id),
+        )
+        return 0 if row is None else int(row[0])
+
+    async def apply(self, op: Operation) -> Outcome:
+        """Apply every change of ``op`` or none, once per interaction id.
+
+        Each change is one conditional UPDATE (the bound is in its WHERE clause, so no
+        value is read and written back); a refusal rolls the whole operation back. The
+        outcome, applied or refused, is stored under the interaction id: a replay gets
+        the first answer with ``replayed`` set and changes nothing.
+        """
+        return await self._write(self._apply, op)
+
+    def _apply(self, db: sqlite3.Connection, op: Operation) -> Outcome:
+        first = self._recorded(db, op.interaction_id, op.step)
+        if first is not None:
+            return first
+        self._ensure_table(db, op.channel_id, op.guild_id)
+        db.execute("SAVEPOINT changes")
+        outcome = self._changes(db, op)
+        if isinstance(outcome, Refused):
+            db.execute("ROLLBACK TO changes")
+        db.execute("RELEASE changes")
+        db.execute(
+            "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (op.interaction_id, op.step, op.channel_id, _encode(outcome), self._now()),
+        )
+        return outcome
+
+    def _changes(self, db: sqlite3.Connection, op: Operation) -> Outcome:
+        roll_id = None
+        if op.roll_update is not None:
+            refused = self._update_roll(db, op.roll_update)
+            if refused is not None:
+                return refused
+            roll_id = op.roll_update.roll_id
+        changes = op.changes
+        if op.undo is not None:
+            reverted = self._undo_plan(db, op.channel_id, op.undo)
+            if not reverted:
+                return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
+            changes += reverted
+        retired = 0
+        if op.reset is not None:
+            changes += self._reset_plan(db, op.channel_id)
+            retired = db.execute(
+                "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
+                f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
+                (op.channel_id, *op.reset.keep),
+            ).rowcount
+        states: list[PoolState] = []
+        for change in changes:
+            result = self._change(db, op, change)
+            if isinstance(result, Refused):
+                return result
+            states.append(result)
+        if op.new_roll is not None:
+            roll_id = self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
+        return Applied(tuple(states), roll_id=roll_id, retired=retired)
+
+    def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+        """The compensating changes for the last operation not yet reverted (that touched
+        the pool, when one is named). Reading here is safe: the write lock is held."""
+        live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
+        cursor = db.execute(
+            f"SELECT interaction_id FROM ledger WHERE channel_id = :channel AND {live} "
+            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
+            "ORDER BY id DESC LIMIT 1",
+            {"channel": channel_id, "pool": undo.pool, "owner": undo.owner_id},
+        )
+        last = cursor.fetchone()
+        if last is None:
+            return ()
+        cursor = db.execute(
+            "SELECT id, pool, owner_id, delta FROM ledger "
+            f"WHERE channel_id = ? AND interaction_id = ? AND {live} ORDER BY id",
+            (channel_id, last[0]),
+        )
+        rows = cursor.fetchall()
+        return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
+
+    def _reset_plan(self, db: sqlite3.Connection, channel_id: int) -> tuple[Change, ...]:
+        cursor = db.execute(
+            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 ORDER BY pool, owner_id",
+            (channel_id,),
+        )
+        rows = cursor.fetchall()
+        return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
+
+    def _update_roll(self, db: sqlite3.Connection, update: RollUpdate) -> Refused | None:
+        cursor = db.execute(
+            "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
+            "RETURNING id",
+            (json.dumps(update.data), update.roll_id, update.version),
+        )
+        if cursor.fetchone() is not None:
+            return None
+        cursor = db.execute("SELECT 1 FROM rolls WHERE id = ? AND NOT retired", (update.roll_id,))
+        exists = cursor.fetchone()
+        key = "roll.stale" if exists else "error.roll_gone"
+        return Refused(key, "", 0, 0, 0)
+
+    def _insert_roll(
+        self, db: sqlite3.Connection, channel_id: int, interaction_id: int, roll: NewRoll
+    ) -> int:
+        cursor = db.execute(
+            "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
+            (channel_id, interaction_id, roll.user_id, roll.kind, json.dumps(roll.data), self._now()),
+        )
+        row = cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
+        cursor = db.execute(
+            "SELECT outcome FROM operations WHERE interaction_id = ? AND step = ?", (interaction_id, step)
+        )
+        row = cursor.fetchone()
+        return None if row is None else _decode(row[0])
+
+    def _change(self, db: sqlite3.Connection, op: Operation, change: Change) -> PoolState | Refused:
+        db.execute(
+            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (?, ?, ?, 0) "
+            "ON CONFLICT DO NOTHING",
+            (op.channel_id, change.pool, change.owner_id),
+        )
+        target = "value + :delta"
+        if change.set_to is not None:
+            target = ":set_to"
+        elif change.clamp:
+            target = "max(0, min(coalesce(:cap, cap, value + :delta), value + :delta))"
+        cursor = db.execute(
+            f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
+            "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
+            f"AND {target} >= 0 AND {target} <= min(coalesce(:cap, cap, :max), :max) "
+            "RETURNING value, applied",
+            {
+                "delta": change.delta,
+                "set_to": change.set_to,
+                "cap": change.cap,
+                "channel": op.channel_id,
+                "pool": change.pool,
+                "owner": change.owner_id,
+                "max": POOL_MAX,
+            },
+        )
+        row = cursor.fetchone()
+        if row is None:
+            return self._refusal(db, op.channel_id, change)
+        value, applied = int(row[0]), int(row[1])
+        if applied:
+            db.execute(
+                "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
+                "value_after, reason, message_id, created_at, undoes) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    op.channel_id,
+                    op.interaction_id,
+                    op.actor_id,
+                    change.pool,
+                    change.owner_id,
+                    applied,
+                    value,
+                    change.reason or op.reason,
+                    op.message_id,
+                    self._now(),
+                    change.undoes,
+                ),
+            )
+        requested = applied if change.set_to is not None else change.delta
+        return PoolState(change.pool, change.owner_id, value, applied, requested)
+
+    def _refusal(self, db: sqlite3.Connection, channel_id: int, change: Change) -> Refused:
+        cursor = db.execute(
+            "SELECT value, cap FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
+            (channel_id, change.pool, change.owner_id),
+        )
+        row = cursor.fetchone()
+        value = 0 if row is None else int(row[0])
+        cap = change.cap if change.cap is not None or row is None else row[1]
+        delta = change.delta if change.set_to is None else change.set_to - value
+        if delta < 0:
+            return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
+        # Past the pool's own cap, or (a pool without one) past the schema's bound.
+        return Refused(
+            "pool.over_cap", change.pool, change.owner_id, value, delta, min(cap or POOL_MAX, POOL_MAX)
+        )
+
+    async def ledger(
+        self,
+        channel_id: int,
+        limit: int = 20,
+        before_id: int | None = None,
+        pool: str | None = None,
+        owner_id: int | None = None,
+    ) -> list[LedgerRow]:
+        """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
+        # A roll's rows are written before its message exists: their link is the roll's.
+        rows = await self._fetchall(
+            "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
+            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
+            "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
+            "WHERE l.channel_id = :channel AND l.id < :before "
+            "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "
+            "ORDER BY l.id DESC LIMIT :limit",
+            {
+                "channel": channel_id,
+                "before": before_id if before_id is not None else 2**63 - 1,
+                "pool": pool,
+                "owner": owner_id,
+                "limit": limit,
+            },
+        )
+        return [LedgerRow(**dict(r)) for r in rows]
+
+    async def ledger_pools(self, channel_id: int) -> list[str]:
+        """The pools this table's ledger mentions, for the history's filter."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT pool FROM ledger WHERE channel_id = ? ORDER BY pool", (channel_id,)
+        )
+        return [r[0] for r in rows]
+
+    async def ledger_sums(self, channel_id: int) -> dict[tuple[str, int], int]:
+        rows = await self._fetchall(
+            "SELECT pool, owner_id, sum(delta) FROM ledger WHERE channel_id = ? GROUP BY pool, owner_id",
+            (channel_id,),
+        )
+        return {(r[0], r[1]): int(r[2]) for r in rows}
+
+
+def _encode(outcome: Outcome) -> str:
+    kind = "applied" if isinstance(outcome, Applied) else "refused"
+    return json.dumps({"kind": kind, **asdict(outcome)})
+
+
+def _decode(text: str) -> Outcome:
+    data = json.loads(text)
+    kind = data.pop("kind")
+    data["replayed"] = True
+    if kind == "applied":
+        pools = tuple(PoolState(**p) for p in data["pools"])
+        return Applied(pools, replayed=True, roll_id=data["roll_id"], retired=data.get("retired", 0))
+    return Refused(**data)

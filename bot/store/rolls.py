@@ -1,0 +1,107 @@
+"""Records that buttons come back to, and the one reveal each secret roll gets."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from bot.models import (
+    RollRecord,
+)
+from bot.store.connection import Connection
+
+
+class Rolls(Connection):
+    """Records buttons come back to (rolls, tasks, trackers, sheets, grants) and reveals."""
+
+    async def save_roll(
+        self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
+    ) -> int:
+        """Record a posted roll once per interaction and return its id."""
+
+        def save(db: sqlite3.Connection) -> int:
+            db.execute(
+                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
+                (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
+            )
+            return int(
+                db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
+            )
+
+        return await self._write(save)
+
+    async def roll(self, roll_id: int) -> RollRecord | None:
+        """A live roll; a retired one (the table was reset) no longer exists for buttons."""
+        row = await self._fetchone("SELECT * FROM rolls WHERE id = ? AND NOT retired", (roll_id,))
+        return None if row is None else _roll(row)
+
+    async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
+        """The channel's latest rolls of one kind, newest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired ORDER BY id DESC LIMIT ?",
+            (channel_id, kind, limit),
+        )
+        return [_roll(r) for r in rows]
+
+    async def linked_rolls(
+        self, channel_id: int, kind: str, field: str, ids: Sequence[int]
+    ) -> list[RollRecord]:
+        """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
+        ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
+        rows = await self._fetchall(
+            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
+        )
+        return [_roll(r) for r in rows]
+
+    async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
+        """Claim the reveal of a secret message; only the first claim wins."""
+
+        def claim(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
+                (message_id, roll_id, actor_id, self._now()),
+            )
+            return cursor.fetchone() is not None
+
+        return await self._write(claim)
+
+    async def release_reveal(self, message_id: int) -> None:
+        """Give a reveal back when posting it failed, so the GM can try again."""
+        await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
+
+    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+        """Remember where a roll was posted, so later buttons can edit that message; the
+        ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
+        rows a button writes, which know the message already."""
+
+        def remember(db: sqlite3.Connection) -> None:
+            row = db.execute(
+                "UPDATE rolls SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
+                (message_id, roll_id),
+            ).fetchone()
+            if row is not None:
+                db.execute(
+                    "UPDATE ledger SET message_id = ? "
+                    "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
+                    (message_id, row[0], row[1]),
+                )
+
+        await self._write(remember)
+
+
+def _roll(row: sqlite3.Row) -> RollRecord:
+    return RollRecord(
+        row["id"],
+        row["channel_id"],
+        row["user_id"],
+        row["kind"],
+        json.loads(row["data"]),
+        row["version"],
+        row["message_id"],
+    )

@@ -1,0 +1,130 @@
+"""The schema, its migrations and the ``meta`` table."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+
+from bot.store.connection import Connection
+
+log = logging.getLogger(__name__)
+
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE tables (
+            channel_id    INTEGER PRIMARY KEY,
+            guild_id      INTEGER,
+            system        TEXT CHECK (system IN ('donjon', 'dune', 'dnd5e', 'mediana')),
+            gm_id         INTEGER,
+            gm_channel_id INTEGER,
+            donjon_level  INTEGER NOT NULL DEFAULT 0 CHECK (donjon_level BETWEEN 0 AND 100),
+            settings      TEXT NOT NULL DEFAULT '{}',
+            created_at    TEXT NOT NULL
+        )""",
+        """CREATE TABLE pools (
+            channel_id INTEGER NOT NULL REFERENCES tables (channel_id) ON DELETE CASCADE,
+            pool       TEXT NOT NULL CHECK (length(pool) BETWEEN 1 AND 40),
+            owner_id   INTEGER NOT NULL DEFAULT 0,
+            value      INTEGER NOT NULL CHECK (value BETWEEN 0 AND 1000000),
+            applied    INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (channel_id, pool, owner_id)
+        )""",
+        """CREATE TABLE ledger (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL,
+            interaction_id INTEGER NOT NULL,
+            actor_id       INTEGER NOT NULL,
+            pool           TEXT NOT NULL,
+            owner_id       INTEGER NOT NULL DEFAULT 0,
+            delta          INTEGER NOT NULL CHECK (delta <> 0),
+            value_after    INTEGER NOT NULL CHECK (value_after >= 0),
+            reason         TEXT NOT NULL,
+            message_id     INTEGER,
+            created_at     TEXT NOT NULL,
+            UNIQUE (interaction_id, channel_id, pool, owner_id)
+        )""",
+        "CREATE INDEX ledger_by_channel ON ledger (channel_id, id)",
+        """CREATE TABLE operations (
+            interaction_id INTEGER NOT NULL,
+            step           INTEGER NOT NULL DEFAULT 0,
+            channel_id     INTEGER NOT NULL,
+            outcome        TEXT NOT NULL,
+            created_at     TEXT NOT NULL,
+            PRIMARY KEY (interaction_id, step)
+        )""",
+        """CREATE TABLE rolls (
+            id             INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel_id     INTEGER NOT NULL,
+            interaction_id INTEGER NOT NULL UNIQUE,
+            user_id        INTEGER NOT NULL,
+            kind           TEXT NOT NULL,
+            data           TEXT NOT NULL,
+            version        INTEGER NOT NULL DEFAULT 0,
+            message_id     INTEGER,
+            created_at     TEXT NOT NULL
+        )""",
+        "CREATE INDEX rolls_by_channel ON rolls (channel_id, kind, id)",
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+    (
+        # The GM's side: undo (a compensating row names the row it reverts, once), reset
+        # (rolls retired, never deleted), the GM channel lookup, secret rolls revealed once,
+        # and each pool's cap remembered so an undo respects it.
+        "ALTER TABLE ledger ADD COLUMN undoes INTEGER REFERENCES ledger (id)",
+        "CREATE UNIQUE INDEX ledger_undone ON ledger (undoes) WHERE undoes IS NOT NULL",
+        "ALTER TABLE rolls ADD COLUMN retired INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE pools ADD COLUMN cap INTEGER",
+        "CREATE INDEX tables_by_gm_channel ON tables (gm_channel_id) WHERE gm_channel_id IS NOT NULL",
+        """CREATE TABLE reveals (
+            message_id INTEGER PRIMARY KEY,
+            roll_id    INTEGER NOT NULL,
+            actor_id   INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+    ),
+)
+
+
+class Schema(Connection):
+    """The schema's version and migrations, and the bot's own key-value settings (``meta``)."""
+
+    async def schema_version(self) -> int:
+        row = await self._fetchone("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
+
+    async def migrate(self) -> None:
+        """Bring the schema up to date in one write transaction that reads the version
+        inside it: a second process starting at the same moment waits for the lock, then
+        finds nothing left to do."""
+        for version in await self._write(_migrate):
+            log.info("database migrated", extra={"schema_version": version})
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row[0])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._write(
+            lambda db: db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+        )
+
+
+def _migrate(db: sqlite3.Connection) -> list[int]:
+    """On the connection's thread, inside the write lock: the migrations the file still
+    lacks, in order; returns the versions applied."""
+    current = int(db.execute("PRAGMA user_version").fetchone()[0])
+    applied = []
+    for version, statements in enumerate(MIGRATIONS, start=1):
+        if version <= current:
+            continue
+        for statement in statements:
+            db.execute(statement)
+        db.execute(f"PRAGMA user_version = {version}")
+        applied.append(version)
+    return applied

@@ -1,0 +1,60 @@
+"""``bot.options.Bounded``: one bound, published to Discord and checked with our refusal."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+from bot.errors import RefusedOption
+from bot.options import Bounded
+from rules.errors import RuleError, check_range
+from tests.support.harness import Harness
+from tests.support.payloads import ADMIN, GM
+
+
+def test_check_range_refuses_outside_the_bounds_only() -> None:
+    check_range("dados", 1, 1, 5)
+    check_range("dados", 5, 1, 5)
+    for bad in (0, 6):
+        try:
+            check_range("dados", bad, 1, 5)
+        except RuleError as refusal:
+            assert (refusal.key, refusal.params) == (
+                "error.out_of_range",
+                {"name": "dados", "value": bad, "min": 1, "max": 5},
+            )
+        else:
+            raise AssertionError(f"{bad} passed")
+
+
+def test_bounded_publishes_its_bounds_as_an_integer_option() -> None:
+    bounded = Bounded(-5, 5)
+    assert bounded.type is discord.AppCommandOptionType.integer
+    assert (bounded.min_value, bounded.max_value) == (-5, 5)
+
+
+async def test_discord_receives_the_bounds_the_command_checks(harness: Harness) -> None:
+    assert harness.bot is not None
+    dune = harness.bot.tree.get_command("dune")
+    assert isinstance(dune, app_commands.Group)
+    impulso = dune.get_command("impulso")
+    assert isinstance(impulso, app_commands.Group)
+    add = impulso.get_command("añadir")
+    assert isinstance(add, app_commands.Command)
+    (cantidad,) = (o for o in add.to_dict(harness.bot.tree)["options"] if o["name"] == "cantidad")
+    assert (cantidad["type"], cantidad["min_value"], cantidad["max_value"]) == (4, 1, 6)
+
+
+async def test_an_option_out_of_its_bounds_gets_our_sentence_and_changes_nothing(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    refused = await harness.slash("dune impulso añadir", user=GM, cantidad=7)
+    assert refused.ephemeral
+    assert "cantidad debe estar entre 1 y 6 (pusiste 7)" in refused.text
+    english = await harness.slash("dune impulso añadir", user=GM, locale="en-US", cantidad=0)
+    assert "cantidad must be between 1 and 6 (you gave 0)" in english.text
+    assert await harness.pool("impulso") == 0
+
+
+def test_the_refusal_is_an_app_command_error_so_discord_py_does_not_wrap_it() -> None:
+    assert issubclass(RefusedOption, app_commands.AppCommandError)
