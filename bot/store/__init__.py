@@ -1,4 +1,5 @@
-"""The SQLite store: the only package that speaks SQL.
+"""The store: the only package that speaks SQL. SQLite by default; PostgreSQL when
+``TIRADA_DB`` is a URL (``postgres``, with the same interface and guarantees).
 
 One aiosqlite connection in autocommit mode. Every transaction is a plain function run
 whole on the connection's thread (``Store._run``): ``BEGIN IMMEDIATE`` … ``COMMIT`` in one
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.settings import is_postgres
 from bot.store.connection import Clock, DatabaseReplaced, utc_now
 from bot.store.pools import POOL_MAX, Pools
 from bot.store.retention import Pruned, Pruning, Retention
@@ -40,7 +42,14 @@ class Store(Schema, Tables, Pools, Rolls, Pruning):
     async def open(cls, path: Path | str, clock: Clock = utc_now) -> Store:
         """Connect, set the connection up and migrate. If any of it fails (a corrupt or
         truncated file fails its first statement) the connection is closed before the
-        error goes on: its worker thread would otherwise keep the process alive."""
+        error goes on: its worker thread would otherwise keep the process alive.
+
+        A ``postgresql://`` URL opens the PostgreSQL store instead (bot/store/postgres.py)."""
+        if is_postgres(path):
+            # Imported here: the PostgreSQL store is a Store, so it imports this module.
+            from bot.store.postgres import PostgresStore
+
+            return await PostgresStore.open(path, clock)
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row

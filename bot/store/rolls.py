@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+import asyncpg
+
 from bot.models import (
     RollRecord,
 )
@@ -36,7 +38,7 @@ class Rolls(Connection):
     async def roll(self, roll_id: int) -> RollRecord | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""
         row = await self._fetchone("SELECT * FROM rolls WHERE id = ? AND NOT retired", (roll_id,))
-        return None if row is None else _roll(row)
+        return None if row is None else roll_of(row)
 
     async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
         """The channel's latest rolls of one kind, newest first."""
@@ -44,7 +46,7 @@ class Rolls(Connection):
             "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired ORDER BY id DESC LIMIT ?",
             (channel_id, kind, limit),
         )
-        return [_roll(r) for r in rows]
+        return [roll_of(r) for r in rows]
 
     async def linked_rolls(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
@@ -56,7 +58,7 @@ class Rolls(Connection):
             "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
             (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
         )
-        return [_roll(r) for r in rows]
+        return [roll_of(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
@@ -95,7 +97,8 @@ class Rolls(Connection):
         await self._write(remember)
 
 
-def _roll(row: sqlite3.Row) -> RollRecord:
+def roll_of(row: sqlite3.Row | asyncpg.Record) -> RollRecord:
+    """A stored roll as cogs see it (a row of either backend: both read by column name)."""
     return RollRecord(
         row["id"],
         row["channel_id"],

@@ -461,3 +461,12 @@ async def test_two_processes_spending_on_one_table_never_overspend(postgres_url:
     finally:
         await first.close()
         await second.close()
+
+
+def test_the_postgresql_store_defines_every_public_method_itself() -> None:
+    """PostgresStore is a Store for the cogs' types; a method it did not define would run
+    SQLite code on a PostgreSQL pool. A method added to Store needs its PostgreSQL twin."""
+    from bot.store.postgres import PostgresStore
+
+    public = {name for name in dir(Store) if not name.startswith("_") and callable(getattr(Store, name))}
+    assert public - set(vars(PostgresStore)) == set()
