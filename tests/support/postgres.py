@@ -69,7 +69,8 @@ def _as_server_user() -> list[str]:
 class Server:
     """One PostgreSQL cluster in a temporary directory, started once and stopped once."""
 
-    def __init__(self) -> None:
+    def __init__(self, settings: tuple[str, ...] = FAST) -> None:
+        self.settings = settings
         self.root = Path(tempfile.mkdtemp(prefix="tirada-pg-"))
         self.port = _free_port()
         self._prefix = _as_server_user()
@@ -92,7 +93,7 @@ class Server:
 
     def _options(self) -> str:
         settings = ("listen_addresses=127.0.0.1", f"port={self.port}", f"unix_socket_directories={self.root}")
-        return " ".join(f"-c {s}" for s in (*settings, *FAST))
+        return " ".join(f"-c {s}" for s in (*settings, *self.settings))
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.CalledProcessError, Unavailable):

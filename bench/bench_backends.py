@@ -1,0 +1,100 @@
+"""The load benchmark on SQLite and on PostgreSQL, side by side in one run (issue #20).
+
+Run: ``python bench/bench_backends.py [tables ...]`` (default 200). Needs PostgreSQL's
+server binaries (``apt-get install postgresql``): a throwaway server is started in a
+temporary directory, as the tests do (tests/support/postgres.py), with the durability a
+production server keeps (``fsync`` and ``synchronous_commit`` on), so the two backends are
+compared at the same guarantee: a change Discord was told about is on disk.
+
+Each backend plays the same load (bench_load.py's: a GM and five players per table, two
+bursts per table, 25 tables at a time) through one bot process. Where the time goes: every
+store call is timed, so the table shows the store's share of an interaction (the sum of
+store time over the interactions; calls overlap, so it is a cost per interaction, not a
+share of the wall clock) and how many store calls an interaction makes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.store import Store
+from tests.support.harness import Harness
+from tests.support.load import check_invariants, make_tables, run_load
+from tests.support.postgres import Server
+
+# A production server's durability: the throwaway test server turns these off.
+DURABLE = ("fsync=on", "synchronous_commit=on", "full_page_writes=on", "max_connections=200")
+
+
+class StoreClock:
+    """Times every public coroutine of a store: how long the store took, and how often."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+    def wrap(self, store: Store) -> None:
+        for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                setattr(store, name, self._timed(method))
+
+    def _timed(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(method)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.calls += 1
+
+        return timed
+
+
+async def measure(name: str, target: Path | str, count: int) -> str:
+    harness = Harness(target, seed=count)
+    bot = await harness.start()
+    clock = StoreClock()
+    clock.wrap(bot.store)
+    tables = make_tables(count)
+    report = await run_load(harness, tables, rounds=2, batch=25)
+    problems = await check_invariants(harness, tables, report)
+    await harness.close()
+    per = report.interactions
+    return (
+        f"| {name} | {count} | {per} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
+        f"{report.percentile(0.99):.1f} ms | {clock.seconds / per * 1000:.2f} ms | {clock.calls / per:.1f} | "
+        f"{'all hold' if not problems else f'{len(problems)} broken'} |"
+    )
+
+
+async def main(sizes: list[int]) -> None:
+    server = Server(settings=DURABLE)
+    server.start()
+    try:
+        print(
+            "| backend | tables | interactions | throughput | p50 | p99 | store time per interaction "
+            "| store calls per interaction | invariants |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for count in sizes:
+            with tempfile.TemporaryDirectory() as folder:
+                print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)
+            async with server.database() as url:
+                print(await measure("PostgreSQL", url, count), flush=True)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main([int(a) for a in sys.argv[1:]] or [200]))
