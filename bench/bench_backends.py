@@ -10,7 +10,9 @@ Each backend plays the same load (bench_load.py's: a GM and five players per tab
 bursts per table, 25 tables at a time) through one bot process. Where the time goes: every
 store call is timed, so the table shows the store's share of an interaction (the sum of
 store time over the interactions; calls overlap, so it is a cost per interaction, not a
-share of the wall clock) and how many store calls an interaction makes.
+share of the wall clock) and how many store calls an interaction makes. A third row runs
+PostgreSQL with ``synchronous_commit = off`` to separate waiting for the disk from the
+round trips of the statements themselves.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import asyncpg
 
 from bot.store import Store
 from tests.support.harness import Harness
@@ -78,6 +82,15 @@ async def measure(name: str, target: Path | str, count: int) -> str:
     )
 
 
+async def no_commit_wait(server: Server, url: str) -> None:
+    """``synchronous_commit = off`` for one database: what waiting for the disk costs."""
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET synchronous_commit = off')
+    finally:
+        await admin.close()
+
+
 async def main(sizes: list[int]) -> None:
     server = Server(settings=DURABLE)
     server.start()
@@ -92,6 +105,9 @@ async def main(sizes: list[int]) -> None:
                 print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)
             async with server.database() as url:
                 print(await measure("PostgreSQL", url, count), flush=True)
+            async with server.database() as url:
+                await no_commit_wait(server, url)
+                print(await measure("PostgreSQL, commits not awaited", url, count), flush=True)
     finally:
         server.stop()
 
