@@ -7,12 +7,13 @@ production server keeps (``fsync`` and ``synchronous_commit`` on), so the two ba
 compared at the same guarantee: a change Discord was told about is on disk.
 
 Each backend plays the same load (bench_load.py's: a GM and five players per table, two
-bursts per table, 25 tables at a time) through one bot process. Where the time goes: every
-store call is timed, so the table shows the store's share of an interaction (the sum of
-store time over the interactions; calls overlap, so it is a cost per interaction, not a
-share of the wall clock) and how many store calls an interaction makes. A third row runs
-PostgreSQL with ``synchronous_commit = off`` to separate waiting for the disk from the
-round trips of the statements themselves.
+bursts per table, 25 tables at a time) through one bot process, and PostgreSQL once more
+through two processes at once, each with half the tables (as two shard processes would
+share the database). Where the time goes: every store call is timed, so the table shows
+the store's cost per interaction (the sum of store time over the interactions; calls
+overlap, so it is not a share of the wall clock) and how many store calls an interaction
+makes. A last row runs PostgreSQL with ``synchronous_commit = off`` to separate waiting
+for the disk from the round trips of the statements themselves.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import json
 import sys
 import tempfile
 import time
@@ -33,7 +35,7 @@ import asyncpg
 
 from bot.store import Store
 from tests.support.harness import Harness
-from tests.support.load import check_invariants, make_tables, run_load
+from tests.support.load import Report, check_invariants, make_tables, run_load
 from tests.support.postgres import Server
 
 # A production server's durability: the throwaway test server turns these off.
@@ -82,6 +84,37 @@ async def measure(name: str, target: Path | str, count: int) -> str:
     )
 
 
+async def half(url: str, count: int, part: int) -> None:
+    """One of two processes on one database: every other table of the load, from ``part``.
+    Prints its report as JSON for the parent to merge."""
+    harness = Harness(url, seed=count + part)
+    await harness.start()
+    tables = make_tables(count)[part::2]
+    report = await run_load(harness, tables, rounds=2, batch=25)
+    problems = await check_invariants(harness, tables, report)
+    await harness.close()
+    print(json.dumps({"latencies": report.latencies, "seconds": report.seconds, "problems": len(problems)}))
+
+
+async def two_processes(url: str, count: int) -> str:
+    """The load split over two processes on one PostgreSQL database, started together."""
+    runs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--half", url, str(count), str(part), stdout=asyncio.subprocess.PIPE
+        )
+        for part in (0, 1)
+    ]
+    halves = [json.loads((await run.communicate())[0]) for run in runs]
+    report = Report(count, [x for h in halves for x in h["latencies"]])
+    report.seconds = max(h["seconds"] for h in halves)
+    problems = sum(h["problems"] for h in halves)
+    return (
+        f"| PostgreSQL, 2 processes | {count} | {report.interactions} | {report.rate:,.0f}/s | "
+        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | — | — | "
+        f"{'all hold' if not problems else f'{problems} broken'} |"
+    )
+
+
 async def no_commit_wait(server: Server, url: str) -> None:
     """``synchronous_commit = off`` for one database: what waiting for the disk costs."""
     admin = await asyncpg.connect(server.url())
@@ -106,6 +139,8 @@ async def main(sizes: list[int]) -> None:
             async with server.database() as url:
                 print(await measure("PostgreSQL", url, count), flush=True)
             async with server.database() as url:
+                print(await two_processes(url, count), flush=True)
+            async with server.database() as url:
                 await no_commit_wait(server, url)
                 print(await measure("PostgreSQL, commits not awaited", url, count), flush=True)
     finally:
@@ -113,4 +148,7 @@ async def main(sizes: list[int]) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main([int(a) for a in sys.argv[1:]] or [200]))
+    if sys.argv[1:2] == ["--half"]:
+        asyncio.run(half(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    else:
+        asyncio.run(main([int(a) for a in sys.argv[1:]] or [200]))
