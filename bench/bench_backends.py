@@ -2,9 +2,9 @@
 
 Run: ``python bench/bench_backends.py [tables ...]`` (default 200). Needs PostgreSQL's
 server binaries (``apt-get install postgresql``): a throwaway server is started in a
-temporary directory, as the tests do (tests/support/postgres.py), with the durability a
-production server keeps (``fsync`` and ``synchronous_commit`` on), so the two backends are
-compared at the same guarantee: a change Discord was told about is on disk.
+temporary directory, as the tests do (tests/support/postgres.py), with a production
+server's durability (``fsync`` and ``synchronous_commit`` on: every commit waits for the
+disk).
 
 Each backend plays the same load (bench_load.py's: a GM and five players per table, two
 bursts per table, 25 tables at a time) through one bot process, and PostgreSQL once more
@@ -12,8 +12,9 @@ through two processes at once, each with half the tables (as two shard processes
 share the database). Where the time goes: every store call is timed, so the table shows
 the store's cost per interaction (the sum of store time over the interactions; calls
 overlap, so it is not a share of the wall clock) and how many store calls an interaction
-makes. A last row runs PostgreSQL with ``synchronous_commit = off`` to separate waiting
-for the disk from the round trips of the statements themselves.
+makes. A last row runs PostgreSQL with ``synchronous_commit = off``: the guarantee SQLite
+gives in WAL mode with ``synchronous = NORMAL`` (a crashed process loses nothing; a power
+cut may lose the last commits, never consistency), so that row is the like-for-like one.
 """
 
 from __future__ import annotations
