@@ -10,9 +10,9 @@ shards, docs/escalar.md) share one database. What changes from SQLite, and why:
 - Pool changes are the same conditional UPDATEs: under READ COMMITTED a concurrent
   UPDATE of the same row waits and re-checks its WHERE on the committed value, so no
   spend goes below zero even between processes.
-- Migrations are the same versioned list (``bot.store.schema.MIGRATIONS``, its PostgreSQL
-  text), applied in one transaction under an advisory lock: processes starting together
-  migrate once.
+- Migrations are the same versioned list in PostgreSQL's words
+  (``bot.store.schema.POSTGRES_MIGRATIONS``, beside SQLite's), applied in one transaction
+  under an advisory lock: processes starting together migrate once.
 - Timestamps stay ISO-8601 text and a roll's data JSON text in a ``jsonb`` column, so rows
   read back (and copy across with ``python -m bot.migrate``) exactly as SQLite's.
 """
