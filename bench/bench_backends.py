@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import itertools
 import json
 import sys
 import tempfile
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncpg
 
 from bot.store import Store
+from tests.support import payloads
 from tests.support.harness import Harness
 from tests.support.load import Report, check_invariants, make_tables, run_load
 from tests.support.postgres import Server
@@ -88,6 +90,8 @@ async def measure(name: str, target: Path | str, count: int) -> str:
 async def half(url: str, count: int, part: int) -> None:
     """One of two processes on one database: every other table of the load, from ``part``.
     Prints its report as JSON for the parent to merge."""
+    # Discord's ids are unique across processes; the harness counts from one start in each.
+    payloads._ids = itertools.count(1_000_000_000_000_000_000 + part * 10**15)
     harness = Harness(url, seed=count + part)
     await harness.start()
     tables = make_tables(count)[part::2]
