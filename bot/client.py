@@ -83,7 +83,7 @@ class Tirada(commands.Bot):
     async def setup_hook(self) -> None:
         if isinstance(self.settings.tirada_db, Path):
             self.lock = hold(self.settings.tirada_db)
-        self.store = await Store.open(self.settings.tirada_db)
+        self.store = await self.open_store()
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
@@ -93,6 +93,15 @@ class Tirada(commands.Bot):
         else:
             log.info("commands are synced by the process holding shard 0")
         self.prune.start()
+
+    async def open_store(self) -> Store:
+        """The database ``TIRADA_DB`` names. A PostgreSQL server that never answers times
+        out: that is the database's fault, not Discord's, so it must not read as a timeout
+        (which ``__main__`` takes for Discord out of reach and retries as such)."""
+        try:
+            return await Store.open(self.settings.tirada_db)
+        except TimeoutError as error:
+            raise ConnectionError(f"the database did not answer in time: {error!r}") from error
 
     @tasks.loop(minutes=10)
     async def prune(self) -> None:

@@ -104,3 +104,19 @@ async def test_every_answer_disables_mentions(harness: Harness) -> None:
     assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}
     reply = await harness.slash("tirar", expresion="1d20")
     assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}
+
+
+async def test_a_database_that_times_out_is_a_database_problem_not_discords(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """__main__ retries a timeout as Discord out of reach (exit 4); a database server that
+    never answers must end as a database problem (an OSError: exit 3) instead."""
+
+    async def never(*_: Any, **__: Any) -> Store:
+        raise TimeoutError
+
+    monkeypatch.setattr(Store, "open", never)
+    h = Harness(tmp_path / "t.db")
+    with pytest.raises(ConnectionError, match="did not answer"):
+        await h.start()
+    assert h.bot is None

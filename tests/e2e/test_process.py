@@ -144,6 +144,19 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+async def test_a_postgresql_server_that_is_not_there_exits_3_without_showing_the_password(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    url = f"postgresql://tirada:secreto@127.0.0.1:{closed_port()}/tirada"
+    process = await start_bot(fake, tmp_path, db=url)
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 3
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1
+    assert "No puedo abrir la base de datos postgresql://tirada:***@127.0.0.1" in lines[0]
+    assert "secreto" not in stderr.decode()
+
+
 async def test_no_network_at_start_is_retried_then_exits_4_saying_discord_is_unreachable(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
