@@ -59,9 +59,12 @@ log = logging.getLogger(__name__)
 # A connection lent by the pool: every statement runs on one.
 Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
-# asyncpg's pool: each process keeps a few connections; PostgreSQL's max_connections must
-# cover every process's maximum (docs/escalar.md).
-POOL_MIN, POOL_MAX_CONNECTIONS = 1, 10
+# asyncpg's pool: each process opens up to 10 connections as the load asks and keeps them
+# while used; PostgreSQL's max_connections must cover every process's maximum
+# (docs/escalar.md). No floor: with one, a server that goes away leaves a task reconnecting
+# in a loop in the background; without, the next operation reconnects, or answers that the
+# database cannot be reached.
+POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 # The advisory lock key migrations run under (any constant no table's channel id can be).
 MIGRATION_LOCK = -20
 
