@@ -3,38 +3,30 @@ test with 0 to 3 bought dice, a Donjon test with and without the banked dice, a 
 with and without advantage. The figures come from ``rules.odds`` (cached per question).
 
 A table may turn these lines off (``/mesa ajustes``). The decision is taken here, once, for
-every system: ``rolls.load`` (every roll is loaded before it is drawn) tells ``follow``
-the roll's table, and each line below is empty when that table hides odds, an empty line
-that ``embeds.field`` leaves out. The table is kept in a context variable, which asyncio
-gives each interaction's task of its own.
+every system: each line below takes ``shown`` (the roll's ``RollRecord.shows_odds``, its
+table's setting, passed by the render) and is empty when it is false, an empty line that
+``embeds.field`` leaves out.
 """
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-
 from bot.i18n import Lang, percent, t
-from bot.models import TableSettings
 from rules import dnd5e, dune, odds
-
-_shown: ContextVar[bool] = ContextVar("roll_odds", default=True)
-
-
-def follow(settings: TableSettings) -> None:
-    """The roll being drawn in this task is at a table with these settings."""
-    _shown.set(settings.roll_odds)
-
-
-def shown() -> bool:
-    """Whether the roll being drawn shows its odds line (by default it does)."""
-    return _shown.get()
 
 
 def dune_bought_line(
-    lang: Lang, target: int, dice: int, focus: int | None, rng: int, difficulty: int, ones: int
+    lang: Lang,
+    target: int,
+    dice: int,
+    focus: int | None,
+    rng: int,
+    difficulty: int,
+    ones: int,
+    *,
+    shown: bool,
 ) -> str:
     """The chance to pass with 0 to 3 bought dice, side by side, in one line."""
-    if not shown():
+    if not shown:
         return ""
     chances = [
         percent(
@@ -53,9 +45,11 @@ def dune_assisted_line(
     difficulty: int,
     ones: int,
     helpers: tuple[tuple[int, int | None], ...],
+    *,
+    shown: bool,
 ) -> str:
     """The same line for an assisted test: the helpers' dice count when the leader succeeds."""
-    if not shown():
+    if not shown:
         return ""
     chances = [
         percent(
@@ -69,9 +63,9 @@ def dune_assisted_line(
     return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
 
 
-def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool) -> str:
+def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool, *, shown: bool) -> str:
     """The chance to succeed without, with advantage and with disadvantage, in one line."""
-    if not shown():
+    if not shown:
         return ""
     p = {
         m.value: percent(lang, odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
@@ -97,10 +91,10 @@ def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int)
     )
 
 
-def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str | None:
+def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int, *, shown: bool) -> str | None:
     """None when a pool is past what the odds engine takes (40 dice) or the die past d100,
     or when the table hides odds."""
-    if not shown():
+    if not shown:
         return None
     if dice > odds.MAX_POOL or against > odds.MAX_POOL or sides > 100:
         return None

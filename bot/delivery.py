@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 # or an answer that came too late (Discord no longer knows the interaction).
 DELIVERY_ERRORS = (discord.HTTPException, asyncio.TimeoutError, aiohttp.ClientError)
 _OUR_FAULT = frozenset({400, 401, 403})
+# The custom_id prefix of "Revelar en la mesa" (bot.reveal): it stays on a secret roll's
+# message whatever its panel becomes, until the reveal itself takes it away.
+REVEAL_PREFIX = "secreta"
 
 
 def _redeliverable(error: BaseException) -> bool:
@@ -76,9 +79,39 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
         return message.id
 
 
-async def update(interaction: discord.Interaction, **kwargs: Any) -> None:
+def keep_reveal(interaction: discord.Interaction, kwargs: dict[str, Any]) -> None:
+    """Carry "Revelar" into the new panel of a message that still shows it.
+
+    A button pressed on the GM's copy of a secret roll redraws the roll's own panel, which
+    knows nothing of secrecy; without this the GM could no longer reveal it. The kept
+    button is the one the message shows (its clicks go to the registered ``RevealButton``
+    by ``custom_id``), so the view is stopped: nothing needs it after it is rendered.
+    """
+    message = interaction.message
+    if "view" not in kwargs or message is None:
+        return
+    kept = [
+        item
+        for item in discord.ui.View.from_message(message, timeout=None).children
+        if str(getattr(item, "custom_id", "")).startswith(f"{REVEAL_PREFIX}:")
+    ]
+    if not kept:
+        return
+    view = kwargs["view"] or discord.ui.View(timeout=None)
+    shown = {getattr(item, "custom_id", None) for item in view.children}
+    for item in kept:
+        if getattr(item, "custom_id", None) not in shown:
+            view.add_item(item)
+    view.stop()
+    kwargs["view"] = view
+
+
+async def update(interaction: discord.Interaction, *, revealing: bool = False, **kwargs: Any) -> None:
     """Update the message a component belongs to; if that answer fails, edit the message
-    through the REST API instead (a private message cannot be, so that is logged)."""
+    through the REST API instead (a private message cannot be, so that is logged).
+    "Revelar" stays on the message unless this update is the reveal itself."""
+    if not revealing:
+        keep_reveal(interaction, kwargs)
     plain_components(kwargs)
     try:
         await interaction.response.edit_message(**kwargs)

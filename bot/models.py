@@ -218,3 +218,6 @@ class RollRecord:
     data: dict[str, Any]
     version: int = 0
     message_id: int | None = None
+    # Whether its embed shows the odds line: its table's setting, which ``rolls.load`` (every
+    # roll is loaded before it is drawn) copies here so that renders receive it explicitly.
+    shows_odds: bool = True

@@ -15,7 +15,7 @@ import discord
 
 from bot import embeds
 from bot.checks import in_gm_channel, is_gm
-from bot.delivery import send, update
+from bot.delivery import REVEAL_PREFIX, send, update
 from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Table
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PREFIX = "secreta"
+PREFIX = REVEAL_PREFIX
 
 
 def is_secret(interaction: discord.Interaction, table: Table, secret: bool) -> bool:
@@ -69,7 +69,12 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<ro
             raise
         await bot.store.set_roll_message(record.id, posted.id)
         lang = lang_for(interaction.locale)
-        await update(interaction, content=t(lang, "secret.revealed", channel=table.channel_id), view=None)
+        await update(
+            interaction,
+            revealing=True,
+            content=t(lang, "secret.revealed", channel=table.channel_id),
+            view=None,
+        )
 
 
 class Copy(discord.ui.View):

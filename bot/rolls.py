@@ -10,12 +10,11 @@ answer from the store.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
 
-from bot import chances
 from bot.errors import Refusal
 from bot.models import (
     Applied,
@@ -123,18 +122,17 @@ async def post(
     buttons pressed elsewhere (a select menu, a command) can update it later."""
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
-        await store.set_roll_message(record.id, message_id)
+        await store.set_roll_message(record.id, message_id, secret=secret)
 
 
 async def load(store: Store, roll_id: int, kind: str) -> RollRecord:
-    """A live roll of this kind, or a refusal. Loading it also settles, for the rest of
-    this interaction, whether its embed shows the odds line (its table's setting)."""
+    """A live roll of this kind, or a refusal; it carries whether its embed shows the odds
+    line (its table's setting), for the render to pass on."""
     record = await store.roll(roll_id)
     if record is None or record.kind != kind:
         raise Refusal("error.roll_gone")
     table = await store.table_or_default(record.channel_id, None)
-    chances.follow(table.settings)
-    return record
+    return replace(record, shows_odds=table.settings.roll_odds)
 
 
 async def act(

@@ -194,7 +194,7 @@ class Probabilidad(commands.Cog):
             ),
             t(lang, "odds.dune.momentum", value=decimal(lang, result.expected_momentum, 2)),
             t(lang, "odds.dune.complication", p=percent(lang, result.p_complication)),
-            dune_bought_line(lang, *args),
+            dune_bought_line(lang, *args, shown=True),
         ]
         title = t(lang, "odds.dune.title")
         bars = passing(result.successes, dificultad)
@@ -229,7 +229,7 @@ class Probabilidad(commands.Cog):
         lines = []
         if result.p_success is not None:
             lines.append(t(lang, "odds.dnd.success", p=percent(lang, result.p_success), target=cd))
-            lines.append(dnd_modes_line(lang, modificador, cd, ataque))
+            lines.append(dnd_modes_line(lang, modificador, cd, ataque, shown=True))
         if ataque:
             lines.append(t(lang, "odds.dnd.critical", p=percent(lang, result.p_critical)))
         if result.expected_damage is not None:

@@ -183,9 +183,7 @@ def _exact_counts(n: int, m: int, sides: int) -> tuple[list[int], list[int], int
     return whole(a), whole(b), whole(tie[:, None])[0]
 
 
-def _donjon_odds(
-    n: int, m: int, sides: int, counts: tuple[list[N], list[N], N], one: N
-) -> DonjonOdds[N]:
+def _donjon_odds(n: int, m: int, sides: int, counts: tuple[list[N], list[N], N], one: N) -> DonjonOdds[N]:
     """Outcomes from counts already divided by ``sides**(n+m)``, with the full-tie rounds."""
     a, b, full_tie = counts
     outcomes: dict[tuple[str, int], N] = {}

@@ -1,4 +1,4 @@
-"""The tree stays ruff-clean: CI fails on a lint error like on any other defect."""
+"""The tree stays ruff-clean and ruff-formatted: CI fails on either like on any other defect."""
 
 import subprocess
 import sys
@@ -10,6 +10,17 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_ruff_check_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--no-cache", str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_leaves_the_tree_unchanged() -> None:
+    """Formatting drift shows up as noise in every later diff: catch it where it starts."""
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--no-cache", str(ROOT)],
         capture_output=True,
         text=True,
         check=False,

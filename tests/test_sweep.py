@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from discord import AppCommandOptionType, app_commands
 
+from rules import donjon
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
 
@@ -36,6 +37,7 @@ LONG_TEXT = {
     "nombre": "Guardia de la Torre Negra del Norte 1",
 }
 PRESSES_PER_SYSTEM = 600
+USER_SELECT = 5  # Discord's component type
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
 PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
@@ -44,6 +46,10 @@ PRESSES_PER_COMPONENT = 30
 LEGACY = {"rep:repetir:": "tirar:repetir:"}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
+# A panel only a small roll walks to its end, swept first with its dice scripted, so what it
+# reaches never depends on the seeded dice: Donjon's Ley de los Éxitos with 4 successes to
+# spend (a fact form, a banked die, a friend's die) then the narration's *Narrado*.
+SMALL_PANELS = {"donjon": (["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4))}
 
 
 @dataclass
@@ -68,27 +74,30 @@ class Sweep:
         state = json.dumps(message.data, sort_keys=True)
         if self.last_seen.get(custom_id) == state or self.times[custom_id] >= PRESSES_PER_COMPONENT:
             return False
-        if custom_id not in self.panels[kind] and len(self.panels[kind]) >= PANELS_PER_KIND:
-            return False
-        self.panels[kind].add(custom_id)
-        self.last_seen[custom_id] = state
+        return custom_id in self.panels[kind] or len(self.panels[kind]) < PANELS_PER_KIND
+
+    def mark(self, message: Message, custom_id: str) -> None:
+        self.panels[_IDS.sub("#", custom_id)].add(custom_id)
+        self.last_seen[custom_id] = json.dumps(message.data, sort_keys=True)
         self.times[custom_id] += 1
-        return True
+        self.pressed.append(custom_id)
 
     async def crawl(self, replies: list[Reply]) -> None:
-        """Press every component, following the messages the answers post or change."""
+        """Press every component, following the messages the answers post or change. A
+        message's least pressed component goes next, so every button of a panel is pressed
+        before the first one spends all of it."""
         queue = [m for r in replies for m in r.messages]
         while queue and self.presses < PRESSES_PER_SYSTEM:
             message = self.h.current(queue.pop(0))
-            for component in components(message):
-                if not self.worth_pressing(message, component["custom_id"]):
-                    continue
-                self.pressed.append(component["custom_id"])
-                replies = await self.press(message, component)
-                replies += await self.press_legacy(message, component["custom_id"])
-                queue += [m for r in replies for m in r.messages]
-                queue.append(message)
-                break
+            fresh = [c for c in components(message) if self.worth_pressing(message, c["custom_id"])]
+            if not fresh:
+                continue
+            component = min(fresh, key=lambda c: self.times[c["custom_id"]])
+            self.mark(message, component["custom_id"])
+            replies = await self.press(message, component)
+            replies += await self.press_legacy(message, component["custom_id"])
+            queue += [m for r in replies for m in r.messages]
+            queue.append(message)
 
     async def press_legacy(self, message: Message, custom_id: str) -> list[Reply]:
         """Press the old form of ``custom_id`` (once per kind), on a message that carries it."""
@@ -113,6 +122,7 @@ class Sweep:
             user=BOSS,
             locale=self.locale,
             values=values,
+            picked=[RIVAL] if component["type"] == USER_SELECT else None,
             component_type=component["type"],
         )
         form = opened_form(reply)
@@ -216,10 +226,30 @@ async def table(sweep: Sweep, system: str) -> None:
     await sweep.command(["mesa", "sistema"], {"sistema": system})
 
 
+async def sweep_small_panel(sweep: Sweep, system: str) -> None:
+    """Roll the system's small panel with its scripted dice, then sweep it (seeded dice again)."""
+    if system not in SMALL_PANELS:
+        return
+    path, options, faces = SMALL_PANELS[system]
+    assert sweep.h.bot is not None
+    seeded = sweep.h.bot.rng
+    await table(sweep, system)
+    sweep.h.script(*faces)
+    reply = await sweep.command(path, options)
+    sweep.h.bot.rng = seeded
+    await sweep.crawl([reply])
+    # Spent to its end: a die given to the friend picked in the select, the facts narrated.
+    record = await sweep.h.bot.store.roll(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
+    assert record is not None
+    law = donjon.from_data(record.data).law
+    assert law is not None and law.narrated and RIVAL.id in law.banked
+
+
 async def sweep_system(sweep: Sweep, system: str) -> None:
     h = sweep.h
     sweep.presses = 0
     assert h.bot is not None
+    await sweep_small_panel(sweep, system)
     for top in h.bot.tree.get_commands():
         for path in walk(top):
             command = h.command(path)

@@ -232,9 +232,13 @@ class Pools(Connection):
     ) -> list[LedgerRow]:
         """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
         # A roll's rows are written before its message exists: their link is the roll's.
+        # A message of a secret roll not yet revealed is nobody's link (players would be led
+        # to the GM channel, or to an ephemeral message).
         rows = await self._fetchall(
             "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
-            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
+            "(SELECT s.message_id FROM rolls s WHERE s.secret "
+            "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
             "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = :channel AND l.id < :before "

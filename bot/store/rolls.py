@@ -77,21 +77,31 @@ class Rolls(Connection):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
+    async def set_roll_message(self, roll_id: int, message_id: int, *, secret: bool = False) -> None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
-        rows a button writes, which know the message already."""
+        rows a button writes, which know the message already. A secret roll's message is
+        remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
+        the rows that named its secret message name the table's message instead."""
 
         def remember(db: sqlite3.Connection) -> None:
+            before = db.execute("SELECT message_id, secret FROM rolls WHERE id = ?", (roll_id,)).fetchone()
             row = db.execute(
-                "UPDATE rolls SET message_id = ? WHERE id = ? RETURNING channel_id, interaction_id",
-                (message_id, roll_id),
+                "UPDATE rolls SET message_id = ?, secret = ? WHERE id = ? "
+                "RETURNING channel_id, interaction_id",
+                (message_id, secret, roll_id),
             ).fetchone()
-            if row is not None:
+            if row is None:
+                return
+            db.execute(
+                "UPDATE ledger SET message_id = ? "
+                "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
+                (message_id, row[0], row[1]),
+            )
+            if before[1] and not secret:
                 db.execute(
-                    "UPDATE ledger SET message_id = ? "
-                    "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
-                    (message_id, row[0], row[1]),
+                    "UPDATE ledger SET message_id = ? WHERE channel_id = ? AND message_id = ?",
+                    (message_id, row[0], before[0]),
                 )
 
         await self._write(remember)

@@ -83,6 +83,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at TEXT NOT NULL
         )""",
     ),
+    (
+        # A secret roll's message (GM channel or ephemeral) is no link for the history until
+        # it is revealed; the partial index finds those few messages per history row.
+        "ALTER TABLE rolls ADD COLUMN secret INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
+    ),
 )
 
 

@@ -102,7 +102,7 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     result = [verdict(lang, test), cover_line(lang, data, test)]
     embeds.field(embed, t(lang, "dnd.roll.verdict"), "\n".join(line for line in result if line), inline=False)
     if test.target is not None and test.target <= dnd5e.MAX_TARGET:
-        line = dnd_modes_line(lang, test.modifier, test.target, test.attack)
+        line = dnd_modes_line(lang, test.modifier, test.target, test.attack, shown=record.shows_odds)
         embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
     damage = data.get("damage_roll")
     if damage:

@@ -77,7 +77,14 @@ def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     if law is not None:
         embeds.field(embed, t(lang, "donjon.law"), law_text(lang, law), inline=False)
     if roll.kind in ("prueba", "enfrentada"):
-        line = donjon_line(lang, len(test.a), roll.details.get("bank_spent", 0), len(test.b), test.sides)
+        line = donjon_line(
+            lang,
+            len(test.a),
+            roll.details.get("bank_spent", 0),
+            len(test.b),
+            test.sides,
+            shown=record.shows_odds,
+        )
         if line:
             embeds.field(embed, t(lang, "donjon.roll.odds"), line, inline=False)
     if roll.details.get("bank_spent"):

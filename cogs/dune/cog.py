@@ -309,7 +309,6 @@ class Dune(commands.Cog):
             if not r.data.get("done") and current.lower() in str(r.data["name"]).lower()
         ][:25]
 
-
     # -- pools ------------------------------------------------------------------------------------
 
     async def pools_answer(
@@ -356,9 +355,7 @@ class Dune(commands.Cog):
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
     @options("dune.opt", "cantidad")
-    async def impulso_gastar(
-        self, interaction: discord.Interaction, cantidad: Momentum = 1
-    ) -> None:
+    async def impulso_gastar(self, interaction: discord.Interaction, cantidad: Momentum = 1) -> None:
         table = await current_table(interaction)
         await rolls.change(
             self.bot.store, interaction, table, "dune.impulso.spend", momentum_change(-cantidad)
@@ -374,9 +371,7 @@ class Dune(commands.Cog):
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
     @options("dune.opt", "cantidad")
-    async def amenaza_anadir(
-        self, interaction: discord.Interaction, cantidad: Threat = 1
-    ) -> None:
+    async def amenaza_anadir(self, interaction: discord.Interaction, cantidad: Threat = 1) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         table = await current_table(interaction)
         await rolls.change(self.bot.store, interaction, table, "dune.amenaza.add", threat_change(cantidad))
@@ -585,4 +580,3 @@ class Dune(commands.Cog):
             value = f"{progress_bar(points, requirement)} {points}/{requirement} {state}".strip()
             embeds.field(embed, str(task.data["name"]), value, inline=False)
         await send(interaction, embed=embed)
-

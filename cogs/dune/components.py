@@ -285,9 +285,7 @@ def opposed_choices(lang: Lang, npc: bool) -> list[discord.SelectOption]:
             label = bought_text(lang, bought, way, dune.buy_cost(bought), npc)
             if determination:
                 label = t(lang, "dune.contra.with_determination", choice=label)
-            options.append(
-                discord.SelectOption(label=label, value=f"{bought}:{way}:{int(determination)}")
-            )
+            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(determination)}"))
     return options
 
 

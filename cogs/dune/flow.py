@@ -61,9 +61,7 @@ async def roll_and_post(
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
     momentum = await store.pool(table.channel_id, IMPULSO)
-    cost = dune.roll_cost(
-        spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
-    )
+    cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
     waiting = 0 if spec.npc else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
@@ -154,9 +152,7 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
-        await interaction.message.edit(
-            embed=opposed_embed(lang, done), view=None
-        )
+        await interaction.message.edit(embed=opposed_embed(lang, done), view=None)
 
 
 async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: RollSpec) -> None:
@@ -193,4 +189,3 @@ async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -
         await prepare_assist(bot, interaction, spec)
     else:
         await roll_and_post(bot, interaction, spec)
-

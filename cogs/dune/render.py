@@ -100,7 +100,7 @@ def roll_embed(
         embeds.field(embed, t(lang, "dune.roll.spent"), spent, inline=False)
     if progress:
         embeds.field(embed, t(lang, "dune.roll.task"), progress, inline=False)
-    embeds.field(embed, t(lang, "dune.roll.odds"), odds_line(lang, roll), inline=False)
+    embeds.field(embed, t(lang, "dune.roll.odds"), odds_line(lang, roll, record.shows_odds), inline=False)
     embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
     spec = roll.extra.get("spec", {})
     return embeds.titled(embed, spec.get("motivo"))
@@ -139,14 +139,24 @@ def paid_text(lang: Lang, bought: int, paid: dict[str, int], npc: bool) -> str:
     return t(lang, "dune.bought.impulso", count=bought, cost=momentum)
 
 
-def odds_line(lang: Lang, roll: DuneRoll) -> str:
-    """The chance to pass with 0 to 3 bought dice; with helpers, counting their dice."""
+def odds_line(lang: Lang, roll: DuneRoll, shown: bool) -> str:
+    """The chance to pass with 0 to 3 bought dice; with helpers, counting their dice
+    (empty when the table hides odds: ``shown``)."""
     ones = sum(slot.fixed for slot in roll.slots)
     if roll.helpers:
         helpers = tuple((h.target, h.focus_skill) for h in roll.helpers)
-        return dune_assisted_line(lang, roll.target, roll.focus_skill, roll.difficulty, ones, helpers)
+        return dune_assisted_line(
+            lang, roll.target, roll.focus_skill, roll.difficulty, ones, helpers, shown=shown
+        )
     return dune_bought_line(
-        lang, roll.target, len(roll.slots), roll.focus_skill, roll.complication_range, roll.difficulty, ones
+        lang,
+        roll.target,
+        len(roll.slots),
+        roll.focus_skill,
+        roll.complication_range,
+        roll.difficulty,
+        ones,
+        shown=shown,
     )
 
 

@@ -220,3 +220,17 @@ async def test_a_reveal_the_table_refuses_says_why_and_can_be_tried_again(linked
     secret.data = {**secret.data, "components": pressed["components"]}
     again = await linked.click(secret, "secreta:revelar:1", user=GM)
     assert len(in_channel(again, CHANNEL_ID)) == 1
+
+
+async def test_a_button_pressed_before_the_reveal_keeps_revelar_on_the_gms_copy(linked: Harness) -> None:
+    secret = in_channel(await secret_roll(linked, 1, 3), GM_CHANNEL_ID)[0]
+    saved = await linked.click(
+        secret, next(c for c in secret.custom_ids if c.startswith("dune:guardar")), user=GM
+    )
+    assert saved.callback.payload["type"] == 7
+    after = linked.current(secret)
+    assert reveal_id(after) == "secreta:revelar:1"
+    revealed = await linked.click(after, reveal_id(after), user=GM)
+    [posted] = in_channel(revealed, CHANNEL_ID)
+    assert not any(c.startswith("secreta:") for c in posted.custom_ids)
+    assert linked.current(secret).custom_ids == []

@@ -258,6 +258,21 @@ async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> N
     assert record is not None and record.message_id == 555
 
 
+async def test_rows_naming_a_secret_rolls_message_link_nowhere_until_its_reveal_names_the_table_one(
+    store: Store,
+) -> None:
+    """A button pressed on the secret message writes that message on its row; the reveal
+    moves every such row to the message posted at the table."""
+    from dataclasses import replace
+
+    roll_id = await store.save_roll(CHANNEL, 10, 7, "dune", {})
+    await store.set_roll_message(roll_id, 555, secret=True)
+    await store.apply(replace(op(11, Change("impulso", 2)), message_id=555))
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [None]
+    await store.set_roll_message(roll_id, 777)
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [777]
+
+
 async def test_a_clamped_spend_stops_at_zero(store: Store) -> None:
     await store.apply(op(1, Change("impulso", 1)))
     first = await store.apply(op(2, Change("impulso", -1, clamp=True)))

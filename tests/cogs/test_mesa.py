@@ -503,6 +503,40 @@ async def test_history_rows_written_by_a_roll_link_to_its_message(harness: Harne
     assert f"[mensaje]({link})" in history.embed["description"]
 
 
+async def test_a_secret_rolls_history_rows_link_nowhere_until_it_is_revealed_then_to_the_table(
+    linked: Harness,
+) -> None:
+    """Players read the history: it never leads them to the GM channel (docs/decisiones.md)."""
+    linked.script(1, 3, 5)
+    rolled = await linked.slash(
+        "dune tirada", user=PLAYER, habilidad=6, motivacion=6, dados_extra=1, pago="amenaza", secreta=True
+    )
+    [secret] = [m for m in rolled.messages if m.channel_id == GM_CHANNEL_ID]
+    hidden = (await linked.slash("mesa historial")).embed["description"]
+    assert "Amenaza" in hidden and "discord.com/channels" not in hidden
+    revealed = await linked.click(
+        secret, next(c for c in secret.custom_ids if c.startswith("secreta:")), user=GM
+    )
+    [posted] = [m for m in revealed.messages if m.channel_id == CHANNEL_ID]
+    await linked.click(
+        posted, next(c for c in posted.custom_ids if c.startswith("dune:guardar")), user=PLAYER
+    )
+    shown = (await linked.slash("mesa historial")).embed["description"]
+    assert "Impulso" in shown
+    link = f"[mensaje](https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{posted.id})"
+    assert shown.count(link) == 2 and str(GM_CHANNEL_ID) not in shown
+
+
+async def test_an_ephemeral_secret_rolls_history_rows_have_no_link(harness: Harness) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    harness.script(1, 3, 5)
+    await harness.slash(
+        "dune tirada", user=GM, habilidad=6, motivacion=6, dados_extra=1, pago="amenaza", secreta=True
+    )
+    history = (await harness.slash("mesa historial")).embed["description"]
+    assert "Amenaza" in history and "discord.com/channels" not in history
+
+
 # -- undo is announced at the table (#17) --------------------------------------------------------
 
 

@@ -167,9 +167,7 @@ def test_determination_after_the_roll_rerolls_all_the_actors_dice() -> None:
     roll = dune.roll_test(random.Random(3), 10, dice=3, helpers=[dune.HelperSpec(7, 9)])
     rerolled = dune.reroll(roll, random.Random(4))
     expected = random.Random(4)
-    assert [s.values for s in rerolled.slots] == [
-        (s.value, expected.randint(1, 20)) for s in roll.slots
-    ]
+    assert [s.values for s in rerolled.slots] == [(s.value, expected.randint(1, 20)) for s in roll.slots]
     assert rerolled.helpers == roll.helpers
     assert not rerolled.rerollable
     with pytest.raises(RuleError) as caught:

@@ -1,4 +1,3 @@
-
 """Exact odds checked against independent computations: brute-force enumeration with
 the rules modules, and icepool for the Donjon compare. Every figure equal as a fraction."""
 

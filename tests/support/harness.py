@@ -465,13 +465,19 @@ class Harness:
         user: User = PLAYER,
         locale: str = "es-ES",
         values: list[str] | None = None,
+        picked: list[User] | None = None,
         component_type: int = 2,
         channel_id: int | None = None,
         guild_id: int = GUILD_ID,
     ) -> Reply:
         """Press a component of ``message``; ``channel_id`` and ``guild_id`` make the click
-        arrive from elsewhere (a forged or copied ``custom_id``)."""
+        arrive from elsewhere (a forged or copied ``custom_id``). ``picked``: the users chosen
+        in a user select, sent as Discord does (their ids, and the users resolved)."""
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
+        if picked is not None:
+            resolved: dict[str, dict[str, Any]] = {}
+            values = [resolve_user(u, resolved) for u in picked]
+            data["resolved"] = resolved
         if values is not None:
             data["values"] = values
         return await self.dispatch(
@@ -595,14 +601,7 @@ class Harness:
         param = next((p for p in command.parameters if p.display_name == name or p.name == name), None)
         assert param is not None, f"/{command.qualified_name} has no option {name}"
         if isinstance(value, User):
-            resolved.setdefault("users", {})[str(value.id)] = value.payload()
-            resolved.setdefault("members", {})[str(value.id)] = {
-                "roles": [],
-                "joined_at": "2026-01-01T00:00:00+00:00",
-                "permissions": str(value.permissions),
-                "flags": 0,
-            }
-            value = str(value.id)
+            value = resolve_user(value, resolved)
         elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
             resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
             value = value["id"]
@@ -630,3 +629,16 @@ async def settle(before: set[asyncio.Task[Any]], limit: float = 10.0) -> None:
         remaining = deadline - loop.time()
         assert remaining > 0, f"interaction still running after {limit}s: {pending}"
         await asyncio.wait(pending, timeout=remaining)
+
+
+def resolve_user(user: User, resolved: dict[str, dict[str, Any]]) -> str:
+    """Add ``user`` to an interaction's ``resolved`` (as a user and a member of the guild),
+    as Discord does for a user option or a user select; returns the value sent (its id)."""
+    resolved.setdefault("users", {})[str(user.id)] = user.payload()
+    resolved.setdefault("members", {})[str(user.id)] = {
+        "roles": [],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "permissions": str(user.permissions),
+        "flags": 0,
+    }
+    return str(user.id)

@@ -1,0 +1,26 @@
+"""Loading a roll for its buttons (bot/rolls.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import rolls
+from cogs.donjon.render import roll_embed
+from tests.support.harness import Harness
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM
+
+
+async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odds_setting(
+    harness: Harness,
+) -> None:
+    """The table's setting travels with the loaded roll, not with the task that loaded it."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa ajustes", user=GM, probabilidades=False)
+    harness.script(15, 4)
+    await harness.slash("donjon prueba", dados=1, contra=1)
+    assert harness.bot is not None
+    store = harness.bot.store
+    [posted] = await store.rolls(CHANNEL_ID, "donjon")
+    record = await asyncio.create_task(rolls.load(store, posted.id, "donjon"))
+    assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
+    assert "Resultado" in str(roll_embed("es", record).to_dict())
