@@ -40,16 +40,15 @@ from bot.models import (
     PoolValue,
     Refused,
     RollRecord,
-    RollUpdate,
     System,
     Table,
     TableSettings,
-    Undo,
 )
 from bot.store import Store
+from bot.store import postgres_steps as steps
 from bot.store.connection import Clock, utc_now
-from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome, refusal
-from bot.store.retention import PRUNE_BATCH, Pruned, Retention
+from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome
+from bot.store.retention import Pruned, Retention
 from bot.store.rolls import roll_of
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
@@ -59,19 +58,12 @@ log = logging.getLogger(__name__)
 # A connection lent by the pool: every statement runs on one.
 Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
-# asyncpg's pool: each process opens up to 10 connections as the load asks and keeps them
-# while used; PostgreSQL's max_connections must cover every process's maximum
-# (docs/escalar.md). No floor: with one, a server that goes away leaves a task reconnecting
-# in a loop in the background; without, the next operation reconnects, or answers that the
-# database cannot be reached.
+# Up to 10 connections a process, opened as the load asks (max_connections must cover every
+# process: docs/escalar.md). No floor: with one, a server that goes away leaves a task
+# reconnecting in a loop; without, the next operation reconnects or says it cannot.
 POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 # The advisory lock key migrations run under (any constant no table's channel id can be).
 MIGRATION_LOCK = -20
-
-
-def _count(status: str) -> int:
-    """The row count of a command's status (``"DELETE 3"``)."""
-    return int(status.rsplit(" ", 1)[-1])
 
 
 class PostgresStore(Store):
@@ -214,7 +206,7 @@ class PostgresStore(Store):
         counts = [0, 0, 0]
         while True:
             async with self._pool.acquire() as db, db.transaction():
-                batch = await _prune_batch(db, operations_before, rolls_before, retention.kinds)
+                batch = await steps.prune_batch(db, operations_before, rolls_before, retention.kinds)
             counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
             if not any(astuple(batch)):
                 return Pruned(*counts)
@@ -281,20 +273,20 @@ class PostgresStore(Store):
     async def _operate(self, db: Db, op: Operation) -> Outcome:
         roll_id = None
         if op.roll_update is not None:
-            refused = await _update_roll(db, op.roll_update)
+            refused = await steps.update_roll(db, op.roll_update)
             if refused is not None:
                 return refused
             roll_id = op.roll_update.roll_id
         changes = op.changes
         if op.undo is not None:
-            reverted = await _undo_plan(db, op.channel_id, op.undo)
+            reverted = await steps.undo_plan(db, op.channel_id, op.undo)
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted
         retired = 0
         if op.reset is not None:
-            changes += await _reset_plan(db, op.channel_id)
-            retired = _count(
+            changes += await steps.reset_plan(db, op.channel_id)
+            retired = steps.count(
                 await db.execute(
                     "UPDATE rolls SET retired = true WHERE channel_id = $1 AND NOT retired "
                     "AND NOT (kind = ANY($2::text[]))",
@@ -362,7 +354,7 @@ class PostgresStore(Store):
             POOL_MAX,
         )
         if row is None:
-            return await _refusal(db, op.channel_id, change)
+            return await steps.refused(db, op.channel_id, change)
         value, applied = int(row[0]), int(row[1])
         if applied:
             await db.execute(
@@ -394,9 +386,12 @@ class PostgresStore(Store):
     ) -> list[LedgerRow]:
         """The table's ledger, newest first, from before ``before_id`` (a page's end)."""
         # A roll's rows are written before its message exists: their link is the roll's.
+        # A secret roll's message not yet revealed is nobody's link (as SQLite's).
         rows = await self._fetch(
             "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
-            "l.value_after, l.reason, coalesce(l.message_id, r.message_id) AS message_id, "
+            "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
+            "(SELECT s.message_id FROM rolls s WHERE s.secret "
+            "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
             "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = $1 AND l.id < $2 "
@@ -490,98 +485,32 @@ class PostgresStore(Store):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._pool.execute("DELETE FROM reveals WHERE message_id = $1", message_id)
 
-    async def set_roll_message(self, roll_id: int, message_id: int) -> None:
-        """Remember where a roll was posted; the roll's own ledger rows learn the link too."""
+    async def set_roll_message(self, roll_id: int, message_id: int, *, secret: bool = False) -> None:
+        """Remember where a roll was posted; the roll's own ledger rows learn the link too,
+        and once a secret roll is revealed the rows naming its secret message name the
+        table's message instead (as SQLite's)."""
         async with self._pool.acquire() as db, db.transaction():
+            before = await db.fetchrow("SELECT message_id, secret FROM rolls WHERE id = $1", roll_id)
             row = await db.fetchrow(
-                "UPDATE rolls SET message_id = $1 WHERE id = $2 RETURNING channel_id, interaction_id",
+                "UPDATE rolls SET message_id = $1, secret = $2 WHERE id = $3 "
+                "RETURNING channel_id, interaction_id",
                 message_id,
+                secret,
                 roll_id,
             )
-            if row is not None:
+            if row is None or before is None:
+                return
+            await db.execute(
+                "UPDATE ledger SET message_id = $1 "
+                "WHERE channel_id = $2 AND interaction_id = $3 AND message_id IS NULL",
+                message_id,
+                row[0],
+                row[1],
+            )
+            if before["secret"] and not secret:
                 await db.execute(
-                    "UPDATE ledger SET message_id = $1 "
-                    "WHERE channel_id = $2 AND interaction_id = $3 AND message_id IS NULL",
+                    "UPDATE ledger SET message_id = $1 WHERE channel_id = $2 AND message_id = $3",
                     message_id,
                     row[0],
-                    row[1],
+                    before["message_id"],
                 )
-
-
-async def _update_roll(db: Db, update: RollUpdate) -> Refused | None:
-    updated = await db.fetchval(
-        "UPDATE rolls SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
-        "RETURNING id",
-        json.dumps(update.data),
-        update.roll_id,
-        update.version,
-    )
-    if updated is not None:
-        return None
-    exists = await db.fetchval("SELECT 1 FROM rolls WHERE id = $1 AND NOT retired", update.roll_id)
-    return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
-
-
-async def _undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:
-    """The compensating changes for the last operation not yet reverted (that touched the
-    pool, when one is named). Reading here is safe: the table's advisory lock is held."""
-    live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
-    last = await db.fetchval(
-        f"SELECT interaction_id FROM ledger WHERE channel_id = $1 AND {live} "
-        "AND ($2::text IS NULL OR pool = $2) AND ($3::bigint IS NULL OR owner_id = $3) "
-        "ORDER BY id DESC LIMIT 1",
-        channel_id,
-        undo.pool,
-        undo.owner_id,
-    )
-    if last is None:
-        return ()
-    rows = await db.fetch(
-        "SELECT id, pool, owner_id, delta FROM ledger "
-        f"WHERE channel_id = $1 AND interaction_id = $2 AND {live} ORDER BY id",
-        channel_id,
-        last,
-    )
-    return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
-
-
-async def _reset_plan(db: Db, channel_id: int) -> tuple[Change, ...]:
-    rows = await db.fetch(
-        "SELECT pool, owner_id FROM pools WHERE channel_id = $1 AND value <> 0 ORDER BY pool, owner_id",
-        channel_id,
-    )
-    return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
-
-
-async def _refusal(db: Db, channel_id: int, change: Change) -> Refused:
-    row = await db.fetchrow(
-        "SELECT value, cap FROM pools WHERE channel_id = $1 AND pool = $2 AND owner_id = $3",
-        channel_id,
-        change.pool,
-        change.owner_id,
-    )
-    return refusal(change, None if row is None else (int(row[0]), row[1]))
-
-
-async def _prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: tuple[str, ...]) -> Pruned:
-    """One batch of :meth:`PostgresStore.prune`."""
-    operations = await db.execute(
-        "DELETE FROM operations WHERE (interaction_id, step) IN "
-        "(SELECT interaction_id, step FROM operations WHERE created_at < $1 LIMIT $2)",
-        operations_before,
-        PRUNE_BATCH,
-    )
-    rolls = await db.execute(
-        "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE created_at < $1 "
-        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3)",
-        rolls_before,
-        list(kinds),
-        PRUNE_BATCH,
-    )
-    reveals = await db.execute(
-        "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < $1 "
-        "AND NOT EXISTS (SELECT 1 FROM rolls WHERE rolls.id = reveals.roll_id) LIMIT $2)",
-        rolls_before,
-        PRUNE_BATCH,
-    )
-    return Pruned(_count(operations), _count(rolls), _count(reveals))

@@ -167,6 +167,10 @@ POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at text NOT NULL
         )""",
     ),
+    (
+        "ALTER TABLE rolls ADD COLUMN secret boolean NOT NULL DEFAULT false",
+        "CREATE INDEX rolls_secret_message ON rolls (message_id) WHERE secret",
+    ),
 )
 
 # The version the schema is at: SQLite keeps it in PRAGMA user_version, PostgreSQL here.
