@@ -144,3 +144,21 @@ def _draw(lang: Lang, chart: Chart) -> bytes:
 
 async def bar_chart(lang: Lang, chart: Chart) -> bytes:
     return await asyncio.to_thread(_draw, lang, chart)
+
+
+def _draw_against(lang: Lang, chart: Chart, expected: Sequence[float], label: str) -> bytes:
+    """``chart``'s bars (what came up) with a dashed step at what a fair die gives."""
+    drawing = figure(lang, chart)
+    axes = drawing.axes[0]
+    heights = [100 * p for p in expected]
+    axes.step(range(len(heights)), heights, where="mid", color=TEXT, linestyle="--", linewidth=1.2, zorder=3)
+    axes.legend(handles=[_line(label)], fontsize=9, loc="upper left", frameon=False, labelcolor=TEXT)
+    buffer = io.BytesIO()
+    drawing.savefig(buffer, format="png", facecolor=BACKGROUND)
+    return buffer.getvalue()
+
+
+async def against_chart(lang: Lang, chart: Chart, expected: Sequence[float], label: str) -> bytes:
+    """Observed shares (the chart's bars) against expected ones (``/estadisticas``), as PNG,
+    drawn in a worker thread."""
+    return await asyncio.to_thread(_draw_against, lang, chart, list(expected), label)

@@ -26,6 +26,38 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., object])
 
 
+# Where a command may be used; Discord reads it at sync, and ``usable_here`` checks it on
+# every interaction (a payload can arrive from anywhere). By default: a server that has
+# Tirada installed. The commands that need no table also work from a user's own install,
+# in direct messages and in servers without the bot.
+SERVER_INSTALLS = app_commands.AppInstallationType(guild=True, user=False)
+SERVER_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+ANYWHERE_INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
+ANYWHERE_CONTEXTS = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+
+
+def anywhere(func: F) -> F:
+    """Declare a command usable everywhere: user installs, DMs, servers without Tirada."""
+    installed = app_commands.allowed_installs(guilds=True, users=True)(func)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(installed)
+
+
+def with_tirada(interaction: discord.Interaction) -> bool:
+    """Whether this interaction comes from a server that installed Tirada (where tables are)."""
+    return interaction.guild_id is not None and interaction.is_guild_integration()
+
+
+def usable_here(interaction: discord.Interaction) -> bool:
+    """A command declared for servers with Tirada is usable only there; one declared for
+    user installs, anywhere."""
+    command = interaction.command
+    if command is None or with_tirada(interaction):
+        return True
+    root = command if isinstance(command, app_commands.ContextMenu) else command.root_parent or command
+    installs = root.allowed_installs
+    return installs is not None and bool(installs.user)
+
+
 def can_manage(interaction: discord.Interaction, table: Table | None = None) -> bool:
     """Whether the user may manage the table's channel (the interaction's own without a
     table). Asked from a GM channel, it is the table channel's permissions that count, and

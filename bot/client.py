@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.errors import answer_error
+from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
+from bot.errors import RefusedCheck, answer_error
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
@@ -36,6 +37,8 @@ EXTENSIONS = (
     "cogs.dnd5e",
     "cogs.mediana",
     "cogs.probabilidad",
+    "cogs.guardada",
+    "cogs.estadisticas",
 )
 COMMANDS_HASH = "commands_hash"
 DRAIN_SECONDS = 10.0
@@ -48,6 +51,15 @@ RETENTION = Retention(
 
 
 class TiradaTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """A command that needs a table, used where there is none (a DM, a server without
+        Tirada), says so in the user's language; an autocomplete there just offers nothing."""
+        if usable_here(interaction):
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            return False
+        raise RefusedCheck("error.needs_server")
+
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await answer_error(interaction, error)
 
@@ -65,6 +77,8 @@ class Tirada(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             tree_cls=TiradaTree,
             help_command=None,
+            allowed_installs=SERVER_INSTALLS,
+            allowed_contexts=SERVER_CONTEXTS,
             **shards,
         )
         self.settings = settings

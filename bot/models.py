@@ -85,6 +85,9 @@ class NewRoll:
     user_id: int
     kind: str
     data: dict[str, Any]
+    # For the dice statistics: the system that rolled, and every die's (size, face).
+    system: str = ""
+    dice: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -221,3 +224,17 @@ class RollRecord:
     # Whether its embed shows the odds line: its table's setting, which ``rolls.load`` (every
     # roll is loaded before it is drawn) copies here so that renders receive it explicitly.
     shows_odds: bool = True
+
+
+@dataclass(frozen=True)
+class SavedRoll:
+    """A named roll kept for a player (``scope`` 0, ``owner_id`` the player) or for a whole
+    table (``scope`` its channel, ``owner_id`` 0), played again by its kind's repeater."""
+
+    id: int
+    scope: int
+    owner_id: int
+    creator_id: int
+    name: str
+    kind: str
+    data: dict[str, Any]

@@ -28,6 +28,7 @@ from bot.models import (
     Table,
     Undo,
 )
+from bot.readers import faces
 from bot.reveal import deliver
 from bot.store import Store
 
@@ -94,14 +95,18 @@ async def record(
     closes: RollUpdate | None = None,
 ) -> RollRecord:
     """Record a new roll at ``table`` together with what it costs or gains, once per
-    interaction (the table, not the channel: a GM may roll from the GM channel)."""
+    interaction (the table, not the channel: a GM may roll from the GM channel).
+
+    This is where every roll's dice reach the statistics: read from the roll's data by
+    its kind's reader, counted in the same transaction."""
+    system, dice = faces(kind, data)
     outcome = await change(
         store,
         interaction,
         table,
         reason,
         *changes,
-        new_roll=NewRoll(interaction.user.id, kind, data),
+        new_roll=NewRoll(interaction.user.id, kind, data, system, dice),
         closes=closes,
     )
     assert outcome.roll_id is not None
@@ -119,7 +124,10 @@ async def post(
     secret: bool = False,
 ) -> None:
     """Answer with a roll's message (privately when secret) and remember where it is, so
-    buttons pressed elsewhere (a select menu, a command) can update it later."""
+    buttons pressed elsewhere (a select menu, a command) can update it later. A secret roll
+    is marked so, before anyone can reveal it: the chronicle leaves it out until then."""
+    if secret:
+        await store.mark_secret(record.id)
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
         await store.set_roll_message(record.id, message_id, secret=secret)

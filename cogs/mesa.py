@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, rolls
+from bot import cronica, embeds, rolls
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -419,10 +419,28 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         changes = SCENE_END.get(table.system, ()) if table.system else ()
         lines = [t(lang, "mesa.escena_fin.done")]
+        await self.bot.store.mark_scene_end(table.channel_id)
         if changes:
             outcome = await rolls.change(self.bot.store, interaction, table, "mesa.scene_end", *changes)
             lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
+
+    @mesa.command(name=T("cronica.cmd"), description=T("cronica.cmd.desc"))
+    @options("cronica.opt", "desde", "hasta", "formato")
+    @app_commands.choices(formato=[Choice(name=T(f"cronica.formato.{f}"), value=f) for f in cronica.FORMATS])
+    @table_option
+    async def cronica(
+        self,
+        interaction: discord.Interaction,
+        desde: app_commands.Range[str, 1, 40] | None = None,
+        hasta: app_commands.Range[str, 1, 40] | None = None,
+        formato: Choice[str] | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """The session as files, built by bot/cronica.py (GM only)."""
+        table = await gm_table(interaction, mesa)
+        form = formato.value if formato is not None else "markdown"
+        await cronica.answer(self.bot.store, interaction, table, desde, hasta, form)
 
     # -- the ledger ----------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ from discord.ext import commands
 from bot import charts, embeds
 from bot.chances import dnd_modes_line, dune_bought_line
 from bot.charts import Bar, Chart
-from bot.checks import current_table
+from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table
 from bot.client import Tirada
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, options, percent, t
 from rules import dnd5e, donjon, dune, mediana, odds
 
@@ -101,15 +101,15 @@ def dnd_chart(
 
 
 class Probabilidad(commands.Cog):
-    group = app_commands.Group(name=T("odds.cmd"), description=T("odds.cmd.desc"))
+    group = app_commands.Group(
+        name=T("odds.cmd"),
+        description=T("odds.cmd.desc"),
+        allowed_installs=ANYWHERE_INSTALLS,
+        allowed_contexts=ANYWHERE_CONTEXTS,
+    )
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     @group.command(name=T("odds.donjon"), description=T("odds.donjon.desc"))
     @options("donjon.opt", "dados", "contra", "dificultad")

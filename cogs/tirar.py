@@ -8,7 +8,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import embeds, render, rolls
-from bot.checks import REASON_LIMIT, current_table, reason, reason_option, secret_option
+from bot.checks import REASON_LIMIT, anywhere, current_table, reason, reason_option, secret_option
 from bot.client import Tirada
 from bot.delivery import send
 from bot.i18n import Lang, T, lang_for, options, t
@@ -62,7 +62,15 @@ async def roll_and_post(
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
-    data = {"expresion": expression, "privada": private, "secreta": secret, "motivo": motivo}
+    data = {
+        "expresion": expression,
+        "privada": private,
+        "secreta": secret,
+        "motivo": motivo,
+        # What was rolled, for the chronicle and the dice statistics: every die's size and face.
+        "total": roll.total,
+        "dados": [[d.sides, d.value] for d in roll.dice],
+    }
     record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
@@ -85,6 +93,7 @@ class Tirar(commands.Cog):
         self.bot.repeaters.pop(KIND, None)
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
+    @anywhere
     @options("tirar.opt", "expresion", "privada")
     @reason_option
     @secret_option

@@ -19,7 +19,7 @@ import pytest
 from discord import app_commands
 
 from bot import charts, embeds
-from bot.models import Change, Operation
+from bot.models import Change, Operation, SavedRoll
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import (
     ADMIN,
@@ -74,6 +74,13 @@ async def some_pools(h: Harness) -> None:
 async def sheets(h: Harness) -> None:
     for user in (GM, PLAYER, OTHER):
         await h.slash("mediana pv fijar", user=user, fisico=5, maximo=20, actual=15)
+
+
+async def table_roll(h: Harness) -> None:
+    """A roll the GM saved for the whole table (kept once: later calls find it there)."""
+    assert h.bot is not None
+    saved = SavedRoll(0, CHANNEL_ID, 0, GM.id, "iniciativa", "tirar", {"expresion": "1d20", "valores": {}})
+    await h.bot.store.save_named_roll(saved, 100)
 
 
 async def improved_rolls(h: Harness) -> None:
@@ -211,6 +218,13 @@ CASES = [
     Case("probabilidad dune", options={"habilidad": 6, "motivacion": 6}, changes=False),
     Case("probabilidad dnd", "dnd5e", {"modificador": 3}, changes=False),
     Case("probabilidad mediana", "mediana", {"atributo": 5, "dificultad": 10}, changes=False),
+    Case("mesa cronica", allowed=GM_ONLY, changes=False),
+    Case("estadisticas", options={"de": "mesa"}, changes=False),
+    # /guardada
+    Case("guardada crear", options={"nombre": "ataque", "expresion": "1d20+{b}", "valores": "b=2"}),
+    Case("guardada tirar", options={"nombre": "iniciativa"}, setup=table_roll),
+    Case("guardada ver", changes=False, setup=table_roll),
+    Case("guardada borrar", options={"nombre": "iniciativa"}, allowed=GM_ONLY, setup=table_roll),
 ]
 
 
@@ -225,6 +239,7 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
                 "SELECT count(*) FROM ledger",
                 "SELECT id, version, retired, data FROM rolls ORDER BY id",
                 "SELECT * FROM reveals",
+                "SELECT * FROM saved_rolls ORDER BY id",
             )
         )
 

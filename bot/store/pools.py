@@ -21,6 +21,7 @@ from bot.models import (
     Undo,
 )
 from bot.store.connection import Connection
+from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
 POOL_MAX = 1_000_000
@@ -153,6 +154,7 @@ class Pools(Connection):
         )
         row = cursor.fetchone()
         assert row is not None
+        count_dice(db, self._clock().date().isoformat(), channel_id, roll)
         return int(row[0])
 
     def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:

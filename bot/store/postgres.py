@@ -48,6 +48,7 @@ from bot.store import Store
 from bot.store import postgres_steps as steps
 from bot.store.connection import Clock, utc_now
 from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome
+from bot.store.postgres_play import PostgresPlay, count_dice
 from bot.store.retention import Pruned, Retention
 from bot.store.rolls import roll_of
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
@@ -66,7 +67,7 @@ POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 MIGRATION_LOCK = -20
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresPlay, Store):
     """The table's memory on PostgreSQL. Open with :meth:`open`, close with :meth:`close`.
 
     It is a ``Store`` so the cogs, typed against ``Store``, take it unchanged; it defines
@@ -311,18 +312,18 @@ class PostgresStore(Store):
         return None if text is None else decode_outcome(text)
 
     async def _add_roll(self, db: Db, channel_id: int, interaction_id: int, roll: NewRoll) -> int:
-        return int(
-            await db.fetchval(
-                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-                channel_id,
-                interaction_id,
-                roll.user_id,
-                roll.kind,
-                json.dumps(roll.data),
-                self._now(),
-            )
+        roll_id = await db.fetchval(
+            "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            channel_id,
+            interaction_id,
+            roll.user_id,
+            roll.kind,
+            json.dumps(roll.data),
+            self._now(),
         )
+        await count_dice(db, self._clock().date().isoformat(), channel_id, roll)
+        return int(roll_id)
 
     async def _change_one(self, db: Db, op: Operation, change: Change) -> PoolState | Refused:
         await db.execute(

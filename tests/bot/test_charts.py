@@ -74,3 +74,13 @@ def test_starting_the_bot_does_not_import_matplotlib() -> None:
         [sys.executable, "-c", LOADS_THE_BOT], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+async def test_the_statistics_chart_is_a_png() -> None:
+    from bot.charts import against_chart
+
+    shares = [0.2, 0.1, 0.2, 0.2, 0.1, 0.2]
+    png = await against_chart(
+        "es", chart([Bar(str(i), p) for i, p in enumerate(shares, 1)]), [1 / 6] * 6, "justo"
+    )
+    assert png.startswith(b"\x89PNG")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, Operation, Refused, System, TableSettings
+from bot.models import Applied, Change, NewRoll, Operation, Refused, SavedRoll, System, TableSettings
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
 from tests.support.harness import Harness
 from tests.support.postgres import Server
@@ -484,4 +484,48 @@ def test_the_postgresql_store_defines_every_public_method_itself() -> None:
     from bot.store.postgres import PostgresStore
 
     public = {name for name in dir(Store) if not name.startswith("_") and callable(getattr(Store, name))}
-    assert public - set(vars(PostgresStore)) == set()
+    owners = {name: next(c for c in PostgresStore.__mro__ if name in vars(c)) for name in public}
+    assert {
+        name for name, owner in owners.items() if not owner.__module__.startswith("bot.store.postgres")
+    } == set()
+
+
+async def test_saved_rolls_are_bounded_named_once_and_listed_own_first(store: Store) -> None:
+    def saved(name: str, scope: int = 0, owner: int = 7) -> SavedRoll:
+        return SavedRoll(0, scope, owner, 7, name, "tirar", {"expresion": "1d20"})
+
+    assert await store.save_named_roll(saved("Zeta"), 2) == "saved"
+    assert await store.save_named_roll(saved("Zeta"), 2) == "exists"
+    assert await store.save_named_roll(saved("ataque"), 2) == "saved"
+    assert await store.save_named_roll(saved("más"), 2) == "full"
+    assert await store.save_named_roll(saved("Alfa", scope=CHANNEL, owner=0), 2) == "saved"
+    listed = await store.named_rolls(7, CHANNEL)
+    assert [r.name for r in listed] == ["Zeta", "ataque", "Alfa"]
+    assert [r.name for r in await store.named_rolls(7, CHANNEL, "aq")] == ["ataque"]
+    assert [r.name for r in await store.named_rolls(7, None)] == ["Zeta", "ataque"]
+    assert await store.delete_named_roll(listed[0].id)
+    assert not await store.delete_named_roll(listed[0].id)
+
+
+async def test_dice_are_counted_with_their_roll_once(store: Store) -> None:
+    roll = NewRoll(7, "dune", {}, system="dune", dice=((20, 3), (20, 3), (20, 17)))
+    for _ in range(2):
+        await store.apply(Operation(CHANNEL, 5, 7, "test", new_roll=roll))
+    assert await store.dice_counts("2000-01-01", user_id=7) == {("dune", 20): {3: 2, 17: 1}}
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL + 1) == {}
+    assert await store.latest_roll(CHANNEL, 7, ["tirar", "dune"]) is not None
+
+
+async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
+    seen = await store.save_roll(CHANNEL, 10, 7, "tirar", {})
+    hidden = await store.save_roll(CHANNEL, 11, 7, "tirar", {})
+    await store.mark_secret(hidden)
+    await store.apply(op(12, Change("impulso", 2)))
+    since, until = "2000-01-01", "9999-01-01"
+    assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen]
+    await store.claim_reveal(99, hidden, 7)
+    assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen, hidden]
+    assert [r.delta for r in await store.session_ledger(CHANNEL, since, until, 10)] == [2]
+    assert await store.scene_end(CHANNEL) is None
+    await store.mark_scene_end(CHANNEL)
+    assert await store.scene_end(CHANNEL) is not None

@@ -499,7 +499,7 @@ async def test_an_extended_task_fills_and_is_announced_once(table: Harness) -> N
 
 async def test_dune_commands_refuse_direct_messages(table: Harness) -> None:
     reply = await table.slash("dune impulso ver", guild=False)
-    assert "solo funciona en un canal de un servidor" in reply.text
+    assert "funciona en un servidor con Tirada" in reply.text
 
 
 def component(message_data: dict, custom_id: str) -> dict:

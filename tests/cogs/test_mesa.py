@@ -124,7 +124,7 @@ async def test_a_system_outside_the_choices_is_refused(harness: Harness, value: 
 
 async def test_table_commands_refuse_direct_messages(harness: Harness) -> None:
     reply = await harness.slash("mesa estado", guild=False)
-    assert reply.ephemeral and "solo funciona en un canal de un servidor" in reply.text
+    assert reply.ephemeral and "funciona en un servidor con Tirada" in reply.text
 
 
 # -- the GM channel -------------------------------------------------------------------------

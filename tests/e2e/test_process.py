@@ -99,7 +99,7 @@ async def test_the_bot_process_rolls_and_stops_cleanly(fake: FakeDiscord, tmp_pa
     assert process.returncode == 0
     logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
     assert any(entry["msg"] == "stopped" for entry in logs)
-    assert not [entry for entry in logs if entry["level"] == "ERROR"]
+    assert not [entry for entry in logs if entry["level"] == "ERROR"], stderr.decode()[-3000:]
     assert (tmp_path / "datos" / "tirada.db").exists()
 
 
@@ -370,3 +370,70 @@ async def test_the_three_forms_issue_13_found_refused_open_in_both_languages(
         if process.returncode is None:
             process.send_signal(signal.SIGTERM)
             await asyncio.wait_for(process.communicate(), timeout=30)
+
+
+async def test_the_tables_requests_through_the_process(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 21 end to end: a saved roll is created and rolled; the GM (the admin, at a
+    table without GM) gets the chronicle as a file; the player's statistics count that d20;
+    a roll works in a DM, a table command there says where it works."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        sync = await fake.wait_for("PUT", r"^/applications/\d+/commands$")
+        assert any(c["name"] == "guardada" for c in sync.body)
+
+        created = await answer(
+            fake,
+            payload_for(
+                command(
+                    ["guardada", "crear"],
+                    [
+                        {"type": 3, "name": "nombre", "value": "ataque"},
+                        {"type": 3, "name": "expresion", "value": "1d20+{bono}"},
+                        {"type": 3, "name": "valores", "value": "bono=5"},
+                    ],
+                ),
+                user=PLAYER,
+            ),
+        )
+        assert created["data"]["flags"] & 64
+        rolled = await answer(
+            fake,
+            payload_for(
+                command(["guardada", "tirar"], [{"type": 3, "name": "nombre", "value": "ataque"}]),
+                user=PLAYER,
+            ),
+        )
+        assert rolled["data"]["embeds"][0]["title"] == "ataque — 🎲 1d20 + 5"
+
+        chronicle = payload_for(command(["mesa", "cronica"], []))
+        assert (await answer(fake, chronicle))["type"] == 5
+        sent = await fake.wait_for("POST", rf"^/webhooks/\d+/{chronicle['token']}")
+        assert sent.body["files"] and sent.body["files"][0].endswith("_1.md")
+
+        statistics = payload_for(command(["estadisticas"], []), user=PLAYER)
+        assert (await answer(fake, statistics))["type"] == 5
+        judged = await fake.wait_for("POST", rf"^/webhooks/\d+/{statistics['token']}")
+        assert "Tus d20 (tirar, n = 1)" in judged.body["embeds"][0]["description"]
+        assert judged.body["files"] == ["estadisticas.png"]
+
+        in_a_dm = roll_command("1d6")
+        in_a_dm = interaction_payload(
+            2, in_a_dm["data"], user=PLAYER, locale="en-US", channel_id=1, guild=False
+        )
+        assert (await answer(fake, in_a_dm))["data"]["embeds"][0]["title"] == "🎲 1d6"
+        table_in_a_dm = interaction_payload(
+            2, command(["mesa", "estado"], []), user=PLAYER, locale="en-US", channel_id=1, guild=False
+        )
+        refusal = (await answer(fake, table_in_a_dm))["data"]["embeds"][0]["description"]
+        assert refusal.startswith("This command works in a server with Tirada")
+
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+    logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
+    assert not [entry for entry in logs if entry["level"] == "ERROR"], stderr.decode()[-3000:]

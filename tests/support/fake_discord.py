@@ -34,6 +34,7 @@ from tests.support.payloads import (
     APP_ID,
     BOT_USER_ID,
     CHANNEL_ID,
+    Message,
     application_payload,
     guild_payload,
     snowflake,
@@ -47,6 +48,24 @@ class Request:
     method: str
     path: str
     body: Any
+
+
+async def _body(request: web.Request) -> Any:
+    """A request's JSON, also from a multipart upload (its ``payload_json`` part; the files'
+    names are added as ``files`` so a test can see what was attached)."""
+    if not request.can_read_body:
+        return None
+    if not request.content_type.startswith("multipart/"):
+        return await request.json()
+    body: dict[str, Any] = {"files": []}
+    reader = await request.multipart()
+    async for part in reader:
+        if part.name == "payload_json":
+            body |= json.loads(await part.text())
+        else:
+            body["files"].append(part.filename)
+            await part.read()
+    return body
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -142,7 +161,7 @@ class FakeDiscord:
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
-        body = await request.json() if request.can_read_body else None
+        body = await _body(request)
         async with self.changed:
             self.requests.append(Request(request.method, path, body))
             self.changed.notify_all()
@@ -176,6 +195,8 @@ class FakeDiscord:
             )
         if path.endswith("/callback"):
             return _json({"interaction": {"id": path.split("/")[2], "type": 2}})
+        if re.fullmatch(r"/webhooks/\d+/[^/]+", path) and request.method == "POST":  # a follow-up
+            return _json(Message(snowflake(), CHANNEL_ID, body or {}, False).payload())
         return _json({})
 
     # -- gateway ----------------------------------------------------------------------

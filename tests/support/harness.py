@@ -61,6 +61,8 @@ class Call:
     path: str
     payload: dict[str, Any] | list[Any] | None
     files: int = 0
+    # Each attached file's name and content, read as it was sent.
+    attachments: list[tuple[str, bytes]] = field(default_factory=list)
     at: float = field(default_factory=time.perf_counter)
 
 
@@ -242,7 +244,8 @@ class Discord:
             part = next(p for p in kwargs["multipart"] if p["name"] == "payload_json")
             payload = json.loads(part["value"])
         path = _path(route)
-        call = Call(route.method, path, payload, files=len(files))
+        attachments = [(f.filename, _content(f)) for f in files]
+        call = Call(route.method, path, payload, files=len(files), attachments=attachments)
         self.calls.append(call)
         self._validate(route.method, path, payload)
         token = route.webhook_token or ""
@@ -307,6 +310,16 @@ class Discord:
 
 
 TIMEOUT = -1
+
+
+def _content(file: discord.File) -> bytes:
+    """An attachment's bytes, read without moving the file (discord.py sends it next)."""
+    fp = file.fp
+    position = fp.tell()
+    fp.seek(0)
+    data = fp.read()
+    fp.seek(position)
+    return data
 
 
 def _path(route: discord.http.Route) -> str:
@@ -428,11 +441,15 @@ class Harness:
         locale: str = "es-ES",
         channel_id: int = CHANNEL_ID,
         guild: bool = True,
+        user_install: bool = False,
         **options: Any,
     ) -> Reply:
-        """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names."""
+        """``/mesa estado`` as ``slash("mesa estado")``; options by their Spanish names.
+        ``guild=False``: in a DM; ``user_install``: in a server without Tirada."""
         data = self._command_data(command.split(), options)
-        return await self.dispatch(2, data, user=user, locale=locale, channel_id=channel_id, guild=guild)
+        return await self.dispatch(
+            2, data, user=user, locale=locale, channel_id=channel_id, guild=guild, user_install=user_install
+        )
 
     async def autocomplete(
         self,
@@ -524,6 +541,7 @@ class Harness:
         message: Message | None = None,
         interaction_id: int | None = None,
         guild_id: int = GUILD_ID,
+        user_install: bool = False,
     ) -> Reply:
         """Feed one INTERACTION_CREATE and wait until the bot has finished with it."""
         assert self.bot is not None, "start() the harness first"
@@ -537,6 +555,7 @@ class Harness:
             message=message.payload() if message else None,
             channels=self.channels,
             guild_id=guild_id,
+            user_install=user_install,
         )
         if interaction_id is not None:
             payload["id"] = str(interaction_id)

@@ -174,8 +174,11 @@ def interaction_payload(
     message: dict[str, Any] | None = None,
     channels: Iterable[dict[str, Any]] = (),
     guild_id: int = GUILD_ID,
+    user_install: bool = False,
 ) -> dict[str, Any]:
-    """A raw INTERACTION_CREATE body as Discord sends it, in a guild channel or a DM."""
+    """A raw INTERACTION_CREATE body as Discord sends it, in a guild channel or a DM.
+    ``user_install``: in a guild, from the user's own install of the app (a server without
+    Tirada: the guild authorises nothing, the user does)."""
     interaction_id = snowflake()
     payload: dict[str, Any] = {
         "id": str(interaction_id),
@@ -206,7 +209,7 @@ def interaction_payload(
                 "permissions": str(user.permissions),
             },
             "context": 0,
-            "authorizing_integration_owners": {"0": str(guild_id)},
+            "authorizing_integration_owners": {"1": str(user.id)} if user_install else {"0": str(guild_id)},
         }
     else:
         payload |= {

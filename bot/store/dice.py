@@ -1,0 +1,40 @@
+"""Dice statistics (``/estadisticas``): face counts per day, table, player, system and size."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from bot.models import NewRoll
+from bot.store.connection import Connection
+
+
+def count_dice(db: sqlite3.Connection, day: str, channel_id: int, roll: NewRoll) -> None:
+    """Inside a new roll's own transaction (a replay records nothing twice): add its dice
+    to the day's counts."""
+    faces: dict[tuple[int, int], int] = {}
+    for die in roll.dice:
+        faces[die] = faces.get(die, 0) + 1
+    db.executemany(
+        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
+        "DO UPDATE SET count = count + excluded.count",
+        [(day, channel_id, roll.user_id, roll.system, s, f, n) for (s, f), n in faces.items()],
+    )
+
+
+class Dice(Connection):
+    async def dice_counts(
+        self, since_day: str, user_id: int | None = None, channel_id: int | None = None
+    ) -> dict[tuple[str, int], dict[int, int]]:
+        """Face counts from ``since_day`` on, per (system, sides): one player's, one
+        table's, or (neither given) every die the bot rolled."""
+        rows = await self._fetchall(
+            "SELECT system, sides, face, sum(count) FROM dice_counts WHERE day >= :since "
+            "AND (:user IS NULL OR user_id = :user) AND (:channel IS NULL OR channel_id = :channel) "
+            "GROUP BY system, sides, face",
+            {"since": since_day, "user": user_id, "channel": channel_id},
+        )
+        counts: dict[tuple[str, int], dict[int, int]] = {}
+        for system, sides, face, count in rows:
+            counts.setdefault((system, sides), {})[face] = int(count)
+        return counts
