@@ -2,7 +2,8 @@
 
 Run: ``python bench/bench_load.py [tables ...]`` (default 20 200 2000). Each size starts a
 fresh bot on a fresh database file, sets up the tables (a GM and five players each, the
-four systems in turn), then plays two bursts per table in batches of 25 tables at once.
+four systems in turn, and a live board each), then plays two bursts per table in batches
+of 25 tables at once; the board edits that load causes are counted once they caught up.
 Latency runs from feeding INTERACTION_CREATE to the first answer sent to Discord. The
 database is measured as the load leaves it, then as retention leaves it 31 days later (the
 bytes its live pages hold, and the file after a VACUUM).
@@ -33,8 +34,10 @@ async def measure(count: int) -> str:
         harness = Harness(db, seed=count)
         await harness.start()
         tables = make_tables(count)
-        report = await run_load(harness, tables, rounds=2, batch=25)
+        report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
         problems = await check_invariants(harness, tables, report)
+        assert harness.bot is not None
+        board_edits = harness.bot.boards.edits - len(tables)  # each board's first post is not an edit
         await harness.close()
         size = database_size(Path(folder))
         in_use, vacuumed = await after_retention(db)
@@ -42,7 +45,7 @@ async def measure(count: int) -> str:
     return (
         f"| {count} | {report.interactions} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
         f"{report.percentile(0.99):.1f} ms | {size / 1e6:.1f} MB | {in_use / 1e6:.1f} MB / "
-        f"{vacuumed / 1e6:.1f} MB | {peak:.0f} MB | "
+        f"{vacuumed / 1e6:.1f} MB | {peak:.0f} MB | {100 * board_edits / report.interactions:.0f} | "
         f"{'all hold' if not problems else f'{len(problems)} broken'} |"
     )
 
@@ -72,9 +75,9 @@ def main(sizes: list[int]) -> None:
     """One process per size, so each peak memory (max RSS) is that size's alone."""
     print(
         "| tables | interactions | throughput | p50 | p99 | database | after retention (in use / vacuumed) "
-        "| peak RSS | invariants |"
+        "| peak RSS | board edits per 100 interactions | invariants |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for count in sizes:
         row = subprocess.run(
             [sys.executable, __file__, "--one", str(count)], capture_output=True, text=True, check=True

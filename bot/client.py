@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import RefusedCheck, answer_error
 from bot.i18n import Translator
@@ -69,6 +70,7 @@ class Tirada(commands.Bot):
 
     store: Store
     lock: IO[bytes]
+    boards: Boards
 
     def __init__(self, settings: Settings, *, rng: random.Random | None = None, **shards: Any) -> None:
         super().__init__(
@@ -98,6 +100,8 @@ class Tirada(commands.Bot):
         if isinstance(self.settings.tirada_db, Path):
             self.lock = hold(self.settings.tirada_db)
         self.store = await self.open_store()
+        self.boards = Boards(self)
+        self.store.listeners.append(self.boards.touch)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
@@ -106,6 +110,7 @@ class Tirada(commands.Bot):
             await self.sync_commands()
         else:
             log.info("commands are synced by the process holding shard 0")
+        await self.boards.start()
         self.prune.start()
 
     async def open_store(self) -> Store:
@@ -164,6 +169,8 @@ class Tirada(commands.Bot):
     async def close(self) -> None:
         self.prune.cancel()
         await self._drain()
+        if hasattr(self, "boards"):
+            await self.boards.close()
         await super().close()
 
     async def _drain(self) -> None:

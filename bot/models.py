@@ -30,6 +30,8 @@ class TableSettings(BaseModel):
 
     donjon_sides: int = Field(20, ge=2, le=1000)
     player_secret_rolls: bool = True
+    # The live board (bot.board) shows Dune's Amenaza to everyone unless the GM hides it.
+    board_hides_threat: bool = False
     # The chance line under each roll ("Superar con 0 · 1 · 2 · 3 dados comprados…").
     roll_odds: bool = True
 

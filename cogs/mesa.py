@@ -27,7 +27,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.context import table_context
 from bot.delivery import send, update
-from bot.errors import Refusal, RefusedCheck, pool_name
+from bot.errors import Refusal, pool_name
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
@@ -287,12 +287,6 @@ class Mesa(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(RevealButton, HistoryButton, ResetButton)
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        """``guild_only`` is only a hint to Discord's client; a DM payload still arrives."""
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
-
     @mesa.command(name=T("mesa.estado"), description=T("mesa.estado.desc"))
     @table_option
     async def estado(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
@@ -409,6 +403,30 @@ class Mesa(commands.Cog):
         odds = "mesa.ajustes.odds_on" if table.settings.roll_odds else "mesa.ajustes.odds_off"
         text = "\n".join((t(lang, secret), t(lang, odds)))
         await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
+
+    # -- the live board (issue 19: bot/board) ----------------------------------------------------
+
+    @mesa.command(name=T("board.cmd"), description=T("board.cmd.desc"))
+    @options("board.opt", "ocultar_amenaza")
+    @table_option
+    async def tablero(
+        self, interaction: discord.Interaction, ocultar_amenaza: bool | None = None, mesa: str | None = None
+    ) -> None:
+        """Post the table's board at the bottom of its channel (again: it moves there)."""
+        table = await gm_table(interaction, mesa)
+        lang = lang_for(interaction.locale)
+        await interaction.response.defer(ephemeral=True)
+        if ocultar_amenaza is not None:
+            settings = table.settings.model_copy(update={"board_hides_threat": ocultar_amenaza})
+            table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
+        try:
+            pinned = await self.bot.boards.place(table.channel_id, lang)
+        except discord.Forbidden as error:
+            raise Refusal("board.cannot_post", channel=table.channel_id) from error
+        key = "board.placed" if pinned else "board.placed_unpinned"
+        await send(
+            interaction, embed=embeds.card(t(lang, key, channel=table.channel_id), colour=embeds.SUCCESS)
+        )
 
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option

@@ -16,6 +16,20 @@ async def test_a_small_load_keeps_every_invariant(db_target: Path | str) -> None
     await h.close()
 
 
+async def test_with_a_board_at_every_table_each_ends_showing_the_final_pools(tmp_path: Path) -> None:
+    """Boards keep up with a load: they end up showing the final state, in fewer edits than
+    there were interactions (coalesced), and no interaction is slowed into failing."""
+    h = Harness(tmp_path / "boards.db", seed=5)
+    await h.start()
+    tables = make_tables(8)
+    report = await run_load(h, tables, rounds=2, batch=8, boards=True)
+    assert await check_invariants(h, tables, report) == []
+    assert h.bot is not None
+    assert len(h.bot.boards.spots) == 8
+    assert h.bot.boards.edits - len(tables) < report.interactions
+    await h.close()
+
+
 async def test_every_reason_the_load_writes_to_the_ledger_reads_as_a_sentence(tmp_path: Path) -> None:
     """/mesa historial shows why each pool changed; a reason without a sentence in the
     catalog would show as a code."""

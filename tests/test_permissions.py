@@ -118,6 +118,7 @@ CASES = [
     Case("mesa historial", changes=False, setup=some_pools),
     Case("mesa deshacer", allowed=GM_ONLY, setup=some_pools),
     Case("mesa reiniciar", allowed=GM_ONLY, changes=False),
+    Case("mesa tablero", allowed=GM_ONLY, changes=False),  # the board's place is in meta
     Case("tirar", options={"expresion": "1d20"}),
     # /dune
     Case("dune impulso ver", changes=False),

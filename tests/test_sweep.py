@@ -88,7 +88,10 @@ class Sweep:
         before the first one spends all of it."""
         queue = [m for r in replies for m in r.messages]
         while queue and self.presses < PRESSES_PER_SYSTEM:
-            message = self.h.current(queue.pop(0))
+            posted = queue.pop(0)
+            if posted.id not in self.h.discord.messages:
+                continue  # deleted since (a board moved by /mesa tablero run again)
+            message = self.h.current(posted)
             fresh = [c for c in components(message) if self.worth_pressing(message, c["custom_id"])]
             if not fresh:
                 continue

@@ -44,6 +44,13 @@ class Connection:
         # The file this connection writes, to notice when the path stops naming it.
         self.path = path
         self._file = _identity(path) if path is not None else None
+        # Called with a table's channel id after each write that changed its state (the
+        # live boards, bot.board): every change passes here, whoever made it.
+        self.listeners: list[Callable[[int], None]] = []
+
+    def _changed(self, channel_id: int) -> None:
+        for listener in self.listeners:
+            listener(channel_id)
 
     async def close(self) -> None:
         await self._db.close()

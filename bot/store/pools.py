@@ -52,7 +52,10 @@ class Pools(Connection):
         outcome, applied or refused, is stored under the interaction id: a replay gets
         the first answer with ``replayed`` set and changes nothing.
         """
-        return await self._write(self._apply, op)
+        outcome = await self._write(self._apply, op)
+        if isinstance(outcome, Applied) and not outcome.replayed:
+            self._changed(op.channel_id)
+        return outcome
 
     def _apply(self, db: sqlite3.Connection, op: Operation) -> Outcome:
         first = self._recorded(db, op.interaction_id, op.step)

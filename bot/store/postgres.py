@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import astuple
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -79,6 +79,8 @@ class PostgresStore(PostgresPlay, Store):
         self._pool = pool
         self._clock = clock
         self.path = url
+        # The live boards' listeners (bot.board), told of every change as SQLite's are.
+        self.listeners: list[Callable[[int], None]] = []
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = utc_now) -> PostgresStore:
@@ -138,6 +140,13 @@ class PostgresStore(PostgresPlay, Store):
             value,
         )
 
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetch("SELECT key, value FROM meta WHERE starts_with(key, $1)", prefix)
+        return {r[0]: r[1] for r in rows}
+
+    async def delete_meta(self, key: str) -> None:
+        await self._pool.execute("DELETE FROM meta WHERE key = $1", key)
+
     # -- tables -------------------------------------------------------------------------
 
     async def table(self, channel_id: int) -> Table | None:
@@ -164,6 +173,7 @@ class PostgresStore(PostgresPlay, Store):
                 f"UPDATE tables SET {column} = $1 WHERE channel_id = $2 RETURNING *", value, channel_id
             )
         assert row is not None
+        self._changed(channel_id)
         return table_of(row)
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
@@ -269,6 +279,8 @@ class PostgresStore(PostgresPlay, Store):
                 encode_outcome(outcome),
                 self._now(),
             )
+        if isinstance(outcome, Applied):
+            self._changed(op.channel_id)
         return outcome
 
     async def _operate(self, db: Db, op: Operation) -> Outcome:
@@ -437,7 +449,9 @@ class PostgresStore(PostgresPlay, Store):
                 json.dumps(data),
                 self._now(),
             )
-            return int(await db.fetchval("SELECT id FROM rolls WHERE interaction_id = $1", interaction_id))
+            roll_id = int(await db.fetchval("SELECT id FROM rolls WHERE interaction_id = $1", interaction_id))
+        self._changed(channel_id)
+        return roll_id
 
     async def roll(self, roll_id: int) -> RollRecord | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""

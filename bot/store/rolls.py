@@ -33,7 +33,9 @@ class Rolls(Connection):
                 db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
             )
 
-        return await self._write(save)
+        roll_id = await self._write(save)
+        self._changed(channel_id)
+        return roll_id
 
     async def roll(self, roll_id: int) -> RollRecord | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""

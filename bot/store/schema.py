@@ -251,6 +251,15 @@ class Schema(Connection):
         row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
         return None if row is None else str(row[0])
 
+    async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
+        rows = await self._fetchall(
+            "SELECT key, value FROM meta WHERE substr(key, 1, length(:p)) = :p", {"p": prefix}
+        )
+        return {r[0]: r[1] for r in rows}
+
+    async def delete_meta(self, key: str) -> None:
+        await self._write(lambda db: db.execute("DELETE FROM meta WHERE key = ?", (key,)))
+
     async def set_meta(self, key: str, value: str) -> None:
         await self._write(
             lambda db: db.execute(

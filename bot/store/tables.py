@@ -33,7 +33,9 @@ class Tables(Connection):
                 f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *", (value, channel_id)
             ).fetchone()
 
-        return table_of(await self._write(update))
+        table = table_of(await self._write(update))
+        self._changed(channel_id)
+        return table
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
         return await self._update_table(channel_id, guild_id, "system", system.value)

@@ -24,7 +24,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.context import table_context
 from bot.delivery import send
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, RollRecord, Table
 from bot.names import ABILITIES, SKILLS, Names, fold
@@ -100,11 +100,6 @@ class Dnd(commands.Cog):
         self.bot.remove_dynamic_items(InspirationButton, PassSelect, TrackerButton)
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(EXPRESSION_KIND, None)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     # -- rolls --------------------------------------------------------------------------
 

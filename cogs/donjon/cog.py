@@ -20,7 +20,7 @@ from bot.checks import (
 )
 from bot.client import Tirada
 from bot.delivery import send
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.rolls import load
 from cogs.donjon import attributes, roll
@@ -71,11 +71,6 @@ class Donjon(commands.Cog):
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(ATTRIBUTES_KIND, None)
         self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 

@@ -23,7 +23,7 @@ from bot.checks import (
 )
 from bot.client import Tirada
 from bot.delivery import send
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RollUpdate, Table
 from bot.options import Bounded
@@ -95,11 +95,6 @@ class Dune(commands.Cog):
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton)
         self.bot.repeaters.pop(KIND, None)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
 

@@ -13,7 +13,7 @@ from bot import embeds, rolls
 from bot.checks import REASON_LIMIT, current_table, is_gm, reason, reason_option, secret_option, table_option
 from bot.client import Tirada
 from bot.delivery import send
-from bot.errors import Refusal, RefusedCheck
+from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
 from bot.models import RollRecord, Table
 from bot.repeat import button as repeat_button
@@ -210,11 +210,6 @@ class Mediana(commands.Cog):
         self.bot.remove_dynamic_items(TestButton, CombatButton, ContestButton)
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(EFFECT_KIND, None)
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is None:
-            raise RefusedCheck("error.guild_only")
-        return True
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
     @options(

@@ -529,3 +529,18 @@ async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(s
     assert await store.scene_end(CHANNEL) is None
     await store.mark_scene_end(CHANNEL)
     assert await store.scene_end(CHANNEL) is not None
+
+
+async def test_listeners_hear_each_change_once_and_no_replay(store: Store) -> None:
+    """The live boards learn of changes through ``listeners``, on both backends."""
+    heard: list[int] = []
+    store.listeners.append(heard.append)
+    await store.apply(op(1, Change("impulso", 2)))
+    await store.apply(op(1, Change("impulso", 2)))
+    await store.save_roll(CHANNEL, 2, 7, "tirar", {})
+    await store.set_system(CHANNEL, 99, System.DUNE)
+    assert heard == [CHANNEL] * 3
+    await store.set_meta("x", "1")
+    assert await store.meta_with_prefix("x") == {"x": "1"}
+    await store.delete_meta("x")
+    assert await store.meta_with_prefix("x") == {}

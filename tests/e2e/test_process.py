@@ -322,6 +322,61 @@ async def test_sigkill_in_a_burst_loses_nothing_and_old_buttons_answer(
     assert values["impulso"] <= 6
 
 
+async def board_shows(fake: FakeDiscord, board_id: str, needle: str, seconds: float = 20.0) -> None:
+    """Wait until the board message has been edited to show ``needle``."""
+
+    def edited() -> bool:
+        return any(
+            r.method == "PATCH" and r.path.endswith(f"/messages/{board_id}") and needle in json.dumps(r.body)
+            for r in fake.requests
+        )
+
+    async with asyncio.timeout(seconds), fake.changed:
+        await fake.changed.wait_for(edited)
+
+
+async def test_the_board_follows_a_button_press(fake: FakeDiscord, tmp_path: Path) -> None:
+    """The live board in the real process: posted by /mesa tablero, edited after a command
+    and again after the reset button is pressed."""
+    process = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        for path, options in (
+            (["mesa", "dj"], []),
+            (["mesa", "sistema"], [{"type": 3, "name": "sistema", "value": "dune"}]),
+            (["mesa", "tablero"], []),
+        ):
+            payload = payload_for(command(path, options))
+            await fake.dispatch("INTERACTION_CREATE", payload)
+            await fake.wait_for("POST", rf"^/webhooks/\d+/{payload['token']}|^/interactions/{payload['id']}/")
+        posted = await fake.wait_for("POST", rf"^/channels/{CHANNEL_ID}/messages$")
+        assert "Tablero de la mesa" in json.dumps(posted.body, ensure_ascii=False)
+        pinned = await fake.wait_for("PUT", rf"^/channels/{CHANNEL_ID}/messages/pins/\d+$")
+        board_id = pinned.path.rsplit("/", 1)[1]
+
+        added = payload_for(
+            command(["dune", "impulso", "añadir"], [{"type": 4, "name": "cantidad", "value": 3}])
+        )
+        await fake.dispatch("INTERACTION_CREATE", added)
+        await board_shows(fake, board_id, "**3**/6")
+
+        reset = f"mesa:reiniciar:si:{CHANNEL_ID}"
+        button = {"type": 1, "components": [{"type": 2, "style": 4, "label": "Sí", "custom_id": reset}]}
+        message = Message(snowflake(), CHANNEL_ID, {"components": [button]}, ephemeral=False)
+        click = payload_for({"custom_id": reset, "component_type": 2}, message=message.payload(), kind=3)
+        await fake.dispatch("INTERACTION_CREATE", click)
+        await fake.wait_for("POST", rf"^/interactions/{click['id']}/")
+        await board_shows(fake, board_id, "**0**/6")
+
+        process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.communicate(), timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0
+
+
 async def answer(fake: FakeDiscord, payload: dict) -> dict:
     """Deliver an interaction to the bot process and return the body of its first answer."""
     await fake.dispatch("INTERACTION_CREATE", payload)

@@ -3,7 +3,8 @@
 ``python -m bot`` is pointed at it with ``DISCORD_API_BASE`` and ``DISCORD_GATEWAY_URL``.
 It speaks just enough of API v10 for discord.py 2.7: HELLO, IDENTIFY, READY (with a
 ``shard`` pair), GUILD_CREATE, heartbeats, and it records every REST request so a test
-can wait for the interaction callback.
+can wait for the interaction callback. Messages posted or edited through REST (the live
+board) are answered as Discord would, with the message.
 
 It shards as Discord does: IDENTIFY carries ``shard: [id, count]`` (none means ``[0, 1]``),
 READY answers with that pair and only the guilds the shard owns, and every event of a
@@ -195,6 +196,10 @@ class FakeDiscord:
             )
         if path.endswith("/callback"):
             return _json({"interaction": {"id": path.split("/")[2], "type": 2}})
+        posted = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path)
+        if posted and request.method in ("POST", "PATCH"):
+            message_id = int(posted[2]) if posted[2] else snowflake()
+            return _json(Message(message_id, int(posted[1]), body or {}, ephemeral=False).payload())
         if re.fullmatch(r"/webhooks/\d+/[^/]+", path) and request.method == "POST":  # a follow-up
             return _json(Message(snowflake(), CHANNEL_ID, body or {}, False).payload())
         return _json({})

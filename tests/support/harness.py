@@ -25,6 +25,7 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.board.updater import TASK_PREFIX as BOARD_TASKS
 from bot.client import Tirada
 from bot.settings import Settings
 from tests.support.dice import Scripted
@@ -64,6 +65,8 @@ class Call:
     # Each attached file's name and content, read as it was sent.
     attachments: list[tuple[str, bytes]] = field(default_factory=list)
     at: float = field(default_factory=time.perf_counter)
+    # Made by a live board's own task, in the background: no interaction's doing.
+    board: bool = False
 
 
 @dataclass
@@ -152,6 +155,13 @@ class Discord:
         self.fail_next: list[int] = []
         # Channels whose messages the REST API refuses (deleted, or closed to the bot).
         self.closed_channels: set[int] = set()
+        # Statuses the next message edits through the REST API fail with (a 429 that
+        # outlasted discord.py's own retries); pins refused for want of the permission.
+        self.fail_edits: list[int] = []
+        self.refuse_pins = False
+        self.pinned: set[int] = set()
+        # Messages a board's task posted again (a deleted board): no interaction's answer.
+        self.board_messages: set[int] = set()
         # Every refusal Discord answered, and those no test asked for (they fail it).
         self.refusals: list[Refused] = []
         self.violations: list[str] = []
@@ -210,14 +220,17 @@ class Discord:
     def forget(self) -> None:
         """Drop everything recorded so far. Only between interactions: a load run calls it
         after each batch, so that what the process holds is the bot's, not this record's
-        (real Discord keeps the messages in its own memory, not in the bot's)."""
+        (real Discord keeps the messages in its own memory, not in the bot's). Pinned
+        messages (the live boards) stay: the bot goes on editing them."""
         self.calls.clear()
-        self.messages.clear()
+        self.messages = {i: m for i, m in self.messages.items() if i in self.pinned}
         self._interactions.clear()
 
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
-        self.calls.append(Call(route.method, _path(route), payload))
+        task = asyncio.current_task()
+        board = task is not None and task.get_name().startswith(BOARD_TASKS)
+        self.calls.append(Call(route.method, _path(route), payload, board=board))
         self._validate(route.method, _path(route), payload)
         path = route.path
         if path == "/users/@me":
@@ -232,10 +245,30 @@ class Discord:
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             if int(route.channel_id) in self.closed_channels:
                 raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Access", "code": 50001})
-            return self._post(int(route.channel_id), payload or {}, ephemeral=False).payload()
-        if path == "/channels/{channel_id}/messages/{message_id}" and route.method == "PATCH":
-            return self._update(int(route.url.rsplit("/", 1)[1]), payload or {}).payload()
+            message = self._post(int(route.channel_id), payload or {}, ephemeral=False)
+            if board:
+                self.board_messages.add(message.id)
+            return message.payload()
+        if path == "/channels/{channel_id}/messages/{message_id}":
+            return self._message_request(route, payload or {})
+        if path == "/channels/{channel_id}/messages/pins/{message_id}":
+            if self.refuse_pins:
+                raise discord.Forbidden(_FakeResponse(403), {"message": "Missing Permissions", "code": 50013})
+            self.pinned.add(int(route.url.rsplit("/", 1)[1]))
         return {}
+
+    def _message_request(self, route: discord.http.Route, payload: dict[str, Any]) -> Any:
+        """An edit or a deletion of a posted message; an unknown one is Discord's 10008."""
+        message_id = int(route.url.rsplit("/", 1)[1])
+        if message_id not in self.messages:
+            raise discord.NotFound(_FakeResponse(404), {"message": "Unknown Message", "code": 10008})
+        if route.method == "DELETE":
+            del self.messages[message_id]
+            return None
+        if self.fail_edits:
+            status = self.fail_edits.pop(0)
+            raise discord.HTTPException(_FakeResponse(status), {"message": "fake failure", "code": 0})
+        return self._update(message_id, payload).payload()
 
     async def webhook(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("payload")
@@ -580,10 +613,12 @@ class Harness:
         calls = [
             c
             for c in self.discord.calls[seen_calls:]
-            if token in c.path or not c.path.startswith(("/interactions/", "/webhooks/"))
+            if token in c.path or not (c.board or c.path.startswith(("/interactions/", "/webhooks/")))
         ]
         messages = [
-            m for i, m in self.discord.messages.items() if i not in seen_messages and m.token in (token, None)
+            m
+            for i, m in self.discord.messages.items()
+            if i not in seen_messages and m.token in (token, None) and i not in self.discord.board_messages
         ]
         return Reply(calls, messages, started)
 
@@ -628,7 +663,10 @@ class Harness:
 
 
 def _is_view_timer(task: asyncio.Task[Any]) -> bool:
-    """discord.py gives views on ephemeral messages a 15-minute timer: not work to wait for."""
+    """discord.py gives views on ephemeral messages a 15-minute timer, and each live board
+    has its own refresher (``Boards.settled`` waits for those): not work to wait for."""
+    if task.get_name().startswith(BOARD_TASKS):
+        return True
     return task.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
 
 

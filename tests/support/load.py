@@ -84,10 +84,12 @@ def make_tables(count: int, players: int = 5) -> list[Table]:
     return tables
 
 
-async def setup_tables(h: Harness, tables: list[Table]) -> None:
+async def setup_tables(h: Harness, tables: list[Table], boards: bool = False) -> None:
     for table in tables:
         await h.slash("mesa dj", user=table.gm, channel_id=table.channel_id)
         await h.slash("mesa sistema", user=table.gm, channel_id=table.channel_id, sistema=table.system)
+        if boards:
+            await h.slash("mesa tablero", user=table.gm, channel_id=table.channel_id)
 
 
 def first_button(reply: Reply, prefix: str) -> str | None:
@@ -161,11 +163,12 @@ async def initiative_step(h: Harness, table: Table) -> list[Reply]:
 
 
 async def run_load(
-    h: Harness, tables: list[Table], rounds: int = 2, batch: int = 25, seed: int = 1
+    h: Harness, tables: list[Table], rounds: int = 2, batch: int = 25, seed: int = 1, boards: bool = False
 ) -> Report:
-    """Set the tables up, then play ``rounds`` bursts at every table, ``batch`` tables at once."""
+    """Set the tables up (with a live board each, when ``boards``), then play ``rounds``
+    bursts at every table, ``batch`` tables at once."""
     rng = random.Random(seed)
-    await setup_tables(h, tables)
+    await setup_tables(h, tables, boards)
     report = Report(len(tables))
     loop = asyncio.get_running_loop()
     started = loop.time()
@@ -197,4 +200,22 @@ async def check_invariants(h: Harness, tables: list[Table], report: Report) -> l
                 )
             if not 0 <= pool.value <= CAPS.get(pool.pool, 10**6):
                 problems.append(f"{table.channel_id}: {pool} out of bounds")
+    problems += await board_problems(h, tables)
+    return problems
+
+
+async def board_problems(h: Harness, tables: list[Table]) -> list[str]:
+    """Once the boards have caught up, each Dune board shows its table's final Impulso."""
+    assert h.bot is not None
+    boards = h.bot.boards
+    await boards.settled()
+    problems = []
+    for table in tables:
+        spot = boards.spots.get(table.channel_id)
+        if spot is None or table.system != "dune":
+            continue
+        shown = str(h.discord.messages[spot.message_id].data["embeds"])
+        impulso = await h.bot.store.pool(table.channel_id, "impulso")
+        if f"**{impulso}**/6" not in shown:
+            problems.append(f"{table.channel_id}: the board does not show Impulso {impulso}")
     return problems

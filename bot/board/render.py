@@ -1,0 +1,216 @@
+"""What a table's board shows, read from the store (never from a cog): one embed a table.
+
+Each system has its own part (Dune's pools and tasks, Donjon's facts and banks, the
+initiative of D&D and Mediana); every board ends with the last lines of the ledger. The
+record kinds and pool names below are the ones the cogs store; tests/bot/test_board.py
+checks they still match, since a cog is never imported here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+
+import discord
+from discord.utils import escape_markdown
+
+from bot import embeds
+from bot.errors import pool_name
+from bot.i18n import CATALOG, Lang, t
+from bot.models import LedgerRow, System, Table
+from bot.store import Store
+from rules import dnd5e, donjon, dune, mediana
+
+DUNE_ROLL, DUNE_TASK = "dune", "dune_tarea"
+IMPULSO, AMENAZA, DETERMINACION, DIFICULTAD_EXTRA = "impulso", "amenaza", "determinacion", "dificultad_extra"
+DONJON_ROLL, DONJON_BANK, DONJON_GM_BANK = "donjon", "dados", "dados_dj"
+DND_COMBAT, MEDIANA_COMBAT = "dnd_combate", "mediana_combate"
+LEDGER_LINES = 5
+SHOWN = 10  # tasks, facts, banks or combatants listed before "and N more"
+FACT_SHOWN = 80
+
+Part = Callable[[Store, Lang, Table, discord.Embed], Awaitable[None]]
+
+
+async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
+    """The whole board of ``table`` as it is now in the store."""
+    system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "board.no_system")
+    embed = embeds.card(t(lang, "board.title"), t(lang, "board.system", system=system))
+    part = PARTS.get(table.system) if table.system else None
+    if part is not None:
+        await part(store, lang, table, embed)
+    rows = await store.ledger(table.channel_id, limit=LEDGER_LINES)
+    lines = [ledger_line(lang, row) for row in rows] or [t(lang, "board.ledger.empty")]
+    embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)
+    return embed
+
+
+def fit(lines: Iterable[str], limit: int = embeds.FIELD_LIMIT) -> str:
+    """Whole lines up to a field's limit (a cut line would be a lie about a value)."""
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if size + len(line) + 1 > limit:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    return "\n".join(kept)
+
+
+def more(lang: Lang, lines: list[str], total: int) -> list[str]:
+    if total > len(lines):
+        return [*lines, t(lang, "board.more", n=total - len(lines))]
+    return lines
+
+
+def ledger_line(lang: Lang, row: LedgerRow) -> str:
+    key = f"ledger.{row.reason}"
+    reason = t(lang, key) if key in CATALOG.entries else row.reason
+    pool = pool_name(lang, row.pool)
+    if row.owner_id:
+        pool = t(lang, "board.ledger.owned", pool=pool, owner=row.owner_id)
+    verb = "board.ledger.gained" if row.delta > 0 else "board.ledger.spent"
+    return t(
+        lang, verb, actor=row.actor_id, n=abs(row.delta), pool=pool, value=row.value_after, reason=reason
+    )
+
+
+# -- Dune ------------------------------------------------------------------------------------
+
+
+async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
+    """Impulso n/6, Amenaza (or hidden), each player's Determinación, open tasks, +1 dificultad."""
+    values = {(p.pool, p.owner_id): p.value for p in await store.pools(table.channel_id)}
+    embeds.field(
+        embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{dune.MOMENTUM_CAP}"
+    )
+    threat = str(values.get((AMENAZA, 0), 0))
+    hidden = table.settings.board_hides_threat
+    embeds.field(
+        embed, t(lang, "board.dune.amenaza"), t(lang, "board.dune.hidden") if hidden else f"**{threat}**"
+    )
+    extra = values.get((DIFICULTAD_EXTRA, 0), 0)
+    if extra:
+        embeds.field(embed, t(lang, "board.dune.extra"), t(lang, "board.dune.extra_value", n=extra))
+    holders = sorted((owner, v) for (pool, owner), v in values.items() if pool == DETERMINACION and owner)
+    lines = [
+        t(lang, "board.dune.determinacion_line", user=owner, value=v, cap=dune.DETERMINATION_CAP)
+        for owner, v in holders[:SHOWN]
+    ]
+    if lines:
+        embeds.field(embed, t(lang, "board.dune.determinacion"), fit(more(lang, lines, len(holders))), False)
+    await dune_tasks(store, lang, table, embed)
+
+
+async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
+    tasks = [r for r in await store.rolls(table.channel_id, DUNE_TASK, limit=100) if not r.data.get("done")]
+    if not tasks:
+        return
+    shown = list(reversed(tasks))[:SHOWN]
+    points = dict.fromkeys((task.id for task in shown), 0)
+    for record in await store.linked_rolls(table.channel_id, DUNE_ROLL, "task_id", list(points)):
+        roll = dune.from_data(record.data)
+        if roll.task_id in points:
+            points[roll.task_id] += dune.task_points(roll)
+    lines = [
+        t(
+            lang,
+            "board.dune.task",
+            name=escape_markdown(task.data["name"]),
+            points=points[task.id],
+            requirement=task.data["requirement"],
+        )
+        for task in shown
+    ]
+    embeds.field(embed, t(lang, "board.dune.tasks"), fit(more(lang, lines, len(tasks))), inline=False)
+
+
+# -- Donjon ----------------------------------------------------------------------------------
+
+
+async def donjon_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
+    """The facts awaiting narration, everyone's banked dice and the GM's, the Donjon level."""
+    embeds.field(embed, t(lang, "board.donjon.level"), f"**{table.donjon_level}**")
+    banks = [
+        p for p in await store.pools(table.channel_id) if p.value and p.pool in (DONJON_BANK, DONJON_GM_BANK)
+    ]
+    banks.sort(key=lambda p: (p.pool != DONJON_GM_BANK, p.owner_id))
+    lines = [bank_line(lang, p.pool, p.owner_id, p.value) for p in banks[:SHOWN]]
+    text = fit(more(lang, lines, len(banks))) if lines else t(lang, "board.donjon.no_bank")
+    embeds.field(embed, t(lang, "board.donjon.bank"), text)
+    pending = []
+    for record in await store.rolls(table.channel_id, DONJON_ROLL, limit=200):
+        law = donjon.from_data(record.data).law
+        if law is not None and law.facts and not law.narrated:
+            pending.append(law)
+    if not pending:
+        return
+    lines = [fact_line(lang, law) for law in reversed(pending[:SHOWN])]
+    embeds.field(embed, t(lang, "board.donjon.facts"), fit(more(lang, lines, len(pending))), inline=False)
+
+
+def bank_line(lang: Lang, pool: str, owner: int, value: int) -> str:
+    if pool == DONJON_GM_BANK:
+        return t(lang, "board.donjon.gm_bank", n=value)
+    return t(lang, "board.donjon.player_bank", user=owner, n=value)
+
+
+def fact_line(lang: Lang, law: donjon.Law) -> str:
+    facts = " · ".join(escape_markdown(embeds.clip(f.text, FACT_SHOWN)) for f in law.facts)
+    if law.narrator_id:
+        return t(lang, "board.donjon.fact", narrator=law.narrator_id, facts=facts)
+    return t(lang, "board.donjon.fact_gm", facts=facts)
+
+
+# -- initiative --------------------------------------------------------------------------------
+
+
+async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
+    """The open combat's order, an arrow on whoever acts, and the round."""
+    record = next(
+        (r for r in await store.rolls(table.channel_id, DND_COMBAT, 5) if not r.data["ended"]), None
+    )
+    if record is None:
+        embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
+        return
+    tracker = dnd5e.tracker_from_data(record.data)
+    acting = tracker.acting
+    lines = [
+        order_line(lang, c.name, c.initiative, c.count, acting is not None and c.key == acting.key)
+        for c in tracker.order
+    ]
+    title = t(lang, "board.round", n=tracker.round) if tracker.started else t(lang, "board.not_started")
+    embeds.field(embed, title, fit(lines) or t(lang, "board.nobody"), inline=False)
+
+
+async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
+    """The open combat's order this round (rolled again each round), ▶ on whoever acts."""
+    record = next(
+        (r for r in await store.rolls(table.channel_id, MEDIANA_COMBAT, 5) if not r.data["ended"]), None
+    )
+    if record is None:
+        embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
+        return
+    combat = mediana.combat_from_data(record.data)
+    acting = combat.acting
+    lines = [
+        order_line(lang, f.name, f.total, 1, acting is not None and f.key == acting.key) for f in combat.order
+    ]
+    embeds.field(embed, t(lang, "board.round", n=combat.round), fit(lines) or t(lang, "board.nobody"), False)
+
+
+def order_line(lang: Lang, name: str, initiative: int, count: int, acting: bool) -> str:
+    key = "board.order.acting" if acting else "board.order.line"
+    label = (
+        escape_markdown(name)
+        if count == 1
+        else t(lang, "board.order.group", name=escape_markdown(name), n=count)
+    )
+    return t(lang, key, name=label, initiative=initiative)
+
+
+PARTS: dict[System, Part] = {
+    System.DUNE: dune_part,
+    System.DONJON: donjon_part,
+    System.DND5E: dnd_part,
+    System.MEDIANA: mediana_part,
+}

@@ -1,0 +1,218 @@
+"""Keeping each table's board current, without ever holding up an interaction.
+
+The store calls :meth:`Boards.touch` after every write that changed a table (commands,
+buttons, undo, reset, scene end: they all pass through it). ``touch`` only marks the board
+dirty; one task a board waits ``delay`` seconds, so a burst of changes becomes one edit,
+then draws the board from the store as it is at that moment and edits the message. A
+change arriving during an edit marks it dirty again: the last state is always drawn, and
+stale ones are never queued. A failed edit (a 429 past discord.py's own retries, a 5xx, a
+network error) is logged and tried again later; a deleted board is posted again, once
+saying so. The message id is kept in the store's meta, so a restart finds the boards and
+brings each up to date. Another process writing the same database is caught by a
+low-frequency refresh of every board (``sweep``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.board.render import board_embed
+from bot.i18n import Lang, t
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
+
+log = logging.getLogger(__name__)
+
+META_PREFIX = "board:"
+# Seconds between the first change of a burst and the edit that shows it.
+DELAY = 1.0
+# Waits between attempts at an edit that failed, the last one repeated.
+BACKOFF = (2.0, 5.0, 15.0, 60.0)
+# How often every board is redrawn anyway (changes made by another process); an unchanged
+# board is not edited.
+SWEEP_SECONDS = 300.0
+# discord.py's error codes for a message or channel that no longer exists.
+UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+TASK_PREFIX = "tirada-board"
+
+Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass
+class Spot:
+    """Where a table's board is, and in which language it is drawn (the GM's, when placed)."""
+
+    channel_id: int
+    message_id: int
+    lang: Lang
+
+    def dump(self) -> str:
+        return json.dumps({"message": self.message_id, "lang": self.lang})
+
+    @classmethod
+    def load(cls, channel_id: int, text: str) -> Spot:
+        data = json.loads(text)
+        return cls(channel_id, int(data["message"]), "en" if data.get("lang") == "en" else "es")
+
+
+class Boards:
+    """Every table's board: where it is, whether it is stale, the task that refreshes it."""
+
+    def __init__(self, bot: Tirada, *, delay: float = DELAY, sleep: Sleep = asyncio.sleep) -> None:
+        self.bot = bot
+        self.delay = delay
+        # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).
+        self.sleep = sleep
+        self.spots: dict[int, Spot] = {}
+        self.edits = 0
+        # Tables whose board is stale, and the task drawing each (only while one is stale:
+        # two thousand quiet tables hold no task).
+        self._dirty: set[int] = set()
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._quiet = asyncio.Event()
+        self._quiet.set()
+        self._shown: dict[int, dict[str, object]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        # Two /mesa tablero at once would leave two boards: one placing at a time a table.
+        self._placing: dict[int, asyncio.Lock] = {}
+
+    # -- the store's side ---------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Find the boards a previous run left and bring each up to date."""
+        for key, text in (await self.bot.store.meta_with_prefix(META_PREFIX)).items():
+            channel_id = int(key.removeprefix(META_PREFIX))
+            self.spots[channel_id] = Spot.load(channel_id, text)
+            self.touch(channel_id)
+        self._sweeper = asyncio.create_task(self._sweep(), name=f"{TASK_PREFIX}-sweep")
+
+    def touch(self, channel_id: int) -> None:
+        """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
+        if channel_id not in self.spots:
+            return
+        self._dirty.add(channel_id)
+        if channel_id not in self._tasks:
+            self._quiet.clear()
+            self._tasks[channel_id] = asyncio.create_task(
+                self._keep(channel_id), name=f"{TASK_PREFIX}-{channel_id}"
+            )
+
+    async def close(self) -> None:
+        """Stop every task; a board left stale is brought up to date on the next start."""
+        tasks = [*self._tasks.values(), *([self._sweeper] if self._sweeper else [])]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def settled(self) -> None:
+        """Wait until no board is stale or being edited (tests and benchmarks)."""
+        await self._quiet.wait()
+
+    # -- placing a board -------------------------------------------------------------------------
+
+    async def place(self, channel_id: int, lang: Lang) -> bool:
+        """Post the table's board at the bottom of its channel (removing the old one: one
+        board a table) and pin it. Returns whether it could be pinned."""
+        async with self._placing.setdefault(channel_id, asyncio.Lock()):
+            old = self.spots.get(channel_id)
+            message = await self._post(channel_id, lang, notice=None)
+            if old is not None and old.message_id != message.id:
+                with contextlib.suppress(discord.HTTPException):
+                    await self._channel(channel_id).get_partial_message(old.message_id).delete()
+        try:
+            await message.pin()
+        except discord.Forbidden:
+            return False
+        return True
+
+    async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
+        table = await self.bot.store.table_or_default(channel_id, None)
+        embed = await board_embed(self.bot.store, lang, table)
+        message = await self._channel(channel_id).send(content=notice, embed=embed)
+        spot = Spot(channel_id, message.id, lang)
+        await self.bot.store.set_meta(META_PREFIX + str(channel_id), spot.dump())
+        self.spots[channel_id] = spot
+        self._shown[channel_id] = embed.to_dict()  # type: ignore[assignment]
+        self.edits += 1
+        return message
+
+    def _channel(self, channel_id: int) -> discord.PartialMessageable:
+        return self.bot.get_partial_messageable(channel_id)
+
+    # -- keeping it current ----------------------------------------------------------------------
+
+    async def _keep(self, channel_id: int) -> None:
+        """Draw one board until it is no longer stale: let the burst settle, draw the latest
+        state; a change arriving meanwhile goes round again."""
+        failures = 0
+        try:
+            while channel_id in self._dirty:
+                try:
+                    await self.sleep(self.delay if not failures else BACKOFF[min(failures, len(BACKOFF)) - 1])
+                    self._dirty.discard(channel_id)
+                    await self._refresh(channel_id)
+                    failures = 0
+                except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error):
+                    failures += 1
+                    log.warning(
+                        "board edit failed; trying again", extra={"channel": channel_id}, exc_info=True
+                    )
+                    self._dirty.add(channel_id)
+        finally:
+            # No await between the loop's last check and here: a touch now starts a new task.
+            del self._tasks[channel_id]
+            if not self._tasks:
+                self._quiet.set()
+
+    async def _refresh(self, channel_id: int) -> None:
+        spot = self.spots.get(channel_id)
+        if spot is None:
+            return
+        table = await self.bot.store.table_or_default(channel_id, None)
+        embed = await board_embed(self.bot.store, spot.lang, table)
+        if embed.to_dict() == self._shown.get(channel_id):
+            return
+        message = self._channel(channel_id).get_partial_message(spot.message_id)
+        try:
+            await message.edit(content=None, embed=embed)
+        except discord.NotFound as error:
+            await self._lost(channel_id, spot, error)
+            return
+        self._shown[channel_id] = embed.to_dict()  # type: ignore[assignment]
+        self.edits += 1
+
+    async def _lost(self, channel_id: int, spot: Spot, error: discord.NotFound) -> None:
+        """The message is gone: post the board again, saying so; the channel is gone: forget it.
+        A board moved meanwhile (``/mesa tablero`` deleted the old one) is not posted twice."""
+        if self.spots.get(channel_id) is not spot:
+            return
+        if error.code == UNKNOWN_MESSAGE:
+            try:
+                message = await self._post(channel_id, spot.lang, notice=t(spot.lang, "board.recreated"))
+            except discord.NotFound:
+                pass
+            else:
+                with contextlib.suppress(discord.Forbidden):
+                    await message.pin()
+                return
+        log.info("board's channel is gone; board forgotten", extra={"channel": channel_id})
+        self.spots.pop(channel_id, None)
+        await self.bot.store.delete_meta(META_PREFIX + str(channel_id))
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            for channel_id in list(self.spots):
+                self.touch(channel_id)
