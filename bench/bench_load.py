@@ -52,7 +52,7 @@ async def measure(count: int) -> str:
 
 async def after_retention(db: Path) -> tuple[int, int]:
     """Prune as the bot would 31 days later; the bytes still in use, and the file after VACUUM."""
-    later = datetime.now(UTC) + RETENTION.rolls + timedelta(days=1)
+    later = datetime.now(UTC) + RETENTION.records + timedelta(days=1)
     store = await Store.open(db, clock=lambda: later)
     await store.prune(RETENTION)
     await store.close()

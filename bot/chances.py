@@ -3,7 +3,7 @@ test with 0 to 3 bought dice, a Donjon test with and without the banked dice, a 
 with and without advantage. The figures come from ``rules.odds`` (cached per question).
 
 A table may turn these lines off (``/mesa ajustes``). The decision is taken here, once, for
-every system: each line below takes ``shown`` (the roll's ``RollRecord.shows_odds``, its
+every system: each line below takes ``shown`` (the roll's ``Record.shows_odds``, its
 table's setting, passed by the render) and is empty when it is false, an empty line that
 ``embeds.field`` leaves out.
 """

@@ -18,7 +18,7 @@ from discord.app_commands import Choice
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T
-from bot.models import RollRecord, Table
+from bot.models import Record, Table
 
 if TYPE_CHECKING:
     from bot.client import Tirada
@@ -134,15 +134,15 @@ async def check_origin(interaction: discord.Interaction, table_channel_id: int) 
         raise Refusal("error.wrong_place")
 
 
-async def roll_channel(interaction: discord.Interaction, roll_id: int) -> int:
+async def record_channel(interaction: discord.Interaction, record_id: int) -> int:
     """The channel of the table a posted roll belongs to (a refusal if it is gone)."""
-    record = await _client(interaction).store.roll(roll_id)
+    record = await _client(interaction).store.record(record_id)
     if record is None:
         raise Refusal("error.roll_gone")
     return record.channel_id
 
 
-async def roll_table(interaction: discord.Interaction, record: RollRecord) -> Table:
+async def table_of(interaction: discord.Interaction, record: Record) -> Table:
     """The table a posted roll belongs to, wherever its message is: a secret roll's
     buttons live in the GM channel, yet act on the table."""
     return await _client(interaction).store.table_or_default(record.channel_id, interaction.guild_id)

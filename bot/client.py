@@ -44,7 +44,7 @@ EXTENSIONS = (
 COMMANDS_HASH = "commands_hash"
 DRAIN_SECONDS = 10.0
 # Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
-# forgotten after ``Retention.rolls``. Sheets, tasks, combats, inspiration and Donjon tests
+# forgotten after ``Retention.records``. Sheets, tasks, combats, inspiration and Donjon tests
 # (their facts wait to be narrated) are table state and stay. docs/decisiones.md.
 RETENTION = Retention(
     kinds=("tirar", "dune", "dune_ayuda", "dnd", "dnd_tirar", "mediana", "donjon_atributos")

@@ -23,7 +23,7 @@ from bot import embeds
 from bot.checks import in_gm_channel
 from bot.errors import Refusal
 from bot.i18n import CATALOG, Lang, lang_for, t
-from bot.models import LedgerRow, RollRecord, Table
+from bot.models import LedgerRow, Record, Table
 from bot.readers import read
 from bot.store import Store
 
@@ -81,7 +81,7 @@ async def span(
     return start, iso(end)
 
 
-def roll_events(lang: Lang, at: str, record: RollRecord) -> list[Event]:
+def roll_events(lang: Lang, at: str, record: Record) -> list[Event]:
     """A roll's line, then the facts narrated from it (Donjon), if any."""
     data = record.data
     if data.get("privada"):

@@ -81,8 +81,9 @@ class Change:
 
 
 @dataclass(frozen=True)
-class NewRoll:
-    """A roll to record in the same transaction as the pool changes that paid for it."""
+class NewRecord:
+    """A record (a roll, a task, a sheet…) to save in the same transaction as the pool
+    changes that paid for it."""
 
     user_id: int
     kind: str
@@ -93,10 +94,10 @@ class NewRoll:
 
 
 @dataclass(frozen=True)
-class RollUpdate:
-    """A roll's new state, written only if nobody changed it since ``version`` was read."""
+class RecordUpdate:
+    """A record's new state, written only if nobody changed it since ``version`` was read."""
 
-    roll_id: int
+    record_id: int
     version: int
     data: dict[str, Any]
 
@@ -129,8 +130,8 @@ class Operation:
     changes: tuple[Change, ...] = ()
     guild_id: int | None = None
     message_id: int | None = None
-    new_roll: NewRoll | None = None
-    roll_update: RollUpdate | None = None
+    new_record: NewRecord | None = None
+    record_update: RecordUpdate | None = None
     # One interaction may make several operations (a roll, then the task it completes);
     # each has its own step, so each is applied once.
     step: int = 0
@@ -155,17 +156,17 @@ class PoolState:
 
 @dataclass(frozen=True)
 class Applied:
-    """What an operation did: each pool it touched, the roll it made, how many open rolls
-    a reset retired (so a reset that changed nothing can stay quiet)."""
+    """What an operation did: each pool it touched, the record it made, how many open
+    records a reset retired (so a reset that changed nothing can stay quiet)."""
 
     pools: tuple[PoolState, ...]
     replayed: bool = False
-    roll_id: int | None = None
+    record_id: int | None = None
     retired: int = 0
 
     @property
     def changed(self) -> bool:
-        return any(p.delta for p in self.pools) or self.retired > 0 or self.roll_id is not None
+        return any(p.delta for p in self.pools) or self.retired > 0 or self.record_id is not None
 
     def get(self, pool: str, owner_id: int = 0) -> PoolState:
         return next(p for p in self.pools if p.pool == pool and p.owner_id == owner_id)
@@ -213,8 +214,9 @@ class LedgerRow:
 
 
 @dataclass(frozen=True)
-class RollRecord:
-    """A posted roll that buttons act on later: enough to rebuild it after a restart."""
+class Record:
+    """What buttons act on later, enough to rebuild it after a restart: a posted roll, or a
+    task, tracker, sheet or grant (``kind`` says which)."""
 
     id: int
     channel_id: int

@@ -15,34 +15,34 @@ import discord
 
 from bot.errors import Refusal
 from bot.i18n import Lang, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.ui import ActionButton
 
 if TYPE_CHECKING:
     from bot.client import Tirada
 
-Repeater = Callable[["discord.Interaction[Tirada]", RollRecord], Awaitable[None]]
+Repeater = Callable[["discord.Interaction[Tirada]", Record], Awaitable[None]]
 
 
-class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
+class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<record>[0-9]{1,18})"):
     """``rep:repetir:{roll id}``."""
 
     prefix = "rep"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
-        record = await bot.store.roll(self.roll_id)
+        record = await bot.store.record(self.record_id)
         if record is None or record.kind not in bot.repeaters:
             raise Refusal("error.roll_gone")
         await bot.repeaters[record.kind](interaction, record)
 
 
-class TirarRepeatButton(RepeatButton, template=r"tirar:(?P<action>repetir):(?P<roll>[0-9]{1,18})"):
+class TirarRepeatButton(RepeatButton, template=r"tirar:(?P<action>repetir):(?P<record>[0-9]{1,18})"):
     """The ``tirar:repetir:{roll id}`` buttons /tirar posted before every system had
     *Repetir*: old messages keep working."""
 
     prefix = "tirar"
 
 
-def button(lang: Lang, roll_id: int) -> RepeatButton:
-    return RepeatButton(roll_id, "repetir", t(lang, "comun.repeat"), emoji="🎲")
+def button(lang: Lang, record_id: int) -> RepeatButton:
+    return RepeatButton(record_id, "repetir", t(lang, "comun.repeat"), emoji="🎲")

@@ -43,12 +43,12 @@ def is_secret(interaction: discord.Interaction, table: Table, secret: bool) -> b
     return True
 
 
-class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<roll>[0-9]{{1,20}})"):
+class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<record>[0-9]{{1,20}})"):
     prefix = PREFIX
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
-        record = await bot.store.roll(self.roll_id)
+        record = await bot.store.record(self.record_id)
         if record is None:
             raise Refusal("error.roll_gone")
         table = await bot.store.table_or_default(record.channel_id, interaction.guild_id)
@@ -67,7 +67,7 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<ro
             if isinstance(error, discord.Forbidden | discord.NotFound):
                 raise Refusal("secret.table_unreachable", channel=table.channel_id) from error
             raise
-        await bot.store.set_roll_message(record.id, posted.id)
+        await bot.store.set_record_message(record.id, posted.id)
         lang = lang_for(interaction.locale)
         await update(
             interaction,
@@ -96,16 +96,16 @@ def copy_without_reveal(message: discord.Message) -> Copy:
     return copy
 
 
-def _with_reveal(view: discord.ui.View | None, roll_id: int, label: str) -> discord.ui.View:
+def _with_reveal(view: discord.ui.View | None, record_id: int, label: str) -> discord.ui.View:
     panel = view if view is not None else discord.ui.View(timeout=None)
-    panel.add_item(RevealButton(roll_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
+    panel.add_item(RevealButton(record_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
     return panel
 
 
 async def deliver(
     interaction: discord.Interaction,
     table: Table,
-    roll_id: int,
+    record_id: int,
     embed: discord.Embed,
     view: discord.ui.View | None,
     secret: bool,
@@ -125,7 +125,7 @@ async def deliver(
             kwargs["view"] = view
         return await send(interaction, **kwargs)
     lang = lang_for(interaction.locale)
-    panel = _with_reveal(view, roll_id, t(lang, "secret.reveal"))
+    panel = _with_reveal(view, record_id, t(lang, "secret.reveal"))
     if in_gm_channel(table, interaction) or table.gm_channel_id is None:
         return await send(interaction, **kwargs, view=panel, ephemeral=not in_gm_channel(table, interaction))
     # Answer first (Discord waits three seconds for it), then post to the GM channel.

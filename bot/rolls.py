@@ -19,12 +19,12 @@ from bot.errors import Refusal
 from bot.models import (
     Applied,
     Change,
-    NewRoll,
+    NewRecord,
     Operation,
+    Record,
+    RecordUpdate,
     Refused,
     Reset,
-    RollRecord,
-    RollUpdate,
     Table,
     Undo,
 )
@@ -44,7 +44,7 @@ class Decision:
     reason: str = ""
 
 
-Decide = Callable[[RollRecord], Decision | Awaitable[Decision]]
+Decide = Callable[[Record], Decision | Awaitable[Decision]]
 
 
 async def change(
@@ -53,8 +53,8 @@ async def change(
     table: Table,
     reason: str,
     *changes: Change,
-    new_roll: NewRoll | None = None,
-    closes: RollUpdate | None = None,
+    new_record: NewRecord | None = None,
+    closes: RecordUpdate | None = None,
     undo: Undo | None = None,
     reset: Reset | None = None,
     refuse: Callable[[Refused], Exception] = Refused.error,
@@ -73,8 +73,8 @@ async def change(
             reason,
             changes,
             guild_id=interaction.guild_id,
-            new_roll=new_roll,
-            roll_update=closes,
+            new_record=new_record,
+            record_update=closes,
             undo=undo,
             reset=reset,
         )
@@ -92,8 +92,8 @@ async def record(
     data: dict[str, Any],
     reason: str,
     changes: tuple[Change, ...] = (),
-    closes: RollUpdate | None = None,
-) -> RollRecord:
+    closes: RecordUpdate | None = None,
+) -> Record:
     """Record a new roll at ``table`` together with what it costs or gains, once per
     interaction (the table, not the channel: a GM may roll from the GM channel).
 
@@ -106,18 +106,18 @@ async def record(
         table,
         reason,
         *changes,
-        new_roll=NewRoll(interaction.user.id, kind, data, system, dice),
+        new_record=NewRecord(interaction.user.id, kind, data, system, dice),
         closes=closes,
     )
-    assert outcome.roll_id is not None
-    return await load(store, outcome.roll_id, kind)
+    assert outcome.record_id is not None
+    return await load(store, outcome.record_id, kind)
 
 
 async def post(
     store: Store,
     interaction: discord.Interaction,
     table: Table,
-    record: RollRecord,
+    record: Record,
     embed: discord.Embed,
     view: discord.ui.View | None,
     *,
@@ -130,13 +130,13 @@ async def post(
         await store.mark_secret(record.id)
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
-        await store.set_roll_message(record.id, message_id, secret=secret)
+        await store.set_record_message(record.id, message_id, secret=secret)
 
 
-async def load(store: Store, roll_id: int, kind: str) -> RollRecord:
+async def load(store: Store, record_id: int, kind: str) -> Record:
     """A live roll of this kind, or a refusal; it carries whether its embed shows the odds
     line (its table's setting), for the render to pass on."""
-    record = await store.roll(roll_id)
+    record = await store.record(record_id)
     if record is None or record.kind != kind:
         raise Refusal("error.roll_gone")
     table = await store.table_or_default(record.channel_id, None)
@@ -144,11 +144,17 @@ async def load(store: Store, roll_id: int, kind: str) -> RollRecord:
 
 
 async def act(
-    store: Store, interaction: discord.Interaction, roll_id: int, kind: str, decide: Decide, *, step: int = 0
-) -> tuple[RollRecord, Applied]:
+    store: Store,
+    interaction: discord.Interaction,
+    record_id: int,
+    kind: str,
+    decide: Decide,
+    *,
+    step: int = 0,
+) -> tuple[Record, Applied]:
     """Apply ``decide`` to the roll once; returns the roll as stored afterwards."""
     for _ in range(ATTEMPTS):
-        record = await load(store, roll_id, kind)
+        record = await load(store, record_id, kind)
         decision = decide(record)
         if not isinstance(decision, Decision):
             decision = await decision
@@ -161,7 +167,7 @@ async def act(
                 changes=decision.changes,
                 guild_id=interaction.guild_id,
                 message_id=record.message_id,
-                roll_update=RollUpdate(roll_id, record.version, decision.data),
+                record_update=RecordUpdate(record_id, record.version, decision.data),
                 step=step,
             )
         )
@@ -169,5 +175,5 @@ async def act(
             if outcome.key == "roll.stale":
                 continue
             raise outcome.error()
-        return await load(store, roll_id, kind), outcome
+        return await load(store, record_id, kind), outcome
     raise Refusal("error.busy")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.checks import check_origin, roll_channel
+from bot.checks import check_origin, record_channel
 from bot.errors import Refusal, answer_error
 
 if TYPE_CHECKING:
@@ -56,15 +56,15 @@ class Guarded:
 
     Before ``run``, the record the ``custom_id`` names must belong to the table the click
     comes from (:func:`bot.checks.check_origin`): this is the one place every component
-    is checked. By default the record is a posted roll, ``roll_id``; a component whose
-    record is something else says where its table is by overriding ``record_table``.
+    is checked. By default the record is the one ``record_id`` names (a roll, a tracker, a
+    task…); a component whose table is found some other way overrides ``record_table``.
     """
 
-    roll_id: int
+    record_id: int
 
     async def record_table(self, interaction: discord.Interaction) -> int:
         """The channel id of the table this component's record belongs to."""
-        return await roll_channel(interaction, self.roll_id)
+        return await record_channel(interaction, self.record_id)
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         raise NotImplementedError
@@ -91,24 +91,24 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 
     def __init__(
         self,
-        roll_id: int,
+        record_id: int,
         action: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
     ) -> None:
-        custom_id = f"{self.prefix}:{action}:{roll_id}"
+        custom_id = f"{self.prefix}:{action}:{record_id}"
         super().__init__(
             discord.ui.Button(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
         )
-        self.roll_id = roll_id
+        self.record_id = record_id
         self.action = action
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(int(match["roll"]), match["action"])
+        return cls(int(match["record"]), match["action"])
 
 
 class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
@@ -131,9 +131,6 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
         self.record_id = record_id
         self.action = action
         self.step = step
-
-    async def record_table(self, interaction: discord.Interaction) -> int:
-        return await roll_channel(interaction, self.record_id)
 
     @classmethod
     async def from_custom_id(

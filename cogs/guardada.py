@@ -23,7 +23,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import RollRecord, SavedRoll, Table
+from bot.models import Record, SavedRoll, Table
 from rules.expression import parse
 from rules.template import MAX_VALUES_LENGTH, fill, parse_values, placeholders
 
@@ -192,7 +192,7 @@ class Guardada(commands.Cog):
         else:
             data = saved.data
         assert interaction.channel_id is not None
-        record = RollRecord(0, interaction.channel_id, interaction.user.id, saved.kind, data)
+        record = Record(0, interaction.channel_id, interaction.user.id, saved.kind, data)
         try:
             await repeater(interaction, record)
         except (KeyError, TypeError, ValueError):

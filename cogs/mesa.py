@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -188,7 +189,7 @@ class HistoryPage:
     def custom_id(self, before: int) -> str:
         return f"mesa:historial:{self.channel_id}:{before}:{self.pool or '-'}:{self.owner}"
 
-    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, object]:
+    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, Any]:
         rows = await bot.store.ledger(
             self.channel_id,
             limit=HISTORY_PAGE + 1,
@@ -218,7 +219,7 @@ class HistoryButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
         pool = "" if match["pool"] == "-" else match["pool"]
         page = HistoryPage(int(match["channel"]), 0, pool, int(match["owner"]))
@@ -237,18 +238,18 @@ class HistoryButton(
 # -- reset, after a confirmation -------------------------------------------------------------
 
 
-class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<roll>[0-9]{1,20})"):
+class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<record>[0-9]{1,20})"):
     """ "Sí, reiniciar" / "Cancelar". The record it carries is the table itself: its channel id."""
 
     prefix = "mesa:reiniciar"
 
     async def record_table(self, interaction: discord.Interaction) -> int:
-        return self.roll_id
+        return self.record_id
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        table = await bot.store.table_or_default(self.roll_id, interaction.guild_id)
+        table = await bot.store.table_or_default(self.record_id, interaction.guild_id)
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         if self.action == "no":

@@ -17,11 +17,24 @@ from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, options, percent, t
+from bot.options import Bounded
 from rules import dnd5e, donjon, dune, mediana, odds
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
 MAX_BARS = 30
+# Donjon's pool sizes stay app_commands.Range: rules.odds refuses a larger pool with its own
+# sentence ("para las probabilidades…"), which says more than a bare range would.
+DuneScore = app_commands.Transform[int, Bounded(1, dune.MAX_SCORE)]
+DuneDrive = app_commands.Transform[int, Bounded(0, dune.MAX_SCORE)]
+DuneDifficulty = app_commands.Transform[int, Bounded(0, dune.MAX_RAISED_DIFFICULTY)]
+DuneBought = app_commands.Transform[int, Bounded(0, dune.MAX_BOUGHT)]
+DuneComplicationRange = app_commands.Transform[int, Bounded(1, dune.MAX_COMPLICATION_RANGE)]
+DndModifier = app_commands.Transform[int, Bounded(-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)]
+DndTarget = app_commands.Transform[int, Bounded(1, dnd5e.MAX_TARGET)]
+MedianaScore = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE, mediana.MAX_SCORE)]
+MedianaSkill = app_commands.Transform[int, Bounded(0, mediana.MAX_SCORE)]
+MedianaDifficulty = app_commands.Transform[int, Bounded(0, mediana.MAX_DIFFICULTY)]
 # A result less likely than this (under 0.05 %) is not drawn: its bar would be invisible.
 NEGLIGIBLE = 0.0005
 
@@ -117,8 +130,8 @@ class Probabilidad(commands.Cog):
     async def donjon_odds(
         self,
         interaction: discord.Interaction,
-        dados: app_commands.Range[int, 0, 40],
-        contra: app_commands.Range[int, 0, 40] | None = None,
+        dados: app_commands.Range[int, 0, odds.MAX_POOL],
+        contra: app_commands.Range[int, 0, odds.MAX_POOL] | None = None,
         dificultad: Choice[str] | None = None,
     ) -> None:
         table = await current_table(interaction)
@@ -162,17 +175,14 @@ class Probabilidad(commands.Cog):
     async def dune_odds(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[int, 1, 20],
-        motivacion: app_commands.Range[int, 0, 20],
+        habilidad: DuneScore,
+        motivacion: DuneDrive,
         enfoque: bool = False,
-        dificultad: app_commands.Range[int, 0, 10] = 1,
-        dados_extra: app_commands.Range[int, 0, 3] = 0,
-        rango_complicacion: app_commands.Range[int, 1, 5] = 1,
+        dificultad: DuneDifficulty = 1,
+        dados_extra: DuneBought = 0,
+        rango_complicacion: DuneComplicationRange = 1,
         determinacion: bool = False,
     ) -> None:
-        dune.check_range("habilidad", habilidad, 1, dune.MAX_SCORE)
-        dune.check_range("motivacion", motivacion, 0, dune.MAX_SCORE)
-        dune.check_range("dados_extra", dados_extra, 0, dune.MAX_BOUGHT)
         args = (
             habilidad + motivacion,
             2 + dados_extra,
@@ -215,8 +225,8 @@ class Probabilidad(commands.Cog):
     async def dnd_odds(
         self,
         interaction: discord.Interaction,
-        modificador: app_commands.Range[int, -30, 30],
-        cd: app_commands.Range[int, 1, 50] | None = None,
+        modificador: DndModifier,
+        cd: DndTarget | None = None,
         ventaja: bool = False,
         desventaja: bool = False,
         ataque: bool = False,
@@ -227,19 +237,20 @@ class Probabilidad(commands.Cog):
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = []
-        if result.p_success is not None:
+        if cd is not None and result.p_success is not None:
             lines.append(t(lang, "odds.dnd.success", p=percent(lang, result.p_success), target=cd))
             lines.append(dnd_modes_line(lang, modificador, cd, ataque, shown=True))
         if ataque:
             lines.append(t(lang, "odds.dnd.critical", p=percent(lang, result.p_critical)))
-        if result.expected_damage is not None:
+        hit, critical, mean = result.damage_hit, result.damage_critical, result.expected_damage
+        if hit is not None and critical is not None and mean is not None:
             lines.append(
                 t(
                     lang,
                     "odds.dnd.damage",
-                    hit=decimal(lang, result.damage_hit, 1),
-                    critical=decimal(lang, result.damage_critical, 1),
-                    mean=decimal(lang, result.expected_damage, 2),
+                    hit=decimal(lang, hit, 1),
+                    critical=decimal(lang, critical, 1),
+                    mean=decimal(lang, mean, 2),
                 )
             )
         title = t(lang, "odds.dnd.title")
@@ -252,18 +263,15 @@ class Probabilidad(commands.Cog):
     async def mediana_odds(
         self,
         interaction: discord.Interaction,
-        atributo: app_commands.Range[int, -50, 50],
-        dificultad: app_commands.Range[int, 0, 100],
-        habilidad: app_commands.Range[int, 0, 50] = 0,
+        atributo: MedianaScore,
+        dificultad: MedianaDifficulty,
+        habilidad: MedianaSkill = 0,
         rango: Choice[str] | None = None,
         malherido: bool = False,
         solo_atributo: bool = False,
     ) -> None:
         """Each rank the GM may set, after the roll's own drops (no skill points,
         malherido); an attribute test neither explodes nor fails on a natural 1."""
-        mediana.check_number("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        mediana.check_number("habilidad", habilidad, 0, mediana.MAX_SCORE)
-        mediana.check_number("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
         if solo_atributo and habilidad:
             raise Refusal("odds.mediana.attribute_with_skill")
         skill = None if solo_atributo else habilidad

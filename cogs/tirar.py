@@ -12,7 +12,7 @@ from bot.checks import REASON_LIMIT, anywhere, current_table, reason, reason_opt
 from bot.client import Tirada
 from bot.delivery import send
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from rules.dice import MAX_EXPRESSION_LENGTH
@@ -35,7 +35,7 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     return embed
 
 
-async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same expression, for whoever presses, the same way and reason."""
     data = record.data
     await roll_and_post(

@@ -20,6 +20,13 @@ Side = Literal["a", "b"]
 DEFAULT_SIDES = 20
 MAX_POOL = 100
 MAX_LEVEL = 30
+# The most dice one bank gives or a GM adjusts at once.
+MAX_BANK = 100
+# The "Tipo de dado" dial: from a coin to a d100.
+MIN_SIDES = 2
+MAX_SIDES = 100
+# An item's own Habilidad on the Tabla de Provisiones.
+MAX_ITEM_SKILL = 4
 # "Si de nuevo resulta en un empate, repite la acción hasta que haya un vencedor": with
 # d2 a round ties half the time, so a thousand rounds end it with certainty in practice.
 MAX_TIE_ROUNDS = 1000
@@ -193,7 +200,7 @@ def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> i
     """Tabla 3-3: 3 automatic dice, + the item's Valor or its Habilidad, whichever is
     higher ("Habilidades y Valor no se suman; utiliza el mayor número"), + 3 if unusual or
     too large for the pack."""
-    if not 0 <= value <= MAX_POOL or not 0 <= item_skill <= 4:
+    if not 0 <= value <= MAX_POOL or not 0 <= item_skill <= MAX_ITEM_SKILL:
         raise RuleError("donjon.bad_item", value=value, skill=item_skill)
     return PROVISIONS_AUTOMATIC + max(value, item_skill) + (PROVISIONS_UNUSUAL if unusual else 0)
 

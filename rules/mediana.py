@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.dice import MAX_EXPLOSIONS, Die, Mark, explode_chain
-from rules.errors import RuleError
+from rules.errors import RuleError, check_range
 
 RANKS = ("bajo", "medio", "alto")
 SIDES = 10
@@ -23,12 +23,9 @@ MAX_SCORE = 50
 MAX_DIFFICULTY = 100
 MAX_EFFECT_DICE = 50
 DEATH_FACTOR = 6
+# The most PV a sheet holds, and the most one hurt or heal moves.
+MAX_HEALTH = 1000
 _EFFECT = re.compile(r"^\s*(\d{1,3})\s*d\s*6\s*(?:([+-])\s*(\d{1,3}))?\s*$", re.IGNORECASE)
-
-
-def check_number(name: str, value: int, low: int, high: int) -> None:
-    if not low <= value <= high:
-        raise RuleError("mediana.out_of_range", name=name, value=value, min=low, max=high)
 
 
 def rank_index(rank: str) -> int:
@@ -184,22 +181,13 @@ def roll_test(
     """Roll 1o3d10 + ``score``. In skill and opposed tests a 10 on the objective die
     explodes: "se suma el resultado y se vuelve a tirar 1o3d10", at the same rank, for as
     long as it shows 10 (bounded)."""
-    check_number("puntuacion", score, -MAX_SCORE, MAX_SCORE)
+    check_range("puntuacion", score, -MAX_SCORE, MAX_SCORE)
     if difficulty is not None:
-        check_number("dificultad", difficulty, 0, MAX_DIFFICULTY)
+        check_range("dificultad", difficulty, 0, MAX_DIFFICULTY)
     throws = [throw(rng, rank)]
     while explode and throws[-1].objective == SIDES and len(throws) <= MAX_EXPLOSIONS:
         throws.append(throw(rng, rank))
     return Test(tuple(throws), score, difficulty, skill_test)
-
-
-def opposed_winner(a: Test, b: Test) -> str | None:
-    """ "El jugador que saque el resultado más alto tiene éxito"; a tie goes to the GM.
-    A natural 1 or a fumble fails on either side (see :func:`contest_winners`)."""
-    winners = contest_winners((a, b))
-    if len(winners) != 1:
-        return None
-    return "ab"[winners[0]]
 
 
 def fails_outright(test: Test) -> bool:
@@ -248,11 +236,11 @@ MAX_CONTESTANTS = 10
 def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
     """Every side rolls its own test (exploding, natural 1 and fumble apply: it is a skill
     test); :func:`contest_winners` reads the result."""
-    check_number("participantes", len(sides), 2, MAX_CONTESTANTS)
+    check_range("participantes", len(sides), 2, MAX_CONTESTANTS)
     for side in sides:
-        check_number("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
-        check_number("habilidad", side.skill, 0, MAX_SCORE)
-        check_number("estorbo", side.encumbrance, 0, MAX_SCORE)
+        check_range("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
+        check_range("habilidad", side.skill, 0, MAX_SCORE)
+        check_range("estorbo", side.encumbrance, 0, MAX_SCORE)
     return tuple(roll_test(rng, side.score, None, side.rank) for side in sides)
 
 
@@ -265,9 +253,9 @@ def effect_dice(base: int, degrees_won: int, critical: bool, in_combat: bool) ->
     of the degrees. So when the degrees are known they are the critical's bonus and
     *Críticos*' "se multiplica el daño infligido por 2" is not applied again; the doubling
     stands alone only for a combat critical whose margin is not given (degrees 0)."""
-    check_number("dados", base, 1, MAX_EFFECT_DICE)
-    check_number("grados", degrees_won, 0, MAX_EFFECT_DICE)
-    check_number("dados", base + degrees_won, 1, MAX_EFFECT_DICE)
+    check_range("dados", base, 1, MAX_EFFECT_DICE)
+    check_range("grados", degrees_won, 0, MAX_EFFECT_DICE)
+    check_range("dados", base + degrees_won, 1, MAX_EFFECT_DICE)
     return base + degrees_won, critical and in_combat and degrees_won == 0
 
 
@@ -315,7 +303,7 @@ def parse_effect(text: str) -> EffectSpec:
         raise RuleError("mediana.bad_effect", text=text.strip()[:40])
     dice = int(match[1])
     bonus = int(match[3] or 0) * (-1 if match[2] == "-" else 1)
-    check_number("dados", dice, 1, MAX_EFFECT_DICE)
+    check_range("dados", dice, 1, MAX_EFFECT_DICE)
     return EffectSpec(dice, bonus)
 
 
@@ -344,10 +332,10 @@ def roll_effect(
 ) -> Effect:
     """Each d6 explodes on a 6 ("los seises son acumulativos"); every degree adds a d6; a
     critical in combat doubles the damage; absorption is subtracted, never below 0."""
-    check_number("grados", extra_dice, 0, MAX_EFFECT_DICE)
-    check_number("absorcion", absorption, 0, MAX_SCORE)
+    check_range("grados", extra_dice, 0, MAX_EFFECT_DICE)
+    check_range("absorcion", absorption, 0, MAX_SCORE)
     count = spec.dice + extra_dice
-    check_number("dados", count, 1, MAX_EFFECT_DICE)
+    check_range("dados", count, 1, MAX_EFFECT_DICE)
     chains = tuple(explode_chain(rng, EFFECT_SIDES) for _ in range(count))
     return Effect(chains, spec.bonus, critical, absorption)
 
@@ -387,18 +375,18 @@ class Health:
 
 
 def check_health(physique: int, maximum: int) -> None:
-    check_number("fisico", physique, 1, MAX_SCORE)
-    check_number("maximo", maximum, 1, 1000)
+    check_range("fisico", physique, 1, MAX_SCORE)
+    check_range("maximo", maximum, 1, MAX_HEALTH)
 
 
 def hurt(health: Health, amount: int) -> Health:
-    check_number("cantidad", amount, 1, 1000)
+    check_range("cantidad", amount, 1, MAX_HEALTH)
     floor = -health.physique * DEATH_FACTOR
     return Health(health.physique, health.maximum, max(health.current - amount, floor))
 
 
 def heal(health: Health, amount: int) -> Health:
-    check_number("cantidad", amount, 1, 1000)
+    check_range("cantidad", amount, 1, MAX_HEALTH)
     if health.dead:
         raise RuleError("mediana.dead")
     return Health(health.physique, health.maximum, min(health.current + amount, health.maximum))
@@ -432,8 +420,8 @@ class Fighter:
 def initiative_roll(rng: random.Random, bonus: int, encumbrance: int, rank: str) -> Test:
     """Bonus + 1o3d10 (exploding, as a skill test) − armour's encumbrance ("el estorbo hay
     que restarlo a la iniciativa")."""
-    check_number("bono", bonus, -MAX_SCORE, MAX_SCORE)
-    check_number("estorbo", encumbrance, 0, MAX_SCORE)
+    check_range("bono", bonus, -MAX_SCORE, MAX_SCORE)
+    check_range("estorbo", encumbrance, 0, MAX_SCORE)
     return roll_test(rng, bonus - encumbrance, None, rank)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -253,7 +253,7 @@ class DuneOdds(Generic[N]):
 
 
 def _convolve(a: Mapping[int, Fraction], b: Mapping[int, Fraction]) -> dict[int, Fraction]:
-    out: Counter[int] = Counter()
+    out: defaultdict[int, Fraction] = defaultdict(Fraction)
     for (x, p), (y, q) in itertools.product(a.items(), b.items()):
         out[x + y] += p * q
     return dict(out)
@@ -292,14 +292,14 @@ def dune_exact(
     check_range("rango_complicacion", complication_range, 1, dune.MAX_COMPLICATION_RANGE)
     check_range("dificultad", difficulty, 0, dune.MAX_RAISED_DIFFICULTY)
     face = Fraction(1, dune.SIDES)
-    one_die: Counter[int] = Counter()
+    one_die: defaultdict[int, Fraction] = defaultdict(Fraction)
     for value in range(1, dune.SIDES + 1):
         one_die[dune.die_successes(value, target, focus_skill)] += face
     successes: dict[int, Fraction] = {2 * automatic_ones: Fraction(1)}
     for _ in range(dice - automatic_ones):
         successes = _convolve(successes, one_die)
     p_pass = sum((p for k, p in successes.items() if k >= difficulty), start=Fraction(0))
-    momentum: Counter[int] = Counter()
+    momentum: defaultdict[int, Fraction] = defaultdict(Fraction)
     for k, p in successes.items():
         momentum[k - difficulty if k >= difficulty else 0] += p
     clean = Fraction(dune.SIDES - complication_range, dune.SIDES) ** (dice - automatic_ones)
@@ -330,7 +330,7 @@ def _kept_d20(mode: dnd5e.Mode) -> dict[int, Fraction]:
     faces = range(1, 21)
     if mode is dnd5e.Mode.NORMAL:
         return {f: Fraction(1, 20) for f in faces}
-    out: Counter[int] = Counter()
+    out: defaultdict[int, Fraction] = defaultdict(Fraction)
     for x, y in itertools.product(faces, faces):
         out[max(x, y) if mode is dnd5e.Mode.ADVANTAGE else min(x, y)] += Fraction(1, 400)
     return dict(out)
@@ -442,7 +442,7 @@ def _throws(rank: str) -> tuple[tuple[int, bool, Fraction], ...]:
 
 @functools.lru_cache(maxsize=8)
 def _objective(rank: str) -> dict[int, Fraction]:
-    objective: Counter[int] = Counter()
+    objective: defaultdict[int, Fraction] = defaultdict(Fraction)
     for o, _, p in _throws(rank):
         objective[o] += p
     return dict(objective)
@@ -456,10 +456,10 @@ def _after_first(rank: str) -> dict[int, Fraction]:
     allowed no longer explodes. Built from that last throw back to the second.
     """
     objective = _objective(rank)
-    p_ten = objective[mediana.SIDES]
+    p_ten = objective.get(mediana.SIDES, Fraction(0))
     chain = dict(objective)
     for _ in range(mediana.MAX_EXPLOSIONS - 1):
-        step: Counter[int] = Counter({o: p for o, p in objective.items() if o != mediana.SIDES})
+        step = defaultdict(Fraction, {o: p for o, p in objective.items() if o != mediana.SIDES})
         for x, q in chain.items():
             step[mediana.SIDES + x] += p_ten * q
         chain = dict(step)
@@ -483,11 +483,11 @@ def mediana_exact(
 ) -> MedianaOdds[Fraction]:
     """P(success), P(critical) and P(fumble) of Atributo (+ Habilidad) + 1o3d10 against a
     difficulty, explosions included exactly (they stop at the rules' cap)."""
-    mediana.check_number("puntuacion", score, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-    mediana.check_number("dificultad", difficulty, 0, mediana.MAX_DIFFICULTY)
+    check_range("puntuacion", score, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+    check_range("dificultad", difficulty, 0, mediana.MAX_DIFFICULTY)
     rest = _after_first(rank)
     p_success = p_critical = p_fumble = Fraction(0)
-    totals: Counter[int] = Counter()
+    totals: defaultdict[int, Fraction] = defaultdict(Fraction)
     for objective, fumble, p in _throws(rank):
         if fumble:
             p_fumble += p
@@ -519,7 +519,7 @@ def dune_assisted_pass(
     leader = dune_exact(target, dice, focus_skill, 1, 0, automatic_ones).successes
     help_: dict[int, Fraction] = {0: Fraction(1)}
     for helper_target, helper_focus in helpers:
-        die: Counter[int] = Counter()
+        die: defaultdict[int, Fraction] = defaultdict(Fraction)
         for value in range(1, dune.SIDES + 1):
             die[dune.die_successes(value, helper_target, helper_focus)] += Fraction(1, dune.SIDES)
         help_ = _convolve(help_, die)

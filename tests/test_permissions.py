@@ -98,7 +98,7 @@ async def dnd_tracker(h: Harness) -> dict[str, Any]:
         await h.slash("dnd iniciativa monstruos", user=GM, nombre=name, modificador=1)
     assert h.bot is not None
     h.bot.rng = random.Random(1)
-    tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
+    tracker = (await h.bot.store.records(CHANNEL_ID, "dnd_combate", 1))[0]
     return {"combatiente": tracker.data["combatants"][-1]["key"]}
 
 
@@ -238,7 +238,7 @@ def snapshot(h: Harness) -> tuple[Any, ...]:
                 "SELECT * FROM tables ORDER BY channel_id",
                 "SELECT channel_id, pool, owner_id, value FROM pools ORDER BY 1, 2, 3",
                 "SELECT count(*) FROM ledger",
-                "SELECT id, version, retired, data FROM rolls ORDER BY id",
+                "SELECT id, version, retired, data FROM records ORDER BY id",
                 "SELECT * FROM reveals",
                 "SELECT * FROM saved_rolls ORDER BY id",
             )
@@ -353,10 +353,10 @@ async def donjon_won(h: Harness) -> Message:
 async def donjon_told(h: Harness) -> Message:
     """Every success told as a fact: the narration the GM (the loser) marks as narrated."""
     panel = await donjon_won(h)
-    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
     last = None
     for n in range(4):
-        opened = await h.click(h.current(panel), f"donjon:ley:hecho:{roll_id}")
+        opened = await h.click(h.current(panel), f"donjon:ley:hecho:{record_id}")
         last = await h.submit(opened.modal_id, {"hecho": f"Hecho {n}"}, message=h.current(panel))
     assert last is not None
     return last.messages[-1]
@@ -365,8 +365,8 @@ async def donjon_told(h: Harness) -> Message:
 async def donjon_friend_menu(h: Harness) -> Message:
     h.script(10, 1)
     panel = (await h.slash("donjon prueba", dados=1, contra=1)).message
-    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
-    return (await h.click(panel, f"donjon:ley:amigo:{roll_id}")).message
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    return (await h.click(panel, f"donjon:ley:amigo:{record_id}")).message
 
 
 async def donjon_started(h: Harness) -> Message:
@@ -404,7 +404,7 @@ async def dnd_started(h: Harness) -> Message:
     h.script(20)
     await h.slash("dnd iniciativa unirme", modificador=5)
     assert h.bot is not None
-    tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
+    tracker = (await h.bot.store.records(CHANNEL_ID, "dnd_combate", 1))[0]
     panel = h.discord.messages[tracker.message_id or 0]
     await h.click(panel, next(c for c in panel.custom_ids if "empezar" in c), user=GM)
     return h.current(panel)
@@ -426,7 +426,7 @@ async def dnd_panel(h: Harness) -> Message:
     await h.slash("dnd iniciativa panel", user=GM)
     await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1)
     assert h.bot is not None
-    tracker = (await h.bot.store.rolls(CHANNEL_ID, "dnd_combate", 1))[0]
+    tracker = (await h.bot.store.records(CHANNEL_ID, "dnd_combate", 1))[0]
     return h.discord.messages[tracker.message_id or 0]
 
 

@@ -242,7 +242,7 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     sweep.h.bot.rng = seeded
     await sweep.crawl([reply])
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
-    record = await sweep.h.bot.store.roll(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
+    record = await sweep.h.bot.store.record(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
     assert record is not None
     law = donjon.from_data(record.data).law
     assert law is not None and law.narrated and RIVAL.id in law.banked

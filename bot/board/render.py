@@ -102,12 +102,12 @@ async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed
 
 
 async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
-    tasks = [r for r in await store.rolls(table.channel_id, DUNE_TASK, limit=100) if not r.data.get("done")]
+    tasks = [r for r in await store.records(table.channel_id, DUNE_TASK, limit=100) if not r.data.get("done")]
     if not tasks:
         return
     shown = list(reversed(tasks))[:SHOWN]
     points = dict.fromkeys((task.id for task in shown), 0)
-    for record in await store.linked_rolls(table.channel_id, DUNE_ROLL, "task_id", list(points)):
+    for record in await store.linked_records(table.channel_id, DUNE_ROLL, "task_id", list(points)):
         roll = dune.from_data(record.data)
         if roll.task_id in points:
             points[roll.task_id] += dune.task_points(roll)
@@ -138,7 +138,7 @@ async def donjon_part(store: Store, lang: Lang, table: Table, embed: discord.Emb
     text = fit(more(lang, lines, len(banks))) if lines else t(lang, "board.donjon.no_bank")
     embeds.field(embed, t(lang, "board.donjon.bank"), text)
     pending = []
-    for record in await store.rolls(table.channel_id, DONJON_ROLL, limit=200):
+    for record in await store.records(table.channel_id, DONJON_ROLL, limit=200):
         law = donjon.from_data(record.data).law
         if law is not None and law.facts and not law.narrated:
             pending.append(law)
@@ -167,7 +167,7 @@ def fact_line(lang: Lang, law: donjon.Law) -> str:
 async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
     """The open combat's order, an arrow on whoever acts, and the round."""
     record = next(
-        (r for r in await store.rolls(table.channel_id, DND_COMBAT, 5) if not r.data["ended"]), None
+        (r for r in await store.records(table.channel_id, DND_COMBAT, 5) if not r.data["ended"]), None
     )
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
@@ -185,7 +185,7 @@ async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed)
 async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
     """The open combat's order this round (rolled again each round), ▶ on whoever acts."""
     record = next(
-        (r for r in await store.rolls(table.channel_id, MEDIANA_COMBAT, 5) if not r.data["ended"]), None
+        (r for r in await store.records(table.channel_id, MEDIANA_COMBAT, 5) if not r.data["ended"]), None
     )
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)

@@ -10,7 +10,7 @@ append-only ledger row, and the whole operation is recorded under its interactio
 replay returns the first answer and changes nothing.
 
 Split by concern: ``connection`` (the one connection and how a transaction runs),
-``schema`` (migrations, ``meta``), ``tables``, ``pools`` (operations and the ledger), ``rolls``
+``schema`` (migrations, ``meta``), ``tables``, ``pools`` (operations and the ledger), ``records``
 (records and reveals), ``retention``, and for issue 21 ``saved`` (saved rolls), ``session``
 (what the chronicle reads) and ``dice`` (dice statistics). ``Store`` is all of them.
 """
@@ -27,8 +27,8 @@ from bot.settings import is_postgres
 from bot.store.connection import Clock, DatabaseReplaced, utc_now
 from bot.store.dice import Dice
 from bot.store.pools import POOL_MAX, Pools
+from bot.store.records import Records
 from bot.store.retention import Pruned, Pruning, Retention
-from bot.store.rolls import Rolls
 from bot.store.saved import Saved
 from bot.store.schema import MIGRATIONS, Schema
 from bot.store.session import Session
@@ -39,7 +39,7 @@ BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
 
 
-class Store(Schema, Tables, Pools, Rolls, Pruning, Saved, Session, Dice):
+class Store(Schema, Tables, Pools, Records, Pruning, Saved, Session, Dice):
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
     @classmethod

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.models import NewRoll
+from bot.models import NewRecord
 from bot.store.connection import Connection
 
 
-def count_dice(db: sqlite3.Connection, day: str, channel_id: int, roll: NewRoll) -> None:
+def count_dice(db: sqlite3.Connection, day: str, channel_id: int, roll: NewRecord) -> None:
     """Inside a new roll's own transaction (a replay records nothing twice): add its dice
     to the day's counts."""
     faces: dict[tuple[int, int], int] = {}

@@ -11,13 +11,13 @@ from bot.models import (
     Applied,
     Change,
     LedgerRow,
-    NewRoll,
+    NewRecord,
     Operation,
     Outcome,
     PoolState,
     PoolValue,
+    RecordUpdate,
     Refused,
-    RollUpdate,
     Undo,
 )
 from bot.store.connection import Connection
@@ -75,12 +75,12 @@ class Pools(Connection):
         return outcome
 
     def _changes(self, db: sqlite3.Connection, op: Operation) -> Outcome:
-        roll_id = None
-        if op.roll_update is not None:
-            refused = self._update_roll(db, op.roll_update)
+        record_id = None
+        if op.record_update is not None:
+            refused = self._update_record(db, op.record_update)
             if refused is not None:
                 return refused
-            roll_id = op.roll_update.roll_id
+            record_id = op.record_update.record_id
         changes = op.changes
         if op.undo is not None:
             reverted = self._undo_plan(db, op.channel_id, op.undo)
@@ -91,7 +91,7 @@ class Pools(Connection):
         if op.reset is not None:
             changes += self._reset_plan(db, op.channel_id)
             retired = db.execute(
-                "UPDATE rolls SET retired = 1 WHERE channel_id = ? AND NOT retired "
+                "UPDATE records SET retired = 1 WHERE channel_id = ? AND NOT retired "
                 f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
                 (op.channel_id, *op.reset.keep),
             ).rowcount
@@ -101,9 +101,9 @@ class Pools(Connection):
             if isinstance(result, Refused):
                 return result
             states.append(result)
-        if op.new_roll is not None:
-            roll_id = self._insert_roll(db, op.channel_id, op.interaction_id, op.new_roll)
-        return Applied(tuple(states), roll_id=roll_id, retired=retired)
+        if op.new_record is not None:
+            record_id = self._insert_record(db, op.channel_id, op.interaction_id, op.new_record)
+        return Applied(tuple(states), record_id=record_id, retired=retired)
 
     def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
         """The compensating changes for the last operation not yet reverted (that touched
@@ -134,30 +134,30 @@ class Pools(Connection):
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    def _update_roll(self, db: sqlite3.Connection, update: RollUpdate) -> Refused | None:
+    def _update_record(self, db: sqlite3.Connection, update: RecordUpdate) -> Refused | None:
         cursor = db.execute(
-            "UPDATE rolls SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
+            "UPDATE records SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
             "RETURNING id",
-            (json.dumps(update.data), update.roll_id, update.version),
+            (json.dumps(update.data), update.record_id, update.version),
         )
         if cursor.fetchone() is not None:
             return None
-        cursor = db.execute("SELECT 1 FROM rolls WHERE id = ? AND NOT retired", (update.roll_id,))
+        cursor = db.execute("SELECT 1 FROM records WHERE id = ? AND NOT retired", (update.record_id,))
         exists = cursor.fetchone()
         key = "roll.stale" if exists else "error.roll_gone"
         return Refused(key, "", 0, 0, 0)
 
-    def _insert_roll(
-        self, db: sqlite3.Connection, channel_id: int, interaction_id: int, roll: NewRoll
+    def _insert_record(
+        self, db: sqlite3.Connection, channel_id: int, interaction_id: int, record: NewRecord
     ) -> int:
         cursor = db.execute(
-            "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (channel_id, interaction_id, roll.user_id, roll.kind, json.dumps(roll.data), self._now()),
+            (channel_id, interaction_id, record.user_id, record.kind, json.dumps(record.data), self._now()),
         )
         row = cursor.fetchone()
         assert row is not None
-        count_dice(db, self._clock().date().isoformat(), channel_id, roll)
+        count_dice(db, self._clock().date().isoformat(), channel_id, record)
         return int(row[0])
 
     def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
@@ -242,9 +242,9 @@ class Pools(Connection):
         rows = await self._fetchall(
             "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
             "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
-            "(SELECT s.message_id FROM rolls s WHERE s.secret "
+            "(SELECT s.message_id FROM records s WHERE s.secret "
             "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
-            "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
+            "l.created_at, l.undoes FROM ledger l LEFT JOIN records r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = :channel AND l.id < :before "
             "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "
@@ -299,5 +299,5 @@ def decode_outcome(text: str) -> Outcome:
     data["replayed"] = True
     if kind == "applied":
         pools = tuple(PoolState(**p) for p in data["pools"])
-        return Applied(pools, replayed=True, roll_id=data["roll_id"], retired=data.get("retired", 0))
+        return Applied(pools, replayed=True, record_id=data["record_id"], retired=data.get("retired", 0))
     return Refused(**data)

@@ -33,13 +33,13 @@ from bot.models import (
     Applied,
     Change,
     LedgerRow,
-    NewRoll,
+    NewRecord,
     Operation,
     Outcome,
     PoolState,
     PoolValue,
+    Record,
     Refused,
-    RollRecord,
     System,
     Table,
     TableSettings,
@@ -49,8 +49,8 @@ from bot.store import postgres_steps as steps
 from bot.store.connection import Clock, utc_now
 from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome
 from bot.store.postgres_play import PostgresPlay, count_dice
+from bot.store.records import record_of
 from bot.store.retention import Pruned, Retention
-from bot.store.rolls import roll_of
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
 
@@ -213,7 +213,7 @@ class PostgresStore(PostgresPlay, Store):
         """Forget what ``retention`` allows, in short transactions; returns what went."""
         now = self._clock()
         operations_before = (now - retention.operations).isoformat(timespec="seconds")
-        rolls_before = (now - retention.rolls).isoformat(timespec="seconds")
+        rolls_before = (now - retention.records).isoformat(timespec="seconds")
         counts = [0, 0, 0]
         while True:
             async with self._pool.acquire() as db, db.transaction():
@@ -235,7 +235,7 @@ class PostgresStore(PostgresPlay, Store):
         """Who plays at this table: everyone who has rolled there, in the order of their
         first roll, then whoever holds a pool of their own (even at zero) without a roll."""
         rows = await self._fetch(
-            "SELECT user_id FROM (SELECT user_id, id AS seen FROM rolls WHERE channel_id = $1 "
+            "SELECT user_id FROM (SELECT user_id, id AS seen FROM records WHERE channel_id = $1 "
             "UNION ALL SELECT owner_id, 1::bigint << 62 FROM pools WHERE channel_id = $1 AND owner_id <> 0) "
             "AS seen_at GROUP BY user_id ORDER BY min(seen), user_id LIMIT $2",
             channel_id,
@@ -284,12 +284,12 @@ class PostgresStore(PostgresPlay, Store):
         return outcome
 
     async def _operate(self, db: Db, op: Operation) -> Outcome:
-        roll_id = None
-        if op.roll_update is not None:
-            refused = await steps.update_roll(db, op.roll_update)
+        record_id = None
+        if op.record_update is not None:
+            refused = await steps.update_record(db, op.record_update)
             if refused is not None:
                 return refused
-            roll_id = op.roll_update.roll_id
+            record_id = op.record_update.record_id
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)
@@ -301,7 +301,7 @@ class PostgresStore(PostgresPlay, Store):
             changes += await steps.reset_plan(db, op.channel_id)
             retired = steps.count(
                 await db.execute(
-                    "UPDATE rolls SET retired = true WHERE channel_id = $1 AND NOT retired "
+                    "UPDATE records SET retired = true WHERE channel_id = $1 AND NOT retired "
                     "AND NOT (kind = ANY($2::text[]))",
                     op.channel_id,
                     list(op.reset.keep),
@@ -313,9 +313,9 @@ class PostgresStore(PostgresPlay, Store):
             if isinstance(result, Refused):
                 return result
             states.append(result)
-        if op.new_roll is not None:
-            roll_id = await self._add_roll(db, op.channel_id, op.interaction_id, op.new_roll)
-        return Applied(tuple(states), roll_id=roll_id, retired=retired)
+        if op.new_record is not None:
+            record_id = await self._add_roll(db, op.channel_id, op.interaction_id, op.new_record)
+        return Applied(tuple(states), record_id=record_id, retired=retired)
 
     async def _outcome_of(self, db: Db, interaction_id: int, step: int) -> Outcome | None:
         text = await db.fetchval(
@@ -323,9 +323,9 @@ class PostgresStore(PostgresPlay, Store):
         )
         return None if text is None else decode_outcome(text)
 
-    async def _add_roll(self, db: Db, channel_id: int, interaction_id: int, roll: NewRoll) -> int:
+    async def _add_roll(self, db: Db, channel_id: int, interaction_id: int, roll: NewRecord) -> int:
         roll_id = await db.fetchval(
-            "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
             "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             channel_id,
             interaction_id,
@@ -403,9 +403,9 @@ class PostgresStore(PostgresPlay, Store):
         rows = await self._fetch(
             "SELECT l.id, l.channel_id, l.interaction_id, l.actor_id, l.pool, l.owner_id, l.delta, "
             "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
-            "(SELECT s.message_id FROM rolls s WHERE s.secret "
+            "(SELECT s.message_id FROM records s WHERE s.secret "
             "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
-            "l.created_at, l.undoes FROM ledger l LEFT JOIN rolls r "
+            "l.created_at, l.undoes FROM ledger l LEFT JOIN records r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = $1 AND l.id < $2 "
             "AND ($3::text IS NULL OR l.pool = $3) AND ($4::bigint IS NULL OR l.owner_id = $4) "
@@ -434,13 +434,13 @@ class PostgresStore(PostgresPlay, Store):
 
     # -- rolls that buttons come back to ------------------------------------------------
 
-    async def save_roll(
+    async def save_record(
         self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
     ) -> int:
         """Record a posted roll once per interaction and return its id."""
         async with self._pool.acquire() as db, db.transaction():
             await db.execute(
-                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+                "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (interaction_id) DO NOTHING",
                 channel_id,
                 interaction_id,
@@ -449,40 +449,42 @@ class PostgresStore(PostgresPlay, Store):
                 json.dumps(data),
                 self._now(),
             )
-            roll_id = int(await db.fetchval("SELECT id FROM rolls WHERE interaction_id = $1", interaction_id))
+            roll_id = int(
+                await db.fetchval("SELECT id FROM records WHERE interaction_id = $1", interaction_id)
+            )
         self._changed(channel_id)
         return roll_id
 
-    async def roll(self, roll_id: int) -> RollRecord | None:
+    async def record(self, record_id: int) -> Record | None:
         """A live roll; a retired one (the table was reset) no longer exists for buttons."""
-        row = await self._fetchrow("SELECT * FROM rolls WHERE id = $1 AND NOT retired", roll_id)
-        return None if row is None else roll_of(row)
+        row = await self._fetchrow("SELECT * FROM records WHERE id = $1 AND NOT retired", record_id)
+        return None if row is None else record_of(row)
 
-    async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
+    async def records(self, channel_id: int, kind: str, limit: int = 500) -> list[Record]:
         """The channel's latest rolls of one kind, newest first."""
         rows = await self._fetch(
-            "SELECT * FROM rolls WHERE channel_id = $1 AND kind = $2 AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = $1 AND kind = $2 AND NOT retired "
             "ORDER BY id DESC LIMIT $3",
             channel_id,
             kind,
             limit,
         )
-        return [roll_of(r) for r in rows]
+        return [record_of(r) for r in rows]
 
-    async def linked_rolls(
+    async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
-    ) -> list[RollRecord]:
+    ) -> list[Record]:
         """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
         ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
         rows = await self._fetch(
-            "SELECT * FROM rolls WHERE channel_id = $1 AND kind = $2 AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = $1 AND kind = $2 AND NOT retired "
             "AND data ->> $3 = ANY($4::text[]) ORDER BY id",
             channel_id,
             kind,
             field,
             [str(i) for i in ids],
         )
-        return [roll_of(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
@@ -500,18 +502,18 @@ class PostgresStore(PostgresPlay, Store):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._pool.execute("DELETE FROM reveals WHERE message_id = $1", message_id)
 
-    async def set_roll_message(self, roll_id: int, message_id: int, *, secret: bool = False) -> None:
+    async def set_record_message(self, record_id: int, message_id: int, *, secret: bool = False) -> None:
         """Remember where a roll was posted; the roll's own ledger rows learn the link too,
         and once a secret roll is revealed the rows naming its secret message name the
         table's message instead (as SQLite's)."""
         async with self._pool.acquire() as db, db.transaction():
-            before = await db.fetchrow("SELECT message_id, secret FROM rolls WHERE id = $1", roll_id)
+            before = await db.fetchrow("SELECT message_id, secret FROM records WHERE id = $1", record_id)
             row = await db.fetchrow(
-                "UPDATE rolls SET message_id = $1, secret = $2 WHERE id = $3 "
+                "UPDATE records SET message_id = $1, secret = $2 WHERE id = $3 "
                 "RETURNING channel_id, interaction_id",
                 message_id,
                 secret,
-                roll_id,
+                record_id,
             )
             if row is None or before is None:
                 return

@@ -12,15 +12,15 @@ from typing import TYPE_CHECKING
 
 import asyncpg
 
-from bot.models import LedgerRow, NewRoll, RollRecord, SavedRoll
-from bot.store.rolls import roll_of
+from bot.models import LedgerRow, NewRecord, Record, SavedRoll
+from bot.store.records import record_of
 from bot.store.session import scene_key
 
 if TYPE_CHECKING:
     from bot.store.postgres import Db
 
 
-async def count_dice(db: Db, day: str, channel_id: int, roll: NewRoll) -> None:
+async def count_dice(db: Db, day: str, channel_id: int, roll: NewRecord) -> None:
     """Inside a new roll's own transaction (a replay records nothing twice): add its dice
     to the day's counts."""
     faces: dict[tuple[int, int], int] = {}
@@ -86,16 +86,16 @@ class PostgresPlay:
         )
         return [_saved(r) for r in rows]
 
-    async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> RollRecord | None:
+    async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> Record | None:
         """The player's latest live roll at the table among ``kinds`` (to save it by name)."""
         row = await self._pool.fetchrow(
-            "SELECT * FROM rolls WHERE channel_id = $1 AND user_id = $2 AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = $1 AND user_id = $2 AND NOT retired "
             "AND kind = ANY($3::text[]) ORDER BY id DESC LIMIT 1",
             channel_id,
             user_id,
             list(kinds),
         )
-        return None if row is None else roll_of(row)
+        return None if row is None else record_of(row)
 
     async def delete_named_roll(self, saved_id: int) -> bool:
         status = await self._pool.execute("DELETE FROM saved_rolls WHERE id = $1", saved_id)
@@ -103,7 +103,7 @@ class PostgresPlay:
 
     async def mark_secret(self, roll_id: int) -> None:
         """A roll posted secretly: the chronicle leaves it out until it is revealed."""
-        await self._pool.execute("UPDATE rolls SET secret = true WHERE id = $1", roll_id)
+        await self._pool.execute("UPDATE records SET secret = true WHERE id = $1", roll_id)
 
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
@@ -120,11 +120,11 @@ class PostgresPlay:
 
     async def session_rolls(
         self, channel_id: int, since: str, until: str, limit: int
-    ) -> list[tuple[str, RollRecord]]:
+    ) -> list[tuple[str, Record]]:
         """The table's rolls made in [since, until] that the whole table has seen (not
         secret, or revealed), oldest first, with when each was made."""
         rows = await self._pool.fetch(
-            "SELECT * FROM rolls r WHERE channel_id = $1 AND created_at >= $2 AND created_at <= $3 "
+            "SELECT * FROM records r WHERE channel_id = $1 AND created_at >= $2 AND created_at <= $3 "
             "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.roll_id = r.id)) "
             "ORDER BY id LIMIT $4",
             channel_id,
@@ -132,7 +132,7 @@ class PostgresPlay:
             until,
             limit,
         )
-        return [(r["created_at"], roll_of(r)) for r in rows]
+        return [(r["created_at"], record_of(r)) for r in rows]
 
     async def session_ledger(self, channel_id: int, since: str, until: str, limit: int) -> list[LedgerRow]:
         """The table's ledger rows written in [since, until], oldest first."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from bot.models import Change, Refused, RollUpdate, Undo
+from bot.models import Change, RecordUpdate, Refused, Undo
 from bot.store.pools import refusal
 from bot.store.retention import PRUNE_BATCH, Pruned
 
@@ -19,18 +19,18 @@ def count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-async def update_roll(db: Db, update: RollUpdate) -> Refused | None:
+async def update_record(db: Db, update: RecordUpdate) -> Refused | None:
     """A roll's state moves only from the version it was read at (as SQLite's)."""
     updated = await db.fetchval(
-        "UPDATE rolls SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
+        "UPDATE records SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
         "RETURNING id",
         json.dumps(update.data),
-        update.roll_id,
+        update.record_id,
         update.version,
     )
     if updated is not None:
         return None
-    exists = await db.fetchval("SELECT 1 FROM rolls WHERE id = $1 AND NOT retired", update.roll_id)
+    exists = await db.fetchval("SELECT 1 FROM records WHERE id = $1 AND NOT retired", update.record_id)
     return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
 
 
@@ -86,7 +86,7 @@ async def prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: 
         PRUNE_BATCH,
     )
     rolls = await db.execute(
-        "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE created_at < $1 "
+        "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < $1 "
         "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3)",
         rolls_before,
         list(kinds),
@@ -94,7 +94,7 @@ async def prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: 
     )
     reveals = await db.execute(
         "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < $1 "
-        "AND NOT EXISTS (SELECT 1 FROM rolls WHERE rolls.id = reveals.roll_id) LIMIT $2)",
+        "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT $2)",
         rolls_before,
         PRUNE_BATCH,
     )

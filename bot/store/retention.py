@@ -20,20 +20,20 @@ class Retention:
 
     - ``operations``: an interaction's recorded outcome exists to answer Discord's replay
       of it, and Discord replays only while the interaction's token lives (15 minutes).
-    - ``rolls``: a roll of one of ``kinds`` (rolls read by nothing but their own buttons),
-      or any retired one, older than this. A Dune roll linked to an extended task stays
+    - ``records``: a record of one of ``kinds`` (rolls read by nothing but their own
+      buttons), or any retired one, older than this. A Dune roll linked to an extended task stays
       while the task lives: the task's progress is counted from it.
     """
 
     operations: timedelta = timedelta(minutes=20)
-    rolls: timedelta = timedelta(days=30)
+    records: timedelta = timedelta(days=30)
     kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Pruned:
     operations: int = 0
-    rolls: int = 0
+    records: int = 0
     reveals: int = 0
 
 
@@ -44,32 +44,32 @@ class Pruning(Connection):
         """Forget what ``retention`` allows, in short transactions; returns what went."""
         now = self._clock()
         operations_before = (now - retention.operations).isoformat(timespec="seconds")
-        rolls_before = (now - retention.rolls).isoformat(timespec="seconds")
+        records_before = (now - retention.records).isoformat(timespec="seconds")
         counts = [0, 0, 0]
         while True:
-            batch = await self._write(_prune_batch, operations_before, rolls_before, retention.kinds)
+            batch = await self._write(_prune_batch, operations_before, records_before, retention.kinds)
             counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
             if not any(astuple(batch)):
                 return Pruned(*counts)
 
 
 def _prune_batch(
-    db: sqlite3.Connection, operations_before: str, rolls_before: str, kinds: tuple[str, ...]
+    db: sqlite3.Connection, operations_before: str, records_before: str, kinds: tuple[str, ...]
 ) -> Pruned:
     """One batch of :meth:`Store.prune`, on the connection's thread."""
     operations = db.execute(
         "DELETE FROM operations WHERE rowid IN (SELECT rowid FROM operations WHERE created_at < ? LIMIT ?)",
         (operations_before, PRUNE_BATCH),
     ).rowcount
-    rolls = db.execute(
-        "DELETE FROM rolls WHERE id IN (SELECT id FROM rolls WHERE created_at < ? "
+    records = db.execute(
+        "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < ? "
         "AND (retired OR (kind IN (SELECT value FROM json_each(?)) "
         "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?)",
-        (rolls_before, json.dumps(list(kinds)), PRUNE_BATCH),
+        (records_before, json.dumps(list(kinds)), PRUNE_BATCH),
     ).rowcount
     reveals = db.execute(
         "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < ? "
-        "AND NOT EXISTS (SELECT 1 FROM rolls WHERE rolls.id = reveals.roll_id) LIMIT ?)",
-        (rolls_before, PRUNE_BATCH),
+        "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT ?)",
+        (records_before, PRUNE_BATCH),
     ).rowcount
-    return Pruned(operations, rolls, reveals)
+    return Pruned(operations, records, reveals)

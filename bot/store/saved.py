@@ -6,9 +6,9 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
-from bot.models import RollRecord, SavedRoll
+from bot.models import Record, SavedRoll
 from bot.store.connection import Connection
-from bot.store.rolls import roll_of
+from bot.store.records import record_of
 
 
 class Saved(Connection):
@@ -47,14 +47,14 @@ class Saved(Connection):
         )
         return [_saved(r) for r in rows]
 
-    async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> RollRecord | None:
+    async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> Record | None:
         """The player's latest live roll at the table among ``kinds`` (to save it by name)."""
         row = await self._fetchone(
-            "SELECT * FROM rolls WHERE channel_id = ? AND user_id = ? AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = ? AND user_id = ? AND NOT retired "
             "AND kind IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1",
             (channel_id, user_id, json.dumps(list(kinds))),
         )
-        return None if row is None else roll_of(row)
+        return None if row is None else record_of(row)
 
     async def delete_named_roll(self, saved_id: int) -> bool:
         def delete(db: sqlite3.Connection) -> bool:

@@ -119,6 +119,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX dice_counts_by_user ON dice_counts (user_id, day)",
         "CREATE INDEX dice_counts_by_channel ON dice_counts (channel_id, day)",
     ),
+    (
+        # The table holds every record buttons come back to (rolls, tasks, trackers, sheets,
+        # grants), not only rolls: renamed, data and ids kept. SQLite cannot rename an
+        # index, so the two indexes are made again under their new names. An operation's
+        # recorded outcome names the record it made as ``record_id`` from now on.
+        "ALTER TABLE rolls RENAME TO records",
+        "DROP INDEX rolls_by_channel",
+        "CREATE INDEX records_by_channel ON records (channel_id, kind, id)",
+        "DROP INDEX rolls_secret_message",
+        "CREATE INDEX records_secret_message ON records (message_id) WHERE secret",
+        "UPDATE operations SET outcome = json_set(json_remove(outcome, '$.roll_id'), '$.record_id', "
+        "json_extract(outcome, '$.roll_id')) WHERE json_extract(outcome, '$.kind') = 'applied'",
+    ),
 )
 
 
@@ -225,6 +238,14 @@ POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX dice_counts_by_user ON dice_counts (user_id, day)",
         "CREATE INDEX dice_counts_by_channel ON dice_counts (channel_id, day)",
+    ),
+    (
+        "ALTER TABLE rolls RENAME TO records",
+        "ALTER INDEX rolls_by_channel RENAME TO records_by_channel",
+        "ALTER INDEX rolls_secret_message RENAME TO records_secret_message",
+        "UPDATE operations SET outcome = ((outcome::jsonb - 'roll_id') "
+        "|| jsonb_build_object('record_id', outcome::jsonb -> 'roll_id'))::text "
+        "WHERE outcome::jsonb ->> 'kind' = 'applied'",
     ),
 )
 

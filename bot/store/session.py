@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.models import LedgerRow, RollRecord
+from bot.models import LedgerRow, Record
 from bot.store.connection import Connection
-from bot.store.rolls import roll_of
+from bot.store.records import record_of
 
 
 def scene_key(channel_id: int) -> str:
@@ -16,9 +16,9 @@ def scene_key(channel_id: int) -> str:
 
 
 class Session(Connection):
-    async def mark_secret(self, roll_id: int) -> None:
+    async def mark_secret(self, record_id: int) -> None:
         """A roll posted secretly: the chronicle leaves it out until it is revealed."""
-        await self._write(lambda db: db.execute("UPDATE rolls SET secret = 1 WHERE id = ?", (roll_id,)))
+        await self._write(lambda db: db.execute("UPDATE records SET secret = 1 WHERE id = ?", (record_id,)))
 
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
@@ -38,16 +38,16 @@ class Session(Connection):
 
     async def session_rolls(
         self, channel_id: int, since: str, until: str, limit: int
-    ) -> list[tuple[str, RollRecord]]:
+    ) -> list[tuple[str, Record]]:
         """The table's rolls made in [since, until] that the whole table has seen (not
         secret, or revealed), oldest first, with when each was made."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls r WHERE channel_id = ? AND created_at >= ? AND created_at <= ? "
+            "SELECT * FROM records r WHERE channel_id = ? AND created_at >= ? AND created_at <= ? "
             "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.roll_id = r.id)) "
             "ORDER BY id LIMIT ?",
             (channel_id, since, until, limit),
         )
-        return [(r["created_at"], roll_of(r)) for r in rows]
+        return [(r["created_at"], record_of(r)) for r in rows]
 
     async def session_ledger(self, channel_id: int, since: str, until: str, limit: int) -> list[LedgerRow]:
         """The table's ledger rows written in [since, until], oldest first."""

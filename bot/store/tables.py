@@ -74,7 +74,7 @@ class Tables(Connection):
         """Who plays at this table: everyone who has rolled there, in the order of their
         first roll, then whoever holds a pool of their own (even at zero) without a roll."""
         rows = await self._fetchall(
-            "SELECT user_id FROM (SELECT user_id, id AS seen FROM rolls WHERE channel_id = :channel "
+            "SELECT user_id FROM (SELECT user_id, id AS seen FROM records WHERE channel_id = :channel "
             "UNION ALL SELECT owner_id, 1 << 62 FROM pools WHERE channel_id = :channel AND owner_id <> 0) "
             "GROUP BY user_id ORDER BY min(seen), user_id LIMIT :limit",
             {"channel": channel_id, "limit": limit},

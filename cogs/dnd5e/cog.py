@@ -26,7 +26,7 @@ from bot.context import table_context
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, RollRecord, Table
+from bot.models import Change, Record, Table
 from bot.names import ABILITIES, SKILLS, Names, fold
 from bot.options import Bounded
 from bot.repeat import button as repeat_button
@@ -124,7 +124,7 @@ class Dnd(commands.Cog):
         embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
         await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
-    async def repeat(self, interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    async def repeat(self, interaction: discord.Interaction[Tirada], record: Record) -> None:
         """*Repetir*: the same test, for whoever presses, the same way and reason."""
         data = record.data
         if "options" not in data:
@@ -326,7 +326,7 @@ class Dnd(commands.Cog):
         embed = embeds.titled(embed, motivo)
         await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
-    async def repeat_expression(self, interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+    async def repeat_expression(self, interaction: discord.Interaction[Tirada], record: Record) -> None:
         """*Repetir* on ``/dnd tirar``: the same expression and mode, for whoever presses."""
         data = record.data
         if "expresion" not in data:
@@ -379,7 +379,7 @@ class Dnd(commands.Cog):
         self, interaction: discord.Interaction, table: Table, jugador: discord.Member, lang: Lang
     ) -> None:
         """The player already holds inspiration: ask them whom to pass the new one to."""
-        grant_id = await self.bot.store.save_roll(
+        grant_id = await self.bot.store.save_record(
             table.channel_id, interaction.id, interaction.user.id, GRANT_KIND, {"holder": jugador.id}
         )
         view = discord.ui.View(timeout=None)
@@ -396,12 +396,12 @@ class Dnd(commands.Cog):
 
     # -- initiative ----------------------------------------------------------------------
 
-    async def open_tracker(self, channel_id: int) -> RollRecord | None:
+    async def open_tracker(self, channel_id: int) -> Record | None:
         return next(
-            (r for r in await self.bot.store.rolls(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
+            (r for r in await self.bot.store.records(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
         )
 
-    async def tracker_or_refuse(self, table: Table) -> RollRecord:
+    async def tracker_or_refuse(self, table: Table) -> Record:
         record = await self.open_tracker(table.channel_id)
         if record is None:
             raise Refusal("dnd.tracker.none")
@@ -410,7 +410,7 @@ class Dnd(commands.Cog):
     async def show_tracker(
         self,
         interaction: discord.Interaction[Tirada],
-        record: RollRecord,
+        record: Record,
         view: discord.ui.View | None = None,
     ) -> None:
         """Answer privately (with the joiner's inspiration buttons, if any) and bring the
@@ -428,7 +428,7 @@ class Dnd(commands.Cog):
         record = await self.open_tracker(table.channel_id)
         if record is None:
             state = dnd5e.tracker_to_data(Tracker())
-            tracker_id = await self.bot.store.save_roll(
+            tracker_id = await self.bot.store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             record = await load(self.bot.store, tracker_id, COMBAT_KIND)
@@ -436,7 +436,7 @@ class Dnd(commands.Cog):
         kwargs = {k: v for k, v in panel(lang, record).items() if v is not None}
         message_id = await send(interaction, **kwargs)
         if message_id is not None and not in_gm_channel(table, interaction):
-            await self.bot.store.set_roll_message(record.id, message_id)
+            await self.bot.store.set_record_message(record.id, message_id)
 
     @iniciativa.command(name=T("dnd.iniciativa.unirme"), description=T("dnd.iniciativa.unirme.desc"))
     @options("dnd.opt", "modificador", "nombre", "ventaja", "sorprendido")

@@ -10,13 +10,13 @@ import discord
 from bot import embeds
 from bot.checks import (
     is_gm,
-    roll_table,
+    table_of,
 )
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import Change, RollRecord
+from bot.models import Change, Record
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
 from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
@@ -26,14 +26,14 @@ from rules.dnd5e import Mode, Tracker
 # -- initiative tracker ---------------------------------------------------------------------------
 
 
-def tracker_of(record: RollRecord) -> Tracker:
+def tracker_of(record: Record) -> Tracker:
     return dnd5e.tracker_from_data(record.data)
 
 
 def changed(reason: str, change: Callable[[Tracker], Tracker], *costs: Change) -> Decide:
     """A decision that applies ``change`` to the stored tracker (with what it costs)."""
 
-    def decide(record: RollRecord) -> Decision:
+    def decide(record: Record) -> Decision:
         return Decision(dnd5e.tracker_to_data(change(tracker_of(record))), costs, reason)
 
     return decide
@@ -59,7 +59,7 @@ def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
     return embed
 
 
-def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def tracker_view(lang: Lang, record: Record) -> discord.ui.View | None:
     tracker = tracker_of(record)
     if tracker.ended:
         return None
@@ -85,12 +85,12 @@ def tracker_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
     return view
 
 
-def panel(lang: Lang, record: RollRecord) -> dict[str, Any]:
+def panel(lang: Lang, record: Record) -> dict[str, Any]:
     """The panel's embed and buttons, as message arguments."""
     return {"embed": tracker_embed(lang, tracker_of(record)), "view": tracker_view(lang, record)}
 
 
-def inspiration_view(lang: Lang, record: RollRecord, key: str, holds: bool) -> discord.ui.View | None:
+def inspiration_view(lang: Lang, record: Record, key: str, holds: bool) -> discord.ui.View | None:
     """Heroic Inspiration on one's own initiative roll, right after rolling it: one button
     per d20 it could reroll (only shown to the one who joined, who holds inspiration)."""
     entry = tracker_of(record).entry(key)
@@ -113,11 +113,11 @@ def player_key(user_id: int) -> str:
     return f"u{user_id}"
 
 
-async def holds_inspiration(bot: Tirada, record: RollRecord, user_id: int) -> bool:
+async def holds_inspiration(bot: Tirada, record: Record, user_id: int) -> bool:
     return await bot.store.pool(record.channel_id, INSPIRATION, user_id) > 0
 
 
-async def refresh_panel(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def refresh_panel(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """Bring the channel's posted panel up to date after a change made elsewhere."""
     if record.message_id is None:
         return
@@ -147,7 +147,7 @@ class TrackerButton(
         if self.action.startswith("insp"):
             await self.inspire(interaction, int(self.action[-1]))
             return
-        gm = is_gm(await roll_table(interaction, record), interaction)
+        gm = is_gm(await table_of(interaction, record), interaction)
         if self.action in ("empezar", "terminar") and not gm:
             raise Refusal("error.not_gm")
         acting = tracker.acting

@@ -10,12 +10,12 @@ from typing import Any
 import discord
 
 from bot import embeds
-from bot.checks import roll_channel
+from bot.checks import record_channel
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import Change, RollRecord
+from bot.models import Change, Record
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, selected
@@ -25,7 +25,7 @@ from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND
 from rules import dnd5e
 
 
-def roll_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View:
+def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
     """*Repetir* on every roll and, on the holder's own roll, "Usar inspiración": one button
     per d20 it could reroll."""
     view = discord.ui.View(timeout=None)
@@ -46,18 +46,18 @@ def roll_view(lang: Lang, record: RollRecord, holds: bool) -> discord.ui.View:
 # -- heroic inspiration ---------------------------------------------------------------------------
 
 
-class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<roll>[0-9]{1,18})"):
+class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<record>[0-9]{1,18})"):
     prefix = "dnd"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         if interaction.user.id != record.user_id:
             raise Refusal("dnd.not_your_roll")
         index = int(self.action[-1])
 
-        def inspire(current: RollRecord) -> Decision:
+        def inspire(current: Record) -> Decision:
             test = dnd5e.use_inspiration(dnd5e.roll_from_data(current.data["test"]), bot.rng, index)
             data = {**current.data, "test": dnd5e.roll_to_data(test)}
             if test.attack:
@@ -68,7 +68,7 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<ro
                 "dnd.inspiration.use",
             )
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, inspire)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, inspire)
         await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record, False))
 
 
@@ -91,7 +91,7 @@ class PassSelect(
         return cls(int(match["grant"]))
 
     async def record_table(self, interaction: discord.Interaction) -> int:
-        return await roll_channel(interaction, self.grant_id)
+        return await record_channel(interaction, self.grant_id)
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
@@ -108,7 +108,7 @@ class PassSelect(
         if friend == interaction.user.id or resolved.get(str(friend), {}).get("bot"):
             raise Refusal("dnd.inspiration.bad_friend")
 
-        def give(current: RollRecord) -> Decision:
+        def give(current: Record) -> Decision:
             if current.data.get("passed_to"):
                 raise Refusal("dnd.inspiration.already_passed")
             change = Change(INSPIRATION, 1, owner_id=friend, cap=dnd5e.INSPIRATION_CAP)

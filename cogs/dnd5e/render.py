@@ -9,7 +9,7 @@ import discord
 from bot import embeds, render
 from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
-from bot.models import RollRecord
+from bot.models import Record
 from cogs.dnd5e.state import ability_name, skill_name
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
@@ -87,7 +87,7 @@ def cover_line(lang: Lang, data: dict[str, Any], test: D20Test) -> str | None:
     return t(lang, f"dnd.roll.cover_raised.{cover}", ac=data["ac"], target=test.target)
 
 
-def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     test = dnd5e.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)

@@ -20,7 +20,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.reveal import is_secret
 from bot.rolls import Decision, act
 from cogs.donjon.state import ATTRIBUTES_KIND
@@ -32,7 +32,8 @@ SWAP_METHOD = "jugador_mejorado"
 
 
 def stored_roll(data: dict[str, Any]) -> donjon.AttributeRoll:
-    return donjon.AttributeRoll(tuple(tuple(r) for r in data["rolls"]), data["method"] == "eleccion")  # type: ignore[misc]
+    rolls = tuple((a, b, c) for a, b, c in data["rolls"])
+    return donjon.AttributeRoll(rolls, data["method"] == "eleccion")
 
 
 def may_reroll(data: dict[str, Any]) -> bool:
@@ -86,7 +87,7 @@ def attributes_embed(lang: Lang, data: dict[str, Any]) -> discord.Embed:
     return embeds.titled(embed, reason(motivo) if motivo else None)
 
 
-def attributes_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def attributes_view(lang: Lang, record: Record) -> discord.ui.View | None:
     if not may_reroll(record.data):
         return None
     view = discord.ui.View(timeout=None)
@@ -123,12 +124,12 @@ async def roll_attributes(
     )
 
 
-async def reroll(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def reroll(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* on attributes: the improved methods' reroll, for the player who rolled."""
     if interaction.user.id != record.user_id:
         raise Refusal("donjon.attr.not_yours")
 
-    def close(current: RollRecord) -> Decision:
+    def close(current: Record) -> Decision:
         if not may_reroll(current.data):
             raise Refusal("donjon.attr.no_reroll")
         return Decision({**current.data, "rerolled": True}, (), "donjon.atributos")
@@ -141,9 +142,7 @@ async def reroll(interaction: discord.Interaction[Tirada], record: RollRecord) -
     await edit_posted(interaction, closed, attributes_embed(lang_for(interaction.locale), data))
 
 
-async def edit_posted(
-    interaction: discord.Interaction[Tirada], record: RollRecord, embed: discord.Embed
-) -> None:
+async def edit_posted(interaction: discord.Interaction[Tirada], record: Record, embed: discord.Embed) -> None:
     """Show a roll's new state on its public message (a secret one lives in the GM channel,
     where its GM sees the answer anyway), without its reroll button."""
     if record.message_id is None or record.data.get("secreta"):
@@ -160,7 +159,7 @@ async def swap(interaction: discord.Interaction[Tirada], plus: str, minus: str) 
     latest = next(
         (
             r
-            for r in await bot.store.rolls(table.channel_id, ATTRIBUTES_KIND, limit=50)
+            for r in await bot.store.records(table.channel_id, ATTRIBUTES_KIND, limit=50)
             if r.user_id == interaction.user.id and r.data.get("method") == SWAP_METHOD
         ),
         None,
@@ -169,7 +168,7 @@ async def swap(interaction: discord.Interaction[Tirada], plus: str, minus: str) 
         raise Refusal("donjon.attr.nothing_to_swap")
     lang = lang_for(interaction.locale)
 
-    def apply(current: RollRecord) -> Decision:
+    def apply(current: Record) -> Decision:
         data = current.data
         if data.get("scores"):
             raise Refusal("donjon.attr.already_swapped")

@@ -22,6 +22,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
+from bot.options import Bounded
 from bot.rolls import load
 from cogs.donjon import attributes, roll
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
@@ -33,14 +34,19 @@ from cogs.donjon.state import (
     GM,
     GM_BANK,
     KIND,
-    MAX_BANK,
     bank_change,
-    check,
     who,
 )
 from rules import donjon
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
+Pool = app_commands.Transform[int, Bounded(0, donjon.MAX_POOL)]
+PoolShift = app_commands.Transform[int, Bounded(-donjon.MAX_POOL, donjon.MAX_POOL)]
+Bank = app_commands.Transform[int, Bounded(0, donjon.MAX_BANK)]
+BankShift = app_commands.Transform[int, Bounded(-donjon.MAX_BANK, donjon.MAX_BANK)]
+ItemSkill = app_commands.Transform[int, Bounded(0, donjon.MAX_ITEM_SKILL)]
+Level = app_commands.Transform[int, Bounded(0, donjon.MAX_LEVEL)]
+Sides = app_commands.Transform[int, Bounded(donjon.MIN_SIDES, donjon.MAX_SIDES)]
 ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon.ATTRIBUTES]
 
 
@@ -82,11 +88,11 @@ class Donjon(commands.Cog):
     async def prueba(
         self,
         interaction: discord.Interaction[Tirada],
-        dados: app_commands.Range[int, 0, 100],
-        contra: app_commands.Range[int, 0, 100] | None = None,
+        dados: Pool,
+        contra: Pool | None = None,
         dificultad: Choice[str] | None = None,
-        banco: app_commands.Range[int, 0, 100] = 0,
-        banco_dj: app_commands.Range[int, 0, 100] = 0,
+        banco: Pool = 0,
+        banco_dj: Pool = 0,
         jugador: discord.Member | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -111,10 +117,10 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         rival: discord.Member,
-        dados: app_commands.Range[int, 0, 100],
-        rival_dados: app_commands.Range[int, 0, 100],
-        banco: app_commands.Range[int, 0, 100] = 0,
-        rival_banco: app_commands.Range[int, 0, 100] = 0,
+        dados: Pool,
+        rival_dados: Pool,
+        banco: Pool = 0,
+        rival_banco: Pool = 0,
         jugador: discord.Member | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -152,12 +158,12 @@ class Donjon(commands.Cog):
     async def dano(
         self,
         interaction: discord.Interaction[Tirada],
-        aguante: app_commands.Range[int, 0, 100],
-        modificadores: app_commands.Range[int, -100, 100] = 0,
+        aguante: Pool,
+        modificadores: PoolShift = 0,
         severidad: Choice[str] | None = None,
-        atributo_pnj: app_commands.Range[int, 0, 100] | None = None,
-        habilidad_pnj: app_commands.Range[int, 0, 100] | None = None,
-        bonificacion_dj: app_commands.Range[int, 0, 100] = 0,
+        atributo_pnj: Pool | None = None,
+        habilidad_pnj: Pool | None = None,
+        bonificacion_dj: Bank = 0,
         jugador: discord.Member | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -182,12 +188,12 @@ class Donjon(commands.Cog):
     async def gastos_comprar(
         self,
         interaction: discord.Interaction[Tirada],
-        riqueza: app_commands.Range[int, 0, 100],
-        sociabilidad: app_commands.Range[int, 0, 100],
-        valor: app_commands.Range[int, 0, 100],
-        sobreprecio: app_commands.Range[int, 0, 100] = 0,
-        habilidad: app_commands.Range[int, 0, 100] = 0,
-        intercambio: app_commands.Range[int, 0, 100] = 0,
+        riqueza: Pool,
+        sociabilidad: Pool,
+        valor: Pool,
+        sobreprecio: Pool = 0,
+        habilidad: Pool = 0,
+        intercambio: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -211,11 +217,11 @@ class Donjon(commands.Cog):
     async def gastos_provisiones(
         self,
         interaction: discord.Interaction[Tirada],
-        riqueza: app_commands.Range[int, 0, 100],
-        sociabilidad: app_commands.Range[int, 0, 100],
-        provisiones: app_commands.Range[int, 0, 100],
-        sobreprecio: app_commands.Range[int, 0, 100] = 0,
-        habilidad: app_commands.Range[int, 0, 100] = 0,
+        riqueza: Pool,
+        sociabilidad: Pool,
+        provisiones: Pool,
+        sobreprecio: Pool = 0,
+        habilidad: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -238,11 +244,11 @@ class Donjon(commands.Cog):
     async def gastos_influencia(
         self,
         interaction: discord.Interaction[Tirada],
-        riqueza: app_commands.Range[int, 0, 100],
-        sociabilidad: app_commands.Range[int, 0, 100],
-        riqueza_pnj: app_commands.Range[int, 0, 100],
-        discernimiento_pnj: app_commands.Range[int, 0, 100],
-        habilidad: app_commands.Range[int, 0, 100] = 0,
+        riqueza: Pool,
+        sociabilidad: Pool,
+        riqueza_pnj: Pool,
+        discernimiento_pnj: Pool,
+        habilidad: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -265,12 +271,12 @@ class Donjon(commands.Cog):
     async def gastos_objeto(
         self,
         interaction: discord.Interaction[Tirada],
-        provisiones: app_commands.Range[int, 0, 100],
-        cerebralidad: app_commands.Range[int, 0, 100],
-        valor: app_commands.Range[int, 0, 100] = 0,
-        habilidad_objeto: app_commands.Range[int, 0, 4] = 0,
+        provisiones: Pool,
+        cerebralidad: Pool,
+        valor: Pool = 0,
+        habilidad_objeto: ItemSkill = 0,
         inusual: bool = False,
-        habilidad: app_commands.Range[int, 0, 100] = 0,
+        habilidad: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -294,11 +300,11 @@ class Donjon(commands.Cog):
     async def gastos_vender(
         self,
         interaction: discord.Interaction[Tirada],
-        valor: app_commands.Range[int, 0, 100],
-        sociabilidad: app_commands.Range[int, 0, 100],
-        riqueza: app_commands.Range[int, 0, 100],
-        sobreprecio: app_commands.Range[int, 0, 100] = 0,
-        habilidad: app_commands.Range[int, 0, 100] = 0,
+        valor: Pool,
+        sociabilidad: Pool,
+        riqueza: Pool,
+        sobreprecio: Pool = 0,
+        habilidad: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -342,13 +348,12 @@ class Donjon(commands.Cog):
     async def banco_ajustar(
         self,
         interaction: discord.Interaction,
-        cantidad: app_commands.Range[int, -100, 100],
+        cantidad: BankShift,
         jugador: discord.Member | None = None,
         mesa: str | None = None,
     ) -> None:
         """The GM corrects a bank: a player's, or the GM's own when no player is named."""
         table = await gm_table(interaction, mesa)
-        check("cantidad", cantidad, -MAX_BANK, MAX_BANK)
         if cantidad == 0:
             raise Refusal("donjon.zero")
         owner = jugador.id if jugador else GM
@@ -370,7 +375,7 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
         pending = []
-        for record in await self.bot.store.rolls(table.channel_id, KIND, limit=200):
+        for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
             law = donjon.from_data(record.data).law
             if law is not None and law.facts and not law.narrated:
                 pending.append((record, law))
@@ -389,8 +394,8 @@ class Donjon(commands.Cog):
     async def ajustes(
         self,
         interaction: discord.Interaction,
-        nivel: app_commands.Range[int, 0, 30] | None = None,
-        dado: app_commands.Range[int, 2, 100] | None = None,
+        nivel: Level | None = None,
+        dado: Sides | None = None,
         mesa: str | None = None,
     ) -> None:
         """The Donjon level and the "Tipo de dado" dial (d20 unless the table says otherwise)."""
@@ -398,10 +403,8 @@ class Donjon(commands.Cog):
         if (nivel is not None or dado is not None) and not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         if nivel is not None:
-            donjon.check_level(nivel)
             table = await self.bot.store.set_donjon_level(table.channel_id, interaction.guild_id, nivel)
         if dado is not None:
-            check("dado", dado, 2, 100)
             settings = table.settings.model_copy(update={"donjon_sides": dado})
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
         lang = lang_for(interaction.locale)
@@ -420,12 +423,12 @@ class Donjon(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         open_combat = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
+            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not load_combat(r).ended),
             None,
         )
         if open_combat is None:
             state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
-            combat_id = await store.save_roll(
+            combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
             open_combat = await load(store, combat_id, COMBAT_KIND)
@@ -436,7 +439,7 @@ class Donjon(commands.Cog):
             view=combat_view(lang, open_combat),
         )
         if message_id is not None:
-            await store.set_roll_message(open_combat.id, message_id)
+            await store.set_record_message(open_combat.id, message_id)
 
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
     @options("donjon.opt", "metodo")

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, roll_channel, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.rolls import Decision, act, load
-from bot.ui import Guarded, Modal, StepButton, parse_int
+from bot.ui import Guarded, Modal, StepButton, parse_int, selected
 from cogs.donjon.state import COMBAT_KIND
 from rules import donjon
 
@@ -65,11 +66,11 @@ def combat_embed(lang: Lang, combat: donjon.Combat) -> discord.Embed:
     return embed
 
 
-def load_combat(record: RollRecord) -> donjon.Combat:
+def load_combat(record: Record) -> donjon.Combat:
     return donjon.combat_from_data(record.data)
 
 
-def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
     combat = load_combat(record)
     if combat.ended:
         return None
@@ -98,17 +99,17 @@ def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
 GM_COMBAT = frozenset({"pnj", "rafaga", "terminar", "quitar"})
 
 
-def decide(reason: str, step: Callable[[donjon.Combat], donjon.Combat]) -> Callable[[RollRecord], Decision]:
+def decide(reason: str, step: Callable[[donjon.Combat], donjon.Combat]) -> Callable[[Record], Decision]:
     """A rule step on the stored combat as a Decision (the rules refuse what cannot be)."""
 
-    def decision(record: RollRecord) -> Decision:
+    def decision(record: Record) -> Decision:
         combat = step(load_combat(record))
         return Decision(donjon.combat_to_data(combat), (), f"donjon.initiative.{reason}")
 
     return decision
 
 
-async def redraw(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def redraw(interaction: discord.Interaction[Tirada], record: Record) -> None:
     lang = lang_for(interaction.locale)
     await update(interaction, embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record))
 
@@ -123,7 +124,7 @@ class CombatButton(
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        table = await roll_table(interaction, record)
+        table = await table_of(interaction, record)
         combat = load_combat(record)
         gm = is_gm(table, interaction)
         if self.action in GM_COMBAT and not gm:
@@ -181,24 +182,21 @@ class RemoveSelect(
         )
         self.record_id = record_id
 
-    async def record_table(self, interaction: discord.Interaction) -> int:
-        return await roll_channel(interaction, self.record_id)
-
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> RemoveSelect:
         return cls(int(match["record"]))
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        values = (interaction.data or {}).get("values", [])
+        values = selected(interaction)
         if len(values) != 1:
             raise Refusal("donjon.unknown_combatant")
-        key = str(values[0])[:40]
+        key = values[0][:40]
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        if not is_gm(await roll_table(interaction, record), interaction):
+        if not is_gm(await table_of(interaction, record), interaction):
             raise Refusal("error.not_gm")
         record, _ = await act(
             bot.store, interaction, self.record_id, COMBAT_KIND, decide("quitar", lambda c: c.remove(key))
@@ -206,9 +204,9 @@ class RemoveSelect(
         await update(
             interaction, embed=embeds.card(t(lang, "donjon.combat.removed"), colour=embeds.SUCCESS), view=None
         )
-        message_id = record.message_id
-        if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(message_id).edit(
+        if record.message_id is not None:
+            channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+            await channel.get_partial_message(record.message_id).edit(
                 embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record)
             )
 
@@ -236,7 +234,7 @@ class JoinModal(Modal):
         )
         self.add_item(self.dice)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
         user = interaction.user
         combatant = donjon.Combatant(f"u{user.id}", user.display_name[:40], False, (), 1, user.id)
@@ -259,9 +257,9 @@ class NpcModal(Modal):
         for item in (self.name, self.dice, self.count):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
-        table = await roll_table(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
+        table = await table_of(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         name = " ".join(self.name.value.split())[:40]

@@ -4,27 +4,28 @@ carries the roll id, so the panel survives restarts) and the decisions they appl
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 import discord
 
 from bot import embeds, repeat
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import Change, RollRecord
+from bot.models import Change, Record
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal
+from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import narration_embed, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
 from rules import donjon
 from rules.donjon import Law
 
 
-def roll_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+def roll_view(lang: Lang, record: Record) -> discord.ui.View:
     """A test's buttons: the Ley de los Éxitos while successes are left, and *Repetir*."""
     roll = donjon.from_data(record.data)
     view = discord.ui.View(timeout=None)
@@ -41,9 +42,9 @@ def roll_view(lang: Lang, record: RollRecord) -> discord.ui.View:
 # -- the Ley de los Éxitos panel ----------------------------------------------------------------
 
 
-async def check_winner(interaction: discord.Interaction, record: RollRecord, law: Law) -> None:
+async def check_winner(interaction: discord.Interaction, record: Record, law: Law) -> None:
     """Only the winner allocates; when the GM won, whoever runs the table."""
-    table = await roll_table(interaction, record)
+    table = await table_of(interaction, record)
     if law.winner_id == GM:
         if not is_gm(table, interaction):
             raise Refusal("donjon.not_winner")
@@ -51,24 +52,24 @@ async def check_winner(interaction: discord.Interaction, record: RollRecord, law
         raise Refusal("donjon.not_winner")
 
 
-async def allocate(interaction: discord.Interaction[Tirada], roll_id: int, change: Any) -> None:
+async def allocate(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
     """Apply one allocation (a fact or a banked die) and update the panel; post the facts
     to the narrator once the last success is spent."""
     bot = interaction.client
     lang = lang_for(interaction.locale)
-    record = await load(bot.store, roll_id, KIND)
+    record = await load(bot.store, record_id, KIND)
     law = donjon.from_data(record.data).law
     if law is None:
         raise Refusal("error.roll_gone")
     await check_winner(interaction, record, law)
-    record, _ = await act(bot.store, interaction, roll_id, KIND, change)
+    record, _ = await act(bot.store, interaction, record_id, KIND, change)
     await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record))
     law = donjon.from_data(record.data).law
     if law is not None and law.allocated and law.facts:
         await post_narration(interaction, lang, record, law)
 
 
-async def post_narration(interaction: discord.Interaction, lang: Lang, record: RollRecord, law: Law) -> None:
+async def post_narration(interaction: discord.Interaction, lang: Lang, record: Record, law: Law) -> None:
     view = discord.ui.View(timeout=None)
     view.add_item(
         NarratedButton(record.id, "narrado", t(lang, "donjon.button.narrado"), discord.ButtonStyle.success)
@@ -80,20 +81,20 @@ async def post_narration(interaction: discord.Interaction, lang: Lang, record: R
     await interaction.followup.send(embed=narration_embed(lang, record), view=view, allowed_mentions=mentions)
 
 
-def law_decision(record: RollRecord, step: Any, reason: str, changes: tuple[Change, ...] = ()) -> Decision:
+def law_decision(record: Record, step: Any, reason: str, changes: tuple[Change, ...] = ()) -> Decision:
     roll = donjon.from_data(record.data)
     if roll.law is None:
         raise Refusal("error.roll_gone")
     return Decision(donjon.to_data(replace(roll, law=step(roll.law))), changes, reason)
 
 
-class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<roll>[0-9]{1,18})"):
+class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<record>[0-9]{1,18})"):
     prefix = "donjon:ley"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
@@ -101,28 +102,28 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
         if law.left <= 0:
             raise Refusal("donjon.no_success_left")
         if self.action == "hecho":
-            await interaction.response.send_modal(FactModal(self.roll_id, lang))
+            await interaction.response.send_modal(FactModal(self.record_id, lang))
         elif self.action == "amigo":
             view = discord.ui.View(timeout=None)
-            view.add_item(FriendSelect(self.roll_id, t(lang, "donjon.friend.placeholder")))
+            view.add_item(FriendSelect(self.record_id, t(lang, "donjon.friend.placeholder")))
             await send(
                 interaction, embed=embeds.card(t(lang, "donjon.friend.title")), view=view, ephemeral=True
             )
         else:
             owner = law.winner_id
 
-            def keep(current: RollRecord) -> Decision:
+            def keep(current: Record) -> Decision:
                 return law_decision(
                     current, lambda law_: donjon.bank(law_, owner), "donjon.bank", (bank_change(owner, 1),)
                 )
 
-            await allocate(interaction, self.roll_id, keep)
+            await allocate(interaction, self.record_id, keep)
 
 
 class FactModal(Modal):
-    def __init__(self, roll_id: int, lang: Lang) -> None:
-        super().__init__(title=t(lang, "donjon.fact.title"), custom_id=f"donjon:hecho-modal:{roll_id}")
-        self.roll_id = roll_id
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "donjon.fact.title"), custom_id=f"donjon:hecho-modal:{record_id}")
+        self.record_id = record_id
         self.fact: discord.ui.TextInput[FactModal] = discord.ui.TextInput(
             label=t(lang, "donjon.fact.label"),
             custom_id="hecho",
@@ -131,52 +132,53 @@ class FactModal(Modal):
         )
         self.add_item(self.fact)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         text = self.fact.value
         author = interaction.user.id
 
-        def add(current: RollRecord) -> Decision:
+        def add(current: Record) -> Decision:
             return law_decision(current, lambda law_: donjon.narrate(law_, author, text), "donjon.fact")
 
-        await allocate(interaction, self.roll_id, add)
+        await allocate(interaction, self.record_id, add)
 
 
 class FriendSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.UserSelect],
-    template=r"donjon:amigo:(?P<roll>[0-9]{1,18})",
+    template=r"donjon:amigo:(?P<record>[0-9]{1,18})",
 ):
     """A bonus die for a friend at the table, chosen from the server's members."""
 
-    def __init__(self, roll_id: int, placeholder: str = "") -> None:
+    def __init__(self, record_id: int, placeholder: str = "") -> None:
         super().__init__(
-            discord.ui.UserSelect(custom_id=f"donjon:amigo:{roll_id}", placeholder=placeholder or None)
+            discord.ui.UserSelect(custom_id=f"donjon:amigo:{record_id}", placeholder=placeholder or None)
         )
-        self.roll_id = roll_id
+        self.record_id = record_id
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.UserSelect, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> FriendSelect:
-        return cls(int(match["roll"]))
+        return cls(int(match["record"]))
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        values = (interaction.data or {}).get("values", [])
-        if len(values) != 1 or not str(values[0]).isdigit():
+        values = selected(interaction)
+        if len(values) != 1 or not values[0].isdigit():
             raise Refusal("donjon.friend.pick_one")
         friend = int(values[0])
-        resolved = (interaction.data or {}).get("resolved", {}).get("users", {})
+        data: Mapping[str, Any] = interaction.data or {}
+        resolved = data.get("resolved", {}).get("users", {})
         if resolved.get(str(friend), {}).get("bot"):
             raise Refusal("donjon.friend.bot")
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
         await check_winner(interaction, record, law)
 
-        def give(current: RollRecord) -> Decision:
+        def give(current: Record) -> Decision:
             return law_decision(
                 current,
                 lambda law_: donjon.bank(law_, friend),
@@ -184,15 +186,15 @@ class FriendSelect(
                 (bank_change(friend, 1),),
             )
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, give)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, give)
         await update(
             interaction,
             embed=embeds.card(t(lang, "donjon.friend.done", friend=friend), colour=embeds.SUCCESS),
             view=None,
         )
-        message_id = record.message_id
-        if message_id is not None and isinstance(interaction.channel, discord.abc.Messageable):
-            await interaction.channel.get_partial_message(message_id).edit(
+        if record.message_id is not None:
+            channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+            await channel.get_partial_message(record.message_id).edit(
                 embed=roll_embed(lang, record), view=roll_view(lang, record)
             )
         law = donjon.from_data(record.data).law
@@ -200,17 +202,17 @@ class FriendSelect(
             await post_narration(interaction, lang, record, law)
 
 
-class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<roll>[0-9]{1,18})"):
+class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<record>[0-9]{1,18})"):
     prefix = "donjon"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         law = donjon.from_data(record.data).law
         if law is None:
             raise Refusal("error.roll_gone")
-        table = await roll_table(interaction, record)
+        table = await table_of(interaction, record)
         narrator_ok = interaction.user.id == law.narrator_id or (
             law.narrator_id in (None, GM) and is_gm(table, interaction)
         )
@@ -219,7 +221,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rol
         record, _ = await act(
             bot.store,
             interaction,
-            self.roll_id,
+            self.record_id,
             KIND,
             lambda r: law_decision(r, donjon.mark_narrated, "donjon.narrated"),
         )

@@ -8,7 +8,7 @@ from bot import embeds, render
 from bot.chances import donjon_line
 from bot.checks import reason
 from bot.i18n import CATALOG, Lang, t
-from bot.models import RollRecord
+from bot.models import Record
 from cogs.donjon.state import GM, who
 from rules import donjon
 from rules.dice import Die
@@ -60,7 +60,7 @@ def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
     return t(lang, "donjon.explain", label=label, terms=terms, total=total)
 
 
-def roll_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     roll = donjon.from_data(record.data)
     test = roll.test
     label_a, label_b = labels(lang, roll, record.user_id)
@@ -118,7 +118,7 @@ def law_text(lang: Lang, law: Law) -> str:
     return "\n".join(lines)
 
 
-def narration_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def narration_embed(lang: Lang, record: Record) -> discord.Embed:
     law = donjon.from_data(record.data).law
     assert law is not None
     facts = "\n".join(

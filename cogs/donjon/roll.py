@@ -18,13 +18,14 @@ from bot.checks import current_table, is_gm, reason
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import Change, RollRecord, Table
+from bot.models import Change, Record, Table
 from bot.reveal import is_secret
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
-from cogs.donjon.state import GM, KIND, MAX_BANK, bank_change, check
+from cogs.donjon.state import GM, KIND, bank_change
 from rules import donjon
 from rules.donjon import Contest, DonjonRoll, Law
+from rules.errors import check_range
 
 Parts = list[tuple[str, int]]
 Gain = Callable[[Contest], tuple[Change, ...]]
@@ -85,12 +86,9 @@ async def prueba(
     table = await current_table(interaction)
     if contra is not None and dificultad is not None:
         raise Refusal("donjon.contra_or_difficulty")
-    for name, value in (("dados", dados), ("banco", banco), ("banco_dj", banco_dj)):
-        check(name, value, 0, donjon.MAX_POOL)
     gm_only(table, interaction, banco_dj, "donjon.gm_bank_gm_only")
     player = roller(interaction, table, jugador)
     if contra is not None:
-        check("contra", contra, 0, donjon.MAX_POOL)
         against, parts = contra, [("contra", contra)]
     else:
         level_name = dificultad or donjon.DEFAULT_SEVERITY
@@ -134,15 +132,9 @@ async def enfrentada(
     ask = {"rival": rival, "dados": dados, "rival_dados": rival_dados, "jugador": jugador}
     table = await current_table(interaction)
     player = roller(interaction, table, jugador)
-    if rival == player or rival == interaction.client.user.id:
+    me = interaction.client.user
+    if rival == player or (me is not None and rival == me.id):
         raise Refusal("donjon.bad_rival")
-    for name, value in (
-        ("dados", dados),
-        ("rival_dados", rival_dados),
-        ("banco", banco),
-        ("rival_banco", rival_banco),
-    ):
-        check(name, value, 0, donjon.MAX_POOL)
     gm_only(table, interaction, rival_banco, "donjon.rival_bank_gm_only")
     mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
     theirs, rival_spend = await spend_banked(
@@ -192,9 +184,6 @@ async def dano(
         "jugador": jugador,
     }
     table = await current_table(interaction)
-    check("aguante", aguante, 0, donjon.MAX_POOL)
-    check("modificadores", modificadores, -donjon.MAX_POOL, donjon.MAX_POOL)
-    check("bonificacion_dj", bonificacion_dj, 0, MAX_BANK)
     gm_only(table, interaction, bonificacion_dj, "donjon.gm_bank_gm_only")
     player = roller(interaction, table, jugador)
     npc = atributo_pnj is not None or habilidad_pnj is not None
@@ -203,8 +192,6 @@ async def dano(
     parts: Parts
     if npc:
         attribute, skill = atributo_pnj or 0, habilidad_pnj or 0
-        for name, value in (("atributo_pnj", attribute), ("habilidad_pnj", skill)):
-            check(name, value, 0, donjon.MAX_POOL)
         base = donjon.npc_damage_dice(attribute, skill)
         parts = [("atributo", attribute), ("habilidad", skill)]
     else:
@@ -257,7 +244,6 @@ def expense_pools(ask: dict[str, Any]) -> tuple[int, tuple[int, ...], Parts]:
         )
     if kind == "objeto":
         value, skill, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
-        check("valor", value, 0, donjon.MAX_POOL)
         donjon.provisions_dice(value, skill, unusual)
         best = ("valor", value) if value >= skill else ("habilidad_objeto", skill)
         parts = [
@@ -287,11 +273,9 @@ async def gastos(
     only if the test succeeds. Influence banks its successes for the one who paid."""
     table = await current_table(interaction)
     put_in, added, parts = expense_pools(ask)
-    for value in (put_in, *added, *(v for _, v in parts)):
-        check("dados", value, 0, donjon.MAX_POOL)
     player, gm_dice = put_in + sum(added), sum(v for _, v in parts)
-    check("dados", player, 0, donjon.MAX_POOL)
-    check("dados", gm_dice, 0, donjon.MAX_POOL)
+    check_range("dados", player, 0, donjon.MAX_POOL)
+    check_range("dados", gm_dice, 0, donjon.MAX_POOL)
     me = interaction.user.id
 
     def influence(test: Contest) -> tuple[Change, ...]:
@@ -357,20 +341,20 @@ async def contest(
     )
 
 
-async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same options, motivo and secrecy, for whoever presses; banked dice
     are not spent again."""
     roll = donjon.from_data(record.data)
     details = roll.details
     ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
-    common = {"secreta": bool(details.get("secreta")), "motivo": details.get("motivo")}
+    secreta, motivo = bool(details.get("secreta")), details.get("motivo")
     if roll.kind == "prueba":
-        await prueba(interaction, **ask, **common)
+        await prueba(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "enfrentada":
-        await enfrentada(interaction, **ask, **common)
+        await enfrentada(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "dano":
-        await dano(interaction, **ask, **common)
+        await dano(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind.startswith("gastos_") and "tipo" in ask:
-        await gastos(interaction, ask, **common)
+        await gastos(interaction, ask, secreta=secreta, motivo=motivo)
     else:
         raise Refusal("error.roll_gone")

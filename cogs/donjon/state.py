@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.errors import Refusal
 from bot.i18n import Lang, t
 from bot.models import Change
 
@@ -12,13 +11,6 @@ ATTRIBUTES_KIND = "donjon_atributos"
 BANK = "dados"
 GM_BANK = "dados_dj"
 GM = 0  # the owner id that stands for "the GM" in a Law (and the GM's bank)
-MAX_BANK = 100
-
-
-def check(name: str, value: int, low: int, high: int) -> None:
-    """discord.py does not enforce option ranges; every command checks its own."""
-    if not low <= value <= high:
-        raise Refusal("donjon.out_of_range", name=name, value=value, min=low, max=high)
 
 
 def bank_change(owner: int, delta: int) -> Change:

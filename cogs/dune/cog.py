@@ -25,7 +25,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Change, RollUpdate, Table
+from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
 from cogs.dune import flow
 from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
@@ -160,7 +160,7 @@ class Dune(commands.Cog):
         interaction: discord.Interaction,
         spec: RollSpec,
         helpers: tuple[dune.HelperSpec, ...] = (),
-        closes: RollUpdate | None = None,
+        closes: RecordUpdate | None = None,
         mode: str = "tirada",
         table: Table | None = None,
     ) -> None:
@@ -297,7 +297,7 @@ class Dune(commands.Cog):
             table = await current_table(interaction)
         except Refusal:
             return []
-        tasks = await self.bot.store.rolls(table.channel_id, TASK_KIND, limit=100)
+        tasks = await self.bot.store.records(table.channel_id, TASK_KIND, limit=100)
         return [
             Choice(name=str(r.data["name"])[:100], value=r.id)
             for r in tasks
@@ -522,7 +522,7 @@ class Dune(commands.Cog):
         reliable list of its players; naming them is.)"""
         pools = await self.bot.store.pools(table.channel_id)
         players = {p.owner_id for p in pools if p.pool == DETERMINACION}
-        players |= {r.user_id for r in await self.bot.store.rolls(table.channel_id, KIND)}
+        players |= {r.user_id for r in await self.bot.store.records(table.channel_id, KIND)}
         players -= {0, table.gm_id or 0}
         return sorted(players)
 
@@ -545,7 +545,7 @@ class Dune(commands.Cog):
         name = " ".join(nombre.split())
         if not name or len(name) > TASK_NAME_LIMIT:
             raise Refusal("dune.task_name", max=TASK_NAME_LIMIT)
-        task_id = await self.bot.store.save_roll(
+        task_id = await self.bot.store.save_record(
             table.channel_id,
             interaction.id,
             interaction.user.id,
@@ -561,7 +561,7 @@ class Dune(commands.Cog):
     async def tarea_ver(self, interaction: discord.Interaction) -> None:
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        tasks = await self.bot.store.rolls(table.channel_id, TASK_KIND, limit=25)
+        tasks = await self.bot.store.records(table.channel_id, TASK_KIND, limit=25)
         embed = embeds.card(t(lang, "dune.task.title"))
         if not tasks:
             embed.description = t(lang, "dune.task.none")

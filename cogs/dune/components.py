@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import Applied, Change, RollRecord, RollUpdate
+from bot.models import Applied, Change, Record, RecordUpdate
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
@@ -41,14 +41,14 @@ if TYPE_CHECKING:
 
 
 def button(
-    lang: Lang, action: str, roll_id: int, style: discord.ButtonStyle, *, disabled: bool = False
+    lang: Lang, action: str, record_id: int, style: discord.ButtonStyle, *, disabled: bool = False
 ) -> DuneButton:
-    item = DuneButton(roll_id, action, t(lang, f"dune.button.{action}"), style)
+    item = DuneButton(record_id, action, t(lang, f"dune.button.{action}"), style)
     item.item.disabled = disabled
     return item
 
 
-def panel(lang: Lang, roll_id: int, roll: DuneRoll, funds: Funds) -> discord.ui.View:
+def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.ui.View:
     """The buttons that still make sense for this roll; those the table cannot pay for now
     (or a use this test already had) are shown disabled rather than ending in a refusal."""
     view = discord.ui.View(timeout=None)
@@ -63,21 +63,21 @@ def panel(lang: Lang, roll_id: int, roll: DuneRoll, funds: Funds) -> discord.ui.
             if use == "tarea" and (roll.task_id is None or roll.extra.get("task", {}).get("opposing")):
                 continue
             used = use not in dune.REPEATABLE_SPENDS and use in roll.spends
-            view.add_item(button(lang, use, roll_id, primary, disabled=used or cost > available))
-        view.add_item(button(lang, "pnj" if roll.npc else "guardar", roll_id, discord.ButtonStyle.success))
+            view.add_item(button(lang, use, record_id, primary, disabled=used or cost > available))
+        view.add_item(button(lang, "pnj" if roll.npc else "guardar", record_id, discord.ButtonStyle.success))
     if roll.complications > 0:
         broke = roll.npc and funds.threat < dune.IGNORE_COMPLICATION_THREAT
         action = "descartar" if roll.npc else "ignorar"
-        view.add_item(button(lang, action, roll_id, secondary, disabled=broke))
+        view.add_item(button(lang, action, record_id, secondary, disabled=broke))
     if roll.rerollable:
-        view.add_item(button(lang, "repetir", roll_id, secondary, disabled=funds.determination < 1))
+        view.add_item(button(lang, "repetir", record_id, secondary, disabled=funds.determination < 1))
     if not roll.test.passed and not roll.price and not roll.closed:
-        view.add_item(button(lang, "precio", roll_id, danger))
-    view.add_item(repeat_button(lang, roll_id))
+        view.add_item(button(lang, "precio", record_id, danger))
+    view.add_item(repeat_button(lang, record_id))
     return view
 
 
-async def render_roll(bot: Tirada, lang: Lang, record: RollRecord) -> tuple[discord.Embed, discord.ui.View]:
+async def render_roll(bot: Tirada, lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
     roll = dune.from_data(record.data)
     owner = None if roll.npc else record.user_id
     funds = await table_funds(bot, record.channel_id, owner)
@@ -95,26 +95,26 @@ GM_ACTIONS = frozenset({"precio", "pnj", "descartar"})
 class DuneButton(
     ActionButton,
     template=r"dune:(?P<action>info|rasgo|recurso|tarea|guardar|pnj|ignorar|descartar|repetir|precio)"
-    r":(?P<roll>[0-9]{1,18})",
+    r":(?P<record>[0-9]{1,18})",
 ):
     prefix = "dune"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         await check_may_press(interaction, record, self.action)
         if self.action == "precio":
-            await interaction.response.send_modal(PriceModal(self.roll_id, lang))
+            await interaction.response.send_modal(PriceModal(self.record_id, lang))
             return
         record, applied = await act(
-            bot.store, interaction, self.roll_id, KIND, lambda r: decide(self.action, r, bot.rng)
+            bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r, bot.rng)
         )
         await show_update(interaction, lang, record, applied, self.action)
 
 
 async def show_update(
-    interaction: discord.Interaction[Tirada], lang: Lang, record: RollRecord, applied: Applied, action: str
+    interaction: discord.Interaction[Tirada], lang: Lang, record: Record, applied: Applied, action: str
 ) -> None:
     """Redraw the panel after an action, and announce the task it may have completed."""
     bot = interaction.client
@@ -125,8 +125,8 @@ async def show_update(
     await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
 
 
-async def check_may_press(interaction: discord.Interaction, record: RollRecord, action: str) -> None:
-    table = await roll_table(interaction, record)
+async def check_may_press(interaction: discord.Interaction, record: Record, action: str) -> None:
+    table = await table_of(interaction, record)
     gm = is_gm(table, interaction)
     if action in GM_ACTIONS and not gm:
         raise Refusal("error.not_gm")
@@ -134,7 +134,7 @@ async def check_may_press(interaction: discord.Interaction, record: RollRecord, 
         raise Refusal("error.not_yours")
 
 
-def decide(action: str, record: RollRecord, rng: random.Random) -> Decision:
+def decide(action: str, record: Record, rng: random.Random) -> Decision:
     """One button's effect on a roll: the rules decide, this maps them to pool changes."""
     roll = dune.from_data(record.data)
     if action in dune.MOMENTUM_SPENDS:
@@ -166,9 +166,9 @@ def decide(action: str, record: RollRecord, rng: random.Random) -> Decision:
 class PriceModal(Modal):
     """ "El Director determina cuantas complicaciones extra se sufren": one unless told."""
 
-    def __init__(self, roll_id: int, lang: Lang) -> None:
-        super().__init__(title=t(lang, "dune.price.modal_title"), custom_id=f"dune:precio-modal:{roll_id}")
-        self.roll_id = roll_id
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.price.modal_title"), custom_id=f"dune:precio-modal:{record_id}")
+        self.record_id = record_id
         self.count: discord.ui.TextInput[PriceModal] = discord.ui.TextInput(
             label=t(lang, "dune.price.modal_count"), custom_id="complicaciones", max_length=1, default="1"
         )
@@ -178,14 +178,14 @@ class PriceModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         count = parse_int(self.count.value, "complicaciones", 1, dune.MAX_PRICE_COMPLICATIONS)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         await check_may_press(interaction, record, "precio")
 
-        def price(current: RollRecord) -> Decision:
+        def price(current: Record) -> Decision:
             roll = dune.success_at_price(dune.from_data(current.data), count)
             return Decision(dune.to_data(roll), (), "dune.price")
 
-        record, applied = await act(bot.store, interaction, self.roll_id, KIND, price)
+        record, applied = await act(bot.store, interaction, self.record_id, KIND, price)
         await show_update(interaction, lang, record, applied, "precio")
 
 
@@ -198,23 +198,23 @@ def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
     return view
 
 
-class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<roll>[0-9]{1,18})"):
+class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<record>[0-9]{1,18})"):
     prefix = "dune:ayuda"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, ASSIST_KIND)
+        record = await load(bot.store, self.record_id, ASSIST_KIND)
         if record.data.get("rolled"):
             raise Refusal("dune.ayuda.already_rolled")
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            await interaction.response.send_modal(AssistModal(self.roll_id, lang))
+            await interaction.response.send_modal(AssistModal(self.record_id, lang))
             return
         if interaction.user.id != record.user_id:
             raise Refusal("dune.ayuda.leader_only")
-        await roll_assisted(bot, interaction, self.roll_id)
+        await roll_assisted(bot, interaction, self.record_id)
 
 
 async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: int) -> None:
@@ -222,9 +222,9 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
     operation, so a second "Tirar" finds it closed (or stale) and rolls nothing."""
     record = await load(bot.store, prep_id, ASSIST_KIND)
     helpers = tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in record.data["helpers"])
-    closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
+    closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
     cog = cast("Dune", bot.get_cog("Dune"))
-    table = await roll_table(interaction, record)
+    table = await table_of(interaction, record)
     spec = RollSpec(**record.data["spec"])
     await cog.roll_and_post(interaction, spec, helpers, closes, mode="ayuda", table=table)
 
@@ -253,7 +253,7 @@ class AssistModal(Modal):
         )
         user_id = interaction.user.id
 
-        def join(current: RollRecord) -> Decision:
+        def join(current: Record) -> Decision:
             if current.data.get("rolled"):
                 raise Refusal("dune.ayuda.already_rolled")
             helpers = [h for h in current.data["helpers"] if h["user"] != user_id]
@@ -306,7 +306,7 @@ def opposed_view(lang: Lang, prep_id: int, *, npc: bool) -> discord.ui.View:
 class OpposedSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"dune:contra:(?P<roll>[0-9]{1,18})",
+    template=r"dune:contra:(?P<record>[0-9]{1,18})",
 ):
     """The actor's answer to the opposition's roll: bought dice, payment, Determinación."""
 
@@ -319,13 +319,13 @@ class OpposedSelect(
                 custom_id=f"dune:contra:{prep_id}", options=options, placeholder=placeholder or None
             )
         )
-        self.roll_id = prep_id
+        self.record_id = prep_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> OpposedSelect:
-        return cls(int(match["roll"]), item.options if isinstance(item, discord.ui.Select) else [])
+        return cls(int(match["record"]), item.options if isinstance(item, discord.ui.Select) else [])
 
     @staticmethod
     def parse(value: str) -> tuple[int, str, bool]:
@@ -340,4 +340,4 @@ class OpposedSelect(
         values = selected(interaction)
         choice = values[0] if values else ""
         cog = cast("Dune", interaction.client.get_cog("Dune"))
-        await cog.roll_opposed(interaction, self.roll_id, choice)
+        await cog.roll_opposed(interaction, self.record_id, choice)

@@ -9,12 +9,12 @@ from typing import Any
 import discord
 
 from bot import rolls
-from bot.checks import current_table, is_gm, roll_table
+from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import RollRecord, RollUpdate, Table
+from bot.models import Record, RecordUpdate, Table
 from bot.reveal import is_secret
 from cogs.dune.components import OpposedSelect, assist_view, opposed_view, render_roll
 from cogs.dune.render import assist_embed, opposed_embed
@@ -32,11 +32,11 @@ from cogs.dune.state import (
 from rules import dune
 
 
-async def check_task(bot: Tirada, table: Table, task_id: int | None) -> RollRecord | None:
+async def check_task(bot: Tirada, table: Table, task_id: int | None) -> Record | None:
     """The extended task a test adds to, when it names one of this table's."""
     if task_id is None:
         return None
-    task = await bot.store.roll(task_id)
+    task = await bot.store.record(task_id)
     if task is None or task.kind != TASK_KIND or task.channel_id != table.channel_id:
         raise Refusal("dune.task_unknown")
     return task
@@ -47,10 +47,10 @@ async def roll_and_post(
     interaction: discord.Interaction,
     spec: RollSpec,
     helpers: tuple[dune.HelperSpec, ...] = (),
-    closes: RollUpdate | None = None,
+    closes: RecordUpdate | None = None,
     mode: str = "tirada",
     table: Table | None = None,
-) -> RollRecord:
+) -> Record:
     """Pay, roll and post a test: nothing is rolled if the payment is refused. ``closes``
     settles a preparation (an assisted or opposed test, whose ``table`` it was made at) in
     the same operation; ``mode`` says which command *Repetir* starts again."""
@@ -121,7 +121,7 @@ async def oppose(
     difficulty = min(max(base + rival["adjust"], 0), dune.MAX_RAISED_DIFFICULTY)
     rival = {**rival, "dice": [s.value for s in opposition.slots], "difficulty": base}
     spec = replace(spec, difficulty=difficulty, opponent=rival)
-    prep_id = await bot.store.save_roll(
+    prep_id = await bot.store.save_record(
         table.channel_id, interaction.id, interaction.user.id, OPPOSED_KIND, {"spec": asdict(spec)}
     )
     record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
@@ -146,8 +146,8 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     spec = replace(
         RollSpec(**record.data["spec"]), bought=bought, payment=payment, determination=determination
     )
-    closes = RollUpdate(prep_id, record.version, {**record.data, "rolled": True})
-    table = await roll_table(interaction, record)
+    closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
+    table = await table_of(interaction, record)
     await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
@@ -161,7 +161,7 @@ async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: Ro
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
     await check_task(bot, table, spec.task_id)
-    prep_id = await bot.store.save_roll(
+    prep_id = await bot.store.save_record(
         table.channel_id,
         interaction.id,
         interaction.user.id,
@@ -173,7 +173,7 @@ async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: Ro
     await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, prep_id))
 
 
-async def repeat(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same command with the same options, for whoever presses. An opposed
     test rolls a new opposition and asks again; an assisted one opens a new preparation."""
     bot = interaction.client

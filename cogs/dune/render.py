@@ -10,7 +10,7 @@ from bot import embeds, render
 from bot.chances import dune_assisted_line, dune_bought_line
 from bot.client import Tirada
 from bot.i18n import Lang, t
-from bot.models import Applied, RollRecord
+from bot.models import Applied, Record
 from cogs.dune.state import (
     AMENAZA,
     DETERMINACION,
@@ -71,9 +71,7 @@ def dice_text(lang: Lang, roll: DuneRoll) -> str:
     return "\n".join(lines)
 
 
-def roll_embed(
-    lang: Lang, record: RollRecord, roll: DuneRoll, pools: str, progress: str = ""
-) -> discord.Embed:
+def roll_embed(lang: Lang, record: Record, roll: DuneRoll, pools: str, progress: str = "") -> discord.Embed:
     test = roll.test
     title_key = "dune.roll.title_npc" if roll.npc else "dune.roll.title"
     colour = embeds.SUCCESS if roll.passed else embeds.FAILURE
@@ -106,7 +104,7 @@ def roll_embed(
     return embeds.titled(embed, spec.get("motivo"))
 
 
-def header_lines(lang: Lang, record: RollRecord, roll: DuneRoll) -> list[str]:
+def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
     """Who rolled, what the target is made of, what the bought dice cost and what raised
     the difficulty: the roll explains itself."""
     lines = [t(lang, "dune.roll.by", user=record.user_id)]
@@ -201,7 +199,7 @@ async def task_line(bot: Tirada, lang: Lang, roll: DuneRoll) -> str:
     task = roll.extra.get("task")
     if roll.task_id is None or task is None:
         return ""
-    record = await bot.store.roll(roll.task_id)
+    record = await bot.store.record(roll.task_id)
     if record is None:
         return ""
     points = (await task_progress(bot, record.channel_id, [record.id]))[record.id]
@@ -217,7 +215,7 @@ async def task_line(bot: Tirada, lang: Lang, roll: DuneRoll) -> str:
     )
 
 
-def opposed_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     """The opposition's roll, posted first: the difficulty the actor now faces."""
     spec = RollSpec(**record.data["spec"])
     rival = spec.opponent or {}
@@ -250,7 +248,7 @@ def progress_bar(points: int, requirement: int, width: int = 10) -> str:
 # -- assistance -----------------------------------------------------------------------------------
 
 
-def assist_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def assist_embed(lang: Lang, record: Record) -> discord.Embed:
     spec = RollSpec(**record.data["spec"])
     embed = embeds.card(
         t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty),

@@ -12,7 +12,7 @@ import discord
 from bot import embeds
 from bot.client import Tirada
 from bot.i18n import Lang, t
-from bot.models import Applied, Change, Operation, RollUpdate
+from bot.models import Applied, Change, Operation, RecordUpdate
 from rules import dune
 
 KIND = "dune"
@@ -97,7 +97,7 @@ def roll_task_points(roll: dune.DuneRoll) -> int:
 async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
     """Each task's points, from every roll linked to it, read in one query."""
     points = dict.fromkeys(task_ids, 0)
-    for record in await bot.store.linked_rolls(channel_id, KIND, "task_id", task_ids):
+    for record in await bot.store.linked_records(channel_id, KIND, "task_id", task_ids):
         roll = dune.from_data(record.data)
         if roll.task_id in points:
             points[roll.task_id] += roll_task_points(roll)
@@ -110,7 +110,7 @@ async def announce_task(
     """Mark a task done the first time its points reach the requirement, and say so once."""
     if task_id is None:
         return
-    task = await bot.store.roll(task_id)
+    task = await bot.store.record(task_id)
     if task is None or task.kind != TASK_KIND or task.data.get("done"):
         return
     points = (await task_progress(bot, task.channel_id, [task_id]))[task_id]
@@ -122,7 +122,7 @@ async def announce_task(
             interaction.id,
             interaction.user.id,
             "dune.task_done",
-            roll_update=RollUpdate(task.id, task.version, {**task.data, "done": True}),
+            record_update=RecordUpdate(task.id, task.version, {**task.data, "done": True}),
             step=1,
         )
     )

@@ -15,7 +15,8 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import RollRecord, Table
+from bot.models import Record, Table
+from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
@@ -24,9 +25,18 @@ from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet
 from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
-from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, check, health, options_of
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, options_of
 from rules import mediana
+from rules.errors import check_range
 from rules.mediana import Health
+
+Score = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE, mediana.MAX_SCORE)]
+Skill = app_commands.Transform[int, Bounded(0, mediana.MAX_SCORE)]
+Difficulty = app_commands.Transform[int, Bounded(0, mediana.MAX_DIFFICULTY)]
+Degrees = app_commands.Transform[int, Bounded(0, mediana.MAX_EFFECT_DICE)]
+Physique = app_commands.Transform[int, Bounded(1, mediana.MAX_SCORE)]
+Amount = app_commands.Transform[int, Bounded(1, mediana.MAX_HEALTH)]
+Current = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE * mediana.DEATH_FACTOR, mediana.MAX_HEALTH)]
 
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
 
@@ -155,7 +165,7 @@ async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | N
     )
 
 
-async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_contest(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* a resolved contest: the same sides roll again at once."""
     bot = interaction.client
     table = await current_table(interaction)
@@ -167,7 +177,7 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: RollR
     await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
 
 
-async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
     presses."""
     if record.data["kind"] == "competicion":
@@ -184,7 +194,7 @@ async def repeat_roll(interaction: discord.Interaction[Tirada], record: RollReco
         await roll_test(interaction, options)
 
 
-async def repeat_damage(interaction: discord.Interaction[Tirada], record: RollRecord) -> None:
+async def repeat_damage(interaction: discord.Interaction[Tirada], record: Record) -> None:
     options = options_of(record.data)
     if not options:
         raise Refusal("mediana.no_repeat")
@@ -229,23 +239,19 @@ class Mediana(commands.Cog):
     async def tirada(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: app_commands.Range[int, -50, 50],
-        dificultad: app_commands.Range[int, 0, 100],
-        habilidad: app_commands.Range[int, 0, 50] = 0,
+        atributo: Score,
+        dificultad: Difficulty,
+        habilidad: Skill = 0,
         sin_habilidad: bool = False,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: app_commands.Range[int, 0, 50] = 0,
+        estorbo: Skill = 0,
         ataque: bool = False,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido."""
-        check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        check("habilidad", habilidad, 0, mediana.MAX_SCORE)
-        check("estorbo", estorbo, 0, mediana.MAX_SCORE)
-        check("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
         options = {
             "atributo": atributo,
             "dificultad": dificultad,
@@ -268,19 +274,16 @@ class Mediana(commands.Cog):
     async def atributo_cmd(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: app_commands.Range[int, -50, 50],
-        dificultad: app_commands.Range[int, 0, 100],
+        atributo: Score,
+        dificultad: Difficulty,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: app_commands.Range[int, 0, 50] = 0,
+        estorbo: Skill = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + 1o3d10: no skill, no explosion, no natural-1 rule (the text explodes
         skill and opposed tests only)."""
-        check("atributo", atributo, -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        check("estorbo", estorbo, 0, mediana.MAX_SCORE)
-        check("dificultad", dificultad, 0, mediana.MAX_DIFFICULTY)
         options = {
             "atributo": atributo,
             "dificultad": dificultad,
@@ -315,17 +318,17 @@ class Mediana(commands.Cog):
     async def enfrentada(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: app_commands.Range[int, -50, 50],
-        habilidad: app_commands.Range[int, 0, 50],
-        rival_atributo: app_commands.Range[int, -50, 50],
-        rival_habilidad: app_commands.Range[int, 0, 50],
+        atributo: Score,
+        habilidad: Skill,
+        rival_atributo: Score,
+        rival_habilidad: Skill,
         rival: discord.Member | None = None,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: app_commands.Range[int, 0, 50] = 0,
+        estorbo: Skill = 0,
         rival_malherido: bool = False,
         rival_rango: Choice[str] | None = None,
-        rival_estorbo: app_commands.Range[int, 0, 50] = 0,
+        rival_estorbo: Skill = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -366,15 +369,13 @@ class Mediana(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         dados: app_commands.Range[str, 1, 20],
-        absorcion: app_commands.Range[int, 0, 50] = 0,
-        grados: app_commands.Range[int, 0, 50] = 0,
+        absorcion: Skill = 0,
+        grados: Degrees = 0,
         critico: bool = False,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """An effect roll on its own. Recorded so a secret one can be revealed and repeated."""
-        check("absorcion", absorcion, 0, mediana.MAX_SCORE)
-        check("grados", grados, 0, mediana.MAX_EFFECT_DICE)
         options = {
             "dados": dados,
             "absorcion": absorcion,
@@ -391,14 +392,14 @@ class Mediana(commands.Cog):
         table = await current_table(interaction)
         store = self.bot.store
         record = next(
-            (r for r in await store.rolls(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
+            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
             None,
         )
         if record is None:
             state = mediana.combat_to_data(mediana.Combat())
             record = await load(
                 store,
-                await store.save_roll(
+                await store.save_record(
                     table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
                 ),
                 COMBAT_KIND,
@@ -421,9 +422,9 @@ class Mediana(commands.Cog):
     async def pv_fijar(
         self,
         interaction: discord.Interaction,
-        fisico: app_commands.Range[int, 1, 50],
-        maximo: app_commands.Range[int, 1, 1000],
-        actual: app_commands.Range[int, -300, 1000] | None = None,
+        fisico: Physique,
+        maximo: Amount,
+        actual: Current | None = None,
         jugador: discord.Member | None = None,
         mesa: str | None = None,
     ) -> None:
@@ -432,7 +433,7 @@ class Mediana(commands.Cog):
         owner = await self.owner(interaction, table, jugador)
         mediana.check_health(fisico, maximo)
         current = maximo if actual is None else actual
-        check("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
+        check_range("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
         sheet = Health(fisico, maximo, current)
         await set_sheet(self.bot, interaction, table, owner.id, sheet)
         await self.answer_health(interaction, owner.id, sheet)
@@ -453,7 +454,7 @@ class Mediana(commands.Cog):
     async def pv_dano(
         self,
         interaction: discord.Interaction,
-        cantidad: app_commands.Range[int, 1, 1000],
+        cantidad: Amount,
         jugador: discord.Member | None = None,
         mesa: str | None = None,
     ) -> None:
@@ -467,7 +468,7 @@ class Mediana(commands.Cog):
     async def pv_curar(
         self,
         interaction: discord.Interaction,
-        cantidad: app_commands.Range[int, 1, 1000],
+        cantidad: Amount,
         jugador: discord.Member | None = None,
         mesa: str | None = None,
     ) -> None:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.rolls import Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
 from cogs.mediana.render import throws_text
@@ -38,7 +38,7 @@ def fighter_line(lang: Lang, fighter: Fighter, acting: bool) -> str:
     )
 
 
-def combat_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def combat_embed(lang: Lang, record: Record) -> discord.Embed:
     combat = mediana.combat_from_data(record.data)
     acting = combat.acting
     if combat.ended:
@@ -53,7 +53,7 @@ def combat_embed(lang: Lang, record: RollRecord) -> discord.Embed:
     return embed
 
 
-def combat_view(lang: Lang, record: RollRecord) -> discord.ui.View | None:
+def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
     combat = mediana.combat_from_data(record.data)
     if combat.ended:
         return None
@@ -96,7 +96,7 @@ class CombatButton(
         combat = mediana.combat_from_data(record.data)
         if combat.ended:
             raise Refusal("mediana.combat.is_over")
-        gm = is_gm(await roll_table(interaction, record), interaction)
+        gm = is_gm(await table_of(interaction, record), interaction)
         if self.action in ("pnj", "ronda", "terminar") and not gm:
             raise Refusal("error.not_gm")
         if self.action == "siguiente" and not (gm or acting_user(combat) == interaction.user.id):
@@ -110,7 +110,7 @@ class CombatButton(
         ranks = await current_ranks(bot, record.channel_id, keys)
         step = self.step
 
-        def decide(current: RollRecord) -> Decision:
+        def decide(current: Record) -> Decision:
             now = mediana.combat_from_data(current.data)
             if self.action == "terminar":
                 moved, reason = now.finish(), "mediana.combat.end"
@@ -137,7 +137,9 @@ async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, co
     user_id = acting_user(combat)
     mentions = discord.AllowedMentions(users=[discord.Object(user_id)] if user_id else False)
     await interaction.followup.send(
-        content=f"<@{user_id}>" if user_id else None, embed=embeds.card(text), allowed_mentions=mentions
+        content=f"<@{user_id}>" if user_id else discord.utils.MISSING,
+        embed=embeds.card(text),
+        allowed_mentions=mentions,
     )
 
 
@@ -159,7 +161,7 @@ class JoinModal(Modal):
         for item in (self.name, self.bonus, self.encumbrance):
             self.add_item(item)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """Join once a round (the rules refuse a second roll); a player rolls at the rank
         their PV sheet gives now."""
         bot = interaction.client
@@ -172,7 +174,7 @@ class JoinModal(Modal):
         rank = mediana.effective_rank(badly_hurt=hurt)
         key = f"n{interaction.id}" if self.npc else f"u{interaction.user.id}"
 
-        def join(current: RollRecord) -> Decision:
+        def join(current: Record) -> Decision:
             combat = mediana.combat_from_data(current.data).join(bot.rng, key, name, bonus, encumbrance, rank)
             return Decision(mediana.combat_to_data(combat), (), "mediana.combat.join")
 

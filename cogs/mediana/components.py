@@ -6,12 +6,12 @@ from __future__ import annotations
 import discord
 
 from bot import repeat
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord
+from bot.models import Record
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, parse_int
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
@@ -19,7 +19,7 @@ from cogs.mediana.state import KIND
 from rules import mediana
 
 
-class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repetir):(?P<roll>[0-9]{1,18})"):
+class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repetir):(?P<record>[0-9]{1,18})"):
     """ "Tirar daño" under a successful attack; "Aceptar empate" / "Repetir el empate"
     under a tied opposed test or contest, for the GM."""
 
@@ -28,24 +28,24 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         if self.action == "dano":
             if interaction.user.id != record.user_id and not is_gm(
-                await roll_table(interaction, record), interaction
+                await table_of(interaction, record), interaction
             ):
                 raise Refusal("error.not_yours")
             if record.data.get("damage"):
                 raise Refusal("mediana.damage_done")
-            await interaction.response.send_modal(DamageModal(self.roll_id, lang))
+            await interaction.response.send_modal(DamageModal(self.record_id, lang))
             return
-        if not is_gm(await roll_table(interaction, record), interaction):
+        if not is_gm(await table_of(interaction, record), interaction):
             raise Refusal("error.not_gm")
         decide = accept_tie if self.action == "aceptar" else lambda r: reroll_tie(bot, r)
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, decide)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, decide)
         await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
 
 
-def tied(record: RollRecord) -> tuple[int, ...]:
+def tied(record: Record) -> tuple[int, ...]:
     """The sides still tied for the GM to settle (none once settled or won)."""
     tests = tests_of(record)
     if record.data.get("settled") or tests is None:
@@ -54,13 +54,13 @@ def tied(record: RollRecord) -> tuple[int, ...]:
     return winners if len(winners) > 1 else ()
 
 
-def accept_tie(record: RollRecord) -> Decision:
+def accept_tie(record: Record) -> Decision:
     if not tied(record):
         raise Refusal("mediana.tie_settled")
     return Decision({**record.data, "settled": True}, (), "mediana.tie_accept")
 
 
-def reroll_tie(bot: Tirada, record: RollRecord) -> Decision:
+def reroll_tie(bot: Tirada, record: Record) -> Decision:
     """ "Se haga una nueva tirada para resolverlo": the tied sides roll again (at their
     own rank and score); the others keep the result that already lost."""
     again = tied(record)
@@ -77,9 +77,9 @@ def reroll_tie(bot: Tirada, record: RollRecord) -> Decision:
 
 
 class DamageModal(Modal):
-    def __init__(self, roll_id: int, lang: Lang) -> None:
-        super().__init__(title=t(lang, "mediana.damage.title"), custom_id=f"mediana:dano-modal:{roll_id}")
-        self.roll_id = roll_id
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "mediana.damage.title"), custom_id=f"mediana:dano-modal:{record_id}")
+        self.record_id = record_id
         self.weapon: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
             label=t(lang, "mediana.damage.weapon"), custom_id="arma", max_length=20
         )
@@ -89,13 +89,13 @@ class DamageModal(Modal):
         self.add_item(self.weapon)
         self.add_item(self.armour)
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = mediana.parse_effect(self.weapon.value)
         absorption = parse_int(self.armour.value or "0", "absorcion", 0, mediana.MAX_SCORE)
 
-        def damage(current: RollRecord) -> Decision:
+        def damage(current: Record) -> Decision:
             if current.data.get("damage"):
                 raise Refusal("mediana.damage_done")
             test = mediana.roll_from_data(current.data["test"])
@@ -105,11 +105,11 @@ class DamageModal(Modal):
             )
             return Decision({**current.data, "damage": effect_text(lang, effect)}, (), "mediana.damage")
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, damage)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, damage)
         await update(interaction, embed=test_embed(lang, record), view=test_view(lang, record))
 
 
-def test_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+def test_view(lang: Lang, record: Record) -> discord.ui.View:
     """*Repetir*, and "Tirar daño" under a successful attack whose damage is not rolled."""
     data = record.data
     view = discord.ui.View(timeout=None)
@@ -122,7 +122,7 @@ def test_view(lang: Lang, record: RollRecord) -> discord.ui.View:
     return view
 
 
-def contest_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+def contest_view(lang: Lang, record: Record) -> discord.ui.View:
     """*Repetir*, and the GM's two ways out of a tie while it stands."""
     view = discord.ui.View(timeout=None)
     view.add_item(repeat.button(lang, record.id))

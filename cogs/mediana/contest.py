@@ -8,12 +8,12 @@ from typing import Any
 
 import discord
 
-from bot.checks import is_gm, roll_table
+from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import RollRecord, Table
+from bot.models import Record, Table
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, parse_int
 from cogs.mediana.components import contest_view
@@ -32,7 +32,7 @@ RANK_WORDS = {
 }
 
 
-def open_view(lang: Lang, record: RollRecord) -> discord.ui.View:
+def open_view(lang: Lang, record: Record) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ContestButton(record.id, "participar", t(lang, "mediana.contest.join")))
     view.add_item(ContestButton(record.id, "pnj", t(lang, "mediana.button.pnj")))
@@ -55,22 +55,22 @@ async def roll_entries(bot: Tirada, table: Table, entries: list[dict[str, Any]])
 
 
 class ContestButton(
-    ActionButton, template=r"mediana:concurso:(?P<action>participar|pnj|resolver):(?P<roll>[0-9]{1,18})"
+    ActionButton, template=r"mediana:concurso:(?P<action>participar|pnj|resolver):(?P<record>[0-9]{1,18})"
 ):
     prefix = "mediana:concurso"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.roll_id, KIND)
+        record = await load(bot.store, self.record_id, KIND)
         if not record.data.get("open"):
             raise Refusal("mediana.contest.closed")
-        table = await roll_table(interaction, record)
+        table = await table_of(interaction, record)
         gm = is_gm(table, interaction)
         if self.action == "pnj" and not gm:
             raise Refusal("error.not_gm")
         if self.action != "resolver":
-            await interaction.response.send_modal(EntryModal(self.roll_id, lang, npc=self.action == "pnj"))
+            await interaction.response.send_modal(EntryModal(self.record_id, lang, npc=self.action == "pnj"))
             return
         if interaction.user.id != record.user_id and not gm:
             raise Refusal("mediana.contest.not_yours")
@@ -78,7 +78,7 @@ class ContestButton(
             raise Refusal("mediana.contest_too_small")
         entries = await roll_entries(bot, table, record.data["entries"])
 
-        def resolve(current: RollRecord) -> Decision:
+        def resolve(current: Record) -> Decision:
             if not current.data.get("open"):
                 raise Refusal("mediana.contest.closed")
             if [e["side"] for e in current.data["entries"]] != [e["side"] for e in entries]:
@@ -87,14 +87,16 @@ class ContestButton(
                 {**current.data, "entries": entries, "open": False}, (), "mediana.contest.resolve"
             )
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, resolve)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, resolve)
         await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
 
 
 class EntryModal(Modal):
-    def __init__(self, roll_id: int, lang: Lang, *, npc: bool = False) -> None:
-        super().__init__(title=t(lang, "mediana.contest.form"), custom_id=f"mediana:concurso-modal:{roll_id}")
-        self.roll_id = roll_id
+    def __init__(self, record_id: int, lang: Lang, *, npc: bool = False) -> None:
+        super().__init__(
+            title=t(lang, "mediana.contest.form"), custom_id=f"mediana:concurso-modal:{record_id}"
+        )
+        self.record_id = record_id
         self.npc = npc
         self.name: discord.ui.TextInput[EntryModal] | None = None
         if npc:
@@ -128,7 +130,7 @@ class EntryModal(Modal):
             "rango": rank,
         }
 
-    async def on_submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """A player enters once (entering again replaces their numbers: nothing is rolled
         before *Resolver*); the GM adds NPCs by name."""
         bot = interaction.client
@@ -143,7 +145,7 @@ class EntryModal(Modal):
         else:
             entry = {"user": interaction.user.id, "side": side}
 
-        def enter(current: RollRecord) -> Decision:
+        def enter(current: Record) -> Decision:
             if not current.data.get("open"):
                 raise Refusal("mediana.contest.closed")
             entries = [
@@ -153,5 +155,5 @@ class EntryModal(Modal):
                 raise Refusal("mediana.contest.full", max=mediana.MAX_CONTESTANTS)
             return Decision({**current.data, "entries": [*entries, entry]}, (), "mediana.contest.enter")
 
-        record, _ = await act(bot.store, interaction, self.roll_id, KIND, enter)
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, enter)
         await update(interaction, embed=contest_embed(lang, record), view=open_view(lang, record))

@@ -10,7 +10,7 @@ import discord
 from bot import rolls
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.models import Change, NewRoll, Table
+from bot.models import Change, NewRecord, Table
 from cogs.mediana.state import SHEET_KIND, WOUNDS, health_from, sheet, wounds_cap
 from rules.mediana import Health
 
@@ -32,7 +32,7 @@ async def set_sheet(
         table,
         "mediana.pv.set",
         wounds,
-        new_roll=NewRoll(user_id, SHEET_KIND, data),
+        new_record=NewRecord(user_id, SHEET_KIND, data),
     )
 
 
@@ -53,12 +53,12 @@ async def change_health(
     after = change(before)
     cap = wounds_cap(before.physique, before.maximum)
     wounds = Change(WOUNDS, before.current - after.current, user_id, cap=cap, clamp=True)
-    new_roll = None
+    new_record = None
     if "current" in record.data:
         # A sheet from before the wounds pool: its PV move into the pool with this change.
         wounds = Change(WOUNDS, owner_id=user_id, cap=cap, set_to=after.maximum - after.current)
         data = {"physique": before.physique, "maximum": before.maximum}
-        new_roll = NewRoll(user_id, SHEET_KIND, data)
-    outcome = await rolls.change(bot.store, interaction, table, reason, wounds, new_roll=new_roll)
+        new_record = NewRecord(user_id, SHEET_KIND, data)
+    outcome = await rolls.change(bot.store, interaction, table, reason, wounds, new_record=new_record)
     left = outcome.get(WOUNDS, user_id).value
     return Health(before.physique, before.maximum, before.maximum - left)

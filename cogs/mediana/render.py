@@ -8,7 +8,7 @@ import discord
 
 from bot import embeds, render
 from bot.i18n import Lang, t
-from bot.models import RollRecord
+from bot.models import Record
 from cogs.mediana.state import options_of
 from rules import mediana
 from rules.mediana import Health, Test
@@ -60,7 +60,7 @@ def rank_text(lang: Lang, test: Test, reasons: list[str]) -> str:
     return line
 
 
-def test_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def test_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     test = mediana.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
@@ -104,7 +104,7 @@ def health_text(lang: Lang, user_id: int, health: Health) -> str:
 # -- opposed tests and contests ------------------------------------------------------------------
 
 
-def entries_of(record: RollRecord) -> list[dict[str, Any]]:
+def entries_of(record: Record) -> list[dict[str, Any]]:
     """A contest's sides: ``entries``, or the ``a``/``b`` of an opposed test stored before."""
     data = record.data
     if "entries" in data:
@@ -123,7 +123,7 @@ def who(lang: Lang, entry: dict[str, Any]) -> str:
     return t(lang, "mediana.opposed.rival")
 
 
-def tests_of(record: RollRecord) -> list[Test] | None:
+def tests_of(record: Record) -> list[Test] | None:
     """Every side's test, or None while a contest still waits to be rolled."""
     if record.data.get("open"):
         return None
@@ -141,7 +141,7 @@ def side_text(lang: Lang, test: Test) -> str:
     return "\n".join(lines)
 
 
-def outcome_text(lang: Lang, record: RollRecord, tests: list[Test]) -> str:
+def outcome_text(lang: Lang, record: Record, tests: list[Test]) -> str:
     entries = entries_of(record)
     winners = mediana.contest_winners(tests)
     if not winners:
@@ -153,7 +153,7 @@ def outcome_text(lang: Lang, record: RollRecord, tests: list[Test]) -> str:
     return t(lang, "mediana.opposed.tie")
 
 
-def contest_embed(lang: Lang, record: RollRecord) -> discord.Embed:
+def contest_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     entries = entries_of(record)
     embed = embeds.card(

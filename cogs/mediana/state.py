@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.client import Tirada
 from bot.kinds import MEDIANA_SHEET as SHEET_KIND
-from bot.models import RollRecord
+from bot.models import Record
 from rules import mediana
 from rules.mediana import Health
 
@@ -18,16 +18,12 @@ WOUNDS = "mediana_heridas"
 SHEETS_READ = 200
 
 
-def check(name: str, value: int, low: int, high: int) -> None:
-    mediana.check_number(name, value, low, high)
-
-
 def wounds_cap(physique: int, maximum: int) -> int:
     """The most PV a character can lose: from the maximum down to death (−Físico × 6)."""
     return maximum + physique * mediana.DEATH_FACTOR
 
 
-def health_from(record: RollRecord | None, wounds: int) -> Health | None:
+def health_from(record: Record | None, wounds: int) -> Health | None:
     """A sheet's PV: the maximum less the wounds pool. A sheet stored before the pool
     existed kept its ``current`` in the sheet itself (and has no wounds yet)."""
     if record is None:
@@ -37,15 +33,15 @@ def health_from(record: RollRecord | None, wounds: int) -> Health | None:
     return Health(data["physique"], data["maximum"], current)
 
 
-async def sheets(bot: Tirada, channel_id: int) -> dict[int, RollRecord]:
+async def sheets(bot: Tirada, channel_id: int) -> dict[int, Record]:
     """Every character's PV sheet at this table: the newest one recorded for each player."""
-    found: dict[int, RollRecord] = {}
-    for record in await bot.store.rolls(channel_id, SHEET_KIND, SHEETS_READ):
+    found: dict[int, Record] = {}
+    for record in await bot.store.records(channel_id, SHEET_KIND, SHEETS_READ):
         found.setdefault(record.user_id, record)
     return found
 
 
-async def sheet(bot: Tirada, channel_id: int, user_id: int) -> RollRecord | None:
+async def sheet(bot: Tirada, channel_id: int, user_id: int) -> Record | None:
     return (await sheets(bot, channel_id)).get(user_id)
 
 

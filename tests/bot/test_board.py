@@ -121,9 +121,9 @@ async def test_the_donjon_board(harness: Harness) -> None:
     await h.slash("donjon banco ajustar", user=GM, cantidad=1)
     h.script(20, 19, 18, 1, 1, 1)
     panel = (await h.slash("donjon prueba", dados=3, contra=3)).message
-    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
     for fact in ("Hay una llave", "La puerta cede", "Huele a azufre"):
-        opened = await h.click(h.current(panel), f"donjon:ley:hecho:{roll_id}")
+        opened = await h.click(h.current(panel), f"donjon:ley:hecho:{record_id}")
         await h.submit(opened.modal_id, {"hecho": fact}, message=h.current(panel))
     now = await shown(h)
     assert "Nivel del Donjon: **2**" in now

@@ -73,7 +73,7 @@ async def test_a_roll_whose_answer_fails_is_posted_to_the_channel_once(table: Ha
     replayed = await table.feed(dict(payload))
     assert await table.pool("impulso") == 2
     assert table.bot is not None
-    assert len(await table.bot.store.rolls(CHANNEL_ID, "dune")) == 1
+    assert len(await table.bot.store.records(CHANNEL_ID, "dune")) == 1
     assert replayed.calls, "the replay is answered too"
     post = posts[0]
     panel = next(

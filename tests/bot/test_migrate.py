@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from bot.lockfile import hold
-from bot.models import Change, NewRoll, Operation, Undo
+from bot.models import Change, NewRecord, Operation, Undo
 from bot.store import Store
 from bot.store.copy import copy
 from tests.support.postgres import Server
@@ -38,11 +38,16 @@ async def books(path: Path) -> Path:
         await store.apply(Operation(channel, 20 + channel, 8, "test", (Change("amenaza", 3, owner_id=8),)))
         await store.apply(
             Operation(
-                channel, 30 + channel, 8, "test", (Change("impulso", -2),), new_roll=NewRoll(8, "dune", {})
+                channel,
+                30 + channel,
+                8,
+                "test",
+                (Change("impulso", -2),),
+                new_record=NewRecord(8, "dune", {}),
             )
         )
         await store.apply(Operation(channel, 40 + channel, 7, "test", undo=Undo()))
-    roll = await store.save_roll(1, 99, 7, "tirar", {"expresion": "1d20", "task_id": 3})
+    roll = await store.save_record(1, 99, 7, "tirar", {"expresion": "1d20", "task_id": 3})
     await store.claim_reveal(555, roll, 7)
     await store.set_meta("commands_hash", "abc")
     await store.close()
@@ -52,7 +57,7 @@ async def books(path: Path) -> Path:
 async def test_everything_is_copied_and_the_books_read_the_same(tmp_path: Path, postgres_url: str) -> None:
     source = await books(tmp_path / "tirada.db")
     copied = await copy(source, postgres_url)
-    assert copied.rows["ledger"] == 8 and copied.rows["rolls"] == 3 and copied.rows["reveals"] == 1
+    assert copied.rows["ledger"] == 8 and copied.rows["records"] == 3 and copied.rows["reveals"] == 1
     before, after = await Store.open(source), await Store.open(postgres_url)
     try:
         for channel in (1, 2):
@@ -60,7 +65,7 @@ async def test_everything_is_copied_and_the_books_read_the_same(tmp_path: Path, 
             assert await after.ledger(channel) == await before.ledger(channel)
             assert await after.ledger_sums(channel) == await before.ledger_sums(channel)
             assert await after.table(channel) == await before.table(channel)
-        assert await after.rolls(1, "tirar") == await before.rolls(1, "tirar")
+        assert await after.records(1, "tirar") == await before.records(1, "tirar")
         assert not await after.claim_reveal(555, 1, 7)
         assert await after.get_meta("commands_hash") == "abc"
         # The ids go on after the copied ones: a new change gets a new ledger row.

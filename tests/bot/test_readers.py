@@ -26,7 +26,7 @@ async def test_each_systems_roll_is_read_with_its_verdict_and_dice(
     reply = await harness.slash(command, **options)
     assert "Algo ha fallado" not in reply.text
     assert harness.bot is not None
-    [record] = await harness.bot.store.rolls(CHANNEL_ID, kind)
+    [record] = await harness.bot.store.records(CHANNEL_ID, kind)
     reading = read("es", kind, record.data)
     assert reading is not None and reading.dice and all(s == sides for s, _ in reading.dice)
     assert reading.verdict is not None

@@ -129,7 +129,7 @@ async def test_without_a_gm_channel_a_player_secret_is_refused_and_the_gm_gets_i
 ) -> None:
     refused = await secret_roll(dune, 3, 17, user=PLAYER)
     assert refused.ephemeral and "no tiene canal del DJ" in refused.text
-    assert dune.bot is not None and await dune.bot.store.roll(1) is None
+    assert dune.bot is not None and await dune.bot.store.record(1) is None
     mine = await secret_roll(dune, 3, 17, user=GM)
     assert mine.ephemeral and reveal_id(mine.message) == "secreta:revelar:1"
     embeds = mine.message.data["embeds"]
@@ -143,7 +143,7 @@ async def test_rolls_made_in_the_gm_channel_stay_there(linked: Harness) -> None:
     assert reveal_id(reply.message)
     assert {m.channel_id for m in reply.messages} == {GM_CHANNEL_ID}
     assert linked.bot is not None
-    record = await linked.bot.store.roll(1)
+    record = await linked.bot.store.record(1)
     assert record is not None and record.channel_id == CHANNEL_ID
 
 

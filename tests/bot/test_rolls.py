@@ -20,7 +20,7 @@ async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odd
     await harness.slash("donjon prueba", dados=1, contra=1)
     assert harness.bot is not None
     store = harness.bot.store
-    [posted] = await store.rolls(CHANNEL_ID, "donjon")
+    [posted] = await store.records(CHANNEL_ID, "donjon")
     record = await asyncio.create_task(rolls.load(store, posted.id, "donjon"))
     assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
     assert "Resultado" in str(roll_embed("es", record).to_dict())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, NewRoll, Operation, Refused, SavedRoll, System, TableSettings
+from bot.models import Applied, Change, NewRecord, Operation, Refused, SavedRoll, System, TableSettings
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
 from tests.support.harness import Harness
 from tests.support.postgres import Server
@@ -187,12 +187,12 @@ async def test_tables_remember_system_gm_and_settings(store: Store) -> None:
 
 
 async def test_rolls_are_saved_once_per_interaction(store: Store) -> None:
-    first = await store.save_roll(CHANNEL, 555, 7, "tirar", {"expresion": "1d20"})
-    again = await store.save_roll(CHANNEL, 555, 7, "tirar", {"expresion": "otra"})
+    first = await store.save_record(CHANNEL, 555, 7, "tirar", {"expresion": "1d20"})
+    again = await store.save_record(CHANNEL, 555, 7, "tirar", {"expresion": "otra"})
     assert first == again
-    record = await store.roll(first)
+    record = await store.record(first)
     assert record is not None and record.data == {"expresion": "1d20"}
-    assert await store.roll(first + 1) is None
+    assert await store.record(first + 1) is None
 
 
 async def test_meta_round_trips(store: Store) -> None:
@@ -212,49 +212,59 @@ async def test_setting_a_pool_to_a_value_ledgers_the_difference(store: Store) ->
 
 
 async def test_a_new_roll_is_recorded_with_its_payment_or_not_at_all(store: Store) -> None:
-    from bot.models import NewRoll
+    from bot.models import NewRecord
 
     refused = await store.apply(
-        Operation(CHANNEL, 1, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+        Operation(CHANNEL, 1, 7, "buy", (Change("impulso", -1),), new_record=NewRecord(7, "dune", {"a": 1}))
     )
     assert isinstance(refused, Refused)
-    assert await store.rolls(CHANNEL, "dune") == []
+    assert await store.records(CHANNEL, "dune") == []
     await store.apply(op(2, Change("impulso", 3)))
     paid = await store.apply(
-        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_record=NewRecord(7, "dune", {"a": 1}))
     )
-    assert isinstance(paid, Applied) and paid.roll_id is not None
+    assert isinstance(paid, Applied) and paid.record_id is not None
     replay = await store.apply(
-        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_roll=NewRoll(7, "dune", {"a": 1}))
+        Operation(CHANNEL, 3, 7, "buy", (Change("impulso", -1),), new_record=NewRecord(7, "dune", {"a": 1}))
     )
-    assert isinstance(replay, Applied) and replay.replayed and replay.roll_id == paid.roll_id
-    assert [r.id for r in await store.rolls(CHANNEL, "dune")] == [paid.roll_id]
+    assert isinstance(replay, Applied) and replay.replayed and replay.record_id == paid.record_id
+    assert [r.id for r in await store.records(CHANNEL, "dune")] == [paid.record_id]
     assert await store.pool(CHANNEL, "impulso") == 2
 
 
 async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> None:
-    from bot.models import RollUpdate
+    from bot.models import RecordUpdate
 
-    roll_id = await store.save_roll(CHANNEL, 10, 7, "dune", {"left": 2})
+    record_id = await store.save_record(CHANNEL, 10, 7, "dune", {"left": 2})
     first = await store.apply(
         Operation(
-            CHANNEL, 11, 7, "save", (Change("impulso", 2),), roll_update=RollUpdate(roll_id, 0, {"left": 0})
+            CHANNEL,
+            11,
+            7,
+            "save",
+            (Change("impulso", 2),),
+            record_update=RecordUpdate(record_id, 0, {"left": 0}),
         )
     )
     stale = await store.apply(
         Operation(
-            CHANNEL, 12, 7, "save", (Change("impulso", 2),), roll_update=RollUpdate(roll_id, 0, {"left": 0})
+            CHANNEL,
+            12,
+            7,
+            "save",
+            (Change("impulso", 2),),
+            record_update=RecordUpdate(record_id, 0, {"left": 0}),
         )
     )
-    gone = await store.apply(Operation(CHANNEL, 13, 7, "save", roll_update=RollUpdate(999, 0, {})))
+    gone = await store.apply(Operation(CHANNEL, 13, 7, "save", record_update=RecordUpdate(999, 0, {})))
     assert isinstance(first, Applied)
     assert isinstance(stale, Refused) and stale.key == "roll.stale"
     assert isinstance(gone, Refused) and gone.key == "error.roll_gone"
-    record = await store.roll(roll_id)
+    record = await store.record(record_id)
     assert record is not None and (record.version, record.data) == (1, {"left": 0})
     assert await store.pool(CHANNEL, "impulso") == 2
-    await store.set_roll_message(roll_id, 555)
-    record = await store.roll(roll_id)
+    await store.set_record_message(record_id, 555)
+    record = await store.record(record_id)
     assert record is not None and record.message_id == 555
 
 
@@ -265,11 +275,11 @@ async def test_rows_naming_a_secret_rolls_message_link_nowhere_until_its_reveal_
     moves every such row to the message posted at the table."""
     from dataclasses import replace
 
-    roll_id = await store.save_roll(CHANNEL, 10, 7, "dune", {})
-    await store.set_roll_message(roll_id, 555, secret=True)
+    record_id = await store.save_record(CHANNEL, 10, 7, "dune", {})
+    await store.set_record_message(record_id, 555, secret=True)
     await store.apply(replace(op(11, Change("impulso", 2)), message_id=555))
     assert [r.message_id for r in await store.ledger(CHANNEL)] == [None]
-    await store.set_roll_message(roll_id, 777)
+    await store.set_record_message(record_id, 777)
     assert [r.message_id for r in await store.ledger(CHANNEL)] == [777]
 
 
@@ -330,15 +340,15 @@ async def test_undo_by_pool_and_owner(store: Store) -> None:
 
 
 async def test_reset_zeroes_pools_and_retires_rolls_but_keeps_the_kinds_asked(store: Store) -> None:
-    from bot.models import NewRoll, Reset
+    from bot.models import NewRecord, Reset
 
     await store.apply(op(1, Change("impulso", 3)))
-    await store.apply(Operation(CHANNEL, 2, 7, "roll", new_roll=NewRoll(7, "dune", {"a": 1})))
-    await store.apply(Operation(CHANNEL, 3, 7, "sheet", new_roll=NewRoll(7, "ficha", {"pv": 5})))
+    await store.apply(Operation(CHANNEL, 2, 7, "roll", new_record=NewRecord(7, "dune", {"a": 1})))
+    await store.apply(Operation(CHANNEL, 3, 7, "sheet", new_record=NewRecord(7, "ficha", {"pv": 5})))
     reset = await store.apply(Operation(CHANNEL, 4, 7, "mesa.reset", reset=Reset(keep=("ficha",))))
     assert isinstance(reset, Applied) and [(p.pool, p.value) for p in reset.pools] == [("impulso", 0)]
-    assert await store.roll(1) is None and await store.rolls(CHANNEL, "dune") == []
-    assert (await store.roll(2)) is not None
+    assert await store.record(1) is None and await store.records(CHANNEL, "dune") == []
+    assert (await store.record(2)) is not None
     await assert_ledger_matches(store)
 
 
@@ -405,9 +415,9 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
     try:
         await store.apply(op(1, Change("impulso", 3, cap=6)))
         await store.apply(op(2, Change("impulso", -1, cap=6)))
-        plain = await store.save_roll(CHANNEL, 10, 7, "tirar", {"expresion": "1d20"})
-        linked = await store.save_roll(CHANNEL, 11, 7, "dune", {"task_id": 99})
-        sheet = await store.save_roll(CHANNEL, 12, 7, "mediana_ficha", {})
+        plain = await store.save_record(CHANNEL, 10, 7, "tirar", {"expresion": "1d20"})
+        linked = await store.save_record(CHANNEL, 11, 7, "dune", {"task_id": 99})
+        sheet = await store.save_record(CHANNEL, 12, 7, "mediana_ficha", {})
         retention = Retention(kinds=("tirar", "dune"))
         now[0] += timedelta(minutes=10)
         assert await store.prune(retention) == Pruned()
@@ -415,9 +425,9 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
         now[0] += timedelta(minutes=11)
         assert await store.prune(retention) == Pruned(operations=2)
         now[0] += timedelta(days=30)
-        assert await store.prune(retention) == Pruned(rolls=1)
-        assert await store.roll(plain) is None
-        assert await store.roll(linked) is not None and await store.roll(sheet) is not None
+        assert await store.prune(retention) == Pruned(records=1)
+        assert await store.record(plain) is None
+        assert await store.record(linked) is not None and await store.record(sheet) is not None
         assert len(await store.ledger(CHANNEL)) == 2
         await assert_ledger_matches(store)
     finally:
@@ -508,17 +518,17 @@ async def test_saved_rolls_are_bounded_named_once_and_listed_own_first(store: St
 
 
 async def test_dice_are_counted_with_their_roll_once(store: Store) -> None:
-    roll = NewRoll(7, "dune", {}, system="dune", dice=((20, 3), (20, 3), (20, 17)))
+    roll = NewRecord(7, "dune", {}, system="dune", dice=((20, 3), (20, 3), (20, 17)))
     for _ in range(2):
-        await store.apply(Operation(CHANNEL, 5, 7, "test", new_roll=roll))
+        await store.apply(Operation(CHANNEL, 5, 7, "test", new_record=roll))
     assert await store.dice_counts("2000-01-01", user_id=7) == {("dune", 20): {3: 2, 17: 1}}
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL + 1) == {}
     assert await store.latest_roll(CHANNEL, 7, ["tirar", "dune"]) is not None
 
 
 async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
-    seen = await store.save_roll(CHANNEL, 10, 7, "tirar", {})
-    hidden = await store.save_roll(CHANNEL, 11, 7, "tirar", {})
+    seen = await store.save_record(CHANNEL, 10, 7, "tirar", {})
+    hidden = await store.save_record(CHANNEL, 11, 7, "tirar", {})
     await store.mark_secret(hidden)
     await store.apply(op(12, Change("impulso", 2)))
     since, until = "2000-01-01", "9999-01-01"
@@ -537,10 +547,44 @@ async def test_listeners_hear_each_change_once_and_no_replay(store: Store) -> No
     store.listeners.append(heard.append)
     await store.apply(op(1, Change("impulso", 2)))
     await store.apply(op(1, Change("impulso", 2)))
-    await store.save_roll(CHANNEL, 2, 7, "tirar", {})
+    await store.save_record(CHANNEL, 2, 7, "tirar", {})
     await store.set_system(CHANNEL, 99, System.DUNE)
     assert heard == [CHANNEL] * 3
     await store.set_meta("x", "1")
     assert await store.meta_with_prefix("x") == {"x": "1"}
     await store.delete_meta("x")
     assert await store.meta_with_prefix("x") == {}
+
+
+async def test_a_database_from_before_the_records_rename_keeps_its_records_and_replays(
+    tmp_path: Path,
+) -> None:
+    """Schema 5 renames ``rolls`` to ``records``: a file written by schema 4 keeps its
+    records (with their ids, for the buttons already posted) and its recorded outcomes."""
+    path = tmp_path / "v4.db"
+    with sqlite3.connect(path) as db:
+        for statement in (s for migration in MIGRATIONS[:4] for s in migration):
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO rolls (id, channel_id, interaction_id, user_id, kind, data, created_at) "
+            "VALUES (5, ?, 40, 7, 'dune', '{\"left\": 2}', '2026-11-30T00:00:00+00:00')",
+            (CHANNEL,),
+        )
+        outcome = '{"kind": "applied", "pools": [], "replayed": false, "roll_id": 5, "retired": 0}'
+        db.execute(
+            "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
+            "VALUES (40, 0, ?, ?, '2099-01-01T00:00:00+00:00')",
+            (CHANNEL, outcome),
+        )
+        db.execute("PRAGMA user_version = 4")
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        record = await store.record(5)
+        assert record is not None and record.data == {"left": 2}
+        assert [r.id for r in await store.records(CHANNEL, "dune")] == [5]
+        replay = await store.apply(Operation(CHANNEL, 40, 7, "buy", (Change("impulso", -1),)))
+        assert isinstance(replay, Applied) and replay.replayed and replay.record_id == 5
+        assert await store.save_record(CHANNEL, 41, 7, "dune", {}) == 6
+    finally:
+        await store.close()

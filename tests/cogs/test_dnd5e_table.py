@@ -266,7 +266,7 @@ async def test_a_typed_unknown_skill_is_not_told_to_use_the_list(table: Harness)
 
 def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
     """Rolls stored before *Repetir* kept no options: no button that could only refuse."""
-    from bot.models import RollRecord
+    from bot.models import Record
     from cogs.dnd5e.components import roll_view
 
     test = {
@@ -277,7 +277,7 @@ def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
         "attack": False,
         "inspired": False,
     }
-    old = RollRecord(5, 1, 2, "dnd", {"kind": "prueba", "what": {}, "test": test})
+    old = Record(5, 1, 2, "dnd", {"kind": "prueba", "what": {}, "test": test})
     assert [item.custom_id for item in roll_view("es", old, True).children] == ["dnd:insp0:5"]
-    new = RollRecord(5, 1, 2, "dnd", {**old.data, "options": {}})
+    new = Record(5, 1, 2, "dnd", {**old.data, "options": {}})
     assert [item.custom_id for item in roll_view("es", new, False).children] == ["rep:repetir:5"]

@@ -28,8 +28,8 @@ async def contest(h: Harness, faces: list[int], user: User = PLAYER, **options: 
 
 
 async def fact(h: Harness, panel: Message, text: str, user: User = PLAYER, locale: str = "es-ES") -> Reply:
-    roll_id = panel.custom_ids[0].rsplit(":", 1)[1]
-    opened = await h.click(h.current(panel), f"donjon:ley:hecho:{roll_id}", user=user, locale=locale)
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    opened = await h.click(h.current(panel), f"donjon:ley:hecho:{record_id}", user=user, locale=locale)
     if opened.calls and opened.callback.payload["type"] != 9:
         return opened
     return await h.submit(

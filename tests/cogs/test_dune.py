@@ -84,7 +84,7 @@ async def test_not_enough_momentum_refuses_and_rolls_nothing(table: Harness) -> 
     assert not reply.message.custom_ids
     assert "No alcanza la reserva de Impulso: hay 0 y hace falta 1. No se ha cambiado nada." in reply.text
     assert table.bot is not None
-    assert await table.bot.store.rolls(CHANNEL_ID, "dune") == []
+    assert await table.bot.store.records(CHANNEL_ID, "dune") == []
 
 
 @pytest.mark.parametrize(
@@ -404,7 +404,7 @@ async def test_an_opposed_test_rolls_the_opponent_first_then_the_actor_chooses(t
     assert not table.discord.messages[prompt.message.id].custom_ids
     again = await table.click(prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3)
     assert again.ephemeral
-    assert len(await table.bot.store.rolls(CHANNEL_ID, "dune")) == 1
+    assert len(await table.bot.store.records(CHANNEL_ID, "dune")) == 1
     await table.assert_ledger_matches()
 
 
@@ -710,9 +710,9 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     await roll(table, 5, 15, dificultad=1, tarea=2)
     assert table.bot is not None
     store = table.bot.store
-    filler = {**(await store.rolls(CHANNEL_ID, "dune", 1))[0].data, "task_id": None}
+    filler = {**(await store.records(CHANNEL_ID, "dune", 1))[0].data, "task_id": None}
     for n in range(600):
-        await store.save_roll(CHANNEL_ID, -1 - n, PLAYER.id, "dune", filler)
+        await store.save_record(CHANNEL_ID, -1 - n, PLAYER.id, "dune", filler)
     queries = []
     real = store._fetchall
 
@@ -723,4 +723,4 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     store._fetchall = counted  # type: ignore[method-assign]
     shown = await table.slash("dune tarea ver")
     assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
-    assert len([q for q in queries if "FROM rolls" in q]) == 2  # the tasks, then their rolls
+    assert len([q for q in queries if "FROM records" in q]) == 2  # the tasks, then their rolls

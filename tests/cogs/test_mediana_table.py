@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.models import RollRecord
+from bot.models import Record
 from cogs.mediana.components import accept_tie
 from cogs.mediana.render import contest_embed
 from tests.support.harness import Harness
@@ -55,7 +55,7 @@ async def test_healing_and_rest_are_bounded_and_undone_too(table: Harness) -> No
 async def test_a_sheet_stored_before_the_ledger_keeps_its_pv(table: Harness) -> None:
     assert table.bot is not None
     legacy = {"physique": 4, "maximum": 20, "current": 7}
-    await table.bot.store.save_roll(920000000000000001, 1, PLAYER.id, "mediana_ficha", legacy)
+    await table.bot.store.save_record(920000000000000001, 1, PLAYER.id, "mediana_ficha", legacy)
     assert "**7**/20 PV" in (await table.slash("mediana pv ver")).text
     hurt = await table.slash("mediana pv daño", cantidad=2)
     assert "**5**/20 PV" in hurt.text
@@ -300,11 +300,9 @@ async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) ->
 def test_an_opposed_test_stored_before_still_reads_and_settles() -> None:
     """A tie stored with the old ``a``/``b`` shape keeps reading, and the GM can settle it."""
     throw = {"throws": [[[5, 5, 5], "medio"]], "score": 5, "difficulty": None, "skill_test": True}
-    old = RollRecord(
-        1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None}
-    )
+    old = Record(1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None})
     assert "⚖️ Empate: el DJ decide" in str(contest_embed("es", old).to_dict())
-    settled = RollRecord(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
+    settled = Record(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
     assert "⚖️ Empate aceptado por el DJ." in str(contest_embed("es", settled).to_dict())
 
 

@@ -112,7 +112,7 @@ async def test_an_overlong_reason_is_refused_and_nothing_is_rolled(harness: Harn
 
 async def test_a_roll_again_button_posted_before_every_system_had_one_still_works(harness: Harness) -> None:
     first = await harness.slash("tirar", expresion="2d10+1")
-    roll_id = first.message.custom_ids[0].rsplit(":", 1)[1]
-    first.message.data["components"][0]["components"][0]["custom_id"] = f"tirar:repetir:{roll_id}"
-    again = await harness.click(first.message, f"tirar:repetir:{roll_id}")
+    record_id = first.message.custom_ids[0].rsplit(":", 1)[1]
+    first.message.data["components"][0]["components"][0]["custom_id"] = f"tirar:repetir:{record_id}"
+    again = await harness.click(first.message, f"tirar:repetir:{record_id}")
     assert again.embed["title"] == "🎲 2d10 + 1"

@@ -10,57 +10,58 @@ from typing import Any
 import asyncpg
 
 from bot.models import (
-    RollRecord,
+    Record,
 )
 from bot.store.connection import Connection
 
 
-class Rolls(Connection):
+class Records(Connection):
     """Records buttons come back to (rolls, tasks, trackers, sheets, grants) and reveals."""
 
-    async def save_roll(
+    async def save_record(
         self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
     ) -> int:
-        """Record a posted roll once per interaction and return its id."""
+        """Save a record once per interaction and return its id."""
 
         def save(db: sqlite3.Connection) -> int:
             db.execute(
-                "INSERT INTO rolls (channel_id, interaction_id, user_id, kind, data, created_at) "
+                "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
                 (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
             )
             return int(
-                db.execute("SELECT id FROM rolls WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
+                db.execute("SELECT id FROM records WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
             )
 
-        roll_id = await self._write(save)
+        record_id = await self._write(save)
         self._changed(channel_id)
-        return roll_id
+        return record_id
 
-    async def roll(self, roll_id: int) -> RollRecord | None:
-        """A live roll; a retired one (the table was reset) no longer exists for buttons."""
-        row = await self._fetchone("SELECT * FROM rolls WHERE id = ? AND NOT retired", (roll_id,))
-        return None if row is None else roll_of(row)
+    async def record(self, record_id: int) -> Record | None:
+        """A live record; a retired one (the table was reset) no longer exists for buttons."""
+        row = await self._fetchone("SELECT * FROM records WHERE id = ? AND NOT retired", (record_id,))
+        return None if row is None else record_of(row)
 
-    async def rolls(self, channel_id: int, kind: str, limit: int = 500) -> list[RollRecord]:
-        """The channel's latest rolls of one kind, newest first."""
+    async def records(self, channel_id: int, kind: str, limit: int = 500) -> list[Record]:
+        """The channel's latest live records of one kind, newest first."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired ORDER BY id DESC LIMIT ?",
+            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "ORDER BY id DESC LIMIT ?",
             (channel_id, kind, limit),
         )
-        return [roll_of(r) for r in rows]
+        return [record_of(r) for r in rows]
 
-    async def linked_rolls(
+    async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
-    ) -> list[RollRecord]:
-        """In one query, the channel's live rolls of ``kind`` whose ``data[field]`` is one of
+    ) -> list[Record]:
+        """In one query, the channel's live records of ``kind`` whose ``data[field]`` is one of
         ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
         rows = await self._fetchall(
-            "SELECT * FROM rolls WHERE channel_id = ? AND kind = ? AND NOT retired "
+            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
             "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
             (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
         )
-        return [roll_of(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
@@ -79,7 +80,7 @@ class Rolls(Connection):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_roll_message(self, roll_id: int, message_id: int, *, secret: bool = False) -> None:
+    async def set_record_message(self, record_id: int, message_id: int, *, secret: bool = False) -> None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
         rows a button writes, which know the message already. A secret roll's message is
@@ -87,11 +88,13 @@ class Rolls(Connection):
         the rows that named its secret message name the table's message instead."""
 
         def remember(db: sqlite3.Connection) -> None:
-            before = db.execute("SELECT message_id, secret FROM rolls WHERE id = ?", (roll_id,)).fetchone()
+            before = db.execute(
+                "SELECT message_id, secret FROM records WHERE id = ?", (record_id,)
+            ).fetchone()
             row = db.execute(
-                "UPDATE rolls SET message_id = ?, secret = ? WHERE id = ? "
+                "UPDATE records SET message_id = ?, secret = ? WHERE id = ? "
                 "RETURNING channel_id, interaction_id",
-                (message_id, secret, roll_id),
+                (message_id, secret, record_id),
             ).fetchone()
             if row is None:
                 return
@@ -109,9 +112,9 @@ class Rolls(Connection):
         await self._write(remember)
 
 
-def roll_of(row: sqlite3.Row | asyncpg.Record) -> RollRecord:
-    """A stored roll as cogs see it (a row of either backend: both read by column name)."""
-    return RollRecord(
+def record_of(row: sqlite3.Row | asyncpg.Record) -> Record:
+    """A stored record as cogs see it (a row of either backend: both read by column name)."""
+    return Record(
         row["id"],
         row["channel_id"],
         row["user_id"],
