@@ -9,6 +9,7 @@ import sqlite3
 import sys
 
 import aiohttp
+import asyncpg
 import discord
 import yarl
 from pydantic import ValidationError
@@ -16,7 +17,8 @@ from pydantic import ValidationError
 from bot import logs
 from bot.client import Tirada
 from bot.i18n import t
-from bot.settings import Settings
+from bot.lockfile import AlreadyRunning
+from bot.settings import Settings, shown
 
 log = logging.getLogger("bot")
 
@@ -25,6 +27,7 @@ EXIT_SETTINGS = 2  # a setting is missing or malformed (the token's shape includ
 EXIT_DATABASE = 3  # the database file cannot be opened
 EXIT_UNREACHABLE = 4  # Discord could not be reached at start, after every retry
 EXIT_TOKEN_REJECTED = 5  # Discord refused the token
+EXIT_ALREADY_RUNNING = 6  # another process already runs on this SQLite file
 # Reaching Discord failed (no network, DNS, a firewall, Discord's servers down), as opposed
 # to the database failing: aiohttp's connection errors are also OSErrors, so order matters.
 NETWORK_ERRORS = (aiohttp.ClientConnectionError, asyncio.TimeoutError, discord.DiscordServerError)
@@ -90,7 +93,7 @@ async def login(bot: Tirada, token: str, attempts: int) -> None:
 
 
 async def run(settings: Settings) -> None:
-    bot = Tirada(settings)
+    bot = Tirada.for_settings(settings)
     token = settings.discord_token.get_secret_value().strip()
     loop = asyncio.get_running_loop()
     closing: list[asyncio.Task[None]] = []
@@ -105,6 +108,7 @@ async def run(settings: Settings) -> None:
             await asyncio.gather(*closing, return_exceptions=True)
         if hasattr(bot, "store"):
             await bot.store.close()
+        bot.release()
         log.info("stopped")
 
 
@@ -127,11 +131,17 @@ def main() -> int:
         log.error("cannot reach Discord; giving up", extra={"attempts": error.attempts, "reason": reason})
         print(both("startup.unreachable", attempts=str(error.attempts), reason=reason), file=sys.stderr)
         return EXIT_UNREACHABLE
-    except (OSError, sqlite3.Error) as error:
+    except AlreadyRunning as error:
+        log.error("another process runs on this database", extra={"path": str(error.database)})
+        print(both("startup.already_running", path=str(error.database)), file=sys.stderr)
+        return EXIT_ALREADY_RUNNING
+    except (OSError, sqlite3.Error, asyncpg.PostgresError) as error:
         # The database cannot be opened (a missing or unwritable folder, a locked or broken
-        # file): one line saying which file and why, and an exit a supervisor will not loop on.
-        log.error("cannot open the database", extra={"path": str(settings.tirada_db), "reason": str(error)})
-        print(both("startup.bad_db", path=str(settings.tirada_db), reason=str(error)), file=sys.stderr)
+        # file, a PostgreSQL server refusing or absent): one line saying which and why, and an
+        # exit a supervisor will not loop on. A URL is shown without its password.
+        where = shown(settings.tirada_db)
+        log.error("cannot open the database", extra={"path": where, "reason": str(error)})
+        print(both("startup.bad_db", path=where, reason=str(error)), file=sys.stderr)
         return EXIT_DATABASE
     return 0
 

@@ -9,7 +9,10 @@ import logging
 import random
 import sqlite3
 from dataclasses import asdict
+from pathlib import Path
+from typing import IO, Any
 
+import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -19,6 +22,7 @@ from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import RefusedCheck, answer_error
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
+from bot.lockfile import hold
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
@@ -66,9 +70,10 @@ class Tirada(commands.Bot):
     """One process serving every table. ``rng`` is injectable so tests can seed it."""
 
     store: Store
+    lock: IO[bytes]
     boards: Boards
 
-    def __init__(self, settings: Settings, *, rng: random.Random | None = None) -> None:
+    def __init__(self, settings: Settings, *, rng: random.Random | None = None, **shards: Any) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents(guilds=True),
@@ -77,31 +82,53 @@ class Tirada(commands.Bot):
             help_command=None,
             allowed_installs=SERVER_INSTALLS,
             allowed_contexts=SERVER_CONTEXTS,
+            **shards,
         )
         self.settings = settings
         self.rng = rng if rng is not None else random.SystemRandom()
         # How to roll each kind of roll again (bot.repeat): each cog registers its own.
         self.repeaters: dict[str, Repeater] = {}
 
+    @classmethod
+    def for_settings(cls, settings: Settings) -> Tirada:
+        """The bot these settings ask for: sharded when ``TIRADA_SHARD_COUNT`` is set."""
+        if not settings.sharded:
+            return cls(settings)
+        ids = list(settings.tirada_shard_ids) if settings.tirada_shard_ids is not None else None
+        return ShardedTirada(settings, shard_count=settings.tirada_shard_count, shard_ids=ids)
+
     async def setup_hook(self) -> None:
-        self.settings.tirada_db.parent.mkdir(parents=True, exist_ok=True)
-        self.store = await Store.open(self.settings.tirada_db)
+        if isinstance(self.settings.tirada_db, Path):
+            self.lock = hold(self.settings.tirada_db)
+        self.store = await self.open_store()
         self.boards = Boards(self)
         self.store.listeners.append(self.boards.touch)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands()
+        if self.settings.holds_shard_zero:
+            await self.sync_commands()
+        else:
+            log.info("commands are synced by the process holding shard 0")
         await self.boards.start()
         self.prune.start()
+
+    async def open_store(self) -> Store:
+        """The database ``TIRADA_DB`` names. A PostgreSQL server that never answers times
+        out: that is the database's fault, not Discord's, so it must not read as a timeout
+        (which ``__main__`` takes for Discord out of reach and retries as such)."""
+        try:
+            return await Store.open(self.settings.tirada_db)
+        except TimeoutError as error:
+            raise ConnectionError(f"the database did not answer in time: {error!r}") from error
 
     @tasks.loop(minutes=10)
     async def prune(self) -> None:
         """Retention, in the background: a failure is logged and the next round tries again."""
         try:
             pruned = await self.store.prune(RETENTION)
-        except sqlite3.Error:
+        except (sqlite3.Error, asyncpg.PostgresError, OSError):
             log.exception("pruning failed; nothing was lost, it runs again later")
             return
         if any(asdict(pruned).values()):
@@ -132,6 +159,11 @@ class Tirada(commands.Bot):
         except discord.HTTPException:
             log.exception("command sync failed; the commands Discord already has stay in place")
 
+    def release(self) -> None:
+        """Let another process have the database: call after closing the store."""
+        if hasattr(self, "lock"):
+            self.lock.close()
+
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await answer_orphans(interaction, open_forms(self))
 
@@ -147,3 +179,11 @@ class Tirada(commands.Bot):
         if pending:
             log.info("finishing in-flight interactions", extra={"count": len(pending)})
             await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+
+
+class ShardedTirada(Tirada, commands.AutoShardedBot):
+    """The same bot over the shards ``TIRADA_SHARD_IDS`` of ``TIRADA_SHARD_COUNT``.
+
+    discord.py's ``AutoShardedBot`` runs those shards on one gateway connection each; the
+    other shards run in other processes sharing one PostgreSQL database (docs/escalar.md).
+    """

@@ -13,6 +13,7 @@ import secrets
 import sqlite3
 from typing import Any
 
+import asyncpg
 import discord
 from discord import app_commands
 
@@ -53,6 +54,16 @@ class RefusedOption(app_commands.AppCommandError):
         self.refusal = refusal
 
 
+# The PostgreSQL server out of reach mid-game (restarting, shutting down, the network):
+# what it had not committed is rolled back; what it had, /mesa historial shows.
+DATABASE_GONE = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.exceptions.OperatorInterventionError,
+    ConnectionError,
+)
+
+
 def _refusal_of(error: BaseException) -> RuleError | None:
     if isinstance(error, RefusedCheck | RefusedOption):
         return error.refusal
@@ -80,6 +91,9 @@ def _refusal_of(error: BaseException) -> RuleError | None:
             extra={"sqlite_error": getattr(error, "sqlite_errorname", str(error))},
         )
         return Refusal("error.db_unwritable")
+    if isinstance(error, DATABASE_GONE):
+        log.error("the database server cannot be reached", extra={"reason": repr(error)})
+        return Refusal("error.db_unreachable")
     return None
 
 

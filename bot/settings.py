@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
+from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, SecretStr, ValidationInfo, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+# A PostgreSQL URL in TIRADA_DB selects the PostgreSQL store; anything else is a file path.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 # Three base64url parts separated by dots: the shape of every Discord bot token.
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -17,13 +21,18 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr
-    tirada_db: Path = Path("tirada.db")
+    # An SQLite file (the default), or a PostgreSQL URL for several processes (docs/escalar.md).
+    tirada_db: Path | str = Path("tirada.db")
     tirada_dev_guild: int | None = Field(default=None, gt=0)
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # How many times to try reaching Discord at start (waiting 1, 2, 4... s in between).
     tirada_start_attempts: int = Field(default=6, ge=1, le=20)
+    # Discord shards: how many the bot has in all, and which of them this process runs
+    # ("0,1"). Unset: one process, no sharding; a count without ids: this process runs all.
+    tirada_shard_count: int | None = Field(default=None, ge=1, le=1024)
+    tirada_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
 
     @field_validator("discord_token")
     @classmethod
@@ -32,7 +41,19 @@ class Settings(BaseSettings):
             raise ValueError("malformed token")
         return value
 
-    @field_validator("discord_api_base", "discord_gateway_url", "tirada_dev_guild", mode="before")
+    @field_validator("tirada_db", mode="plain")
+    @classmethod
+    def _file_or_url(cls, value: object) -> Path | str:
+        """A PostgreSQL URL stays text; anything else names a file."""
+        if is_postgres(value):
+            return str(value)
+        if isinstance(value, str | Path) and str(value):
+            return Path(value)
+        raise ValueError("a file path or a postgresql:// URL")
+
+    @field_validator(
+        "discord_api_base", "discord_gateway_url", "tirada_dev_guild", "tirada_shard_count", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
         return None if value == "" else value
@@ -41,3 +62,47 @@ class Settings(BaseSettings):
     @classmethod
     def _upper(cls, value: object) -> object:
         return value.upper() if isinstance(value, str) else value
+
+    @field_validator("tirada_shard_ids", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",")]
+            return None if parts == [""] else parts
+        return value
+
+    @field_validator("tirada_shard_ids")
+    @classmethod
+    def _shards_exist(cls, ids: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        """Ids need a count, lie below it and appear once: Discord refuses anything else."""
+        if ids is None:
+            return None
+        count = info.data.get("tirada_shard_count")
+        if count is None or not ids or len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
+            raise ValueError("distinct shard ids from 0 to TIRADA_SHARD_COUNT - 1")
+        return ids
+
+    @property
+    def sharded(self) -> bool:
+        return self.tirada_shard_count is not None
+
+    @property
+    def holds_shard_zero(self) -> bool:
+        """The process that syncs commands: one sync for the whole bot, not one per process."""
+        return self.tirada_shard_ids is None or 0 in self.tirada_shard_ids
+
+
+def is_postgres(target: object) -> bool:
+    """``TIRADA_DB`` names a PostgreSQL server rather than an SQLite file."""
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def shown(target: Path | str) -> str:
+    """The database as a log line or a message may show it: a URL without its password."""
+    if not is_postgres(target):
+        return str(target)
+    parts = urlsplit(str(target))
+    if parts.password is None:
+        return str(target)
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

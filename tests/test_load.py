@@ -6,8 +6,8 @@ from tests.support.harness import Harness
 from tests.support.load import check_invariants, make_tables, run_load
 
 
-async def test_a_small_load_keeps_every_invariant(tmp_path: Path) -> None:
-    h = Harness(tmp_path / "load.db", seed=7)
+async def test_a_small_load_keeps_every_invariant(db_target: Path | str) -> None:
+    h = Harness(db_target, seed=7)
     await h.start()
     tables = make_tables(12)
     report = await run_load(h, tables, rounds=2, batch=12)

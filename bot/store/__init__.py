@@ -1,4 +1,5 @@
-"""The SQLite store: the only package that speaks SQL.
+"""The store: the only package that speaks SQL. SQLite by default; PostgreSQL when
+``TIRADA_DB`` is a URL (``postgres``, with the same interface and guarantees).
 
 One aiosqlite connection in autocommit mode. Every transaction is a plain function run
 whole on the connection's thread (``Store._run``): ``BEGIN IMMEDIATE`` … ``COMMIT`` in one
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.settings import is_postgres
 from bot.store.connection import Clock, DatabaseReplaced, utc_now
 from bot.store.dice import Dice
 from bot.store.pools import POOL_MAX, Pools
@@ -45,7 +47,14 @@ class Store(Schema, Tables, Sheets, Pools, Records, Pruning, Saved, Session, Dic
     async def open(cls, path: Path | str, clock: Clock = utc_now) -> Store:
         """Connect, set the connection up and migrate. If any of it fails (a corrupt or
         truncated file fails its first statement) the connection is closed before the
-        error goes on: its worker thread would otherwise keep the process alive."""
+        error goes on: its worker thread would otherwise keep the process alive.
+
+        A ``postgresql://`` URL opens the PostgreSQL store instead (bot/store/postgres.py)."""
+        if is_postgres(path):
+            # Imported here: the PostgreSQL store is a Store, so it imports this module.
+            from bot.store.postgres import PostgresStore
+
+            return await PostgresStore.open(path, clock)
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
             db.row_factory = aiosqlite.Row

@@ -70,7 +70,7 @@ class Pools(Connection):
         db.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (?, ?, ?, ?, ?)",
-            (op.interaction_id, op.step, op.channel_id, _encode(outcome), self._now()),
+            (op.interaction_id, op.step, op.channel_id, encode_outcome(outcome), self._now()),
         )
         return outcome
 
@@ -168,7 +168,7 @@ class Pools(Connection):
             "SELECT outcome FROM operations WHERE interaction_id = ? AND step = ?", (interaction_id, step)
         )
         row = cursor.fetchone()
-        return None if row is None else _decode(row[0])
+        return None if row is None else decode_outcome(row[0])
 
     def _change(self, db: sqlite3.Connection, op: Operation, change: Change) -> PoolState | Refused:
         db.execute(
@@ -228,15 +228,7 @@ class Pools(Connection):
             (channel_id, change.pool, change.owner_id),
         )
         row = cursor.fetchone()
-        value = 0 if row is None else int(row[0])
-        cap = change.cap if change.cap is not None or row is None else row[1]
-        delta = change.delta if change.set_to is None else change.set_to - value
-        if delta < 0:
-            return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
-        # Past the pool's own cap, or (a pool without one) past the schema's bound.
-        return Refused(
-            "pool.over_cap", change.pool, change.owner_id, value, delta, min(cap or POOL_MAX, POOL_MAX)
-        )
+        return refusal(change, None if row is None else (int(row[0]), row[1]))
 
     async def ledger(
         self,
@@ -285,12 +277,26 @@ class Pools(Connection):
         return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
-def _encode(outcome: Outcome) -> str:
+def refusal(change: Change, found: tuple[int, int | None] | None) -> Refused:
+    """Why ``change`` was refused, from its pool's value and cap (``found``; None: no pool
+    yet). Both backends read the pool after a conditional UPDATE matched nothing."""
+    value = 0 if found is None else found[0]
+    cap = change.cap if change.cap is not None or found is None else found[1]
+    delta = change.delta if change.set_to is None else change.set_to - value
+    if delta < 0:
+        return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
+    # Past the pool's own cap, or (a pool without one) past the schema's bound.
+    return Refused(
+        "pool.over_cap", change.pool, change.owner_id, value, delta, min(cap or POOL_MAX, POOL_MAX)
+    )
+
+
+def encode_outcome(outcome: Outcome) -> str:
     kind = "applied" if isinstance(outcome, Applied) else "refused"
     return json.dumps({"kind": kind, **asdict(outcome)})
 
 
-def _decode(text: str) -> Outcome:
+def decode_outcome(text: str) -> Outcome:
     data = json.loads(text)
     kind = data.pop("kind")
     data["replayed"] = True

@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+import asyncpg
+
 from bot.models import (
     Record,
 )
@@ -38,7 +40,7 @@ class Records(Connection):
     async def record(self, record_id: int) -> Record | None:
         """A live record; a retired one (the table was reset) no longer exists for buttons."""
         row = await self._fetchone("SELECT * FROM records WHERE id = ? AND NOT retired", (record_id,))
-        return None if row is None else _record(row)
+        return None if row is None else record_of(row)
 
     async def records(self, channel_id: int, kind: str, limit: int = 500) -> list[Record]:
         """The channel's latest live records of one kind, newest first."""
@@ -47,7 +49,7 @@ class Records(Connection):
             "ORDER BY id DESC LIMIT ?",
             (channel_id, kind, limit),
         )
-        return [_record(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
@@ -59,7 +61,7 @@ class Records(Connection):
             "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
             (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
         )
-        return [_record(r) for r in rows]
+        return [record_of(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
@@ -110,7 +112,8 @@ class Records(Connection):
         await self._write(remember)
 
 
-def _record(row: sqlite3.Row) -> Record:
+def record_of(row: sqlite3.Row | asyncpg.Record) -> Record:
+    """A stored record as cogs see it (a row of either backend: both read by column name)."""
     return Record(
         row["id"],
         row["channel_id"],

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from bot.models import Record, SavedRoll
 from bot.store.connection import Connection
-from bot.store.records import _record
+from bot.store.records import record_of
 
 
 class Saved(Connection):
@@ -54,7 +54,7 @@ class Saved(Connection):
             "AND kind IN (SELECT value FROM json_each(?)) ORDER BY id DESC LIMIT 1",
             (channel_id, user_id, json.dumps(list(kinds))),
         )
-        return None if row is None else _record(row)
+        return None if row is None else record_of(row)
 
     async def delete_named_roll(self, saved_id: int) -> bool:
         def delete(db: sqlite3.Connection) -> bool:

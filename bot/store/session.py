@@ -7,7 +7,7 @@ import sqlite3
 
 from bot.models import LedgerRow, Record
 from bot.store.connection import Connection
-from bot.store.records import _record
+from bot.store.records import record_of
 
 
 def scene_key(channel_id: int) -> str:
@@ -47,7 +47,7 @@ class Session(Connection):
             "ORDER BY id LIMIT ?",
             (channel_id, since, until, limit),
         )
-        return [(r["created_at"], _record(r)) for r in rows]
+        return [(r["created_at"], record_of(r)) for r in rows]
 
     async def session_ledger(self, channel_id: int, since: str, until: str, limit: int) -> list[LedgerRow]:
         """The table's ledger rows written in [since, until], oldest first."""

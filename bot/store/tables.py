@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Collection
 from typing import Any
 
+import asyncpg
+
 from bot.models import (
     System,
     Table,
@@ -20,7 +22,7 @@ class Tables(Connection):
 
     async def table(self, channel_id: int) -> Table | None:
         row = await self._fetchone("SELECT * FROM tables WHERE channel_id = ?", (channel_id,))
-        return None if row is None else _table(row)
+        return None if row is None else table_of(row)
 
     async def table_or_default(self, channel_id: int, guild_id: int | None) -> Table:
         """The channel's table, or the empty table it would be (nothing is written)."""
@@ -33,7 +35,7 @@ class Tables(Connection):
                 f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *", (value, channel_id)
             ).fetchone()
 
-        table = _table(await self._write(update))
+        table = table_of(await self._write(update))
         self._changed(channel_id)
         return table
 
@@ -56,7 +58,7 @@ class Tables(Connection):
             "ORDER BY channel_id",
             {"channel": channel_id},
         )
-        tables = [_table(r) for r in rows]
+        tables = [table_of(r) for r in rows]
         own = next((t for t in tables if t.channel_id == channel_id), None)
         return own, [t for t in tables if t.gm_channel_id == channel_id]
 
@@ -65,7 +67,7 @@ class Tables(Connection):
         rows = await self._fetchall(
             "SELECT * FROM tables WHERE gm_channel_id = ? ORDER BY channel_id", (gm_channel_id,)
         )
-        return [_table(r) for r in rows]
+        return [table_of(r) for r in rows]
 
     async def set_settings(self, channel_id: int, guild_id: int | None, settings: TableSettings) -> Table:
         return await self._update_table(channel_id, guild_id, "settings", settings.model_dump_json())
@@ -84,7 +86,8 @@ class Tables(Connection):
         return [int(r[0]) for r in rows]
 
 
-def _table(row: sqlite3.Row) -> Table:
+def table_of(row: sqlite3.Row | asyncpg.Record) -> Table:
+    """A stored table as cogs see it (a row of either backend: both read by column name)."""
     return Table(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],

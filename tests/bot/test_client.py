@@ -31,6 +31,25 @@ async def test_commands_sync_globally_once_and_again_only_when_they_change(tmp_p
     await h.close()
 
 
+async def test_only_the_process_holding_shard_0_syncs_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each process of a sharded bot runs setup_hook; one sync is enough for the application."""
+    h = Harness(tmp_path / "t.db")
+    plain = h.settings
+    monkeypatch.setattr(
+        h, "settings", lambda: plain().model_copy(update={"tirada_shard_count": 2, "tirada_shard_ids": (1,)})
+    )
+    await h.start()
+    assert synced(h) == []
+    monkeypatch.setattr(
+        h, "settings", lambda: plain().model_copy(update={"tirada_shard_count": 2, "tirada_shard_ids": (0,)})
+    )
+    await h.restart()
+    assert synced(h) == ["/applications/900000000000000001/commands"]
+    await h.close()
+
+
 async def test_a_dev_guild_is_synced_on_every_start(tmp_path: Path) -> None:
     h = Harness(tmp_path / "t.db", dev_guild=GUILD_ID)
     await h.start()
@@ -85,3 +104,19 @@ async def test_every_answer_disables_mentions(harness: Harness) -> None:
     assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}
     reply = await harness.slash("tirar", expresion="1d20")
     assert reply.callback.payload["data"]["allowed_mentions"] == {"parse": []}
+
+
+async def test_a_database_that_times_out_is_a_database_problem_not_discords(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """__main__ retries a timeout as Discord out of reach (exit 4); a database server that
+    never answers must end as a database problem (an OSError: exit 3) instead."""
+
+    async def never(*_: Any, **__: Any) -> Store:
+        raise TimeoutError
+
+    monkeypatch.setattr(Store, "open", never)
+    h = Harness(tmp_path / "t.db")
+    with pytest.raises(ConnectionError, match="did not answer"):
+        await h.start()
+    assert h.bot is None

@@ -17,6 +17,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 from bot import store as store_module
 from tests.support.harness import TIMEOUT, Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, interaction_payload
+from tests.support.postgres import Server
 
 
 @pytest.fixture
@@ -377,3 +378,22 @@ async def test_a_full_disk_answers_like_read_only_and_is_logged(
                 break
     assert reply.ephemeral and "no puedo guardar nada" in reply.text, reply.text
     assert any("cannot be written" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_postgresql_server_that_goes_away_mid_game_gets_a_clear_answer(postgres: Server) -> None:
+    """A server of its own (the session's one, ``postgres``, must stay up), stopped under
+    the bot: the next change is answered "I can't reach the table's database" in the
+    player's language, not "something failed"."""
+    server = Server()
+    server.start()
+    try:
+        h = Harness(await server.create())
+        await h.start()
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        server.stop()
+        refused = await h.slash("dune impulso añadir", user=GM, cantidad=2, locale="en-US")
+        assert refused.ephemeral
+        assert "I can't reach the table's database right now." in refused.text
+        await h.close()
+    finally:
+        server.stop()

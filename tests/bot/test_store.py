@@ -8,15 +8,29 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, Operation, Refused, System, TableSettings
+from bot.models import Applied, Change, NewRecord, Operation, Refused, SavedRoll, System, TableSettings
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
 from tests.support.harness import Harness
+from tests.support.postgres import Server
 
 CHANNEL = 1
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+async def store(db_target: Path | str) -> AsyncIterator[Store]:
+    s = await Store.open(db_target)
+    yield s
+    await s.close()
+
+
+async def another(request: pytest.FixtureRequest) -> str:
+    """One more empty PostgreSQL database on the session's server (dropped with it)."""
+    server: Server = request.getfixturevalue("postgres")
+    return await server.create()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
     s = await Store.open(tmp_path / "store.db")
     yield s
     await s.close()
@@ -32,8 +46,8 @@ async def assert_ledger_matches(store: Store, channel: int = CHANNEL) -> None:
         assert sums.get((pool.pool, pool.owner_id), 0) == pool.value
 
 
-async def test_migrations_set_the_version_and_reopen_cleanly(tmp_path: Path) -> None:
-    path = tmp_path / "m.db"
+async def test_migrations_set_the_version_and_reopen_cleanly(db_target: Path | str) -> None:
+    path = db_target
     first = await Store.open(path)
     assert await first.schema_version() == len(MIGRATIONS)
     await first.apply(op(1, Change("impulso", 3)))
@@ -44,9 +58,9 @@ async def test_migrations_set_the_version_and_reopen_cleanly(tmp_path: Path) -> 
     await again.close()
 
 
-async def test_wal_and_foreign_keys_are_on(store: Store) -> None:
-    assert (await store._fetchone("PRAGMA journal_mode"))[0] == "wal"
-    assert (await store._fetchone("PRAGMA foreign_keys"))[0] == 1
+async def test_wal_and_foreign_keys_are_on(sqlite_store: Store) -> None:
+    assert (await sqlite_store._fetchone("PRAGMA journal_mode"))[0] == "wal"
+    assert (await sqlite_store._fetchone("PRAGMA foreign_keys"))[0] == 1
 
 
 async def test_add_and_spend_write_one_ledger_row_each(store: Store) -> None:
@@ -354,12 +368,14 @@ async def test_gm_channels_serve_the_tables_linked_to_them(store: Store) -> None
     assert [t.channel_id for t in await store.tables_served(500)] == [1]
 
 
-async def test_two_processes_starting_together_migrate_once(tmp_path: Path) -> None:
-    """Two connections (as two processes would) opening a new file at once: the second
+async def test_two_processes_starting_together_migrate_once(
+    request: pytest.FixtureRequest, tmp_path: Path, db_target: Path | str
+) -> None:
+    """Two connections (as two processes would) opening a new database at once: the second
     waits for the first's migration transaction, re-reads the version and does nothing
     (before: "table tables already exists" / "duplicate column name")."""
     for attempt in range(5):
-        path = tmp_path / f"race{attempt}.db"
+        path = tmp_path / f"race{attempt}.db" if isinstance(db_target, Path) else await another(request)
         stores = await asyncio.gather(Store.open(path), Store.open(path))
         try:
             for store in stores:
@@ -389,11 +405,13 @@ async def test_a_store_that_cannot_open_closes_its_connection(tmp_path: Path, da
     assert not [t for t in leftover if t.is_alive()]
 
 
-async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledger(tmp_path: Path) -> None:
+async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledger(
+    db_target: Path | str,
+) -> None:
     """Operations past Discord's replay window and rolls nothing reads any more go; a Dune
     roll counting towards a task, other kinds (sheets, tasks), and the ledger stay."""
     now = [datetime(2026, 11, 1, tzinfo=UTC)]
-    store = await Store.open(tmp_path / "retention.db", clock=lambda: now[0])
+    store = await Store.open(db_target, clock=lambda: now[0])
     try:
         await store.apply(op(1, Change("impulso", 3, cap=6)))
         await store.apply(op(2, Change("impulso", -1, cap=6)))
@@ -418,6 +436,124 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
 
 async def test_pruning_runs_in_the_background(harness: Harness) -> None:
     assert harness.bot is not None and harness.bot.prune.is_running()
+
+
+async def test_both_backends_migrate_to_the_same_tables_and_columns(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """The two migration lists are one list in two dialects: version for version, the same
+    tables with the same columns (PostgreSQL adds only the table holding the version)."""
+    import asyncpg
+
+    await (await Store.open(tmp_path / "schema.db")).close()
+    await (await Store.open(postgres_url)).close()
+    with sqlite3.connect(tmp_path / "schema.db") as db:
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        sqlite_schema = {
+            n: {c[1] for c in db.execute(f"PRAGMA table_info({n})")}
+            for n in names
+            if not n.startswith("sqlite_")
+        }
+    connection = await asyncpg.connect(postgres_url)
+    rows = await connection.fetch(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
+    )
+    await connection.close()
+    postgres_schema: dict[str, set[str]] = {}
+    for row in rows:
+        postgres_schema.setdefault(row[0], set()).add(row[1])
+    assert postgres_schema.pop("schema_version") == {"version"}
+    assert postgres_schema == sqlite_schema
+
+
+async def test_two_processes_spending_on_one_table_never_overspend(postgres_url: str) -> None:
+    """Two stores on one PostgreSQL database, as two shard processes: 20 spends of 10 from
+    100, half through each, and a replay of each spend through the other store."""
+    first, second = await Store.open(postgres_url), await Store.open(postgres_url)
+    try:
+        await first.apply(op(1, Change("impulso", 100)))
+        spends = [op(100 + i, Change("impulso", -10)) for i in range(20)]
+        stores = [first, second]
+        outcomes = await asyncio.gather(
+            *(stores[i % 2].apply(spend) for i, spend in enumerate(spends)),
+            *(stores[(i + 1) % 2].apply(spend) for i, spend in enumerate(spends)),
+        )
+        fresh_outcomes = [o for o in outcomes if not o.replayed]
+        assert len(fresh_outcomes) == 20
+        assert sum(isinstance(o, Applied) for o in fresh_outcomes) == 10
+        assert await first.pool(CHANNEL, "impulso") == 0
+        await assert_ledger_matches(second)
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_the_postgresql_store_defines_every_public_method_itself() -> None:
+    """PostgresStore is a Store for the cogs' types; a method it did not define would run
+    SQLite code on a PostgreSQL pool. A method added to Store needs its PostgreSQL twin."""
+    from bot.store.postgres import PostgresStore
+
+    public = {name for name in dir(Store) if not name.startswith("_") and callable(getattr(Store, name))}
+    owners = {name: next(c for c in PostgresStore.__mro__ if name in vars(c)) for name in public}
+    assert {
+        name for name, owner in owners.items() if not owner.__module__.startswith("bot.store.postgres")
+    } == set()
+
+
+async def test_saved_rolls_are_bounded_named_once_and_listed_own_first(store: Store) -> None:
+    def saved(name: str, scope: int = 0, owner: int = 7) -> SavedRoll:
+        return SavedRoll(0, scope, owner, 7, name, "tirar", {"expresion": "1d20"})
+
+    assert await store.save_named_roll(saved("Zeta"), 2) == "saved"
+    assert await store.save_named_roll(saved("Zeta"), 2) == "exists"
+    assert await store.save_named_roll(saved("ataque"), 2) == "saved"
+    assert await store.save_named_roll(saved("más"), 2) == "full"
+    assert await store.save_named_roll(saved("Alfa", scope=CHANNEL, owner=0), 2) == "saved"
+    listed = await store.named_rolls(7, CHANNEL)
+    assert [r.name for r in listed] == ["Zeta", "ataque", "Alfa"]
+    assert [r.name for r in await store.named_rolls(7, CHANNEL, "aq")] == ["ataque"]
+    assert [r.name for r in await store.named_rolls(7, None)] == ["Zeta", "ataque"]
+    assert await store.delete_named_roll(listed[0].id)
+    assert not await store.delete_named_roll(listed[0].id)
+
+
+async def test_dice_are_counted_with_their_roll_once(store: Store) -> None:
+    roll = NewRecord(7, "dune", {}, system="dune", dice=((20, 3), (20, 3), (20, 17)))
+    for _ in range(2):
+        await store.apply(Operation(CHANNEL, 5, 7, "test", new_record=roll))
+    assert await store.dice_counts("2000-01-01", user_id=7) == {("dune", 20): {3: 2, 17: 1}}
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL + 1) == {}
+    assert await store.latest_roll(CHANNEL, 7, ["tirar", "dune"]) is not None
+
+
+async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
+    seen = await store.save_record(CHANNEL, 10, 7, "tirar", {})
+    hidden = await store.save_record(CHANNEL, 11, 7, "tirar", {})
+    await store.mark_secret(hidden)
+    await store.apply(op(12, Change("impulso", 2)))
+    since, until = "2000-01-01", "9999-01-01"
+    assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen]
+    await store.claim_reveal(99, hidden, 7)
+    assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen, hidden]
+    assert [r.delta for r in await store.session_ledger(CHANNEL, since, until, 10)] == [2]
+    assert await store.scene_end(CHANNEL) is None
+    await store.mark_scene_end(CHANNEL)
+    assert await store.scene_end(CHANNEL) is not None
+
+
+async def test_listeners_hear_each_change_once_and_no_replay(store: Store) -> None:
+    """The live boards learn of changes through ``listeners``, on both backends."""
+    heard: list[int] = []
+    store.listeners.append(heard.append)
+    await store.apply(op(1, Change("impulso", 2)))
+    await store.apply(op(1, Change("impulso", 2)))
+    await store.save_record(CHANNEL, 2, 7, "tirar", {})
+    await store.set_system(CHANNEL, 99, System.DUNE)
+    assert heard == [CHANNEL] * 3
+    await store.set_meta("x", "1")
+    assert await store.meta_with_prefix("x") == {"x": "1"}
+    await store.delete_meta("x")
+    assert await store.meta_with_prefix("x") == {}
 
 
 async def test_a_database_from_before_the_records_rename_keeps_its_records_and_replays(

@@ -115,11 +115,46 @@ async def test_an_unusable_database_path_exits_with_one_clear_line(fake: FakeDis
     assert "I can't open the database" in lines[0]
 
 
+async def test_a_second_process_on_the_same_sqlite_file_exits_6_with_one_line(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    first = await start_bot(fake, tmp_path)
+    try:
+        await asyncio.wait_for(fake.identified.wait(), timeout=30)
+        second = await start_bot(fake, tmp_path)
+        _, stderr = await asyncio.wait_for(second.communicate(), timeout=30)
+        assert second.returncode == 6
+        lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+        assert len(lines) == 1
+        assert "Otro proceso de Tirada ya usa" in lines[0] and "Another Tirada process" in lines[0]
+        assert first.returncode is None
+        first.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(first.communicate(), timeout=30)
+    finally:
+        if first.returncode is None:
+            first.kill()
+            await first.wait()
+    assert first.returncode == 0
+
+
 def closed_port() -> int:
     """A local port nothing listens on: connecting to it is refused at once."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+async def test_a_postgresql_server_that_is_not_there_exits_3_without_showing_the_password(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    url = f"postgresql://tirada:secreto@127.0.0.1:{closed_port()}/tirada"
+    process = await start_bot(fake, tmp_path, db=url)
+    _, stderr = await asyncio.wait_for(process.communicate(), timeout=60)
+    assert process.returncode == 3
+    lines = [line for line in stderr.decode().splitlines() if not line.startswith("{")]
+    assert len(lines) == 1
+    assert "No puedo abrir la base de datos postgresql://tirada:***@127.0.0.1" in lines[0]
+    assert "secreto" not in stderr.decode()
 
 
 async def test_no_network_at_start_is_retried_then_exits_4_saying_discord_is_unreachable(

@@ -4,8 +4,15 @@
 It speaks just enough of API v10 for discord.py 2.7: HELLO, IDENTIFY, READY (with a
 ``shard`` pair), GUILD_CREATE, heartbeats, and it records every REST request so a test
 can wait for the interaction callback. Messages posted or edited through REST (the live
-board) are answered as Discord would, with the message. Bodies go out as exactly ``application/json``
-(aiohttp's default adds a charset and discord.py then reads the body as text).
+board) are answered as Discord would, with the message.
+
+It shards as Discord does: IDENTIFY carries ``shard: [id, count]`` (none means ``[0, 1]``),
+READY answers with that pair and only the guilds the shard owns, and every event of a
+guild (its GUILD_CREATE, its interactions) reaches only the connection of the shard that
+owns it, ``(guild_id >> 22) % count``; events outside guilds (DMs) go to shard 0.
+
+Bodies go out as exactly ``application/json`` (aiohttp's default adds a charset and
+discord.py then reads the body as text).
 
 Like the in-process harness it is as strict as Discord: a body past Discord's limits is
 answered with Discord's 400 (code 50035) and kept in ``refused`` for the test to fail on.
@@ -68,12 +75,29 @@ def _json(data: Any, status: int = 200) -> web.Response:
     )
 
 
+def shard_of(guild_id: int, count: int) -> int:
+    """The shard that owns a guild: Discord's formula."""
+    return (guild_id >> 22) % count
+
+
+def guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to, if any."""
+    if event == "GUILD_CREATE":
+        return int(data["id"])
+    return int(data["guild_id"]) if data.get("guild_id") else None
+
+
 class FakeDiscord:
-    def __init__(self) -> None:
+    def __init__(self, *, shards: int = 1) -> None:
         self.requests: list[Request] = []
         self.identified = asyncio.Event()
         self.changed = asyncio.Condition()
-        self._sockets: list[web.WebSocketResponse] = []
+        # The guilds the bot is in (each sent to its shard at READY); shard count advised.
+        self.guilds: list[dict[str, Any]] = [guild_payload([text_channel(CHANNEL_ID, "mesa")])]
+        self.shards = shards
+        self.ready: list[tuple[int, int]] = []
+        # Every open connection and its shard pair, known once it identified.
+        self._sockets: dict[web.WebSocketResponse, tuple[int, int] | None] = {}
         self._sequence = 0
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -99,7 +123,7 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        for ws in self._sockets:
+        for ws in list(self._sockets):
             await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -117,12 +141,22 @@ class FakeDiscord:
         assert result is not None
         return result
 
+    async def wait_ready(self, shard_id: int, seconds: float = 30.0) -> None:
+        """Until the connection of ``shard_id`` has had its READY."""
+        async with asyncio.timeout(seconds), self.changed:
+            await self.changed.wait_for(lambda: any(pair[0] == shard_id for pair in self.ready))
+
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway DISPATCH (op 0) to every connected bot."""
+        """Send a gateway DISPATCH (op 0) to the connection owning the event's guild."""
+        guild = guild_of(event, data)
+        for ws, pair in list(self._sockets.items()):
+            if pair is not None and pair[0] == (0 if guild is None else shard_of(guild, pair[1])):
+                await self._send(ws, event, data)
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
         self._sequence += 1
-        frame = {"op": 0, "t": event, "s": self._sequence, "d": data}
-        for ws in self._sockets:
-            await ws.send_str(json.dumps(frame))
+        with contextlib.suppress(ConnectionResetError):
+            await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._sequence, "d": data}))
 
     # -- REST -------------------------------------------------------------------------
 
@@ -147,7 +181,7 @@ class FakeDiscord:
             return _json(
                 {
                     "url": self.gateway_url,
-                    "shards": 1,
+                    "shards": self.shards,
                     "session_start_limit": {
                         "total": 1000,
                         "remaining": 1000,
@@ -175,7 +209,7 @@ class FakeDiscord:
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse()
         await ws.prepare(request)
-        self._sockets.append(ws)
+        self._sockets[ws] = None
         await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
         with contextlib.suppress(ConnectionResetError):
             async for message in ws:
@@ -185,22 +219,30 @@ class FakeDiscord:
                 if frame["op"] == 1:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif frame["op"] == 2:
-                    await self._ready()
-        self._sockets.remove(ws)
+                    await self._ready(ws, tuple(frame["d"].get("shard") or (0, 1)))
+        self._sockets.pop(ws, None)
         return ws
 
-    async def _ready(self) -> None:
-        await self.dispatch(
+    async def _ready(self, ws: web.WebSocketResponse, pair: tuple[int, ...]) -> None:
+        shard_id, count = pair
+        owned = [g for g in self.guilds if shard_of(int(g["id"]), count) == shard_id]
+        await self._send(
+            ws,
             "READY",
             {
                 "v": 10,
                 "user": user_payload(BOT_USER_ID, "Tirada", bot=True),
-                "guilds": [{"id": str(guild_payload([])["id"]), "unavailable": True}],
-                "session_id": "fake-session",
+                "guilds": [{"id": g["id"], "unavailable": True} for g in owned],
+                "session_id": f"fake-session-{shard_id}",
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard_id, count],
                 "application": {"id": str(APP_ID), "flags": 0},
             },
         )
-        await self.dispatch("GUILD_CREATE", guild_payload([text_channel(CHANNEL_ID, "mesa")]))
+        for guild in owned:
+            await self._send(ws, "GUILD_CREATE", guild)
+        self._sockets[ws] = (shard_id, count)
+        async with self.changed:
+            self.ready.append((shard_id, count))
+            self.changed.notify_all()
         self.identified.set()

@@ -406,7 +406,7 @@ class Harness:
     restart; messages posted before keep their buttons, as on Discord.
     """
 
-    def __init__(self, db_path: Path, *, seed: int = 1, dev_guild: int | None = None) -> None:
+    def __init__(self, db_path: Path | str, *, seed: int = 1, dev_guild: int | None = None) -> None:
         self.db_path = db_path
         self.seed = seed
         self.dev_guild = dev_guild
@@ -448,6 +448,7 @@ class Harness:
         if self.bot is not None:
             await self.bot.close()
             await self.bot.store.close()
+            self.bot.release()
             self.bot = None
 
     async def restart(self, *, seed: int | None = None) -> Tirada:

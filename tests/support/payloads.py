@@ -79,16 +79,16 @@ ADMIN = User(930000000000000004, "Admin", ALL_PERMISSIONS)
 
 
 def guild_payload(
-    channels: Iterable[dict[str, Any]], members: Iterable[dict[str, Any]] = ()
+    channels: Iterable[dict[str, Any]], members: Iterable[dict[str, Any]] = (), guild_id: int = GUILD_ID
 ) -> dict[str, Any]:
     return {
-        "id": str(GUILD_ID),
+        "id": str(guild_id),
         "name": "Mesa de pruebas",
         "icon": None,
         "owner_id": str(ADMIN.id),
         "roles": [
             {
-                "id": str(GUILD_ID),
+                "id": str(guild_id),
                 "name": "@everyone",
                 "permissions": str(PLAYER_PERMISSIONS),
                 "position": 0,
@@ -119,12 +119,12 @@ def guild_payload(
 
 
 def text_channel(
-    channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None
+    channel_id: int, name: str, overwrites: list[dict[str, Any]] | None = None, guild_id: int = GUILD_ID
 ) -> dict[str, Any]:
     return {
         "id": str(channel_id),
         "type": 0,
-        "guild_id": str(GUILD_ID),
+        "guild_id": str(guild_id),
         "name": name,
         "position": 0,
         "permission_overwrites": overwrites or [],
@@ -198,7 +198,7 @@ def interaction_payload(
         payload |= {
             "guild_id": str(guild_id),
             "guild_locale": "es-ES",
-            "channel": channel or text_channel(channel_id, "otro"),
+            "channel": channel or text_channel(channel_id, "otro", guild_id=guild_id),
             "member": {
                 "user": user.payload(),
                 "roles": [],

@@ -1,0 +1,159 @@
+"""The load benchmark on SQLite and on PostgreSQL, side by side in one run (issue #20).
+
+Run: ``python bench/bench_backends.py [tables ...]`` (default 200). Needs PostgreSQL's
+server binaries (``apt-get install postgresql``): a throwaway server is started in a
+temporary directory, as the tests do (tests/support/postgres.py), with a production
+server's durability (``fsync`` and ``synchronous_commit`` on: every commit waits for the
+disk).
+
+Each backend plays the same load (bench_load.py's: a GM and five players per table, two
+bursts per table, 25 tables at a time) through one bot process, and PostgreSQL once more
+through two processes at once, each with half the tables (as two shard processes would
+share the database). Where the time goes: every store call is timed, so the table shows
+the store's cost per interaction (the sum of store time over the interactions; calls
+overlap, so it is not a share of the wall clock) and how many store calls an interaction
+makes. A last row runs PostgreSQL with ``synchronous_commit = off``: the guarantee SQLite
+gives in WAL mode with ``synchronous = NORMAL`` (a crashed process loses nothing; a power
+cut may lose the last commits, never consistency), so that row is the like-for-like one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import itertools
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import asyncpg
+
+from bot.store import Store
+from tests.support import payloads
+from tests.support.harness import Harness
+from tests.support.load import Report, check_invariants, make_tables, run_load
+from tests.support.postgres import Server
+
+# A production server's durability: the throwaway test server turns these off.
+DURABLE = ("fsync=on", "synchronous_commit=on", "full_page_writes=on", "max_connections=200")
+
+
+class StoreClock:
+    """Times every public coroutine of a store: how long the store took, and how often."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+    def wrap(self, store: Store) -> None:
+        for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
+            if not name.startswith("_"):
+                setattr(store, name, self._timed(method))
+
+    def _timed(self, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(method)
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return await method(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.calls += 1
+
+        return timed
+
+
+async def measure(name: str, target: Path | str, count: int) -> str:
+    harness = Harness(target, seed=count)
+    bot = await harness.start()
+    clock = StoreClock()
+    clock.wrap(bot.store)
+    tables = make_tables(count)
+    report = await run_load(harness, tables, rounds=2, batch=25)
+    problems = await check_invariants(harness, tables, report)
+    await harness.close()
+    per = report.interactions
+    return (
+        f"| {name} | {count} | {per} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
+        f"{report.percentile(0.99):.1f} ms | {clock.seconds / per * 1000:.2f} ms | {clock.calls / per:.1f} | "
+        f"{'all hold' if not problems else f'{len(problems)} broken'} |"
+    )
+
+
+async def half(url: str, count: int, part: int) -> None:
+    """One of two processes on one database: every other table of the load, from ``part``.
+    Prints its report as JSON for the parent to merge."""
+    # Discord's ids are unique across processes; the harness counts from one start in each.
+    payloads._ids = itertools.count(1_000_000_000_000_000_000 + part * 10**15)
+    harness = Harness(url, seed=count + part)
+    await harness.start()
+    tables = make_tables(count)[part::2]
+    report = await run_load(harness, tables, rounds=2, batch=25)
+    problems = await check_invariants(harness, tables, report)
+    await harness.close()
+    print(json.dumps({"latencies": report.latencies, "seconds": report.seconds, "problems": len(problems)}))
+
+
+async def two_processes(url: str, count: int) -> str:
+    """The load split over two processes on one PostgreSQL database, started together."""
+    runs = [
+        await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--half", url, str(count), str(part), stdout=asyncio.subprocess.PIPE
+        )
+        for part in (0, 1)
+    ]
+    halves = [json.loads((await run.communicate())[0]) for run in runs]
+    report = Report(count, [x for h in halves for x in h["latencies"]])
+    report.seconds = max(h["seconds"] for h in halves)
+    problems = sum(h["problems"] for h in halves)
+    return (
+        f"| PostgreSQL, 2 processes | {count} | {report.interactions} | {report.rate:,.0f}/s | "
+        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | — | — | "
+        f"{'all hold' if not problems else f'{problems} broken'} |"
+    )
+
+
+async def no_commit_wait(server: Server, url: str) -> None:
+    """``synchronous_commit = off`` for one database: what waiting for the disk costs."""
+    admin = await asyncpg.connect(server.url())
+    try:
+        await admin.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" SET synchronous_commit = off')
+    finally:
+        await admin.close()
+
+
+async def main(sizes: list[int]) -> None:
+    server = Server(settings=DURABLE)
+    server.start()
+    try:
+        print(
+            "| backend | tables | interactions | throughput | p50 | p99 | store time per interaction "
+            "| store calls per interaction | invariants |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for count in sizes:
+            with tempfile.TemporaryDirectory() as folder:
+                print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)
+            async with server.database() as url:
+                print(await measure("PostgreSQL", url, count), flush=True)
+            async with server.database() as url:
+                print(await two_processes(url, count), flush=True)
+            async with server.database() as url:
+                await no_commit_wait(server, url)
+                print(await measure("PostgreSQL, commits not awaited", url, count), flush=True)
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--half"]:
+        asyncio.run(half(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
+    else:
+        asyncio.run(main([int(a) for a in sys.argv[1:]] or [200]))

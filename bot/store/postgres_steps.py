@@ -1,0 +1,101 @@
+"""The steps of a PostgreSQL operation and of pruning (bot/store/postgres.py): each a
+statement or two on a connection the caller holds inside its transaction."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from bot.models import Change, RecordUpdate, Refused, Undo
+from bot.store.pools import refusal
+from bot.store.retention import PRUNE_BATCH, Pruned
+
+if TYPE_CHECKING:
+    from bot.store.postgres import Db
+
+
+def count(status: str) -> int:
+    """The row count of a command's status (``"DELETE 3"``)."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+async def update_record(db: Db, update: RecordUpdate) -> Refused | None:
+    """A roll's state moves only from the version it was read at (as SQLite's)."""
+    updated = await db.fetchval(
+        "UPDATE records SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
+        "RETURNING id",
+        json.dumps(update.data),
+        update.record_id,
+        update.version,
+    )
+    if updated is not None:
+        return None
+    exists = await db.fetchval("SELECT 1 FROM records WHERE id = $1 AND NOT retired", update.record_id)
+    return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
+
+
+async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+    """The compensating changes for the last operation not yet reverted (that touched the
+    pool, when one is named). Reading here is safe: the table's advisory lock is held."""
+    live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
+    last = await db.fetchval(
+        f"SELECT interaction_id FROM ledger WHERE channel_id = $1 AND {live} "
+        "AND ($2::text IS NULL OR pool = $2) AND ($3::bigint IS NULL OR owner_id = $3) "
+        "ORDER BY id DESC LIMIT 1",
+        channel_id,
+        undo.pool,
+        undo.owner_id,
+    )
+    if last is None:
+        return ()
+    rows = await db.fetch(
+        "SELECT id, pool, owner_id, delta FROM ledger "
+        f"WHERE channel_id = $1 AND interaction_id = $2 AND {live} ORDER BY id",
+        channel_id,
+        last,
+    )
+    return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
+
+
+async def reset_plan(db: Db, channel_id: int) -> tuple[Change, ...]:
+    """Every pool of the table that is not at zero, set to zero."""
+    rows = await db.fetch(
+        "SELECT pool, owner_id FROM pools WHERE channel_id = $1 AND value <> 0 ORDER BY pool, owner_id",
+        channel_id,
+    )
+    return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
+
+
+async def refused(db: Db, channel_id: int, change: Change) -> Refused:
+    """Why a conditional UPDATE matched nothing, from the pool as it is."""
+    row = await db.fetchrow(
+        "SELECT value, cap FROM pools WHERE channel_id = $1 AND pool = $2 AND owner_id = $3",
+        channel_id,
+        change.pool,
+        change.owner_id,
+    )
+    return refusal(change, None if row is None else (int(row[0]), row[1]))
+
+
+async def prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: tuple[str, ...]) -> Pruned:
+    """One batch of :meth:`PostgresStore.prune`."""
+    operations = await db.execute(
+        "DELETE FROM operations WHERE (interaction_id, step) IN "
+        "(SELECT interaction_id, step FROM operations WHERE created_at < $1 LIMIT $2)",
+        operations_before,
+        PRUNE_BATCH,
+    )
+    rolls = await db.execute(
+        "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < $1 "
+        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3)",
+        rolls_before,
+        list(kinds),
+        PRUNE_BATCH,
+    )
+    reveals = await db.execute(
+        "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < $1 "
+        "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT $2)",
+        rolls_before,
+        PRUNE_BATCH,
+    )
+    return Pruned(count(operations), count(rolls), count(reveals))
