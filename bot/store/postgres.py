@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import astuple
 from pathlib import Path
 from typing import Any, TypeAlias
@@ -49,6 +49,7 @@ from bot.store import postgres_steps as steps
 from bot.store.connection import Clock, utc_now
 from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome
 from bot.store.postgres_play import PostgresPlay, count_dice
+from bot.store.postgres_sheets import PostgresSheets
 from bot.store.records import record_of
 from bot.store.retention import Pruned, Retention
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
@@ -67,7 +68,7 @@ POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 MIGRATION_LOCK = -20
 
 
-class PostgresStore(PostgresPlay, Store):
+class PostgresStore(PostgresSheets, PostgresPlay, Store):
     """The table's memory on PostgreSQL. Open with :meth:`open`, close with :meth:`close`.
 
     It is a ``Store`` so the cogs, typed against ``Store``, take it unchanged; it defines
@@ -231,15 +232,18 @@ class PostgresStore(PostgresPlay, Store):
         )
         return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]
 
-    async def players(self, channel_id: int, limit: int = 50) -> list[int]:
+    async def players(self, channel_id: int, limit: int = 50, not_players: Collection[str] = ()) -> list[int]:
         """Who plays at this table: everyone who has rolled there, in the order of their
-        first roll, then whoever holds a pool of their own (even at zero) without a roll."""
+        first roll, then whoever holds a pool of their own (even at zero) without a roll.
+        The owners of ``not_players`` pools are not players (a character sheet's id)."""
         rows = await self._fetch(
             "SELECT user_id FROM (SELECT user_id, id AS seen FROM records WHERE channel_id = $1 "
-            "UNION ALL SELECT owner_id, 1::bigint << 62 FROM pools WHERE channel_id = $1 AND owner_id <> 0) "
+            "UNION ALL SELECT owner_id, 1::bigint << 62 FROM pools WHERE channel_id = $1 AND owner_id <> 0 "
+            "AND NOT (pool = ANY($3::text[]))) "
             "AS seen_at GROUP BY user_id ORDER BY min(seen), user_id LIMIT $2",
             channel_id,
             limit,
+            sorted(not_players),
         )
         return [int(r[0]) for r in rows]
 
@@ -259,28 +263,33 @@ class PostgresStore(PostgresPlay, Store):
         stay the guard. A refusal rolls back to a savepoint, and the outcome is recorded."""
         async with self._pool.acquire() as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", op.channel_id)
-            first = await self._outcome_of(db, op.interaction_id, op.step)
-            if first is not None:
-                return first
-            await self._add_table(db, op.channel_id, op.guild_id)
-            changes = db.transaction()
-            await changes.start()
-            outcome = await self._operate(db, op)
-            if isinstance(outcome, Refused):
-                await changes.rollback()
-            else:
-                await changes.commit()
-            await db.execute(
-                "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
-                "VALUES ($1, $2, $3, $4, $5)",
-                op.interaction_id,
-                op.step,
-                op.channel_id,
-                encode_outcome(outcome),
-                self._now(),
-            )
-        if isinstance(outcome, Applied):
+            outcome = await self._apply_in(db, op)
+        if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
+        return outcome
+
+    async def _apply_in(self, db: Db, op: Operation) -> Outcome:
+        """``apply`` inside a transaction that holds the table's lock already."""
+        first = await self._outcome_of(db, op.interaction_id, op.step)
+        if first is not None:
+            return first
+        await self._add_table(db, op.channel_id, op.guild_id)
+        changes = db.transaction()
+        await changes.start()
+        outcome = await self._operate(db, op)
+        if isinstance(outcome, Refused):
+            await changes.rollback()
+        else:
+            await changes.commit()
+        await db.execute(
+            "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
+            "VALUES ($1, $2, $3, $4, $5)",
+            op.interaction_id,
+            op.step,
+            op.channel_id,
+            encode_outcome(outcome),
+            self._now(),
+        )
         return outcome
 
     async def _operate(self, db: Db, op: Operation) -> Outcome:
@@ -298,7 +307,7 @@ class PostgresStore(PostgresPlay, Store):
             changes += reverted
         retired = 0
         if op.reset is not None:
-            changes += await steps.reset_plan(db, op.channel_id)
+            changes += await steps.reset_plan(db, op.channel_id, op.reset.keep_pools)
             retired = steps.count(
                 await db.execute(
                     "UPDATE records SET retired = true WHERE channel_id = $1 AND NOT retired "

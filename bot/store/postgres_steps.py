@@ -57,11 +57,13 @@ async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:
     return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
 
-async def reset_plan(db: Db, channel_id: int) -> tuple[Change, ...]:
-    """Every pool of the table that is not at zero, set to zero."""
+async def reset_plan(db: Db, channel_id: int, keep: tuple[str, ...] = ()) -> tuple[Change, ...]:
+    """Every pool of the table that is not at zero, set to zero, but those in ``keep``."""
     rows = await db.fetch(
-        "SELECT pool, owner_id FROM pools WHERE channel_id = $1 AND value <> 0 ORDER BY pool, owner_id",
+        "SELECT pool, owner_id FROM pools WHERE channel_id = $1 AND value <> 0 "
+        "AND NOT (pool = ANY($2::text[])) ORDER BY pool, owner_id",
         channel_id,
+        list(keep),
     )
     return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 

@@ -3,12 +3,24 @@ import random
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, NewRecord, Operation, Refused, SavedRoll, System, TableSettings
+from bot.models import (
+    Applied,
+    Change,
+    NewRecord,
+    Operation,
+    Refused,
+    Reset,
+    SavedRoll,
+    SheetRow,
+    System,
+    TableSettings,
+)
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
 from tests.support.harness import Harness
 from tests.support.postgres import Server
@@ -588,3 +600,46 @@ async def test_a_database_from_before_the_records_rename_keeps_its_records_and_r
         assert await store.save_record(CHANNEL, 41, 7, "dune", {}) == 6
     finally:
         await store.close()
+
+
+async def active_id(store: Store, owner: int) -> int | None:
+    active = await store.active_sheet(CHANNEL, owner)
+    return None if active is None else active.id
+
+
+def a_sheet(name: str, owner: int = 7, npc: bool = False) -> SheetRow:
+    return SheetRow(0, CHANNEL, owner, npc, name, name.lower(), "dnd", {"nombre": name})
+
+
+async def test_sheets_one_active_per_player_their_pools_in_the_same_operation(store: Store) -> None:
+    """/ficha's store, on both backends: a sheet and its live pools are one operation,
+    once per interaction; names are unique per owner; one active sheet per player."""
+
+    def live(sheet_id: int) -> tuple[Change, ...]:
+        return (Change("pg_ficha", 12, owner_id=sheet_id),)
+
+    first, outcome = await store.create_sheet(op(1), a_sheet("Ana"), live)
+    assert isinstance(outcome, Applied)
+    again, replay = await store.create_sheet(op(1), a_sheet("Ana"), live)
+    assert again == first and isinstance(replay, Applied) and replay.replayed
+    _, clash = await store.create_sheet(op(2), a_sheet("ANA"), live)
+    assert isinstance(clash, Refused) and clash.key == "fichas.exists"
+    second, _ = await store.create_sheet(op(3), a_sheet("Bea"), live)
+    npc, _ = await store.create_sheet(op(4), a_sheet("Orco", owner=9, npc=True), live)
+    assert [s.name for s in await store.sheets(CHANNEL)] == ["Ana", "Bea", "Orco"]
+    assert await active_id(store, 7) == second
+    assert await store.choose_sheet(CHANNEL, 7, first)
+    assert await active_id(store, 7) == first
+    assert await store.active_sheet(CHANNEL, 9) is None
+    assert await store.sheet(CHANNEL + 1, first) is None
+    row = await store.sheet(CHANNEL, first)
+    assert row is not None and await store.update_sheet(first, row.version, {"nombre": "Ana B."})
+    assert not await store.update_sheet(first, row.version, {"nombre": "tarde"})
+    changed = await store.sheet(CHANNEL, first)
+    assert changed is not None and changed.data == {"nombre": "Ana B."}
+    assert await store.pool(CHANNEL, "pg_ficha", first) == 12
+    assert await store.players(CHANNEL, not_players=["pg_ficha"]) == []
+    assert await store.delete_sheet(CHANNEL, npc) and not await store.delete_sheet(CHANNEL, npc)
+    await store.apply(op(5, Change("impulso", 3)))
+    await store.apply(replace(op(6), reset=Reset(keep_pools=("pg_ficha",))))
+    assert await store.pool(CHANNEL, "pg_ficha", first) == 12 and await store.pool(CHANNEL, "impulso") == 0

@@ -1,0 +1,151 @@
+"""Character sheets (``/ficha``) on PostgreSQL: the twin of ``bot.store.sheets`` (same
+interface and answers). A sheet and the pools it brings are one transaction, under the
+table's advisory lock like every operation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import asyncpg
+
+from bot.models import Applied, Change, Operation, Outcome, Refused, SheetRow
+
+if TYPE_CHECKING:
+    from bot.store.postgres import Db
+
+
+class PostgresSheets:
+    """Sheets on the store's pool; ``create_sheet`` reuses the store's operation."""
+
+    _pool: asyncpg.Pool
+
+    if TYPE_CHECKING:
+
+        def _now(self) -> str: ...
+
+        def _changed(self, channel_id: int) -> None: ...
+
+        async def _apply_in(self, db: Db, op: Operation) -> Outcome: ...
+
+        async def _outcome_of(self, db: Db, interaction_id: int, step: int) -> Outcome | None: ...
+
+        async def _add_table(self, db: Db, channel_id: int, guild_id: int | None) -> None: ...
+
+    async def create_sheet(
+        self, op: Operation, sheet: SheetRow, live: Callable[[int], tuple[Change, ...]]
+    ) -> tuple[int, Outcome]:
+        """Insert ``sheet`` (active, for a player's) and apply ``live(its id)`` as one
+        operation, once per interaction; refused, with nothing written, when the owner
+        already has a sheet of that name at the table."""
+        async with self._pool.acquire() as db, db.transaction():
+            await db.execute("SELECT pg_advisory_xact_lock($1)", op.channel_id)
+            first = await db.fetchval("SELECT id FROM sheets WHERE interaction_id = $1", op.interaction_id)
+            recorded = await self._outcome_of(db, op.interaction_id, op.step)
+            if first is not None and recorded is not None:
+                return int(first), recorded
+            await self._add_table(db, op.channel_id, op.guild_id)
+            sheet_id = await db.fetchval(
+                "INSERT INTO sheets (channel_id, owner_id, npc, name, folded, system, data, "
+                "interaction_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+                "ON CONFLICT (channel_id, owner_id, npc, folded) DO NOTHING RETURNING id",
+                op.channel_id,
+                sheet.owner_id,
+                sheet.npc,
+                sheet.name,
+                sheet.folded,
+                sheet.system,
+                json.dumps(sheet.data, ensure_ascii=False),
+                op.interaction_id,
+                self._now(),
+            )
+            if sheet_id is None:
+                return 0, Refused("fichas.exists", "", 0, 0, 0)
+            if not sheet.npc:
+                await _activate(db, op.channel_id, sheet.owner_id, sheet_id)
+            outcome = await self._apply_in(db, replace(op, changes=live(sheet_id)))
+            if isinstance(outcome, Refused):
+                await db.execute("DELETE FROM sheets WHERE id = $1", sheet_id)
+        if isinstance(outcome, Applied) and not outcome.replayed:
+            self._changed(op.channel_id)
+        return int(sheet_id), outcome
+
+    async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
+        """Make one of the owner's sheets at the table the active one."""
+        async with self._pool.acquire() as db, db.transaction():
+            return await _activate(db, channel_id, owner_id, sheet_id)
+
+    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
+        """The table's sheets (one owner's when given), by name."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND ($2::bigint IS NULL OR owner_id = $2) "
+            "ORDER BY npc, folded LIMIT $3",
+            channel_id,
+            owner_id,
+            limit,
+        )
+        return [_sheet(r) for r in rows]
+
+    async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
+        """A sheet of this table only: an id from elsewhere finds nothing."""
+        row = await self._pool.fetchrow(
+            "SELECT * FROM sheets WHERE id = $1 AND channel_id = $2", sheet_id, channel_id
+        )
+        return None if row is None else _sheet(row)
+
+    async def active_sheet(self, channel_id: int, owner_id: int) -> SheetRow | None:
+        row = await self._pool.fetchrow(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND owner_id = $2 AND active AND NOT npc",
+            channel_id,
+            owner_id,
+        )
+        return None if row is None else _sheet(row)
+
+    async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
+        """Write a sheet's new data if nobody changed it since ``version`` was read."""
+        status = await self._pool.execute(
+            "UPDATE sheets SET data = $1, version = version + 1 WHERE id = $2 AND version = $3",
+            json.dumps(data, ensure_ascii=False),
+            sheet_id,
+            version,
+        )
+        return status != "UPDATE 0"
+
+    async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
+        """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
+        status = await self._pool.execute(
+            "DELETE FROM sheets WHERE id = $1 AND channel_id = $2", sheet_id, channel_id
+        )
+        return status != "DELETE 0"
+
+
+async def _activate(db: Db, channel_id: int, owner_id: int, sheet_id: int) -> bool:
+    await db.execute(
+        "UPDATE sheets SET active = false WHERE channel_id = $1 AND owner_id = $2 AND NOT npc AND active",
+        channel_id,
+        owner_id,
+    )
+    status = await db.execute(
+        "UPDATE sheets SET active = true WHERE id = $1 AND channel_id = $2 AND owner_id = $3 AND NOT npc",
+        sheet_id,
+        channel_id,
+        owner_id,
+    )
+    return bool(status != "UPDATE 0")
+
+
+def _sheet(row: asyncpg.Record) -> SheetRow:
+    return SheetRow(
+        id=row["id"],
+        channel_id=row["channel_id"],
+        owner_id=row["owner_id"],
+        npc=bool(row["npc"]),
+        name=row["name"],
+        folded=row["folded"],
+        system=row["system"],
+        data=json.loads(row["data"]),
+        active=bool(row["active"]),
+        version=row["version"],
+    )
