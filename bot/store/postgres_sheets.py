@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 
 from bot.models import Applied, Change, Operation, Outcome, Refused, SheetRow
+from bot.store.sheets import sheet_of
 
 if TYPE_CHECKING:
     from bot.store.postgres import Db
@@ -86,14 +87,14 @@ class PostgresSheets:
             owner_id,
             limit,
         )
-        return [_sheet(r) for r in rows]
+        return [sheet_of(r) for r in rows]
 
     async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
         """A sheet of this table only: an id from elsewhere finds nothing."""
         row = await self._pool.fetchrow(
             "SELECT * FROM sheets WHERE id = $1 AND channel_id = $2", sheet_id, channel_id
         )
-        return None if row is None else _sheet(row)
+        return None if row is None else sheet_of(row)
 
     async def active_sheet(self, channel_id: int, owner_id: int) -> SheetRow | None:
         row = await self._pool.fetchrow(
@@ -101,7 +102,7 @@ class PostgresSheets:
             channel_id,
             owner_id,
         )
-        return None if row is None else _sheet(row)
+        return None if row is None else sheet_of(row)
 
     async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
         """Write a sheet's new data if nobody changed it since ``version`` was read."""
@@ -134,18 +135,3 @@ async def _activate(db: Db, channel_id: int, owner_id: int, sheet_id: int) -> bo
         owner_id,
     )
     return bool(status != "UPDATE 0")
-
-
-def _sheet(row: asyncpg.Record) -> SheetRow:
-    return SheetRow(
-        id=row["id"],
-        channel_id=row["channel_id"],
-        owner_id=row["owner_id"],
-        npc=bool(row["npc"]),
-        name=row["name"],
-        folded=row["folded"],
-        system=row["system"],
-        data=json.loads(row["data"]),
-        active=bool(row["active"]),
-        version=row["version"],
-    )

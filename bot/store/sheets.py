@@ -9,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import asyncpg
+
 from bot.models import Change, Operation, Outcome, Refused, SheetRow
 from bot.store.pools import Pools
 
@@ -80,21 +82,21 @@ class Sheets(Pools):
             "ORDER BY npc, folded LIMIT :limit",
             {"channel": channel_id, "owner": owner_id, "limit": limit},
         )
-        return [_sheet(r) for r in rows]
+        return [sheet_of(r) for r in rows]
 
     async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
         """A sheet of this table only: an id from elsewhere finds nothing."""
         row = await self._fetchone(
             "SELECT * FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id)
         )
-        return None if row is None else _sheet(row)
+        return None if row is None else sheet_of(row)
 
     async def active_sheet(self, channel_id: int, owner_id: int) -> SheetRow | None:
         row = await self._fetchone(
             "SELECT * FROM sheets WHERE channel_id = ? AND owner_id = ? AND active AND NOT npc",
             (channel_id, owner_id),
         )
-        return None if row is None else _sheet(row)
+        return None if row is None else sheet_of(row)
 
     async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
         """Write a sheet's new data if nobody changed it since ``version`` was read."""
@@ -119,7 +121,8 @@ class Sheets(Pools):
         return await self._write(delete)
 
 
-def _sheet(row: sqlite3.Row) -> SheetRow:
+def sheet_of(row: sqlite3.Row | asyncpg.Record) -> SheetRow:
+    """A sheet from its row, on either backend (both read columns by name)."""
     return SheetRow(
         id=row["id"],
         channel_id=row["channel_id"],
