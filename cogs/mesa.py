@@ -31,9 +31,10 @@ from bot.delivery import send, update
 from bot.errors import Refusal, pool_name
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
-from bot.models import Applied, Change, LedgerRow, PoolValue, Refused, Reset, System, Table, Undo
+from bot.models import Applied, Change, LedgerRow, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.sheets.live import POOLS as SHEET_POOLS
+from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
 from rules import dune
 
@@ -44,21 +45,8 @@ KEPT_ON_RESET = (MEDIANA_SHEET,)
 KEEPING = Reset(keep=KEPT_ON_RESET, keep_pools=tuple(sorted(SHEET_POOLS)))
 
 
-# The pools each system keeps, so that the status shows them at zero too: the table's own
-# (owner 0) and each player's. (No cog imports another: the names are the stored ids.)
-TABLE_POOLS: dict[System, tuple[str, ...]] = {
-    System.DUNE: ("impulso", "amenaza", "dificultad_extra"),
-    System.DONJON: ("dados_dj",),
-}
-PLAYER_POOLS: dict[System, tuple[str, ...]] = {
-    System.DUNE: ("determinacion",),
-    System.DONJON: ("dados",),
-    System.DND5E: ("inspiracion",),
-}
 # Entries an undo's notice names one by one (undoing a reset may touch many pools).
 NOTICE_LINES = 20
-# Players listed in the status, at most: some forty short lines, well inside an embed.
-STATUS_PLAYERS = 40
 
 
 def change_lines(lang: Lang, outcome: Applied) -> list[str]:
@@ -74,74 +62,6 @@ def change_lines(lang: Lang, outcome: Applied) -> list[str]:
         )
         for p in outcome.pools
     ]
-
-
-def table_pool_lines(lang: Lang, system: System | None, values: dict[tuple[str, int], int]) -> list[str]:
-    """The table's own pools: the system's, zeros included, then any other holding points."""
-    names = list(TABLE_POOLS.get(system, ())) if system else []
-    names += sorted(p for (p, owner), v in values.items() if not owner and v and p not in names)
-    return [
-        t(lang, "mesa.estado.table_pool", pool=pool_name(lang, p), value=values.get((p, 0), 0)) for p in names
-    ]
-
-
-def player_line(lang: Lang, names: list[str], player: int, values: dict[tuple[str, int], int]) -> str:
-    """One player's pools on one line: "<@id>: Determinación **1**"."""
-    pools = [
-        t(lang, "mesa.estado.pool_value", pool=pool_name(lang, p), value=values.get((p, player), 0))
-        for p in names
-    ]
-    return t(lang, "mesa.estado.player", owner=player, pools=" · ".join(pools))
-
-
-def player_lines(
-    lang: Lang, table: Table, players: list[int], values: dict[tuple[str, int], int]
-) -> list[str]:
-    """Every player with the system's pools, zeros included, and any other pool they hold;
-    the GM only for what they hold (a GM's "Determinación 0" is noise)."""
-    system_pools = list(PLAYER_POOLS.get(table.system, ())) if table.system else []
-    lines = []
-    for player in players[:STATUS_PLAYERS]:
-        held = sorted(p for (p, owner), v in values.items() if owner == player and v)
-        names = held if player == table.gm_id else system_pools + [p for p in held if p not in system_pools]
-        if names:
-            lines.append(player_line(lang, names, player, values))
-    return lines
-
-
-def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[int]) -> discord.Embed:
-    """The whole table at a glance: system, GM, the Donjon level, every pool of the
-    system (zeros included) and every player's own pools."""
-    embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
-    system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
-    embeds.field(embed, t(lang, "mesa.estado.system"), system)
-    gm = f"<@{table.gm_id}>" if table.gm_id else t(lang, "mesa.estado.no_gm")
-    embeds.field(embed, t(lang, "mesa.estado.gm"), gm)
-    if table.gm_channel_id:
-        embeds.field(embed, t(lang, "mesa.estado.gm_channel"), f"<#{table.gm_channel_id}>")
-    if table.system is System.DONJON:
-        embeds.field(embed, t(lang, "mesa.estado.level"), str(table.donjon_level))
-    # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
-    values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
-    pool_text = "\n".join(table_pool_lines(lang, table.system, values))
-    embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)
-    everyone = list(dict.fromkeys([*players, *(owner for _, owner in values if owner)]))
-    lines = player_lines(lang, table, everyone, values)
-    if lines or table.system in PLAYER_POOLS:
-        for text in field_values(lines) or [t(lang, "mesa.estado.no_players")]:
-            embeds.field(embed, t(lang, "mesa.estado.players"), text, inline=False)
-    return embed
-
-
-def field_values(lines: list[str]) -> list[str]:
-    """Lines packed into as few field values as Discord's 1,024 characters allow."""
-    values: list[str] = []
-    for line in lines:
-        if values and len(values[-1]) + 1 + len(line) <= embeds.FIELD_LIMIT:
-            values[-1] += "\n" + line
-        else:
-            values.append(line)
-    return values
 
 
 # -- the ledger, page by page ------------------------------------------------------------------
