@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot import embeds, render, repeat, rolls
-from bot.checks import current_table, reason
+from bot.checks import current_table
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
@@ -83,8 +83,7 @@ def attributes_embed(lang: Lang, data: dict[str, Any]) -> discord.Embed:
         footer = t(lang, "donjon.attr.may_swap", total=roll.total)
     embed = embeds.card(t(lang, f"donjon.metodo.{method}"), "\n".join(lines))
     embed.set_footer(text=footer)
-    motivo = data.get("motivo")
-    return embeds.titled(embed, reason(motivo) if motivo else None)
+    return embeds.titled(embed, data.get("motivo"))
 
 
 def attributes_view(lang: Lang, record: Record) -> discord.ui.View | None:
@@ -99,7 +98,6 @@ async def roll_attributes(
     interaction: discord.Interaction[Tirada], method: str, *, secreta: bool = False, motivo: str | None = None
 ) -> None:
     bot = interaction.client
-    reason(motivo)
     if method not in donjon.ROLLED_METHODS:
         raise Refusal("donjon.bad_method", method=method)
     table = await current_table(interaction)
@@ -109,7 +107,7 @@ async def roll_attributes(
         "method": method,
         "rolls": [list(r) for r in roll.rolls],
         "secreta": secret,
-        "motivo": " ".join(motivo.split()) if motivo else None,
+        "motivo": motivo,
     }
     record = await rolls.record(bot.store, interaction, table, ATTRIBUTES_KIND, data, "donjon.atributos")
     lang = lang_for(interaction.locale)

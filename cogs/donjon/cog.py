@@ -14,6 +14,7 @@ from bot.checks import (
     gm_table,
     in_gm_channel,
     is_gm,
+    reason,
     reason_option,
     secret_option,
     table_option,
@@ -119,7 +120,7 @@ class Donjon(commands.Cog):
             banco_dj=banco_dj,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
-            motivo=motivo,
+            motivo=reason(motivo),
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
@@ -149,7 +150,7 @@ class Donjon(commands.Cog):
             rival_banco=rival_banco,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
-            motivo=motivo,
+            motivo=reason(motivo),
         )
 
     # -- tests without the Law -------------------------------------------------------------------
@@ -191,7 +192,7 @@ class Donjon(commands.Cog):
             bonificacion_dj=bonificacion_dj,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
-            motivo=motivo,
+            motivo=reason(motivo),
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
@@ -221,7 +222,7 @@ class Donjon(commands.Cog):
             "habilidad": habilidad,
             "intercambio": intercambio,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
@@ -248,7 +249,7 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "riqueza_pnj", "discernimiento_pnj", "habilidad")
@@ -275,7 +276,7 @@ class Donjon(commands.Cog):
             "discernimiento_pnj": discernimiento_pnj,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
     @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
@@ -304,7 +305,7 @@ class Donjon(commands.Cog):
             "inusual": inusual,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
     @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
@@ -331,7 +332,7 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=motivo)
+        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
 
     # -- banked dice, facts, settings -------------------------------------------------------------
 
@@ -469,7 +470,7 @@ class Donjon(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         await attributes.roll_attributes(
-            interaction, metodo.value if metodo else "estandar", secreta=secreta, motivo=motivo
+            interaction, metodo.value if metodo else "estandar", secreta=secreta, motivo=reason(motivo)
         )
 
     @group.command(name=T("donjon.cambiar"), description=T("donjon.cambiar.desc"))

@@ -6,7 +6,6 @@ import discord
 
 from bot import embeds, render
 from bot.chances import donjon_line
-from bot.checks import reason
 from bot.i18n import CATALOG, Lang, t
 from bot.models import Record
 from cogs.donjon.state import GM, who
@@ -101,8 +100,7 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
         embeds.field(
             embed, t(lang, "donjon.bank_used"), t(lang, "donjon.bank_used_n", n=roll.details["bank_spent"])
         )
-    motivo = roll.details.get("motivo")
-    return embeds.titled(embed, reason(motivo) if motivo else None)
+    return embeds.titled(embed, roll.details.get("motivo"))
 
 
 def outcome_text(lang: Lang, roll: DonjonRoll, winner: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 from bot import rolls
-from bot.checks import current_table, is_gm, reason
+from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
@@ -320,16 +320,16 @@ async def contest(
     secret: bool = False,
     motivo: str | None = None,
 ) -> None:
-    """Roll a test, record it with whatever it spends or gains, and post it."""
+    """Roll a test, record it with whatever it spends or gains, and post it. ``motivo``
+    arrives clean (the command cleans what was typed; *Repetir* passes the stored one)."""
     bot = interaction.client
-    reason(motivo)
     secret = is_secret(interaction, table, secret)
     test = donjon.roll_contest(bot.rng, *pools, table.settings.donjon_sides)
     law = None
     if law_for is not None and test.winner is not None:
         winner, narrator = law_for[test.winner]
         law = Law(winner, narrator, test.successes)
-    details = {**details, "motivo": " ".join(motivo.split()) if motivo else None, "secreta": secret}
+    details = {**details, "motivo": motivo, "secreta": secret}
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + (gain(test) if gain else ())
     record = await rolls.record(
