@@ -14,6 +14,7 @@ import asyncpg
 
 from bot.models import LedgerRow, NewRecord, Record, SavedRoll
 from bot.store.records import record_of
+from bot.store.saved import saved_of
 from bot.store.session import scene_key
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class PostgresPlay:
             channel_id if channel_id is not None else -1,
             prefix,
         )
-        return [_saved(r) for r in rows]
+        return [saved_of(r) for r in rows]
 
     async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> Record | None:
         """The player's latest live roll at the table among ``kinds`` (to save it by name)."""
@@ -164,15 +165,3 @@ class PostgresPlay:
         for system, sides, face, count in rows:
             counts.setdefault((system, sides), {})[face] = int(count)
         return counts
-
-
-def _saved(row: asyncpg.Record) -> SavedRoll:
-    return SavedRoll(
-        row["id"],
-        row["scope"],
-        row["owner_id"],
-        row["creator_id"],
-        row["name"],
-        row["kind"],
-        json.loads(row["data"]),
-    )

@@ -6,6 +6,8 @@ import json
 import sqlite3
 from collections.abc import Sequence
 
+import asyncpg
+
 from bot.models import Record, SavedRoll
 from bot.store.connection import Connection
 from bot.store.records import record_of
@@ -45,7 +47,7 @@ class Saved(Connection):
             "ORDER BY scope <> 0, name LIMIT 150",
             {"user": user_id, "table": channel_id if channel_id is not None else -1, "prefix": prefix},
         )
-        return [_saved(r) for r in rows]
+        return [saved_of(r) for r in rows]
 
     async def latest_roll(self, channel_id: int, user_id: int, kinds: Sequence[str]) -> Record | None:
         """The player's latest live roll at the table among ``kinds`` (to save it by name)."""
@@ -63,7 +65,8 @@ class Saved(Connection):
         return await self._write(delete)
 
 
-def _saved(row: sqlite3.Row) -> SavedRoll:
+def saved_of(row: sqlite3.Row | asyncpg.Record) -> SavedRoll:
+    """A saved roll from its row, on either backend (both read columns by name)."""
     return SavedRoll(
         row["id"],
         row["scope"],
