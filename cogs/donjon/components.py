@@ -18,6 +18,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
 from bot.rolls import Decision, act, load
+from bot.store import Store
 from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import narration_embed, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
@@ -52,18 +53,30 @@ async def check_winner(interaction: discord.Interaction, record: Record, law: La
         raise Refusal("donjon.not_winner")
 
 
+async def load_law(store: Store, record_id: int) -> tuple[Record, Law]:
+    """A Donjon test whose Ley de los Éxitos is still open, or a refusal: its buttons act
+    on nothing else."""
+    record = await load(store, record_id, KIND)
+    law = donjon.from_data(record.data).law
+    if law is None:
+        raise Refusal("error.roll_gone")
+    return record, law
+
+
 async def allocate(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
     """Apply one allocation (a fact or a banked die) and update the panel; post the facts
     to the narrator once the last success is spent."""
     bot = interaction.client
     lang = lang_for(interaction.locale)
-    record = await load(bot.store, record_id, KIND)
-    law = donjon.from_data(record.data).law
-    if law is None:
-        raise Refusal("error.roll_gone")
+    record, law = await load_law(bot.store, record_id)
     await check_winner(interaction, record, law)
     record, _ = await act(bot.store, interaction, record_id, KIND, change)
     await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record))
+    await narrate_when_allocated(interaction, lang, record)
+
+
+async def narrate_when_allocated(interaction: discord.Interaction, lang: Lang, record: Record) -> None:
+    """Once the last success is spent, the facts go to the narrator."""
     law = donjon.from_data(record.data).law
     if law is not None and law.allocated and law.facts:
         await post_narration(interaction, lang, record, law)
@@ -94,10 +107,7 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
-        law = donjon.from_data(record.data).law
-        if law is None:
-            raise Refusal("error.roll_gone")
+        record, law = await load_law(bot.store, self.record_id)
         await check_winner(interaction, record, law)
         if law.left <= 0:
             raise Refusal("donjon.no_success_left")
@@ -172,10 +182,7 @@ class FriendSelect(
         resolved = data.get("resolved", {}).get("users", {})
         if resolved.get(str(friend), {}).get("bot"):
             raise Refusal("donjon.friend.bot")
-        record = await load(bot.store, self.record_id, KIND)
-        law = donjon.from_data(record.data).law
-        if law is None:
-            raise Refusal("error.roll_gone")
+        record, law = await load_law(bot.store, self.record_id)
         await check_winner(interaction, record, law)
 
         def give(current: Record) -> Decision:
@@ -197,9 +204,7 @@ class FriendSelect(
             await channel.get_partial_message(record.message_id).edit(
                 embed=roll_embed(lang, record), view=roll_view(lang, record)
             )
-        law = donjon.from_data(record.data).law
-        if law is not None and law.allocated and law.facts:
-            await post_narration(interaction, lang, record, law)
+        await narrate_when_allocated(interaction, lang, record)
 
 
 class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<record>[0-9]{1,18})"):
@@ -208,10 +213,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rec
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
-        law = donjon.from_data(record.data).law
-        if law is None:
-            raise Refusal("error.roll_gone")
+        record, law = await load_law(bot.store, self.record_id)
         table = await table_of(interaction, record)
         narrator_ok = interaction.user.id == law.narrator_id or (
             law.narrator_id in (None, GM) and is_gm(table, interaction)
