@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
+from discord.types.embed import Embed as EmbedData
 
 from bot.board.render import board_embed
 from bot.i18n import Lang, t
@@ -81,7 +82,7 @@ class Boards:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._quiet = asyncio.Event()
         self._quiet.set()
-        self._shown: dict[int, dict[str, object]] = {}
+        self._shown: dict[int, EmbedData] = {}
         self._sweeper: asyncio.Task[None] | None = None
         # Two /mesa tablero at once would leave two boards: one placing at a time a table.
         self._placing: dict[int, asyncio.Lock] = {}
@@ -144,7 +145,7 @@ class Boards:
         spot = Spot(channel_id, message.id, lang)
         await self.bot.store.set_meta(META_PREFIX + str(channel_id), spot.dump())
         self.spots[channel_id] = spot
-        self._shown[channel_id] = embed.to_dict()  # type: ignore[assignment]
+        self._shown[channel_id] = embed.to_dict()
         self.edits += 1
         return message
 
@@ -190,7 +191,7 @@ class Boards:
         except discord.NotFound as error:
             await self._lost(channel_id, spot, error)
             return
-        self._shown[channel_id] = embed.to_dict()  # type: ignore[assignment]
+        self._shown[channel_id] = embed.to_dict()
         self.edits += 1
 
     async def _lost(self, channel_id: int, spot: Spot, error: discord.NotFound) -> None:

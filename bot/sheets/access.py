@@ -8,9 +8,12 @@ finds nothing (the same answer as an id that does not exist).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import discord
 from discord.app_commands import Choice
 
+from bot.checks import current_table, is_gm
 from bot.errors import Refusal
 from bot.models import SheetRow, Table
 from bot.names import MAX_CHOICES, fold
@@ -18,6 +21,9 @@ from bot.sheets import io
 from bot.sheets.live import lives, with_pools
 from bot.sheets.models import SheetBase
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
 
 
 def readable(table: Table, gm: bool, user_id: int, row: SheetRow) -> bool:
@@ -79,3 +85,11 @@ async def for_roll(
     if table.system is None or row.system != table.system.value:
         raise Refusal("fichas.wrong_system")
     return row, await content(store, row)
+
+
+async def npc_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """``como``: the table's NPC sheets, offered to the GM only."""
+    table = await current_table(interaction)
+    if not is_gm(table, interaction):
+        return []
+    return await choices(interaction.client.store, table, True, interaction.user.id, current, npc_only=True)

@@ -25,6 +25,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
 from bot.rolls import load
+from bot.sheets import access
 from cogs.donjon import attributes, roll, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
@@ -508,4 +509,4 @@ class Donjon(commands.Cog):
 
 Donjon.prueba.autocomplete("atributo")(sheet.attribute_choices)
 Donjon.prueba.autocomplete("habilidad")(sheet.skill_choices)
-Donjon.prueba.autocomplete("como")(sheet.npc_choices)
+Donjon.prueba.autocomplete("como")(access.npc_choices)

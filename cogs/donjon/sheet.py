@@ -57,8 +57,8 @@ async def dice(
     return sum(v for _, v in parts), parts, sheet.nombre
 
 
-async def _sheet(interaction: discord.Interaction) -> DonjonSheet | None:
-    bot: Tirada = interaction.client  # type: ignore[assignment]
+async def _sheet(interaction: discord.Interaction[Tirada]) -> DonjonSheet | None:
+    bot = interaction.client
     table = await current_table(interaction)
     try:
         return await read(bot, interaction, table, getattr(interaction.namespace, "como", None))
@@ -66,7 +66,7 @@ async def _sheet(interaction: discord.Interaction) -> DonjonSheet | None:
         return None
 
 
-async def skill_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The Habilidades on the roller's sheet, with their dice."""
     sheet = await _sheet(interaction)
     if sheet is None:
@@ -75,7 +75,7 @@ async def skill_choices(interaction: discord.Interaction, current: str) -> list[
     return [Choice(name=f"{n} ({dice_of[n]})"[:100], value=n) for n in containing(current, dice_of)]
 
 
-async def attribute_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def attribute_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The Atributos, with the sheet's value when there is a sheet."""
     sheet = await _sheet(interaction)
     lang = lang_for(interaction.locale)
@@ -83,12 +83,3 @@ async def attribute_choices(interaction: discord.Interaction, current: str) -> l
         Choice(name=f"{label} ({getattr(sheet.atributos, key)})" if sheet else label, value=key)
         for key, label in ATTRIBUTES.suggest(lang, current)
     ]
-
-
-async def npc_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """``como``: the table's NPC sheets, offered to the GM only."""
-    bot: Tirada = interaction.client  # type: ignore[assignment]
-    table = await current_table(interaction)
-    if not is_gm(table, interaction):
-        return []
-    return await access.choices(bot.store, table, True, interaction.user.id, current, npc_only=True)

@@ -27,6 +27,7 @@ from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
+from bot.sheets import access
 from cogs.dune import flow, sheet
 from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
@@ -585,4 +586,4 @@ class Dune(commands.Cog):
 
 Dune.tirada.autocomplete("habilidad")(sheet.skill_choices)
 Dune.tirada.autocomplete("motivacion")(sheet.drive_choices)
-Dune.tirada.autocomplete("como")(sheet.npc_choices)
+Dune.tirada.autocomplete("como")(access.npc_choices)

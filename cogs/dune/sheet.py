@@ -70,8 +70,8 @@ async def scores(
     return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre)
 
 
-async def _sheet(interaction: discord.Interaction) -> DuneSheet | None:
-    bot: Tirada = interaction.client  # type: ignore[assignment]
+async def _sheet(interaction: discord.Interaction[Tirada]) -> DuneSheet | None:
+    bot = interaction.client
     table = await current_table(interaction)
     como = getattr(interaction.namespace, "como", None)
     gm = is_gm(table, interaction)
@@ -82,7 +82,7 @@ async def _sheet(interaction: discord.Interaction) -> DuneSheet | None:
     return sheet if isinstance(sheet, DuneSheet) else None
 
 
-async def skill_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The skills on the roller's sheet with their value: "Comunicación (6)"."""
     sheet = await _sheet(interaction)
     if sheet is None:
@@ -94,7 +94,7 @@ async def skill_choices(interaction: discord.Interaction, current: str) -> list[
     ]
 
 
-async def drive_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The drives on the roller's sheet with their value: "Verdad (7)"."""
     sheet = await _sheet(interaction)
     if sheet is None:
@@ -104,12 +104,3 @@ async def drive_choices(interaction: discord.Interaction, current: str) -> list[
         Choice(name=f"{label} ({getattr(sheet.motivaciones, key).valor})", value=key)
         for key, label in DRIVES.suggest(lang, current)
     ]
-
-
-async def npc_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """``como``: the table's NPC sheets, offered to the GM only."""
-    bot: Tirada = interaction.client  # type: ignore[assignment]
-    table = await current_table(interaction)
-    if not is_gm(table, interaction):
-        return []
-    return await access.choices(bot.store, table, True, interaction.user.id, current, npc_only=True)

@@ -20,6 +20,7 @@ from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
+from bot.sheets import access
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
@@ -527,4 +528,4 @@ class Mediana(commands.Cog):
 
 
 Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
-Mediana.tirada.autocomplete("como")(sheet.npc_choices)
+Mediana.tirada.autocomplete("como")(access.npc_choices)

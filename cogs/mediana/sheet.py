@@ -55,9 +55,9 @@ async def scores(
     return {"atributo": value, "habilidad": skill.valor, "nombres": names, "ficha": sheet.nombre}
 
 
-async def skill_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The skills on the roller's sheet, with their attribute and points."""
-    bot: Tirada = interaction.client  # type: ignore[assignment]
+    bot = interaction.client
     try:
         sheet = await read(bot, interaction, getattr(interaction.namespace, "como", None))
     except Refusal:
@@ -67,12 +67,3 @@ async def skill_choices(interaction: discord.Interaction, current: str) -> list[
         Choice(name=f"{n} ({by_name[n].atributo} + {by_name[n].valor})"[:100], value=n)
         for n in containing(current, by_name)
     ]
-
-
-async def npc_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    """``como``: the table's NPC sheets, offered to the GM only."""
-    bot: Tirada = interaction.client  # type: ignore[assignment]
-    table = await current_table(interaction)
-    if not is_gm(table, interaction):
-        return []
-    return await access.choices(bot.store, table, True, interaction.user.id, current, npc_only=True)
