@@ -112,6 +112,7 @@ class Tirada(commands.Bot):
         else:
             log.info("commands are synced by the process holding shard 0")
         await self.boards.start()
+        await self.store.follow_others(self.boards.resync)
         self.prune.start()
 
     async def open_store(self) -> Store:
@@ -171,6 +172,8 @@ class Tirada(commands.Bot):
         self.prune.cancel()
         await self._drain()
         if hasattr(self, "boards"):
+            # Other processes' changes may still be heard until the store closes: not here.
+            self.store.listeners.remove(self.boards.touch)
             await self.boards.close()
         await super().close()
 

@@ -91,6 +91,17 @@ class Settings(BaseSettings):
         """The process that syncs commands: one sync for the whole bot, not one per process."""
         return self.tirada_shard_ids is None or 0 in self.tirada_shard_ids
 
+    def holds_guild(self, guild_id: int | None) -> bool:
+        """Whether this process runs the shard Discord sends the guild's events to (Discord's
+        rule: ``(guild_id >> 22) % shard_count``), so the guild's live boards are this
+        process's to edit and no other's. No guild (a table made before guilds were kept):
+        the process holding shard 0, where Discord sends what belongs to no guild."""
+        if self.tirada_shard_count is None or self.tirada_shard_ids is None:
+            return True
+        if guild_id is None:
+            return self.holds_shard_zero
+        return (guild_id >> 22) % self.tirada_shard_count in self.tirada_shard_ids
+
 
 def is_postgres(target: object) -> bool:
     """``TIRADA_DB`` names a PostgreSQL server rather than an SQLite file."""

@@ -8,8 +8,13 @@ change arriving during an edit marks it dirty again: the last state is always dr
 stale ones are never queued. A failed edit (a 429 past discord.py's own retries, a 5xx, a
 network error) is logged and tried again later; a deleted board is posted again, once
 saying so. The message id is kept in the store's meta, so a restart finds the boards and
-brings each up to date. Another process writing the same database is caught by a
-low-frequency refresh of every board (``sweep``).
+brings each up to date.
+
+With several processes on one PostgreSQL database (shards), a board is held (edited) only
+by the process that runs its guild's shard (``Settings.holds_guild``); the store tells it of
+the changes the other processes make too (``Store.follow_others``: LISTEN/NOTIFY), and when
+those may have gone unheard (the listening connection dropped) every board is redrawn
+(``resync``). A low-frequency refresh of every board (``sweep``) stays the safety net.
 """
 
 from __future__ import annotations
@@ -56,14 +61,18 @@ class Spot:
     channel_id: int
     message_id: int
     lang: Lang
+    # The table's guild: the process running its shard holds the board (None: not known).
+    guild_id: int | None = None
 
     def dump(self) -> str:
-        return json.dumps({"message": self.message_id, "lang": self.lang})
+        return json.dumps({"message": self.message_id, "lang": self.lang, "guild": self.guild_id})
 
     @classmethod
     def load(cls, channel_id: int, text: str) -> Spot:
         data = json.loads(text)
-        return cls(channel_id, int(data["message"]), "en" if data.get("lang") == "en" else "es")
+        guild = data.get("guild")
+        lang: Lang = "en" if data.get("lang") == "en" else "es"
+        return cls(channel_id, int(data["message"]), lang, None if guild is None else int(guild))
 
 
 class Boards:
@@ -90,11 +99,16 @@ class Boards:
     # -- the store's side ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Find the boards a previous run left and bring each up to date."""
+        """Find the boards a previous run left in this process's guilds and bring each up
+        to date (another process's shards' boards are that process's)."""
         for key, text in (await self.bot.store.meta_with_prefix(META_PREFIX)).items():
             channel_id = int(key.removeprefix(META_PREFIX))
-            self.spots[channel_id] = Spot.load(channel_id, text)
-            self.touch(channel_id)
+            spot = Spot.load(channel_id, text)
+            if spot.guild_id is None:
+                spot.guild_id = (await self.bot.store.table_or_default(channel_id, None)).guild_id
+            if self.bot.settings.holds_guild(spot.guild_id):
+                self.spots[channel_id] = spot
+                self.touch(channel_id)
         self._sweeper = asyncio.create_task(self._sweep(), name=f"{TASK_PREFIX}-sweep")
 
     def touch(self, channel_id: int) -> None:
@@ -107,6 +121,12 @@ class Boards:
             self._tasks[channel_id] = asyncio.create_task(
                 self._keep(channel_id), name=f"{TASK_PREFIX}-{channel_id}"
             )
+
+    def resync(self) -> None:
+        """Changes may have gone unheard (another process's): redraw every board held; an
+        unchanged one is not edited."""
+        for channel_id in list(self.spots):
+            self.touch(channel_id)
 
     async def close(self) -> None:
         """Stop every task; a board left stale is brought up to date on the next start."""
@@ -142,7 +162,7 @@ class Boards:
         table = await self.bot.store.table_or_default(channel_id, None)
         embed = await board_embed(self.bot.store, lang, table)
         message = await self._channel(channel_id).send(content=notice, embed=embed)
-        spot = Spot(channel_id, message.id, lang)
+        spot = Spot(channel_id, message.id, lang, table.guild_id)
         await self.bot.store.set_meta(META_PREFIX + str(channel_id), spot.dump())
         self.spots[channel_id] = spot
         self._shown[channel_id] = embed.to_dict()
@@ -215,5 +235,4 @@ class Boards:
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            for channel_id in list(self.spots):
-                self.touch(channel_id)
+            self.resync()

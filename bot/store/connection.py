@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -13,6 +14,7 @@ import aiosqlite
 from bot.internals import run_on_connection
 
 Clock = Callable[[], datetime]
+Sleep = Callable[[float], Awaitable[None]]
 T = TypeVar("T")
 
 
@@ -51,6 +53,11 @@ class Connection:
     def _changed(self, channel_id: int) -> None:
         for listener in self.listeners:
             listener(channel_id)
+
+    async def follow_others(self, missed: Callable[[], None], sleep: Sleep = asyncio.sleep) -> None:
+        """Nothing to follow: an SQLite file is one process's only (``bot.lockfile``: a
+        second one exits with code 6), so every change is this process's own and reaches the
+        listeners through ``_changed``. PostgreSQL's twin listens to the other processes."""
 
     async def close(self) -> None:
         await self._db.close()

@@ -13,14 +13,19 @@ shards, docs/escalar.md) share one database. What changes from SQLite, and why:
 - Migrations are the same versioned list in PostgreSQL's words
   (``bot.store.schema.POSTGRES_MIGRATIONS``, beside SQLite's), applied in one transaction
   under an advisory lock: processes starting together migrate once.
+- Other processes hear of each change to a table (``pg_notify`` in the change's
+  transaction, delivered on commit: ``bot.store.postgres_follow``), as this process's own
+  listeners do; SQLite needs none of it, being one process's only (the lockfile).
 - Timestamps stay ISO-8601 text and a roll's data JSON text in a ``jsonb`` column, so rows
   read back (and copy across with ``python -m bot.migrate``) exactly as SQLite's.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import secrets
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import astuple
 from pathlib import Path
@@ -46,8 +51,9 @@ from bot.models import (
 )
 from bot.store import Store
 from bot.store import postgres_steps as steps
-from bot.store.connection import Clock, utc_now
+from bot.store.connection import Clock, Sleep, utc_now
 from bot.store.pools import POOL_MAX, decode_outcome, encode_outcome
+from bot.store.postgres_follow import Follower, announce
 from bot.store.postgres_play import PostgresPlay, count_dice
 from bot.store.postgres_sheets import PostgresSheets
 from bot.store.records import record_of
@@ -80,8 +86,13 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         self._pool = pool
         self._clock = clock
         self.path = url
-        # The live boards' listeners (bot.board), told of every change as SQLite's are.
+        self._url = url
+        # The live boards' listeners (bot.board), told of every change as SQLite's are,
+        # and of other processes' changes once :meth:`follow_others` is called.
         self.listeners: list[Callable[[int], None]] = []
+        # This store's name in its notifications, so it does not hear its own.
+        self._origin = secrets.token_hex(8)
+        self._follower: Follower | None = None
 
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = utc_now) -> PostgresStore:
@@ -97,7 +108,21 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         return store
 
     async def close(self) -> None:
+        if self._follower is not None:
+            await self._follower.close()
         await self._pool.close()
+
+    async def follow_others(self, missed: Callable[[], None], sleep: Sleep = asyncio.sleep) -> None:
+        """From now on, tell the listeners of every change other processes make (on a
+        connection of its own, opened again when it drops: ``bot.store.postgres_follow``);
+        ``missed`` is called whenever changes may have gone unheard (each time listening
+        starts). ``sleep`` is the wait between attempts (injectable for tests)."""
+        self._follower = Follower(self._url, self._origin, self._changed, missed, sleep)
+
+    async def _announce(self, db: Db, channel_id: int) -> None:
+        """Inside the transaction that changed the table: the other processes hear of it
+        on commit. Every write that calls ``_changed`` after its commit calls this inside."""
+        await announce(db, channel_id, self._origin)
 
     def _now(self) -> str:
         return self._clock().isoformat(timespec="seconds")
@@ -173,6 +198,7 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             row = await db.fetchrow(
                 f"UPDATE tables SET {column} = $1 WHERE channel_id = $2 RETURNING *", value, channel_id
             )
+            await self._announce(db, channel_id)
         assert row is not None
         self._changed(channel_id)
         return table_of(row)
@@ -264,6 +290,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         async with self._pool.acquire() as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock($1)", op.channel_id)
             outcome = await self._apply_in(db, op)
+            if isinstance(outcome, Applied) and not outcome.replayed:
+                await self._announce(db, op.channel_id)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return outcome
@@ -461,6 +489,7 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             roll_id = int(
                 await db.fetchval("SELECT id FROM records WHERE interaction_id = $1", interaction_id)
             )
+            await self._announce(db, channel_id)
         self._changed(channel_id)
         return roll_id
 

@@ -29,6 +29,8 @@ class PostgresSheets:
 
         def _changed(self, channel_id: int) -> None: ...
 
+        async def _announce(self, db: Db, channel_id: int) -> None: ...
+
         async def _apply_in(self, db: Db, op: Operation) -> Outcome: ...
 
         async def _outcome_of(self, db: Db, interaction_id: int, step: int) -> Outcome | None: ...
@@ -69,6 +71,8 @@ class PostgresSheets:
             outcome = await self._apply_in(db, replace(op, changes=live(sheet_id)))
             if isinstance(outcome, Refused):
                 await db.execute("DELETE FROM sheets WHERE id = $1", sheet_id)
+            elif not outcome.replayed:
+                await self._announce(db, op.channel_id)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return int(sheet_id), outcome
