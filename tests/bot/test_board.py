@@ -4,12 +4,16 @@ system, and how it keeps up (bursts coalesced, a 429 retried, deleted, restarted
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
 from bot.board import render
+from bot.board.updater import META_PREFIX
+from bot.models import Change, Operation
+from bot.store import Store
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, Message
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GUILD_ID, PLAYER, Message
 
 
 class Gate:
@@ -207,6 +211,45 @@ async def test_a_restart_brings_the_board_up_to_date(dune: Harness) -> None:
     await dune.restart()
     quick(dune)
     assert "Impulso: **5**/6" in await shown(dune)
+
+
+async def test_a_restarted_shard_process_holds_only_its_own_guilds_boards(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With shards, a board is edited only by the process running its guild's shard (the
+    guild is read from the table for a board placed before boards remembered it)."""
+    assert dune.bot is not None
+    await dune.slash("mesa tablero", user=GM)
+    spot = dune.bot.boards.spots[CHANNEL_ID]
+    assert json.loads(spot.dump())["guild"] == GUILD_ID
+    await dune.bot.store.set_meta(META_PREFIX + str(CHANNEL_ID), json.dumps({"message": spot.message_id}))
+    plain = dune.settings()
+    for shard, held in (((GUILD_ID >> 22) + 1) % 2, False), ((GUILD_ID >> 22) % 2, True):
+        sharded = plain.model_copy(update={"tirada_shard_count": 2, "tirada_shard_ids": (shard,)})
+        monkeypatch.setattr(dune, "settings", lambda sharded=sharded: sharded)
+        await dune.restart()
+        assert (CHANNEL_ID in dune.bot.boards.spots) is held
+    assert dune.bot.boards.spots[CHANNEL_ID].guild_id == GUILD_ID
+
+
+async def test_a_change_another_process_makes_redraws_the_board_without_the_sweep(postgres_url: str) -> None:
+    """Two processes on one PostgreSQL database: a change written by the other one
+    reaches this one's board at once (LISTEN/NOTIFY), not at the five-minute sweep."""
+    harness = Harness(postgres_url)
+    await harness.start()
+    other = await Store.open(postgres_url)
+    try:
+        await play(harness, "dune")
+        await harness.slash("mesa tablero", user=GM)
+        assert harness.bot is not None and "Impulso: **0**/6" in await shown(harness)
+        heard = asyncio.Event()
+        harness.bot.store.listeners.append(lambda channel: channel == CHANNEL_ID and heard.set())
+        await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
+        await asyncio.wait_for(heard.wait(), 30)
+        assert "Impulso: **2**/6" in await shown(harness)
+    finally:
+        await other.close()
+        await harness.close()
 
 
 async def test_undo_reset_and_scene_end_show_on_the_board(dune: Harness) -> None:

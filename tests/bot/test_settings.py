@@ -34,6 +34,14 @@ def test_a_sharded_process_runs_discord_pys_auto_sharded_bot_over_its_shards() -
     assert (bot.shard_count, bot.shard_ids) == (2, [1])
 
 
+def test_a_guild_belongs_to_the_process_running_its_shard() -> None:
+    """Discord's rule, ``(guild_id >> 22) % shard_count``: that process edits its boards."""
+    shard_1 = settings(tirada_shard_count="2", tirada_shard_ids="1")
+    assert shard_1.holds_guild(1 << 22) and not shard_1.holds_guild(2 << 22)
+    assert not shard_1.holds_guild(None) and settings(tirada_shard_count="2").holds_guild(2 << 22)
+    assert settings().holds_guild(None)
+
+
 def test_a_count_without_ids_holds_every_shard_in_this_process() -> None:
     bot = Tirada.for_settings(settings(tirada_shard_count="3"))
     assert isinstance(bot, ShardedTirada) and bot.shard_ids is None and bot.shard_count == 3

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.models import Change, Operation
 from bot.store import Store
-from tests.e2e.test_process import command, start_bot
+from tests.e2e.test_process import board_shows, command, start_bot
 from tests.support.fake_discord import FakeDiscord, Request, shard_of
 from tests.support.payloads import (
     ADMIN,
@@ -174,3 +175,34 @@ async def test_two_shard_processes_on_one_postgresql_lose_nothing_when_one_is_ki
         assert before_restart <= {r.interaction_id for r in await store.ledger(SHARD_1_CHANNEL, limit=1000)}
     finally:
         await store.close()
+
+
+async def test_a_change_made_by_another_process_redraws_the_board_this_one_holds(
+    fake: FakeDiscord, tmp_path: Path, postgres_url: str
+) -> None:
+    """Shard 0's process holds the board of a table in its guild; another process (this
+    test's own store) changes the table: the board is edited to show it, long before the
+    five-minute sweep (LISTEN/NOTIFY)."""
+    env = {"TIRADA_DB": postgres_url, "TIRADA_SHARD_COUNT": "2", "TIRADA_SHARD_IDS": "0"}
+    process = await start_bot(fake, tmp_path, **env)
+    store = await Store.open(postgres_url)
+    try:
+        await fake.wait_ready(0)
+        for path, options in (
+            (["mesa", "dj"], []),
+            (["mesa", "sistema"], [{"type": 3, "name": "sistema", "value": "dune"}]),
+            (["mesa", "tablero"], []),
+        ):
+            data = command(path, options)
+            payload = interaction_payload(2, data, user=ADMIN, locale="es-ES", channel_id=CHANNEL_ID)
+            await fake.dispatch("INTERACTION_CREATE", payload)
+            await fake.wait_for("POST", rf"^/webhooks/\d+/{payload['token']}|^/interactions/{payload['id']}/")
+        pinned = await fake.wait_for("PUT", rf"^/channels/{CHANNEL_ID}/messages/pins/\d+$")
+        await store.apply(
+            Operation(CHANNEL_ID, snowflake(), ADMIN.id, "otro proceso", (Change("impulso", 4, cap=6),))
+        )
+        await board_shows(fake, pinned.path.rsplit("/", 1)[1], "**4**/6")
+    finally:
+        await store.close()
+        await stop(process)
+    assert process.returncode == 0
