@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import asyncpg
 import discord
 from discord.types.embed import Embed as EmbedData
 
@@ -44,9 +45,11 @@ META_PREFIX = "board:"
 DELAY = 1.0
 # Waits between attempts at an edit that failed, the last one repeated.
 BACKOFF = (2.0, 5.0, 15.0, 60.0)
-# How often every board is redrawn anyway (changes made by another process); an unchanged
-# board is not edited.
+# How often every board is redrawn anyway (the safety net under other processes'
+# notifications); an unchanged board is not edited.
 SWEEP_SECONDS = 300.0
+# A PostgreSQL server out of reach while a board is drawn: tried again like a failed edit.
+POSTGRES_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError)
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
@@ -185,7 +188,7 @@ class Boards:
                     self._dirty.discard(channel_id)
                     await self._refresh(channel_id)
                     failures = 0
-                except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error):
+                except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error, *POSTGRES_ERRORS):
                     failures += 1
                     log.warning(
                         "board edit failed; trying again", extra={"channel": channel_id}, exc_info=True

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 
+import asyncpg
 import pytest
 
 from bot.board import render
-from bot.board.updater import META_PREFIX
-from bot.models import Change, Operation
+from bot.board.updater import META_PREFIX, TASK_PREFIX
+from bot.models import Change, Operation, Table
 from bot.store import Store
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GUILD_ID, PLAYER, Message
@@ -186,6 +187,33 @@ async def test_a_429_delays_the_edit_but_the_final_state_arrives(dune: Harness) 
     assert not spent.ephemeral, "the interaction's answer never waits for the board"
     assert "Amenaza: **2**" in await shown(dune)
     assert dune.discord.fail_edits == []
+
+
+async def test_a_database_out_of_reach_while_drawing_is_tried_again(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL gone for a moment while the board's task reads the table: the task
+    survives, waits and draws the final state (as after a failed edit)."""
+    assert dune.bot is not None
+    await dune.slash("mesa tablero", user=GM)
+    store = dune.bot.store
+    read = store.table_or_default
+    failures = [asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")]
+
+    async def flaky(channel_id: int, guild_id: int | None) -> Table:
+        task = asyncio.current_task()
+        if failures and task is not None and task.get_name().startswith(TASK_PREFIX):
+            raise failures.pop()
+        return await read(channel_id, guild_id)
+
+    async def no_wait(seconds: float) -> None:
+        pass
+
+    monkeypatch.setattr(store, "table_or_default", flaky)
+    dune.bot.boards.sleep = no_wait
+    await dune.slash("dune impulso añadir", user=GM, cantidad=2)
+    assert "Impulso: **2**/6" in await shown(dune)
+    assert not failures
 
 
 async def test_a_deleted_board_is_posted_again_saying_so_once(dune: Harness) -> None:
