@@ -10,7 +10,7 @@ every other module free of those shapes. A kind without a reader still appears, 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.i18n import Lang, t
@@ -37,6 +37,11 @@ def _tirar(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading("tirar", result, None, tuple((s, v) for s, v in data.get("dados", ())))
 
 
+def _dnd_tirar(lang: Lang, data: dict[str, Any]) -> Reading:
+    """``/dnd tirar`` keeps its dice and total as ``/tirar`` does; its dice are D&D's."""
+    return replace(_tirar(lang, data), system="dnd5e")
+
+
 def _dune(lang: Lang, data: dict[str, Any]) -> Reading:
     roll = dune.from_data(data)
     test = roll.test
@@ -55,12 +60,35 @@ def _dnd(lang: Lang, data: dict[str, Any]) -> Reading:
 
 
 def _mediana(lang: Lang, data: dict[str, Any]) -> Reading:
+    if data.get("kind") in ("enfrentada", "competicion"):
+        return _mediana_contest(data)
     test = mediana.roll_from_data(data["test"])
     faces = tuple((10, v) for throw in test.throws for v in throw.dice)
     if test.difficulty is None:
         return Reading("mediana", str(test.total), None, faces)
     verdict = "cronica.passed" if test.total >= test.difficulty and not test.fumble else "cronica.failed"
     return Reading("mediana", f"{test.total} / {test.difficulty}", verdict, faces)
+
+
+def _mediana_contest(data: dict[str, Any]) -> Reading:
+    """An opposed test or a contest: every side's dice and total; who won, when the roller
+    met one rival. A contest still open has rolled nothing: it is told by name."""
+    tests = [mediana.roll_from_data(entry["test"]) for entry in data["entries"]]
+    if not tests:
+        raise ValueError("nothing rolled yet")
+    faces = tuple((10, v) for test in tests for throw in test.throws for v in throw.dice)
+    verdict = None
+    if data["kind"] == "enfrentada" and len(tests) == 2:
+        winners = mediana.contest_winners(tests)
+        if len(winners) == 1:
+            verdict = "cronica.won_a" if winners[0] == 0 else "cronica.won_b"
+    return Reading("mediana", " / ".join(str(test.total) for test in tests), verdict, faces)
+
+
+def _mediana_effect(lang: Lang, data: dict[str, Any]) -> Reading:
+    effect = mediana.effect_from_data(data["effect"])
+    faces = tuple((die.sides, die.value) for chain in effect.chains for die in chain)
+    return Reading("mediana", str(effect.total), None, faces)
 
 
 def _donjon(lang: Lang, data: dict[str, Any]) -> Reading:
@@ -72,12 +100,22 @@ def _donjon(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading("donjon", f"{list(test.a)} / {list(test.b)}", verdict, faces)
 
 
+def _donjon_attributes(lang: Lang, data: dict[str, Any]) -> Reading:
+    """Six 3d6, each giving its median: every die counts, the medians are the result."""
+    roll = donjon.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
+    faces = tuple((6, v) for dice in roll.rolls for v in dice)
+    return Reading("donjon", f"{list(roll.medians)} = {roll.total}", None, faces)
+
+
 READERS: dict[str, Callable[[Lang, dict[str, Any]], Reading]] = {
     "tirar": _tirar,
     "dune": _dune,
     "dnd": _dnd,
+    "dnd_tirar": _dnd_tirar,
     "mediana": _mediana,
+    "mediana_efecto": _mediana_effect,
     "donjon": _donjon,
+    "donjon_atributos": _donjon_attributes,
 }
 
 

@@ -340,6 +340,29 @@ def roll_effect(
     return Effect(chains, spec.bonus, critical, absorption)
 
 
+def effect_to_data(effect: Effect) -> dict[str, Any]:
+    """What an effect roll keeps of itself (its record's data, read back by the chronicle
+    and the dice statistics): each chain's faces."""
+    return {
+        "chains": [[d.value for d in chain] for chain in effect.chains],
+        "bonus": effect.bonus,
+        "critical": effect.critical,
+        "absorption": effect.absorption,
+    }
+
+
+def effect_from_data(data: dict[str, Any]) -> Effect:
+    """Reads what :func:`effect_to_data` writes: in a chain every die but the last exploded."""
+    chains = tuple(
+        tuple(
+            Die(EFFECT_SIDES, v, frozenset({Mark.EXPLODED}) if i < len(faces) - 1 else frozenset())
+            for i, v in enumerate(faces)
+        )
+        for faces in data["chains"]
+    )
+    return Effect(chains, data["bonus"], data["critical"], data["absorption"])
+
+
 # -- hit points ---------------------------------------------------------------------------------
 
 

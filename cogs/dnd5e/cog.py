@@ -350,6 +350,9 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "motivo": motivo,
             "secreta": secret,
+            # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
+            "total": roll.total,
+            "dados": [[d.sides, d.value] for d in roll.dice],
         }
         record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar")
         view = discord.ui.View(timeout=None)

@@ -147,7 +147,7 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     lang = lang_for(interaction.locale)
     embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
     embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
-    data = {"options": options, "motivo": motivo}
+    data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))

@@ -1,11 +1,13 @@
 """Every system's roll is read back (for the chronicle and the statistics) from what its
 cog stored, through the real commands: a reader that no longer fits its shape fails here."""
 
+import random
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.readers import read
+from rules import mediana
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM
 
@@ -33,6 +35,51 @@ async def test_each_systems_roll_is_read_with_its_verdict_and_dice(
     today = datetime.now(UTC).date().isoformat()
     counts = await harness.bot.store.dice_counts(today, channel_id=CHANNEL_ID)
     assert sum(counts[(reading.system, sides)].values()) == len(reading.dice)
+
+
+# Rolls without a verdict of their own (an expression, damage, attributes), and an opposed
+# test: read, and their dice counted, like the rest.
+MORE_ROLLS = [
+    ("dnd5e", "dnd tirar", {"expresion": "2d20kh1 + 1d4"}, "dnd_tirar", "dnd5e", {20, 4}),
+    ("mediana", "mediana daño", {"dados": "3d6+1", "critico": True}, "mediana_efecto", "mediana", {6}),
+    (
+        "mediana",
+        "mediana enfrentada",
+        {"atributo": 3, "habilidad": 2, "rival_atributo": 4, "rival_habilidad": 1},
+        "mediana",
+        "mediana",
+        {10},
+    ),
+    ("donjon", "donjon atributos", {}, "donjon_atributos", "donjon", {6}),
+]
+
+
+@pytest.mark.parametrize(("system", "command", "options", "kind", "counted_as", "sizes"), MORE_ROLLS)
+async def test_every_roll_with_dice_is_read_and_its_dice_counted(
+    harness: Harness, system: str, command: str, options: dict, kind: str, counted_as: str, sizes: set[int]
+) -> None:
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema=system)
+    reply = await harness.slash(command, **options)
+    assert "Algo ha fallado" not in reply.text and not reply.ephemeral
+    assert harness.bot is not None
+    [record] = await harness.bot.store.records(CHANNEL_ID, kind)
+    reading = read("es", kind, record.data)
+    assert reading is not None and reading.system == counted_as and reading.result
+    assert {s for s, _ in reading.dice} == sizes
+    today = datetime.now(UTC).date().isoformat()
+    counts = await harness.bot.store.dice_counts(today, channel_id=CHANNEL_ID)
+    assert sum(sum(counts[(counted_as, s)].values()) for s in sizes) == len(reading.dice)
+
+
+def test_a_mediana_contest_is_read_once_rolled_with_every_sides_dice() -> None:
+    tests = [mediana.roll_test(random.Random(seed), 5, None, "medio") for seed in range(3)]
+    entries = [{"side": {}, "test": mediana.roll_to_data(test)} for test in tests]
+    reading = read("es", "mediana", {"kind": "competicion", "entries": entries, "open": False})
+    assert reading is not None and reading.verdict is None
+    assert reading.result == " / ".join(str(test.total) for test in tests)
+    assert len(reading.dice) == sum(3 * len(test.throws) for test in tests)
+    assert read("es", "mediana", {"kind": "competicion", "entries": [], "open": True}) is None
 
 
 def test_a_shape_the_reader_does_not_know_is_told_by_name_only() -> None:

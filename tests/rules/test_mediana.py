@@ -103,6 +103,12 @@ def test_a_critical_doubles_the_damage_before_armour() -> None:
     assert mediana.roll_effect(Scripted([1]), mediana.parse_effect("1d6"), absorption=5).total == 0
 
 
+def test_an_effect_roll_reads_back_as_it_was_rolled() -> None:
+    spec = mediana.parse_effect("2d6+1")
+    effect = mediana.roll_effect(Scripted([6, 6, 2, 3]), spec, critical=True, absorption=2)
+    assert mediana.effect_from_data(mediana.effect_to_data(effect)) == effect
+
+
 def test_effect_expressions() -> None:
     assert mediana.parse_effect(" 2D6 - 1 ") == mediana.EffectSpec(2, -1)
     for bad in ("2d8", "d6", "hola", "51d6"):
