@@ -46,9 +46,20 @@ COMMANDS_HASH = "commands_hash"
 DRAIN_SECONDS = 10.0
 # Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
 # forgotten after ``Retention.records``. Sheets, tasks, combats, inspiration and Donjon tests
-# (their facts wait to be narrated) are table state and stay. docs/decisiones.md.
+# (their facts wait to be narrated) are table state and stay. docs/decisiones.md; a test
+# checks every kind the cogs declare is one or the other.
 RETENTION = Retention(
-    kinds=("tirar", "dune", "dune_ayuda", "dnd", "dnd_tirar", "mediana", "donjon_atributos")
+    kinds=(
+        "tirar",
+        "dune",
+        "dune_ayuda",
+        "dune_enfrentada",
+        "dnd",
+        "dnd_tirar",
+        "mediana",
+        "mediana_efecto",
+        "donjon_atributos",
+    )
 )
 
 

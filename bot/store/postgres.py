@@ -241,10 +241,13 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         now = self._clock()
         operations_before = (now - retention.operations).isoformat(timespec="seconds")
         rolls_before = (now - retention.records).isoformat(timespec="seconds")
-        counts = [0, 0, 0]
+        days_before = (now - retention.dice).date().isoformat()
+        counts = [0, 0, 0, 0]
         while True:
             async with self._pool.acquire() as db, db.transaction():
-                batch = await steps.prune_batch(db, operations_before, rolls_before, retention.kinds)
+                batch = await steps.prune_batch(
+                    db, operations_before, rolls_before, retention.kinds, days_before
+                )
             counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
             if not any(astuple(batch)):
                 return Pruned(*counts)

@@ -79,7 +79,9 @@ async def refused(db: Db, channel_id: int, change: Change) -> Refused:
     return refusal(change, None if row is None else (int(row[0]), row[1]))
 
 
-async def prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: tuple[str, ...]) -> Pruned:
+async def prune_batch(
+    db: Db, operations_before: str, rolls_before: str, kinds: tuple[str, ...], days_before: str
+) -> Pruned:
     """One batch of :meth:`PostgresStore.prune`."""
     operations = await db.execute(
         "DELETE FROM operations WHERE (interaction_id, step) IN "
@@ -100,4 +102,10 @@ async def prune_batch(db: Db, operations_before: str, rolls_before: str, kinds: 
         rolls_before,
         PRUNE_BATCH,
     )
-    return Pruned(count(operations), count(rolls), count(reveals))
+    dice = await db.execute(
+        "DELETE FROM dice_counts WHERE ctid = ANY(ARRAY("
+        "SELECT ctid FROM dice_counts WHERE day < $1 LIMIT $2))",
+        days_before,
+        PRUNE_BATCH,
+    )
+    return Pruned(count(operations), count(rolls), count(reveals), count(dice))

@@ -23,11 +23,15 @@ class Retention:
     - ``records``: a record of one of ``kinds`` (rolls read by nothing but their own
       buttons), or any retired one, older than this. A Dune roll linked to an extended task stays
       while the task lives: the task's progress is counted from it.
+    - ``dice``: a day's dice counts (``/estadisticas``) older than this. The longest
+      ``/estadisticas`` reads a year (365 days counting today, ``cogs/estadisticas.py``):
+      an older day is read by nothing.
     """
 
     operations: timedelta = timedelta(minutes=20)
     records: timedelta = timedelta(days=30)
     kinds: tuple[str, ...] = ()
+    dice: timedelta = timedelta(days=365)
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,7 @@ class Pruned:
     operations: int = 0
     records: int = 0
     reveals: int = 0
+    dice: int = 0
 
 
 class Pruning(Connection):
@@ -45,16 +50,23 @@ class Pruning(Connection):
         now = self._clock()
         operations_before = (now - retention.operations).isoformat(timespec="seconds")
         records_before = (now - retention.records).isoformat(timespec="seconds")
-        counts = [0, 0, 0]
+        days_before = (now - retention.dice).date().isoformat()
+        counts = [0, 0, 0, 0]
         while True:
-            batch = await self._write(_prune_batch, operations_before, records_before, retention.kinds)
+            batch = await self._write(
+                _prune_batch, operations_before, records_before, retention.kinds, days_before
+            )
             counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
             if not any(astuple(batch)):
                 return Pruned(*counts)
 
 
 def _prune_batch(
-    db: sqlite3.Connection, operations_before: str, records_before: str, kinds: tuple[str, ...]
+    db: sqlite3.Connection,
+    operations_before: str,
+    records_before: str,
+    kinds: tuple[str, ...],
+    days_before: str,
 ) -> Pruned:
     """One batch of :meth:`Store.prune`, on the connection's thread."""
     operations = db.execute(
@@ -72,4 +84,8 @@ def _prune_batch(
         "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT ?)",
         (records_before, PRUNE_BATCH),
     ).rowcount
-    return Pruned(operations, records, reveals)
+    dice = db.execute(
+        "DELETE FROM dice_counts WHERE rowid IN (SELECT rowid FROM dice_counts WHERE day < ? LIMIT ?)",
+        (days_before, PRUNE_BATCH),
+    ).rowcount
+    return Pruned(operations, records, reveals, dice)

@@ -1,12 +1,16 @@
 """The bot as a whole: start-up, command sync, the command surface, error answers."""
 
+import importlib
 import logging
+import pkgutil
 import re
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.client import RETENTION
 from bot.store import Store
 from tests.support.harness import Harness
 from tests.support.payloads import GUILD_ID
@@ -120,3 +124,44 @@ async def test_a_database_that_times_out_is_a_database_problem_not_discords(
     with pytest.raises(ConnectionError, match="did not answer"):
         await h.start()
     assert h.bot is None
+
+
+# Records that are table state, never forgotten by age: sheets, extended tasks, combats,
+# inspiration, Donjon tests (their facts wait to be narrated). Every other kind a cog
+# declares is a roll read by nothing but its own buttons, forgotten by RETENTION.
+TABLE_STATE = {
+    "mediana_ficha",
+    "dune_tarea",
+    "dnd_combate",
+    "dnd_inspiracion",
+    "mediana_combate",
+    "donjon_combate",
+    "donjon",
+}
+
+
+def declared_kinds() -> set[str]:
+    """Every record kind a cog names (``KIND``, ``*_KIND``), from every module of cogs/."""
+    import cogs
+
+    kinds = set()
+    for module_info in pkgutil.walk_packages(cogs.__path__, "cogs."):
+        module = importlib.import_module(module_info.name)
+        for name, value in vars(module).items():
+            if (name == "KIND" or name.endswith("_KIND")) and isinstance(value, str):
+                kinds.add(value)
+    return kinds
+
+
+def test_every_record_kind_is_either_forgotten_in_time_or_kept_as_table_state() -> None:
+    """A new kind must be placed on purpose: a roll left out of RETENTION piles up forever."""
+    forgotten = set(RETENTION.kinds)
+    assert not forgotten & TABLE_STATE
+    assert forgotten | TABLE_STATE == declared_kinds()
+
+
+def test_dice_counts_are_kept_as_long_as_statistics_read_them() -> None:
+    """/estadisticas reads back to ``MAX_DAYS - 1`` days before today; pruning keeps those."""
+    from cogs.estadisticas import MAX_DAYS
+
+    assert RETENTION.dice >= timedelta(days=MAX_DAYS - 1)

@@ -446,6 +446,24 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
         await store.close()
 
 
+async def test_retention_forgets_dice_counts_older_than_a_year(db_target: Path | str) -> None:
+    """A day's dice counts go once ``Retention.dice`` has passed since that day (the
+    longest /estadisticas reads), in the same pruning as the rest; younger days stay."""
+    now = [datetime(2025, 11, 1, 12, tzinfo=UTC)]
+    store = await Store.open(db_target, clock=lambda: now[0])
+    try:
+        roll = NewRecord(7, "dune", {}, system="dune", dice=((20, 3), (20, 17)))
+        await store.apply(Operation(CHANNEL, 1, 7, "test", new_record=roll))
+        now[0] += timedelta(days=365)
+        await store.apply(Operation(CHANNEL, 2, 7, "test", new_record=roll))
+        assert (await store.prune(Retention())).dice == 0
+        now[0] += timedelta(days=1)
+        assert (await store.prune(Retention())).dice == 2
+        assert await store.dice_counts("2000-01-01") == {("dune", 20): {3: 1, 17: 1}}
+    finally:
+        await store.close()
+
+
 async def test_pruning_runs_in_the_background(harness: Harness) -> None:
     assert harness.bot is not None and harness.bot.prune.is_running()
 
