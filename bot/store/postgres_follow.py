@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import asyncpg
@@ -47,6 +47,8 @@ BACKOFF = (1.0, 2.0, 5.0, 15.0, 60.0)
 # How often a quiet listening connection is checked, and how long the check may take.
 PING_SECONDS, PING_TIMEOUT = 60.0, 10.0
 CONNECT_TIMEOUT = 10.0
+# The name of every task listening makes (background work, never an interaction's).
+TASK_PREFIX = "tirada-listen"
 
 
 async def announce(db: Db, channel_id: int, origin: str) -> None:
@@ -73,7 +75,7 @@ class Follower:
         self.missed = missed
         # Injectable so tests decide when a wait ends (no wall-clock tests).
         self.sleep = sleep
-        self._task = asyncio.create_task(self._run(), name="tirada-listen")
+        self._task = asyncio.create_task(self._run(), name=TASK_PREFIX)
 
     async def close(self) -> None:
         self._task.cancel()
@@ -110,8 +112,8 @@ class Follower:
         closed = asyncio.Event()
         connection.add_termination_listener(lambda _connection: closed.set())
         while not closed.is_set():
-            pause = asyncio.ensure_future(self.sleep(PING_SECONDS))
-            waiting = asyncio.ensure_future(closed.wait())
+            pause = asyncio.create_task(_waited(self.sleep(PING_SECONDS)), name=f"{TASK_PREFIX}-ping")
+            waiting = asyncio.create_task(closed.wait(), name=f"{TASK_PREFIX}-closed")
             await asyncio.wait((pause, waiting), return_when=asyncio.FIRST_COMPLETED)
             pause.cancel()
             waiting.cancel()
@@ -123,3 +125,8 @@ class Follower:
         channel_id, _, origin = str(payload).partition(" ")
         if origin != self.origin and channel_id.isdigit():
             self.heard(int(channel_id))
+
+
+async def _waited(awaitable: Awaitable[None]) -> None:
+    """An awaitable as a coroutine, so that it can be a named task."""
+    await awaitable

@@ -28,6 +28,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 from bot.board.updater import TASK_PREFIX as BOARD_TASKS
 from bot.client import Tirada
 from bot.settings import Settings
+from bot.store.postgres_follow import TASK_PREFIX as LISTEN_TASKS
 from tests.support.dice import Scripted
 from tests.support.discord_schema import ANSWER_SECONDS, Refused, check
 from tests.support.payloads import (
@@ -692,9 +693,10 @@ class Harness:
 
 
 def _is_view_timer(task: asyncio.Task[Any]) -> bool:
-    """discord.py gives views on ephemeral messages a 15-minute timer, and each live board
-    has its own refresher (``Boards.settled`` waits for those): not work to wait for."""
-    if task.get_name().startswith(BOARD_TASKS):
+    """discord.py gives views on ephemeral messages a 15-minute timer, each live board has
+    its own refresher (``Boards.settled`` waits for those), and a PostgreSQL store listens to
+    other processes all along: not work to wait for."""
+    if task.get_name().startswith((BOARD_TASKS, LISTEN_TASKS)):
         return True
     return task.get_coro().__qualname__.endswith("__timeout_task_impl")  # type: ignore[union-attr]
 
