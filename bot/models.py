@@ -102,6 +102,10 @@ class RecordUpdate:
     record_id: int
     version: int
     data: dict[str, Any]
+    # For the dice statistics: dice this change rolled (a Mediana contest resolved), counted
+    # under the operation's actor, as a new roll's are.
+    system: str = ""
+    dice: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)

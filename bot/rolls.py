@@ -42,6 +42,9 @@ class Decision:
     data: dict[str, Any]
     changes: tuple[Change, ...] = ()
     reason: str = ""
+    # Every die in ``data`` was thrown by this decision (a contest resolved, which opened
+    # with none): counted for the statistics like a new roll's, read by the kind's reader.
+    rolled: bool = False
 
 
 Decide = Callable[[Record], Decision | Awaitable[Decision]]
@@ -143,6 +146,11 @@ async def load(store: Store, record_id: int, kind: str) -> Record:
     return replace(record, shows_odds=table.settings.roll_odds)
 
 
+def rolled(kind: str, decision: Decision) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The system and dice a decision threw, for the statistics (none unless it says so)."""
+    return faces(kind, decision.data) if decision.rolled else ("", ())
+
+
 async def act(
     store: Store,
     interaction: discord.Interaction,
@@ -158,6 +166,7 @@ async def act(
         decision = decide(record)
         if not isinstance(decision, Decision):
             decision = await decision
+        system, dice = rolled(kind, decision)
         outcome = await store.apply(
             Operation(
                 channel_id=record.channel_id,
@@ -167,7 +176,7 @@ async def act(
                 changes=decision.changes,
                 guild_id=interaction.guild_id,
                 message_id=record.message_id,
-                record_update=RecordUpdate(record_id, record.version, decision.data),
+                record_update=RecordUpdate(record_id, record.version, decision.data, system, dice),
                 step=step,
             )
         )

@@ -65,6 +65,9 @@ class Connection:
     def _now(self) -> str:
         return self._clock().isoformat(timespec="seconds")
 
+    def _day(self) -> str:
+        return self._clock().date().isoformat()
+
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the connection's own thread, in one hop (so no
         two transactions ever interleave: ``bot.internals.run_on_connection``)."""

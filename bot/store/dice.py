@@ -4,21 +4,29 @@ from __future__ import annotations
 
 import sqlite3
 
-from bot.models import NewRecord
 from bot.store.connection import Connection
 
 
-def count_dice(db: sqlite3.Connection, day: str, channel_id: int, roll: NewRecord) -> None:
-    """Inside a new roll's own transaction (a replay records nothing twice): add its dice
-    to the day's counts."""
+def count_dice(
+    db: sqlite3.Connection,
+    day: str,
+    channel_id: int,
+    user_id: int,
+    system: str,
+    dice: tuple[tuple[int, int], ...],
+) -> None:
+    """Inside the transaction of the roll (or the change) that threw them (a replay records
+    nothing twice): add ``dice`` to the day's counts."""
+    if not dice:
+        return
     faces: dict[tuple[int, int], int] = {}
-    for die in roll.dice:
+    for die in dice:
         faces[die] = faces.get(die, 0) + 1
     db.executemany(
         "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
         "DO UPDATE SET count = count + excluded.count",
-        [(day, channel_id, roll.user_id, roll.system, s, f, n) for (s, f), n in faces.items()],
+        [(day, channel_id, user_id, system, s, f, n) for (s, f), n in faces.items()],
     )
 
 

@@ -81,6 +81,8 @@ class Pools(Connection):
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
+            update = op.record_update
+            count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
         changes = op.changes
         if op.undo is not None:
             reverted = self._undo_plan(db, op.channel_id, op.undo)
@@ -160,7 +162,7 @@ class Pools(Connection):
         )
         row = cursor.fetchone()
         assert row is not None
-        count_dice(db, self._clock().date().isoformat(), channel_id, record)
+        count_dice(db, self._day(), channel_id, record.user_id, record.system, record.dice)
         return int(row[0])
 
     def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:

@@ -127,6 +127,9 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
     def _now(self) -> str:
         return self._clock().isoformat(timespec="seconds")
 
+    def _day(self) -> str:
+        return self._clock().date().isoformat()
+
     async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
         return await self._pool.fetchrow(sql, *args)
 
@@ -330,6 +333,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
+            update = op.record_update
+            await count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)
@@ -374,7 +379,7 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             json.dumps(roll.data),
             self._now(),
         )
-        await count_dice(db, self._clock().date().isoformat(), channel_id, roll)
+        await count_dice(db, self._day(), channel_id, roll.user_id, roll.system, roll.dice)
         return int(roll_id)
 
     async def _change_one(self, db: Db, op: Operation, change: Change) -> PoolState | Refused:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import asyncpg
 
-from bot.models import LedgerRow, NewRecord, Record, SavedRoll
+from bot.models import LedgerRow, Record, SavedRoll
 from bot.store.records import record_of
 from bot.store.saved import saved_of
 from bot.store.session import scene_key
@@ -21,17 +21,21 @@ if TYPE_CHECKING:
     from bot.store.postgres import Db
 
 
-async def count_dice(db: Db, day: str, channel_id: int, roll: NewRecord) -> None:
-    """Inside a new roll's own transaction (a replay records nothing twice): add its dice
-    to the day's counts."""
+async def count_dice(
+    db: Db, day: str, channel_id: int, user_id: int, system: str, dice: tuple[tuple[int, int], ...]
+) -> None:
+    """Inside the transaction of the roll (or the change) that threw them (a replay records
+    nothing twice): add ``dice`` to the day's counts."""
+    if not dice:
+        return
     faces: dict[tuple[int, int], int] = {}
-    for die in roll.dice:
+    for die in dice:
         faces[die] = faces.get(die, 0) + 1
     await db.executemany(
         "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
         "DO UPDATE SET count = dice_counts.count + excluded.count",
-        [(day, channel_id, roll.user_id, roll.system, s, f, n) for (s, f), n in faces.items()],
+        [(day, channel_id, user_id, system, s, f, n) for (s, f), n in faces.items()],
     )
 
 

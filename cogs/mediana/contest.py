@@ -84,7 +84,10 @@ class ContestButton(
             if [e["side"] for e in current.data["entries"]] != [e["side"] for e in entries]:
                 raise Refusal("mediana.contest.changed")
             return Decision(
-                {**current.data, "entries": entries, "open": False}, (), "mediana.contest.resolve"
+                {**current.data, "entries": entries, "open": False},
+                (),
+                "mediana.contest.resolve",
+                rolled=True,
             )
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, resolve)

@@ -9,7 +9,7 @@ import pytest
 from bot.readers import read
 from rules import mediana
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
 ROLLS = [
     ("dune", "dune tirada", {"habilidad": 6, "motivacion": 6}, "dune", 20),
@@ -70,6 +70,24 @@ async def test_every_roll_with_dice_is_read_and_its_dice_counted(
     today = datetime.now(UTC).date().isoformat()
     counts = await harness.bot.store.dice_counts(today, channel_id=CHANNEL_ID)
     assert sum(sum(counts[(counted_as, s)].values()) for s in sizes) == len(reading.dice)
+
+
+async def test_a_mediana_contest_resolved_by_its_button_counts_every_sides_dice(harness: Harness) -> None:
+    """A contest opens with no dice; its button rolls every side: those dice are counted
+    with the resolution, once."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="mediana")
+    contest = (await harness.slash("mediana competicion")).message
+    for user, attribute in ((PLAYER, "3"), (OTHER, "4")):
+        form = await harness.click(contest, "mediana:concurso:participar:1", user=user)
+        fields = {"atributo": attribute, "habilidad": "1", "estorbo": "", "rango": ""}
+        await harness.submit(form.modal_id, fields, user=user, message=harness.current(contest))
+    harness.script(5, 5, 5, 2, 3, 4)
+    await harness.click(harness.current(contest), "mediana:concurso:resolver:1")
+    today = datetime.now(UTC).date().isoformat()
+    assert harness.bot is not None
+    counts = await harness.bot.store.dice_counts(today, channel_id=CHANNEL_ID)
+    assert counts == {("mediana", 10): {5: 3, 2: 1, 3: 1, 4: 1}}
 
 
 def test_a_mediana_contest_is_read_once_rolled_with_every_sides_dice() -> None:

@@ -14,6 +14,7 @@ from bot.models import (
     Change,
     NewRecord,
     Operation,
+    RecordUpdate,
     Refused,
     Reset,
     SavedRoll,
@@ -554,6 +555,19 @@ async def test_dice_are_counted_with_their_roll_once(store: Store) -> None:
     assert await store.dice_counts("2000-01-01", user_id=7) == {("dune", 20): {3: 2, 17: 1}}
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL + 1) == {}
     assert await store.latest_roll(CHANNEL, 7, ["tirar", "dune"]) is not None
+
+
+async def test_dice_a_record_update_threw_are_counted_with_it_once(store: Store) -> None:
+    """A contest resolved by its button: the dice go in with the update, under whoever
+    resolved it; a replay or a stale update counts nothing."""
+    record_id = await store.save_record(CHANNEL, 1, 7, "mediana", {"entries": []})
+    resolved = RecordUpdate(record_id, 0, {"entries": [1]}, "mediana", ((10, 4), (10, 4), (10, 9)))
+    for _ in range(2):
+        await store.apply(Operation(CHANNEL, 2, 8, "resolve", record_update=resolved))
+    stale = await store.apply(Operation(CHANNEL, 3, 8, "resolve", record_update=resolved))
+    assert isinstance(stale, Refused)
+    assert await store.dice_counts("2000-01-01", user_id=8) == {("mediana", 10): {4: 2, 9: 1}}
+    assert await store.dice_counts("2000-01-01", user_id=7) == {}
 
 
 async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
