@@ -114,9 +114,11 @@ class Follower:
         while not closed.is_set():
             pause = asyncio.create_task(_waited(self.sleep(PING_SECONDS)), name=f"{TASK_PREFIX}-ping")
             waiting = asyncio.create_task(closed.wait(), name=f"{TASK_PREFIX}-closed")
-            await asyncio.wait((pause, waiting), return_when=asyncio.FIRST_COMPLETED)
-            pause.cancel()
-            waiting.cancel()
+            try:
+                await asyncio.wait((pause, waiting), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                pause.cancel()
+                waiting.cancel()
             if not closed.is_set():
                 await connection.execute("SELECT 1", timeout=PING_TIMEOUT)
         log.warning("the connection listening to other processes' changes closed")
