@@ -116,7 +116,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         """From now on, tell the listeners of every change other processes make (on a
         connection of its own, opened again when it drops: ``bot.store.postgres_follow``);
         ``missed`` is called whenever changes may have gone unheard (each time listening
-        starts). ``sleep`` is the wait between attempts (injectable for tests)."""
+        starts). ``sleep`` is how it waits, between attempts and between pings (injectable
+        for tests)."""
         self._follower = Follower(self._url, self._origin, self._changed, missed, sleep)
 
     async def _announce(self, db: Db, channel_id: int) -> None:

@@ -15,6 +15,7 @@ import pytest
 
 from bot.models import Change, Operation, SheetRow, System
 from bot.store import Store
+from bot.store.connection import Sleep
 from bot.store.postgres_follow import APPLICATION, PING_SECONDS, announce
 from tests.support.postgres import Server
 
@@ -32,12 +33,12 @@ def op(interaction: int, *changes: Change, channel: int = CHANNEL) -> Operation:
     return Operation(channel, interaction, actor_id=7, reason="test", changes=changes)
 
 
-async def following(store: Store, **sleep: object) -> asyncio.Queue[int]:
+async def following(store: Store, sleep: Sleep = asyncio.sleep) -> asyncio.Queue[int]:
     """``store`` listening to the others; returns what its listeners hear, in order."""
     heard: asyncio.Queue[int] = asyncio.Queue()
     store.listeners.append(heard.put_nowait)
     started = asyncio.Event()
-    await store.follow_others(started.set, **sleep)  # type: ignore[arg-type]
+    await store.follow_others(started.set, sleep)
     await soon(started.wait())
     return heard
 
@@ -129,7 +130,7 @@ async def test_a_quiet_connection_is_pinged_and_kept(postgres_url: str) -> None:
             await asyncio.Event().wait()
 
     try:
-        heard = await following(reader, sleep=sleep)
+        heard = await following(reader, sleep)
         await soon(third.wait())
         assert waits == [PING_SECONDS] * 3
         await writer.apply(op(1, Change("impulso", 2)))
