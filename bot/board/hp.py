@@ -106,9 +106,10 @@ async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> Hp |
     temporary (``ficha_pg_temp``), both owned by the sheet, and the file's maximum. None
     for a player without one, and for monsters and NPCs (the tracker keeps no sheet of
     theirs yet)."""
-    if not dnd_player(combatant) or combatant.user_id is None:
+    user_id = combatant.user_id
+    if user_id is None or combatant.monster:
         return None
-    data = await sheet_data(store, table, combatant.user_id, System.DND5E)
+    data = await sheet_data(store, table, user_id, System.DND5E)
     if data is None:
         return None
     pg = data["pg"]

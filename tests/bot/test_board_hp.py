@@ -11,7 +11,7 @@ import pytest
 from bot.board import hp as board_hp
 from bot.board import render
 from bot.i18n import t
-from bot.models import BoardHitPoints, Operation, SheetRow, TableSettings
+from bot.models import BoardHitPoints, Operation, SheetRow, Table, TableSettings
 from bot.store import Store
 from rules import dnd5e, mediana
 from tests.bot.test_board import play, shown
@@ -157,10 +157,10 @@ async def test_dnd_monsters_show_a_word_unless_exact(
     whatever it finds is a word for everyone under ``estado``, numbers under ``exactos``."""
     found = board_hp.dnd_hp
 
-    async def with_monsters(store: Store, table: object, combatant: dnd5e.Combatant) -> board_hp.Hp | None:
+    async def with_monsters(store: Store, table: Table, combatant: dnd5e.Combatant) -> board_hp.Hp | None:
         if combatant.monster:
             return board_hp.dnd_points(7, 15)
-        return await found(store, table, combatant)  # type: ignore[arg-type]
+        return await found(store, table, combatant)
 
     monkeypatch.setattr(board_hp, "dnd_hp", with_monsters)
     h = await dnd_table(harness)
