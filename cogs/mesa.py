@@ -39,6 +39,8 @@ from bot.ui import ActionButton, Guarded
 from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
+# The tables whose board shows hit points (and a table yet to choose its system).
+HIT_POINT_SYSTEMS = (None, System.DND5E, System.MEDIANA)
 HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
@@ -335,8 +337,10 @@ class Mesa(commands.Cog):
         lang = here.lang
         secret = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
         odds = "mesa.ajustes.odds_on" if table.settings.roll_odds else "mesa.ajustes.odds_off"
-        points = t(lang, f"mesa.ajustes.hp.{table.settings.board_hit_points.value}")
-        text = "\n".join((t(lang, secret), t(lang, odds), points))
+        lines = [t(lang, secret), t(lang, odds)]
+        if table.system in HIT_POINT_SYSTEMS:
+            lines.append(t(lang, f"mesa.ajustes.hp.{table.settings.board_hit_points.value}"))
+        text = "\n".join(lines)
         await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
 
     # -- the live board (issue 19: bot/board) ----------------------------------------------------

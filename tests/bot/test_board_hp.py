@@ -66,6 +66,8 @@ async def test_only_the_gm_changes_it_and_the_settings_say_it(harness: Harness) 
     assert "los puntos de vida de los personajes jugadores; de los demás, solo su estado" in shown_now
     assert "El tablero muestra los puntos de vida de todos" in await settings(harness, "exactos")
     assert "The board shows no hit points." in await settings(harness, "ocultos", "en-US")
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    assert "puntos de vida" not in (await harness.slash("mesa ajustes")).text, "Dune's board has none"
     assert harness.bot is not None
     table = await harness.bot.store.table(CHANNEL_ID)
     assert table is not None and table.settings.board_hit_points is BoardHitPoints.HIDDEN
