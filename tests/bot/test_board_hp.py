@@ -21,15 +21,15 @@ from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
 
 
-async def sheet_of(h: Harness, system: str, user=PLAYER) -> None:
+async def sheet_of(h: Harness, system: str) -> None:
     """The example sheet of ``system`` (D&D: Lía Brezo, 38 PG; Mediana: Físico 3, 18 PV)."""
     upload = Upload(f"{system}.json", (DOCS / f"{system}.json").read_bytes())
-    reply = await h.slash("ficha importar", user=user, archivo=upload)
+    reply = await h.slash("ficha importar", archivo=upload)
     assert "importada" in reply.text, reply.text
 
 
 async def dnd_table(h: Harness) -> Harness:
-    """A D&D combat with the player (sheet or not, as the test decides) and three goblins."""
+    """A D&D table with its board and an open combat (nobody in it yet)."""
     await play(h, "dnd5e")
     await h.slash("mesa tablero", user=GM)
     await h.slash("dnd iniciativa panel", user=GM)
@@ -37,6 +37,7 @@ async def dnd_table(h: Harness) -> Harness:
 
 
 async def dnd_fight(h: Harness) -> None:
+    """The player at 17 and three goblins at 6."""
     h.script(15)
     await h.slash("dnd iniciativa unirme", modificador=2)
     h.script(5)
