@@ -460,3 +460,14 @@ async def test_editing_the_mediana_maximum_reaches_mediana_pv(harness: Harness) 
     shown = await harness.slash("mediana pv ver", jugador=PLAYER)
     assert "**24**/24 PV" in shown.text, shown.text
     await harness.assert_ledger_matches()
+
+
+async def test_mediana_pv_fijar_leaves_a_sheets_pv_to_the_sheet(harness: Harness) -> None:
+    """With an active Mediana sheet, /mediana pv fijar would make the pool and the sheet
+    disagree (and the sheet unreadable): it is refused, naming the sheet, nothing changed."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    refused = await harness.slash("mediana pv fijar", fisico=1, maximo=2, actual=-6)
+    assert refused.ephemeral and "Maese Tobías" in refused.text, refused.text
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 0
+    assert "PV 18/18" in (await harness.slash("ficha ver")).text
