@@ -84,7 +84,14 @@ async def prueba(
     """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
     dice plus the Donjon level; Media when neither is given). The GM may add banked dice to
     the opposing pool: "una próxima acción del DJ relacionada al personaje"."""
-    ask = {"dados": dados, "contra": contra, "dificultad": dificultad, "jugador": jugador}
+    ask = {
+        "dados": dados,
+        "contra": contra,
+        "dificultad": dificultad,
+        "jugador": jugador,
+        "mine_parts": mine_parts,
+        "character": character,
+    }
     table = await current_table(interaction)
     if contra is not None and dificultad is not None:
         raise Refusal("donjon.contra_or_difficulty")
@@ -131,11 +138,25 @@ async def enfrentada(
     jugador: int | None = None,
     secreta: bool = False,
     motivo: str | None = None,
+    mine_parts: Parts | None = None,
+    character: str | None = None,
+    rival_parts: Parts | None = None,
+    rival_character: str | None = None,
 ) -> None:
     """Two characters against each other; the winner allocates, the loser narrates. Each
     side may add its banked dice; the rival's are spent by the rival (rolling the test
-    themself) or by the GM, never by the other player."""
-    ask = {"rival": rival, "dados": dados, "rival_dados": rival_dados, "jugador": jugador}
+    themself) or by the GM, never by the other player. A rival NPC is the GM's (``rival``
+    is ``GM``): its banked dice are the GM's, and the GM allocates or narrates for it."""
+    ask = {
+        "rival": rival,
+        "dados": dados,
+        "rival_dados": rival_dados,
+        "jugador": jugador,
+        "mine_parts": mine_parts,
+        "character": character,
+        "rival_parts": rival_parts,
+        "rival_character": rival_character,
+    }
     table = await current_table(interaction)
     player = roller(interaction, table, jugador)
     me = interaction.client.user
@@ -157,8 +178,13 @@ async def enfrentada(
             "rival": rival,
             "bank_spent": banco,
             "player": player,
-            "explain": {"b": [("dados", rival_dados), ("banco", rival_banco)]},
+            "explain": {
+                "b": [*(rival_parts or [("dados", rival_dados)]), ("banco", rival_banco)],
+                "a": [*mine_parts, ("banco", banco)] if mine_parts else [],
+            },
             "ask": ask,
+            "character": character,
+            "rival_character": rival_character,
         },
         secret=secreta,
         motivo=motivo,
@@ -177,41 +203,54 @@ async def dano(
     jugador: int | None = None,
     secreta: bool = False,
     motivo: str | None = None,
+    npc_parts: Parts | None = None,
+    npc: str | None = None,
+    character: str | None = None,
 ) -> None:
     """Prueba de Daño: Aguante (+ modifiers) against "el Atributo y Habilidad apropiados del
     PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la severidad",
-    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida"."""
+    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida".
+    ``npc_parts`` are the NPC's two terms by where they came from (its sheet, or numbers);
+    ``character`` names the sheet the Aguante came from."""
+    if npc_parts is None and (atributo_pnj is not None or habilidad_pnj is not None):
+        npc_parts = [("atributo", atributo_pnj or 0), ("habilidad", habilidad_pnj or 0)]
     ask = {
         "aguante": aguante,
         "modificadores": modificadores,
         "severidad": severidad,
-        "atributo_pnj": atributo_pnj,
-        "habilidad_pnj": habilidad_pnj,
         "jugador": jugador,
+        "npc_parts": npc_parts,
+        "npc": npc,
+        "character": character,
     }
     table = await current_table(interaction)
     gm_only(table, interaction, bonificacion_dj, "donjon.gm_bank_gm_only")
     player = roller(interaction, table, jugador)
-    npc = atributo_pnj is not None or habilidad_pnj is not None
-    if npc and severidad is not None:
+    if npc_parts is not None and severidad is not None:
         raise Refusal("donjon.npc_or_severity")
     parts: Parts
-    if npc:
-        attribute, skill = atributo_pnj or 0, habilidad_pnj or 0
-        base = donjon.npc_damage_dice(attribute, skill)
-        parts = [("atributo", attribute), ("habilidad", skill)]
+    if npc_parts is not None:
+        base = donjon.npc_damage_dice(npc_parts[0][1], npc_parts[1][1])
+        parts = [(str(n), v) for n, v in npc_parts]
     else:
         severity = severidad or donjon.DEFAULT_SEVERITY
         base = donjon.damage_dice(table.donjon_level, severity)
         parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", table.donjon_level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
+    mine = [("atributo.aguante", aguante), ("modificadores", modificadores)] if character else []
     await contest(
         interaction,
         table,
         "dano",
         (max(aguante + modificadores, 0), against),
         spend=spend,
-        details={"player": player, "explain": {"b": [*parts, ("banco", bonificacion_dj)]}, "ask": ask},
+        details={
+            "player": player,
+            "explain": {"b": [*parts, ("banco", bonificacion_dj)], "a": mine},
+            "ask": ask,
+            "character": character,
+            "rival_character": npc,
+        },
         secret=secreta,
         motivo=motivo,
     )
