@@ -153,7 +153,7 @@ class Donjon(commands.Cog):
         (or the GM's NPC ``como``), and the rival's from the GM's NPC ``rival_pnj``."""
         table = await current_table(interaction)
         if (rival is None) == (rival_pnj is None):
-            raise Refusal("donjon.rival_or_npc")
+            raise Refusal("fichas.rival_or_npc")
         if rival is not None and rival.bot:
             raise Refusal("donjon.bad_rival")
         player = roll.roller(interaction, table, jugador.id if jugador else None)

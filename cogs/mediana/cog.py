@@ -115,9 +115,12 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
     ]
     tests = mediana.roll_opposed(bot.rng, sides)
     entries = [
-        {"user": user, "test": mediana.roll_to_data(test)}
-        for user, test in zip((interaction.user.id, rival), tests, strict=True)
+        {"user": interaction.user.id, "test": mediana.roll_to_data(tests[0])},
+        {"user": rival, "test": mediana.roll_to_data(tests[1])},
     ]
+    for entry, prefix in zip(entries, ("", "rival_"), strict=True):
+        if options.get(f"{prefix}ficha"):
+            entry["name"] = options[f"{prefix}ficha"]
     data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
     record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.enfrentada")
     lang = lang_for(interaction.locale)
@@ -317,17 +320,20 @@ class Mediana(commands.Cog):
         "rival_rango",
         "rival_estorbo",
     )
+    @options("fichas.opt", "como", "rival_pnj")
     @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
     @reason_option
     @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: Score,
-        habilidad: Skill,
-        rival_atributo: Score,
-        rival_habilidad: Skill,
+        atributo: Score | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
+        rival_atributo: Score | None = None,
+        rival_habilidad: app_commands.Range[str, 1, 60] | None = None,
         rival: discord.Member | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
+        rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         malherido: bool = False,
         rango: Choice[str] | None = None,
         estorbo: Skill = 0,
@@ -338,16 +344,20 @@ class Mediana(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled.
-        Each side's rank follows its own state (the rival's PV sheet too)."""
+        Each side's rank follows its own state (the rival's PV sheet too). A skill named
+        brings its points and attribute from a sheet: the roller's (or the GM's NPC
+        ``como``) and, for the rival, the GM's NPC ``rival_pnj``."""
+        if rival is not None and rival_pnj:
+            raise Refusal("fichas.rival_or_npc")
+        mine = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        theirs = await sheet.opponent(self.bot, interaction, rival_atributo, rival_habilidad, rival_pnj)
         options = {
-            "atributo": atributo,
-            "habilidad": habilidad,
+            **mine,
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
             "estorbo": estorbo,
             "rival": rival.id if rival else None,
-            "rival_atributo": rival_atributo,
-            "rival_habilidad": rival_habilidad,
+            **{f"rival_{key}": value for key, value in theirs.items()},
             "rival_malherido": rival_malherido,
             "rival_rango": rival_rango.value if rival_rango else "medio",
             "rival_estorbo": rival_estorbo,
@@ -529,3 +539,7 @@ class Mediana(commands.Cog):
 
 Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.tirada.autocomplete("como")(access.npc_choices)
+Mediana.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
+Mediana.enfrentada.autocomplete("como")(access.npc_choices)
+Mediana.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
+Mediana.enfrentada.autocomplete("rival_pnj")(access.npc_choices)

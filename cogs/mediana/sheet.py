@@ -6,6 +6,7 @@ The roll names each term: "Destreza 4 + Espadas 3 + 1o3d10 …".
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -21,6 +22,7 @@ from rules import mediana
 from rules.errors import check_range
 
 NUMBER = re.compile(r"\s*-?\d{1,3}\s*")
+Suggest = Callable[[discord.Interaction[Tirada], str], Awaitable[list[Choice[str]]]]
 
 
 async def read(bot: Tirada, interaction: discord.Interaction, como: str | None) -> MedianaSheet:
@@ -55,15 +57,43 @@ async def scores(
     return {"atributo": value, "habilidad": skill.valor, "nombres": names, "ficha": sheet.nombre}
 
 
-async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The skills on the roller's sheet, with their attribute and points."""
-    bot = interaction.client
-    try:
-        sheet = await read(bot, interaction, getattr(interaction.namespace, "como", None))
-    except Refusal:
-        return []
-    by_name = {s.nombre: s for s in sheet.habilidades}
-    return [
-        Choice(name=f"{n} ({by_name[n].atributo} + {by_name[n].valor})"[:100], value=n)
-        for n in containing(current, by_name)
-    ]
+async def opponent(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    atributo: int | None,
+    habilidad: str | None,
+    pnj: str | None,
+) -> dict[str, Any]:
+    """The rival's side of an opposed test: numbers as typed, or the skill by name from
+    the GM's NPC sheet ``pnj`` (whose name the side then carries, numbers or not)."""
+    if not pnj:
+        if habilidad is not None and not NUMBER.fullmatch(str(habilidad)):
+            raise Refusal("fichas.npc_names")
+        return await scores(bot, interaction, atributo, habilidad, None)
+    sheet = await read(bot, interaction, pnj)
+    found = await scores(bot, interaction, atributo, habilidad, pnj)
+    return {**found, "ficha": sheet.nombre}
+
+
+def skills_of(option: str, own: bool = False) -> Suggest:
+    """An autocomplete of the skills, with their attribute and points, on the sheet the
+    ``option`` NPC names (with ``own``, the roller's when it is empty)."""
+
+    async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+        npc = getattr(interaction.namespace, option, None)
+        if not npc and not own:
+            return []
+        try:
+            sheet = await read(interaction.client, interaction, npc)
+        except Refusal:
+            return []
+        by_name = {s.nombre: s for s in sheet.habilidades}
+        return [
+            Choice(name=f"{n} ({by_name[n].atributo} + {by_name[n].valor})"[:100], value=n)
+            for n in containing(current, by_name)
+        ]
+
+    return suggest
+
+
+skill_choices = skills_of("como", own=True)

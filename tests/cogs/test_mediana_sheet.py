@@ -1,0 +1,118 @@
+"""Mediana's opposed test by name: each side's skill brings its points and attribute from
+its sheet (the roller's active one, the GM's NPC for the rival), numbers as before."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cogs.test_ficha import example, imported, table_of
+from tests.support.harness import Harness, Upload
+from tests.support.payloads import CHANNEL_ID, GM, OTHER
+
+# Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4.
+TOBIAS = "como **Maese Tobías**"
+
+
+async def bandit(harness: Harness) -> None:
+    """The GM's NPC: Hachas 4 with Físico 3."""
+    data = json.loads(example("mediana"))
+    data["nombre"] = "Bandido"
+    data["habilidades"] = [{"nombre": "Hachas", "atributo": "Físico", "valor": 4}]
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload("bandido.json", raw), pnj=True)
+    assert "importada" in reply.text
+
+
+async def sheets(harness: Harness) -> Harness:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    await bandit(harness)
+    return harness
+
+
+async def rolls(harness: Harness) -> int:
+    assert harness.bot is not None
+    return len(await harness.bot.store.records(CHANNEL_ID, "mediana", 50))
+
+
+async def test_opposed_by_skill_name_shows_each_sides_terms(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad=2
+    )
+    assert TOBIAS in reply.text and "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in reply.text
+    assert "Total: **8**" in reply.text
+    harness.script(5, 6, 7, 2, 3, 4)
+    english = await harness.slash(
+        "mediana enfrentada", habilidad="Espadas", rival_atributo=3, rival_habilidad=2, locale="en-US"
+    )
+    assert (
+        "as **Maese Tobías**" in english.text and "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in english.text
+    )
+
+
+async def test_the_gm_sets_an_npc_against_a_player_and_repeat_keeps_the_names(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada",
+        user=GM,
+        atributo=4,
+        habilidad="3",
+        rival_pnj="bandido",
+        rival_habilidad="hachas",
+    )
+    assert "2.\nBandido\n" in reply.text and "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in reply.text
+    assert "Atributo 4" not in reply.text  # a side given as numbers shows its total as before
+    harness.script(5, 6, 7, 2, 3, 4)
+    again = await harness.click(reply.message, reply.message.custom_ids[0])
+    assert "2.\nBandido\n" in again.text and "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in again.text
+
+
+async def test_opposed_refusals_are_ephemeral_and_store_nothing(harness: Harness) -> None:
+    await sheets(harness)
+    before = await rolls(harness)
+    player_npc = await harness.slash(
+        "mediana enfrentada", atributo=4, habilidad="3", rival_pnj="bandido", rival_habilidad="hachas"
+    )
+    assert player_npc.ephemeral and "DJ" in player_npc.text
+    no_npc = await harness.slash(
+        "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad="hachas"
+    )
+    assert no_npc.ephemeral and "elige antes su ficha de PNJ" in no_npc.text
+    unknown = await harness.slash(
+        "mediana enfrentada", user=GM, atributo=4, habilidad="3", rival_pnj="bandido", rival_habilidad="volar"
+    )
+    assert unknown.ephemeral and "no tiene la habilidad «volar»" in unknown.text
+    both = await harness.slash(
+        "mediana enfrentada", user=GM, atributo=4, habilidad="3", rival=OTHER, rival_pnj="bandido"
+    )
+    assert both.ephemeral and "no los dos" in both.text
+    no_sheet = await harness.slash(
+        "mediana enfrentada", user=OTHER, habilidad="espadas", rival_atributo=3, rival_habilidad=2
+    )
+    assert no_sheet.ephemeral and "No tienes ficha activa" in no_sheet.text
+    assert await rolls(harness) == before
+
+
+async def test_opposed_names_are_autocompleted_from_each_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    mine = await harness.autocomplete("mediana enfrentada", "habilidad", "esp")
+    assert mine == [{"name": "Espadas (Destreza + 3)", "value": "Espadas"}]
+    assert await harness.autocomplete("mediana enfrentada", "rival_habilidad", "hach", user=GM) == []
+    npc = await harness.autocomplete(
+        "mediana enfrentada", "rival_habilidad", "hach", user=GM, rival_pnj="bandido"
+    )
+    assert npc == [{"name": "Hachas (Físico + 4)", "value": "Hachas"}]
+
+
+async def test_opposed_numbers_keep_working_without_sheets(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada", atributo=4, habilidad=3, rival_atributo=3, rival_habilidad=2
+    )
+    assert "Total: **13**" in reply.text and "Total: **8**" in reply.text and "como" not in reply.text
+    missing = await harness.slash("mediana enfrentada", habilidad=3, rival_atributo=3, rival_habilidad=2)
+    assert missing.ephemeral and "Indica el atributo" in missing.text
