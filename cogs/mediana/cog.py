@@ -149,7 +149,8 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     )
     lang = lang_for(interaction.locale)
     embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
-    embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
+    text = effect_text(lang, effect, options.get("armadura"))
+    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo}
     record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
     view = discord.ui.View(timeout=None)
@@ -377,23 +378,29 @@ class Mediana(commands.Cog):
         await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
-    @options("mediana.opt", "dados", "absorcion", "grados", "critico")
+    @options("mediana.opt", "dados", "absorcion", "objetivo", "grados", "critico")
     @reason_option
     @secret_option
     async def dano(
         self,
         interaction: discord.Interaction[Tirada],
         dados: app_commands.Range[str, 1, 20],
-        absorcion: Skill = 0,
+        absorcion: Skill | None = None,
+        objetivo: app_commands.Range[str, 1, 100] | None = None,
         grados: Degrees = 0,
         critico: bool = False,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """An effect roll on its own. Recorded so a secret one can be revealed and repeated."""
+        """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
+        The absorption typed wins; else the target's sheet's armour gives it."""
+        armour = None
+        if objetivo and absorcion is None:
+            absorcion, armour = await sheet.armour(self.bot, interaction, objetivo)
         options = {
             "dados": dados,
-            "absorcion": absorcion,
+            "absorcion": absorcion or 0,
+            "armadura": armour,
             "grados": grados,
             "critico": critico,
             "secreta": secreta,
@@ -543,3 +550,4 @@ Mediana.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.enfrentada.autocomplete("como")(access.npc_choices)
 Mediana.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
 Mediana.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Mediana.dano.autocomplete("objetivo")(access.sheet_choices)

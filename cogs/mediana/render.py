@@ -85,13 +85,18 @@ def test_embed(lang: Lang, record: Record) -> discord.Embed:
     return embeds.titled(embed, data.get("motivo"))
 
 
-def effect_text(lang: Lang, effect: mediana.Effect) -> str:
+def effect_text(lang: Lang, effect: mediana.Effect, armour: str | None = None) -> str:
+    """The effect's dice, doubling and absorption; ``armour`` names the sheet whose armour
+    absorbed."""
     chains = " ".join(render.dice(chain) for chain in effect.chains)
     key = "mediana.effect.rolled_bonus" if effect.bonus else "mediana.effect.rolled"
     parts = [t(lang, key, dice=chains, bonus=f"{effect.bonus:+d}", rolled=effect.rolled)]
     if effect.critical:
         parts.append(t(lang, "mediana.effect.doubled", value=effect.rolled * 2))
-    if effect.absorption:
+    if effect.absorption and armour:
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(armour))
+        parts.append(t(lang, "mediana.effect.absorbed_by", absorption=effect.absorption, name=name))
+    elif effect.absorption:
         parts.append(t(lang, "mediana.effect.absorbed", absorption=effect.absorption))
     parts.append(t(lang, "mediana.effect.total", total=effect.total))
     return " · ".join(parts)

@@ -75,6 +75,17 @@ async def opponent(
     return {**found, "ficha": sheet.nombre}
 
 
+async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
+    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
+    la tirada de daño del enemigo"), from a sheet the roller may read, and its name."""
+    table = await current_table(interaction)
+    gm = is_gm(table, interaction)
+    row = await access.find(bot.store, table, gm, interaction.user.id, objetivo)
+    _, sheet = await access.of_system(bot.store, table, row)
+    assert isinstance(sheet, MedianaSheet)
+    return sheet.armadura.absorcion, sheet.nombre
+
+
 def skills_of(option: str, own: bool = False) -> Suggest:
     """An autocomplete of the skills, with their attribute and points, on the sheet the
     ``option`` NPC names (with ``own``, the roller's when it is empty)."""

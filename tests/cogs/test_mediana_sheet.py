@@ -30,9 +30,9 @@ async def sheets(harness: Harness) -> Harness:
     return harness
 
 
-async def rolls(harness: Harness) -> int:
+async def rolls(harness: Harness, kind: str = "mediana") -> int:
     assert harness.bot is not None
-    return len(await harness.bot.store.records(CHANNEL_ID, "mediana", 50))
+    return len(await harness.bot.store.records(CHANNEL_ID, kind, 50))
 
 
 async def test_opposed_by_skill_name_shows_each_sides_terms(harness: Harness) -> None:
@@ -116,3 +116,27 @@ async def test_opposed_numbers_keep_working_without_sheets(harness: Harness) -> 
     assert "Total: **13**" in reply.text and "Total: **8**" in reply.text and "como" not in reply.text
     missing = await harness.slash("mediana enfrentada", habilidad=3, rival_atributo=3, rival_habilidad=2)
     assert missing.ephemeral and "Indica el atributo" in missing.text
+
+
+async def test_damage_is_absorbed_by_the_targets_armour(harness: Harness) -> None:
+    """ "La absorción se resta a la tirada de daño del enemigo": the target's sheet's armour."""
+    await sheets(harness)
+    harness.script(4)
+    reply = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in reply.text
+    harness.script(4)
+    again = await harness.click(reply.message, reply.message.custom_ids[0])
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in again.text
+    harness.script(4)
+    typed = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias", absorcion=0)
+    assert "absorción" not in typed.text and "total **5**" in typed.text
+    choices = await harness.autocomplete("mediana daño", "objetivo", "mae")
+    assert [c["name"] for c in choices] == ["Maese Tobías (mediana)"]
+    harness.script(4)
+    english = await harness.slash("mediana daño", dados="1d6", objetivo=choices[0]["value"], locale="en-US")
+    assert "absorption −2 (Maese Tobías's armour) · total **2**" in english.text
+    before = await rolls(harness, "mediana_efecto")
+    assert before == 4
+    hidden = await harness.slash("mediana daño", dados="1d6", objetivo="bandido")
+    assert hidden.ephemeral and "No encuentro ninguna ficha «bandido»" in hidden.text
+    assert await rolls(harness, "mediana_efecto") == before
