@@ -146,11 +146,15 @@ def tests_of(record: Record) -> list[Test] | None:
 
 
 def named_terms(record: Record, index: int) -> dict[str, Any] | None:
-    """The terms of an opposed test's side when a sheet named them ("Destreza 4 +
-    Espadas 3"), from the options it was asked with: the roller's first, the rival's second."""
+    """The terms of a side when a sheet named them ("Destreza 4 + Espadas 3"): a contest
+    entry's own, or an opposed test's options (the roller's first, the rival's second)."""
+    entry = entries_of(record)[index]
+    if "side" in entry:
+        side = entry["side"]
+        return side if side.get("nombres") else None
     options = options_of(record.data)
-    prefix = ("", "rival_")[index] if record.data.get("kind") == "enfrentada" and index < 2 else None
-    if prefix is None or not options.get(f"{prefix}nombres"):
+    prefix = ("", "rival_")[index] if index < 2 else ""
+    if not options.get(f"{prefix}nombres"):
         return None
     return {key: options.get(prefix + key) for key in ("atributo", "habilidad", "estorbo", "nombres")}
 

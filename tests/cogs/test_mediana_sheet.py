@@ -7,7 +7,7 @@ import json
 
 from tests.cogs.test_ficha import example, imported, table_of
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import CHANNEL_ID, GM, OTHER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
 # Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4.
 TOBIAS = "como **Maese Tobías**"
@@ -140,3 +140,24 @@ async def test_damage_is_absorbed_by_the_targets_armour(harness: Harness) -> Non
     hidden = await harness.slash("mediana daño", dados="1d6", objetivo="bandido")
     assert hidden.ephemeral and "No encuentro ninguna ficha «bandido»" in hidden.text
     assert await rolls(harness, "mediana_efecto") == before
+
+
+async def test_contest_entrants_name_a_skill_of_their_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    contest = (await harness.slash("mediana competicion")).message
+    join, npc, resolve = contest.custom_ids
+    form = await harness.click(contest, join)
+    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    await harness.submit(form.modal_id, fields, message=harness.current(contest))
+    form = await harness.click(harness.current(contest), npc, user=GM)
+    fields = {"nombre": "bandido", "atributo": "", "habilidad": "hachas", "estorbo": "", "rango": ""}
+    listed = await harness.submit(form.modal_id, fields, user=GM, message=harness.current(contest))
+    assert f"<@{PLAYER.id}> como **Maese Tobías**\nBandido" in listed.text
+    form = await harness.click(harness.current(contest), join, user=OTHER)
+    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    refused = await harness.submit(form.modal_id, fields, user=OTHER, message=harness.current(contest))
+    assert refused.ephemeral and "No tienes ficha activa" in refused.text
+    harness.script(5, 6, 7, 2, 3, 4)
+    resolved = await harness.click(harness.current(contest), resolve)
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in resolved.text
+    assert "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in resolved.text
