@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
@@ -239,17 +241,17 @@ class Donjon(commands.Cog):
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "valor", "sobreprecio", "habilidad", "intercambio")
+    @options("donjon.opt", "riqueza", "valor", "sociabilidad", "sobreprecio", "habilidad", "intercambio")
     @reason_option
     @secret_option
     async def gastos_comprar(
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
         valor: Pool,
+        sociabilidad: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         intercambio: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -265,7 +267,7 @@ class Donjon(commands.Cog):
             "habilidad": habilidad,
             "intercambio": intercambio,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
@@ -275,10 +277,10 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
-        provisiones: Pool,
+        sociabilidad: Pool | None = None,
+        provisiones: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -292,20 +294,20 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad", "provisiones"), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "riqueza_pnj", "discernimiento_pnj", "habilidad")
+    @options("donjon.opt", "riqueza", "riqueza_pnj", "discernimiento_pnj", "sociabilidad", "habilidad")
     @reason_option
     @secret_option
     async def gastos_influencia(
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
         riqueza_pnj: Pool,
         discernimiento_pnj: Pool,
-        habilidad: Pool = 0,
+        sociabilidad: Pool | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -319,7 +321,7 @@ class Donjon(commands.Cog):
             "discernimiento_pnj": discernimiento_pnj,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
     @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
@@ -329,11 +331,11 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         provisiones: Pool,
-        cerebralidad: Pool,
+        cerebralidad: Pool | None = None,
         valor: Pool = 0,
         habilidad_objeto: ItemSkill = 0,
         inusual: bool = False,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -348,7 +350,7 @@ class Donjon(commands.Cog):
             "inusual": inusual,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("cerebralidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
     @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
@@ -358,10 +360,10 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         valor: Pool,
-        sociabilidad: Pool,
-        riqueza: Pool,
+        sociabilidad: Pool | None = None,
+        riqueza: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -375,7 +377,20 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad", "riqueza"), secreta, motivo)
+
+    async def expense(
+        self,
+        interaction: discord.Interaction[Tirada],
+        ask: dict[str, Any],
+        from_sheet: tuple[str, ...],
+        secreta: bool,
+        motivo: str | None,
+    ) -> None:
+        """A Prueba de Gastos, with what was left out read from the roller's sheet."""
+        table = await current_table(interaction)
+        filled = await sheet.expense(self.bot, interaction, table, ask, from_sheet)
+        await roll.gastos(interaction, filled, secreta=secreta, motivo=reason(motivo))
 
     # -- banked dice, facts, settings -------------------------------------------------------------
 
@@ -561,3 +576,8 @@ Donjon.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
 Donjon.dano.autocomplete("pnj")(access.npc_choices)
 Donjon.dano.autocomplete("atributo_pnj")(sheet.attributes_of("pnj"))
 Donjon.dano.autocomplete("habilidad_pnj")(sheet.skills_of("pnj"))
+Donjon.gastos_comprar.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_provisiones.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_influencia.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_objeto.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_vender.autocomplete("habilidad")(sheet.skill_choices)

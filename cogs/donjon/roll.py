@@ -256,54 +256,45 @@ async def dano(
     )
 
 
-def expense_pools(ask: dict[str, Any]) -> tuple[int, tuple[int, ...], Parts]:
-    """The dice put in, the dice added to them, and the GM's dice by where they come from."""
+def expense_pools(ask: dict[str, Any]) -> tuple[Parts, Parts]:
+    """The player's dice (the dice put in first, then what is added to them) and the GM's,
+    each by where they come from."""
     get = ask.get
     kind = ask["tipo"]
+    skill = ("habilidad", get("habilidad", 0))
     if kind == "comprar":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0), get("intercambio", 0)),
             [
-                ("valor", ask["valor"]),
-                ("sobreprecio", get("sobreprecio", 0)),
+                ("riqueza", ask["riqueza"]),
+                ("sociabilidad", ask["sociabilidad"]),
+                skill,
+                ("intercambio", get("intercambio", 0)),
             ],
+            [("valor", ask["valor"]), ("sobreprecio", get("sobreprecio", 0))],
         )
     if kind == "provisiones":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0)),
-            [
-                ("provisiones", ask["provisiones"]),
-                ("sobreprecio", get("sobreprecio", 0)),
-            ],
+            [("riqueza", ask["riqueza"]), ("sociabilidad", ask["sociabilidad"]), skill],
+            [("provisiones", ask["provisiones"]), ("sobreprecio", get("sobreprecio", 0))],
         )
     if kind == "influencia":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0)),
-            [
-                ("riqueza_pnj", ask["riqueza_pnj"]),
-                ("discernimiento_pnj", ask["discernimiento_pnj"]),
-            ],
+            [("riqueza", ask["riqueza"]), ("sociabilidad", ask["sociabilidad"]), skill],
+            [("riqueza_pnj", ask["riqueza_pnj"]), ("discernimiento_pnj", ask["discernimiento_pnj"])],
         )
     if kind == "objeto":
-        value, skill, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
-        donjon.provisions_dice(value, skill, unusual)
-        best = ("valor", value) if value >= skill else ("habilidad_objeto", skill)
+        value, item, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
+        donjon.provisions_dice(value, item, unusual)
+        best = ("valor", value) if value >= item else ("habilidad_objeto", item)
         parts = [
             ("automaticos", donjon.PROVISIONS_AUTOMATIC),
             best,
             ("inusual", donjon.PROVISIONS_UNUSUAL * unusual),
         ]
-        return ask["provisiones"], (ask["cerebralidad"], get("habilidad", 0)), parts
+        return [("provisiones", ask["provisiones"]), ("cerebralidad", ask["cerebralidad"]), skill], parts
     return (
-        ask["valor"],
-        (ask["sociabilidad"], get("habilidad", 0)),
-        [
-            ("riqueza", ask["riqueza"]),
-            ("sobreprecio", get("sobreprecio", 0)),
-        ],
+        [("valor", ask["valor"]), ("sociabilidad", ask["sociabilidad"]), skill],
+        [("riqueza", ask["riqueza"]), ("sobreprecio", get("sobreprecio", 0))],
     )
 
 
@@ -315,13 +306,15 @@ async def gastos(
     motivo: str | None = None,
 ) -> None:
     """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
-    only if the test succeeds. Influence banks its successes for the one who paid."""
+    only if the test succeeds. Influence banks its successes for the one who paid. What
+    came from the roller's sheet is named (``ask["nombres"]``: term → part name)."""
     table = await current_table(interaction)
-    put_in, added, parts = expense_pools(ask)
-    player, gm_dice = put_in + sum(added), sum(v for _, v in parts)
+    mine, parts = expense_pools(ask)
+    put_in, player, gm_dice = mine[0][1], sum(v for _, v in mine), sum(v for _, v in parts)
     check_range("dados", player, 0, donjon.MAX_POOL)
     check_range("dados", gm_dice, 0, donjon.MAX_POOL)
     me = interaction.user.id
+    names = ask.get("nombres") or {}
 
     def influence(test: Contest) -> tuple[Change, ...]:
         if test.winner != "a":
@@ -337,8 +330,9 @@ async def gastos(
         (player, gm_dice),
         details={
             "params": {"spent": put_in} if kind != "vender" else {},
-            "explain": {"b": parts},
+            "explain": {"b": parts, "a": [(names.get(n, n), v) for n, v in mine] if names else []},
             "ask": ask,
+            "character": ask.get("character"),
         },
         gain=influence if kind == "influencia" else None,
         secret=secreta,

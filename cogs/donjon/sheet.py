@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord.app_commands import Choice
@@ -124,6 +125,41 @@ async def endurance(
     """The Aguante on ``owner``'s active sheet (the one taking the Prueba de Daño)."""
     sheet = await read(bot, interaction, table, None, owner)
     return sheet.atributos.aguante, sheet.nombre
+
+
+# The terms of a Prueba de Gastos a sheet holds: an Atributo, or a number play changes.
+EXPENSE_ATTRIBUTES = ("sociabilidad", "cerebralidad")
+EXPENSE_POOLS = ("provisiones", "riqueza")
+
+
+async def expense(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    ask: dict[str, Any],
+    from_sheet: tuple[str, ...],
+) -> dict[str, Any]:
+    """A Prueba de Gastos' options with the terms in ``from_sheet`` left empty read from the
+    roller's active sheet (Sociabilidad, Cerebralidad, current Provisiones or Riqueza), and
+    the Habilidad as a number or by name; each term the sheet gave is named for the card."""
+    missing = [key for key in from_sheet if ask.get(key) is None]
+    typed = ask.get("habilidad")
+    skill = number(typed, "habilidad")
+    if not missing and (typed is None or skill is not None):
+        return {**ask, "habilidad": skill or 0}
+    sheet = await read(bot, interaction, table, None)
+    filled, names = dict(ask), {}
+    for key in missing:
+        if key in EXPENSE_ATTRIBUTES:
+            names[key] = f"atributo.{key}"
+            filled[key] = getattr(sheet.atributos, key)
+        else:
+            filled[key] = getattr(sheet, key)
+    if skill is None and typed is not None:
+        names["habilidad"], filled["habilidad"] = skill_part(sheet, typed)
+    else:
+        filled["habilidad"] = skill or 0
+    return {**filled, "nombres": names, "character": sheet.nombre}
 
 
 async def _sheet(interaction: discord.Interaction[Tirada], option: str, own: bool) -> DonjonSheet | None:

@@ -148,3 +148,44 @@ async def test_damage_numbers_and_refusals(harness: Harness) -> None:
     too_big = await harness.slash("donjon daño", aguante=3, atributo_pnj="999")
     assert too_big.ephemeral and "atributo_pnj" in too_big.text
     assert await rolls(harness) == before
+
+
+async def test_expenses_read_the_sheets_attributes_skills_and_current_wealth(harness: Harness) -> None:
+    """Roland: Sociabilidad 2, Cerebralidad 3, Riqueza 3, Provisiones 5, Sigilo en Bosques 3."""
+    await sheets(harness)
+    harness.script(*([10] * 7), *([5] * 3))
+    bought = await harness.slash("donjon gastos comprar", riqueza=2, valor=3, habilidad="sigilo en bosques")
+    assert ROLAND in bought.text
+    assert "Riqueza 2 + Sociabilidad 2 + Sigilo en Bosques 3 = 7 dados" in bought.text
+    harness.script(*([10] * 7), *([5] * 3))
+    again = await harness.click(bought.message, bought.message.custom_ids[-1])
+    assert "Riqueza 2 + Sociabilidad 2 + Sigilo en Bosques 3 = 7 dados" in again.text
+    harness.script(*([10] * 6), *([5] * 3))
+    sold = await harness.slash("donjon gastos vender", valor=4, locale="en-US")
+    assert "Value 4 + Sociability 2 = 6 dice" in sold.text and "Wealth 3 = 3 dice" in sold.text
+    harness.script(*([10] * 3), *([5] * 5))
+    stocked = await harness.slash("donjon gastos provisiones", riqueza=1)
+    assert (
+        "Riqueza 1 + Sociabilidad 2 = 3 dados" in stocked.text and "Provisiones 5 = 5 dados" in stocked.text
+    )
+    harness.script(*([10] * 5), *([5] * 3))
+    item = await harness.slash("donjon gastos objeto", provisiones=2)
+    assert "Provisiones 2 + Cerebralidad 3 = 5 dados" in item.text
+    harness.script(*([10] * 3), *([5] * 3))
+    typed = await harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=1, habilidad="1")
+    assert "Roland" not in typed.text
+
+
+async def test_expenses_without_a_sheet_take_numbers_and_refuse_names(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    harness.script(*([10] * 4), *([5] * 3))
+    plain = await harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=2, habilidad="1")
+    assert plain.message is not None and not plain.ephemeral
+    before = await rolls(harness)
+    no_sheet = await harness.slash("donjon gastos comprar", riqueza=1, valor=3)
+    assert no_sheet.ephemeral and "No tienes ficha activa" in no_sheet.text
+    named = await harness.slash(
+        "donjon gastos comprar", riqueza=1, valor=3, sociabilidad=2, habilidad="regatear"
+    )
+    assert named.ephemeral and "No tienes ficha activa" in named.text
+    assert await rolls(harness) == before
