@@ -27,7 +27,7 @@ from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet
 from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
-from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, options_of
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
 from rules import mediana
 from rules.errors import check_range
 from rules.mediana import Health
@@ -252,7 +252,7 @@ class Mediana(commands.Cog):
         sin_habilidad: bool = False,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
         ataque: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
@@ -262,6 +262,8 @@ class Mediana(commands.Cog):
         ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
         roller's sheet brings its points and its attribute's."""
         named = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
             **named,
             "dificultad": dificultad,
@@ -337,10 +339,10 @@ class Mediana(commands.Cog):
         rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
         rival_malherido: bool = False,
         rival_rango: Choice[str] | None = None,
-        rival_estorbo: Skill = 0,
+        rival_estorbo: Skill | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -352,6 +354,10 @@ class Mediana(commands.Cog):
             raise Refusal("fichas.rival_or_npc")
         mine = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
         theirs = await sheet.opponent(self.bot, interaction, rival_atributo, rival_habilidad, rival_pnj)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, mine, como)
+        if rival_estorbo is None:
+            rival_estorbo = await sheet.encumbrance(self.bot, interaction, theirs, rival_pnj)
         options = {
             **mine,
             "malherido": malherido,
@@ -413,10 +419,7 @@ class Mediana(commands.Cog):
         """The table's combat panel (initiative is rolled again every round)."""
         table = await current_table(interaction)
         store = self.bot.store
-        record = next(
-            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
-            None,
-        )
+        record = await open_combat(self.bot, table.channel_id)
         if record is None:
             state = mediana.combat_to_data(mediana.Combat())
             record = await load(

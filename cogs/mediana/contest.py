@@ -130,11 +130,12 @@ class EntryModal(Modal):
         attribute = parse_int(typed, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE) if typed else None
         npc = self.name.value if self.name is not None else None
         found = await sheet.scores(interaction.client, interaction, attribute, self.skill.value.strip(), npc)
-        return {
-            **found,
-            "estorbo": parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE),
-            "rango": rank,
-        }
+        typed = self.encumbrance.value.strip()
+        if typed:
+            encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE)
+        else:
+            encumbrance = await sheet.encumbrance(interaction.client, interaction, found, npc)
+        return {**found, "estorbo": encumbrance, "rango": rank}
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """A player enters once (entering again replaces their numbers: nothing is rolled

@@ -15,9 +15,10 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.names import closest, containing
+from bot.names import closest, containing, fold
 from bot.sheets import access
 from bot.sheets.models import MedianaSheet
+from cogs.mediana.state import open_combat
 from rules import mediana
 from rules.errors import check_range
 
@@ -84,6 +85,35 @@ async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -
     _, sheet = await access.of_system(bot.store, table, row)
     assert isinstance(sheet, MedianaSheet)
     return sheet.armadura.absorcion, sheet.nombre
+
+
+# The attribute whose tests armour encumbers, in either language: "el estorbo hay que
+# restarlo ... a todas nuestras tiradas de destreza cuando no se está en combate".
+DEXTERITY = frozenset({"destreza", "dexterity"})
+
+
+async def encumbrance(
+    bot: Tirada, interaction: discord.Interaction, named: dict[str, Any], como: str | None
+) -> int:
+    """The estorbo a test loses when it was not typed: the sheet's armour's, for a test of
+    the sheet's Destreza out of combat (no combat panel running at the table); else none.
+    Other tests the rule lists ("coordinación o concentración") are the GM's call: typed."""
+    attribute = (named.get("nombres") or {}).get("atributo")
+    if attribute is None or fold(attribute) not in DEXTERITY:
+        return 0
+    table = await current_table(interaction)
+    if await open_combat(bot, table.channel_id) is not None:
+        return 0
+    return (await read(bot, interaction, como)).armadura.estorbo
+
+
+async def worn(bot: Tirada, interaction: discord.Interaction) -> int:
+    """The estorbo of the armour on the user's active sheet ("hay que restarlo a la
+    iniciativa"); none without a Mediana sheet."""
+    try:
+        return (await read(bot, interaction, None)).armadura.estorbo
+    except Refusal:
+        return 0
 
 
 def skills_of(option: str, own: bool = False) -> Suggest:

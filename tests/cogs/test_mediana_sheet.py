@@ -9,7 +9,8 @@ from tests.cogs.test_ficha import example, imported, table_of
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
-# Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4.
+# Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4, armour estorbo 1
+# (on Destreza tests out of combat).
 TOBIAS = "como **Maese Tobías**"
 
 
@@ -41,14 +42,15 @@ async def test_opposed_by_skill_name_shows_each_sides_terms(harness: Harness) ->
     reply = await harness.slash(
         "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad=2
     )
-    assert TOBIAS in reply.text and "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in reply.text
+    assert TOBIAS in reply.text and "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 6 = **12**" in reply.text
     assert "Total: **8**" in reply.text
     harness.script(5, 6, 7, 2, 3, 4)
     english = await harness.slash(
         "mediana enfrentada", habilidad="Espadas", rival_atributo=3, rival_habilidad=2, locale="en-US"
     )
     assert (
-        "as **Maese Tobías**" in english.text and "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in english.text
+        "as **Maese Tobías**" in english.text
+        and "Destreza 4 + Espadas 3 − Encumbrance 1 + 1o3d10 6 = **12**" in english.text
     )
 
 
@@ -159,5 +161,26 @@ async def test_contest_entrants_name_a_skill_of_their_sheet(harness: Harness) ->
     assert refused.ephemeral and "No tienes ficha activa" in refused.text
     harness.script(5, 6, 7, 2, 3, 4)
     resolved = await harness.click(harness.current(contest), resolve)
-    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in resolved.text
+    assert "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 6 = **12**" in resolved.text
     assert "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in resolved.text
+
+
+async def test_armour_encumbers_dexterity_out_of_combat_and_initiative(harness: Harness) -> None:
+    """ "El estorbo hay que restarlo a la iniciativa y a todas nuestras tiradas de destreza
+    cuando no se está en combate": the sheet's, unless a number is typed."""
+    await sheets(harness)
+    harness.script(5, 6, 7)
+    typed = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10, estorbo=0)
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in typed.text
+    harness.script(5, 6, 7)
+    mind = await harness.slash("mediana tirada", habilidad="mecanismos", dificultad=10)
+    assert "Inteligencia 2 + Mecanismos 2 + 1o3d10 6 = **10**" in mind.text
+    panel = (await harness.slash("mediana iniciativa")).message
+    form = await harness.click(panel, panel.custom_ids[0])
+    harness.script(5, 5, 5)
+    fields = {"nombre": "", "bono": "4", "estorbo": ""}
+    joined = await harness.submit(form.modal_id, fields, message=harness.current(panel))
+    assert "**8** ·" in joined.text  # 5 + 4 − estorbo 1
+    harness.script(5, 6, 7)
+    fighting = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in fighting.text
