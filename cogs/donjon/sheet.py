@@ -7,7 +7,7 @@ dice as before, for tables without sheets. The card shows where the dice came fr
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -30,7 +30,7 @@ NAMED = "nombre:"
 NUMBER = re.compile(r"\s*\d{1,3}\s*")
 
 Parts = list[tuple[str, int]]
-Suggest = Callable[[discord.Interaction[Tirada], str], Awaitable[list[Choice[str]]]]
+Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[Choice[str]]]]
 
 
 async def read(

@@ -6,7 +6,7 @@ The roll names each term: "Destreza 4 + Espadas 3 + 1o3d10 …".
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -23,7 +23,7 @@ from rules import mediana
 from rules.errors import check_range
 
 NUMBER = re.compile(r"\s*-?\d{1,3}\s*")
-Suggest = Callable[[discord.Interaction[Tirada], str], Awaitable[list[Choice[str]]]]
+Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[Choice[str]]]]
 
 
 async def read(bot: Tirada, interaction: discord.Interaction, como: str | None) -> MedianaSheet:
