@@ -184,3 +184,16 @@ async def test_armour_encumbers_dexterity_out_of_combat_and_initiative(harness: 
     harness.script(5, 6, 7)
     fighting = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
     assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in fighting.text
+
+
+async def test_the_damage_form_takes_the_targets_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 5, 5)
+    attack = await harness.slash(
+        "mediana tirada", user=GM, atributo=1, habilidad="1", dificultad=5, ataque=True
+    )
+    form = await harness.click(attack.message, attack.message.custom_ids[1], user=GM)
+    harness.script(4)
+    fields = {"arma": "1d6+1", "absorcion": "maese tobias"}
+    done = await harness.submit(form.modal_id, fields, user=GM, message=attack.message)
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in done.text
