@@ -18,7 +18,7 @@ from bot.errors import Refusal
 from bot.models import SheetRow, Table
 from bot.names import MAX_CHOICES, fold
 from bot.sheets import io
-from bot.sheets.live import lives, with_pools
+from bot.sheets.live import Data, lives, with_pools
 from bot.sheets.models import SheetBase
 from bot.store import Store
 
@@ -38,8 +38,14 @@ def writable(gm: bool, user_id: int, row: SheetRow) -> bool:
 
 async def content(store: Store, row: SheetRow) -> SheetBase:
     """The sheet as play has left it: the stored file with its live pools' values."""
+    return io.validate(await played(store, row))
+
+
+async def played(store: Store, row: SheetRow) -> Data:
+    """:func:`content` as plain data, unvalidated: the live board reads it and must draw
+    even a sheet whose pool has left the file's bounds."""
     values = {live.pool: await store.pool(row.channel_id, live.pool, live.owner(row)) for live in lives(row)}
-    return io.validate(with_pools(row, values))
+    return with_pools(row, values)
 
 
 async def find(
@@ -81,7 +87,11 @@ async def for_roll(
     ``como`` names. Refused for a sheet of another system."""
     if como and not gm:
         raise Refusal("error.not_gm")
-    row = await find(store, table, gm, user_id, como)
+    return await of_system(store, table, await find(store, table, gm, user_id, como))
+
+
+async def of_system(store: Store, table: Table, row: SheetRow) -> tuple[SheetRow, SheetBase]:
+    """A sheet a roll reads numbers from; refused when it is of another system."""
     if table.system is None or row.system != table.system.value:
         raise Refusal("fichas.wrong_system")
     return row, await content(store, row)
@@ -93,3 +103,11 @@ async def npc_choices(interaction: discord.Interaction[Tirada], current: str) ->
     if not is_gm(table, interaction):
         return []
     return await choices(interaction.client.store, table, True, interaction.user.id, current, npc_only=True)
+
+
+async def sheet_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """A roll's target: the table's sheets this user may read (a player's own, everyone's
+    when sheets are public, and every one, NPCs too, for the GM)."""
+    table = await current_table(interaction)
+    gm = is_gm(table, interaction)
+    return await choices(interaction.client.store, table, gm, interaction.user.id, current)

@@ -6,8 +6,10 @@ between reconnections are injected."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import TypeVar
 
 import asyncpg
@@ -57,6 +59,12 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         sheet = SheetRow(0, CHANNEL, 7, False, "Ana", "ana", "dnd", {"nombre": "Ana"})
         await writer.create_sheet(op(4), sheet, lambda i: (Change("pg_ficha", 12, owner_id=i),))
         await writer.create_sheet(op(5), sheet, lambda i: ())
+        [row] = await writer.sheets(CHANNEL)
+        assert await writer.update_sheet(row.id, row.version, {"nombre": "Ana B."})
+        assert not await writer.update_sheet(row.id, row.version, {"nombre": "tarde"})
+        assert await writer.choose_sheet(CHANNEL, 7, row.id)
+        assert await writer.delete_sheet(CHANNEL, row.id)
+        assert not await writer.delete_sheet(CHANNEL, row.id)
         async with writer._pool.acquire() as db:  # type: ignore[attr-defined]
             transaction = db.transaction()
             await transaction.start()
@@ -64,8 +72,8 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
             await transaction.rollback()
         await reader.apply(op(6, Change("impulso", 1), channel=OTHER))
         await writer.set_gm(CHANNEL, 99, 5)
-        assert mine == [CHANNEL] * 5
-        assert [await soon(heard.get()) for _ in range(6)] == [CHANNEL] * 4 + [OTHER, CHANNEL]
+        assert mine == [CHANNEL] * 8
+        assert [await soon(heard.get()) for _ in range(9)] == [CHANNEL] * 7 + [OTHER, CHANNEL]
         assert heard.empty()
     finally:
         await writer.close()
@@ -138,3 +146,18 @@ async def test_a_quiet_connection_is_pinged_and_kept(postgres_url: str) -> None:
     finally:
         await writer.close()
         await reader.close()
+
+
+def test_every_postgresql_write_that_tells_the_listeners_announces_it_too() -> None:
+    """A PostgreSQL method that calls ``_changed`` (this process's boards) also calls
+    ``_announce`` (the other processes', inside its transaction): a new write cannot tell
+    one and forget the other."""
+    for path in sorted(Path("bot/store").glob("postgres*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef):
+                called = {
+                    call.func.attr
+                    for call in ast.walk(node)
+                    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                }
+                assert "_changed" not in called or "_announce" in called, f"{path}: {node.name}"
