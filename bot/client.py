@@ -183,8 +183,10 @@ class Tirada(commands.Bot):
         self.prune.cancel()
         await self._drain()
         if hasattr(self, "boards"):
-            # Other processes' changes may still be heard until the store closes: not here.
-            self.store.listeners.remove(self.boards.touch)
+            # Other processes' changes may still be heard until the store closes: not here
+            # (a second close, a second SIGTERM, finds it gone already).
+            if self.boards.touch in self.store.listeners:
+                self.store.listeners.remove(self.boards.touch)
             await self.boards.close()
         await super().close()
 

@@ -165,3 +165,10 @@ def test_dice_counts_are_kept_as_long_as_statistics_read_them() -> None:
     from cogs.estadisticas import MAX_DAYS
 
     assert RETENTION.dice >= timedelta(days=MAX_DAYS - 1)
+
+
+async def test_closing_twice_is_harmless(harness: Harness) -> None:
+    """A second SIGTERM closes the bot a second time: nothing left to stop is not an error."""
+    assert harness.bot is not None
+    await harness.bot.close()
+    await harness.bot.close()
