@@ -25,7 +25,8 @@ from rules import dnd5e
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
     """The roller's active sheet, or the GM's NPC ``como`` names."""
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, DndSheet)
+    if not isinstance(sheet, DndSheet):  # this system's command at another system's table
+        raise Refusal("fichas.wrong_system")
     return sheet
 
 

@@ -27,7 +27,8 @@ Parts = list[tuple[str, int]]
 
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DonjonSheet:
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, DonjonSheet)
+    if not isinstance(sheet, DonjonSheet):  # this system's command at another system's table
+        raise Refusal("fichas.wrong_system")
     return sheet
 
 

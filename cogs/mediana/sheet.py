@@ -26,7 +26,8 @@ NUMBER = re.compile(r"\s*-?\d{1,3}\s*")
 async def read(bot: Tirada, interaction: discord.Interaction, como: str | None) -> MedianaSheet:
     table = await current_table(interaction)
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, MedianaSheet)
+    if not isinstance(sheet, MedianaSheet):  # this system's command at another system's table
+        raise Refusal("fichas.wrong_system")
     return sheet
 
 

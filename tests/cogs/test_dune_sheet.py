@@ -235,6 +235,15 @@ async def test_a_helpers_refusals_leave_the_preparation_as_it_was(harness: Harne
 async def test_a_sheet_of_another_system_is_refused(harness: Harness) -> None:
     await table_of(harness, "dnd5e")
     await imported(harness, "dnd5e")
+    # A Dune command at a D&D table: the active sheet is the table's, but not a Dune one.
+    for command, more in (
+        ("dune tirada", {}),
+        ("dune enfrentada", {"rival_objetivo": 10}),
+        ("dune ayuda", {}),
+    ):
+        refused = await harness.slash(command, habilidad="combate", motivacion="deber", **more)
+        assert "no es del sistema que juega esta mesa" in refused.text and refused.ephemeral, refused.text
+    assert await harness.autocomplete("dune ayuda", "habilidad", "comb") == []
     await harness.slash("mesa sistema", user=GM, sistema="dune")
     refused = await harness.slash(
         "dune enfrentada", habilidad="combate", motivacion="deber", rival_objetivo=10
