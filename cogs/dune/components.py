@@ -212,7 +212,8 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            await interaction.response.send_modal(AssistModal(self.record_id, lang))
+            scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+            await interaction.response.send_modal(AssistModal(self.record_id, lang, scores))
             return
         if interaction.user.id != record.user_id:
             raise Refusal("dune.ayuda.leader_only")
@@ -235,8 +236,10 @@ class AssistModal(Modal):
     """A helper joins: their target number, or their skill and drive (names from their own
     active sheet, or numbers), and their focus."""
 
-    def __init__(self, prep_id: int, lang: Lang) -> None:
+    def __init__(self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None) -> None:
+        """``scores``: the helper's skills and drives with their values, from their sheet."""
         super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
+        skills, drives = scores or (None, None)
         self.prep_id = prep_id
         self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
             label=t(lang, "dune.ayuda.modal_target"),
@@ -246,10 +249,18 @@ class AssistModal(Modal):
             placeholder=t(lang, "dune.ayuda.modal_target_hint"),
         )
         self.habilidad: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_skill"), custom_id="habilidad", max_length=40, required=False
+            label=t(lang, "dune.ayuda.modal_skill"),
+            custom_id="habilidad",
+            max_length=40,
+            required=False,
+            placeholder=skills,
         )
         self.motivacion: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_drive"), custom_id="motivacion", max_length=40, required=False
+            label=t(lang, "dune.ayuda.modal_drive"),
+            custom_id="motivacion",
+            max_length=40,
+            required=False,
+            placeholder=drives,
         )
         self.enfoque: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
             label=t(lang, "dune.ayuda.modal_focus"),

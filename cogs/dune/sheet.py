@@ -16,7 +16,7 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import lang_for
+from bot.i18n import Lang, lang_for
 from bot.models import Table
 from bot.names import Names
 from bot.sheets import access
@@ -126,6 +126,24 @@ def source(scores: Scores) -> dict[str, Any]:
         "drive_key": scores.drive_key,
         "character": scores.character,
     }
+
+
+async def listed(
+    bot: Tirada, interaction: discord.Interaction, table: Table, lang: Lang
+) -> tuple[str, str] | None:
+    """The presser's skills and drives with their values ("Combate 5 · Comunicación 6 · …"),
+    shown in the helper's form, which has no autocomplete; None without a Dune sheet."""
+    try:
+        _, found = await access.for_roll(
+            bot.store, table, is_gm(table, interaction), interaction.user.id, None
+        )
+    except Refusal:
+        return None
+    if not isinstance(found, DuneSheet):
+        return None
+    skills = " · ".join(f"{SKILLS.name(lang, k)} {getattr(found.habilidades, k)}" for k in SKILLS.keys)
+    drives = " · ".join(f"{DRIVES.name(lang, k)} {getattr(found.motivaciones, k).valor}" for k in DRIVES.keys)
+    return skills, drives
 
 
 async def _sheet(interaction: discord.Interaction[Tirada]) -> DuneSheet | None:

@@ -119,6 +119,14 @@ async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: 
     assert "Chequeo con ayuda · objetivo 13 · dificultad 2" in prep.text
     join, go = prep.message.custom_ids
     form = await harness.click(prep.message, join, user=OTHER)
+    # The form has no autocomplete: it shows the helper's own scores instead.
+    placeholders = [
+        row["components"][0].get("placeholder") for row in form.callback.payload["data"]["components"]
+    ]
+    assert placeholders[1:3] == [
+        "Combate 5 · Comunicación 6 · Disciplina 7 · Movimiento 4 · Comprensión 8",
+        "Deber 6 · Fe 4 · Justicia 5 · Poder 4 · Verdad 7",
+    ]
     fields = {"objetivo": "", "habilidad": "Discipline", "motivacion": "deber", "enfoque": "sí"}
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
     # Lía: Disciplina 7 + Deber 6 = 13, her focus at Disciplina 7.
@@ -135,7 +143,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
     await table_of(harness, "dune")
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
     join = prep.message.custom_ids[0]
-    form = await harness.click(prep.message, join, user=OTHER)
+    form = await harness.click(prep.message, join, user=OTHER, locale="en-US")
     fields = {"objetivo": "", "habilidad": "5", "motivacion": "4", "enfoque": "yes"}
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message, locale="en-US")
     assert f"<@{OTHER.id}> (Skill 5 + Drive 4 = 9)" in joined.text
