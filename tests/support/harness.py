@@ -511,7 +511,7 @@ class Harness:
         **filled: Any,
     ) -> list[dict[str, Any]]:
         """The suggestions the bot offers for ``option`` while the user types ``typed``,
-        with the options already ``filled`` in (an autocomplete may read them)."""
+        with the ``filled`` options already given."""
         path = command.split()
         data = self._command_data(path, filled)
         innermost = data
