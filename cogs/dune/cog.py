@@ -174,7 +174,6 @@ class Dune(commands.Cog):
         "motivacion",
         "rival_objetivo",
         "enfoque",
-        "rival",
         "rival_habilidad",
         "rival_motivacion",
         "rival_enfoque",
@@ -187,7 +186,7 @@ class Dune(commands.Cog):
         "tarea",
         "calidad_recurso",
     )
-    @options("fichas.opt", "como")
+    @options("fichas.opt", "como", "rival_pnj")
     @reason_option
     @secret_option
     async def enfrentada(
@@ -197,7 +196,6 @@ class Dune(commands.Cog):
         motivacion: app_commands.Range[str, 1, 40],
         rival_objetivo: Target | None = None,
         enfoque: bool = False,
-        rival: app_commands.Range[str, 1, 100] | None = None,
         rival_habilidad: app_commands.Range[str, 1, 40] | None = None,
         rival_motivacion: app_commands.Range[str, 1, 40] | None = None,
         rival_enfoque: Score | None = None,
@@ -210,14 +208,16 @@ class Dune(commands.Cog):
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
         como: app_commands.Range[str, 1, 100] | None = None,
+        rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """ "El personaje que se opone al tuyo lanza los dados primero": the opposition is
         rolled and posted; the actor then chooses bought dice, payment and Determinación
         ("después de que la dificultad se haya declarado") from its menu. Either side's
-        skill and drive may be names read from a sheet; the opponent's target number, when
-        given, wins over them."""
+        skill and drive may be names: the actor's from their sheet (or the GM's NPC
+        ``como``), the opponent's from the GM's NPC ``rival_pnj``; the opponent's target
+        number, when given, wins over them."""
         scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
             test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
@@ -227,7 +227,7 @@ class Dune(commands.Cog):
             motivo=reason(motivo),
         )
         target = await sheet.opponent(
-            self.bot, interaction, rival_objetivo, rival, rival_habilidad, rival_motivacion
+            self.bot, interaction, rival_objetivo, rival_pnj, rival_habilidad, rival_motivacion
         )
         opponent = {
             **target,
@@ -581,6 +581,6 @@ for _command in (Dune.tirada, Dune.enfrentada, Dune.ayuda):
     _command.autocomplete("habilidad")(sheet.skill_choices)
     _command.autocomplete("motivacion")(sheet.drive_choices)
     _command.autocomplete("como")(access.npc_choices)
-Dune.enfrentada.autocomplete("rival")(sheet.rival_choices)
+Dune.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
 Dune.enfrentada.autocomplete("rival_habilidad")(sheet.rival_skill_choices)
 Dune.enfrentada.autocomplete("rival_motivacion")(sheet.rival_drive_choices)

@@ -80,40 +80,25 @@ async def scores(
     return read(sheet, skill, drive)
 
 
-async def rival_scores(
-    bot: Tirada, interaction: discord.Interaction, rival: str | None, skill: str, drive: str
-) -> Scores:
-    """The opponent's skill and drive: numbers, or names read from the sheet ``rival``
-    names (any the roller may read: the GM's NPCs for the GM, public sheets for players)."""
-    skill_number, drive_number = numbers(skill, drive)
-    if skill_number is not None and drive_number is not None and not rival:
-        return Scores(skill_number, drive_number)
-    if not rival:
-        raise Refusal("dune.contra.rival_sheet")
-    table = await current_table(interaction)
-    row = await access.find(bot.store, table, is_gm(table, interaction), interaction.user.id, rival)
-    sheet = await access.content(bot.store, row)
-    if not isinstance(sheet, DuneSheet):
-        raise Refusal("fichas.wrong_system")
-    return read(sheet, skill, drive)
-
-
 async def opponent(
     bot: Tirada,
     interaction: discord.Interaction,
     target: int | None,
-    rival: str | None,
+    rival_pnj: str | None,
     skill: str | None,
     drive: str | None,
 ) -> dict[str, Any]:
     """The opponent's target number: the one given (numbers win, as on every roll), else
-    their skill plus drive, with where each came from."""
+    their skill plus drive, names read only from the GM's NPC ``rival_pnj`` (never from the
+    roller's own sheet), with where each came from."""
     if target is not None:
         return {"target": target}
     if not skill or not drive:
         raise Refusal("dune.contra.rival_missing")
-    scores = await rival_scores(bot, interaction, rival, skill, drive)
-    return {"target": scores.skill + scores.drive, **source(scores)}
+    if not rival_pnj and (number(skill) is None or number(drive) is None):
+        raise Refusal("dune.contra.rival_sheet")
+    rival = await scores(bot, interaction, skill, drive, rival_pnj)
+    return {"target": rival.skill + rival.drive, **source(rival)}
 
 
 def source(scores: Scores) -> dict[str, Any]:
@@ -146,31 +131,20 @@ async def listed(
     return skills, drives
 
 
-async def _sheet(interaction: discord.Interaction[Tirada]) -> DuneSheet | None:
-    """The sheet a roll by name would read: the roller's, or the NPC ``como`` names."""
-    bot = interaction.client
-    table = await current_table(interaction)
-    como = getattr(interaction.namespace, "como", None)
-    gm = is_gm(table, interaction)
-    try:
-        _, sheet = await access.for_roll(bot.store, table, gm, interaction.user.id, como)
-    except Refusal:
-        return None
-    return sheet if isinstance(sheet, DuneSheet) else None
-
-
-async def _rival_sheet(interaction: discord.Interaction[Tirada]) -> DuneSheet | None:
-    """The opponent's sheet, when ``rival`` names one the roller may read."""
-    typed = getattr(interaction.namespace, "rival", None)
-    if not typed:
+async def _sheet(interaction: discord.Interaction[Tirada], option: str = "como") -> DuneSheet | None:
+    """The sheet a roll by name would read: the NPC ``option`` names (``como`` for the
+    roller, ``rival_pnj`` for the opponent), else, for the roller only, their active one."""
+    npc = getattr(interaction.namespace, option, None)
+    if not npc and option != "como":
         return None
     bot = interaction.client
     table = await current_table(interaction)
     try:
-        row = await access.find(bot.store, table, is_gm(table, interaction), interaction.user.id, typed)
+        _, sheet = await access.for_roll(
+            bot.store, table, is_gm(table, interaction), interaction.user.id, npc
+        )
     except Refusal:
         return None
-    sheet = await access.content(bot.store, row)
     return sheet if isinstance(sheet, DuneSheet) else None
 
 
@@ -205,17 +179,10 @@ async def drive_choices(interaction: discord.Interaction[Tirada], current: str) 
 
 
 async def rival_skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The skills on the opponent's sheet (``rival``) with their value."""
-    return _skills(interaction, await _rival_sheet(interaction), current)
+    """The skills on the GM's NPC ``rival_pnj`` with their value."""
+    return _skills(interaction, await _sheet(interaction, "rival_pnj"), current)
 
 
 async def rival_drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The drives on the opponent's sheet (``rival``) with their value."""
-    return _drives(interaction, await _rival_sheet(interaction), current)
-
-
-async def rival_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """``rival``: the sheets the roller may read (the GM: every one, the NPCs too)."""
-    table = await current_table(interaction)
-    gm = is_gm(table, interaction)
-    return await access.choices(interaction.client.store, table, gm, interaction.user.id, current)
+    """The drives on the GM's NPC ``rival_pnj`` with their value."""
+    return _drives(interaction, await _sheet(interaction, "rival_pnj"), current)

@@ -22,10 +22,11 @@ def sheet_json(name: str, **skills: int) -> bytes:
     return json.dumps(data).encode()
 
 
-async def npc(harness: Harness) -> None:
-    """The GM's Guardia: Combate 7, Poder 4 (the example's drives)."""
-    raw = sheet_json("Guardia", combate=7)
-    reply = await harness.slash("ficha importar", user=GM, archivo=Upload("guardia.json", raw), pnj=True)
+async def npc(harness: Harness, name: str = "Guardia", **skills: int) -> None:
+    """An NPC of the GM's with the example's drives (Deber 6, Fe 4, Justicia 5, Poder 4,
+    Verdad 7): the Guardia has Combate 7."""
+    raw = sheet_json(name, **(skills or {"combate": 7}))
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload(f"{name}.json", raw), pnj=True)
     assert "importada" in reply.text, reply.text
 
 
@@ -69,11 +70,11 @@ async def test_an_opposed_test_by_name_keeps_where_its_target_came_from(harness:
     assert "Your target, as **Irulan Vex**: Communicate 6 + Truth 7 = 13." in english.text
 
 
-async def test_the_gms_npc_opposes_a_players_character_by_their_sheets(harness: Harness) -> None:
+async def test_the_gms_npcs_act_and_oppose_by_their_sheets(harness: Harness) -> None:
     await table_of(harness, "dune")
-    await imported(harness, "dune")
     await npc(harness)
-    harness.script(14, 15)  # Irulan's Disciplina 7 + Verdad 7 = 14: one success
+    await npc(harness, "Sardaukar", disciplina=8)
+    harness.script(15, 16)  # the Sardaukar's Disciplina 8 + Verdad 7 = 15: one success
     prompt = await harness.slash(
         "dune enfrentada",
         user=GM,
@@ -81,12 +82,12 @@ async def test_the_gms_npc_opposes_a_players_character_by_their_sheets(harness: 
         motivacion="poder",
         como="guardia",
         pnj=True,
-        rival="Irulan Vex",
+        rival_pnj="Sardaukar",
         rival_habilidad="disciplina",
         rival_motivacion="Truth",
     )
     assert "Tu objetivo, como **Guardia**: Combate 7 + Poder 4 = 11." in prompt.text
-    assert "Se opone **Irulan Vex**: Disciplina 7 + Verdad 7 = 14." in prompt.text
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in prompt.text
     assert "1 éxito, menos 0 por obstáculos = dificultad 1." in prompt.text
     await harness.restart()
     harness.script(11, 12)
@@ -94,10 +95,10 @@ async def test_the_gms_npc_opposes_a_players_character_by_their_sheets(harness: 
         prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3, user=GM
     )
     assert "Chequeo de PNJ · objetivo 11 · dificultad 1" in rolled.text
-    assert "Se opone **Irulan Vex**: Disciplina 7 + Verdad 7 = 14." in rolled.text
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in rolled.text
     harness.script(2, 3)
     again = await harness.click(rolled.message, repeat_button(rolled.message), user=GM)
-    assert "Se opone **Irulan Vex**: Disciplina 7 + Verdad 7 = 14." in again.text
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in again.text
 
 
 async def test_the_opponents_scores_as_numbers_need_no_sheet(harness: Harness) -> None:
@@ -172,19 +173,20 @@ async def test_names_are_autocompleted_on_both_commands(harness: Harness) -> Non
     assert drives == [{"name": "Truth (7)", "value": "verdad"}]
     npc_skills = await harness.autocomplete("dune ayuda", "habilidad", "comb", user=GM, como="Guardia")
     assert npc_skills == [{"name": "Combate (7)", "value": "combate"}]
-    sheets = await harness.autocomplete("dune enfrentada", "rival", "", user=GM)
-    assert [s["name"] for s in sheets] == ["Irulan Vex (dune)", "Guardia (dune)"]
-    assert await harness.autocomplete("dune enfrentada", "rival", "gu") == []  # the GM's NPC
-    rival = sheets[0]["value"]
+    npcs = await harness.autocomplete("dune enfrentada", "rival_pnj", "", user=GM)
+    assert [s["name"] for s in npcs] == ["Guardia (dune)"]
+    assert await harness.autocomplete("dune enfrentada", "rival_pnj", "gu") == []  # the GM's
+    rival = npcs[0]["value"]
     rival_skills = await harness.autocomplete(
-        "dune enfrentada", "rival_habilidad", "disc", user=GM, rival=rival
+        "dune enfrentada", "rival_habilidad", "comb", user=GM, rival_pnj=rival
     )
-    assert rival_skills == [{"name": "Disciplina (7)", "value": "disciplina"}]
+    assert rival_skills == [{"name": "Combate (7)", "value": "combate"}]
     rival_drives = await harness.autocomplete(
-        "dune enfrentada", "rival_motivacion", "ver", user=GM, rival=rival
+        "dune enfrentada", "rival_motivacion", "ver", user=GM, rival_pnj=rival
     )
     assert rival_drives == [{"name": "Verdad (7)", "value": "verdad"}]
-    assert await harness.autocomplete("dune enfrentada", "rival_habilidad", "disc", user=GM) == []
+    # Without the NPC, never the roller's own sheet.
+    assert await harness.autocomplete("dune enfrentada", "rival_habilidad", "comb") == []
 
 
 async def test_refusals_by_name_are_private_and_store_nothing(harness: Harness) -> None:
@@ -194,19 +196,19 @@ async def test_refusals_by_name_are_private_and_store_nothing(harness: Harness) 
     assert "No tienes ficha activa" in no_sheet.text and no_sheet.ephemeral
     no_sheet = await harness.slash("dune ayuda", habilidad=6, motivacion="deber")
     assert "No tienes ficha activa" in no_sheet.text and no_sheet.ephemeral
-    not_yours = await harness.slash(
+    not_gm = await harness.slash(
         "dune enfrentada",
         habilidad=6,
         motivacion=6,
-        rival="Guardia",
+        rival_pnj="Guardia",
         rival_habilidad="combate",
         rival_motivacion=5,
     )
-    assert "No encuentro ninguna ficha «Guardia»" in not_yours.text and not_yours.ephemeral
+    assert "DJ" in not_gm.text and not_gm.ephemeral
     no_rival_sheet = await harness.slash(
         "dune enfrentada", habilidad=6, motivacion=6, rival_habilidad="combate", rival_motivacion=5
     )
-    assert "elige su ficha en «rival»" in no_rival_sheet.text and no_rival_sheet.ephemeral
+    assert "elige antes su ficha de PNJ en rival_pnj" in no_rival_sheet.text and no_rival_sheet.ephemeral
     no_rival = await harness.slash(
         "dune enfrentada", locale="en-US", habilidad=6, motivacion=6, rival_habilidad=6
     )
