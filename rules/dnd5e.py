@@ -292,11 +292,9 @@ def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> 
 
 @dataclass(frozen=True)
 class Combatant:
-    """One character, or a group of identical monsters sharing one roll.
-
-    Where its hit points and AC come from: a character sheet (``sheet_id``: the sheet's
-    ledger pools hold its hit points), or, for monsters without one, ``hp`` (one per member
-    of the group, empty when the GM gave none) and ``ac`` kept here."""
+    """One character, or a group of identical monsters sharing one roll. Its hit points
+    and AC are a sheet's (``sheet_id``), else kept here: ``hp`` one per member of a group
+    (empty until the GM gives them) and ``ac``."""
 
     key: str
     name: str
@@ -380,8 +378,8 @@ class Tracker:
     """A combat's initiative: who is in, in which order, whose turn, which round.
 
     ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
-    change returns a new tracker; ``step`` counts turn changes so a stale button is refused.
-    """
+    change returns a new tracker; ``step`` counts turn changes so a stale button is refused;
+    ``applied`` notes each damage roll and creature it reached, so it reaches it once."""
 
     entries: tuple[Entry, ...] = ()
     started: bool = False
@@ -509,14 +507,16 @@ class Tracker:
         raise RuleError("dnd.unknown_combatant")
 
     def hurt(self, target: str, hp: HitPoints, mark: str | None = None) -> Tracker:
-        """``target``'s hit points become ``hp`` (a monster's; a sheet's live in its
-        pools and only the mark is kept). ``mark`` names the damage roll applied: once."""
+        """``target``'s hit points become ``hp`` (a sheet's live in its pools: only the
+        mark is kept). The first noted for a group's member give the others the same
+        maximum, full. ``mark`` names the damage roll applied: once."""
         self._open()
         combatant, found = self.member(target)
         tracker = self.noted(mark) if mark else self
-        if combatant.sheet_id is not None or not combatant.hp:
+        if combatant.sheet_id is not None:
             return tracker
-        hps = tuple(hp if i == found.index else old for i, old in enumerate(combatant.hp))
+        old = combatant.hp or (HitPoints(hp.maximum, hp.maximum),) * combatant.count
+        hps = tuple(hp if i == found.index else kept for i, kept in enumerate(old))
         entries = tuple(
             replace(e, combatant=replace(e.combatant, hp=hps)) if e.combatant.key == combatant.key else e
             for e in self.entries

@@ -117,3 +117,12 @@ def members_of(key: str, name: str, count: int, hps: tuple[HitPoints, ...]) -> t
     return tuple(
         Member(f"{key}.{n + 1}", f"{name} {n + 1}", n, hps[n] if hps else None) for n in range(count)
     )
+
+
+def with_maximum(hp: HitPoints | None, maximum: int) -> HitPoints:
+    """A new maximum: current hit points stay within it; a creature that had none noted
+    starts at full."""
+    check_range("pg_maximos", maximum, 1, MAX_HP)
+    if hp is None:
+        return HitPoints(maximum, maximum)
+    return HitPoints(min(hp.current, maximum), maximum, hp.temporary)
