@@ -260,8 +260,9 @@ class TargetSelect(
 
 
 class HitPointsModal(Modal):
-    """The GM's form for one creature: a new maximum (a creature without a sheet), then
-    damage, healing, and temporary hit points (which replace the ones it had)."""
+    """The GM's form for one creature: a new maximum (a creature without a sheet: a
+    sheet's is edited on the sheet), then damage, healing, and temporary hit points (which
+    replace the ones it had)."""
 
     def __init__(self, tracker_id: int, target: Target, lang: Lang) -> None:
         title = t(lang, "dnd.hp.form.title", name=target.member.name[:NAME_LIMIT])[:TITLE_LIMIT]
@@ -269,7 +270,9 @@ class HitPointsModal(Modal):
         self.tracker_id = tracker_id
         self.target = target.member.target
         self.fields: dict[str, discord.ui.TextInput[HitPointsModal]] = {}
-        names = ["dano", "curacion", "temporales"] + (["maximos"] if target.row is None else [])
+        names = ["dano", "curacion", "temporales"] + (
+            ["maximos"] if target.combatant.sheet_id is None else []
+        )
         for name in names:
             self.fields[name] = discord.ui.TextInput(
                 label=t(lang, f"dnd.hp.form.{name}"), custom_id=name, max_length=4, required=False

@@ -103,6 +103,8 @@ async def aimed(
     if record is None:
         raise Refusal("dnd.tracker.none")
     target = pick(await targets(interaction.client.store, table.channel_id, tracker_of(record)), typed)
+    if target.dead:
+        raise Refusal("dnd.hp.already_dead")
     if ac is None and target.ac is None:
         raise Refusal("dnd.hp.no_ac", name=safe(target.member.name))
     return {

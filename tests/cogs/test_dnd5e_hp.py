@@ -10,7 +10,7 @@ import pytest
 
 from rules import dnd5e
 from tests.support.harness import Harness, Message, Upload
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import ADMIN, GM, OTHER, PLAYER
 
 SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
 
@@ -136,6 +136,8 @@ async def test_the_apply_button_and_menu_survive_a_restart(table: Harness) -> No
     # A dead monster is no longer offered as a target.
     names = [c["name"] for c in await table.autocomplete("dnd ataque", "objetivo", "Goblin")]
     assert names == ["Goblin 1", "Goblin 2"]
+    dead = await table.slash("dnd ataque", objetivo=target, bonificador=5)
+    assert dead.ephemeral and "ya está muerta" in dead.text
 
 
 async def test_the_gms_form_heals_damages_and_gives_temporary_hit_points(table: Harness) -> None:
@@ -226,4 +228,20 @@ async def test_an_attack_needs_an_ac_or_a_target(table: Harness) -> None:
     assert refused.ephemeral and "Falta la CA" in refused.text
     unknown = await table.slash("dnd ataque", objetivo="Dragón rojo", bonificador=5)
     assert "No encuentro a «Dragón rojo»" in unknown.text
-    assert CHANNEL_ID
+
+
+async def test_joining_from_the_form_reads_the_sheet_and_links_it(harness: Harness) -> None:
+    """An empty modifier in *Unirme*'s form is the sheet's Dexterity (16: +3), and the
+    character's hit points are then the sheet's."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.slash("ficha importar", archivo=Upload("dnd5e.json", SHEET.read_bytes()))
+    panel = (await harness.slash("dnd iniciativa panel")).message
+    opened = await harness.click(panel, "dnd:ini:unirme:1:0")
+    harness.script(10)
+    await harness.submit(
+        opened.modal_id, {"nombre": "Lía", "modificador": "", "condicion": ""}, message=harness.current(panel)
+    )
+    assert "**13** · Lía Brezo" in str(harness.current(panel).data)
+    shown = await harness.click(harness.current(panel), "dnd:pg:1", user=GM)
+    assert "PG 38/38 (+0 temporales) · CA 15" in shown.text
