@@ -198,8 +198,16 @@ def numbers(lang: Lang, target: Target) -> str:
 
 
 def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
-    """Each creature's hit points and AC, one line each (a long list is cut, never split)."""
-    lines = [f"**{safe(target.member.name)}** · {numbers(lang, target)}" for target in shown]
+    """Each creature's hit points and AC, one line each; lines past the embed's limit are
+    counted ("… y 12 más"), never cut in half (25 groups of 20 are 500 lines)."""
+    lines: list[str] = []
+    room = embeds.DESCRIPTION_LIMIT - len(t(lang, "fichas.more", n=len(shown))) - 1
+    for target in shown:
+        line = f"**{safe(target.member.name)}** · {numbers(lang, target)}"
+        if sum(len(kept) + 1 for kept in lines) + len(line) > room:
+            lines.append(t(lang, "fichas.more", n=len(shown) - len(lines)))
+            break
+        lines.append(line)
     return embeds.card(t(lang, "dnd.hp.title"), "\n".join(lines))
 
 

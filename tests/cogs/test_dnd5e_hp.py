@@ -245,3 +245,27 @@ async def test_joining_from_the_form_reads_the_sheet_and_links_it(harness: Harne
     assert "**13** · Lía Brezo" in str(harness.current(panel).data)
     shown = await harness.click(harness.current(panel), "dnd:pg:1", user=GM)
     assert "PG 38/38 (+0 temporales) · CA 15" in shown.text
+
+
+async def test_a_crowd_is_listed_within_discords_limits_and_picked_group_first(table: Harness) -> None:
+    """24 more groups of 20 (the most): the view counts the lines it cannot show, and the
+    menu lists the combatants, then the members of the group picked."""
+    for n in range(23):
+        table.script(5)
+        await table.slash(
+            "dnd iniciativa monstruos",
+            user=GM,
+            nombre=f"Kobold de la cueva {n}",
+            modificador=0,
+            cantidad=20,
+            pg=999,
+        )
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    assert "… y " in view.text and "más" in view.text
+    menu = view.message.data["components"][0]["components"][0]
+    assert len(menu["options"]) == 25 and menu["options"][0]["label"] == "Lía Brezo"
+    group = menu["options"][-1]["value"]
+    scoped = await table.click(view.message, menu["custom_id"], user=GM, values=[group], component_type=3)
+    members = scoped.data["components"][0]["components"][0]["options"]
+    assert [o["label"] for o in members][:2] == ["Kobold de la cueva 22 1", "Kobold de la cueva 22 2"]
+    table.assert_accepted()
