@@ -4,6 +4,7 @@ roll (a sheet's pools through the ledger, a monster's in the tracker), the GM's 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -269,3 +270,15 @@ async def test_a_crowd_is_listed_within_discords_limits_and_picked_group_first(t
     members = scoped.data["components"][0]["components"][0]["options"]
     assert [o["label"] for o in members][:2] == ["Kobold de la cueva 22 1", "Kobold de la cueva 22 2"]
     table.assert_accepted()
+
+
+async def test_a_double_click_on_apply_damage_applies_it_once(table: Harness) -> None:
+    target = await goblin(table, 1)
+    table.script(15, 3)
+    attack = await table.slash("dnd ataque", objetivo=target, bonificador=5, dano="1d6")
+    button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+    first, second = await asyncio.gather(
+        table.click(attack.message, button), table.click(attack.message, button)
+    )
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    assert await goblins(table) == (4, 7, 7)
