@@ -23,6 +23,15 @@ class System(StrEnum):
     MEDIANA = "mediana"
 
 
+class BoardHitPoints(StrEnum):
+    """How much of each combatant's hit points the live board (bot.board) shows everyone:
+    none, the players' numbers and a word for everyone else, or every number."""
+
+    HIDDEN = "ocultos"
+    STATE = "estado"
+    EXACT = "exactos"
+
+
 class TableSettings(BaseModel):
     """Per-table options, stored as validated JSON so new ones need no migration."""
 
@@ -34,6 +43,8 @@ class TableSettings(BaseModel):
     public_sheets: bool = False
     # The live board (bot.board) shows Dune's Amenaza to everyone unless the GM hides it.
     board_hides_threat: bool = False
+    # Hit points on the board's initiative (D&D, Mediana): players' numbers, NPCs' in a word.
+    board_hit_points: BoardHitPoints = BoardHitPoints.STATE
     # The chance line under each roll ("Superar con 0 · 1 · 2 · 3 dados comprados…").
     roll_odds: bool = True
 

@@ -31,7 +31,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal, pool_name
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
-from bot.models import Applied, Change, LedgerRow, Refused, Reset, System, Table, Undo
+from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.status import table_embed
@@ -39,6 +39,9 @@ from bot.ui import ActionButton, Guarded
 from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
+# The tables whose board shows hit points (and a table yet to choose its system).
+HIT_POINT_SYSTEMS = (None, System.DND5E, System.MEDIANA)
+HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
 HISTORY_PAGE = 10
 # Character sheets are not table state: a reset keeps them.
 KEPT_ON_RESET = (MEDIANA_SHEET,)
@@ -306,19 +309,26 @@ class Mesa(commands.Cog):
             raise Refusal("mesa.canal_dj.taken", channel=channel_id, table=other.channel_id, gm=other.gm_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
-    @options("mesa.opt", "secretas_jugadores", "probabilidades")
+    @options("mesa.opt", "secretas_jugadores", "probabilidades", "vida_tablero")
+    @app_commands.choices(vida_tablero=HIT_POINT_CHOICES)
     @table_option
     async def ajustes(
         self,
         interaction: discord.Interaction,
         secretas_jugadores: bool | None = None,
         probabilidades: bool | None = None,
+        vida_tablero: Choice[str] | None = None,
         mesa: str | None = None,
     ) -> None:
-        """The table's own settings; without options, shows them (to anyone)."""
+        """The table's own settings; without options, shows them (to anyone). A change the
+        board shows (its hit points) redraws it: the store tells the board of every change."""
         here = await table_context(interaction, mesa)
         table = here.table
-        chosen = {"player_secret_rolls": secretas_jugadores, "roll_odds": probabilidades}
+        chosen = {
+            "player_secret_rolls": secretas_jugadores,
+            "roll_odds": probabilidades,
+            "board_hit_points": BoardHitPoints(vida_tablero.value) if vida_tablero else None,
+        }
         update = {name: value for name, value in chosen.items() if value is not None}
         if update:
             here.require_gm()
@@ -327,7 +337,10 @@ class Mesa(commands.Cog):
         lang = here.lang
         secret = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
         odds = "mesa.ajustes.odds_on" if table.settings.roll_odds else "mesa.ajustes.odds_off"
-        text = "\n".join((t(lang, secret), t(lang, odds)))
+        lines = [t(lang, secret), t(lang, odds)]
+        if table.system in HIT_POINT_SYSTEMS:
+            lines.append(t(lang, f"mesa.ajustes.hp.{table.settings.board_hit_points.value}"))
+        text = "\n".join(lines)
         await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
 
     # -- the live board (issue 19: bot/board) ----------------------------------------------------

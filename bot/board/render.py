@@ -14,9 +14,11 @@ import discord
 from discord.utils import escape_markdown
 
 from bot import embeds
+from bot.board import hp
 from bot.errors import pool_name
 from bot.i18n import CATALOG, Lang, t
-from bot.models import LedgerRow, System, Table
+from bot.models import BoardHitPoints, LedgerRow, System, Table
+from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.store import Store
 from rules import dnd5e, donjon, dune, mediana
 
@@ -25,6 +27,8 @@ IMPULSO, AMENAZA, DETERMINACION, DIFICULTAD_EXTRA = "impulso", "amenaza", "deter
 DONJON_ROLL, DONJON_BANK, DONJON_GM_BANK = "donjon", "dados", "dados_dj"
 DND_COMBAT, MEDIANA_COMBAT = "dnd_combate", "mediana_combate"
 LEDGER_LINES = 5
+# Ledger rows read to find those lines, when some tell hit points the board keeps off it.
+LEDGER_READ = 50
 SHOWN = 10  # tasks, facts, banks or combatants listed before "and N more"
 FACT_SHOWN = 80
 
@@ -38,8 +42,9 @@ async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     part = PARTS.get(table.system) if table.system else None
     if part is not None:
         await part(store, lang, table, embed)
-    rows = await store.ledger(table.channel_id, limit=LEDGER_LINES)
-    lines = [ledger_line(lang, row) for row in rows] or [t(lang, "board.ledger.empty")]
+    hidden = await hp.secret(store, table)
+    rows = [row for row in await store.ledger(table.channel_id, limit=LEDGER_READ) if not hidden(row)]
+    lines = [ledger_line(lang, row) for row in rows[:LEDGER_LINES]] or [t(lang, "board.ledger.empty")]
     embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)
     return embed
 
@@ -56,6 +61,15 @@ def fit(lines: Iterable[str], limit: int = embeds.FIELD_LIMIT) -> str:
     return "\n".join(kept)
 
 
+def fit_more(lang: Lang, lines: list[str], limit: int = embeds.FIELD_LIMIT) -> str:
+    """Every line if they fit a field; else the first ones and "… and N more"."""
+    text = fit(lines, limit)
+    if len(text.splitlines()) == len(lines):
+        return text
+    room = limit - len(t(lang, "board.more", n=len(lines))) - 1
+    return fit(more(lang, fit(lines, room).splitlines(), len(lines)), limit)
+
+
 def more(lang: Lang, lines: list[str], total: int) -> list[str]:
     if total > len(lines):
         return [*lines, t(lang, "board.more", n=total - len(lines))]
@@ -66,7 +80,10 @@ def ledger_line(lang: Lang, row: LedgerRow) -> str:
     key = f"ledger.{row.reason}"
     reason = t(lang, key) if key in CATALOG.entries else row.reason
     pool = pool_name(lang, row.pool)
-    if row.owner_id:
+    if row.pool in SHEET_POOLS:
+        # Owned by a character sheet: its id is no user to mention.
+        pool = t(lang, "fichas.pool_owned", pool=pool, sheet=row.owner_id)
+    elif row.owner_id:
         pool = t(lang, "board.ledger.owned", pool=pool, owner=row.owner_id)
     verb = "board.ledger.gained" if row.delta > 0 else "board.ledger.spent"
     return t(
@@ -165,7 +182,8 @@ def fact_line(lang: Lang, law: donjon.Law) -> str:
 
 
 async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
-    """The open combat's order, an arrow on whoever acts, and the round."""
+    """The open combat's order, an arrow on whoever acts, the round, and hit points as the
+    table's setting shows them."""
     record = next(
         (r for r in await store.records(table.channel_id, DND_COMBAT, 5) if not r.data["ended"]), None
     )
@@ -174,16 +192,21 @@ async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed)
         return
     tracker = dnd5e.tracker_from_data(record.data)
     acting = tracker.acting
-    lines = [
-        order_line(lang, c.name, c.initiative, c.count, acting is not None and c.key == acting.key)
-        for c in tracker.order
-    ]
+    setting = table.settings.board_hit_points
+    lines = []
+    for c in tracker.order:
+        points = None if setting is BoardHitPoints.HIDDEN else await hp.dnd_hp(store, table, c)
+        shown = hp.hp_text(lang, setting, points, hp.dnd_player(c))
+        lines.append(
+            order_line(lang, c.name, c.initiative, c.count, acting is not None and c.key == acting.key, shown)
+        )
     title = t(lang, "board.round", n=tracker.round) if tracker.started else t(lang, "board.not_started")
-    embeds.field(embed, title, fit(lines) or t(lang, "board.nobody"), inline=False)
+    embeds.field(embed, title, fit_more(lang, lines) or t(lang, "board.nobody"), inline=False)
 
 
 async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
-    """The open combat's order this round (rolled again each round), ▶ on whoever acts."""
+    """The open combat's order this round (rolled again each round), ▶ on whoever acts, and
+    PV as the table's setting shows them."""
     record = next(
         (r for r in await store.records(table.channel_id, MEDIANA_COMBAT, 5) if not r.data["ended"]), None
     )
@@ -192,20 +215,29 @@ async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Em
         return
     combat = mediana.combat_from_data(record.data)
     acting = combat.acting
-    lines = [
-        order_line(lang, f.name, f.total, 1, acting is not None and f.key == acting.key) for f in combat.order
-    ]
-    embeds.field(embed, t(lang, "board.round", n=combat.round), fit(lines) or t(lang, "board.nobody"), False)
+    setting = table.settings.board_hit_points
+    lines = []
+    for f in combat.order:
+        points = None if setting is BoardHitPoints.HIDDEN else await hp.mediana_hp(store, table, f)
+        shown = hp.hp_text(lang, setting, points, hp.mediana_player(f) is not None)
+        lines.append(order_line(lang, f.name, f.total, 1, acting is not None and f.key == acting.key, shown))
+    text = fit_more(lang, lines) or t(lang, "board.nobody")
+    embeds.field(embed, t(lang, "board.round", n=combat.round), text, inline=False)
 
 
-def order_line(lang: Lang, name: str, initiative: int, count: int, acting: bool) -> str:
+def order_line(
+    lang: Lang, name: str, initiative: int, count: int, acting: bool, points: str | None = None
+) -> str:
+    """One place of the order; ``points``: the hit points the table's setting shows."""
     key = "board.order.acting" if acting else "board.order.line"
     label = (
         escape_markdown(name)
         if count == 1
         else t(lang, "board.order.group", name=escape_markdown(name), n=count)
     )
-    return t(lang, key, name=label, initiative=initiative)
+    if points is None:
+        return t(lang, key, name=label, initiative=initiative)
+    return t(lang, f"{key}_hp", name=label, initiative=initiative, hp=points)
 
 
 PARTS: dict[System, Part] = {

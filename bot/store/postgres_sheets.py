@@ -76,7 +76,10 @@ class PostgresSheets:
     async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
         """Make one of the owner's sheets at the table the active one."""
         async with self._pool.acquire() as db, db.transaction():
-            return await _activate(db, channel_id, owner_id, sheet_id)
+            chosen = await _activate(db, channel_id, owner_id, sheet_id)
+        if chosen:
+            self._changed(channel_id)
+        return chosen
 
     async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
         """The table's sheets (one owner's when given), by name."""
@@ -106,20 +109,26 @@ class PostgresSheets:
 
     async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
         """Write a sheet's new data if nobody changed it since ``version`` was read."""
-        status = await self._pool.execute(
-            "UPDATE sheets SET data = $1, version = version + 1 WHERE id = $2 AND version = $3",
+        channel_id = await self._pool.fetchval(
+            "UPDATE sheets SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 "
+            "RETURNING channel_id",
             json.dumps(data, ensure_ascii=False),
             sheet_id,
             version,
         )
-        return status != "UPDATE 0"
+        if channel_id is not None:
+            self._changed(int(channel_id))
+        return channel_id is not None
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
         status = await self._pool.execute(
             "DELETE FROM sheets WHERE id = $1 AND channel_id = $2", sheet_id, channel_id
         )
-        return status != "DELETE 0"
+        deleted = status != "DELETE 0"
+        if deleted:
+            self._changed(channel_id)
+        return deleted
 
 
 async def _activate(db: Db, channel_id: int, owner_id: int, sheet_id: int) -> bool:

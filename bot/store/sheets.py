@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.models import Change, Operation, Outcome, Refused, SheetRow
+from bot.models import Applied, Change, Operation, Outcome, Refused, SheetRow
 from bot.store.pools import Pools
 
 
@@ -59,7 +59,10 @@ class Sheets(Pools):
                 db.execute("DELETE FROM sheets WHERE id = ?", (sheet_id,))
             return sheet_id, outcome
 
-        return await self._write(create)
+        sheet_id, outcome = await self._write(create)
+        if isinstance(outcome, Applied) and not outcome.replayed:
+            self._changed(op.channel_id)
+        return sheet_id, outcome
 
     def _activate(self, db: sqlite3.Connection, channel_id: int, owner_id: int, sheet_id: int) -> int:
         db.execute(
@@ -73,7 +76,10 @@ class Sheets(Pools):
 
     async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
         """Make one of the owner's sheets at the table the active one."""
-        return bool(await self._write(self._activate, channel_id, owner_id, sheet_id))
+        chosen = bool(await self._write(self._activate, channel_id, owner_id, sheet_id))
+        if chosen:
+            self._changed(channel_id)
+        return chosen
 
     async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
         """The table's sheets (one owner's when given), by name."""
@@ -101,15 +107,17 @@ class Sheets(Pools):
     async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
         """Write a sheet's new data if nobody changed it since ``version`` was read."""
 
-        def update(db: sqlite3.Connection) -> bool:
-            return bool(
-                db.execute(
-                    "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ?",
-                    (json.dumps(data, ensure_ascii=False), sheet_id, version),
-                ).rowcount
-            )
+        def update(db: sqlite3.Connection) -> sqlite3.Row | None:
+            return db.execute(
+                "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ? "
+                "RETURNING channel_id",
+                (json.dumps(data, ensure_ascii=False), sheet_id, version),
+            ).fetchone()
 
-        return await self._write(update)
+        row = await self._write(update)
+        if row is not None:
+            self._changed(int(row[0]))
+        return row is not None
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
@@ -118,7 +126,10 @@ class Sheets(Pools):
             deleted = db.execute("DELETE FROM sheets WHERE id = ? AND channel_id = ?", (sheet_id, channel_id))
             return bool(deleted.rowcount)
 
-        return await self._write(delete)
+        deleted = await self._write(delete)
+        if deleted:
+            self._changed(channel_id)
+        return deleted
 
 
 def sheet_of(row: sqlite3.Row | asyncpg.Record) -> SheetRow:

@@ -1,0 +1,157 @@
+"""Hit points on the board's initiative (D&D and Mediana), read from the store.
+
+Where a combatant's hit points come from is one small function a system (:func:`dnd_hp`,
+:func:`mediana_hp`): today a player's, from their active character sheet; a monster's or
+an NPC's once the trackers keep them. How much of them everyone sees is the table's
+setting (``TableSettings.board_hit_points``, docs/decisiones.md): nothing; the players'
+numbers and, for everyone else, only a word (a monster's numbers are the GM's secret); or
+every number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.i18n import Lang, t
+from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
+from bot.models import BoardHitPoints, LedgerRow, System, Table
+from bot.sheets.access import played
+from bot.sheets.live import LIVE, Data
+from bot.store import Store
+from rules import dnd5e, mediana
+
+# The /mediana pv sheets read to find a player's (as cogs/mediana/state.py reads them).
+MEDIANA_SHEETS_READ = 200
+# The states the Mediana rules name, said after a player's numbers too (each changes play).
+MEDIANA_NAMED = frozenset({"malherido", "inconsciente", "muerto"})
+# The pools that hold hit points (a D&D sheet's PG and temporary PG, a player's Mediana
+# wounds): the board's ledger lines would tell their numbers.
+HP_POOLS = frozenset(live.pool for system in ("dnd5e", "mediana") for live in LIVE[system])
+
+
+@dataclass(frozen=True)
+class Hp:
+    """A combatant's hit points as play has left them, and the word for their state
+    (``board.hp.state.*``). ``unit``: PG (D&D) or PV (Mediana)."""
+
+    current: int
+    maximum: int
+    state: str
+    unit: str
+    temporary: int = 0
+
+
+def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) -> str | None:
+    """What the board says of one combatant's hit points (None: nothing)."""
+    if hp is None or setting is BoardHitPoints.HIDDEN:
+        return None
+    if setting is BoardHitPoints.STATE and not player:
+        return t(lang, f"board.hp.state.{hp.state}")
+    if hp.temporary:
+        return t(
+            lang, f"board.hp.{hp.unit}_temp", current=hp.current, maximum=hp.maximum, temporary=hp.temporary
+        )
+    if hp.state in MEDIANA_NAMED:
+        state = t(lang, f"board.hp.state.{hp.state}")
+        return t(lang, f"board.hp.{hp.unit}_state", current=hp.current, maximum=hp.maximum, state=state)
+    return t(lang, f"board.hp.{hp.unit}", current=hp.current, maximum=hp.maximum)
+
+
+async def secret(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
+    """Which ledger rows the board leaves out, since they tell hit points its setting
+    keeps off it: every hit point pool's when hidden; an NPC sheet's when only players'
+    numbers are shown (a player's Mediana wounds are the player's, never an NPC's)."""
+    setting = table.settings.board_hit_points
+    if setting is BoardHitPoints.EXACT:
+        return lambda row: False
+    if setting is BoardHitPoints.HIDDEN:
+        return lambda row: row.pool in HP_POOLS
+    npcs = {row.id for row in await store.sheets(table.channel_id) if row.npc}
+    return lambda row: row.pool in HP_POOLS and row.owner_id in npcs and row.pool != MEDIANA_WOUNDS
+
+
+async def sheet_data(store: Store, table: Table, user_id: int, system: System) -> Data | None:
+    """The player's active sheet of ``system`` as play has left it, if they have one."""
+    row = await store.active_sheet(table.channel_id, user_id)
+    if row is None or row.system != system.value:
+        return None
+    return await played(store, row)
+
+
+# -- D&D -----------------------------------------------------------------------------------------
+
+
+def dnd_points(current: int, maximum: int, temporary: int = 0) -> Hp:
+    """D&D hit points and their word: Ensangrentado ("Bloodied") at half the maximum or
+    less (SRD 5.2, "Daño y curación"), Caído at 0 (unconscious or dead: the GM says which)."""
+    if current <= 0:
+        state = "caido"
+    elif current * 2 <= maximum:
+        state = "ensangrentado"
+    elif current < maximum:
+        state = "herido"
+    else:
+        state = "ileso"
+    return Hp(current, maximum, state, "pg", temporary)
+
+
+def dnd_player(combatant: dnd5e.Combatant) -> bool:
+    """A player's character (``u{user id}``), whose numbers the table sees."""
+    return combatant.user_id is not None and not combatant.monster
+
+
+async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> Hp | None:
+    """A player's hit points from their active D&D sheet: current (pool ``ficha_pg``) and
+    temporary (``ficha_pg_temp``), both owned by the sheet, and the file's maximum. None
+    for a player without one, and for monsters and NPCs (the tracker keeps no sheet of
+    theirs yet)."""
+    user_id = combatant.user_id
+    if user_id is None or combatant.monster:
+        return None
+    data = await sheet_data(store, table, user_id, System.DND5E)
+    if data is None:
+        return None
+    pg = data["pg"]
+    return dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0))
+
+
+# -- Mediana -------------------------------------------------------------------------------------
+
+
+def mediana_points(physique: int, maximum: int, current: int) -> Hp:
+    """Mediana's PV and their word: the rules' malherido (PV ≤ Físico), inconsciente (0)
+    and muerto (−Físico × 6); above malherido, Ileso at the maximum, else Herido."""
+    health = mediana.Health(physique, maximum, current)
+    state = health.state
+    if state == "bien":
+        state = "ileso" if current >= maximum else "herido"
+    return Hp(current, maximum, state, "pv")
+
+
+def mediana_player(fighter: mediana.Fighter) -> int | None:
+    """The player a fighter is (``u{user id}``; an NPC's key is ``n…``)."""
+    digits = fighter.key[1:]
+    return int(digits) if fighter.key.startswith("u") and digits.isdigit() else None
+
+
+async def mediana_hp(store: Store, table: Table, fighter: mediana.Fighter) -> Hp | None:
+    """A player's PV: from their active Mediana sheet (``pv.maximos`` less the player's
+    ``mediana_heridas`` pool), else from the PV sheet ``/mediana pv ficha`` keeps (the same
+    pool). None for an NPC and for a player with neither."""
+    user_id = mediana_player(fighter)
+    if user_id is None:
+        return None
+    data = await sheet_data(store, table, user_id, System.MEDIANA)
+    if data is not None:
+        pv = data["pv"]
+        return mediana_points(int(pv["fisico"]), int(pv["maximos"]), int(pv["actuales"]))
+    records = await store.records(table.channel_id, MEDIANA_SHEET, MEDIANA_SHEETS_READ)
+    record = next((r for r in records if r.user_id == user_id), None)
+    if record is None:
+        return None
+    kept = record.data
+    wounds = await store.pool(table.channel_id, MEDIANA_WOUNDS, user_id)
+    # A PV sheet from before the wounds pool kept its current PV itself.
+    current = int(kept["current"]) if "current" in kept else int(kept["maximum"]) - wounds
+    return mediana_points(int(kept["physique"]), int(kept["maximum"]), current)
