@@ -156,9 +156,27 @@ class Sheets(commands.Cog):
                 await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
+        else:
+            await self.renew_companion(interaction, ctx, row, io.validate(current), sheet)
         fresh = await self.bot.store.sheet(ctx.table.channel_id, row.id)
         assert fresh is not None
         await self.show(interaction, ctx, fresh, "fichas.editar.done")
+
+    async def renew_companion(
+        self,
+        interaction: discord.Interaction,
+        ctx: TableContext,
+        row: SheetRow,
+        before: SheetBase,
+        after: SheetBase,
+    ) -> None:
+        """``/mediana pv`` reads Físico and the maximum from a record of its own: when an
+        edit of the active sheet changes either, that record is written again, or
+        ``/mediana pv``, its Malherido rank and the board would keep the old ones."""
+        renewed = companion(row, after)
+        previous = companion(row, before)
+        if renewed is not None and previous is not None and renewed.data != previous.data:
+            await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", new_record=renewed)
 
     @group.command(name=T("fichas.borrar"), description=T("fichas.borrar.desc"))
     @options("fichas.opt", "ficha")

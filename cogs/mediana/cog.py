@@ -436,12 +436,23 @@ class Mediana(commands.Cog):
         """Record a character's Físico and PV (your own; the GM may set anyone's)."""
         table = await current_table(interaction, mesa)
         owner = await self.owner(interaction, table, jugador)
+        await self.refuse_sheet_owner(table, owner.id)
         mediana.check_health(fisico, maximo)
         current = maximo if actual is None else actual
         check_range("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
         sheet = Health(fisico, maximo, current)
         await set_sheet(self.bot, interaction, table, owner.id, sheet)
         await self.answer_health(interaction, owner.id, sheet)
+
+    async def refuse_sheet_owner(self, table: Table, user_id: int) -> None:
+        """An active Mediana sheet holds the character's Físico and maximum: setting them
+        here too would leave the sheet and the wounds pool disagreeing (a pool past the
+        sheet's bounds), so the sheet is where they change."""
+        active = await self.bot.store.active_sheet(table.channel_id, user_id)
+        if active is not None and active.system == "mediana":
+            raise Refusal(
+                "mediana.pv.from_sheet", user=user_id, name=discord.utils.escape_markdown(active.name)
+            )
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
     @options("mediana.opt", "jugador")

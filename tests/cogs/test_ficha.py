@@ -448,3 +448,26 @@ async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness)
     assert "Indica el atributo" in missing.text
     choices = await harness.autocomplete("mediana tirada", "habilidad", "meca")
     assert choices == [{"name": "Mecanismos (Inteligencia + 2)", "value": "Mecanismos"}]
+
+
+async def test_editing_the_mediana_maximum_reaches_mediana_pv(harness: Harness) -> None:
+    """/mediana pv reads Físico and the maximum from the active sheet's record: an edit of
+    either writes it again, so /mediana pv and the board agree with /ficha."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    await harness.slash("ficha editar", campo="pv.maximos", valor="24")
+    assert "PV 24/24" in (await harness.slash("ficha ver")).text
+    shown = await harness.slash("mediana pv ver", jugador=PLAYER)
+    assert "**24**/24 PV" in shown.text, shown.text
+    await harness.assert_ledger_matches()
+
+
+async def test_mediana_pv_fijar_leaves_a_sheets_pv_to_the_sheet(harness: Harness) -> None:
+    """With an active Mediana sheet, /mediana pv fijar would make the pool and the sheet
+    disagree (and the sheet unreadable): it is refused, naming the sheet, nothing changed."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    refused = await harness.slash("mediana pv fijar", fisico=1, maximo=2, actual=-6)
+    assert refused.ephemeral and "Maese Tobías" in refused.text, refused.text
+    assert await harness.pool("mediana_heridas", PLAYER.id) == 0
+    assert "PV 18/18" in (await harness.slash("ficha ver")).text
