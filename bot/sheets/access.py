@@ -87,7 +87,11 @@ async def for_roll(
     ``como`` names. Refused for a sheet of another system."""
     if como and not gm:
         raise Refusal("error.not_gm")
-    row = await find(store, table, gm, user_id, como)
+    return await of_system(store, table, await find(store, table, gm, user_id, como))
+
+
+async def of_system(store: Store, table: Table, row: SheetRow) -> tuple[SheetRow, SheetBase]:
+    """A sheet a roll reads numbers from; refused when it is of another system."""
     if table.system is None or row.system != table.system.value:
         raise Refusal("fichas.wrong_system")
     return row, await content(store, row)
@@ -99,3 +103,11 @@ async def npc_choices(interaction: discord.Interaction[Tirada], current: str) ->
     if not is_gm(table, interaction):
         return []
     return await choices(interaction.client.store, table, True, interaction.user.id, current, npc_only=True)
+
+
+async def sheet_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """A roll's target: the table's sheets this user may read (a player's own, everyone's
+    when sheets are public, and every one, NPCs too, for the GM)."""
+    table = await current_table(interaction)
+    gm = is_gm(table, interaction)
+    return await choices(interaction.client.store, table, gm, interaction.user.id, current)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
@@ -108,7 +110,8 @@ class Donjon(commands.Cog):
         parts, character = None, None
         if dados is None or como:
             table = await current_table(interaction)
-            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como)
+            player = roll.roller(interaction, table, jugador.id if jugador else None)
+            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player)
             dados, parts, character = found
         await roll.prueba(
             interaction,
@@ -125,26 +128,52 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
-    @options("donjon.opt", "rival", "dados", "rival_dados", "banco", "rival_banco", "jugador")
+    @options("donjon.opt", "dados", "rival", "rival_dados", "banco", "rival_banco", "jugador")
+    @options("donjon.opt", "rival_atributo", "rival_habilidad")
+    @options("fichas.opt", "atributo", "habilidad", "como", "rival_pnj")
     @reason_option
     @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction[Tirada],
-        rival: discord.Member,
-        dados: Pool,
-        rival_dados: Pool,
+        dados: Pool | None = None,
+        atributo: app_commands.Range[str, 1, 60] | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
+        rival: discord.Member | None = None,
+        rival_dados: Pool | None = None,
+        rival_pnj: app_commands.Range[str, 1, 100] | None = None,
+        rival_atributo: app_commands.Range[str, 1, 60] | None = None,
+        rival_habilidad: app_commands.Range[str, 1, 60] | None = None,
         banco: Pool = 0,
         rival_banco: Pool = 0,
         jugador: discord.Member | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        if rival.bot:
+        """Each side's dice as a number or from a sheet: the roller's Atributo and Habilidad
+        (or the GM's NPC ``como``), and the rival's from the GM's NPC ``rival_pnj``."""
+        table = await current_table(interaction)
+        if (rival is None) == (rival_pnj is None):
+            raise Refusal("fichas.rival_or_npc")
+        if rival is not None and rival.bot:
             raise Refusal("donjon.bad_rival")
+        player = roll.roller(interaction, table, jugador.id if jugador else None)
+        parts, character = None, None
+        if dados is None or como:
+            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player)
+            dados, parts, character = found
+        rival_parts, rival_character = None, None
+        if rival_pnj:
+            found = await sheet.dice(self.bot, interaction, table, rival_atributo, rival_habilidad, rival_pnj)
+            rival_dados, rival_parts, rival_character = found
+        elif rival_atributo or rival_habilidad:
+            raise Refusal("fichas.npc_names")
+        elif rival_dados is None:
+            raise Refusal("donjon.need_rival_dice")
         await roll.enfrentada(
             interaction,
-            rival=rival.id,
+            rival=rival.id if rival else GM,
             dados=dados,
             rival_dados=rival_dados,
             banco=banco,
@@ -152,6 +181,10 @@ class Donjon(commands.Cog):
             jugador=jugador.id if jugador else None,
             secreta=secreta,
             motivo=reason(motivo),
+            mine_parts=parts,
+            character=character,
+            rival_parts=rival_parts,
+            rival_character=rival_character,
         )
 
     # -- tests without the Law -------------------------------------------------------------------
@@ -162,6 +195,7 @@ class Donjon(commands.Cog):
         "aguante",
         "modificadores",
         "severidad",
+        "pnj",
         "atributo_pnj",
         "habilidad_pnj",
         "bonificacion_dj",
@@ -173,23 +207,33 @@ class Donjon(commands.Cog):
     async def dano(
         self,
         interaction: discord.Interaction[Tirada],
-        aguante: Pool,
+        aguante: Pool | None = None,
         modificadores: PoolShift = 0,
         severidad: Choice[str] | None = None,
-        atributo_pnj: Pool | None = None,
-        habilidad_pnj: Pool | None = None,
+        pnj: app_commands.Range[str, 1, 100] | None = None,
+        atributo_pnj: app_commands.Range[str, 1, 60] | None = None,
+        habilidad_pnj: app_commands.Range[str, 1, 60] | None = None,
         bonificacion_dj: Bank = 0,
         jugador: discord.Member | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
+        """Aguante as a number or from the active sheet of whoever takes the damage; the
+        NPC's Atributo and Habilidad as numbers or by name from the GM's NPC ``pnj``."""
+        table = await current_table(interaction)
+        player = roll.roller(interaction, table, jugador.id if jugador else None)
+        character = None
+        if aguante is None:
+            aguante, character = await sheet.endurance(self.bot, interaction, table, player)
+        npc = await sheet.npc_terms(self.bot, interaction, table, atributo_pnj, habilidad_pnj, pnj)
         await roll.dano(
             interaction,
             aguante=aguante,
             modificadores=modificadores,
             severidad=severidad.value if severidad else None,
-            atributo_pnj=atributo_pnj,
-            habilidad_pnj=habilidad_pnj,
+            npc_parts=npc[0] if npc else None,
+            npc=npc[1] if npc else None,
+            character=character,
             bonificacion_dj=bonificacion_dj,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
@@ -197,17 +241,17 @@ class Donjon(commands.Cog):
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "valor", "sobreprecio", "habilidad", "intercambio")
+    @options("donjon.opt", "riqueza", "valor", "sociabilidad", "sobreprecio", "habilidad", "intercambio")
     @reason_option
     @secret_option
     async def gastos_comprar(
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
         valor: Pool,
+        sociabilidad: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         intercambio: Pool = 0,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -223,7 +267,7 @@ class Donjon(commands.Cog):
             "habilidad": habilidad,
             "intercambio": intercambio,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
     @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
@@ -233,10 +277,10 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
-        provisiones: Pool,
+        sociabilidad: Pool | None = None,
+        provisiones: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -250,20 +294,20 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad", "provisiones"), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "riqueza_pnj", "discernimiento_pnj", "habilidad")
+    @options("donjon.opt", "riqueza", "riqueza_pnj", "discernimiento_pnj", "sociabilidad", "habilidad")
     @reason_option
     @secret_option
     async def gastos_influencia(
         self,
         interaction: discord.Interaction[Tirada],
         riqueza: Pool,
-        sociabilidad: Pool,
         riqueza_pnj: Pool,
         discernimiento_pnj: Pool,
-        habilidad: Pool = 0,
+        sociabilidad: Pool | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -277,7 +321,7 @@ class Donjon(commands.Cog):
             "discernimiento_pnj": discernimiento_pnj,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
     @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
@@ -287,11 +331,11 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         provisiones: Pool,
-        cerebralidad: Pool,
+        cerebralidad: Pool | None = None,
         valor: Pool = 0,
         habilidad_objeto: ItemSkill = 0,
         inusual: bool = False,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -306,7 +350,7 @@ class Donjon(commands.Cog):
             "inusual": inusual,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("cerebralidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
     @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
@@ -316,10 +360,10 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         valor: Pool,
-        sociabilidad: Pool,
-        riqueza: Pool,
+        sociabilidad: Pool | None = None,
+        riqueza: Pool | None = None,
         sobreprecio: Pool = 0,
-        habilidad: Pool = 0,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -333,7 +377,20 @@ class Donjon(commands.Cog):
             "sobreprecio": sobreprecio,
             "habilidad": habilidad,
         }
-        await roll.gastos(interaction, ask, secreta=secreta, motivo=reason(motivo))
+        await self.expense(interaction, ask, ("sociabilidad", "riqueza"), secreta, motivo)
+
+    async def expense(
+        self,
+        interaction: discord.Interaction[Tirada],
+        ask: dict[str, Any],
+        from_sheet: tuple[str, ...],
+        secreta: bool,
+        motivo: str | None,
+    ) -> None:
+        """A Prueba de Gastos, with what was left out read from the roller's sheet."""
+        table = await current_table(interaction)
+        filled = await sheet.expense(self.bot, interaction, table, ask, from_sheet)
+        await roll.gastos(interaction, filled, secreta=secreta, motivo=reason(motivo))
 
     # -- banked dice, facts, settings -------------------------------------------------------------
 
@@ -510,3 +567,17 @@ class Donjon(commands.Cog):
 Donjon.prueba.autocomplete("atributo")(sheet.attribute_choices)
 Donjon.prueba.autocomplete("habilidad")(sheet.skill_choices)
 Donjon.prueba.autocomplete("como")(access.npc_choices)
+Donjon.enfrentada.autocomplete("atributo")(sheet.attribute_choices)
+Donjon.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.enfrentada.autocomplete("como")(access.npc_choices)
+Donjon.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Donjon.enfrentada.autocomplete("rival_atributo")(sheet.attributes_of("rival_pnj"))
+Donjon.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
+Donjon.dano.autocomplete("pnj")(access.npc_choices)
+Donjon.dano.autocomplete("atributo_pnj")(sheet.attributes_of("pnj"))
+Donjon.dano.autocomplete("habilidad_pnj")(sheet.skills_of("pnj"))
+Donjon.gastos_comprar.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_provisiones.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_influencia.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_objeto.autocomplete("habilidad")(sheet.skill_choices)
+Donjon.gastos_vender.autocomplete("habilidad")(sheet.skill_choices)

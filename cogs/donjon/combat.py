@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot import embeds
-from bot.checks import is_gm, table_of
+from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
@@ -17,6 +17,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.rolls import Decision, act, load
 from bot.ui import Guarded, Modal, StepButton, parse_int, selected
+from cogs.donjon import sheet
 from cogs.donjon.state import COMBAT_KIND
 from rules import donjon
 
@@ -211,6 +212,15 @@ class RemoveSelect(
             )
 
 
+async def initiative(interaction: discord.Interaction[Tirada], npc: str | None) -> tuple[int, str]:
+    """ "Cada jugador tira una cantidad de dados igual a su Nivel más su Discernimiento ... El
+    DJ tira por cada PNJ en combate, sumando el Nivel de los PNJ más su Discernimiento": from
+    the player's active sheet, or the GM's NPC sheet ``npc``; and whose sheet it is."""
+    table = await current_table(interaction)
+    found = await sheet.read(interaction.client, interaction, table, npc)
+    return found.nivel + found.atributos.discernimiento, found.nombre[:40]
+
+
 async def join(
     interaction: discord.Interaction[Tirada], record_id: int, combatant: donjon.Combatant, pool: int
 ) -> None:
@@ -230,14 +240,20 @@ class JoinModal(Modal):
         super().__init__(title=t(lang, "donjon.join.title"), custom_id=f"donjon:unirme-modal:{combat_id}")
         self.record_id = combat_id
         self.dice: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.join.dice"), custom_id="dados", max_length=3
+            label=t(lang, "donjon.join.dice"), custom_id="dados", max_length=3, required=False
         )
         self.add_item(self.dice)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+        """The dice typed, or (left empty) the active sheet's Nivel + Discernimiento, under
+        the character's name."""
         user = interaction.user
-        combatant = donjon.Combatant(f"u{user.id}", user.display_name[:40], False, (), 1, user.id)
+        name = user.display_name[:40]
+        if self.dice.value.strip():
+            pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+        else:
+            pool, name = await initiative(interaction, None)
+        combatant = donjon.Combatant(f"u{user.id}", name, False, (), 1, user.id)
         await join(interaction, self.record_id, combatant, pool)
 
 
@@ -249,7 +265,7 @@ class NpcModal(Modal):
             label=t(lang, "donjon.npc.name"), custom_id="nombre", max_length=40
         )
         self.dice: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.npc.dice"), custom_id="dados", max_length=3
+            label=t(lang, "donjon.npc.dice"), custom_id="dados", max_length=3, required=False
         )
         self.count: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
             label=t(lang, "donjon.npc.count"), custom_id="cantidad", max_length=2, required=False
@@ -265,7 +281,10 @@ class NpcModal(Modal):
         name = " ".join(self.name.value.split())[:40]
         if not name:
             raise Refusal("donjon.npc.no_name")
-        pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+        if self.dice.value.strip():
+            pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+        else:
+            pool, name = await initiative(interaction, name)
         count = parse_int(self.count.value or "1", "cantidad", 1, 20)
         combatant = donjon.Combatant(f"n{interaction.id}", name, True, (), count)
         await join(interaction, self.record_id, combatant, pool)

@@ -29,15 +29,21 @@ def contest_lines(lang: Lang, test: Contest, label_a: str, label_b: str) -> list
 
 
 def labels(lang: Lang, roll: DonjonRoll, roller: int) -> tuple[str, str]:
-    """Whose pool each side is: the test's player (the GM may roll for one) and the rival
-    or the GM."""
+    """Whose pool each side is: the test's player (the GM may roll for one, or as a
+    character of a sheet) and the rival, the GM, or the GM's NPC by its sheet's name."""
     rival = roll.details.get("rival")
     player = roll.details.get("player", roller)
     mine = f"<@{player}>"
     if roll.details.get("character"):
-        name = discord.utils.escape_mentions(discord.utils.escape_markdown(roll.details["character"]))
-        mine = t(lang, "fichas.donjon.as", user=player, name=name)
+        mine = t(lang, "fichas.donjon.as", user=player, name=safe(roll.details["character"]))
+    if roll.details.get("rival_character"):
+        return mine, f"**{safe(roll.details['rival_character'])}**"
     return mine, (f"<@{rival}>" if rival else t(lang, "donjon.the_gm"))
+
+
+def safe(name: str) -> str:
+    """A sheet's name as the card shows it: never markdown, never a ping."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def part_text(lang: Lang, name: str, value: int) -> str:

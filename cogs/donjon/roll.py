@@ -84,7 +84,14 @@ async def prueba(
     """A test against an opposing NPC (``contra`` dice) or an obstacle (the difficulty's
     dice plus the Donjon level; Media when neither is given). The GM may add banked dice to
     the opposing pool: "una próxima acción del DJ relacionada al personaje"."""
-    ask = {"dados": dados, "contra": contra, "dificultad": dificultad, "jugador": jugador}
+    ask = {
+        "dados": dados,
+        "contra": contra,
+        "dificultad": dificultad,
+        "jugador": jugador,
+        "mine_parts": mine_parts,
+        "character": character,
+    }
     table = await current_table(interaction)
     if contra is not None and dificultad is not None:
         raise Refusal("donjon.contra_or_difficulty")
@@ -131,11 +138,25 @@ async def enfrentada(
     jugador: int | None = None,
     secreta: bool = False,
     motivo: str | None = None,
+    mine_parts: Parts | None = None,
+    character: str | None = None,
+    rival_parts: Parts | None = None,
+    rival_character: str | None = None,
 ) -> None:
     """Two characters against each other; the winner allocates, the loser narrates. Each
     side may add its banked dice; the rival's are spent by the rival (rolling the test
-    themself) or by the GM, never by the other player."""
-    ask = {"rival": rival, "dados": dados, "rival_dados": rival_dados, "jugador": jugador}
+    themself) or by the GM, never by the other player. A rival NPC is the GM's (``rival``
+    is ``GM``): its banked dice are the GM's, and the GM allocates or narrates for it."""
+    ask = {
+        "rival": rival,
+        "dados": dados,
+        "rival_dados": rival_dados,
+        "jugador": jugador,
+        "mine_parts": mine_parts,
+        "character": character,
+        "rival_parts": rival_parts,
+        "rival_character": rival_character,
+    }
     table = await current_table(interaction)
     player = roller(interaction, table, jugador)
     me = interaction.client.user
@@ -157,8 +178,13 @@ async def enfrentada(
             "rival": rival,
             "bank_spent": banco,
             "player": player,
-            "explain": {"b": [("dados", rival_dados), ("banco", rival_banco)]},
+            "explain": {
+                "b": [*(rival_parts or [("dados", rival_dados)]), ("banco", rival_banco)],
+                "a": [*mine_parts, ("banco", banco)] if mine_parts else [],
+            },
             "ask": ask,
+            "character": character,
+            "rival_character": rival_character,
         },
         secret=secreta,
         motivo=motivo,
@@ -177,94 +203,98 @@ async def dano(
     jugador: int | None = None,
     secreta: bool = False,
     motivo: str | None = None,
+    npc_parts: Parts | None = None,
+    npc: str | None = None,
+    character: str | None = None,
 ) -> None:
     """Prueba de Daño: Aguante (+ modifiers) against "el Atributo y Habilidad apropiados del
     PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la severidad",
-    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida"."""
+    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida".
+    ``npc_parts`` are the NPC's two terms by where they came from (its sheet, or numbers);
+    ``character`` names the sheet the Aguante came from."""
+    if npc_parts is None and (atributo_pnj is not None or habilidad_pnj is not None):
+        npc_parts = [("atributo", atributo_pnj or 0), ("habilidad", habilidad_pnj or 0)]
     ask = {
         "aguante": aguante,
         "modificadores": modificadores,
         "severidad": severidad,
-        "atributo_pnj": atributo_pnj,
-        "habilidad_pnj": habilidad_pnj,
         "jugador": jugador,
+        "npc_parts": npc_parts,
+        "npc": npc,
+        "character": character,
     }
     table = await current_table(interaction)
     gm_only(table, interaction, bonificacion_dj, "donjon.gm_bank_gm_only")
     player = roller(interaction, table, jugador)
-    npc = atributo_pnj is not None or habilidad_pnj is not None
-    if npc and severidad is not None:
+    if npc_parts is not None and severidad is not None:
         raise Refusal("donjon.npc_or_severity")
     parts: Parts
-    if npc:
-        attribute, skill = atributo_pnj or 0, habilidad_pnj or 0
-        base = donjon.npc_damage_dice(attribute, skill)
-        parts = [("atributo", attribute), ("habilidad", skill)]
+    if npc_parts is not None:
+        base = donjon.npc_damage_dice(npc_parts[0][1], npc_parts[1][1])
+        parts = [(str(n), v) for n, v in npc_parts]
     else:
         severity = severidad or donjon.DEFAULT_SEVERITY
         base = donjon.damage_dice(table.donjon_level, severity)
         parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", table.donjon_level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
+    mine = [("atributo.aguante", aguante), ("modificadores", modificadores)] if character else []
     await contest(
         interaction,
         table,
         "dano",
         (max(aguante + modificadores, 0), against),
         spend=spend,
-        details={"player": player, "explain": {"b": [*parts, ("banco", bonificacion_dj)]}, "ask": ask},
+        details={
+            "player": player,
+            "explain": {"b": [*parts, ("banco", bonificacion_dj)], "a": mine},
+            "ask": ask,
+            "character": character,
+            "rival_character": npc,
+        },
         secret=secreta,
         motivo=motivo,
     )
 
 
-def expense_pools(ask: dict[str, Any]) -> tuple[int, tuple[int, ...], Parts]:
-    """The dice put in, the dice added to them, and the GM's dice by where they come from."""
+def expense_pools(ask: dict[str, Any]) -> tuple[Parts, Parts]:
+    """The player's dice (the dice put in first, then what is added to them) and the GM's,
+    each by where they come from."""
     get = ask.get
     kind = ask["tipo"]
+    skill = ("habilidad", get("habilidad", 0))
     if kind == "comprar":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0), get("intercambio", 0)),
             [
-                ("valor", ask["valor"]),
-                ("sobreprecio", get("sobreprecio", 0)),
+                ("riqueza", ask["riqueza"]),
+                ("sociabilidad", ask["sociabilidad"]),
+                skill,
+                ("intercambio", get("intercambio", 0)),
             ],
+            [("valor", ask["valor"]), ("sobreprecio", get("sobreprecio", 0))],
         )
     if kind == "provisiones":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0)),
-            [
-                ("provisiones", ask["provisiones"]),
-                ("sobreprecio", get("sobreprecio", 0)),
-            ],
+            [("riqueza", ask["riqueza"]), ("sociabilidad", ask["sociabilidad"]), skill],
+            [("provisiones", ask["provisiones"]), ("sobreprecio", get("sobreprecio", 0))],
         )
     if kind == "influencia":
         return (
-            ask["riqueza"],
-            (ask["sociabilidad"], get("habilidad", 0)),
-            [
-                ("riqueza_pnj", ask["riqueza_pnj"]),
-                ("discernimiento_pnj", ask["discernimiento_pnj"]),
-            ],
+            [("riqueza", ask["riqueza"]), ("sociabilidad", ask["sociabilidad"]), skill],
+            [("riqueza_pnj", ask["riqueza_pnj"]), ("discernimiento_pnj", ask["discernimiento_pnj"])],
         )
     if kind == "objeto":
-        value, skill, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
-        donjon.provisions_dice(value, skill, unusual)
-        best = ("valor", value) if value >= skill else ("habilidad_objeto", skill)
+        value, item, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
+        donjon.provisions_dice(value, item, unusual)
+        best = ("valor", value) if value >= item else ("habilidad_objeto", item)
         parts = [
             ("automaticos", donjon.PROVISIONS_AUTOMATIC),
             best,
             ("inusual", donjon.PROVISIONS_UNUSUAL * unusual),
         ]
-        return ask["provisiones"], (ask["cerebralidad"], get("habilidad", 0)), parts
+        return [("provisiones", ask["provisiones"]), ("cerebralidad", ask["cerebralidad"]), skill], parts
     return (
-        ask["valor"],
-        (ask["sociabilidad"], get("habilidad", 0)),
-        [
-            ("riqueza", ask["riqueza"]),
-            ("sobreprecio", get("sobreprecio", 0)),
-        ],
+        [("valor", ask["valor"]), ("sociabilidad", ask["sociabilidad"]), skill],
+        [("riqueza", ask["riqueza"]), ("sobreprecio", get("sobreprecio", 0))],
     )
 
 
@@ -276,13 +306,15 @@ async def gastos(
     motivo: str | None = None,
 ) -> None:
     """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
-    only if the test succeeds. Influence banks its successes for the one who paid."""
+    only if the test succeeds. Influence banks its successes for the one who paid. What
+    came from the roller's sheet is named (``ask["nombres"]``: term → part name)."""
     table = await current_table(interaction)
-    put_in, added, parts = expense_pools(ask)
-    player, gm_dice = put_in + sum(added), sum(v for _, v in parts)
+    mine, parts = expense_pools(ask)
+    put_in, player, gm_dice = mine[0][1], sum(v for _, v in mine), sum(v for _, v in parts)
     check_range("dados", player, 0, donjon.MAX_POOL)
     check_range("dados", gm_dice, 0, donjon.MAX_POOL)
     me = interaction.user.id
+    names = ask.get("nombres") or {}
 
     def influence(test: Contest) -> tuple[Change, ...]:
         if test.winner != "a":
@@ -298,8 +330,9 @@ async def gastos(
         (player, gm_dice),
         details={
             "params": {"spent": put_in} if kind != "vender" else {},
-            "explain": {"b": parts},
+            "explain": {"b": parts, "a": [(names.get(n, n), v) for n, v in mine] if names else []},
             "ask": ask,
+            "character": ask.get("character"),
         },
         gain=influence if kind == "influencia" else None,
         secret=secreta,

@@ -6,6 +6,10 @@ dice as before, for tables without sheets. The card shows where the dice came fr
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Coroutine
+from typing import Any
+
 import discord
 from discord.app_commands import Choice
 
@@ -17,18 +21,44 @@ from bot.models import Table
 from bot.names import Names, closest, containing
 from bot.sheets import access
 from bot.sheets.models import DonjonAttributes, DonjonSheet
+from rules import donjon
+from rules.errors import check_range
 
 ATTRIBUTES = Names("fichas.donjon.attr", DonjonAttributes.model_fields, "fichas.donjon.unknown_attribute")
 # A part of a pool named by the player rather than the catalog: "nombre:Trepar Árboles".
 NAMED = "nombre:"
+NUMBER = re.compile(r"\s*\d{1,3}\s*")
 
 Parts = list[tuple[str, int]]
+Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[Choice[str]]]]
 
 
-async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DonjonSheet:
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+async def read(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    como: str | None,
+    owner: int | None = None,
+) -> DonjonSheet:
+    """The sheet a roll reads: ``owner``'s active one (the roller's by default), or the
+    GM's NPC ``como`` names."""
+    gm = is_gm(table, interaction)
+    _, sheet = await access.for_roll(bot.store, table, gm, owner or interaction.user.id, como)
     assert isinstance(sheet, DonjonSheet)
     return sheet
+
+
+def attribute_part(sheet: DonjonSheet, typed: str) -> tuple[str, int]:
+    key = ATTRIBUTES.find(typed)
+    return f"atributo.{key}", getattr(sheet.atributos, key)
+
+
+def skill_part(sheet: DonjonSheet, typed: str) -> tuple[str, int]:
+    found = closest(typed, [s.nombre for s in sheet.habilidades])
+    if found is None:
+        raise Refusal("fichas.donjon.unknown_skill", name=discord.utils.escape_markdown(typed[:60]))
+    skill = next(s for s in sheet.habilidades if s.nombre == found)
+    return NAMED + skill.nombre, skill.dados
 
 
 async def dice(
@@ -38,48 +68,141 @@ async def dice(
     atributo: str | None,
     habilidad: str | None,
     como: str | None,
+    owner: int | None = None,
 ) -> tuple[int, Parts, str]:
     """The dice an Atributo plus a Habilidad of the sheet give, what they are made of, and
-    whose sheet it is."""
+    whose sheet it is: ``owner``'s active one (the GM may roll for a player), or ``como``."""
     if not atributo and not habilidad:
         raise Refusal("fichas.donjon.need_dice")
-    sheet = await read(bot, interaction, table, como)
+    sheet = await read(bot, interaction, table, como, owner)
     parts: Parts = []
     if atributo:
-        key = ATTRIBUTES.find(atributo)
-        parts.append((f"atributo.{key}", getattr(sheet.atributos, key)))
+        parts.append(attribute_part(sheet, atributo))
     if habilidad:
-        found = closest(habilidad, [s.nombre for s in sheet.habilidades])
-        if found is None:
-            raise Refusal("fichas.donjon.unknown_skill", name=discord.utils.escape_markdown(habilidad[:60]))
-        skill = next(s for s in sheet.habilidades if s.nombre == found)
-        parts.append((NAMED + skill.nombre, skill.dados))
+        parts.append(skill_part(sheet, habilidad))
     return sum(v for _, v in parts), parts, sheet.nombre
 
 
-async def _sheet(interaction: discord.Interaction[Tirada]) -> DonjonSheet | None:
+def number(typed: str | None, name: str) -> int | None:
+    """A term typed as a number of dice (as before sheets), else None: a name or nothing."""
+    if typed is None or not NUMBER.fullmatch(typed):
+        return None
+    check_range(name, int(typed), 0, donjon.MAX_POOL)
+    return int(typed)
+
+
+async def npc_terms(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    atributo: str | None,
+    habilidad: str | None,
+    pnj: str | None,
+) -> tuple[Parts, str | None] | None:
+    """The opposing NPC's Atributo and Habilidad in a Prueba de Daño, each a number or a
+    name on the GM's NPC sheet ``pnj``, and the NPC's name; None when neither is given."""
+    if atributo is None and habilidad is None:
+        if pnj:
+            raise Refusal("fichas.donjon.need_dice")
+        return None
+    attribute, skill = number(atributo, "atributo_pnj"), number(habilidad, "habilidad_pnj")
+    named_attribute = atributo is not None and attribute is None
+    named_skill = habilidad is not None and skill is None
+    if (named_attribute or named_skill) and not pnj:
+        raise Refusal("fichas.npc_names")
+    if not pnj:
+        return [("atributo", attribute or 0), ("habilidad", skill or 0)], None
+    sheet = await read(bot, interaction, table, pnj)
+    return [
+        attribute_part(sheet, str(atributo)) if named_attribute else ("atributo", attribute or 0),
+        skill_part(sheet, str(habilidad)) if named_skill else ("habilidad", skill or 0),
+    ], sheet.nombre
+
+
+async def endurance(
+    bot: Tirada, interaction: discord.Interaction, table: Table, owner: int
+) -> tuple[int, str]:
+    """The Aguante on ``owner``'s active sheet (the one taking the Prueba de Daño)."""
+    sheet = await read(bot, interaction, table, None, owner)
+    return sheet.atributos.aguante, sheet.nombre
+
+
+# The terms of a Prueba de Gastos a sheet holds: an Atributo, or a number play changes.
+EXPENSE_ATTRIBUTES = ("sociabilidad", "cerebralidad")
+EXPENSE_POOLS = ("provisiones", "riqueza")
+
+
+async def expense(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    ask: dict[str, Any],
+    from_sheet: tuple[str, ...],
+) -> dict[str, Any]:
+    """A Prueba de Gastos' options with the terms in ``from_sheet`` left empty read from the
+    roller's active sheet (Sociabilidad, Cerebralidad, current Provisiones or Riqueza), and
+    the Habilidad as a number or by name; each term the sheet gave is named for the card."""
+    missing = [key for key in from_sheet if ask.get(key) is None]
+    typed = ask.get("habilidad")
+    skill = number(typed, "habilidad")
+    if not missing and (typed is None or skill is not None):
+        return {**ask, "habilidad": skill or 0}
+    sheet = await read(bot, interaction, table, None)
+    filled, names = dict(ask), {}
+    for key in missing:
+        if key in EXPENSE_ATTRIBUTES:
+            names[key] = f"atributo.{key}"
+            filled[key] = getattr(sheet.atributos, key)
+        else:
+            filled[key] = getattr(sheet, key)
+    if skill is None and typed is not None:
+        names["habilidad"], filled["habilidad"] = skill_part(sheet, typed)
+    else:
+        filled["habilidad"] = skill or 0
+    return {**filled, "nombres": names, "character": sheet.nombre}
+
+
+async def _sheet(interaction: discord.Interaction[Tirada], option: str, own: bool) -> DonjonSheet | None:
+    """The sheet the ``option`` NPC names, else (when ``own``) the roller's active one."""
     bot = interaction.client
     table = await current_table(interaction)
+    npc = getattr(interaction.namespace, option, None)
+    if not npc and not own:
+        return None
     try:
-        return await read(bot, interaction, table, getattr(interaction.namespace, "como", None))
+        return await read(bot, interaction, table, npc)
     except Refusal:
         return None
 
 
-async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The Habilidades on the roller's sheet, with their dice."""
-    sheet = await _sheet(interaction)
-    if sheet is None:
-        return []
-    dice_of = {s.nombre: s.dados for s in sheet.habilidades}
-    return [Choice(name=f"{n} ({dice_of[n]})"[:100], value=n) for n in containing(current, dice_of)]
+def skills_of(option: str, own: bool = False) -> Suggest:
+    """An autocomplete of the Habilidades, with their dice, on the sheet the ``option`` NPC
+    names (with ``own``, the roller's when it is empty)."""
+
+    async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+        sheet = await _sheet(interaction, option, own)
+        if sheet is None:
+            return []
+        dice_of = {s.nombre: s.dados for s in sheet.habilidades}
+        return [Choice(name=f"{n} ({dice_of[n]})"[:100], value=n) for n in containing(current, dice_of)]
+
+    return suggest
 
 
-async def attribute_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The Atributos, with the sheet's value when there is a sheet."""
-    sheet = await _sheet(interaction)
-    lang = lang_for(interaction.locale)
-    return [
-        Choice(name=f"{label} ({getattr(sheet.atributos, key)})" if sheet else label, value=key)
-        for key, label in ATTRIBUTES.suggest(lang, current)
-    ]
+def attributes_of(option: str, own: bool = False) -> Suggest:
+    """An autocomplete of the Atributos, with the value on the sheet the ``option`` NPC
+    names (with ``own``, the roller's when it is empty) when there is one."""
+
+    async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+        sheet = await _sheet(interaction, option, own)
+        lang = lang_for(interaction.locale)
+        return [
+            Choice(name=f"{label} ({getattr(sheet.atributos, key)})" if sheet else label, value=key)
+            for key, label in ATTRIBUTES.suggest(lang, current)
+        ]
+
+    return suggest
+
+
+skill_choices = skills_of("como", own=True)
+attribute_choices = attributes_of("como", own=True)

@@ -27,7 +27,7 @@ from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet
 from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
-from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, options_of
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
 from rules import mediana
 from rules.errors import check_range
 from rules.mediana import Health
@@ -115,9 +115,12 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
     ]
     tests = mediana.roll_opposed(bot.rng, sides)
     entries = [
-        {"user": user, "test": mediana.roll_to_data(test)}
-        for user, test in zip((interaction.user.id, rival), tests, strict=True)
+        {"user": interaction.user.id, "test": mediana.roll_to_data(tests[0])},
+        {"user": rival, "test": mediana.roll_to_data(tests[1])},
     ]
+    for entry, prefix in zip(entries, ("", "rival_"), strict=True):
+        if options.get(f"{prefix}ficha"):
+            entry["name"] = options[f"{prefix}ficha"]
     data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
     record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.enfrentada")
     lang = lang_for(interaction.locale)
@@ -146,7 +149,8 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     )
     lang = lang_for(interaction.locale)
     embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
-    embeds.field(embed, t(lang, "mediana.roll.damage"), effect_text(lang, effect), inline=False)
+    text = effect_text(lang, effect, options.get("armadura"))
+    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo}
     record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
     view = discord.ui.View(timeout=None)
@@ -248,7 +252,7 @@ class Mediana(commands.Cog):
         sin_habilidad: bool = False,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
         ataque: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
@@ -258,6 +262,8 @@ class Mediana(commands.Cog):
         ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
         roller's sheet brings its points and its attribute's."""
         named = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
             **named,
             "dificultad": dificultad,
@@ -317,37 +323,48 @@ class Mediana(commands.Cog):
         "rival_rango",
         "rival_estorbo",
     )
+    @options("fichas.opt", "como", "rival_pnj")
     @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
     @reason_option
     @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: Score,
-        habilidad: Skill,
-        rival_atributo: Score,
-        rival_habilidad: Skill,
+        atributo: Score | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
+        rival_atributo: Score | None = None,
+        rival_habilidad: app_commands.Range[str, 1, 60] | None = None,
         rival: discord.Member | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
+        rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
         rival_malherido: bool = False,
         rival_rango: Choice[str] | None = None,
-        rival_estorbo: Skill = 0,
+        rival_estorbo: Skill | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled.
-        Each side's rank follows its own state (the rival's PV sheet too)."""
+        Each side's rank follows its own state (the rival's PV sheet too). A skill named
+        brings its points and attribute from a sheet: the roller's (or the GM's NPC
+        ``como``) and, for the rival, the GM's NPC ``rival_pnj``."""
+        if rival is not None and rival_pnj:
+            raise Refusal("fichas.rival_or_npc")
+        mine = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        theirs = await sheet.opponent(self.bot, interaction, rival_atributo, rival_habilidad, rival_pnj)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, mine, como)
+        if rival_estorbo is None:
+            rival_estorbo = await sheet.encumbrance(self.bot, interaction, theirs, rival_pnj)
         options = {
-            "atributo": atributo,
-            "habilidad": habilidad,
+            **mine,
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
             "estorbo": estorbo,
             "rival": rival.id if rival else None,
-            "rival_atributo": rival_atributo,
-            "rival_habilidad": rival_habilidad,
+            **{f"rival_{key}": value for key, value in theirs.items()},
             "rival_malherido": rival_malherido,
             "rival_rango": rival_rango.value if rival_rango else "medio",
             "rival_estorbo": rival_estorbo,
@@ -367,23 +384,29 @@ class Mediana(commands.Cog):
         await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
-    @options("mediana.opt", "dados", "absorcion", "grados", "critico")
+    @options("mediana.opt", "dados", "absorcion", "objetivo", "grados", "critico")
     @reason_option
     @secret_option
     async def dano(
         self,
         interaction: discord.Interaction[Tirada],
         dados: app_commands.Range[str, 1, 20],
-        absorcion: Skill = 0,
+        absorcion: Skill | None = None,
+        objetivo: app_commands.Range[str, 1, 100] | None = None,
         grados: Degrees = 0,
         critico: bool = False,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """An effect roll on its own. Recorded so a secret one can be revealed and repeated."""
+        """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
+        The absorption typed wins; else the target's sheet's armour gives it."""
+        armour = None
+        if objetivo and absorcion is None:
+            absorcion, armour = await sheet.armour(self.bot, interaction, objetivo)
         options = {
             "dados": dados,
-            "absorcion": absorcion,
+            "absorcion": absorcion or 0,
+            "armadura": armour,
             "grados": grados,
             "critico": critico,
             "secreta": secreta,
@@ -396,10 +419,7 @@ class Mediana(commands.Cog):
         """The table's combat panel (initiative is rolled again every round)."""
         table = await current_table(interaction)
         store = self.bot.store
-        record = next(
-            (r for r in await store.records(table.channel_id, COMBAT_KIND, 5) if not r.data["ended"]),
-            None,
-        )
+        record = await open_combat(self.bot, table.channel_id)
         if record is None:
             state = mediana.combat_to_data(mediana.Combat())
             record = await load(
@@ -540,3 +560,8 @@ class Mediana(commands.Cog):
 
 Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.tirada.autocomplete("como")(access.npc_choices)
+Mediana.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
+Mediana.enfrentada.autocomplete("como")(access.npc_choices)
+Mediana.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
+Mediana.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Mediana.dano.autocomplete("objetivo")(access.sheet_choices)

@@ -14,6 +14,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.rolls import Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
+from cogs.mediana import sheet
 from cogs.mediana.render import throws_text
 from cogs.mediana.state import COMBAT_KIND, badly_hurt, current_ranks
 from rules import mediana
@@ -168,7 +169,10 @@ class JoinModal(Modal):
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
-        encumbrance = parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE)
+        typed = self.encumbrance.value.strip()
+        encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE) if typed else 0
+        if not typed and not self.npc:
+            encumbrance = await sheet.worn(bot, interaction)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         hurt = not self.npc and await badly_hurt(bot, record.channel_id, interaction.user.id)
         rank = mediana.effective_rank(badly_hurt=hurt)

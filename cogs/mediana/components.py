@@ -14,6 +14,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, parse_int
+from cogs.mediana import sheet
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
 from cogs.mediana.state import KIND
 from rules import mediana
@@ -84,7 +85,7 @@ class DamageModal(Modal):
             label=t(lang, "mediana.damage.weapon"), custom_id="arma", max_length=20
         )
         self.armour: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.damage.armour"), custom_id="absorcion", max_length=3, required=False
+            label=t(lang, "mediana.damage.armour"), custom_id="absorcion", max_length=100, required=False
         )
         self.add_item(self.weapon)
         self.add_item(self.armour)
@@ -93,7 +94,11 @@ class DamageModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = mediana.parse_effect(self.weapon.value)
-        absorption = parse_int(self.armour.value or "0", "absorcion", 0, mediana.MAX_SCORE)
+        typed, armour = self.armour.value.strip(), None
+        if typed and not sheet.NUMBER.fullmatch(typed):
+            absorption, armour = await sheet.armour(bot, interaction, typed)
+        else:
+            absorption = parse_int(typed or "0", "absorcion", 0, mediana.MAX_SCORE)
 
         def damage(current: Record) -> Decision:
             if current.data.get("damage"):
@@ -103,7 +108,8 @@ class DamageModal(Modal):
             effect = mediana.roll_effect(
                 bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=absorption
             )
-            return Decision({**current.data, "damage": effect_text(lang, effect)}, (), "mediana.damage")
+            text = effect_text(lang, effect, armour)
+            return Decision({**current.data, "damage": text}, (), "mediana.damage")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, damage)
         await update(interaction, embed=test_embed(lang, record), view=test_view(lang, record))

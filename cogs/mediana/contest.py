@@ -16,6 +16,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record, Table
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal, parse_int
+from cogs.mediana import sheet
 from cogs.mediana.components import contest_view
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
@@ -105,10 +106,10 @@ class EntryModal(Modal):
             )
             self.add_item(self.name)
         self.attribute: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.contest.attribute"), custom_id="atributo", max_length=3
+            label=t(lang, "mediana.contest.attribute"), custom_id="atributo", max_length=3, required=False
         )
         self.skill: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=2
+            label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=60
         )
         self.encumbrance: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
             label=t(lang, "mediana.join.encumbrance"), custom_id="estorbo", max_length=2, required=False
@@ -119,31 +120,40 @@ class EntryModal(Modal):
         for item in (self.attribute, self.skill, self.encumbrance, self.rank):
             self.add_item(item)
 
-    def side(self) -> dict[str, Any]:
+    async def side(self, interaction: discord.Interaction[Tirada]) -> dict[str, Any]:
+        """The entrant's numbers: as typed, or a skill by name from the player's active
+        sheet (the GM's NPC sheet of the name given, for an NPC), which brings its attribute."""
         rank = RANK_WORDS.get((self.rank.value or "medio").strip().lower())
         if rank is None:
             raise Refusal("mediana.bad_rank", rank=self.rank.value.strip()[:20])
-        return {
-            "atributo": parse_int(self.attribute.value, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE),
-            "habilidad": parse_int(self.skill.value, "habilidad", 0, mediana.MAX_SCORE),
-            "estorbo": parse_int(self.encumbrance.value or "0", "estorbo", 0, mediana.MAX_SCORE),
-            "rango": rank,
-        }
+        typed = self.attribute.value.strip()
+        attribute = parse_int(typed, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE) if typed else None
+        npc = self.name.value if self.name is not None else None
+        found = await sheet.scores(interaction.client, interaction, attribute, self.skill.value.strip(), npc)
+        typed = self.encumbrance.value.strip()
+        if typed:
+            encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE)
+        else:
+            encumbrance = await sheet.encumbrance(interaction.client, interaction, found, npc)
+        return {**found, "estorbo": encumbrance, "rango": rank}
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """A player enters once (entering again replaces their numbers: nothing is rolled
         before *Resolver*); the GM adds NPCs by name."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        side = self.side()
+        side = await self.side(interaction)
+        character = side.pop("ficha", None)
         if self.name is not None:
             entry: dict[str, Any] = {
                 "user": None,
-                "name": " ".join(self.name.value.split())[:40],
+                "name": character or " ".join(self.name.value.split())[:40],
                 "side": side,
             }
         else:
             entry = {"user": interaction.user.id, "side": side}
+            if character:
+                entry["name"] = character
 
         def enter(current: Record) -> Decision:
             if not current.data.get("open"):

@@ -85,13 +85,18 @@ def test_embed(lang: Lang, record: Record) -> discord.Embed:
     return embeds.titled(embed, data.get("motivo"))
 
 
-def effect_text(lang: Lang, effect: mediana.Effect) -> str:
+def effect_text(lang: Lang, effect: mediana.Effect, armour: str | None = None) -> str:
+    """The effect's dice, doubling and absorption; ``armour`` names the sheet whose armour
+    absorbed."""
     chains = " ".join(render.dice(chain) for chain in effect.chains)
     key = "mediana.effect.rolled_bonus" if effect.bonus else "mediana.effect.rolled"
     parts = [t(lang, key, dice=chains, bonus=f"{effect.bonus:+d}", rolled=effect.rolled)]
     if effect.critical:
         parts.append(t(lang, "mediana.effect.doubled", value=effect.rolled * 2))
-    if effect.absorption:
+    if effect.absorption and armour:
+        name = discord.utils.escape_mentions(discord.utils.escape_markdown(armour))
+        parts.append(t(lang, "mediana.effect.absorbed_by", absorption=effect.absorption, name=name))
+    elif effect.absorption:
         parts.append(t(lang, "mediana.effect.absorbed", absorption=effect.absorption))
     parts.append(t(lang, "mediana.effect.total", total=effect.total))
     return " · ".join(parts)
@@ -124,11 +129,12 @@ def entries_of(record: Record) -> list[dict[str, Any]]:
 
 
 def who(lang: Lang, entry: dict[str, Any]) -> str:
+    """A side: a player (as the character of their sheet, when it gave the numbers), an
+    NPC by name, or the rival the GM plays."""
+    name = discord.utils.escape_mentions(discord.utils.escape_markdown(entry.get("name") or ""))
     if entry.get("user"):
-        return f"<@{entry['user']}>"
-    if entry.get("name"):
-        return discord.utils.escape_markdown(entry["name"])
-    return t(lang, "mediana.opposed.rival")
+        return t(lang, "fichas.donjon.as", user=entry["user"], name=name) if name else f"<@{entry['user']}>"
+    return name or t(lang, "mediana.opposed.rival")
 
 
 def tests_of(record: Record) -> list[Test] | None:
@@ -139,8 +145,24 @@ def tests_of(record: Record) -> list[Test] | None:
     return [mediana.roll_from_data(e["test"]) for e in entries]
 
 
-def side_text(lang: Lang, test: Test) -> str:
+def named_terms(record: Record, index: int) -> dict[str, Any] | None:
+    """The terms of a side when a sheet named them ("Destreza 4 + Espadas 3"): a contest
+    entry's own, or an opposed test's options (the roller's first, the rival's second)."""
+    entry = entries_of(record)[index]
+    if "side" in entry:
+        side = entry["side"]
+        return side if side.get("nombres") else None
+    options = options_of(record.data)
+    prefix = ("", "rival_")[index] if index < 2 else ""
+    if not options.get(f"{prefix}nombres"):
+        return None
+    return {key: options.get(prefix + key) for key in ("atributo", "habilidad", "estorbo", "nombres")}
+
+
+def side_text(lang: Lang, test: Test, terms: dict[str, Any] | None = None) -> str:
     lines = [throws_text(test), t(lang, "mediana.roll.rank", rank=t(lang, f"mediana.rank.{test.first.rank}"))]
+    if terms is not None:
+        lines.append(sum_text(lang, terms, test))
     lines.append(t(lang, "mediana.opposed.total", total=test.total))
     if test.fumble:
         lines.append(t(lang, "mediana.opposed.fumble"))
@@ -173,7 +195,8 @@ def contest_embed(lang: Lang, record: Record) -> discord.Embed:
         names = "\n".join(who(lang, e) for e in entries) or "—"
         embeds.field(embed, t(lang, "mediana.contest.entrants"), names, inline=False)
         return embeds.titled(embed, data.get("motivo"))
-    for index, (entry, test) in enumerate(zip(entries, tests, strict=True), 1):
-        embeds.field(embed, f"{index}.", f"{who(lang, entry)}\n{side_text(lang, test)}")
+    for index, (entry, test) in enumerate(zip(entries, tests, strict=True)):
+        text = side_text(lang, test, named_terms(record, index))
+        embeds.field(embed, f"{index + 1}.", f"{who(lang, entry)}\n{text}")
     embeds.field(embed, t(lang, "mediana.roll.verdict"), outcome_text(lang, record, tests), inline=False)
     return embeds.titled(embed, data.get("motivo"))

@@ -6,6 +6,7 @@ The roll names each term: "Destreza 4 + Espadas 3 + 1o3d10 …".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import discord
@@ -14,13 +15,15 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.names import closest, containing
+from bot.names import closest, containing, fold
 from bot.sheets import access
 from bot.sheets.models import MedianaSheet
+from cogs.mediana.state import open_combat
 from rules import mediana
 from rules.errors import check_range
 
 NUMBER = re.compile(r"\s*-?\d{1,3}\s*")
+Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[Choice[str]]]]
 
 
 async def read(bot: Tirada, interaction: discord.Interaction, como: str | None) -> MedianaSheet:
@@ -55,15 +58,83 @@ async def scores(
     return {"atributo": value, "habilidad": skill.valor, "nombres": names, "ficha": sheet.nombre}
 
 
-async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The skills on the roller's sheet, with their attribute and points."""
-    bot = interaction.client
+async def opponent(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    atributo: int | None,
+    habilidad: str | None,
+    pnj: str | None,
+) -> dict[str, Any]:
+    """The rival's side of an opposed test: numbers as typed, or the skill by name from
+    the GM's NPC sheet ``pnj`` (whose name the side then carries, numbers or not)."""
+    if not pnj:
+        if habilidad is not None and not NUMBER.fullmatch(str(habilidad)):
+            raise Refusal("fichas.npc_names")
+        return await scores(bot, interaction, atributo, habilidad, None)
+    sheet = await read(bot, interaction, pnj)
+    found = await scores(bot, interaction, atributo, habilidad, pnj)
+    return {**found, "ficha": sheet.nombre}
+
+
+async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
+    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
+    la tirada de daño del enemigo"), from a sheet the roller may read, and its name."""
+    table = await current_table(interaction)
+    gm = is_gm(table, interaction)
+    row = await access.find(bot.store, table, gm, interaction.user.id, objetivo)
+    _, sheet = await access.of_system(bot.store, table, row)
+    assert isinstance(sheet, MedianaSheet)
+    return sheet.armadura.absorcion, sheet.nombre
+
+
+# The attribute whose tests armour encumbers, in either language: "el estorbo hay que
+# restarlo ... a todas nuestras tiradas de destreza cuando no se está en combate".
+DEXTERITY = frozenset({"destreza", "dexterity"})
+
+
+async def encumbrance(
+    bot: Tirada, interaction: discord.Interaction, named: dict[str, Any], como: str | None
+) -> int:
+    """The estorbo a test loses when it was not typed: the sheet's armour's, for a test of
+    the sheet's Destreza out of combat (no combat panel running at the table); else none.
+    Other tests the rule lists ("coordinación o concentración") are the GM's call: typed."""
+    attribute = (named.get("nombres") or {}).get("atributo")
+    if attribute is None or fold(attribute) not in DEXTERITY:
+        return 0
+    table = await current_table(interaction)
+    if await open_combat(bot, table.channel_id) is not None:
+        return 0
+    return (await read(bot, interaction, como)).armadura.estorbo
+
+
+async def worn(bot: Tirada, interaction: discord.Interaction) -> int:
+    """The estorbo of the armour on the user's active sheet ("hay que restarlo a la
+    iniciativa"); none without a Mediana sheet."""
     try:
-        sheet = await read(bot, interaction, getattr(interaction.namespace, "como", None))
+        return (await read(bot, interaction, None)).armadura.estorbo
     except Refusal:
-        return []
-    by_name = {s.nombre: s for s in sheet.habilidades}
-    return [
-        Choice(name=f"{n} ({by_name[n].atributo} + {by_name[n].valor})"[:100], value=n)
-        for n in containing(current, by_name)
-    ]
+        return 0
+
+
+def skills_of(option: str, own: bool = False) -> Suggest:
+    """An autocomplete of the skills, with their attribute and points, on the sheet the
+    ``option`` NPC names (with ``own``, the roller's when it is empty)."""
+
+    async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+        npc = getattr(interaction.namespace, option, None)
+        if not npc and not own:
+            return []
+        try:
+            sheet = await read(interaction.client, interaction, npc)
+        except Refusal:
+            return []
+        by_name = {s.nombre: s for s in sheet.habilidades}
+        return [
+            Choice(name=f"{n} ({by_name[n].atributo} + {by_name[n].valor})"[:100], value=n)
+            for n in containing(current, by_name)
+        ]
+
+    return suggest
+
+
+skill_choices = skills_of("como", own=True)

@@ -74,6 +74,11 @@ async def current_ranks(bot: Tirada, channel_id: int, keys: list[str]) -> dict[s
     return ranks
 
 
+async def open_combat(bot: Tirada, channel_id: int) -> Record | None:
+    """The table's combat panel while its fight lasts (None out of combat)."""
+    return next((r for r in await bot.store.records(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None)
+
+
 def options_of(data: dict[str, Any]) -> dict[str, Any]:
     """The options a roll was asked with (empty for a roll stored before they were kept)."""
     return dict(data.get("options") or {})

@@ -11,7 +11,7 @@ import pytest
 from bot.board import hp as board_hp
 from bot.board import render
 from bot.i18n import t
-from bot.models import BoardHitPoints, Operation, SheetRow, Table, TableSettings
+from bot.models import BoardHitPoints, Change, Operation, SheetRow, Table, TableSettings
 from bot.store import Store
 from rules import dnd5e, mediana
 from tests.bot.test_board import play, shown
@@ -249,12 +249,14 @@ async def test_mediana_pv_sheet_without_a_character_sheet(harness: Harness) -> N
 
 
 async def test_a_pool_past_the_sheets_bounds_still_draws(harness: Harness) -> None:
-    """``/mediana pv fijar`` may set the wounds pool past what the sheet's file allows: the
-    board draws what it finds (unvalidated) instead of failing its redraw."""
+    """A wounds pool past what the sheet's file allows (``/mediana pv fijar`` could set one
+    before it refused players with a sheet, so old tables may hold one): the board draws
+    what it finds (unvalidated) instead of failing its redraw."""
     h = await play(harness, "mediana")
     await sheet_of(h, "mediana")
     await mediana_fight(h)
-    await h.slash("mediana pv fijar", fisico=10, maximo=100, actual=-50)
+    past = Change("mediana_heridas", owner_id=PLAYER.id, cap=500, set_to=150)
+    await h.bot.store.apply(Operation(CHANNEL_ID, 99, GM.id, "test", (past,)))
     assert "▶ **25 · Jugadora** · -132/18 PV, Muerto (su turno)" in await shown(h)
 
 

@@ -437,8 +437,9 @@ async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness)
     await imported(harness, "mediana")
     harness.script(5, 6, 7)
     reply = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
-    # Maese Tobías: Espadas 3 with Destreza 4 (docs/fichas/mediana.json); the objective die is 6.
-    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in reply.text
+    # Maese Tobías: Espadas 3 with Destreza 4 (docs/fichas/mediana.json), and his armour's
+    # estorbo 1 on a Destreza test out of combat; the objective die is 6.
+    assert "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 6 = **12**" in reply.text
     harness.script(5, 6, 7)
     plain = await harness.slash("mediana tirada", atributo=4, habilidad=3, dificultad=10)
     assert "Atributo 4 + Habilidad 3 + 1o3d10 6 = **13**" in plain.text

@@ -508,15 +508,17 @@ class Harness:
         user: User = PLAYER,
         locale: str = "es-ES",
         channel_id: int = CHANNEL_ID,
+        **filled: Any,
     ) -> list[dict[str, Any]]:
-        """The suggestions the bot offers for ``option`` while the user types ``typed``."""
+        """The suggestions the bot offers for ``option`` while the user types ``typed``,
+        with the ``filled`` options already given."""
         path = command.split()
-        data = self._command_data(path, {})
+        data = self._command_data(path, filled)
         innermost = data
         while innermost["options"] and innermost["options"][0]["type"] in (1, 2):
             innermost = innermost["options"][0]
         focused = self._option(self.command(path), option, typed, {})
-        innermost["options"] = [{**focused, "focused": True}]
+        innermost["options"] = [*innermost["options"], {**focused, "focused": True}]
         reply = await self.dispatch(4, data, user=user, locale=locale, channel_id=channel_id)
         payload = reply.callback.payload
         assert isinstance(payload, dict) and payload["type"] == 8, payload

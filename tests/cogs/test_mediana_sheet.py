@@ -1,0 +1,199 @@
+"""Mediana's opposed test by name: each side's skill brings its points and attribute from
+its sheet (the roller's active one, the GM's NPC for the rival), numbers as before."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cogs.test_ficha import example, imported, table_of
+from tests.support.harness import Harness, Upload
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
+
+# Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4, armour estorbo 1
+# (on Destreza tests out of combat).
+TOBIAS = "como **Maese Tobías**"
+
+
+async def bandit(harness: Harness) -> None:
+    """The GM's NPC: Hachas 4 with Físico 3."""
+    data = json.loads(example("mediana"))
+    data["nombre"] = "Bandido"
+    data["habilidades"] = [{"nombre": "Hachas", "atributo": "Físico", "valor": 4}]
+    raw = json.dumps(data).encode()
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload("bandido.json", raw), pnj=True)
+    assert "importada" in reply.text
+
+
+async def sheets(harness: Harness) -> Harness:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    await bandit(harness)
+    return harness
+
+
+async def rolls(harness: Harness, kind: str = "mediana") -> int:
+    assert harness.bot is not None
+    return len(await harness.bot.store.records(CHANNEL_ID, kind, 50))
+
+
+async def test_opposed_by_skill_name_shows_each_sides_terms(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad=2
+    )
+    assert TOBIAS in reply.text and "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 6 = **12**" in reply.text
+    assert "Total: **8**" in reply.text
+    harness.script(5, 6, 7, 2, 3, 4)
+    english = await harness.slash(
+        "mediana enfrentada", habilidad="Espadas", rival_atributo=3, rival_habilidad=2, locale="en-US"
+    )
+    assert (
+        "as **Maese Tobías**" in english.text
+        and "Destreza 4 + Espadas 3 − Encumbrance 1 + 1o3d10 6 = **12**" in english.text
+    )
+
+
+async def test_the_gm_sets_an_npc_against_a_player_and_repeat_keeps_the_names(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada",
+        user=GM,
+        atributo=4,
+        habilidad="3",
+        rival_pnj="bandido",
+        rival_habilidad="hachas",
+    )
+    assert "2.\nBandido\n" in reply.text and "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in reply.text
+    assert "Atributo 4" not in reply.text  # a side given as numbers shows its total as before
+    harness.script(5, 6, 7, 2, 3, 4)
+    again = await harness.click(reply.message, reply.message.custom_ids[0])
+    assert "2.\nBandido\n" in again.text and "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in again.text
+
+
+async def test_opposed_refusals_are_ephemeral_and_store_nothing(harness: Harness) -> None:
+    await sheets(harness)
+    before = await rolls(harness)
+    player_npc = await harness.slash(
+        "mediana enfrentada", atributo=4, habilidad="3", rival_pnj="bandido", rival_habilidad="hachas"
+    )
+    assert player_npc.ephemeral and "DJ" in player_npc.text
+    no_npc = await harness.slash(
+        "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad="hachas"
+    )
+    assert no_npc.ephemeral and "elige antes su ficha de PNJ" in no_npc.text
+    unknown = await harness.slash(
+        "mediana enfrentada", user=GM, atributo=4, habilidad="3", rival_pnj="bandido", rival_habilidad="volar"
+    )
+    assert unknown.ephemeral and "no tiene la habilidad «volar»" in unknown.text
+    both = await harness.slash(
+        "mediana enfrentada", user=GM, atributo=4, habilidad="3", rival=OTHER, rival_pnj="bandido"
+    )
+    assert both.ephemeral and "no los dos" in both.text
+    no_sheet = await harness.slash(
+        "mediana enfrentada", user=OTHER, habilidad="espadas", rival_atributo=3, rival_habilidad=2
+    )
+    assert no_sheet.ephemeral and "No tienes ficha activa" in no_sheet.text
+    assert await rolls(harness) == before
+
+
+async def test_opposed_names_are_autocompleted_from_each_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    mine = await harness.autocomplete("mediana enfrentada", "habilidad", "esp")
+    assert mine == [{"name": "Espadas (Destreza + 3)", "value": "Espadas"}]
+    assert await harness.autocomplete("mediana enfrentada", "rival_habilidad", "hach", user=GM) == []
+    npc = await harness.autocomplete(
+        "mediana enfrentada", "rival_habilidad", "hach", user=GM, rival_pnj="bandido"
+    )
+    assert npc == [{"name": "Hachas (Físico + 4)", "value": "Hachas"}]
+
+
+async def test_opposed_numbers_keep_working_without_sheets(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada", atributo=4, habilidad=3, rival_atributo=3, rival_habilidad=2
+    )
+    assert "Total: **13**" in reply.text and "Total: **8**" in reply.text and "como" not in reply.text
+    missing = await harness.slash("mediana enfrentada", habilidad=3, rival_atributo=3, rival_habilidad=2)
+    assert missing.ephemeral and "Indica el atributo" in missing.text
+
+
+async def test_damage_is_absorbed_by_the_targets_armour(harness: Harness) -> None:
+    """ "La absorción se resta a la tirada de daño del enemigo": the target's sheet's armour."""
+    await sheets(harness)
+    harness.script(4)
+    reply = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in reply.text
+    harness.script(4)
+    again = await harness.click(reply.message, reply.message.custom_ids[0])
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in again.text
+    harness.script(4)
+    typed = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias", absorcion=0)
+    assert "absorción" not in typed.text and "total **5**" in typed.text
+    choices = await harness.autocomplete("mediana daño", "objetivo", "mae")
+    assert [c["name"] for c in choices] == ["Maese Tobías (mediana)"]
+    harness.script(4)
+    english = await harness.slash("mediana daño", dados="1d6", objetivo=choices[0]["value"], locale="en-US")
+    assert "absorption −2 (Maese Tobías's armour) · total **2**" in english.text
+    before = await rolls(harness, "mediana_efecto")
+    assert before == 4
+    hidden = await harness.slash("mediana daño", dados="1d6", objetivo="bandido")
+    assert hidden.ephemeral and "No encuentro ninguna ficha «bandido»" in hidden.text
+    assert await rolls(harness, "mediana_efecto") == before
+
+
+async def test_contest_entrants_name_a_skill_of_their_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    contest = (await harness.slash("mediana competicion")).message
+    join, npc, resolve = contest.custom_ids
+    form = await harness.click(contest, join)
+    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    await harness.submit(form.modal_id, fields, message=harness.current(contest))
+    form = await harness.click(harness.current(contest), npc, user=GM)
+    fields = {"nombre": "bandido", "atributo": "", "habilidad": "hachas", "estorbo": "", "rango": ""}
+    listed = await harness.submit(form.modal_id, fields, user=GM, message=harness.current(contest))
+    assert f"<@{PLAYER.id}> como **Maese Tobías**\nBandido" in listed.text
+    form = await harness.click(harness.current(contest), join, user=OTHER)
+    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    refused = await harness.submit(form.modal_id, fields, user=OTHER, message=harness.current(contest))
+    assert refused.ephemeral and "No tienes ficha activa" in refused.text
+    harness.script(5, 6, 7, 2, 3, 4)
+    resolved = await harness.click(harness.current(contest), resolve)
+    assert "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 6 = **12**" in resolved.text
+    assert "Físico 3 + Hachas 4 + 1o3d10 3 = **10**" in resolved.text
+
+
+async def test_armour_encumbers_dexterity_out_of_combat_and_initiative(harness: Harness) -> None:
+    """ "El estorbo hay que restarlo a la iniciativa y a todas nuestras tiradas de destreza
+    cuando no se está en combate": the sheet's, unless a number is typed."""
+    await sheets(harness)
+    harness.script(5, 6, 7)
+    typed = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10, estorbo=0)
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in typed.text
+    harness.script(5, 6, 7)
+    mind = await harness.slash("mediana tirada", habilidad="mecanismos", dificultad=10)
+    assert "Inteligencia 2 + Mecanismos 2 + 1o3d10 6 = **10**" in mind.text
+    panel = (await harness.slash("mediana iniciativa")).message
+    form = await harness.click(panel, panel.custom_ids[0])
+    harness.script(5, 5, 5)
+    fields = {"nombre": "", "bono": "4", "estorbo": ""}
+    joined = await harness.submit(form.modal_id, fields, message=harness.current(panel))
+    assert "**8** ·" in joined.text  # 5 + 4 − estorbo 1
+    harness.script(5, 6, 7)
+    fighting = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
+    assert "Destreza 4 + Espadas 3 + 1o3d10 6 = **13**" in fighting.text
+
+
+async def test_the_damage_form_takes_the_targets_sheet(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 5, 5)
+    attack = await harness.slash(
+        "mediana tirada", user=GM, atributo=1, habilidad="1", dificultad=5, ataque=True
+    )
+    form = await harness.click(attack.message, attack.message.custom_ids[1], user=GM)
+    harness.script(4)
+    fields = {"arma": "1d6+1", "absorcion": "maese tobias"}
+    done = await harness.submit(form.modal_id, fields, user=GM, message=attack.message)
+    assert "absorción −2 (armadura de Maese Tobías) · total **3**" in done.text
