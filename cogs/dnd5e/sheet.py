@@ -25,9 +25,7 @@ from rules import dnd5e
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
     """The roller's active sheet, or the GM's NPC ``como`` names."""
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    if not isinstance(sheet, DndSheet):  # this system's command at another system's table
-        raise Refusal("fichas.wrong_system")
-    return sheet
+    return access.of_kind(sheet, DndSheet)
 
 
 def modifier(sheet: DndSheet, ability: str) -> int:

@@ -44,9 +44,7 @@ async def read(
     GM's NPC ``como`` names."""
     gm = is_gm(table, interaction)
     _, sheet = await access.for_roll(bot.store, table, gm, owner or interaction.user.id, como)
-    if not isinstance(sheet, DonjonSheet):  # this system's command at another system's table
-        raise Refusal("fichas.wrong_system")
-    return sheet
+    return access.of_kind(sheet, DonjonSheet)
 
 
 def attribute_part(sheet: DonjonSheet, typed: str) -> tuple[str, int]:

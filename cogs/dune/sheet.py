@@ -75,9 +75,7 @@ async def scores(
         return Scores(skill_number, drive_number)
     table = table or await current_table(interaction)
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    if not isinstance(sheet, DuneSheet):  # this system's command at another system's table
-        raise Refusal("fichas.wrong_system")
-    return read(sheet, skill, drive)
+    return read(access.of_kind(sheet, DuneSheet), skill, drive)
 
 
 async def opponent(
