@@ -306,12 +306,6 @@ class Dnd(commands.Cog):
     async def weapon_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await sheet.weapons(self.bot, interaction, await current_table(interaction), current)
 
-    @prueba.autocomplete("como")
-    @salvacion.autocomplete("como")
-    @ataque.autocomplete("como")
-    async def npc_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return await sheet.npcs(self.bot, interaction, await current_table(interaction), current)
-
     @prueba.autocomplete("habilidad")
     async def skill_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         lang = lang_for(interaction.locale)
@@ -556,8 +550,11 @@ class Dnd(commands.Cog):
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
         await show_tracker(interaction, record)
 
+    @prueba.autocomplete("como")
+    @salvacion.autocomplete("como")
+    @ataque.autocomplete("como")
     @iniciativa_monstruos.autocomplete("como")
-    async def monster_npc_autocomplete(
+    async def npc_autocomplete(
         self, interaction: discord.Interaction[Tirada], current: str
     ) -> list[Choice[str]]:
         return await access.npc_choices(interaction, current)

@@ -104,10 +104,3 @@ async def weapons(
     except Refusal:
         return []
     return [Choice(name=n, value=n) for n in containing(typed, [a.nombre for a in sheet.ataques])]
-
-
-async def npcs(bot: Tirada, interaction: discord.Interaction, table: Table, typed: str) -> list[Choice[str]]:
-    """Autocomplete for ``como``: the table's NPC sheets, offered to the GM only."""
-    if not is_gm(table, interaction):
-        return []
-    return await access.choices(bot.store, table, True, interaction.user.id, typed, npc_only=True)
