@@ -14,6 +14,7 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
+from rules.dnd5e_damage import HitPoints, Member, hit_points, members_of
 from rules.errors import RuleError, check_range
 from rules.expression import ExpressionRoll, check_tree, parse, roll_tree
 
@@ -291,7 +292,9 @@ def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> 
 
 @dataclass(frozen=True)
 class Combatant:
-    """One character, or a group of identical monsters sharing one roll."""
+    """One character, or a group of identical monsters sharing one roll. Its hit points
+    and AC are a sheet's (``sheet_id``), else kept here: ``hp`` one per member of a group
+    (empty until the GM gives them) and ``ac``."""
 
     key: str
     name: str
@@ -299,6 +302,14 @@ class Combatant:
     initiative: int
     count: int = 1
     user_id: int | None = None
+    sheet_id: int | None = None
+    ac: int | None = None
+    hp: tuple[HitPoints, ...] = ()
+
+    @property
+    def members(self) -> tuple[Member, ...]:
+        """Each creature it stands for: "Goblin 1", "Goblin 2"… (``members_of``)."""
+        return members_of(self.key, self.name, self.count, self.hp)
 
 
 def order(combatants: Sequence[Combatant]) -> tuple[Combatant, ...]:
@@ -322,6 +333,8 @@ def move_up(combatants: Sequence[Combatant], key: str) -> tuple[Combatant, ...]:
 # -- the initiative tracker ----------------------------------------------------------------------
 
 MAX_COMBATANTS = 25
+# Damage applications a tracker remembers (to refuse a second press of the same one).
+MAX_APPLIED = 500
 
 
 @dataclass(frozen=True)
@@ -344,12 +357,20 @@ def initiative_entry(
     monster: bool = False,
     count: int = 1,
     user_id: int | None = None,
+    sheet_id: int | None = None,
+    ac: int | None = None,
+    hp: int | None = None,
 ) -> Entry:
-    """A Dexterity check; a group of identical monsters rolls once ("una única tirada")."""
+    """A Dexterity check; a group of identical monsters rolls once ("una única tirada"),
+    and each member has its own hit points (``hp`` each, when given)."""
     check_range("modificador", modifier, -MAX_MODIFIER, MAX_MODIFIER)
     check_range("cantidad", count, 1, MAX_GROUP)
+    if ac is not None:
+        check_range("ca", ac, 1, MAX_TARGET)
+    hps = (hit_points(hp, hp),) * count if hp is not None else ()
     test = roll_test(rng, modifier, the_mode)
-    return Entry(Combatant(key, name, monster, test.total, count, user_id), test)
+    combatant = Combatant(key, name, monster, test.total, count, user_id, sheet_id, ac, hps)
+    return Entry(combatant, test)
 
 
 @dataclass(frozen=True)
@@ -357,8 +378,8 @@ class Tracker:
     """A combat's initiative: who is in, in which order, whose turn, which round.
 
     ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
-    change returns a new tracker; ``step`` counts turn changes so a stale button is refused.
-    """
+    change returns a new tracker; ``step`` counts turn changes so a stale button is refused;
+    ``applied`` notes each damage roll and creature it reached, so it reaches it once."""
 
     entries: tuple[Entry, ...] = ()
     started: bool = False
@@ -366,6 +387,7 @@ class Tracker:
     turn: int = 0
     step: int = 0
     ended: bool = False
+    applied: tuple[str, ...] = ()
 
     @property
     def order(self) -> tuple[Combatant, ...]:
@@ -476,6 +498,37 @@ class Tracker:
         self._open()
         return replace(self, ended=True)
 
+    def member(self, target: str) -> tuple[Combatant, Member]:
+        """The creature ``target`` names ("m7.2" for Goblin 2), and its combatant."""
+        for entry in self.entries:
+            for found in entry.combatant.members:
+                if found.target == target:
+                    return entry.combatant, found
+        raise RuleError("dnd.unknown_combatant")
+
+    def hurt(self, target: str, hp: HitPoints, mark: str | None = None) -> Tracker:
+        """``target``'s hit points become ``hp`` (a sheet's live in its pools: only the
+        mark is kept). The first noted for a group's member give the others the same
+        maximum, full. ``mark`` names the damage roll applied: once."""
+        self._open()
+        combatant, found = self.member(target)
+        tracker = self.noted(mark) if mark else self
+        if combatant.sheet_id is not None:
+            return tracker
+        old = combatant.hp or (HitPoints(hp.maximum, hp.maximum),) * combatant.count
+        hps = tuple(hp if i == found.index else kept for i, kept in enumerate(old))
+        entries = tuple(
+            replace(e, combatant=replace(e.combatant, hp=hps)) if e.combatant.key == combatant.key else e
+            for e in self.entries
+        )
+        return replace(tracker, entries=entries)
+
+    def noted(self, mark: str) -> Tracker:
+        """Remember that ``mark`` (a roll and a creature) was applied, refusing it twice."""
+        if mark in self.applied:
+            raise RuleError("dnd.hp.already_applied")
+        return replace(self, applied=(*self.applied, mark)[-MAX_APPLIED:])
+
 
 def _entry_data(entry: Entry) -> dict[str, Any]:
     c = entry.combatant
@@ -486,6 +539,9 @@ def _entry_data(entry: Entry) -> dict[str, Any]:
         "initiative": c.initiative,
         "count": c.count,
         "user": c.user_id,
+        "sheet": c.sheet_id,
+        "ac": c.ac,
+        "hp": [[h.current, h.maximum, h.temporary] for h in c.hp],
         "rolls": [list(r) for r in entry.roll.rolls],
         "mode": entry.roll.mode.value,
         "inspired": entry.roll.inspired,
@@ -496,7 +552,7 @@ def _entry_data(entry: Entry) -> dict[str, Any]:
 def _entry_from(data: dict[str, Any], started: bool) -> Entry:
     """Older trackers stored only each d20's final face and no modifier: the modifier is
     what the initiative adds to the kept die, and an old entry counts as settled once the
-    combat started."""
+    combat started. Entries from before hit points have no sheet, AC or hit points."""
     the_mode = Mode(data.get("mode", Mode.NORMAL.value))
     rolls = tuple(
         tuple(r) if isinstance(r, list) else (r,) for r in data.get("rolls") or [[data["initiative"]]]
@@ -504,7 +560,15 @@ def _entry_from(data: dict[str, Any], started: bool) -> Entry:
     kept = D20Test(rolls, the_mode, 0).natural
     test = D20Test(rolls, the_mode, data["initiative"] - kept, inspired=data.get("inspired", False))
     combatant = Combatant(
-        data["key"], data["name"], data["monster"], data["initiative"], data["count"], data.get("user")
+        data["key"],
+        data["name"],
+        data["monster"],
+        data["initiative"],
+        data["count"],
+        data.get("user"),
+        data.get("sheet"),
+        data.get("ac"),
+        tuple(HitPoints(*h) for h in data.get("hp", [])),
     )
     return Entry(combatant, test, data.get("settled", started))
 
@@ -517,6 +581,7 @@ def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
         "turn": tracker.turn,
         "step": tracker.step,
         "ended": tracker.ended,
+        "applied": list(tracker.applied),
     }
 
 
@@ -529,4 +594,5 @@ def tracker_from_data(data: dict[str, Any]) -> Tracker:
         turn=data["turn"],
         step=data["step"],
         ended=data["ended"],
+        applied=tuple(data.get("applied", [])),
     )

@@ -259,6 +259,18 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     assert law is not None and law.narrated and RIVAL.id in law.banked
 
 
+async def with_sheet(sweep: Sweep, system: str) -> str:
+    """BOSS imports the example sheet of ``system`` (it becomes their active one): its name."""
+    raw = (SHEETS / f"{system}.json").read_bytes()
+    await sweep.command(["ficha", "importar"], {"archivo": Upload(f"{system}.json", raw)})
+    return str(json.loads(raw)["nombre"])
+
+
+def unfilled(command: app_commands.Command[Any, ..., Any], fixed: dict[str, Any]) -> bool:
+    """A required, autocompleted option got no suggestion (a name only a sheet gives)."""
+    return any(p.required and p.autocomplete and p.display_name not in fixed for p in command.parameters)
+
+
 async def sweep_system(sweep: Sweep, system: str) -> None:
     h = sweep.h
     sweep.presses = 0
@@ -269,10 +281,19 @@ async def sweep_system(sweep: Sweep, system: str) -> None:
             command = h.command(path)
             await table(sweep, system)
             fixed = await suggested(sweep, path, command)
-            if any(p.required and p.autocomplete and p.display_name not in fixed for p in command.parameters):
-                continue
-            replies = [await sweep.command(path, {**options, **fixed}) for options in variants(h, command)]
-            await sweep.crawl(replies)
+            sheet = None
+            if unfilled(command, fixed):
+                # Names only a sheet gives (a roll by name): the system's example sheet, for
+                # this command and its panels only.
+                sheet = await with_sheet(sweep, system)
+                fixed = await suggested(sweep, path, command)
+            if not unfilled(command, fixed):
+                replies = [
+                    await sweep.command(path, {**options, **fixed}) for options in variants(h, command)
+                ]
+                await sweep.crawl(replies)
+            if sheet is not None:
+                await sweep.command(["ficha", "borrar"], {"ficha": sheet})
 
 
 @pytest.mark.parametrize("locale", ["es-ES", "en-US"])

@@ -1,8 +1,8 @@
 """Hit points on the board's initiative (D&D and Mediana), read from the store.
 
 Where a combatant's hit points come from is one small function a system (:func:`dnd_hp`,
-:func:`mediana_hp`): today a player's, from their active character sheet; a monster's or
-an NPC's once the trackers keep them. How much of them everyone sees is the table's
+:func:`mediana_hp`): a character sheet's (a player's, or an NPC's the D&D tracker links),
+else what the D&D tracker keeps of a monster. How much of them everyone sees is the table's
 setting (``TableSettings.board_hit_points``, docs/decisiones.md): nothing; the players'
 numbers and, for everyone else, only a word (a monster's numbers are the GM's secret); or
 every number.
@@ -10,6 +10,7 @@ every number.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -101,19 +102,38 @@ def dnd_player(combatant: dnd5e.Combatant) -> bool:
     return combatant.user_id is not None and not combatant.monster
 
 
-async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> Hp | None:
-    """A player's hit points from their active D&D sheet: current (pool ``ficha_pg``) and
-    temporary (``ficha_pg_temp``), both owned by the sheet, and the file's maximum. None
-    for a player without one, and for monsters and NPCs (the tracker keeps no sheet of
-    theirs yet)."""
-    user_id = combatant.user_id
-    if user_id is None or combatant.monster:
-        return None
-    data = await sheet_data(store, table, user_id, System.DND5E)
+async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> tuple[Hp, ...]:
+    """Each creature's hit points, one per member of a group. A combatant linked to a
+    sheet (``sheet_id``: a player's character or an NPC's sheet) reads it: current (pool
+    ``ficha_pg``) and temporary (``ficha_pg_temp``), both owned by the sheet, and the
+    file's maximum; a player of a tracker from before the link reads their active sheet.
+    A monster without a sheet has what the tracker keeps (nothing until the GM notes it)."""
+    if combatant.sheet_id is not None:
+        row = await store.sheet(table.channel_id, combatant.sheet_id)
+        data = await played(store, row) if row is not None else None
+    elif dnd_player(combatant):
+        assert combatant.user_id is not None
+        data = await sheet_data(store, table, combatant.user_id, System.DND5E)
+    else:
+        return tuple(
+            dnd_points(m.hp.current, m.hp.maximum, m.hp.temporary) for m in combatant.members if m.hp
+        )
     if data is None:
-        return None
+        return ()
     pg = data["pg"]
-    return dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0))
+    return (dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0)),)
+
+
+def group_text(lang: Lang, setting: BoardHitPoints, points: tuple[Hp, ...], player: bool) -> str | None:
+    """A group's hit points on one line, member by member ("7/15 PG, 0/15 PG"); in words,
+    alike ones counted ("Ileso ×2, Caído"), so twenty goblins stay one short line."""
+    texts = [text for p in points if (text := hp_text(lang, setting, p, player)) is not None]
+    if not texts:
+        return None
+    if setting is BoardHitPoints.STATE and not player:
+        counted = Counter(texts)
+        return ", ".join(w if n == 1 else f"{w} ×{n}" for w, n in counted.items())
+    return ", ".join(texts)
 
 
 # -- Mediana -------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ finds nothing (the same answer as an id that does not exist).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import discord
 from discord.app_commands import Choice
@@ -24,6 +24,8 @@ from bot.store import Store
 
 if TYPE_CHECKING:
     from bot.client import Tirada
+
+S = TypeVar("S", bound=SheetBase)
 
 
 def readable(table: Table, gm: bool, user_id: int, row: SheetRow) -> bool:
@@ -95,6 +97,14 @@ async def of_system(store: Store, table: Table, row: SheetRow) -> tuple[SheetRow
     if table.system is None or row.system != table.system.value:
         raise Refusal("fichas.wrong_system")
     return row, await content(store, row)
+
+
+def of_kind(sheet: SheetBase, kind: type[S]) -> S:
+    """The sheet as its system's model. A command of one system run at another system's
+    table finds that table's sheets: refused like any sheet of another system."""
+    if not isinstance(sheet, kind):
+        raise Refusal("fichas.wrong_system")
+    return sheet
 
 
 async def npc_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import d20
 import discord
 from discord import app_commands
@@ -32,6 +30,7 @@ from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import act, load
+from bot.sheets import access
 from cogs.dnd5e import sheet
 from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
@@ -41,15 +40,16 @@ from cogs.dnd5e.combat import (
     inspiration_view,
     joined,
     panel,
-    player_key,
-    refresh_panel,
-    tracker_embed,
-    tracker_of,
+    show_tracker,
+    tracker_or_refuse,
 )
 from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
+from cogs.dnd5e.damage import HitPointsButton, TargetSelect, damage_button
+from cogs.dnd5e.joining import aimed, combatant_choices, monster_entry, player_entry, target_choices
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
-from rules import dnd5e
+from cogs.dnd5e.vitals import open_tracker
+from rules import dnd5e, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import Mode, Tracker
 from rules.errors import RuleError
@@ -73,6 +73,11 @@ ADVANTAGE = {
 }
 
 
+# The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
+COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect)
+HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
+
+
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
     return [Choice(name=label, value=key) for key, label in names.suggest(lang, current)]
 
@@ -93,12 +98,12 @@ class Dnd(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(InspirationButton, PassSelect, TrackerButton)
+        self.bot.add_dynamic_items(*COMPONENTS)
         self.bot.repeaters[KIND] = self.repeat
         self.bot.repeaters[EXPRESSION_KIND] = self.repeat_expression
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(InspirationButton, PassSelect, TrackerButton)
+        self.bot.remove_dynamic_items(*COMPONENTS)
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(EXPRESSION_KIND, None)
 
@@ -240,15 +245,16 @@ class Dnd(commands.Cog):
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
-    @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura")
+    @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura", "objetivo")
     @options("fichas.opt", "como", "arma")
     @app_commands.choices(cobertura=COVER_CHOICES)
     @reason_option
     @secret_option
     async def ataque(
         self,
-        interaction: discord.Interaction,
-        ca: Target,
+        interaction: discord.Interaction[Tirada],
+        ca: Target | None = None,
+        objetivo: app_commands.Range[str, 1, 100] | None = None,
         bonificador: Modifier | None = None,
         arma: app_commands.Range[str, 1, 100] | None = None,
         dano: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
@@ -260,7 +266,14 @@ class Dnd(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20);
-        with ``arma``, the bonus and damage of that attack on the sheet."""
+        with ``arma``, the bonus and damage of that attack on the sheet; with ``objetivo``,
+        a creature of the open tracker (its AC, and the damage offered to it)."""
+        target = None
+        if objetivo:
+            target = await aimed(interaction, await current_table(interaction), objetivo, ca)
+            ca = target["ca"]
+        elif ca is None:
+            raise Refusal("dnd.hp.need_ac")
         options = {
             "bonificador": bonificador,
             "ca": ca,
@@ -268,6 +281,7 @@ class Dnd(commands.Cog):
             "ventaja": ventaja,
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
+            "objetivo": target,
         }
         if arma:
             table = await current_table(interaction)
@@ -282,15 +296,15 @@ class Dnd(commands.Cog):
         lang = lang_for(interaction.locale)
         return matches(lang, current, ABILITIES)
 
+    @ataque.autocomplete("objetivo")
+    async def target_autocomplete(
+        self, interaction: discord.Interaction[Tirada], current: str
+    ) -> list[Choice[str]]:
+        return await target_choices(interaction, current)
+
     @ataque.autocomplete("arma")
     async def weapon_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
         return await sheet.weapons(self.bot, interaction, await current_table(interaction), current)
-
-    @prueba.autocomplete("como")
-    @salvacion.autocomplete("como")
-    @ataque.autocomplete("como")
-    async def npc_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-        return await sheet.npcs(self.bot, interaction, await current_table(interaction), current)
 
     @prueba.autocomplete("habilidad")
     async def skill_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
@@ -357,6 +371,8 @@ class Dnd(commands.Cog):
         record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar")
         view = discord.ui.View(timeout=None)
         view.add_item(repeat_button(lang, record.id))
+        if await open_tracker(self.bot.store, table.channel_id) is not None:
+            view.add_item(damage_button(lang, record.id))
         embed = embeds.titled(embed, motivo)
         await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
 
@@ -430,36 +446,12 @@ class Dnd(commands.Cog):
 
     # -- initiative ----------------------------------------------------------------------
 
-    async def open_tracker(self, channel_id: int) -> Record | None:
-        return next(
-            (r for r in await self.bot.store.records(channel_id, COMBAT_KIND, 5) if not r.data["ended"]), None
-        )
-
-    async def tracker_or_refuse(self, table: Table) -> Record:
-        record = await self.open_tracker(table.channel_id)
-        if record is None:
-            raise Refusal("dnd.tracker.none")
-        return record
-
-    async def show_tracker(
-        self,
-        interaction: discord.Interaction[Tirada],
-        record: Record,
-        view: discord.ui.View | None = None,
-    ) -> None:
-        """Answer privately (with the joiner's inspiration buttons, if any) and bring the
-        channel's one posted panel up to date."""
-        lang = lang_for(interaction.locale)
-        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
-        await send(interaction, embed=tracker_embed(lang, tracker_of(record)), ephemeral=True, **kwargs)
-        await refresh_panel(interaction, record)
-
     @iniciativa.command(name=T("dnd.iniciativa.panel"), description=T("dnd.iniciativa.panel.desc"))
     async def iniciativa_panel(self, interaction: discord.Interaction) -> None:
         """The table's tracker: the open one, or a new one. Its message is remembered only
         when posted in the table's channel, where later changes edit it."""
         table = await current_table(interaction)
-        record = await self.open_tracker(table.channel_id)
+        record = await open_tracker(self.bot.store, table.channel_id)
         if record is None:
             state = dnd5e.tracker_to_data(Tracker())
             tracker_id = await self.bot.store.save_record(
@@ -486,54 +478,53 @@ class Dnd(commands.Cog):
         joins once (the order "permanece invariable"); one holding Heroic Inspiration is
         offered to reroll, like on any d20 test. Without a modifier, the sheet's Dexterity."""
         table = await current_table(interaction)
-        record = await self.tracker_or_refuse(table)
-        if modificador is None:
-            modificador, nombre = sheet.initiative(await sheet.read(self.bot, interaction, table, None))
-        name = " ".join((nombre or interaction.user.display_name).split())[:NAME_LIMIT]
-        key = player_key(interaction.user.id)
+        record = await tracker_or_refuse(self.bot, table)
         the_mode = dnd5e.mode(ventaja, sorprendido)
-        entry = dnd5e.initiative_entry(
-            self.bot.rng, key, name, modificador, the_mode, user_id=interaction.user.id
-        )
+        entry = await player_entry(interaction, table, modificador, nombre, the_mode)
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
         holds = await holds_inspiration(self.bot, record, interaction.user.id)
         lang = lang_for(interaction.locale)
-        await self.show_tracker(interaction, record, inspiration_view(lang, record, key, holds))
+        await show_tracker(interaction, record, inspiration_view(lang, record, entry.combatant.key, holds))
 
     @iniciativa.command(name=T("dnd.iniciativa.monstruos"), description=T("dnd.iniciativa.monstruos.desc"))
     @options("dnd.opt", "nombre", "modificador", "cantidad", "sorprendidos")
+    @options("dnd.monstruos.opt", "pg", "ca", "como")
     @table_option
     async def iniciativa_monstruos(
         self,
         interaction: discord.Interaction[Tirada],
-        nombre: app_commands.Range[str, 1, NAME_LIMIT],
-        modificador: Modifier,
+        nombre: app_commands.Range[str, 1, NAME_LIMIT] | None = None,
+        modificador: Modifier | None = None,
         cantidad: GroupSize = 1,
         sorprendidos: bool = False,
+        pg: HitPoints | None = None,
+        ca: Target | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         mesa: str | None = None,
     ) -> None:
-        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
-        name = " ".join(nombre.split())[:NAME_LIMIT]
-        if not name:
-            raise Refusal("dnd.tracker.no_name")
-        entry = dnd5e.initiative_entry(
-            self.bot.rng,
-            f"m{interaction.id}",
-            name,
-            modificador,
-            dnd5e.mode(False, sorprendidos),
-            monster=True,
-            count=cantidad,
-        )
+        """The GM's monsters: a group of identical ones (each with ``pg`` hit points and
+        ``ca``, when given), or one NPC with its sheet (``como``)."""
+        table = await gm_table(interaction, mesa)
+        record = await tracker_or_refuse(self.bot, table)
+        options = {
+            "nombre": nombre,
+            "modificador": modificador,
+            "cantidad": cantidad,
+            "sorprendidos": sorprendidos,
+            "pg": pg,
+            "ca": ca,
+            "como": como,
+        }
+        entry = await monster_entry(interaction, table, options)
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
-        await self.show_tracker(interaction, record)
+        await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.subir"), description=T("dnd.iniciativa.subir.desc"))
     @options("dnd.opt", "combatiente")
     async def iniciativa_subir(self, interaction: discord.Interaction[Tirada], combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
         here = await table_context(interaction)
-        record = await self.tracker_or_refuse(here.table)
+        record = await tracker_or_refuse(self.bot, here.table)
 
         def allowed(tracker: Tracker) -> Tracker:
             ordered = tracker.order
@@ -548,7 +539,7 @@ class Dnd(commands.Cog):
 
         decide = changed("dnd.tracker.reorder", allowed)
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
-        await self.show_tracker(interaction, record)
+        await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.quitar"), description=T("dnd.iniciativa.quitar.desc"))
     @options("dnd.opt", "combatiente")
@@ -556,25 +547,23 @@ class Dnd(commands.Cog):
     async def iniciativa_quitar(
         self, interaction: discord.Interaction[Tirada], combatiente: str, mesa: str | None = None
     ) -> None:
-        record = await self.tracker_or_refuse(await gm_table(interaction, mesa))
+        record = await tracker_or_refuse(self.bot, await gm_table(interaction, mesa))
         decide = changed("dnd.tracker.remove", lambda tracker: tracker.remove(combatiente))
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
-        await self.show_tracker(interaction, record)
+        await show_tracker(interaction, record)
+
+    @prueba.autocomplete("como")
+    @salvacion.autocomplete("como")
+    @ataque.autocomplete("como")
+    @iniciativa_monstruos.autocomplete("como")
+    async def npc_autocomplete(
+        self, interaction: discord.Interaction[Tirada], current: str
+    ) -> list[Choice[str]]:
+        return await access.npc_choices(interaction, current)
 
     @iniciativa_subir.autocomplete("combatiente")
     @iniciativa_quitar.autocomplete("combatiente")
     async def combatant_autocomplete(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction[Tirada], current: str
     ) -> list[Choice[str]]:
-        try:
-            table = await current_table(interaction, getattr(interaction.namespace, "mesa", None))
-        except Refusal:
-            return []
-        record = await self.open_tracker(table.channel_id)
-        if record is None:
-            return []
-        return [
-            Choice(name=f"{c.name} ({c.initiative})"[:100], value=c.key)
-            for c in tracker_of(record).order
-            if fold(current) in fold(c.name)
-        ][:25]
+        return await combatant_choices(interaction, current)

@@ -13,21 +13,20 @@ from bot.checks import (
     table_of,
 )
 from bot.client import Tirada
-from bot.delivery import update
+from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
-from bot.models import Change, Record
+from bot.models import Change, Record, Table
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
+from cogs.dnd5e.damage import vitals_button
+from cogs.dnd5e.joining import player_entry, player_key
 from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
+from cogs.dnd5e.vitals import open_tracker, tracker_of
 from rules import dnd5e
 from rules.dnd5e import Mode, Tracker
 
 # -- initiative tracker ---------------------------------------------------------------------------
-
-
-def tracker_of(record: Record) -> Tracker:
-    return dnd5e.tracker_from_data(record.data)
 
 
 def changed(reason: str, change: Callable[[Tracker], Tracker], *costs: Change) -> Decide:
@@ -79,6 +78,7 @@ def tracker_view(lang: Lang, record: Record) -> discord.ui.View | None:
                 discord.ButtonStyle.primary,
             )
         )
+    view.add_item(vitals_button(lang, record.id))
     view.add_item(
         TrackerButton(record.id, "terminar", 0, t(lang, "dnd.button.terminar"), discord.ButtonStyle.danger)
     )
@@ -108,13 +108,26 @@ def inspiration_view(lang: Lang, record: Record, key: str, holds: bool) -> disco
     return view
 
 
-def player_key(user_id: int) -> str:
-    """A player's place on the tracker: one per player, so joining twice is refused."""
-    return f"u{user_id}"
-
-
 async def holds_inspiration(bot: Tirada, record: Record, user_id: int) -> bool:
     return await bot.store.pool(record.channel_id, INSPIRATION, user_id) > 0
+
+
+async def tracker_or_refuse(bot: Tirada, table: Table) -> Record:
+    record = await open_tracker(bot.store, table.channel_id)
+    if record is None:
+        raise Refusal("dnd.tracker.none")
+    return record
+
+
+async def show_tracker(
+    interaction: discord.Interaction[Tirada], record: Record, view: discord.ui.View | None = None
+) -> None:
+    """Answer privately (with the joiner's inspiration buttons, if any) and bring the
+    channel's one posted panel up to date."""
+    lang = lang_for(interaction.locale)
+    kwargs: dict[str, Any] = {"view": view} if view is not None else {}
+    await send(interaction, embed=tracker_embed(lang, tracker_of(record)), ephemeral=True, **kwargs)
+    await refresh_panel(interaction, record)
 
 
 async def refresh_panel(interaction: discord.Interaction[Tirada], record: Record) -> None:
@@ -201,7 +214,7 @@ class JoinModal(Modal):
             label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=NAME_LIMIT
         )
         self.modifier: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3
+            label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3, required=False
         )
         self.condition: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "dnd.join.condition"), custom_id="condicion", max_length=2, required=False
@@ -213,10 +226,12 @@ class JoinModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         the_mode = join_mode(self.condition.value)
-        modifier = parse_int(self.modifier.value, "modificador", -dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
-        name = " ".join(self.name.value.split())[:NAME_LIMIT] or interaction.user.display_name[:NAME_LIMIT]
-        key = player_key(interaction.user.id)
-        entry = dnd5e.initiative_entry(bot.rng, key, name, modifier, the_mode, user_id=interaction.user.id)
+        typed = self.modifier.value.strip()
+        bounds = (-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
+        modifier = parse_int(typed, "modificador", *bounds) if typed else None
+        table = await table_of(interaction, await load(bot.store, self.combat_id, COMBAT_KIND))
+        entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)
+        key = entry.combatant.key
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, joined(entry))
         await update(interaction, **panel(lang, record))
         view = inspiration_view(lang, record, key, await holds_inspiration(bot, record, interaction.user.id))

@@ -20,6 +20,7 @@ from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, selected
 from cogs.dnd5e.build import damage_for
+from cogs.dnd5e.damage import damage_button
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND
 from rules import dnd5e
@@ -27,7 +28,7 @@ from rules import dnd5e
 
 def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
     """*Repetir* on every roll and, on the holder's own roll, "Usar inspiración": one button
-    per d20 it could reroll."""
+    per d20 it could reroll; "Aplicar daño" on a hit that rolled damage."""
     view = discord.ui.View(timeout=None)
     test = dnd5e.roll_from_data(record.data["test"])
     if holds and not test.inspired:
@@ -40,6 +41,8 @@ def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
             )
     if "options" in record.data:  # rolls made before *Repetir* did not keep their options
         view.add_item(repeat_button(lang, record.id))
+    if record.data.get("damage_roll"):
+        view.add_item(damage_button(lang, record.id))
     return view
 
 

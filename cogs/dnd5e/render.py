@@ -11,17 +11,23 @@ from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.dnd5e.state import ability_name, skill_name
+from cogs.dnd5e.vitals import safe
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
 
 
-def verdict(lang: Lang, test: D20Test) -> str:
+def verdict(lang: Lang, test: D20Test, aimed: dict[str, Any] | None = None) -> str:
+    """Against a monster of the tracker (``aimed``, its AC hidden) the card names it
+    instead of its AC."""
     if test.critical:
         return t(lang, "dnd.verdict.critical")
     if test.fumble:
         return t(lang, "dnd.verdict.fumble")
     if test.success is None:
         return t(lang, "dnd.verdict.total", total=test.total)
+    if aimed and aimed["hidden"]:
+        key = "dnd.verdict.hit_target" if test.success else "dnd.verdict.miss_target"
+        return t(lang, key, name=safe(aimed["name"]), total=test.total)
     key = (
         ("dnd.verdict.hit" if test.success else "dnd.verdict.miss")
         if test.attack
@@ -110,9 +116,13 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
         "\n".join(line for line in dice if line),
         inline=False,
     )
-    result = [verdict(lang, test), cover_line(lang, data, test)]
+    aimed = data.get("options", {}).get("objetivo")
+    hidden = bool(aimed and aimed["hidden"])
+    result = [verdict(lang, test, aimed), None if hidden else cover_line(lang, data, test)]
+    if aimed and (not hidden or test.critical or test.fumble):
+        result.append(t(lang, "dnd.roll.target", name=safe(aimed["name"])))
     embeds.field(embed, t(lang, "dnd.roll.verdict"), "\n".join(line for line in result if line), inline=False)
-    if test.target is not None and test.target <= dnd5e.MAX_TARGET:
+    if test.target is not None and test.target <= dnd5e.MAX_TARGET and not hidden:
         line = dnd_modes_line(lang, test.modifier, test.target, test.attack, shown=record.shows_odds)
         embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
     damage = data.get("damage_roll")

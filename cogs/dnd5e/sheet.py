@@ -25,8 +25,7 @@ from rules import dnd5e
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
     """The roller's active sheet, or the GM's NPC ``como`` names."""
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, DndSheet)
-    return sheet
+    return access.of_kind(sheet, DndSheet)
 
 
 def modifier(sheet: DndSheet, ability: str) -> int:
@@ -105,10 +104,3 @@ async def weapons(
     except Refusal:
         return []
     return [Choice(name=n, value=n) for n in containing(typed, [a.nombre for a in sheet.ataques])]
-
-
-async def npcs(bot: Tirada, interaction: discord.Interaction, table: Table, typed: str) -> list[Choice[str]]:
-    """Autocomplete for ``como``: the table's NPC sheets, offered to the GM only."""
-    if not is_gm(table, interaction):
-        return []
-    return await access.choices(bot.store, table, True, interaction.user.id, typed, npc_only=True)

@@ -44,8 +44,7 @@ async def read(
     GM's NPC ``como`` names."""
     gm = is_gm(table, interaction)
     _, sheet = await access.for_roll(bot.store, table, gm, owner or interaction.user.id, como)
-    assert isinstance(sheet, DonjonSheet)
-    return sheet
+    return access.of_kind(sheet, DonjonSheet)
 
 
 def attribute_part(sheet: DonjonSheet, typed: str) -> tuple[str, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -53,7 +54,6 @@ from rules import dune
 MAX_PLAYERS = 12
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
 Score = app_commands.Transform[int, Bounded(1, dune.MAX_SCORE)]
-Drive = app_commands.Transform[int, Bounded(0, dune.MAX_SCORE)]
 Difficulty = app_commands.Transform[int, Bounded(0, dune.MAX_DIFFICULTY)]
 DifficultyShift = app_commands.Transform[int, Bounded(-dune.MAX_DIFFICULTY, dune.MAX_DIFFICULTY)]
 Bought = app_commands.Transform[int, Bounded(0, dune.MAX_BOUGHT)]
@@ -140,14 +140,7 @@ class Dune(commands.Cog):
     ) -> None:
         scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
-            test_spec(
-                scores.skill,
-                scores.drive,
-                enfoque,
-                rango_complicacion,
-                bonificacion_impulso,
-                calidad_recurso,
-            ),
+            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -156,9 +149,6 @@ class Dune(commands.Cog):
             task_id=tarea,
             secret=secreta,
             motivo=reason(motivo),
-            skill_key=scores.skill_key,
-            drive_key=scores.drive_key,
-            character=scores.character,
         )
         await flow.roll_and_post(self.bot, interaction, spec)
 
@@ -166,7 +156,7 @@ class Dune(commands.Cog):
         self,
         interaction: discord.Interaction,
         spec: RollSpec,
-        helpers: tuple[dune.HelperSpec, ...] = (),
+        helpers: tuple[dict[str, Any], ...] = (),
         closes: RecordUpdate | None = None,
         mode: str = "tirada",
         table: Table | None = None,
@@ -184,6 +174,8 @@ class Dune(commands.Cog):
         "motivacion",
         "rival_objetivo",
         "enfoque",
+        "rival_habilidad",
+        "rival_motivacion",
         "rival_enfoque",
         "rival_dados",
         "obstaculos",
@@ -194,15 +186,18 @@ class Dune(commands.Cog):
         "tarea",
         "calidad_recurso",
     )
+    @options("fichas.opt", "como", "rival_pnj")
     @reason_option
     @secret_option
     async def enfrentada(
         self,
         interaction: discord.Interaction,
-        habilidad: Score,
-        motivacion: Drive,
-        rival_objetivo: Target,
+        habilidad: app_commands.Range[str, 1, 40],
+        motivacion: app_commands.Range[str, 1, 40],
+        rival_objetivo: Target | None = None,
         enfoque: bool = False,
+        rival_habilidad: app_commands.Range[str, 1, 40] | None = None,
+        rival_motivacion: app_commands.Range[str, 1, 40] | None = None,
         rival_enfoque: Score | None = None,
         rival_dados: Dice = 2,
         obstaculos: Difficulty = 0,
@@ -212,34 +207,36 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        como: app_commands.Range[str, 1, 100] | None = None,
+        rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """ "El personaje que se opone al tuyo lanza los dados primero": the opposition is
         rolled and posted; the actor then chooses bought dice, payment and Determinación
-        ("después de que la dificultad se haya declarado") from its menu."""
+        ("después de que la dificultad se haya declarado") from its menu. Either side's
+        skill and drive may be names: the actor's from their sheet (or the GM's NPC
+        ``como``), the opponent's from the GM's NPC ``rival_pnj``; the opponent's target
+        number, when given, wins over them."""
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
-            test_spec(
-                habilidad,
-                motivacion,
-                enfoque,
-                rango_complicacion,
-                bonificacion_impulso,
-                calidad_recurso,
-            ),
+            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
             npc=pnj,
             task_id=tarea,
             secret=secreta,
             motivo=reason(motivo),
         )
-        rival = {
-            "target": rival_objetivo,
+        target = await sheet.opponent(
+            self.bot, interaction, rival_objetivo, rival_pnj, rival_habilidad, rival_motivacion
+        )
+        opponent = {
+            **target,
             "focus": rival_enfoque,
             "count": rival_dados,
             "hindrances": obstaculos,
             "adjust": ajuste_dificultad,
         }
-        await flow.oppose(self.bot, interaction, spec, rival)
+        await flow.oppose(self.bot, interaction, spec, opponent)
 
     @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
     @options(
@@ -257,13 +254,14 @@ class Dune(commands.Cog):
         "tarea",
         "calidad_recurso",
     )
+    @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
     async def ayuda(
         self,
         interaction: discord.Interaction,
-        habilidad: Score,
-        motivacion: Drive,
+        habilidad: app_commands.Range[str, 1, 40],
+        motivacion: app_commands.Range[str, 1, 40],
         enfoque: bool = False,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
@@ -274,18 +272,13 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        como: app_commands.Range[str, 1, 100] | None = None,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """A test others help with, with every option a plain test has."""
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
         spec = replace(
-            test_spec(
-                habilidad,
-                motivacion,
-                enfoque,
-                rango_complicacion,
-                bonificacion_impulso,
-                calidad_recurso,
-            ),
+            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -584,6 +577,10 @@ class Dune(commands.Cog):
         await send(interaction, embed=embed)
 
 
-Dune.tirada.autocomplete("habilidad")(sheet.skill_choices)
-Dune.tirada.autocomplete("motivacion")(sheet.drive_choices)
-Dune.tirada.autocomplete("como")(access.npc_choices)
+for _command in (Dune.tirada, Dune.enfrentada, Dune.ayuda):
+    _command.autocomplete("habilidad")(sheet.skill_choices)
+    _command.autocomplete("motivacion")(sheet.drive_choices)
+    _command.autocomplete("como")(access.npc_choices)
+Dune.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Dune.enfrentada.autocomplete("rival_habilidad")(sheet.rival_skill_choices)
+Dune.enfrentada.autocomplete("rival_motivacion")(sheet.rival_drive_choices)

@@ -14,11 +14,13 @@ from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
-from bot.i18n import Lang, lang_for, t
+from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import Applied, Change, Record, RecordUpdate
+from bot.names import fold
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from cogs.dune import sheet
 from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
@@ -210,7 +212,8 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            await interaction.response.send_modal(AssistModal(self.record_id, lang))
+            scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+            await interaction.response.send_modal(AssistModal(self.record_id, lang, scores))
             return
         if interaction.user.id != record.user_id:
             raise Refusal("dune.ayuda.leader_only")
@@ -221,7 +224,7 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
     """The leader rolls with every helper who joined; the preparation closes in the same
     operation, so a second "Tirar" finds it closed (or stale) and rolls nothing."""
     record = await load(bot.store, prep_id, ASSIST_KIND)
-    helpers = tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in record.data["helpers"])
+    helpers = tuple(record.data["helpers"])
     closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
     cog = cast("Dune", bot.get_cog("Dune"))
     table = await table_of(interaction, record)
@@ -230,27 +233,50 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
 
 
 class AssistModal(Modal):
-    def __init__(self, prep_id: int, lang: Lang) -> None:
+    """A helper joins: their target number, or their skill and drive (names from their own
+    active sheet, or numbers), and their focus."""
+
+    def __init__(self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None) -> None:
+        """``scores``: the helper's skills and drives with their values, from their sheet."""
         super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
+        skills, drives = scores or (None, None)
         self.prep_id = prep_id
         self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_target"), custom_id="objetivo", max_length=2
+            label=t(lang, "dune.ayuda.modal_target"),
+            custom_id="objetivo",
+            max_length=2,
+            required=False,
+            placeholder=t(lang, "dune.ayuda.modal_target_hint"),
+        )
+        self.habilidad: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_skill"),
+            custom_id="habilidad",
+            max_length=40,
+            required=False,
+            placeholder=skills,
+        )
+        self.motivacion: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_drive"),
+            custom_id="motivacion",
+            max_length=40,
+            required=False,
+            placeholder=drives,
         )
         self.enfoque: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_focus"), custom_id="enfoque", max_length=2, required=False
+            label=t(lang, "dune.ayuda.modal_focus"),
+            custom_id="enfoque",
+            max_length=3,
+            required=False,
+            placeholder=t(lang, "dune.ayuda.modal_focus_hint"),
         )
-        self.add_item(self.objetivo)
-        self.add_item(self.enfoque)
+        for item in (self.objetivo, self.habilidad, self.motivacion, self.enfoque):
+            self.add_item(item)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        target = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
-        focus = (
-            parse_int(self.enfoque.value, "enfoque", 1, dune.MAX_SCORE)
-            if self.enfoque.value.strip()
-            else None
-        )
+        prep = await load(bot.store, self.prep_id, ASSIST_KIND)
+        helper = await self.helper(bot, interaction, prep)
         user_id = interaction.user.id
 
         def join(current: Record) -> Decision:
@@ -259,11 +285,45 @@ class AssistModal(Modal):
             helpers = [h for h in current.data["helpers"] if h["user"] != user_id]
             if len(helpers) >= dune.MAX_HELPERS:
                 raise Refusal("dune.ayuda.full", max=dune.MAX_HELPERS)
-            helpers.append({"user": user_id, "target": target, "focus": focus})
+            helpers.append(helper)
             return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
 
         record, _ = await act(bot.store, interaction, self.prep_id, ASSIST_KIND, join)
         await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
+
+    async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
+        """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
+        the target typed (numbers win), else skill plus drive, read from the helper's own
+        sheet when named, kept with where they came from."""
+        entry: dict[str, Any] = {"user": interaction.user.id}
+        skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
+        if self.objetivo.value.strip():
+            entry["target"] = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
+            skill_value = None
+        elif skill and drive:
+            table = await table_of(interaction, prep)
+            scores = await sheet.scores(bot, interaction, skill, drive, None, table)
+            entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
+            skill_value = scores.skill
+        else:
+            raise Refusal("dune.ayuda.target_missing")
+        entry["focus"] = focus(self.enfoque.value, skill_value)
+        return entry
+
+
+YES = frozenset(fold(word) for lang in LANGS for word in t(lang, "dune.ayuda.yes").split())
+
+
+def focus(typed: str, skill: int | None) -> int | None:
+    """A helper's focus: their skill as a number, or "sí"/"yes" for the skill they gave."""
+    text = typed.strip()
+    if not text:
+        return None
+    if sheet.number(text) is not None:
+        return parse_int(text, "enfoque", 1, dune.MAX_SCORE)
+    if skill is not None and fold(text) in YES:
+        return skill
+    raise Refusal("dune.ayuda.focus_value", max=dune.MAX_SCORE)
 
 
 # -- opposed tests ----------------------------------------------------------------------------

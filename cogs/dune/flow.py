@@ -46,14 +46,16 @@ async def roll_and_post(
     bot: Tirada,
     interaction: discord.Interaction,
     spec: RollSpec,
-    helpers: tuple[dune.HelperSpec, ...] = (),
+    helpers: tuple[dict[str, Any], ...] = (),
     closes: RecordUpdate | None = None,
     mode: str = "tirada",
     table: Table | None = None,
 ) -> Record:
-    """Pay, roll and post a test: nothing is rolled if the payment is refused. ``closes``
-    settles a preparation (an assisted or opposed test, whose ``table`` it was made at) in
-    the same operation; ``mode`` says which command *Repetir* starts again."""
+    """Pay, roll and post a test: nothing is rolled if the payment is refused. ``helpers``
+    are those who joined an assisted test, as its preparation keeps them (with where each
+    one's target came from); ``closes`` settles a preparation (an assisted or opposed test,
+    whose ``table`` it was made at) in the same operation; ``mode`` says which command
+    *Repetir* starts again."""
     store = bot.store
     table = table or await current_table(interaction)
     secret = is_secret(interaction, table, spec.secret)
@@ -77,7 +79,7 @@ async def roll_and_post(
         automatic_ones=int(spec.determination),
         bonus=spec.bonus,
         npc=spec.npc,
-        helpers=helpers,
+        helpers=tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in helpers),
         task_id=spec.task_id,
         asset_quality=spec.asset_quality,
     )
@@ -89,6 +91,8 @@ async def roll_and_post(
     }
     if spec.opponent is not None:
         extra["rival"] = spec.opponent
+    if helpers:
+        extra["helpers"] = list(helpers)
     if task is not None:
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
     roll = replace(roll, extra=extra)
@@ -183,7 +187,8 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     spec = RollSpec(**extra["spec"])
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
-        rival = {k: spec.opponent[k] for k in ("target", "focus", "count", "hindrances", "adjust")}
+        # The opposition rolls again: drop what its last roll made, keep where its numbers came from.
+        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "difficulty")}
         await oppose(bot, interaction, replace(spec, bought=0, determination=False, opponent=None), rival)
     elif mode == "ayuda":
         await prepare_assist(bot, interaction, spec)

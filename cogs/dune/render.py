@@ -63,11 +63,18 @@ def verdict(lang: Lang, roll: DuneRoll) -> str:
 
 
 def dice_text(lang: Lang, roll: DuneRoll) -> str:
-    """The leader's dice, then one line per helper (a helper's one die is never rerolled)."""
+    """The leader's dice, then one line per helper (a helper's one die is never rerolled),
+    saying where the helper's target came from when a sheet or their scores gave it."""
     test = roll.test
     lines = [render.dice(test.dice)]
-    for helper, die in zip(roll.helpers, test.helper_dice, strict=True):
-        lines.append(t(lang, "dune.roll.helper", user=helper.user_id, die=render.die(die)))
+    sources = roll.extra.get("helpers") or [{}] * len(roll.helpers)
+    for helper, die, parts in zip(roll.helpers, test.helper_dice, sources, strict=True):
+        face = render.die(die)
+        if "skill" in parts:
+            keys = ("dune.roll.helper_from", "dune.roll.helper_as")
+            lines.append(sourced(lang, parts, helper.target, *keys, user=helper.user_id, die=face))
+        else:
+            lines.append(t(lang, "dune.roll.helper", user=helper.user_id, die=face))
     return "\n".join(lines)
 
 
@@ -127,9 +134,29 @@ def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
 def by_line(lang: Lang, user_id: int, character: str | None) -> str:
     """Who rolled, and as which character when the numbers came from a sheet."""
     if character:
-        name = discord.utils.escape_mentions(discord.utils.escape_markdown(character))
-        return t(lang, "fichas.roll.as", user=user_id, name=name)
+        return t(lang, "fichas.roll.as", user=user_id, name=safe(character))
     return t(lang, "dune.roll.by", user=user_id)
+
+
+def safe(name: str) -> str:
+    """A character's name as typed on a sheet, shown without formatting or pings."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def sourced(lang: Lang, parts: dict[str, Any], total: int, key: str, as_key: str, **values: Any) -> str:
+    """A sentence around where a target came from ("Se opone **Guardia**: Combate 6 +
+    Deber 5 = 11."), naming the character (``as_key``) when a sheet gave the numbers."""
+    source = target_line(lang, parts, total)
+    if parts.get("character"):
+        return t(lang, as_key, name=safe(parts["character"]), source=source, **values)
+    return t(lang, key, source=source, **values)
+
+
+def rival_source(lang: Lang, rival: dict[str, Any]) -> list[str]:
+    """The opponent's skill and drive, when they were given (not just a target number)."""
+    if "skill" not in rival:
+        return []
+    return [sourced(lang, rival, rival["target"], "dune.opposed.rival_source", "dune.opposed.rival_as")]
 
 
 def target_line(lang: Lang, spec: dict[str, Any], target: int) -> str:
@@ -215,7 +242,7 @@ def opponent_text(lang: Lang, opponent: dict[str, Any], roll: DuneRoll) -> str:
     gained = dune.opponent_momentum(roll.difficulty, roll.test.successes)
     if not roll.test.passed and gained:
         text += "\n" + t(lang, "dune.opposed.gains", momentum=gained)
-    return text
+    return "\n".join([*rival_source(lang, opponent), text])
 
 
 async def task_line(bot: Tirada, lang: Lang, roll: DuneRoll) -> str:
@@ -244,10 +271,11 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     spec = RollSpec(**record.data["spec"])
     rival = spec.opponent or {}
     opposition = dune.evaluate(rival["dice"], rival["target"], rival["focus"], spec.complication_range, 0)
-    embed = embeds.card(
-        t(lang, "dune.contra.title", difficulty=spec.difficulty),
-        t(lang, "dune.contra.help", user=record.user_id),
-    )
+    lines = [t(lang, "dune.contra.help", user=record.user_id)]
+    if spec.skill is not None and spec.drive is not None:
+        keys = ("dune.contra.actor", "dune.contra.actor_as")
+        lines.append(sourced(lang, record.data["spec"], spec.target, *keys))
+    embed = embeds.card(t(lang, "dune.contra.title", difficulty=spec.difficulty), "\n".join(lines))
     text = t(
         lang,
         "dune.opposed.rival",
@@ -258,6 +286,7 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     )
     if rival.get("adjust"):
         text += "\n" + t(lang, "dune.opposed.adjusted", adjust=rival["adjust"], difficulty=spec.difficulty)
+    text = "\n".join([*rival_source(lang, rival), text])
     embeds.field(embed, t(lang, "dune.roll.opponent"), text, inline=False)
     if record.data.get("rolled"):
         embed.set_footer(text=t(lang, "dune.ayuda.rolled"))
@@ -278,11 +307,18 @@ def assist_embed(lang: Lang, record: Record) -> discord.Embed:
         t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty),
         t(lang, "dune.ayuda.help", user=record.user_id),
     )
-    helpers = record.data["helpers"]
-    lines = [t(lang, "dune.ayuda.helper", user=h["user"], target=h["target"]) for h in helpers]
+    lines = [helper_line(lang, h) for h in record.data["helpers"]]
     embeds.field(
         embed, t(lang, "dune.ayuda.helpers"), "\n".join(lines) or t(lang, "dune.ayuda.nobody"), inline=False
     )
     if record.data.get("rolled"):
         embed.set_footer(text=t(lang, "dune.ayuda.rolled"))
     return embeds.titled(embed, spec.motivo)
+
+
+def helper_line(lang: Lang, helper: dict[str, Any]) -> str:
+    """A helper who joined, and where their target came from when they gave their scores."""
+    if "skill" in helper:
+        keys = ("dune.ayuda.helper_from", "dune.ayuda.helper_as")
+        return sourced(lang, helper, helper["target"], *keys, user=helper["user"])
+    return t(lang, "dune.ayuda.helper", user=helper["user"], target=helper["target"])

@@ -8,7 +8,7 @@ from: "Comunicación 6 + Verdad 7 = 13".
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.app_commands import Choice
@@ -16,10 +16,12 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import lang_for
+from bot.i18n import Lang, lang_for
+from bot.models import Table
 from bot.names import Names
 from bot.sheets import access
 from bot.sheets.models import DuneDrives, DuneSheet, DuneSkills
+from cogs.dune.state import Scores
 from rules import dune
 from rules.errors import check_range
 
@@ -28,38 +30,26 @@ DRIVES = Names("fichas.dune.drive", DuneDrives.model_fields, "fichas.dune.unknow
 NUMBER = re.compile(r"\s*\d{1,3}\s*")
 
 
-@dataclass(frozen=True)
-class Scores:
-    """A test's skill and drive, with their names when a sheet gave them."""
-
-    skill: int
-    drive: int
-    skill_key: str | None = None
-    drive_key: str | None = None
-    character: str | None = None
-
-
 def number(typed: str) -> int | None:
     """A score typed as a number (as before sheets), else None: a name."""
     text = str(typed)
     return int(text) if NUMBER.fullmatch(text) else None
 
 
-async def scores(
-    bot: Tirada, interaction: discord.Interaction, skill: str, drive: str, como: str | None
-) -> Scores:
-    """Numbers stay numbers; a name is read from the roller's active sheet (or, for the GM,
-    the NPC ``como`` names)."""
+def numbers(skill: str, drive: str) -> tuple[int | None, int | None]:
+    """The scores typed as numbers, checked against the book's range (None for a name)."""
     skill_number, drive_number = number(skill), number(drive)
     if skill_number is not None:
         check_range("habilidad", skill_number, 1, dune.MAX_SCORE)
     if drive_number is not None:
         check_range("motivacion", drive_number, 0, dune.MAX_SCORE)
-    if skill_number is not None and drive_number is not None and not como:
-        return Scores(skill_number, drive_number)
-    table = await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, DuneSheet)
+    return skill_number, drive_number
+
+
+def read(sheet: DuneSheet, skill: str, drive: str) -> Scores:
+    """A skill and a drive from ``sheet``: a number typed stays that number (numbers win),
+    a name is looked up on the sheet and named on the roll."""
+    skill_number, drive_number = numbers(skill, drive)
     skill_key = drive_key = None
     if skill_number is None:
         skill_key = SKILLS.find(skill)
@@ -70,21 +60,93 @@ async def scores(
     return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre)
 
 
-async def _sheet(interaction: discord.Interaction[Tirada]) -> DuneSheet | None:
+async def scores(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    skill: str,
+    drive: str,
+    como: str | None,
+    table: Table | None = None,
+) -> Scores:
+    """Numbers stay numbers; a name is read from the roller's active sheet (or, for the GM,
+    the NPC ``como`` names) at ``table`` (the interaction's, unless a panel names it)."""
+    skill_number, drive_number = numbers(skill, drive)
+    if skill_number is not None and drive_number is not None and not como:
+        return Scores(skill_number, drive_number)
+    table = table or await current_table(interaction)
+    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+    return read(access.of_kind(sheet, DuneSheet), skill, drive)
+
+
+async def opponent(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    target: int | None,
+    rival_pnj: str | None,
+    skill: str | None,
+    drive: str | None,
+) -> dict[str, Any]:
+    """The opponent's target number: the one given (numbers win, as on every roll), else
+    their skill plus drive, names read only from the GM's NPC ``rival_pnj`` (never from the
+    roller's own sheet), with where each came from."""
+    if target is not None:
+        return {"target": target}
+    if not skill or not drive:
+        raise Refusal("dune.contra.rival_missing")
+    if not rival_pnj and (number(skill) is None or number(drive) is None):
+        raise Refusal("dune.contra.rival_sheet")
+    rival = await scores(bot, interaction, skill, drive, rival_pnj)
+    return {"target": rival.skill + rival.drive, **source(rival)}
+
+
+def source(scores: Scores) -> dict[str, Any]:
+    """What a sheet gave, to store beside the numbers so every card can say where they came
+    from (the same keys a test's request keeps)."""
+    return {
+        "skill": scores.skill,
+        "drive": scores.drive,
+        "skill_key": scores.skill_key,
+        "drive_key": scores.drive_key,
+        "character": scores.character,
+    }
+
+
+async def listed(
+    bot: Tirada, interaction: discord.Interaction, table: Table, lang: Lang
+) -> tuple[str, str] | None:
+    """The presser's skills and drives with their values ("Combate 5 · Comunicación 6 · …"),
+    shown in the helper's form, which has no autocomplete; None without a Dune sheet."""
+    try:
+        _, found = await access.for_roll(
+            bot.store, table, is_gm(table, interaction), interaction.user.id, None
+        )
+    except Refusal:
+        return None
+    if not isinstance(found, DuneSheet):
+        return None
+    skills = " · ".join(f"{SKILLS.name(lang, k)} {getattr(found.habilidades, k)}" for k in SKILLS.keys)
+    drives = " · ".join(f"{DRIVES.name(lang, k)} {getattr(found.motivaciones, k).valor}" for k in DRIVES.keys)
+    return skills, drives
+
+
+async def _sheet(interaction: discord.Interaction[Tirada], option: str = "como") -> DuneSheet | None:
+    """The sheet a roll by name would read: the NPC ``option`` names (``como`` for the
+    roller, ``rival_pnj`` for the opponent), else, for the roller only, their active one."""
+    npc = getattr(interaction.namespace, option, None)
+    if not npc and option != "como":
+        return None
     bot = interaction.client
     table = await current_table(interaction)
-    como = getattr(interaction.namespace, "como", None)
-    gm = is_gm(table, interaction)
     try:
-        _, sheet = await access.for_roll(bot.store, table, gm, interaction.user.id, como)
+        _, sheet = await access.for_roll(
+            bot.store, table, is_gm(table, interaction), interaction.user.id, npc
+        )
     except Refusal:
         return None
     return sheet if isinstance(sheet, DuneSheet) else None
 
 
-async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The skills on the roller's sheet with their value: "Comunicación (6)"."""
-    sheet = await _sheet(interaction)
+def _skills(interaction: discord.Interaction, sheet: DuneSheet | None, current: str) -> list[Choice[str]]:
     if sheet is None:
         return []
     lang = lang_for(interaction.locale)
@@ -94,9 +156,7 @@ async def skill_choices(interaction: discord.Interaction[Tirada], current: str) 
     ]
 
 
-async def drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-    """The drives on the roller's sheet with their value: "Verdad (7)"."""
-    sheet = await _sheet(interaction)
+def _drives(interaction: discord.Interaction, sheet: DuneSheet | None, current: str) -> list[Choice[str]]:
     if sheet is None:
         return []
     lang = lang_for(interaction.locale)
@@ -104,3 +164,23 @@ async def drive_choices(interaction: discord.Interaction[Tirada], current: str) 
         Choice(name=f"{label} ({getattr(sheet.motivaciones, key).valor})", value=key)
         for key, label in DRIVES.suggest(lang, current)
     ]
+
+
+async def skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The skills on the roller's sheet with their value: "Comunicación (6)"."""
+    return _skills(interaction, await _sheet(interaction), current)
+
+
+async def drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The drives on the roller's sheet with their value: "Verdad (7)"."""
+    return _drives(interaction, await _sheet(interaction), current)
+
+
+async def rival_skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The skills on the GM's NPC ``rival_pnj`` with their value."""
+    return _skills(interaction, await _sheet(interaction, "rival_pnj"), current)
+
+
+async def rival_drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The drives on the GM's NPC ``rival_pnj`` with their value."""
+    return _drives(interaction, await _sheet(interaction, "rival_pnj"), current)

@@ -164,24 +164,37 @@ class RollSpec:
     character: str | None = None
 
 
+@dataclass(frozen=True)
+class Scores:
+    """A test's skill and drive, with their names when a sheet gave them."""
+
+    skill: int
+    drive: int
+    skill_key: str | None = None
+    drive_key: str | None = None
+    character: str | None = None
+
+
 def test_spec(
-    skill: int,
-    drive: int,
+    scores: Scores,
     focus: bool,
     complication_range: int,
     bonus: int,
     asset_quality: int,
 ) -> RollSpec:
     """A test's request from the options every test command shares (their bounds checked
-    as the options arrive: ``bot.options.Bounded``)."""
+    as the options arrive: ``bot.options.Bounded``), naming what a sheet gave."""
     return RollSpec(
-        target=skill + drive,
-        focus_skill=skill if focus else None,
-        skill=skill,
-        drive=drive,
+        target=scores.skill + scores.drive,
+        focus_skill=scores.skill if focus else None,
+        skill=scores.skill,
+        drive=scores.drive,
         complication_range=complication_range,
         bonus=bonus,
         asset_quality=asset_quality,
+        skill_key=scores.skill_key,
+        drive_key=scores.drive_key,
+        character=scores.character,
     )
 
 

@@ -29,8 +29,7 @@ Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[
 async def read(bot: Tirada, interaction: discord.Interaction, como: str | None) -> MedianaSheet:
     table = await current_table(interaction)
     _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    assert isinstance(sheet, MedianaSheet)
-    return sheet
+    return access.of_kind(sheet, MedianaSheet)
 
 
 async def scores(
@@ -82,8 +81,8 @@ async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -
     table = await current_table(interaction)
     gm = is_gm(table, interaction)
     row = await access.find(bot.store, table, gm, interaction.user.id, objetivo)
-    _, sheet = await access.of_system(bot.store, table, row)
-    assert isinstance(sheet, MedianaSheet)
+    _, found = await access.of_system(bot.store, table, row)
+    sheet = access.of_kind(found, MedianaSheet)
     return sheet.armadura.absorcion, sheet.nombre
 
 

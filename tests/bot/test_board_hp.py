@@ -11,7 +11,7 @@ import pytest
 from bot.board import hp as board_hp
 from bot.board import render
 from bot.i18n import t
-from bot.models import BoardHitPoints, Change, Operation, SheetRow, Table, TableSettings
+from bot.models import BoardHitPoints, Change, Operation, SheetRow, TableSettings
 from bot.store import Store
 from rules import dnd5e, mediana
 from tests.bot.test_board import play, shown
@@ -105,11 +105,13 @@ async def test_dnd_hp_changes_redraw_the_board(harness: Harness) -> None:
 
 
 async def test_dnd_choosing_or_deleting_a_sheet_redraws_the_board(harness: Harness) -> None:
+    """The combatant is the character who joined (the tracker keeps its sheet): another
+    sheet made active changes nothing; that sheet deleted takes its numbers away."""
     h = await dnd_table(harness)
     await sheet_of(h, "dnd5e")
     await dnd_fight(h)
     await h.slash("ficha crear", nombre="Otra")
-    assert "17 · Jugadora · 1/1 PG" in await shown(h), "a new sheet is the active one"
+    assert "17 · Jugadora · 38/38 PG" in await shown(h), "the character who joined, not the new one"
     await h.slash("ficha elegir", ficha="Lía Brezo")
     assert "17 · Jugadora · 38/38 PG" in await shown(h)
     await h.slash("ficha borrar", ficha="Lía Brezo")
@@ -150,31 +152,61 @@ async def test_the_ledger_lines_keep_the_hit_points_the_setting_hides(harness: H
 
 
 @pytest.mark.parametrize(
-    ("setting", "goblin"),
-    [("estado", "6 · Goblin ×3 · Ensangrentado"), ("exactos", "6 · Goblin ×3 · 7/15 PG"), ("ocultos", None)],
+    ("setting", "goblins"),
+    [
+        ("estado", "6 · Goblin ×3 · Ileso ×2, Ensangrentado"),
+        ("exactos", "6 · Goblin ×3 · 15/15 PG, 15/15 PG, 7/15 PG"),
+        ("ocultos", None),
+    ],
 )
 async def test_dnd_monsters_show_a_word_unless_exact(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch, setting: str, goblin: str | None
+    harness: Harness, setting: str, goblins: str | None
 ) -> None:
-    """Where a monster's hit points come from is ``dnd_hp`` (the tracker keeps none yet):
-    whatever it finds is a word for everyone under ``estado``, numbers under ``exactos``."""
-    found = board_hp.dnd_hp
-
-    async def with_monsters(store: Store, table: Table, combatant: dnd5e.Combatant) -> board_hp.Hp | None:
-        if combatant.monster:
-            return board_hp.dnd_points(7, 15)
-        return await found(store, table, combatant)
-
-    monkeypatch.setattr(board_hp, "dnd_hp", with_monsters)
+    """A monster's hit points are the tracker's, one per member of a group: words for
+    everyone under ``estado`` (alike ones counted), numbers under ``exactos``. Damage the GM
+    applies reaches the board."""
     h = await dnd_table(harness)
     await sheet_of(h, "dnd5e")
-    await dnd_fight(h)
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    h.script(5)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3, pg=15)
+    await hurt(h, "Goblin 3", 8)
     await settings(h, setting)
     now = await shown(h)
-    if goblin is None:
+    if goblins is None:
         assert "6 · Goblin ×3\n" in now and "PG" not in now
     else:
-        assert goblin in now and "17 · Jugadora · 38/38 PG" in now
+        assert goblins in now and "17 · Jugadora · 38/38 PG" in now
+
+
+async def hurt(h: Harness, name: str, damage: int) -> None:
+    """The GM's form on the tracker's "PG y CA" view: ``damage`` to the creature ``name``."""
+    panel = await h.slash("dnd iniciativa panel", user=GM)
+    button = next(c for c in panel.message.custom_ids if c.startswith("dnd:pg:"))
+    view = await h.click(panel.message, button, user=GM)
+    target = next(
+        c["value"] for c in await h.autocomplete("dnd ataque", "objetivo", name) if c["name"].startswith(name)
+    )
+    opened = await h.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[target], component_type=3
+    )
+    done = await h.submit(
+        opened.modal_id, {"dano": str(damage), "curacion": "", "temporales": "", "maximos": ""}, user=GM
+    )
+    assert name in done.text, done.text
+
+
+async def test_an_npc_sheet_on_the_tracker_reads_its_hit_points(harness: Harness) -> None:
+    """An NPC the GM adds from its sheet: the sheet's PG (a word under ``estado``)."""
+    h = await dnd_table(harness)
+    await h.slash("ficha crear", user=GM, nombre="Capitana", pnj=True)
+    npc = (await h.autocomplete("dnd iniciativa monstruos", "como", "Capi", user=GM))[0]["value"]
+    h.script(12)
+    await h.slash("dnd iniciativa monstruos", user=GM, como=npc)
+    assert "12 · Capitana · Ileso" in await shown(h)
+    await settings(h, "exactos")
+    assert "Capitana · 1/1 PG" in await shown(h)
 
 
 @pytest.mark.parametrize(

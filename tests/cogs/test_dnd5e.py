@@ -245,7 +245,12 @@ async def test_passing_to_someone_who_has_it_is_refused(table: Harness) -> None:
 
 async def test_the_initiative_tracker(table: Harness) -> None:
     panel = (await table.slash("dnd iniciativa panel")).message
-    assert panel.custom_ids == ["dnd:ini:unirme:1:0", "dnd:ini:empezar:1:0", "dnd:ini:terminar:1:0"]
+    assert panel.custom_ids == [
+        "dnd:ini:unirme:1:0",
+        "dnd:ini:empezar:1:0",
+        "dnd:pg:1",
+        "dnd:ini:terminar:1:0",
+    ]
     table.script(15)
     joined = await table.slash("dnd iniciativa unirme", modificador=2)
     assert joined.ephemeral

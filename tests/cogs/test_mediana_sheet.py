@@ -197,3 +197,12 @@ async def test_the_damage_form_takes_the_targets_sheet(harness: Harness) -> None
     fields = {"arma": "1d6+1", "absorcion": "maese tobias"}
     done = await harness.submit(form.modal_id, fields, user=GM, message=attack.message)
     assert "absorción −2 (armadura de Maese Tobías) · total **3**" in done.text
+
+
+async def test_a_damage_target_at_another_systems_table_is_refused(harness: Harness) -> None:
+    """/mediana daño objetivo: at a Dune table finds a Dune sheet: the refusal every roll
+    by name gives for another system's sheet, not a crash."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    refused = await harness.slash("mediana daño", dados="1d6", objetivo="irulan vex")
+    assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text, refused.text

@@ -1,0 +1,315 @@
+"""The tracker's hit points on screen: the GM's view, "Aplicar daño" on a roll, the menu
+of creatures and the GM's form. Every component is a DynamicItem whose custom_id carries
+the record ids, so it works after a restart."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot import embeds
+from bot.checks import is_gm, record_channel, table_of
+from bot.client import Tirada
+from bot.delivery import send, update
+from bot.errors import Refusal
+from bot.i18n import Lang, lang_for, t
+from bot.models import Record
+from bot.rolls import load
+from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, KIND, NAME_LIMIT
+from cogs.dnd5e.vitals import (
+    Target,
+    allowed,
+    alter,
+    harm_text,
+    hurting,
+    numbers,
+    open_tracker,
+    private_text,
+    safe,
+    targets,
+    tracker_of,
+    vitals_embed,
+)
+from rules import dnd5e
+from rules.dnd5e_damage import (
+    MAX_AMOUNT,
+    MAX_HP,
+    Condition,
+    Harm,
+    HitPoints,
+    condition,
+    heal,
+    with_maximum,
+    with_temporary,
+)
+from rules.dnd5e_damage import damage as take_damage
+
+# Discord's limits: 25 options a select, 100 characters a label or description.
+MAX_OPTIONS = 25
+OPTION_LIMIT = 100
+# The GM's form is titled with the creature's name: Discord allows 45 characters.
+TITLE_LIMIT = 45
+ALL = "-"
+
+
+def damage_button(lang: Lang, record_id: int) -> HitPointsButton:
+    return HitPointsButton(record_id, "dano", t(lang, "dnd.button.apply_damage"), discord.ButtonStyle.danger)
+
+
+def vitals_button(lang: Lang, tracker_id: int) -> HitPointsButton:
+    return HitPointsButton(tracker_id, "pg", t(lang, "dnd.button.vitals"))
+
+
+def damage_of(roll: Record) -> tuple[int, bool]:
+    """A roll's damage and whether it was a critical's (rolled doubled already)."""
+    if roll.kind == KIND:
+        rolled = roll.data.get("damage_roll")
+        if not rolled:
+            raise Refusal("dnd.hp.no_damage")
+        critical = dnd5e.roll_from_data(roll.data["test"]).critical
+        return min(max(rolled["total"], 0), MAX_AMOUNT), critical
+    if "total" not in roll.data:
+        raise Refusal("error.roll_gone")
+    return min(max(roll.data["total"], 0), MAX_AMOUNT), False
+
+
+def target_menu(
+    lang: Lang, source: int, tracker_id: int, found: list[Target], scope: str, gm: bool
+) -> discord.ui.View:
+    """A menu of creatures (numbers only for the GM). Past 25 creatures it lists the
+    combatants, and a group picked opens the menu of its members."""
+    shown = [x for x in found if scope == ALL or x.combatant.key == scope]
+    if len(shown) <= MAX_OPTIONS:
+        options = [
+            discord.SelectOption(
+                label=x.member.name[:OPTION_LIMIT],
+                value=x.member.target,
+                description=numbers(lang, x)[:OPTION_LIMIT] if gm else None,
+            )
+            for x in shown
+        ]
+    else:
+        groups = {x.combatant.key: x.combatant for x in shown}
+        options = [
+            discord.SelectOption(label=f"{c.name} ×{c.count}" if c.count > 1 else c.name, value=key)
+            for key, c in list(groups.items())[:MAX_OPTIONS]
+        ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(TargetSelect(source, tracker_id, scope, options, t(lang, "dnd.hp.pick")))
+    return view
+
+
+async def show_vitals(interaction: discord.Interaction[Tirada], record: Record) -> None:
+    """The GM sees every creature's hit points and AC, with a menu to change them; a
+    player sees only their own character's, and is refused without one."""
+    lang = lang_for(interaction.locale)
+    gm = is_gm(await table_of(interaction, record), interaction)
+    found = await targets(interaction.client.store, record.channel_id, tracker_of(record))
+    shown = [x for x in found if x.visible_to(gm, interaction.user.id)]
+    if not shown:
+        raise Refusal("dnd.hp.gm_only")
+    kwargs: dict[str, Any] = {}
+    if gm:
+        kwargs["view"] = target_menu(lang, 0, record.id, found, ALL, True)
+    await send(interaction, embed=vitals_embed(lang, shown), ephemeral=True, **kwargs)
+
+
+async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) -> None:
+    """ "Aplicar daño": straight to the attack's target, else a menu of the creatures that
+    can still take it (the roller's or the GM's)."""
+    bot = interaction.client
+    lang = lang_for(interaction.locale)
+    gm = is_gm(await table_of(interaction, roll), interaction)
+    if interaction.user.id != roll.user_id and not gm:
+        raise Refusal("dnd.hp.not_your_roll")
+    damage_of(roll)
+    tracker = await open_tracker(bot.store, roll.channel_id)
+    if tracker is None:
+        raise Refusal("dnd.tracker.none")
+    aimed = roll.data.get("options", {}).get("objetivo")
+    if aimed and aimed["tracker"] == tracker.id:
+        await apply_roll(interaction, roll, tracker.id, aimed["target"], from_menu=False)
+        return
+    found = await targets(bot.store, tracker.channel_id, tracker_of(tracker))
+    alive = [x for x in found if x.hp is not None and not x.dead]
+    if not alive:
+        raise Refusal("dnd.hp.no_targets")
+    view = target_menu(lang, roll.id, tracker.id, alive, ALL, gm)
+    await send(interaction, embed=embeds.card(t(lang, "dnd.hp.whom")), view=view, ephemeral=True)
+
+
+async def apply_roll(
+    interaction: discord.Interaction[Tirada],
+    roll: Record,
+    tracker_id: int,
+    target_id: str,
+    *,
+    from_menu: bool,
+) -> None:
+    """Apply a roll's damage to one creature, once; the table reads what it did, the
+    roller the hit points only when they may see them."""
+    lang = lang_for(interaction.locale)
+    amount, critical = damage_of(roll)
+    mark = f"{roll.id}:{target_id}"
+    target, harm = await alter(
+        interaction.client.store,
+        interaction,
+        tracker_id,
+        target_id,
+        hurting(amount, critical),
+        "dnd.hp.damage",
+        mark,
+    )
+    public = harm_text(lang, safe(target.member.name), harm)
+    table = await table_of(interaction, roll)
+    private = private_text(lang, target, harm) if allowed(table, interaction, target) else ""
+    if from_menu:
+        text = "\n".join(line for line in (public, private) if line)
+        await update(interaction, embed=embeds.card(text, colour=embeds.FAILURE), view=None)
+        await interaction.followup.send(embed=embeds.card(public, colour=embeds.FAILURE))
+        return
+    await send(interaction, embed=embeds.card(public, colour=embeds.FAILURE))
+    if private:
+        await interaction.followup.send(embed=embeds.card(private), ephemeral=True)
+
+
+class HitPointsButton(ActionButton, template=r"dnd:(?P<action>pg|dano):(?P<record>[0-9]{1,18})"):
+    """ "PG y CA" on the tracker's panel (``record``: the tracker) and "Aplicar daño" on a
+    roll that dealt damage (``record``: the roll)."""
+
+    prefix = "dnd"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        store = interaction.client.store
+        if self.action == "pg":
+            await show_vitals(interaction, await load(store, self.record_id, COMBAT_KIND))
+            return
+        roll = await store.record(self.record_id)
+        if roll is None or roll.kind not in (KIND, EXPRESSION_KIND):
+            raise Refusal("error.roll_gone")
+        await offer_targets(interaction, roll)
+
+
+class TargetSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"dnd:blanco:(?P<source>[0-9]{1,18}):(?P<tracker>[0-9]{1,18}):(?P<scope>-|[um][0-9]{1,20})",
+):
+    """The creature to change: ``source`` is the roll whose damage it takes, or 0 for the
+    GM's form; ``scope`` narrows the menu to one group's members."""
+
+    def __init__(
+        self,
+        source: int,
+        tracker_id: int,
+        scope: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dnd:blanco:{source}:{tracker_id}:{scope}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder or None,
+            )
+        )
+        self.source = source
+        self.tracker_id = tracker_id
+        self.scope = scope
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TargetSelect:
+        return cls(int(match["source"]), int(match["tracker"]), match["scope"])
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await record_channel(interaction, self.tracker_id)
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        store = interaction.client.store
+        lang = lang_for(interaction.locale)
+        values = selected(interaction)
+        if len(values) != 1:
+            raise Refusal("dnd.hp.pick_one")
+        record = await load(store, self.tracker_id, COMBAT_KIND)
+        found = await targets(store, record.channel_id, tracker_of(record))
+        gm = is_gm(await table_of(interaction, record), interaction)
+        if any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
+            view = target_menu(lang, self.source, self.tracker_id, found, values[0], gm)
+            await update(interaction, view=view)
+            return
+        target = next((x for x in found if x.member.target == values[0]), None)
+        if target is None:
+            raise Refusal("dnd.hp.unknown_target", name=safe(values[0][:60]))
+        if self.source:
+            roll = await store.record(self.source)
+            if roll is None or roll.channel_id != record.channel_id:
+                raise Refusal("error.roll_gone")
+            if interaction.user.id != roll.user_id and not gm:
+                raise Refusal("dnd.hp.not_your_roll")
+            await apply_roll(interaction, roll, self.tracker_id, target.member.target, from_menu=True)
+            return
+        if not gm:
+            raise Refusal("error.not_gm")
+        await interaction.response.send_modal(HitPointsModal(self.tracker_id, target, lang))
+
+
+class HitPointsModal(Modal):
+    """The GM's form for one creature: a new maximum (a creature without a sheet: a
+    sheet's is edited on the sheet), then damage, healing, and temporary hit points (which
+    replace the ones it had)."""
+
+    def __init__(self, tracker_id: int, target: Target, lang: Lang) -> None:
+        title = t(lang, "dnd.hp.form.title", name=target.member.name[:NAME_LIMIT])[:TITLE_LIMIT]
+        super().__init__(title=title, custom_id=f"dnd:pg-modal:{tracker_id}")
+        self.tracker_id = tracker_id
+        self.target = target.member.target
+        self.fields: dict[str, discord.ui.TextInput[HitPointsModal]] = {}
+        names = ["dano", "curacion", "temporales"] + (
+            ["maximos"] if target.combatant.sheet_id is None else []
+        )
+        for name in names:
+            self.fields[name] = discord.ui.TextInput(
+                label=t(lang, f"dnd.hp.form.{name}"), custom_id=name, max_length=4, required=False
+            )
+            self.add_item(self.fields[name])
+
+    def number(self, lang: Lang, name: str, low: int, high: int) -> int | None:
+        field = self.fields.get(name)
+        if field is None or not field.value.strip():
+            return None
+        return parse_int(field.value, t(lang, f"dnd.hp.form.{name}"), low, high)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        lang = lang_for(interaction.locale)
+        maximum = self.number(lang, "maximos", 1, MAX_HP)
+        hurt = self.number(lang, "dano", 0, MAX_AMOUNT)
+        cure = self.number(lang, "curacion", 0, MAX_AMOUNT)
+        temporary = self.number(lang, "temporales", 0, MAX_HP)
+        if (maximum, hurt, cure, temporary) == (None, None, None, None):
+            raise Refusal("dnd.hp.form.empty")
+
+        def step(hp: HitPoints | None, dies_at_zero: bool) -> Harm:
+            if maximum is not None:
+                hp = with_maximum(hp, maximum)
+            if hp is None:
+                raise Refusal("dnd.hp.unknown")
+            harm = take_damage(hp, hurt or 0, dies_at_zero=dies_at_zero)
+            after = heal(harm.after, cure) if cure else harm.after
+            after = with_temporary(after, temporary) if temporary is not None else after
+            state = harm.condition if harm.condition is Condition.DEAD and not cure else None
+            return replace(harm, after=after, condition=state or condition(after, dies_at_zero=dies_at_zero))
+
+        table = await table_of(
+            interaction, await load(interaction.client.store, self.tracker_id, COMBAT_KIND)
+        )
+        if not is_gm(table, interaction):
+            raise Refusal("error.not_gm")
+        store = interaction.client.store
+        target, harm = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
+        await send(interaction, embed=embeds.card(private_text(lang, target, harm)), ephemeral=True)

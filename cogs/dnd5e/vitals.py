@@ -1,0 +1,241 @@
+"""Hit points and AC of the D&D tracker's creatures: where each comes from, who sees them,
+and how damage, healing and temporary hit points change them.
+
+A creature with a character sheet (a player's active sheet when joining, or an NPC sheet
+the GM adds) has its hit points in the sheet's ledger pools and its AC in the sheet: a
+change goes through the ledger (``/mesa historial``, ``/mesa deshacer``). Any other
+creature keeps its hit points and AC in the tracker record, one set per member of a group.
+Either way the change and the tracker's note of it are one operation on the tracker record
+(``bot.rolls.act``), so the same damage never reaches the same creature twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot import embeds
+from bot.checks import is_gm
+from bot.errors import Refusal
+from bot.i18n import Lang, t
+from bot.models import Change, Record, SheetRow, Table
+from bot.names import closest
+from bot.rolls import Decision, act
+from bot.sheets import access
+from bot.sheets.live import live_field
+from bot.sheets.models import DndSheet
+from bot.store import Store
+from cogs.dnd5e.state import COMBAT_KIND
+from rules import dnd5e, dnd5e_damage
+from rules.dnd5e import Combatant, Member, Tracker
+from rules.dnd5e_damage import Condition, Harm, HitPoints
+
+# Trackers looked at for the open one (the newest few of the table).
+RECENT_TRACKERS = 5
+
+Step = Callable[[HitPoints | None, bool], Harm]
+
+
+def tracker_of(record: Record) -> Tracker:
+    return dnd5e.tracker_from_data(record.data)
+
+
+async def open_tracker(store: Store, channel_id: int) -> Record | None:
+    """The table's combat that has not ended, if any."""
+    records = await store.records(channel_id, COMBAT_KIND, RECENT_TRACKERS)
+    return next((r for r in records if not r.data["ended"]), None)
+
+
+def safe(text: str) -> str:
+    """A creature's name as plain text: no markdown, no mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+@dataclass(frozen=True)
+class Target:
+    """One creature of the tracker with its hit points and AC as play has left them."""
+
+    combatant: Combatant
+    member: Member
+    hp: HitPoints | None
+    ac: int | None
+    row: SheetRow | None = None
+
+    @property
+    def dies_at_zero(self) -> bool:
+        """A monster without a sheet "dies the instant it drops to 0 hit points"."""
+        return self.combatant.monster and self.row is None
+
+    @property
+    def dead(self) -> bool:
+        return self.hp is not None and self.hp.current == 0 and self.dies_at_zero
+
+    def condition(self) -> Condition | None:
+        return None if self.hp is None else dnd5e_damage.condition(self.hp, dies_at_zero=self.dies_at_zero)
+
+    def visible_to(self, gm: bool, user_id: int) -> bool:
+        """Its numbers are the GM's, and a player's own character's."""
+        return gm or (self.row is not None and not self.row.npc and self.row.owner_id == user_id)
+
+
+async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Target]:
+    """Every creature in initiative order (a sheet deleted since has no numbers)."""
+    found: list[Target] = []
+    for combatant in tracker.order:
+        row = await store.sheet(channel_id, combatant.sheet_id) if combatant.sheet_id is not None else None
+        if row is not None:
+            sheet = await access.content(store, row)
+            assert isinstance(sheet, DndSheet)
+            pg = sheet.pg
+            hp = HitPoints(pg.actuales, pg.maximos, pg.temporales)
+            found += [Target(combatant, m, hp, sheet.ca, row) for m in combatant.members]
+        else:
+            found += [Target(combatant, m, m.hp, combatant.ac) for m in combatant.members]
+    return found
+
+
+def pick(found: list[Target], typed: str) -> Target:
+    """The creature ``typed`` names: its id (from an autocomplete) or its name."""
+    by_id = next((target for target in found if target.member.target == typed.strip()), None)
+    if by_id is not None:
+        return by_id
+    name = closest(typed, [target.member.name for target in found])
+    if name is None:
+        raise Refusal("dnd.hp.unknown_target", name=safe(typed[:60]))
+    return next(target for target in found if target.member.name == name)
+
+
+async def linked_sheet(store: Store, table: Table, user_id: int) -> tuple[SheetRow, DndSheet] | None:
+    """The player's active D&D sheet, which joining the tracker links to the character."""
+    row = await store.active_sheet(table.channel_id, user_id)
+    if row is None or row.system != "dnd5e":
+        return None
+    sheet = await access.content(store, row)
+    assert isinstance(sheet, DndSheet)
+    return row, sheet
+
+
+# -- changing hit points -----------------------------------------------------------------------
+
+
+def sheet_changes(row: SheetRow, before: HitPoints, after: HitPoints) -> tuple[Change, ...]:
+    """The sheet's pools, moved from ``before`` to ``after`` (what did not move is left out)."""
+    changes = []
+    for path, old, new in (
+        ("pg.actuales", before.current, after.current),
+        ("pg.temporales", before.temporary, after.temporary),
+    ):
+        live = live_field(row, path)
+        if live is not None and new != old:
+            changes.append(Change(live.pool, new - old, live.owner(row), cap=live.cap(row.data)))
+    return tuple(changes)
+
+
+async def alter(
+    store: Store,
+    interaction: discord.Interaction,
+    tracker_id: int,
+    target_id: str,
+    step: Step,
+    reason: str,
+    mark: str | None = None,
+) -> tuple[Target, Harm]:
+    """Change one creature's hit points by ``step`` (given them, or None when unknown, and
+    whether it dies at 0), once: the tracker notes ``mark`` in the same operation."""
+    done: list[tuple[Target, Harm]] = []
+
+    async def decide(record: Record) -> Decision:
+        tracker = tracker_of(record)
+        if tracker.ended:
+            raise Refusal("dnd.tracker.is_over")
+        target = pick(await targets(store, record.channel_id, tracker), target_id)
+        harm = step(target.hp, target.dies_at_zero)
+        done[:] = [(target, harm)]
+        if target.row is not None:
+            changes = sheet_changes(target.row, harm.before, harm.after)
+            tracker = tracker.noted(mark) if mark else tracker
+        else:
+            changes = ()
+            tracker = tracker.hurt(target.member.target, harm.after, mark)
+        return Decision(dnd5e.tracker_to_data(tracker), changes, reason)
+
+    await act(store, interaction, tracker_id, COMBAT_KIND, decide)
+    return done[0]
+
+
+def hurting(amount: int, critical: bool) -> Step:
+    """Damage from a roll: refused for a creature without hit points or already dead."""
+
+    def step(hp: HitPoints | None, dies_at_zero: bool) -> Harm:
+        if hp is None:
+            raise Refusal("dnd.hp.unknown")
+        if dies_at_zero and hp.current == 0:
+            raise Refusal("dnd.hp.already_dead")
+        return dnd5e_damage.damage(hp, amount, critical=critical, dies_at_zero=dies_at_zero)
+
+    return step
+
+
+# -- what the table and the GM read ------------------------------------------------------------
+
+
+def numbers(lang: Lang, target: Target) -> str:
+    """ "PG 3/7 (+5 temporales) · CA 15 · inconsciente", or what is not noted."""
+    hp = target.hp
+    parts = [
+        t(lang, "dnd.hp.unknown_short")
+        if hp is None
+        else t(lang, "dnd.hp.line", current=hp.current, max=hp.maximum, temp=hp.temporary)
+    ]
+    if target.ac is not None:
+        parts.append(t(lang, "dnd.hp.ac", ac=target.ac))
+    state = target.condition()
+    if state is not None and state is not Condition.UP:
+        parts.append(t(lang, f"dnd.hp.condition.{state.value}"))
+    return " · ".join(parts)
+
+
+def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
+    """Each creature's hit points and AC, one line each; lines past the embed's limit are
+    counted ("… y 12 más"), never cut in half (25 groups of 20 are 500 lines)."""
+    lines: list[str] = []
+    room = embeds.DESCRIPTION_LIMIT - len(t(lang, "fichas.more", n=len(shown))) - 1
+    for target in shown:
+        line = f"**{safe(target.member.name)}** · {numbers(lang, target)}"
+        if sum(len(kept) + 1 for kept in lines) + len(line) > room:
+            lines.append(t(lang, "fichas.more", n=len(shown) - len(lines)))
+            break
+        lines.append(line)
+    return embeds.card(t(lang, "dnd.hp.title"), "\n".join(lines))
+
+
+def harm_text(lang: Lang, name: str, harm: Harm) -> str:
+    """What the table reads: the damage and what it did, never the hit points left."""
+    lines = [t(lang, "dnd.hp.took", name=name, amount=harm.amount)]
+    if harm.condition is Condition.DEAD:
+        lines.append(t(lang, "dnd.hp.dies", name=name))
+    elif harm.before.current > 0 and harm.condition is Condition.UNCONSCIOUS:
+        lines.append(t(lang, "dnd.hp.falls", name=name))
+    if harm.death_failures:
+        lines.append(t(lang, "dnd.hp.death_failures", name=name, n=harm.death_failures))
+    return "\n".join(lines)
+
+
+def private_text(lang: Lang, target: Target, harm: Harm) -> str:
+    """The hit points before and after, for whoever may see them."""
+    before, after = harm.before, harm.after
+    return t(
+        lang,
+        "dnd.hp.changed",
+        name=safe(target.member.name),
+        before=before.current,
+        after=after.current,
+        max=after.maximum,
+        temp=after.temporary,
+    )
+
+
+def allowed(table: Table, interaction: discord.Interaction, target: Target) -> bool:
+    return target.visible_to(is_gm(table, interaction), interaction.user.id)

@@ -1,0 +1,268 @@
+"""/dune enfrentada and /dune ayuda by name from the sheets (#18), through discord.py: the
+target numbers each side's sheet gives, where each number came from on every card, the
+restart-surviving menu and Repetir, autocomplete, and every refusal."""
+
+from __future__ import annotations
+
+import json
+
+from tests.cogs.test_ficha import example, imported, table_of
+from tests.support.harness import Harness, Message, Reply, Upload
+from tests.support.payloads import CHANNEL_ID, GM, OTHER
+
+OPPOSED = "dune_enfrentada"
+ASSIST = "dune_ayuda"
+
+
+def sheet_json(name: str, **skills: int) -> bytes:
+    """The example Dune sheet (docs/fichas/dune.json) under another name and skills."""
+    data = json.loads(example("dune"))
+    data["nombre"] = name
+    data["habilidades"].update(skills)
+    return json.dumps(data).encode()
+
+
+async def npc(harness: Harness, name: str = "Guardia", **skills: int) -> None:
+    """An NPC of the GM's with the example's drives (Deber 6, Fe 4, Justicia 5, Poder 4,
+    Verdad 7): the Guardia has Combate 7."""
+    raw = sheet_json(name, **(skills or {"combate": 7}))
+    reply = await harness.slash("ficha importar", user=GM, archivo=Upload(f"{name}.json", raw), pnj=True)
+    assert "importada" in reply.text, reply.text
+
+
+def menu(prompt: Reply) -> str:
+    return str(prompt.data["components"][0]["components"][0]["custom_id"])
+
+
+def repeat_button(message: Message) -> str:
+    return next(c for c in message.custom_ids if c.startswith("rep:repetir"))
+
+
+async def stored(harness: Harness, kind: str) -> list[dict[str, object]]:
+    assert harness.bot is not None
+    return [r.data for r in await harness.bot.store.records(CHANNEL_ID, kind)]
+
+
+async def test_an_opposed_test_by_name_keeps_where_its_target_came_from(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(2, 3)  # the opposition (target 10): two successes, difficulty 2
+    prompt = await harness.slash(
+        "dune enfrentada", habilidad="Comunicación", motivacion="verdad", rival_objetivo=10
+    )
+    # Comunicación 6 + Verdad 7 = 13 (docs/fichas/dune.json).
+    assert "Tu objetivo, como **Irulan Vex**: Comunicación 6 + Verdad 7 = 13." in prompt.text
+    assert "Tirada enfrentada · dificultad 2" in prompt.text
+    await harness.restart()
+    harness.script(13, 13)  # two successes only against a target of 13 or more
+    rolled = await harness.click(prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3)
+    assert "Chequeo · objetivo 13 · dificultad 2" in rolled.text
+    assert "como **Irulan Vex**" in rolled.text and "Comunicación 6 + Verdad 7 = 13" in rolled.text
+    assert "✅ Superado: 2 éxitos contra dificultad 2." in rolled.text
+    await harness.restart()
+    harness.script(2, 3)
+    again = await harness.click(rolled.message, repeat_button(rolled.message))
+    assert "Tu objetivo, como **Irulan Vex**: Comunicación 6 + Verdad 7 = 13." in again.text
+    harness.script(3, 15)
+    english = await harness.slash(
+        "dune enfrentada", locale="en-US", habilidad="communicate", motivacion="truth", rival_objetivo=10
+    )
+    assert "Your target, as **Irulan Vex**: Communicate 6 + Truth 7 = 13." in english.text
+
+
+async def test_the_gms_npcs_act_and_oppose_by_their_sheets(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await npc(harness)
+    await npc(harness, "Sardaukar", disciplina=8)
+    harness.script(15, 16)  # the Sardaukar's Disciplina 8 + Verdad 7 = 15: one success
+    prompt = await harness.slash(
+        "dune enfrentada",
+        user=GM,
+        habilidad="combate",
+        motivacion="poder",
+        como="guardia",
+        pnj=True,
+        rival_pnj="Sardaukar",
+        rival_habilidad="disciplina",
+        rival_motivacion="Truth",
+    )
+    assert "Tu objetivo, como **Guardia**: Combate 7 + Poder 4 = 11." in prompt.text
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in prompt.text
+    assert "1 éxito, menos 0 por obstáculos = dificultad 1." in prompt.text
+    await harness.restart()
+    harness.script(11, 12)
+    rolled = await harness.click(
+        prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3, user=GM
+    )
+    assert "Chequeo de PNJ · objetivo 11 · dificultad 1" in rolled.text
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in rolled.text
+    harness.script(2, 3)
+    again = await harness.click(rolled.message, repeat_button(rolled.message), user=GM)
+    assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in again.text
+
+
+async def test_the_opponents_scores_as_numbers_need_no_sheet(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    harness.script(2, 3)
+    prompt = await harness.slash(
+        "dune enfrentada", habilidad=6, motivacion=6, rival_habilidad=6, rival_motivacion=5
+    )
+    assert "Objetivo del rival: Habilidad 6 + Motivación 5 = 11." in prompt.text
+    assert "Tu objetivo: Habilidad 6 + Motivación 6 = 12." in prompt.text
+
+
+async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    raw = sheet_json("Lía Brezo")
+    await harness.slash("ficha importar", user=OTHER, archivo=Upload("lia.json", raw))
+    prep = await harness.slash("dune ayuda", habilidad="comunicacion", motivacion="verdad", dificultad=2)
+    assert "Chequeo con ayuda · objetivo 13 · dificultad 2" in prep.text
+    join, go = prep.message.custom_ids
+    form = await harness.click(prep.message, join, user=OTHER)
+    # The form has no autocomplete: it shows the helper's own scores instead.
+    placeholders = [
+        row["components"][0].get("placeholder") for row in form.callback.payload["data"]["components"]
+    ]
+    assert placeholders[1:3] == [
+        "Combate 5 · Comunicación 6 · Disciplina 7 · Movimiento 4 · Comprensión 8",
+        "Deber 6 · Fe 4 · Justicia 5 · Poder 4 · Verdad 7",
+    ]
+    fields = {"objetivo": "", "habilidad": "Discipline", "motivacion": "deber", "enfoque": "sí"}
+    joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
+    # Lía: Disciplina 7 + Deber 6 = 13, her focus at Disciplina 7.
+    assert f"<@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13)" in joined.text
+    await harness.restart()
+    harness.script(13, 15, 7)  # the leader's 13 passes; the helper's 7 is a critical
+    rolled = await harness.click(prep.message, go)
+    assert f"Ayuda de <@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13): **7**✨" in rolled.text
+    assert "Comunicación 6 + Verdad 7 = 13" in rolled.text
+    assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
+
+
+async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
+    join = prep.message.custom_ids[0]
+    form = await harness.click(prep.message, join, user=OTHER, locale="en-US")
+    fields = {"objetivo": "", "habilidad": "5", "motivacion": "4", "enfoque": "yes"}
+    joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message, locale="en-US")
+    assert f"<@{OTHER.id}> (Skill 5 + Drive 4 = 9)" in joined.text
+    helpers = (await stored(harness, ASSIST))[0]["helpers"]
+    assert helpers == [
+        {
+            "user": OTHER.id,
+            "target": 9,
+            "skill": 5,
+            "drive": 4,
+            "skill_key": None,
+            "drive_key": None,
+            "character": None,
+            "focus": 5,
+        }
+    ]
+
+
+async def test_names_are_autocompleted_on_both_commands(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await npc(harness)
+    skills = await harness.autocomplete("dune enfrentada", "habilidad", "comu")
+    assert skills == [{"name": "Comunicación (6)", "value": "comunicacion"}]
+    drives = await harness.autocomplete("dune ayuda", "motivacion", "truth", locale="en-US")
+    assert drives == [{"name": "Truth (7)", "value": "verdad"}]
+    npc_skills = await harness.autocomplete("dune ayuda", "habilidad", "comb", user=GM, como="Guardia")
+    assert npc_skills == [{"name": "Combate (7)", "value": "combate"}]
+    npcs = await harness.autocomplete("dune enfrentada", "rival_pnj", "", user=GM)
+    assert [s["name"] for s in npcs] == ["Guardia (dune)"]
+    assert await harness.autocomplete("dune enfrentada", "rival_pnj", "gu") == []  # the GM's
+    rival = npcs[0]["value"]
+    rival_skills = await harness.autocomplete(
+        "dune enfrentada", "rival_habilidad", "comb", user=GM, rival_pnj=rival
+    )
+    assert rival_skills == [{"name": "Combate (7)", "value": "combate"}]
+    rival_drives = await harness.autocomplete(
+        "dune enfrentada", "rival_motivacion", "ver", user=GM, rival_pnj=rival
+    )
+    assert rival_drives == [{"name": "Verdad (7)", "value": "verdad"}]
+    # Without the NPC, never the roller's own sheet.
+    assert await harness.autocomplete("dune enfrentada", "rival_habilidad", "comb") == []
+
+
+async def test_refusals_by_name_are_private_and_store_nothing(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await npc(harness)
+    no_sheet = await harness.slash("dune enfrentada", habilidad="combate", motivacion=6, rival_objetivo=10)
+    assert "No tienes ficha activa" in no_sheet.text and no_sheet.ephemeral
+    no_sheet = await harness.slash("dune ayuda", habilidad=6, motivacion="deber")
+    assert "No tienes ficha activa" in no_sheet.text and no_sheet.ephemeral
+    not_gm = await harness.slash(
+        "dune enfrentada",
+        habilidad=6,
+        motivacion=6,
+        rival_pnj="Guardia",
+        rival_habilidad="combate",
+        rival_motivacion=5,
+    )
+    assert "DJ" in not_gm.text and not_gm.ephemeral
+    no_rival_sheet = await harness.slash(
+        "dune enfrentada", habilidad=6, motivacion=6, rival_habilidad="combate", rival_motivacion=5
+    )
+    assert "elige antes su ficha de PNJ en rival_pnj" in no_rival_sheet.text and no_rival_sheet.ephemeral
+    no_rival = await harness.slash(
+        "dune enfrentada", locale="en-US", habilidad=6, motivacion=6, rival_habilidad=6
+    )
+    assert "The opponent is missing" in no_rival.text and no_rival.ephemeral
+    await imported(harness, "dune")
+    unknown = await harness.slash("dune ayuda", habilidad="Baile", motivacion="verdad")
+    assert "«Baile» no es una habilidad de Dune" in unknown.text and unknown.ephemeral
+    unknown = await harness.slash("dune enfrentada", habilidad="combate", motivacion="ira", rival_objetivo=10)
+    assert "«ira» no es una motivación de Dune" in unknown.text and unknown.ephemeral
+    assert await stored(harness, OPPOSED) == [] and await stored(harness, ASSIST) == []
+
+
+async def test_a_helpers_refusals_leave_the_preparation_as_it_was(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
+    join = prep.message.custom_ids[0]
+    cases = [
+        (
+            {"objetivo": "", "habilidad": "combate", "motivacion": "deber", "enfoque": ""},
+            "No tienes ficha activa",
+        ),
+        ({"objetivo": "", "habilidad": "", "motivacion": "", "enfoque": ""}, "Da tu número objetivo"),
+        ({"objetivo": "", "habilidad": "5", "motivacion": "", "enfoque": ""}, "Da tu número objetivo"),
+        ({"objetivo": "9", "habilidad": "", "motivacion": "", "enfoque": "sí"}, "La especialización es tu"),
+        ({"objetivo": "", "habilidad": "5", "motivacion": "4", "enfoque": "no"}, "La especialización es tu"),
+    ]
+    for fields, refusal in cases:
+        form = await harness.click(prep.message, join, user=OTHER)
+        reply = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
+        assert refusal in reply.text and reply.ephemeral, (fields, reply.text)
+    assert (await stored(harness, ASSIST))[0]["helpers"] == []
+
+
+async def test_a_sheet_of_another_system_is_refused(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    # A Dune command at a D&D table: the active sheet is the table's, but not a Dune one.
+    for command, more in (
+        ("dune tirada", {}),
+        ("dune enfrentada", {"rival_objetivo": 10}),
+        ("dune ayuda", {}),
+    ):
+        refused = await harness.slash(command, habilidad="combate", motivacion="deber", **more)
+        assert "no es del sistema que juega esta mesa" in refused.text and refused.ephemeral, refused.text
+    assert await harness.autocomplete("dune ayuda", "habilidad", "comb") == []
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    refused = await harness.slash(
+        "dune enfrentada", habilidad="combate", motivacion="deber", rival_objetivo=10
+    )
+    assert "no es del sistema que juega esta mesa" in refused.text and refused.ephemeral
+    prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5, user=OTHER)
+    form = await harness.click(prep.message, prep.message.custom_ids[0])
+    fields = {"objetivo": "", "habilidad": "combate", "motivacion": "deber", "enfoque": ""}
+    helper = await harness.submit(form.modal_id, fields, message=prep.message)
+    assert "no es del sistema que juega esta mesa" in helper.text and helper.ephemeral
+    assert await stored(harness, OPPOSED) == []
+    assert (await stored(harness, ASSIST))[0]["helpers"] == []
