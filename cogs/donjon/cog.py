@@ -111,7 +111,7 @@ class Donjon(commands.Cog):
         if dados is None or como:
             table = await current_table(interaction)
             player = roll.roller(interaction, table, jugador.id if jugador else None)
-            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player)
+            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player, dados)
             dados, parts, character = found
         await roll.prueba(
             interaction,
@@ -161,11 +161,13 @@ class Donjon(commands.Cog):
         player = roll.roller(interaction, table, jugador.id if jugador else None)
         parts, character = None, None
         if dados is None or como:
-            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player)
+            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player, dados)
             dados, parts, character = found
         rival_parts, rival_character = None, None
         if rival_pnj:
-            found = await sheet.dice(self.bot, interaction, table, rival_atributo, rival_habilidad, rival_pnj)
+            found = await sheet.dice(
+                self.bot, interaction, table, rival_atributo, rival_habilidad, rival_pnj, typed=rival_dados
+            )
             rival_dados, rival_parts, rival_character = found
         elif rival_atributo or rival_habilidad:
             raise Refusal("fichas.npc_names")

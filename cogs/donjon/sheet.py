@@ -68,12 +68,16 @@ async def dice(
     habilidad: str | None,
     como: str | None,
     owner: int | None = None,
+    typed: int | None = None,
 ) -> tuple[int, Parts, str]:
     """The dice an Atributo plus a Habilidad of the sheet give, what they are made of, and
-    whose sheet it is: ``owner``'s active one (the GM may roll for a player), or ``como``."""
-    if not atributo and not habilidad:
+    whose sheet it is: ``owner``'s active one (the GM may roll for a player), or ``como``.
+    Dice ``typed`` win over the sheet, which then only names the character."""
+    if typed is None and not atributo and not habilidad:
         raise Refusal("fichas.donjon.need_dice")
     sheet = await read(bot, interaction, table, como, owner)
+    if typed is not None:
+        return typed, [("dados", typed)], sheet.nombre
     parts: Parts = []
     if atributo:
         parts.append(attribute_part(sheet, atributo))

@@ -209,3 +209,23 @@ async def test_initiative_left_empty_rolls_level_plus_insight_from_the_sheet(har
     form = await harness.click(harness.current(panel), join, user=OTHER)
     refused = await harness.submit(form.modal_id, {"dados": ""}, user=OTHER, message=harness.current(panel))
     assert refused.ephemeral and "No tienes ficha activa" in refused.text
+
+
+async def test_dice_typed_win_over_the_npc_sheet_which_still_names_the_character(harness: Harness) -> None:
+    """Numbers win, as on every roll: the GM's ``dados:4 como:orco`` rolls 4 dice as the Orc
+    (it was refused for "no dice"; with ``atributo:`` too, the sheet's 5 replaced the 4), and
+    ``rival_dados:`` wins over ``rival_pnj:``'s sheet the same way."""
+    await sheets(harness)
+    harness.script(*([5] * 7))
+    alone = await harness.slash("donjon prueba", user=GM, dados=4, como="orco", contra=3)
+    assert not alone.ephemeral and "como **Orco** (4 dados)" in alone.text
+    harness.script(*([5] * 7))
+    named = await harness.slash(
+        "donjon prueba", user=GM, dados=4, atributo="virilidad", como="orco", contra=3
+    )
+    assert "como **Orco** (4 dados)" in named.text and "Virilidad" not in named.text
+    harness.script(*([5] * 8))
+    opposed = await harness.slash(
+        "donjon enfrentada", user=GM, jugador=PLAYER, dados=2, rival_pnj="orco", rival_dados=6
+    )
+    assert not opposed.ephemeral and "**Orco** (6 dados)" in opposed.text
