@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, TypeVar
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import current_table, is_gm
+from bot.checks import current_table, is_gm, table_of
 from bot.errors import Refusal
-from bot.models import SheetRow, Table
+from bot.models import Record, SheetRow, Table
 from bot.names import MAX_CHOICES, fold
 from bot.sheets import io
 from bot.sheets.live import Data, lives, with_pools
@@ -105,6 +105,17 @@ def of_kind(sheet: SheetBase, kind: type[S]) -> S:
     if not isinstance(sheet, kind):
         raise Refusal("fichas.wrong_system")
     return sheet
+
+
+async def check_repeat(interaction: discord.Interaction, record: Record, *players: int | None) -> None:
+    """*Repetir* rolls for whoever presses, but a roll made as a character (a sheet's name on
+    the card) is that character's: its roller, the ``players`` it was rolled for and the GM
+    repeat it; anyone else would roll as another player's character, or as the GM's NPC
+    (``como`` is the GM's only)."""
+    if interaction.user.id in (record.user_id, *players):
+        return
+    if not is_gm(await table_of(interaction, record), interaction):
+        raise Refusal("fichas.repeat_not_yours")
 
 
 async def npc_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:

@@ -20,6 +20,7 @@ from bot.errors import Refusal
 from bot.i18n import lang_for
 from bot.models import Change, Record, Table
 from bot.reveal import is_secret
+from bot.sheets import access
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
@@ -387,6 +388,8 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     details = roll.details
     ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
     secreta, motivo = bool(details.get("secreta")), details.get("motivo")
+    if ask.get("character"):
+        await access.check_repeat(interaction, record, ask.get("jugador"))
     if roll.kind == "prueba":
         await prueba(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "enfrentada":

@@ -16,6 +16,7 @@ from bot.errors import Refusal
 from bot.i18n import lang_for
 from bot.models import Record, RecordUpdate, Table
 from bot.reveal import is_secret
+from bot.sheets import access
 from cogs.dune.components import OpposedSelect, assist_view, opposed_view, render_roll
 from cogs.dune.render import assist_embed, opposed_embed
 from cogs.dune.state import (
@@ -185,6 +186,8 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     if "spec" not in extra:
         raise Refusal("error.roll_gone")
     spec = RollSpec(**extra["spec"])
+    if spec.character:
+        await access.check_repeat(interaction, record)
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
         # The opposition rolls again: drop what its last roll made, keep where its numbers came from.

@@ -194,6 +194,8 @@ async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) 
     options = options_of(record.data)
     if not options:
         raise Refusal("mediana.no_repeat")
+    if options.get("ficha"):
+        await access.check_repeat(interaction, record)
     if record.data["kind"] == "enfrentada":
         await roll_opposed(interaction, options)
     else:

@@ -229,3 +229,26 @@ async def test_dice_typed_win_over_the_npc_sheet_which_still_names_the_character
         "donjon enfrentada", user=GM, jugador=PLAYER, dados=2, rival_pnj="orco", rival_dados=6
     )
     assert not opposed.ephemeral and "**Orco** (6 dados)" in opposed.text
+
+
+async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
+    """*Repetir* rolls "for whoever presses", but a card "como **Orco**" is the GM's NPC
+    (``como:`` is the GM's only) and "como **Roland**" is Roland's player's: another player's
+    press rolled as that character (a player dealing the Orc's Ley de los Éxitos). Refused,
+    privately, storing nothing; the player and the GM still repeat."""
+    await sheets(harness)
+    harness.script(*([5] * 8))
+    npc = await harness.slash("donjon prueba", user=GM, atributo="virilidad", como="orco", contra=3)
+    harness.script(*([5] * 5))
+    mine = await harness.slash("donjon prueba", atributo="virilidad", contra=3)
+    before = await rolls(harness)
+    as_npc = await harness.click(npc.message, npc.message.custom_ids[-1], user=PLAYER)
+    as_roland = await harness.click(mine.message, mine.message.custom_ids[-1], user=OTHER, locale="en-US")
+    assert as_npc.ephemeral and "ficha de otra persona" in as_npc.text
+    assert as_roland.ephemeral and "someone else's sheet" in as_roland.text
+    assert await rolls(harness) == before
+    harness.script(*([5] * 8))
+    gm_again = await harness.click(npc.message, npc.message.custom_ids[-1], user=GM)
+    harness.script(*([5] * 5))
+    again = await harness.click(mine.message, mine.message.custom_ids[-1])
+    assert "como **Orco**" in gm_again.text and ROLAND in again.text

@@ -266,3 +266,33 @@ async def test_a_sheet_of_another_system_is_refused(harness: Harness) -> None:
     assert "no es del sistema que juega esta mesa" in helper.text and helper.ephemeral
     assert await stored(harness, OPPOSED) == []
     assert (await stored(harness, ASSIST))[0]["helpers"] == []
+
+
+async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
+    """*Repetir* "for whoever presses" rolled another player's press "como **Irulan Vex**" (or
+    as the GM's NPC of ``como:``, the GM's only): refused, storing nothing; the player and the
+    GM repeat."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await npc(harness)
+    harness.script(2, 3)
+    prompt = await harness.slash(
+        "dune enfrentada", habilidad="Comunicación", motivacion="verdad", rival_objetivo=10
+    )
+    harness.script(13, 13)
+    rolled = await harness.click(prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3)
+    harness.script(2, 3)
+    guard = await harness.slash(
+        "dune tirada", user=GM, habilidad="combate", motivacion="poder", como="guardia"
+    )
+    before = len(await stored(harness, OPPOSED)), len(await stored(harness, "dune"))
+    as_irulan = await harness.click(rolled.message, repeat_button(rolled.message), user=OTHER)
+    as_guard = await harness.click(guard.message, repeat_button(guard.message), user=OTHER)
+    assert as_irulan.ephemeral and "ficha de otra persona" in as_irulan.text
+    assert as_guard.ephemeral and "ficha de otra persona" in as_guard.text
+    assert (len(await stored(harness, OPPOSED)), len(await stored(harness, "dune"))) == before
+    harness.script(2, 3)
+    again = await harness.click(rolled.message, repeat_button(rolled.message))
+    harness.script(2, 3)
+    gm_again = await harness.click(guard.message, repeat_button(guard.message), user=GM)
+    assert "Comunicación 6 + Verdad 7 = 13" in again.text and "como **Guardia**" in gm_again.text

@@ -206,3 +206,19 @@ async def test_a_damage_target_at_another_systems_table_is_refused(harness: Harn
     await imported(harness, "dune")
     refused = await harness.slash("mediana daño", dados="1d6", objetivo="irulan vex")
     assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text, refused.text
+
+
+async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
+    """Another player's *Repetir* would roll "como **Maese Tobías**" with his sheet: refused,
+    storing nothing; Tobías's player repeats. The GM's NPC rival stays on a repeat by anyone."""
+    await sheets(harness)
+    harness.script(5, 6, 7, 2, 3, 4)
+    reply = await harness.slash(
+        "mediana enfrentada", habilidad="espadas", rival_atributo=3, rival_habilidad=2
+    )
+    before = await rolls(harness)
+    other = await harness.click(reply.message, reply.message.custom_ids[0], user=OTHER)
+    assert other.ephemeral and "ficha de otra persona" in other.text and await rolls(harness) == before
+    harness.script(5, 6, 7, 2, 3, 4)
+    again = await harness.click(reply.message, reply.message.custom_ids[0])
+    assert TOBIAS in again.text
