@@ -135,6 +135,8 @@ class Dnd(commands.Cog):
         data = record.data
         if "options" not in data:
             raise Refusal("error.roll_gone")
+        if data["options"].get("ficha"):
+            await access.check_repeat(interaction, record)
         await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))

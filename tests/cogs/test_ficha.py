@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import ADMIN, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
 
@@ -290,6 +290,24 @@ async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
     assert "indica el bonificador" in bare.text
     choices = await harness.autocomplete("dnd ataque", "arma", "esp")
     assert choices == [{"name": "Espada larga", "value": "Espada larga"}]
+
+
+async def test_dnd_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
+    """Another player's *Repetir* of an attack by weapon name rolled as that player's
+    character: refused, nothing stored; its player repeats (docs/decisiones.md)."""
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    harness.script(12, 4)
+    reply = await harness.slash("dnd ataque", arma="arco corto", ca=13)
+    repeat = next(c for c in reply.message.custom_ids if c.startswith("rep:"))
+    assert harness.bot is not None
+    before = len(await harness.bot.store.records(CHANNEL_ID, "dnd", 50))
+    other = await harness.click(reply.message, repeat, user=OTHER)
+    assert other.ephemeral and "ficha de otra persona" in other.text
+    assert len(await harness.bot.store.records(CHANNEL_ID, "dnd", 50)) == before
+    harness.script(12, 4)
+    again = await harness.click(reply.message, repeat)
+    assert "Ataque con Arco corto" in again.text
 
 
 async def test_dnd_initiative_uses_the_sheets_dexterity(harness: Harness) -> None:
