@@ -68,6 +68,15 @@ async def secret(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
         return lambda row: False
     if setting is BoardHitPoints.HIDDEN:
         return lambda row: row.pool in HP_POOLS
+    return await npc_numbers(store, table)
+
+
+async def npc_numbers(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
+    """The ledger rows that tell an NPC sheet's hit points, a monster's secret the GM keeps
+    (the board, and ``/mesa historial`` and its undo notice for the players), unless the
+    table shows every number."""
+    if table.settings.board_hit_points is BoardHitPoints.EXACT:
+        return lambda row: False
     npcs = {row.id for row in await store.sheets(table.channel_id) if row.npc}
     return lambda row: row.pool in HP_POOLS and row.owner_id in npcs and row.pool != MEDIANA_WOUNDS
 

@@ -282,3 +282,27 @@ async def test_a_double_click_on_apply_damage_applies_it_once(table: Harness) ->
     )
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     assert await goblins(table) == (4, 7, 7)
+
+
+async def test_an_npc_sheets_hit_points_stay_off_the_players_history_and_undo_notice(table: Harness) -> None:
+    """An NPC sheet's PG in the ledger are the GM's secret: a player's /mesa historial and
+    the channel's undo notice leave their numbers out; the GM's history keeps them."""
+    await table.slash("ficha crear", user=GM, nombre="Capitana", pnj=True)
+    npc = (await table.autocomplete("dnd iniciativa monstruos", "como", "Capi", user=GM))[0]["value"]
+    table.script(12)
+    await table.slash("dnd iniciativa monstruos", user=GM, como=npc)
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    captain = (await table.autocomplete("dnd ataque", "objetivo", "Capitana"))[0]["value"]
+    opened = await table.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[captain], component_type=3
+    )
+    await table.submit(opened.modal_id, {"dano": "", "curacion": "", "temporales": "6"}, user=GM)
+    npc_lines = [
+        line for line in (await table.slash("mesa historial", user=GM)).text.split("\n") if "n.º 2" in line
+    ]
+    assert len(npc_lines) == 2 and "→ 6" in npc_lines[0]
+    seen = (await table.slash("mesa historial", user=OTHER)).text
+    assert "n.º 2" not in seen and "ficha importada" in seen
+    await table.slash("mesa deshacer", user=GM)
+    notice = str(list(table.discord.messages.values())[-1].data)
+    assert "Cambio deshecho" in notice and "n.º 2" not in notice
