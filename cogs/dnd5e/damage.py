@@ -119,8 +119,8 @@ async def show_vitals(interaction: discord.Interaction[Tirada], record: Record) 
 
 
 async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) -> None:
-    """ "Aplicar daño": straight to the attack's target, else a menu of the creatures that
-    can still take it (the roller's or the GM's)."""
+    """ "Aplicar daño": straight to the attack's target (named, if it has left the fight),
+    else a menu of the creatures that can still take it (the roller's or the GM's)."""
     bot = interaction.client
     lang = lang_for(interaction.locale)
     gm = is_gm(await table_of(interaction, roll), interaction)
@@ -130,11 +130,13 @@ async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) 
     tracker = await open_tracker(bot.store, roll.channel_id)
     if tracker is None:
         raise Refusal("dnd.tracker.none")
+    found = await targets(bot.store, tracker.channel_id, tracker_of(tracker))
     aimed = roll.data.get("options", {}).get("objetivo")
     if aimed and aimed["tracker"] == tracker.id:
+        if all(x.member.target != aimed["target"] for x in found):
+            raise Refusal("dnd.hp.unknown_target", name=safe(aimed["name"]))
         await apply_roll(interaction, roll, tracker.id, aimed["target"], from_menu=False)
         return
-    found = await targets(bot.store, tracker.channel_id, tracker_of(tracker))
     alive = [x for x in found if x.hp is not None and not x.dead]
     if not alive:
         raise Refusal("dnd.hp.no_targets")

@@ -306,3 +306,13 @@ async def test_an_npc_sheets_hit_points_stay_off_the_players_history_and_undo_no
     await table.slash("mesa deshacer", user=GM)
     notice = str(list(table.discord.messages.values())[-1].data)
     assert "Cambio deshecho" in notice and "n.º 2" not in notice
+
+
+async def test_damage_aimed_at_a_creature_removed_since_names_it(table: Harness) -> None:
+    target = await goblin(table, 2)
+    table.script(15, 4)
+    attack = await table.slash("dnd ataque", objetivo=target, bonificador=5, dano="1d6+2")
+    button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+    await table.slash("dnd iniciativa quitar", user=GM, combatiente=target.split(".")[0])
+    gone = await table.click(attack.message, button)
+    assert gone.ephemeral and "No encuentro a «Goblin 2» en el combate abierto." in gone.text
