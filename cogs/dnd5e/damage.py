@@ -33,6 +33,7 @@ from cogs.dnd5e.vitals import (
     targets,
     tracker_of,
     vitals_embed,
+    what_it_did,
 )
 from rules import dnd5e
 from rules.dnd5e_damage import (
@@ -314,4 +315,7 @@ class HitPointsModal(Modal):
             raise Refusal("error.not_gm")
         store = interaction.client.store
         target, harm = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
-        await send(interaction, embed=embeds.card(private_text(lang, target, harm)), ephemeral=True)
+        lines = [private_text(lang, target, harm)]
+        if not target.dead:
+            lines += what_it_did(lang, safe(target.member.name), harm)
+        await send(interaction, embed=embeds.card("\n".join(lines)), ephemeral=True)

@@ -213,14 +213,19 @@ def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
 
 def harm_text(lang: Lang, name: str, harm: Harm) -> str:
     """What the table reads: the damage and what it did, never the hit points left."""
-    lines = [t(lang, "dnd.hp.took", name=name, amount=harm.amount)]
+    return "\n".join([t(lang, "dnd.hp.took", name=name, amount=harm.amount), *what_it_did(lang, name, harm)])
+
+
+def what_it_did(lang: Lang, name: str, harm: Harm) -> list[str]:
+    """The lines damage earns: death, falling unconscious, death saving throws failed."""
+    lines = []
     if harm.condition is Condition.DEAD:
         lines.append(t(lang, "dnd.hp.dies", name=name))
     elif harm.before.current > 0 and harm.condition is Condition.UNCONSCIOUS:
         lines.append(t(lang, "dnd.hp.falls", name=name))
     if harm.death_failures:
         lines.append(t(lang, "dnd.hp.death_failures", name=name, n=harm.death_failures))
-    return "\n".join(lines)
+    return lines
 
 
 def private_text(lang: Lang, target: Target, harm: Harm) -> str:

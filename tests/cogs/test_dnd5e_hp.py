@@ -316,3 +316,22 @@ async def test_damage_aimed_at_a_creature_removed_since_names_it(table: Harness)
     await table.slash("dnd iniciativa quitar", user=GM, combatiente=target.split(".")[0])
     gone = await table.click(attack.message, button)
     assert gone.ephemeral and "No encuentro a «Goblin 2» en el combate abierto." in gone.text
+
+
+async def test_the_gms_form_tells_what_its_damage_did(table: Harness) -> None:
+    """Damage through the form follows the same rules as a roll's, and says so: 38 to Lía
+    (38 of 38) drops her, more at 0 is a failed death save, and 38 more (her maximum)
+    kills her outright."""
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    select = view.message.custom_ids[0]
+    lia = f"u{PLAYER.id}"
+    said = []
+    for amount in ("38", "3", "38"):
+        opened = await table.click(view.message, select, user=GM, values=[lia], component_type=3)
+        form = await table.submit(
+            opened.modal_id, {"dano": amount, "curacion": "", "temporales": ""}, user=GM
+        )
+        said.append(form.text)
+    assert "Lía Brezo cae inconsciente." in said[0] and "muere" not in said[0]
+    assert "Lía Brezo suma 1 fallo en las tiradas de salvación contra la muerte." in said[1]
+    assert "💀 Lía Brezo muere." in said[2]
