@@ -78,6 +78,11 @@ def damage_of(roll: Record) -> tuple[int, bool]:
     return min(max(roll.data["total"], 0), MAX_AMOUNT), False
 
 
+def can_take(found: list[Target]) -> list[Target]:
+    """The creatures a roll's damage may go to: with hit points noted, and not dead."""
+    return [x for x in found if x.hp is not None and not x.dead]
+
+
 def target_menu(
     lang: Lang, source: int, tracker_id: int, found: list[Target], scope: str, gm: bool
 ) -> discord.ui.View:
@@ -138,7 +143,7 @@ async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) 
             raise Refusal("dnd.hp.unknown_target", name=safe(aimed["name"]))
         await apply_roll(interaction, roll, tracker.id, aimed["target"], from_menu=False)
         return
-    alive = [x for x in found if x.hp is not None and not x.dead]
+    alive = can_take(found)
     if not alive:
         raise Refusal("dnd.hp.no_targets")
     view = target_menu(lang, roll.id, tracker.id, alive, ALL, gm)
@@ -243,7 +248,8 @@ class TargetSelect(
         found = await targets(store, record.channel_id, tracker_of(record))
         gm = is_gm(await table_of(interaction, record), interaction)
         if any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
-            view = target_menu(lang, self.source, self.tracker_id, found, values[0], gm)
+            offered = can_take(found) if self.source else found
+            view = target_menu(lang, self.source, self.tracker_id, offered, values[0], gm)
             await update(interaction, view=view)
             return
         target = next((x for x in found if x.member.target == values[0]), None)

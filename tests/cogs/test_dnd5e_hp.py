@@ -335,3 +335,34 @@ async def test_the_gms_form_tells_what_its_damage_did(table: Harness) -> None:
     assert "Lía Brezo cae inconsciente." in said[0] and "muere" not in said[0]
     assert "Lía Brezo suma 1 fallo en las tiradas de salvación contra la muerte." in said[1]
     assert "💀 Lía Brezo muere." in said[2]
+
+
+async def test_a_crowds_group_offers_only_the_members_that_can_take_the_damage(table: Harness) -> None:
+    """Past 25 creatures the damage menu goes group first; the group's members it then
+    lists are, like the first menu, only those with hit points noted and not dead."""
+    for name in ("Kobold", "Rata"):
+        table.script(5)
+        await table.slash("dnd iniciativa monstruos", user=GM, nombre=name, modificador=0, cantidad=20, pg=5)
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    kobold = (await table.autocomplete("dnd ataque", "objetivo", "Kobold 1", user=GM))[0]["value"]
+    await table.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[kobold.split(".")[0]], component_type=3
+    )
+    members_menu = table.current(view.message)
+    opened = await table.click(
+        members_menu, members_menu.custom_ids[0], user=GM, values=[kobold], component_type=3
+    )
+    await table.submit(
+        opened.modal_id, {"dano": "5", "curacion": "", "temporales": "", "maximos": ""}, user=GM
+    )
+    table.script(3)
+    rolled = await table.slash("dnd tirar", expresion="1d8")
+    menu = await table.click(
+        rolled.message, next(c for c in rolled.message.custom_ids if c.startswith("dnd:dano:"))
+    )
+    group = menu.message.data["components"][0]["components"][0]
+    scoped = await table.click(
+        menu.message, group["custom_id"], values=[kobold.split(".")[0]], component_type=3
+    )
+    members = [o["label"] for o in scoped.data["components"][0]["components"][0]["options"]]
+    assert "Kobold 1" not in members and "Kobold 2" in members and len(members) == 19
