@@ -306,6 +306,8 @@ async def test_an_npc_sheets_hit_points_stay_off_the_players_history_and_undo_no
     await table.slash("mesa deshacer", user=GM)
     notice = str(list(table.discord.messages.values())[-1].data)
     assert "Cambio deshecho" in notice and "n.º 2" not in notice
+    await table.slash("mesa ajustes", user=GM, vida_tablero="exactos")
+    assert "n.º 2" in (await table.slash("mesa historial", user=OTHER)).text
 
 
 async def test_damage_aimed_at_a_creature_removed_since_names_it(table: Harness) -> None:
