@@ -76,8 +76,11 @@ class Target:
         return None if self.hp is None else dnd5e_damage.condition(self.hp, dies_at_zero=self.dies_at_zero)
 
     def visible_to(self, gm: bool, user_id: int) -> bool:
-        """Its numbers are the GM's, and a player's own character's."""
-        return gm or (self.row is not None and not self.row.npc and self.row.owner_id == user_id)
+        """Its numbers are the GM's, and a player's own character's (their sheet's, or the
+        tracker's when they joined without one)."""
+        if self.row is not None:
+            return gm or (not self.row.npc and self.row.owner_id == user_id)
+        return gm or (not self.combatant.monster and self.combatant.user_id == user_id)
 
 
 async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Target]:
