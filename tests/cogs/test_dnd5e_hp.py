@@ -368,3 +368,13 @@ async def test_a_crowds_group_offers_only_the_members_that_can_take_the_damage(t
     )
     members = [o["label"] for o in scoped.data["components"][0]["components"][0]["options"]]
     assert "Kobold 1" not in members and "Kobold 2" in members and len(members) == 19
+
+
+async def test_an_npc_sheet_of_another_system_is_refused_not_a_crash(harness: Harness) -> None:
+    """The D&D tracker at a Dune table: the GM's Dune NPC in ``como`` is refused."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.slash("ficha crear", user=GM, nombre="Barón", pnj=True)
+    await harness.slash("dnd iniciativa panel", user=GM)
+    refused = await harness.slash("dnd iniciativa monstruos", user=GM, como="Barón", modificador=1)
+    assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text
