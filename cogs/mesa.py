@@ -7,6 +7,7 @@ private already); what they change shows in ``/mesa estado`` and in every roll's
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import cronica, embeds, rolls
+from bot.board.hp import npc_numbers
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -109,6 +111,16 @@ def ledger_line(lang: Lang, row: LedgerRow, guild_id: int | None) -> str:
     return line
 
 
+async def secret_to(
+    bot: Tirada, table: Table, interaction: discord.Interaction
+) -> Callable[[LedgerRow], bool]:
+    """The ledger rows a reader may not see: an NPC sheet's hit points (a monster's, the
+    GM's secret) for anyone but the GM."""
+    if is_gm(table, interaction):
+        return lambda row: False
+    return await npc_numbers(bot.store, table)
+
+
 class HistoryPage:
     """Which page of which filtered ledger: all of it lives in the buttons' ``custom_id``."""
 
@@ -118,7 +130,10 @@ class HistoryPage:
     def custom_id(self, before: int) -> str:
         return f"mesa:historial:{self.channel_id}:{before}:{self.pool or '-'}:{self.owner}"
 
-    async def render(self, bot: Tirada, lang: Lang, guild_id: int | None) -> dict[str, Any]:
+    async def render(
+        self, bot: Tirada, lang: Lang, guild_id: int | None, hidden: Callable[[LedgerRow], bool]
+    ) -> dict[str, Any]:
+        """A page of the ledger; the rows ``hidden`` names are left out of it."""
         rows = await bot.store.ledger(
             self.channel_id,
             limit=HISTORY_PAGE + 1,
@@ -127,7 +142,8 @@ class HistoryPage:
             owner_id=self.owner or None,
         )
         shown = rows[:HISTORY_PAGE]
-        body = "\n".join(ledger_line(lang, r, guild_id) for r in shown) or t(lang, "mesa.historial.empty")
+        lines = [ledger_line(lang, r, guild_id) for r in shown if not hidden(r)]
+        body = "\n".join(lines) or t(lang, "mesa.historial.empty")
         embed = embeds.card(t(lang, "mesa.historial.title"), body)
         view = discord.ui.View(timeout=None)
         if self.before:
@@ -159,8 +175,11 @@ class HistoryButton(
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
+        table = await bot.store.table_or_default(self.page.channel_id, interaction.guild_id)
+        hidden = await secret_to(bot, table, interaction)
         await update(
-            interaction, **await self.page.render(bot, lang_for(interaction.locale), interaction.guild_id)
+            interaction,
+            **await self.page.render(bot, lang_for(interaction.locale), interaction.guild_id, hidden),
         )
 
 
@@ -416,7 +435,10 @@ class Mesa(commands.Cog):
         pool = await self.known_pool(table, reserva)
         page = HistoryPage(table.channel_id, 0, pool or "", jugador.id if jugador else 0)
         lang = lang_for(interaction.locale)
-        await send(interaction, ephemeral=True, **await page.render(self.bot, lang, interaction.guild_id))
+        hidden = await secret_to(self.bot, table, interaction)
+        await send(
+            interaction, ephemeral=True, **await page.render(self.bot, lang, interaction.guild_id, hidden)
+        )
 
     # -- undo and reset --------------------------------------------------------------------------
 
@@ -457,10 +479,12 @@ class Mesa(commands.Cog):
         pool it changed (the GM's own answer may be private)."""
         store = self.bot.store
         newest = await store.ledger(table.channel_id, limit=NOTICE_LINES)
-        rows = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
-        if not rows:
+        undoing = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
+        if not undoing:
             return
-        undone = await store.ledger(table.channel_id, limit=1, before_id=(rows[0].undoes or 0) + 1)
+        hidden = await npc_numbers(store, table)
+        rows = [r for r in undoing if not hidden(r)]
+        undone = await store.ledger(table.channel_id, limit=1, before_id=(undoing[0].undoes or 0) + 1)
         reason = reason_text(lang, undone[0].reason) if undone else "-"
         lines = [t(lang, "mesa.deshacer.notice", gm=interaction.user.id, reason=reason)]
         lines += [

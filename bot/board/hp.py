@@ -68,6 +68,15 @@ async def secret(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
         return lambda row: False
     if setting is BoardHitPoints.HIDDEN:
         return lambda row: row.pool in HP_POOLS
+    return await npc_numbers(store, table)
+
+
+async def npc_numbers(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
+    """The ledger rows that tell an NPC sheet's hit points, a monster's secret the GM keeps
+    (the board, and ``/mesa historial`` and its undo notice for the players), unless the
+    table shows every number."""
+    if table.settings.board_hit_points is BoardHitPoints.EXACT:
+        return lambda row: False
     npcs = {row.id for row in await store.sheets(table.channel_id) if row.npc}
     return lambda row: row.pool in HP_POOLS and row.owner_id in npcs and row.pool != MEDIANA_WOUNDS
 
@@ -107,11 +116,12 @@ async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> tupl
     sheet (``sheet_id``: a player's character or an NPC's sheet) reads it: current (pool
     ``ficha_pg``) and temporary (``ficha_pg_temp``), both owned by the sheet, and the
     file's maximum; a player of a tracker from before the link reads their active sheet.
-    A monster without a sheet has what the tracker keeps (nothing until the GM notes it)."""
+    A monster without a sheet, or a player who joined without one, has what the tracker
+    keeps (nothing until the GM notes it)."""
     if combatant.sheet_id is not None:
         row = await store.sheet(table.channel_id, combatant.sheet_id)
         data = await played(store, row) if row is not None else None
-    elif dnd_player(combatant):
+    elif dnd_player(combatant) and not combatant.hp:
         assert combatant.user_id is not None
         data = await sheet_data(store, table, combatant.user_id, System.DND5E)
     else:

@@ -33,6 +33,7 @@ from cogs.dnd5e.vitals import (
     targets,
     tracker_of,
     vitals_embed,
+    what_it_did,
 )
 from rules import dnd5e
 from rules.dnd5e_damage import (
@@ -77,6 +78,11 @@ def damage_of(roll: Record) -> tuple[int, bool]:
     return min(max(roll.data["total"], 0), MAX_AMOUNT), False
 
 
+def can_take(found: list[Target]) -> list[Target]:
+    """The creatures a roll's damage may go to: with hit points noted, and not dead."""
+    return [x for x in found if x.hp is not None and not x.dead]
+
+
 def target_menu(
     lang: Lang, source: int, tracker_id: int, found: list[Target], scope: str, gm: bool
 ) -> discord.ui.View:
@@ -119,8 +125,8 @@ async def show_vitals(interaction: discord.Interaction[Tirada], record: Record) 
 
 
 async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) -> None:
-    """ "Aplicar daño": straight to the attack's target, else a menu of the creatures that
-    can still take it (the roller's or the GM's)."""
+    """ "Aplicar daño": straight to the attack's target (named, if it has left the fight),
+    else a menu of the creatures that can still take it (the roller's or the GM's)."""
     bot = interaction.client
     lang = lang_for(interaction.locale)
     gm = is_gm(await table_of(interaction, roll), interaction)
@@ -130,12 +136,14 @@ async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) 
     tracker = await open_tracker(bot.store, roll.channel_id)
     if tracker is None:
         raise Refusal("dnd.tracker.none")
+    found = await targets(bot.store, tracker.channel_id, tracker_of(tracker))
     aimed = roll.data.get("options", {}).get("objetivo")
     if aimed and aimed["tracker"] == tracker.id:
+        if all(x.member.target != aimed["target"] for x in found):
+            raise Refusal("dnd.hp.unknown_target", name=safe(aimed["name"]))
         await apply_roll(interaction, roll, tracker.id, aimed["target"], from_menu=False)
         return
-    found = await targets(bot.store, tracker.channel_id, tracker_of(tracker))
-    alive = [x for x in found if x.hp is not None and not x.dead]
+    alive = can_take(found)
     if not alive:
         raise Refusal("dnd.hp.no_targets")
     view = target_menu(lang, roll.id, tracker.id, alive, ALL, gm)
@@ -240,7 +248,8 @@ class TargetSelect(
         found = await targets(store, record.channel_id, tracker_of(record))
         gm = is_gm(await table_of(interaction, record), interaction)
         if any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
-            view = target_menu(lang, self.source, self.tracker_id, found, values[0], gm)
+            offered = can_take(found) if self.source else found
+            view = target_menu(lang, self.source, self.tracker_id, offered, values[0], gm)
             await update(interaction, view=view)
             return
         target = next((x for x in found if x.member.target == values[0]), None)
@@ -312,4 +321,7 @@ class HitPointsModal(Modal):
             raise Refusal("error.not_gm")
         store = interaction.client.store
         target, harm = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
-        await send(interaction, embed=embeds.card(private_text(lang, target, harm)), ephemeral=True)
+        lines = [private_text(lang, target, harm)]
+        if not target.dead:
+            lines += what_it_did(lang, safe(target.member.name), harm)
+        await send(interaction, embed=embeds.card("\n".join(lines)), ephemeral=True)

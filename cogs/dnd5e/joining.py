@@ -69,11 +69,10 @@ async def monster_entry(
     if options["como"]:
         if options["cantidad"] != 1 or options["pg"] is not None or options["ca"] is not None:
             raise Refusal("dnd.hp.npc_sheet_alone")
-        row, npc = await access.for_roll(
+        row, read = await access.for_roll(
             interaction.client.store, table, True, interaction.user.id, options["como"]
         )
-        assert isinstance(npc, DndSheet)
-        sheet_modifier, sheet_name = sheet.initiative(npc)
+        sheet_modifier, sheet_name = sheet.initiative(access.of_kind(read, DndSheet))
         modifier = sheet_modifier if modifier is None else modifier
         name, sheet_id = name or sheet_name, row.id
     if not clean(name or ""):

@@ -76,8 +76,11 @@ class Target:
         return None if self.hp is None else dnd5e_damage.condition(self.hp, dies_at_zero=self.dies_at_zero)
 
     def visible_to(self, gm: bool, user_id: int) -> bool:
-        """Its numbers are the GM's, and a player's own character's."""
-        return gm or (self.row is not None and not self.row.npc and self.row.owner_id == user_id)
+        """Its numbers are the GM's, and a player's own character's (their sheet's, or the
+        tracker's when they joined without one)."""
+        if self.row is not None:
+            return gm or (not self.row.npc and self.row.owner_id == user_id)
+        return gm or (not self.combatant.monster and self.combatant.user_id == user_id)
 
 
 async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Target]:
@@ -213,14 +216,19 @@ def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
 
 def harm_text(lang: Lang, name: str, harm: Harm) -> str:
     """What the table reads: the damage and what it did, never the hit points left."""
-    lines = [t(lang, "dnd.hp.took", name=name, amount=harm.amount)]
+    return "\n".join([t(lang, "dnd.hp.took", name=name, amount=harm.amount), *what_it_did(lang, name, harm)])
+
+
+def what_it_did(lang: Lang, name: str, harm: Harm) -> list[str]:
+    """The lines damage earns: death, falling unconscious, death saving throws failed."""
+    lines = []
     if harm.condition is Condition.DEAD:
         lines.append(t(lang, "dnd.hp.dies", name=name))
     elif harm.before.current > 0 and harm.condition is Condition.UNCONSCIOUS:
         lines.append(t(lang, "dnd.hp.falls", name=name))
     if harm.death_failures:
         lines.append(t(lang, "dnd.hp.death_failures", name=name, n=harm.death_failures))
-    return "\n".join(lines)
+    return lines
 
 
 def private_text(lang: Lang, target: Target, harm: Harm) -> str:

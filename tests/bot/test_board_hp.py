@@ -357,3 +357,22 @@ def test_mediana_numbers_are_said_with_the_fighter_keys() -> None:
     assert board_hp.mediana_player(mediana.Fighter("n42", "Orco", 0, 0, "medio", 3)) is None
     assert board_hp.dnd_player(dnd5e.Combatant("m1", "Goblin", True, 3)) is False
     assert board_hp.dnd_player(dnd5e.Combatant("u1", "Ana", False, 3, user_id=1)) is True
+
+
+async def test_a_player_without_a_sheet_shows_the_hit_points_the_gm_notes(harness: Harness) -> None:
+    """A player who joined without a D&D sheet keeps their hit points in the tracker (the GM
+    gives them in the form): the board shows those, and they see their own."""
+    h = await dnd_table(harness)
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    panel = await h.slash("dnd iniciativa panel", user=GM)
+    button = next(c for c in panel.message.custom_ids if c.startswith("dnd:pg:"))
+    view = await h.click(panel.message, button, user=GM)
+    opened = await h.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[f"u{PLAYER.id}"], component_type=3
+    )
+    await h.submit(opened.modal_id, {"dano": "", "curacion": "", "temporales": "", "maximos": "20"}, user=GM)
+    await hurt(h, "Jugadora", 5)
+    assert "17 · Jugadora · 15/20 PG" in await shown(h)
+    mine = await h.click(panel.message, button)
+    assert mine.ephemeral and "PG 15/20" in mine.text

@@ -282,3 +282,99 @@ async def test_a_double_click_on_apply_damage_applies_it_once(table: Harness) ->
     )
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     assert await goblins(table) == (4, 7, 7)
+
+
+async def test_an_npc_sheets_hit_points_stay_off_the_players_history_and_undo_notice(table: Harness) -> None:
+    """An NPC sheet's PG in the ledger are the GM's secret: a player's /mesa historial and
+    the channel's undo notice leave their numbers out; the GM's history keeps them."""
+    await table.slash("ficha crear", user=GM, nombre="Capitana", pnj=True)
+    npc = (await table.autocomplete("dnd iniciativa monstruos", "como", "Capi", user=GM))[0]["value"]
+    table.script(12)
+    await table.slash("dnd iniciativa monstruos", user=GM, como=npc)
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    captain = (await table.autocomplete("dnd ataque", "objetivo", "Capitana"))[0]["value"]
+    opened = await table.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[captain], component_type=3
+    )
+    await table.submit(opened.modal_id, {"dano": "", "curacion": "", "temporales": "6"}, user=GM)
+    npc_lines = [
+        line for line in (await table.slash("mesa historial", user=GM)).text.split("\n") if "n.º 2" in line
+    ]
+    assert len(npc_lines) == 2 and "→ 6" in npc_lines[0]
+    seen = (await table.slash("mesa historial", user=OTHER)).text
+    assert "n.º 2" not in seen and "ficha importada" in seen
+    await table.slash("mesa deshacer", user=GM)
+    notice = str(list(table.discord.messages.values())[-1].data)
+    assert "Cambio deshecho" in notice and "n.º 2" not in notice
+    await table.slash("mesa ajustes", user=GM, vida_tablero="exactos")
+    assert "n.º 2" in (await table.slash("mesa historial", user=OTHER)).text
+
+
+async def test_damage_aimed_at_a_creature_removed_since_names_it(table: Harness) -> None:
+    target = await goblin(table, 2)
+    table.script(15, 4)
+    attack = await table.slash("dnd ataque", objetivo=target, bonificador=5, dano="1d6+2")
+    button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+    await table.slash("dnd iniciativa quitar", user=GM, combatiente=target.split(".")[0])
+    gone = await table.click(attack.message, button)
+    assert gone.ephemeral and "No encuentro a «Goblin 2» en el combate abierto." in gone.text
+
+
+async def test_the_gms_form_tells_what_its_damage_did(table: Harness) -> None:
+    """Damage through the form follows the same rules as a roll's, and says so: 38 to Lía
+    (38 of 38) drops her, more at 0 is a failed death save, and 38 more (her maximum)
+    kills her outright."""
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    select = view.message.custom_ids[0]
+    lia = f"u{PLAYER.id}"
+    said = []
+    for amount in ("38", "3", "38"):
+        opened = await table.click(view.message, select, user=GM, values=[lia], component_type=3)
+        form = await table.submit(
+            opened.modal_id, {"dano": amount, "curacion": "", "temporales": ""}, user=GM
+        )
+        said.append(form.text)
+    assert "Lía Brezo cae inconsciente." in said[0] and "muere" not in said[0]
+    assert "Lía Brezo suma 1 fallo en las tiradas de salvación contra la muerte." in said[1]
+    assert "💀 Lía Brezo muere." in said[2]
+
+
+async def test_a_crowds_group_offers_only_the_members_that_can_take_the_damage(table: Harness) -> None:
+    """Past 25 creatures the damage menu goes group first; the group's members it then
+    lists are, like the first menu, only those with hit points noted and not dead."""
+    for name in ("Kobold", "Rata"):
+        table.script(5)
+        await table.slash("dnd iniciativa monstruos", user=GM, nombre=name, modificador=0, cantidad=20, pg=5)
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    kobold = (await table.autocomplete("dnd ataque", "objetivo", "Kobold 1", user=GM))[0]["value"]
+    await table.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[kobold.split(".")[0]], component_type=3
+    )
+    members_menu = table.current(view.message)
+    opened = await table.click(
+        members_menu, members_menu.custom_ids[0], user=GM, values=[kobold], component_type=3
+    )
+    await table.submit(
+        opened.modal_id, {"dano": "5", "curacion": "", "temporales": "", "maximos": ""}, user=GM
+    )
+    table.script(3)
+    rolled = await table.slash("dnd tirar", expresion="1d8")
+    menu = await table.click(
+        rolled.message, next(c for c in rolled.message.custom_ids if c.startswith("dnd:dano:"))
+    )
+    group = menu.message.data["components"][0]["components"][0]
+    scoped = await table.click(
+        menu.message, group["custom_id"], values=[kobold.split(".")[0]], component_type=3
+    )
+    members = [o["label"] for o in scoped.data["components"][0]["components"][0]["options"]]
+    assert "Kobold 1" not in members and "Kobold 2" in members and len(members) == 19
+
+
+async def test_an_npc_sheet_of_another_system_is_refused_not_a_crash(harness: Harness) -> None:
+    """The D&D tracker at a Dune table: the GM's Dune NPC in ``como`` is refused."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.slash("ficha crear", user=GM, nombre="Barón", pnj=True)
+    await harness.slash("dnd iniciativa panel", user=GM)
+    refused = await harness.slash("dnd iniciativa monstruos", user=GM, como="Barón", modificador=1)
+    assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text
