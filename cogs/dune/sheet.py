@@ -90,6 +90,9 @@ async def opponent(
     their skill plus drive, names read only from the GM's NPC ``rival_pnj`` (never from the
     roller's own sheet), with where each came from."""
     if target is not None:
+        if rival_pnj:  # the typed target wins, but the NPC stays the GM's to name
+            table = await current_table(interaction)
+            await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, rival_pnj)
         return {"target": target}
     if not skill or not drive:
         raise Refusal("dune.contra.rival_missing")

@@ -72,9 +72,13 @@ def test_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     test = mediana.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
-    embed = embeds.card(
-        t(lang, f"mediana.title.{data['kind']}"), t(lang, "mediana.roll.by", user=record.user_id), colour
+    character = options_of(data).get("ficha")
+    by = (
+        t(lang, "fichas.roll.as", user=record.user_id, name=discord.utils.escape_markdown(character))
+        if character
+        else t(lang, "mediana.roll.by", user=record.user_id)
     )
+    embed = embeds.card(t(lang, f"mediana.title.{data['kind']}"), by, colour)
     dice = f"{throws_text(test)}\n{rank_text(lang, test, data.get('reasons', []))}"
     embeds.field(embed, t(lang, "mediana.roll.dice"), dice, inline=False)
     embeds.field(embed, t(lang, "mediana.roll.sum"), sum_text(lang, options_of(data), test))

@@ -45,7 +45,10 @@ async def scores(
         check_range("habilidad", points, 0, mediana.MAX_SCORE)
         if atributo is None:
             raise Refusal("fichas.mediana.need_attribute")
-        return {"atributo": atributo, "habilidad": points}
+        found: dict[str, Any] = {"atributo": atributo, "habilidad": points}
+        if como:  # the GM's NPC rolls with typed numbers: named on the card (a player is refused)
+            found["ficha"] = (await read(bot, interaction, como)).nombre
+        return found
     sheet = await read(bot, interaction, como)
     found = closest(habilidad, [s.nombre for s in sheet.habilidades])
     if found is None:

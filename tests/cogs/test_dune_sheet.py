@@ -296,3 +296,20 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
     harness.script(2, 3)
     gm_again = await harness.click(guard.message, repeat_button(guard.message), user=GM)
     assert "Comunicación 6 + Verdad 7 = 13" in again.text and "como **Guardia**" in gm_again.text
+
+
+async def test_a_players_rival_pnj_is_refused_even_beside_a_typed_target(harness: Harness) -> None:
+    """``rival_pnj`` names the GM's NPC: a player's is refused, not silently dropped because
+    a typed ``rival_objetivo`` wins over the sheet's numbers; the GM's goes through."""
+    await table_of(harness, "dune")
+    await npc(harness)
+    refused = await harness.slash(
+        "dune enfrentada", habilidad=6, motivacion=6, rival_pnj="Guardia", rival_objetivo=12
+    )
+    assert "DJ" in refused.text and refused.ephemeral
+    assert await stored(harness, OPPOSED) == []
+    allowed = await harness.slash(
+        "dune enfrentada", user=GM, habilidad=6, motivacion=6, rival_pnj="Guardia", rival_objetivo=12
+    )
+    assert not allowed.ephemeral, allowed.text
+    assert len(await stored(harness, OPPOSED)) == 1

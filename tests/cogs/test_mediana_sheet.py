@@ -222,3 +222,19 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
     harness.script(5, 6, 7, 2, 3, 4)
     again = await harness.click(reply.message, reply.message.custom_ids[0])
     assert TOBIAS in again.text
+
+
+async def test_a_players_como_is_refused_even_with_numbers(harness: Harness) -> None:
+    """``como`` names the GM's NPC: a player giving it with typed numbers is refused, not
+    silently ignored; the GM's typed numbers roll as the NPC, named on the card."""
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana", user=GM, pnj=True)
+    refused = await harness.slash(
+        "mediana tirada", dificultad=8, atributo=3, habilidad="2", como="maese tobias"
+    )
+    assert "DJ" in refused.text and refused.ephemeral
+    harness.script(5, 5, 5)
+    rolled = await harness.slash(
+        "mediana tirada", user=GM, dificultad=8, atributo=3, habilidad="2", como="maese tobias"
+    )
+    assert TOBIAS in rolled.text, rolled.text
