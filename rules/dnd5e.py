@@ -506,19 +506,21 @@ class Tracker:
                     return entry.combatant, found
         raise RuleError("dnd.unknown_combatant")
 
-    def hurt(self, target: str, hp: HitPoints, mark: str | None = None) -> Tracker:
-        """``target``'s hit points become ``hp`` (a sheet's live in its pools: only the
-        mark is kept). The first noted for a group's member give the others the same
-        maximum, full. ``mark`` names the damage roll applied: once."""
+    def hurt(self, target: str, hp: HitPoints, mark: str | None = None, *, unlink: bool = False) -> Tracker:
+        """``target``'s hit points become ``hp`` (a sheet's live in its pools: only ``mark``,
+        the roll applied, is kept, once; ``unlink``: its sheet is gone, the tracker keeps
+        them now). A group member's first ones give the others that maximum, full."""
         self._open()
         combatant, found = self.member(target)
         tracker = self.noted(mark) if mark else self
-        if combatant.sheet_id is not None:
+        if combatant.sheet_id is not None and not unlink:
             return tracker
         old = combatant.hp or (HitPoints(hp.maximum, hp.maximum),) * combatant.count
         hps = tuple(hp if i == found.index else kept for i, kept in enumerate(old))
         entries = tuple(
-            replace(e, combatant=replace(e.combatant, hp=hps)) if e.combatant.key == combatant.key else e
+            replace(e, combatant=replace(e.combatant, hp=hps, sheet_id=None))
+            if e.combatant.key == combatant.key
+            else e
             for e in self.entries
         )
         return replace(tracker, entries=entries)

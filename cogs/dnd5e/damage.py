@@ -279,9 +279,7 @@ class HitPointsModal(Modal):
         self.tracker_id = tracker_id
         self.target = target.member.target
         self.fields: dict[str, discord.ui.TextInput[HitPointsModal]] = {}
-        names = ["dano", "curacion", "temporales"] + (
-            ["maximos"] if target.combatant.sheet_id is None else []
-        )
+        names = ["dano", "curacion", "temporales"] + (["maximos"] if target.row is None else [])
         for name in names:
             self.fields[name] = discord.ui.TextInput(
                 label=t(lang, f"dnd.hp.form.{name}"), custom_id=name, max_length=4, required=False

@@ -161,7 +161,7 @@ async def alter(
             tracker = tracker.noted(mark) if mark else tracker
         else:
             changes = ()
-            tracker = tracker.hurt(target.member.target, harm.after, mark)
+            tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
         return Decision(dnd5e.tracker_to_data(tracker), changes, reason)
 
     await act(store, interaction, tracker_id, COMBAT_KIND, decide)

@@ -378,3 +378,23 @@ async def test_an_npc_sheet_of_another_system_is_refused_not_a_crash(harness: Ha
     await harness.slash("dnd iniciativa panel", user=GM)
     refused = await harness.slash("dnd iniciativa monstruos", user=GM, como="Barón", modificador=1)
     assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text
+
+
+async def test_a_character_whose_sheet_was_deleted_gets_hit_points_from_the_gm(table: Harness) -> None:
+    """Lía's sheet deleted mid-fight: she stays on the tracker with no numbers, and the
+    GM's form offers a maximum again, kept by the tracker from then on."""
+    await table.slash("ficha borrar", ficha="Lía Brezo")
+    view = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    assert "**Lía Brezo** · PG sin anotar" in view.text, view.text
+    lia = (await table.autocomplete("dnd ataque", "objetivo", "Lía"))[0]["value"]
+    opened = await table.click(
+        view.message, view.message.custom_ids[0], user=GM, values=[lia], component_type=3
+    )
+    done = await table.submit(
+        opened.modal_id, {"dano": "5", "curacion": "", "temporales": "", "maximos": "20"}, user=GM
+    )
+    assert "Lía Brezo" in done.text, done.text
+    again = await table.click(await panel(table), "dnd:pg:1", user=GM)
+    assert "**Lía Brezo** · PG 15/20" in again.text, again.text
+    lia_now = next(c for c in (await tracker(table)).order if c.name == "Lía Brezo")
+    assert lia_now.sheet_id is None and lia_now.hp[0].current == 15
