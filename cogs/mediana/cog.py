@@ -263,7 +263,9 @@ class Mediana(commands.Cog):
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
         roller's sheet brings its points and its attribute's."""
-        named = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        named = await sheet.as_npc(
+            self.bot, interaction, await sheet.scores(self.bot, interaction, atributo, habilidad, como), como
+        )
         if estorbo is None:
             estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
@@ -354,7 +356,9 @@ class Mediana(commands.Cog):
         ``como``) and, for the rival, the GM's NPC ``rival_pnj``."""
         if rival is not None and rival_pnj:
             raise Refusal("fichas.rival_or_npc")
-        mine = await sheet.scores(self.bot, interaction, atributo, habilidad, como)
+        mine = await sheet.as_npc(
+            self.bot, interaction, await sheet.scores(self.bot, interaction, atributo, habilidad, como), como
+        )
         theirs = await sheet.opponent(self.bot, interaction, rival_atributo, rival_habilidad, rival_pnj)
         if estorbo is None:
             estorbo = await sheet.encumbrance(self.bot, interaction, mine, como)

@@ -45,10 +45,7 @@ async def scores(
         check_range("habilidad", points, 0, mediana.MAX_SCORE)
         if atributo is None:
             raise Refusal("fichas.mediana.need_attribute")
-        found: dict[str, Any] = {"atributo": atributo, "habilidad": points}
-        if como:  # the GM's NPC rolls with typed numbers: named on the card (a player is refused)
-            found["ficha"] = (await read(bot, interaction, como)).nombre
-        return found
+        return {"atributo": atributo, "habilidad": points}
     sheet = await read(bot, interaction, como)
     found = closest(habilidad, [s.nombre for s in sheet.habilidades])
     if found is None:
@@ -58,6 +55,16 @@ async def scores(
     value = attribute.valor if atributo is None else atributo
     names = {"atributo": attribute.nombre if atributo is None else None, "habilidad": skill.nombre}
     return {"atributo": value, "habilidad": skill.valor, "nombres": names, "ficha": sheet.nombre}
+
+
+async def as_npc(
+    bot: Tirada, interaction: discord.Interaction, found: dict[str, Any], como: str | None
+) -> dict[str, Any]:
+    """A test's numbers rolled as the GM's NPC ``como``: typed numbers win over its sheet,
+    which still names the character on the card (and refuses a player's ``como``)."""
+    if not como or found.get("ficha"):
+        return found
+    return {**found, "ficha": (await read(bot, interaction, como)).nombre}
 
 
 async def opponent(
