@@ -89,8 +89,7 @@ async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Targe
     for combatant in tracker.order:
         row = await store.sheet(channel_id, combatant.sheet_id) if combatant.sheet_id is not None else None
         if row is not None:
-            sheet = await access.content(store, row)
-            assert isinstance(sheet, DndSheet)
+            sheet = access.of_kind(await access.content(store, row), DndSheet)
             pg = sheet.pg
             hp = HitPoints(pg.actuales, pg.maximos, pg.temporales)
             found += [Target(combatant, m, hp, sheet.ca, row) for m in combatant.members]
@@ -115,9 +114,7 @@ async def linked_sheet(store: Store, table: Table, user_id: int) -> tuple[SheetR
     row = await store.active_sheet(table.channel_id, user_id)
     if row is None or row.system != "dnd5e":
         return None
-    sheet = await access.content(store, row)
-    assert isinstance(sheet, DndSheet)
-    return row, sheet
+    return row, access.of_kind(await access.content(store, row), DndSheet)
 
 
 # -- changing hit points -----------------------------------------------------------------------
