@@ -142,7 +142,9 @@ def group_text(lang: Lang, setting: BoardHitPoints, points: tuple[Hp, ...], play
         return None
     if setting is BoardHitPoints.STATE and not player:
         counted = Counter(texts)
-        return ", ".join(w if n == 1 else f"{w} ×{n}" for w, n in counted.items())
+        return ", ".join(
+            w if n == 1 else t(lang, "board.order.group", name=w, n=n) for w, n in counted.items()
+        )
     return ", ".join(texts)
 
 
