@@ -101,7 +101,9 @@ def target_menu(
     else:
         groups = {x.combatant.key: x.combatant for x in shown}
         options = [
-            discord.SelectOption(label=f"{c.name} ×{c.count}" if c.count > 1 else c.name, value=key)
+            discord.SelectOption(
+                label=t(lang, "dnd.hp.group", name=c.name, n=c.count) if c.count > 1 else c.name, value=key
+            )
             for key, c in list(groups.items())[:MAX_OPTIONS]
         ]
     view = discord.ui.View(timeout=None)
