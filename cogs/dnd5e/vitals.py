@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import discord
 
 from bot import embeds
+from bot.board.render import fit_more
 from bot.checks import is_gm
 from bot.errors import Refusal
 from bot.i18n import Lang, t
@@ -200,15 +201,8 @@ def numbers(lang: Lang, target: Target) -> str:
 def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
     """Each creature's hit points and AC, one line each; lines past the embed's limit are
     counted ("… y 12 más"), never cut in half (25 groups of 20 are 500 lines)."""
-    lines: list[str] = []
-    room = embeds.DESCRIPTION_LIMIT - len(t(lang, "fichas.more", n=len(shown))) - 1
-    for target in shown:
-        line = f"**{safe(target.member.name)}** · {numbers(lang, target)}"
-        if sum(len(kept) + 1 for kept in lines) + len(line) > room:
-            lines.append(t(lang, "fichas.more", n=len(shown) - len(lines)))
-            break
-        lines.append(line)
-    return embeds.card(t(lang, "dnd.hp.title"), "\n".join(lines))
+    lines = [f"**{safe(target.member.name)}** · {numbers(lang, target)}" for target in shown]
+    return embeds.card(t(lang, "dnd.hp.title"), fit_more(lang, lines, embeds.DESCRIPTION_LIMIT))
 
 
 def harm_text(lang: Lang, name: str, harm: Harm) -> str:
