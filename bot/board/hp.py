@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.i18n import Lang, t
 from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
-from bot.models import BoardHitPoints, LedgerRow, System, Table
+from bot.models import BoardHitPoints, LedgerRow, Record, System, Table
 from bot.sheets.access import played
 from bot.sheets.live import LIVE, Data
 from bot.store import Store
@@ -167,10 +167,20 @@ def mediana_player(fighter: mediana.Fighter) -> int | None:
     return int(digits) if fighter.key.startswith("u") and digits.isdigit() else None
 
 
-async def mediana_hp(store: Store, table: Table, fighter: mediana.Fighter) -> Hp | None:
+async def pv_sheets(store: Store, table: Table) -> dict[int, Record]:
+    """Each player's newest PV sheet (``/mediana pv ficha``), read once for a whole board."""
+    found: dict[int, Record] = {}
+    for record in await store.records(table.channel_id, MEDIANA_SHEET, MEDIANA_SHEETS_READ):
+        found.setdefault(record.user_id, record)
+    return found
+
+
+async def mediana_hp(
+    store: Store, table: Table, fighter: mediana.Fighter, kept_sheets: dict[int, Record]
+) -> Hp | None:
     """A player's PV: from their active Mediana sheet (``pv.maximos`` less the player's
-    ``mediana_heridas`` pool), else from the PV sheet ``/mediana pv ficha`` keeps (the same
-    pool). None for an NPC and for a player with neither."""
+    ``mediana_heridas`` pool), else from their PV sheet in ``kept_sheets`` (:func:`pv_sheets`;
+    the same pool). None for an NPC and for a player with neither."""
     user_id = mediana_player(fighter)
     if user_id is None:
         return None
@@ -178,8 +188,7 @@ async def mediana_hp(store: Store, table: Table, fighter: mediana.Fighter) -> Hp
     if data is not None:
         pv = data["pv"]
         return mediana_points(int(pv["fisico"]), int(pv["maximos"]), int(pv["actuales"]))
-    records = await store.records(table.channel_id, MEDIANA_SHEET, MEDIANA_SHEETS_READ)
-    record = next((r for r in records if r.user_id == user_id), None)
+    record = kept_sheets.get(user_id)
     if record is None:
         return None
     kept = record.data

@@ -216,9 +216,12 @@ async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Em
     combat = mediana.combat_from_data(record.data)
     acting = combat.acting
     setting = table.settings.board_hit_points
+    kept_sheets = {} if setting is BoardHitPoints.HIDDEN else await hp.pv_sheets(store, table)
     lines = []
     for f in combat.order:
-        points = None if setting is BoardHitPoints.HIDDEN else await hp.mediana_hp(store, table, f)
+        points = (
+            None if setting is BoardHitPoints.HIDDEN else await hp.mediana_hp(store, table, f, kept_sheets)
+        )
         shown = hp.hp_text(lang, setting, points, hp.mediana_player(f) is not None)
         lines.append(order_line(lang, f.name, f.total, 1, acting is not None and f.key == acting.key, shown))
     text = fit_more(lang, lines) or t(lang, "board.nobody")
