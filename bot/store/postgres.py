@@ -125,12 +125,6 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         on commit. Every write that calls ``_changed`` after its commit calls this inside."""
         await announce(db, channel_id, self._origin)
 
-    def _now(self) -> str:
-        return self._clock().isoformat(timespec="seconds")
-
-    def _day(self) -> str:
-        return self._clock().date().isoformat()
-
     async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
         return await self._pool.fetchrow(sql, *args)
 
