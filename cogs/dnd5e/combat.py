@@ -51,9 +51,10 @@ def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
     lines = []
     for c in tracker.order:
         marker = "▶️ " if acting is not None and c.key == acting.key else ""
-        count = f" ×{c.count}" if c.count > 1 else ""
+        name = discord.utils.escape_markdown(c.name)
+        label = t(lang, "dnd.hp.group", name=name, n=c.count) if c.count > 1 else name
         tag = " " + t(lang, "dnd.tracker.monster") if c.monster else ""
-        lines.append(f"{marker}**{c.initiative}** · {discord.utils.escape_markdown(c.name)}{count}{tag}")
+        lines.append(f"{marker}**{c.initiative}** · {label}{tag}")
     embeds.field(embed, t(lang, "dnd.tracker.order"), "\n".join(lines) or "—", inline=False)
     return embed
 
