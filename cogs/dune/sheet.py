@@ -135,17 +135,7 @@ async def listed(
 async def _sheet(interaction: discord.Interaction[Tirada], option: str = "como") -> DuneSheet | None:
     """The sheet a roll by name would read: the NPC ``option`` names (``como`` for the
     roller, ``rival_pnj`` for the opponent), else, for the roller only, their active one."""
-    npc = getattr(interaction.namespace, option, None)
-    if not npc and option != "como":
-        return None
-    bot = interaction.client
-    table = await current_table(interaction)
-    try:
-        _, sheet = await access.for_roll(
-            bot.store, table, is_gm(table, interaction), interaction.user.id, npc
-        )
-    except Refusal:
-        return None
+    sheet = await access.named_in(interaction, option, own=option == "como")
     return sheet if isinstance(sheet, DuneSheet) else None
 
 

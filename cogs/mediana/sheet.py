@@ -144,12 +144,8 @@ def skills_of(option: str, own: bool = False) -> Suggest:
     ``option`` NPC names (with ``own``, the roller's when it is empty)."""
 
     async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-        npc = getattr(interaction.namespace, option, None)
-        if not npc and not own:
-            return []
-        try:
-            sheet = await read(interaction.client, interaction, npc)
-        except Refusal:
+        sheet = await access.named_in(interaction, option, own)
+        if not isinstance(sheet, MedianaSheet):
             return []
         by_name = {s.nombre: s for s in sheet.habilidades}
         return [
