@@ -8,6 +8,7 @@ from: "Comunicación 6 + Verdad 7 = 13".
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -105,13 +106,7 @@ async def opponent(
 def source(scores: Scores) -> dict[str, Any]:
     """What a sheet gave, to store beside the numbers so every card can say where they came
     from (the same keys a test's request keeps)."""
-    return {
-        "skill": scores.skill,
-        "drive": scores.drive,
-        "skill_key": scores.skill_key,
-        "drive_key": scores.drive_key,
-        "character": scores.character,
-    }
+    return asdict(scores)
 
 
 async def listed(
