@@ -125,12 +125,6 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         on commit. Every write that calls ``_changed`` after its commit calls this inside."""
         await announce(db, channel_id, self._origin)
 
-    def _now(self) -> str:
-        return self._clock().isoformat(timespec="seconds")
-
-    def _day(self) -> str:
-        return self._clock().date().isoformat()
-
     async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
         return await self._pool.fetchrow(sql, *args)
 
@@ -242,19 +236,16 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
 
     async def prune(self, retention: Retention) -> Pruned:
         """Forget what ``retention`` allows, in short transactions; returns what went."""
-        now = self._clock()
-        operations_before = (now - retention.operations).isoformat(timespec="seconds")
-        rolls_before = (now - retention.records).isoformat(timespec="seconds")
-        days_before = (now - retention.dice).date().isoformat()
-        counts = [0, 0, 0, 0]
+        operations_before, rolls_before, days_before = retention.cutoffs(self._clock())
+        total = Pruned()
         while True:
             async with self._pool.acquire() as db, db.transaction():
                 batch = await steps.prune_batch(
                     db, operations_before, rolls_before, retention.kinds, days_before
                 )
-            counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
+            total += batch
             if not any(astuple(batch)):
-                return Pruned(*counts)
+                return total
 
     # -- pools --------------------------------------------------------------------------
 

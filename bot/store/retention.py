@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import astuple, dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from bot.store.connection import Connection
 
@@ -33,6 +33,15 @@ class Retention:
     kinds: tuple[str, ...] = ()
     dice: timedelta = timedelta(days=365)
 
+    def cutoffs(self, now: datetime) -> tuple[str, str, str]:
+        """What is older goes: operations' and records' timestamps and dice counts' day, as
+        the stores write them (ISO text), so both backends prune at the same instants."""
+        return (
+            (now - self.operations).isoformat(timespec="seconds"),
+            (now - self.records).isoformat(timespec="seconds"),
+            (now - self.dice).date().isoformat(),
+        )
+
 
 @dataclass(frozen=True)
 class Pruned:
@@ -41,24 +50,25 @@ class Pruned:
     reveals: int = 0
     dice: int = 0
 
+    def __add__(self, other: Pruned) -> Pruned:
+        """Batches' counts summed, field by field."""
+        return Pruned(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
 
 class Pruning(Connection):
     """Forgetting what nothing reads any more, in short transactions."""
 
     async def prune(self, retention: Retention) -> Pruned:
         """Forget what ``retention`` allows, in short transactions; returns what went."""
-        now = self._clock()
-        operations_before = (now - retention.operations).isoformat(timespec="seconds")
-        records_before = (now - retention.records).isoformat(timespec="seconds")
-        days_before = (now - retention.dice).date().isoformat()
-        counts = [0, 0, 0, 0]
+        operations_before, records_before, days_before = retention.cutoffs(self._clock())
+        total = Pruned()
         while True:
             batch = await self._write(
                 _prune_batch, operations_before, records_before, retention.kinds, days_before
             )
-            counts = [a + b for a, b in zip(counts, astuple(batch), strict=True)]
+            total += batch
             if not any(astuple(batch)):
-                return Pruned(*counts)
+                return total
 
 
 def _prune_batch(
