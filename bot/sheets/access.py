@@ -118,6 +118,23 @@ async def check_repeat(interaction: discord.Interaction, record: Record, *player
         raise Refusal("fichas.repeat_not_yours")
 
 
+async def named_in(interaction: discord.Interaction[Tirada], option: str, own: bool) -> SheetBase | None:
+    """For a skills autocomplete: the sheet the NPC option ``option`` names in the command
+    being typed, else (with ``own``) the roller's active one; None when there is none this
+    user may roll from, since an autocomplete answers with no choices rather than an error."""
+    npc = getattr(interaction.namespace, option, None)
+    if not npc and not own:
+        return None
+    table = await current_table(interaction)
+    try:
+        _, sheet = await for_roll(
+            interaction.client.store, table, is_gm(table, interaction), interaction.user.id, npc
+        )
+    except Refusal:
+        return None
+    return sheet
+
+
 async def npc_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """``como``: the table's NPC sheets, offered to the GM only."""
     table = await current_table(interaction)

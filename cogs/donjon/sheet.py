@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import current_table, is_gm
+from bot.checks import is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
@@ -167,15 +167,8 @@ async def expense(
 
 async def _sheet(interaction: discord.Interaction[Tirada], option: str, own: bool) -> DonjonSheet | None:
     """The sheet the ``option`` NPC names, else (when ``own``) the roller's active one."""
-    bot = interaction.client
-    table = await current_table(interaction)
-    npc = getattr(interaction.namespace, option, None)
-    if not npc and not own:
-        return None
-    try:
-        return await read(bot, interaction, table, npc)
-    except Refusal:
-        return None
+    sheet = await access.named_in(interaction, option, own)
+    return sheet if isinstance(sheet, DonjonSheet) else None
 
 
 def skills_of(option: str, own: bool = False) -> Suggest:

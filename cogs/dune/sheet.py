@@ -8,6 +8,7 @@ from: "Comunicación 6 + Verdad 7 = 13".
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from typing import Any
 
 import discord
@@ -105,13 +106,7 @@ async def opponent(
 def source(scores: Scores) -> dict[str, Any]:
     """What a sheet gave, to store beside the numbers so every card can say where they came
     from (the same keys a test's request keeps)."""
-    return {
-        "skill": scores.skill,
-        "drive": scores.drive,
-        "skill_key": scores.skill_key,
-        "drive_key": scores.drive_key,
-        "character": scores.character,
-    }
+    return asdict(scores)
 
 
 async def listed(
@@ -135,17 +130,7 @@ async def listed(
 async def _sheet(interaction: discord.Interaction[Tirada], option: str = "como") -> DuneSheet | None:
     """The sheet a roll by name would read: the NPC ``option`` names (``como`` for the
     roller, ``rival_pnj`` for the opponent), else, for the roller only, their active one."""
-    npc = getattr(interaction.namespace, option, None)
-    if not npc and option != "como":
-        return None
-    bot = interaction.client
-    table = await current_table(interaction)
-    try:
-        _, sheet = await access.for_roll(
-            bot.store, table, is_gm(table, interaction), interaction.user.id, npc
-        )
-    except Refusal:
-        return None
+    sheet = await access.named_in(interaction, option, own=option == "como")
     return sheet if isinstance(sheet, DuneSheet) else None
 
 

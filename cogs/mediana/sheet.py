@@ -40,13 +40,27 @@ async def scores(
     como: str | None,
 ) -> dict[str, Any]:
     """The test's attribute and skill points, and their names when the sheet gave them."""
-    if habilidad is None or NUMBER.fullmatch(str(habilidad)):
-        points = int(str(habilidad)) if habilidad is not None else 0
-        check_range("habilidad", points, 0, mediana.MAX_SCORE)
-        if atributo is None:
-            raise Refusal("fichas.mediana.need_attribute")
-        return {"atributo": atributo, "habilidad": points}
-    sheet = await read(bot, interaction, como)
+    if typed(habilidad):
+        return numbers(atributo, habilidad)
+    return from_sheet(await read(bot, interaction, como), atributo, str(habilidad))
+
+
+def typed(habilidad: str | None) -> bool:
+    """Whether the skill was given as points (or not at all) rather than by name."""
+    return habilidad is None or NUMBER.fullmatch(str(habilidad)) is not None
+
+
+def numbers(atributo: int | None, habilidad: str | None) -> dict[str, Any]:
+    """A test's points as typed: the skill's (none is 0) and the attribute's, required."""
+    points = int(str(habilidad)) if habilidad is not None else 0
+    check_range("habilidad", points, 0, mediana.MAX_SCORE)
+    if atributo is None:
+        raise Refusal("fichas.mediana.need_attribute")
+    return {"atributo": atributo, "habilidad": points}
+
+
+def from_sheet(sheet: MedianaSheet, atributo: int | None, habilidad: str) -> dict[str, Any]:
+    """The skill named on ``sheet`` with its attribute (a typed attribute wins), both named."""
     found = closest(habilidad, [s.nombre for s in sheet.habilidades])
     if found is None:
         raise Refusal("fichas.mediana.unknown_skill", name=discord.utils.escape_markdown(habilidad[:60]))
@@ -77,11 +91,11 @@ async def opponent(
     """The rival's side of an opposed test: numbers as typed, or the skill by name from
     the GM's NPC sheet ``pnj`` (whose name the side then carries, numbers or not)."""
     if not pnj:
-        if habilidad is not None and not NUMBER.fullmatch(str(habilidad)):
+        if not typed(habilidad):
             raise Refusal("fichas.npc_names")
-        return await scores(bot, interaction, atributo, habilidad, None)
+        return numbers(atributo, habilidad)
     sheet = await read(bot, interaction, pnj)
-    found = await scores(bot, interaction, atributo, habilidad, pnj)
+    found = numbers(atributo, habilidad) if typed(habilidad) else from_sheet(sheet, atributo, str(habilidad))
     return {**found, "ficha": sheet.nombre}
 
 
@@ -130,12 +144,8 @@ def skills_of(option: str, own: bool = False) -> Suggest:
     ``option`` NPC names (with ``own``, the roller's when it is empty)."""
 
     async def suggest(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
-        npc = getattr(interaction.namespace, option, None)
-        if not npc and not own:
-            return []
-        try:
-            sheet = await read(interaction.client, interaction, npc)
-        except Refusal:
+        sheet = await access.named_in(interaction, option, own)
+        if not isinstance(sheet, MedianaSheet):
             return []
         by_name = {s.nombre: s for s in sheet.habilidades}
         return [
