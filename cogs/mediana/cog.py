@@ -263,9 +263,7 @@ class Mediana(commands.Cog):
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
         roller's sheet brings its points and its attribute's."""
-        named = await sheet.as_npc(
-            self.bot, interaction, await sheet.scores(self.bot, interaction, atributo, habilidad, como), como
-        )
+        named = await sheet.actor(self.bot, interaction, atributo, habilidad, como)
         if estorbo is None:
             estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
@@ -356,9 +354,7 @@ class Mediana(commands.Cog):
         ``como``) and, for the rival, the GM's NPC ``rival_pnj``."""
         if rival is not None and rival_pnj:
             raise Refusal("fichas.rival_or_npc")
-        mine = await sheet.as_npc(
-            self.bot, interaction, await sheet.scores(self.bot, interaction, atributo, habilidad, como), como
-        )
+        mine = await sheet.actor(self.bot, interaction, atributo, habilidad, como)
         theirs = await sheet.opponent(self.bot, interaction, rival_atributo, rival_habilidad, rival_pnj)
         if estorbo is None:
             estorbo = await sheet.encumbrance(self.bot, interaction, mine, como)

@@ -71,11 +71,17 @@ def from_sheet(sheet: MedianaSheet, atributo: int | None, habilidad: str) -> dic
     return {"atributo": value, "habilidad": skill.valor, "nombres": names, "ficha": sheet.nombre}
 
 
-async def as_npc(
-    bot: Tirada, interaction: discord.Interaction, found: dict[str, Any], como: str | None
+async def actor(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    atributo: int | None,
+    habilidad: str | None,
+    como: str | None,
 ) -> dict[str, Any]:
-    """A test's numbers rolled as the GM's NPC ``como``: typed numbers win over its sheet,
-    which still names the character on the card (and refuses a player's ``como``)."""
+    """The roller's side (:func:`scores`). Rolled as the GM's NPC ``como``, typed numbers
+    win over its sheet, which still names the character on the card (and refuses a
+    player's ``como``)."""
+    found = await scores(bot, interaction, atributo, habilidad, como)
     if not como or found.get("ficha"):
         return found
     return {**found, "ficha": (await read(bot, interaction, como)).nombre}
