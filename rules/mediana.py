@@ -212,11 +212,12 @@ def contest_winners(tests: Sequence[Test]) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class Side:
     """One character in an opposed test, with the state its rank follows: its own skill
-    points, malherido (from its PV sheet when it has one), the GM's base rank, and the
-    armour's encumbrance when the test needs coordination."""
+    points (None when it rolls its attribute alone, which has no skill to lack),
+    malherido (from its PV sheet when it has one), the GM's base rank, and the armour's
+    encumbrance when the test needs coordination."""
 
     attribute: int
-    skill: int
+    skill: int | None
     base_rank: str = "medio"
     badly_hurt: bool = False
     encumbrance: int = 0
@@ -227,7 +228,7 @@ class Side:
 
     @property
     def score(self) -> int:
-        return self.attribute + self.skill - self.encumbrance
+        return self.attribute + (self.skill or 0) - self.encumbrance
 
 
 MAX_CONTESTANTS = 10
@@ -239,7 +240,8 @@ def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
     check_range("participantes", len(sides), 2, MAX_CONTESTANTS)
     for side in sides:
         check_range("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
-        check_range("habilidad", side.skill, 0, MAX_SCORE)
+        if side.skill is not None:
+            check_range("habilidad", side.skill, 0, MAX_SCORE)
         check_range("estorbo", side.encumbrance, 0, MAX_SCORE)
     return tuple(roll_test(rng, side.score, None, side.rank) for side in sides)
 

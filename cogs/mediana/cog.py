@@ -268,6 +268,8 @@ class Mediana(commands.Cog):
             estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
             **named,
+            # A skill test with no skill given is one without points in it.
+            "habilidad": named["habilidad"] or 0,
             "dificultad": dificultad,
             "sin_habilidad": sin_habilidad,
             "malherido": malherido,

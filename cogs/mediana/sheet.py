@@ -51,11 +51,14 @@ def typed(habilidad: str | None) -> bool:
 
 
 def numbers(atributo: int | None, habilidad: str | None) -> dict[str, Any]:
-    """A test's points as typed: the skill's (none is 0) and the attribute's, required."""
-    points = int(str(habilidad)) if habilidad is not None else 0
-    check_range("habilidad", points, 0, mediana.MAX_SCORE)
+    """A test's points as typed: the attribute's, required, and the skill's. No skill is
+    None, not 0: an opposed test of attribute against attribute has no skill to lack."""
     if atributo is None:
         raise Refusal("fichas.mediana.need_attribute")
+    if habilidad is None:
+        return {"atributo": atributo, "habilidad": None}
+    points = int(str(habilidad))
+    check_range("habilidad", points, 0, mediana.MAX_SCORE)
     return {"atributo": atributo, "habilidad": points}
 
 

@@ -144,6 +144,21 @@ async def test_an_opposed_tie_goes_to_the_gm(table: Harness) -> None:
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
 
 
+async def test_an_opposed_attribute_test_keeps_its_rank(table: Harness) -> None:
+    """The rank drops "en aquellas habilidades donde el personaje no tenga ningún punto":
+    attribute against attribute has no skill to lack; a skill typed as 0 still drops."""
+    table.script(2, 5, 9, 3, 6, 8)
+    reply = await table.slash("mediana enfrentada", atributo=3, rival_atributo=4)
+    assert "~~2~~ **5** ~~9~~\nRango Medio (la mediana)\nTotal: **8**" in reply.text
+    assert "~~3~~ **6** ~~8~~\nRango Medio (la mediana)\nTotal: **10**" in reply.text
+    table.script(2, 5, 9, 3, 6, 8)
+    again = await table.click(reply.message, "rep:repetir:1")
+    assert again.text.count("Rango Medio (la mediana)") == 2
+    table.script(2, 5, 9, 3, 6, 8)
+    lacking = await table.slash("mediana enfrentada", atributo=3, habilidad="0", rival_atributo=4)
+    assert "**2** ~~5~~ ~~9~~\nRango Bajo (el menor)\nTotal: **5**" in lacking.text
+
+
 async def test_accepting_a_tie(table: Harness) -> None:
     table.script(5, 5, 5, 5, 5, 5)
     reply = await table.slash(
