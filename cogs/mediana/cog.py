@@ -282,27 +282,33 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
-    @options("mediana.opt", "atributo", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.atributo.opt", "atributo")
+    @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
     @secret_option
     async def atributo_cmd(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: Score,
+        atributo: app_commands.Range[str, 1, 60],
         dificultad: Difficulty,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + 1o3d10: no skill, no explosion, no natural-1 rule (the text explodes
-        skill and opposed tests only)."""
+        skill and opposed tests only). An attribute named reads the sheet as
+        ``/mediana tirada`` does, armour's estorbo included."""
+        named = await sheet.attribute(self.bot, interaction, atributo, como)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
-            "atributo": atributo,
+            **named,
             "dificultad": dificultad,
-            "habilidad": None,
             "sin_habilidad": False,
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
@@ -564,6 +570,8 @@ class Mediana(commands.Cog):
 
 Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.tirada.autocomplete("como")(access.npc_choices)
+Mediana.atributo_cmd.autocomplete("atributo")(sheet.attribute_choices)
+Mediana.atributo_cmd.autocomplete("como")(access.npc_choices)
 Mediana.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.enfrentada.autocomplete("como")(access.npc_choices)
 Mediana.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))

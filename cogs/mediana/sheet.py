@@ -90,6 +90,31 @@ async def actor(
     return {**found, "ficha": (await read(bot, interaction, como)).nombre}
 
 
+async def attribute(
+    bot: Tirada, interaction: discord.Interaction, atributo: str, como: str | None
+) -> dict[str, Any]:
+    """An attribute test's points: a number as typed (rolled as the GM's NPC ``como``, its
+    sheet still names the character, as :func:`actor`), or an attribute by name from the
+    sheet, named on the card so its armour's estorbo can follow a Destreza test."""
+    if NUMBER.fullmatch(atributo):
+        value = int(atributo)
+        check_range("atributo", value, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        found: dict[str, Any] = {"atributo": value, "habilidad": None}
+        if not como:
+            return found
+        return {**found, "ficha": (await read(bot, interaction, como)).nombre}
+    return attribute_from(await read(bot, interaction, como), atributo)
+
+
+def attribute_from(sheet: MedianaSheet, atributo: str) -> dict[str, Any]:
+    """The attribute named on ``sheet``, with its name and the sheet's."""
+    found = closest(atributo, [a.nombre for a in sheet.atributos])
+    if found is None:
+        raise Refusal("mediana.unknown_attribute", name=discord.utils.escape_markdown(atributo[:60]))
+    value = next(a.valor for a in sheet.atributos if a.nombre == found)
+    return {"atributo": value, "habilidad": None, "nombres": {"atributo": found}, "ficha": sheet.nombre}
+
+
 async def opponent(
     bot: Tirada,
     interaction: discord.Interaction,
@@ -166,3 +191,13 @@ def skills_of(option: str, own: bool = False) -> Suggest:
 
 
 skill_choices = skills_of("como", own=True)
+
+
+async def attribute_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """An autocomplete of the attributes, with their points, on the sheet ``como`` names
+    (the roller's when it is empty)."""
+    sheet = await access.named_in(interaction, "como", True)
+    if not isinstance(sheet, MedianaSheet):
+        return []
+    points = {a.nombre: a.valor for a in sheet.atributos}
+    return [Choice(name=f"{n} ({points[n]})"[:100], value=n) for n in containing(current, points)]

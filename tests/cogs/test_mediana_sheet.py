@@ -238,3 +238,29 @@ async def test_a_players_como_is_refused_even_with_numbers(harness: Harness) -> 
         "mediana tirada", user=GM, dificultad=8, atributo=3, habilidad="2", como="maese tobias"
     )
     assert TOBIAS in rolled.text, rolled.text
+
+
+async def test_an_attribute_test_reads_the_sheet_and_its_armour(harness: Harness) -> None:
+    """The estorbo comes off "todas nuestras tiradas de destreza cuando no se está en combate,
+    incluyendo habilidades, tiradas de atributo": ``/mediana atributo`` names the attribute
+    on the sheet as ``/mediana tirada`` names the skill; a typed number and estorbo win."""
+    await sheets(harness)
+    harness.script(5, 6, 7)
+    dexterity = await harness.slash("mediana atributo", atributo="destreza", dificultad=8)
+    assert TOBIAS in dexterity.text and "Destreza 4 − Estorbo 1 + 1o3d10 6 = **9**" in dexterity.text
+    harness.script(5, 6, 7)
+    mind = await harness.slash("mediana atributo", atributo="Inteligencia", dificultad=8)
+    assert "Inteligencia 2 + 1o3d10 6 = **8**" in mind.text
+    harness.script(5, 6, 7)
+    typed = await harness.slash("mediana atributo", atributo="4", dificultad=8)
+    assert "Atributo 4 + 1o3d10 6 = **10**" in typed.text and "como" not in typed.text
+    harness.script(5, 6, 7)
+    npc = await harness.slash("mediana atributo", user=GM, atributo="físico", dificultad=8, como="bandido")
+    assert "como **Bandido**" in npc.text and "Físico 3 + 1o3d10 6 = **9**" in npc.text
+    unknown = await harness.slash("mediana atributo", atributo="suerte", dificultad=8)
+    assert unknown.ephemeral and "suerte" in unknown.text
+    choices = await harness.autocomplete("mediana atributo", "atributo", "des")
+    assert [c["value"] for c in choices] == ["Destreza"]
+    harness.script(5, 6, 7)
+    again = await harness.click(dexterity.message, dexterity.message.custom_ids[0])
+    assert "Destreza 4 − Estorbo 1 + 1o3d10 6 = **9**" in again.text
