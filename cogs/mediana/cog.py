@@ -15,18 +15,27 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Record, Table
+from bot.models import NewRecord, Record, SheetRow, Table
 from bot.options import Bounded
+from bot.readers import faces
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
 from bot.sheets import access
+from bot.sheets.live import live_field
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
-from cogs.mediana.health import change_health, set_sheet
-from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
+from cogs.mediana.health import change_health, set_sheet, wound
+from cogs.mediana.render import (
+    contest_embed,
+    effect_text,
+    health_text,
+    struck_text,
+    test_embed,
+    untouched_text,
+)
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
 from rules import mediana
 from rules.errors import check_range
@@ -137,13 +146,16 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
 
 
 async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
-    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, − armour; a combat
-    critical doubles only when its degrees are not given (``effect_dice``)."""
+    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
+    critical, − armour. Against a target whose PV are in play, the damage comes off them
+    in the same operation as the roll's record, so the card tells what the books hold."""
     bot = interaction.client
     motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, options["secreta"])
     spec = mediana.parse_effect(options["dados"])
     dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
+    struck = await sheet.target(bot, interaction, options["objetivo"]) if options.get("objetivo") else None
     effect = mediana.roll_effect(
         bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
@@ -152,11 +164,39 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     text = effect_text(lang, effect, options.get("armadura"))
     embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
-    record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
+    untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
+    change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
+    system, faces_shown = faces(EFFECT_KIND, data)
+    outcome = await rolls.change(
+        bot.store,
+        interaction,
+        table,
+        "mediana.dano",
+        *([change] if change else []),
+        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, faces_shown),
+    )
+    assert outcome.record_id is not None
+    record = await load(bot.store, outcome.record_id, EFFECT_KIND)
+    if struck:
+        row, target = struck
+        said = untouched_text(lang, target, untouched) if untouched else struck_text(lang, row, target, outcome)
+        embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))
-    secret = is_secret(interaction, table, options["secreta"])
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
+
+
+def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow, secret: bool) -> str | None:
+    """Why a damage roll leaves its target's PV as they are: they are not in play (an NPC's
+    or an inactive sheet's stay in its file), the roll is secret (the PV would show its
+    hidden result), or the roller may not change them (another player's sheet). None: taken."""
+    if live_field(row, "pv.actuales") is None:
+        return "untracked"
+    if secret:
+        return "secret"
+    if not access.writable(is_gm(table, interaction), interaction.user.id, row):
+        return "not_theirs"
+    return None
 
 
 async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
@@ -410,13 +450,17 @@ class Mediana(commands.Cog):
     ) -> None:
         """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
         The absorption typed wins; else the target's sheet's armour gives it."""
-        armour = None
-        if objetivo and absorcion is None:
-            absorcion, armour = await sheet.armour(self.bot, interaction, objetivo)
+        armour, target = None, None
+        if objetivo:
+            row, struck = await sheet.target(self.bot, interaction, objetivo)
+            target = str(row.id)
+            if absorcion is None:
+                absorcion, armour = struck.armadura.absorcion, struck.nombre
         options = {
             "dados": dados,
             "absorcion": absorcion or 0,
             "armadura": armour,
+            "objetivo": target,
             "grados": grados,
             "critico": critico,
             "secreta": secreta,

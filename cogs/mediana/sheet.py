@@ -17,6 +17,7 @@ from bot.client import Tirada
 from bot.errors import Refusal
 from bot.names import closest, containing, fold
 from bot.sheets import access
+from bot.models import SheetRow
 from bot.sheets.models import MedianaSheet
 from cogs.mediana.state import open_combat
 from rules import mediana
@@ -133,14 +134,21 @@ async def opponent(
     return {**found, "ficha": sheet.nombre}
 
 
-async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
-    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
-    la tirada de daño del enemigo"), from a sheet the roller may read, and its name."""
+async def target(
+    bot: Tirada, interaction: discord.Interaction, objetivo: str
+) -> tuple[SheetRow, MedianaSheet]:
+    """A damage roll's target: a sheet the roller may read, as play has left it."""
     table = await current_table(interaction)
     gm = is_gm(table, interaction)
     row = await access.find(bot.store, table, gm, interaction.user.id, objetivo)
     _, found = await access.of_system(bot.store, table, row)
-    sheet = access.of_kind(found, MedianaSheet)
+    return row, access.of_kind(found, MedianaSheet)
+
+
+async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
+    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
+    la tirada de daño del enemigo"), and its name."""
+    _, sheet = await target(bot, interaction, objetivo)
     return sheet.armadura.absorcion, sheet.nombre
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 from tests.cogs.test_ficha import example, imported, table_of
+from bot.kinds import MEDIANA_WOUNDS
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
 # Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4, armour estorbo 1
 # (on Destreza tests out of combat).
@@ -264,3 +265,44 @@ async def test_an_attribute_test_reads_the_sheet_and_its_armour(harness: Harness
     harness.script(5, 6, 7)
     again = await harness.click(dexterity.message, dexterity.message.custom_ids[0])
     assert "Destreza 4 − Estorbo 1 + 1o3d10 6 = **9**" in again.text
+
+
+async def test_damage_to_a_target_takes_its_pv_through_the_ledger(harness: Harness) -> None:
+    """``/mediana daño objetivo:`` takes the damage left after the armour off the target's
+    PV, in the same operation as the card, once: the card's numbers are the books'."""
+    await sheets(harness)
+    harness.script(6, 3)  # 6💥 + 3 + 1 = 10, −2 armour: 8
+    data = harness._command_data(["mediana", "daño"], {"dados": "1d6+1", "objetivo": "maese tobias"})
+    payload = interaction_payload(
+        2, data, user=GM, locale="es-ES", channel_id=CHANNEL_ID, channels=harness.channels
+    )
+    reply = await harness.feed(payload)
+    assert "Maese Tobías: 18 → **10**/18 PV · en pie" in reply.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+    harness.script(1)
+    await harness.feed(dict(payload))
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+    await harness.assert_ledger_matches()
+    seen = await harness.slash("ficha ver")
+    assert "PV 10/18" in seen.text
+    harness.script(6, 6, 6, 6, 5)  # 29 + 1 − 2 = 28: down to −18, past death at −18 it stays
+    dead = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "Maese Tobías: 10 → **-18**/18 PV · muerto" in dead.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 36
+    await harness.assert_ledger_matches()
+
+
+async def test_damage_to_a_target_without_pv_in_play_says_so(harness: Harness) -> None:
+    """An NPC's PV stay in its file (no pool to write): the card says they did not change;
+    so does a secret roll (its PV would show the hidden result) and absorbed damage."""
+    await sheets(harness)
+    harness.script(4)
+    npc = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="bandido")
+    assert "Bandido: sus PV no están en juego en la mesa; la tirada no los cambia." in npc.text
+    harness.script(4)
+    secret = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias", secreta=True)
+    assert "tirada secreta" in secret.text
+    harness.script(1)
+    absorbed = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias")
+    assert "Maese Tobías: **18**/18 PV · en pie" in absorbed.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
