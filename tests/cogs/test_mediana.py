@@ -104,9 +104,8 @@ async def test_damage_after_a_successful_attack_with_degrees_and_critical(table:
     assert modal.callback.payload["type"] == 9
     table.script(6, 2, 3, 4, 1)
     done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": "4"}, message=reply.message)
-    # 20 over the difficulty: 2d6 + 2 degrees = 4d6, not doubled again (docs/decisiones.md).
-    assert "**6**💥 **2** **3** **4** **1** +1 = 17 · absorción −4 · total **13**" in done.text
-    assert "×2" not in done.text
+    # 20 over the difficulty: 2d6 + 2 degrees = 4d6, doubled in combat (docs/decisiones.md).
+    assert "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**" in done.text
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
     again = await table.submit(modal.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
     assert "Ese formulario ya no está abierto" in again.text
@@ -222,9 +221,9 @@ async def test_a_bad_weapon_is_refused_and_the_form_can_be_sent_again(table: Har
     bad = await table.submit(form.modal_id, {"arma": "2d8", "absorcion": ""}, message=reply.message)
     assert bad.ephemeral
     assert "no son dados de efecto" in bad.text
-    table.script(2, 1, 1)  # 1d6 and two degrees: the degrees are the critical's reward
+    table.script(2, 1, 1)  # 1d6 and two degrees, doubled by the critical
     good = await table.submit(form.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
-    assert "**2** **1** **1** = 4 · total **4**" in good.text
+    assert "**2** **1** **1** = 4 · crítico ×2 = 8 · total **8**" in good.text
 
 
 async def test_the_combat_panel(table: Harness) -> None:

@@ -221,11 +221,12 @@ async def test_every_roll_repeats_with_its_motivo(
     assert words in again.text
 
 
-async def test_a_critical_with_degrees_is_not_doubled_again(table: Harness) -> None:
-    """docs/decisiones.md: "hace 4d6 de daño (2d6+2d6)" — the degrees are the reward."""
+async def test_a_combat_critical_doubles_its_degrees_too(table: Harness) -> None:
+    """docs/decisiones.md: "2d6+2d6" are the dice, "se multiplica el daño infligido por 2"
+    doubles them."""
     table.script(1, 2, 3, 4)
     reply = await table.slash("mediana daño", dados="2d6", grados=2, critico=True)
-    assert "**1** **2** **3** **4** = 10 · total **10**" in reply.text
+    assert "**1** **2** **3** **4** = 10 · crítico ×2 = 20 · total **20**" in reply.text
     table.script(1, 2)
     alone = await table.slash("mediana daño", dados="2d6", critico=True)
     assert "crítico ×2 = 6" in alone.text
