@@ -179,7 +179,10 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     record = await load(bot.store, outcome.record_id, EFFECT_KIND)
     if struck:
         row, target = struck
-        said = untouched_text(lang, target, untouched) if untouched else struck_text(lang, row, target, outcome)
+        if untouched:
+            said = untouched_text(lang, target, untouched)
+        else:
+            said = struck_text(lang, row, target, outcome)
         embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))

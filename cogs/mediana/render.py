@@ -113,7 +113,7 @@ def struck_text(lang: Lang, row: SheetRow, target: MedianaSheet, outcome: Applie
     when the armour absorbed everything (nothing was written)."""
     name = discord.utils.escape_mentions(discord.utils.escape_markdown(target.nombre))
     if not any(p.pool == WOUNDS for p in outcome.pools):
-        health = Health(target.pv.fisico, target.pv.maximos, target.pv.actuales)
+        health = Health(target.physique, target.pv.maximos, target.pv.actuales)
         return t(lang, "mediana.target.unchanged", name=name, **pv_values(lang, health))
     before, after = wounded(row, target, outcome)
     return t(lang, "mediana.target.hit", name=name, before=before.current, **pv_values(lang, after))

@@ -15,9 +15,9 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
+from bot.models import SheetRow
 from bot.names import closest, containing, fold
 from bot.sheets import access
-from bot.models import SheetRow
 from bot.sheets.models import MedianaSheet
 from cogs.mediana.state import open_combat
 from rules import mediana

@@ -105,7 +105,8 @@ async def test_damage_after_a_successful_attack_with_degrees_and_critical(table:
     table.script(6, 2, 3, 4, 1)
     done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": "4"}, message=reply.message)
     # 20 over the difficulty: 2d6 + 2 degrees = 4d6, doubled in combat (docs/decisiones.md).
-    assert "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**" in done.text
+    doubled = "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**"
+    assert doubled in done.text
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
     again = await table.submit(modal.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
     assert "Ese formulario ya no está abierto" in again.text

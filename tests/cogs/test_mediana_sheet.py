@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tests.cogs.test_ficha import example, imported, table_of
 from bot.kinds import MEDIANA_WOUNDS
+from tests.cogs.test_ficha import example, exported, imported, table_of
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
@@ -306,3 +306,49 @@ async def test_damage_to_a_target_without_pv_in_play_says_so(harness: Harness) -
     absorbed = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias")
     assert "Maese Tobías: **18**/18 PV · en pie" in absorbed.text
     assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
+
+
+def with_physique(attribute: int, old_pv_field: int | None = None) -> bytes:
+    """Maese Tobías with his Físico attribute at ``attribute`` (and, as files were written
+    before the sheet kept it once, ``pv.fisico`` at ``old_pv_field``)."""
+    data = json.loads(example("mediana"))
+    data["atributos"][0]["valor"] = attribute
+    if old_pv_field is not None:
+        data["pv"]["fisico"] = old_pv_field
+    return json.dumps(data).encode()
+
+
+async def test_the_sheet_keeps_one_fisico_and_malherido_follows_it(harness: Harness) -> None:
+    """Malherido is "puntos de vida ... iguales o menores a su Físico": the attribute. A
+    file written with ``pv.fisico`` too is read, the attribute winning, and written once."""
+    await table_of(harness, "mediana")
+    upload = Upload("tobias.json", with_physique(5, old_pv_field=3))
+    assert "importada" in (await harness.slash("ficha importar", archivo=upload)).text
+    written = json.loads(await exported(harness))
+    assert "fisico" not in written["pv"] and written["atributos"][0] == {"nombre": "Físico", "valor": 5}
+    hurt = await harness.slash("mediana pv daño", cantidad=13)
+    assert "**5**/18 PV (Físico 5) · malherido" in hurt.text
+    harness.script(9, 2, 5)
+    rolled = await harness.slash("mediana tirada", atributo=4, habilidad="3", dificultad=5)
+    assert "malherido (−1 rango)" in rolled.text
+
+
+async def test_a_sheet_stored_with_two_fisicos_still_loads_and_reads_the_attribute(harness: Harness) -> None:
+    """A sheet stored before (``pv.fisico`` beside the attribute, its PV record carrying
+    the old one) is read as it is, with the attribute's Físico everywhere."""
+    await table_of(harness, "mediana")
+    await harness.slash("ficha importar", archivo=Upload("tobias.json", with_physique(5)))
+    assert harness.bot is not None
+    store = harness.bot.store
+    row = await store.active_sheet(CHANNEL_ID, PLAYER.id)
+    assert row is not None
+    old = {**row.data, "pv": {**row.data["pv"], "fisico": 3}}
+    assert await store.update_sheet(row.id, row.version, old)
+    await store.save_record(CHANNEL_ID, 1, PLAYER.id, "mediana_ficha", {"physique": 3, "maximum": 18})
+    seen = await harness.slash("ficha ver")
+    assert "Físico **5**" in seen.text and "(Físico 5)" in seen.text
+    hurt = await harness.slash("mediana pv daño", cantidad=13)
+    assert "**5**/18 PV (Físico 5) · malherido" in hurt.text
+    harness.script(6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1)  # 67 + 0: down to death at −30
+    dead = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias", absorcion=0)
+    assert "5 → **-30**/18 PV · muerto" in dead.text
