@@ -7,9 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot import render
 from rules.dice import MAX_EXPRESSION_LENGTH, Mark
 from rules.errors import RuleError
 from rules.expression import normalize, parse, roll_expression
+from tests.support.dice import Scripted
 
 
 class Refuses(random.Random):
@@ -166,3 +168,51 @@ def test_d20_still_has_the_roller_internals_we_override() -> None:
     assert callable(getattr(d20.Roller, "_eval_dice", None))
     assert callable(getattr(d20.Roller, "_eval", None))
     assert callable(getattr(d20.RollContext, "count_roll", None))
+
+
+def test_every_die_inside_a_dropped_element_is_dropped() -> None:
+    """``(1d6,1d8)kh1`` keeps one element: the other's dice are dropped, marked and struck,
+    and the dice shown kept add up to the total."""
+    roll = roll_expression("(1d6,1d8)kh1", Scripted([4, 7]))
+    assert roll.total == 7
+    assert [(d.value, d.kept) for d in roll.dice] == [(4, False), (7, True)]
+    assert render.expression(roll.tree) == "(1d6 (~~4~~), 1d8 (**7**))kh1"
+    mixed = roll_expression("(2d6+3,1d20)kh1", Scripted([6, 5, 2]))
+    assert mixed.total == 14
+    assert render.expression(mixed.tree) == "(2d6 (**6**, **5**) + 3, 1d20 (~~2~~))kh1"
+    literals = roll_expression("(1,2,3)kh1", Scripted([]))
+    assert render.expression(literals.tree) == "(~~1~~, ~~2~~, 3)kh1"
+
+
+def test_a_forced_value_is_marked_and_the_face_rolled_counted() -> None:
+    """``mi``/``ma`` put a die at a value it did not roll: the face rolled is shown struck,
+    the value forced pinned, and only the face rolled counts as rolled."""
+    roll = roll_expression("2d6mi3", Scripted([1, 5]))
+    assert roll.total == 8
+    assert [(d.value, d.kept, d.has(Mark.FIXED)) for d in roll.dice] == [
+        (1, False, False),
+        (3, True, True),
+        (5, True, False),
+    ]
+    assert render.expression(roll.tree) == "2d6mi3 (~~1~~, **3**📌, **5**)"
+    assert [(d.sides, d.value) for d in roll.rolled] == [(6, 1), (6, 5)]
+
+
+def test_annotations_keep_what_the_player_wrote() -> None:
+    """The text inside ``[…]`` is the player's: its case stays, and ``!`` is read as an
+    explosion only on dice outside annotations, never in ``!=``."""
+    fire = roll_expression("1D8[Fuego] + 2d6! [Daño 1d6!]", Scripted([3, 2, 4]))
+    assert fire.expression == "1d8 [Fuego] + 2d6e6 [Daño 1d6!]"
+    assert render.expression(fire.tree) == "1d8 (**3**) [Fuego] + 2d6e6 (**2**, **4**) [Daño 1d6!]"
+    assert normalize("1d6!=3") == "1d6!=3"
+    unequal = roll_expression("1d6!=3", Scripted([4]))
+    assert unequal.total == 1 and unequal.expression == "1d6 != 3"
+
+
+def test_an_annotation_is_the_one_written_whatever_was_parsed_before() -> None:
+    """d20 caches its parses by the text without spaces, so ``1d6 [ab]`` and ``1d6 [a b]``
+    are one entry there; ours are keyed on the exact text."""
+    assert roll_expression("1d6 [ab]", Scripted([2])).expression == "1d6 [ab]"
+    spaced = roll_expression("1d6 [a b]", Scripted([2]))
+    assert spaced.expression == "1d6 [a b]"
+    assert render.expression(spaced.tree) == "1d6 (**2**) [a b]"
