@@ -21,6 +21,7 @@ import random
 import re
 import threading
 from dataclasses import dataclass
+from typing import cast
 
 import d20
 import d20.diceast as ast
@@ -120,7 +121,8 @@ def parse(text: str) -> ast.Expression:
     would come back as whichever of it and ``1d6 [ab]`` was parsed first.
     """
     try:
-        tree = ast.parser.parse(normalize(text), start="expr")
+        # d20's parser carries its transformer: what comes out is d20's tree, not lark's.
+        tree = cast(ast.Expression, ast.parser.parse(normalize(text), start="expr"))
     except (d20.RollSyntaxError, lark.exceptions.LarkError):
         raise RuleError("expr.syntax", expression=text.strip()[:MAX_EXPRESSION_LENGTH]) from None
     check_tree(tree)
@@ -216,8 +218,9 @@ def flatten(node: d20_expression.Number, dropped: bool = False) -> list[Die]:
 
 def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:
     """A d20 ``Die`` holds every value it showed: earlier ones were rerolled away. A value
-    ``mi``/``ma`` forced is two: the face rolled, which no longer counts, and the value
-    put in its place (:data:`Mark.FIXED`). ``dropped``: inside a dropped element."""
+    ``mi``/``ma`` forced shows its history: the face rolled, which no longer counts, then
+    each value put in its place (:data:`Mark.FIXED`; ``mi2mi3`` forces twice), the last
+    counting. ``dropped``: inside a dropped element."""
     values = die.values
     out: list[Die] = []
     for index, literal in enumerate(values):
@@ -227,7 +230,9 @@ def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:
         if not literal.kept:
             marks.add(Mark.REROLLED if index < len(values) - 1 else Mark.DROPPED)
         if len(literal.values) > 1:
-            out.append(Die(int(die.size), int(literal.values[0]), frozenset({Mark.DROPPED})))
+            rolled, *replaced = literal.values[:-1]
+            out.append(Die(int(die.size), int(rolled), frozenset({Mark.DROPPED})))
+            out.extend(Die(int(die.size), int(v), frozenset({Mark.FIXED, Mark.DROPPED})) for v in replaced)
             marks.add(Mark.FIXED)
         out.append(Die(int(die.size), int(literal.number), frozenset(marks)))
     if dropped:
