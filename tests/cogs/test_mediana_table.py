@@ -283,6 +283,17 @@ async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness)
     assert table.current(contest).custom_ids == ["rep:repetir:1"]
 
 
+async def test_contestants_with_no_skill_given_keep_their_rank(table: Harness) -> None:
+    """An attribute against attribute contest (the skill left empty) has no skill to lack."""
+    contest = (await table.slash("mediana competicion")).message
+    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, OTHER, {"atributo": "4", "habilidad": "", "estorbo": "", "rango": ""})
+    table.script(2, 5, 9, 3, 6, 8)
+    resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1")
+    assert resolved.text.count("Rango Medio (la mediana)") == 2
+    assert "Total: **8**" in resolved.text and "Total: **10**" in resolved.text
+
+
 async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) -> None:
     contest = (await table.slash("mediana competicion")).message
     await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "2", "estorbo": "", "rango": ""})
