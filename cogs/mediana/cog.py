@@ -15,7 +15,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import NewRecord, Record, SheetRow, Table
+from bot.models import Applied, Change, NewRecord, Record, SheetRow, Table
 from bot.options import Bounded
 from bot.readers import faces
 from bot.repeat import button as repeat_button
@@ -28,14 +28,7 @@ from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet, wound
-from cogs.mediana.render import (
-    contest_embed,
-    effect_text,
-    health_text,
-    struck_text,
-    test_embed,
-    untouched_text,
-)
+from cogs.mediana.render import contest_embed, effect_text, health_text, target_text, test_embed
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
 from rules import mediana
 from rules.errors import check_range
@@ -166,27 +159,33 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
-    system, faces_shown = faces(EFFECT_KIND, data)
-    outcome = await rolls.change(
-        bot.store,
-        interaction,
-        table,
-        "mediana.dano",
-        *([change] if change else []),
-        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, faces_shown),
-    )
-    assert outcome.record_id is not None
-    record = await load(bot.store, outcome.record_id, EFFECT_KIND)
+    record, outcome = await record_effect(interaction, table, data, change)
     if struck:
-        row, target = struck
-        if untouched:
-            said = untouched_text(lang, target, untouched)
-        else:
-            said = struck_text(lang, row, target, outcome)
+        said = target_text(lang, *struck, outcome, untouched)
         embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
+
+
+async def record_effect(
+    interaction: discord.Interaction[Tirada], table: Table, data: dict[str, Any], change: Change | None
+) -> tuple[Record, Applied]:
+    """The effect roll's record and the PV it takes, in one operation: ``rolls.record``'s
+    write, with the outcome kept so the card tells the PV the operation wrote (a replay
+    gets the first answer's)."""
+    store = interaction.client.store
+    system, dice = faces(EFFECT_KIND, data)
+    outcome = await rolls.change(
+        store,
+        interaction,
+        table,
+        "mediana.dano",
+        *([change] if change else []),
+        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, dice),
+    )
+    assert outcome.record_id is not None
+    return await load(store, outcome.record_id, EFFECT_KIND), outcome
 
 
 def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow, secret: bool) -> str | None:

@@ -108,10 +108,15 @@ def effect_text(lang: Lang, effect: mediana.Effect, armour: str | None = None) -
     return " · ".join(parts)
 
 
-def struck_text(lang: Lang, row: SheetRow, target: MedianaSheet, outcome: Applied) -> str:
-    """A damage roll's target after it: its PV before and after as written, or as they are
-    when the armour absorbed everything (nothing was written)."""
+def target_text(
+    lang: Lang, row: SheetRow, target: MedianaSheet, outcome: Applied, untouched: str | None
+) -> str:
+    """A damage roll's target after it: its PV before and after as written, as they are
+    when the armour absorbed everything (nothing was written), or why they did not change
+    (``untouched``, :func:`cogs.mediana.cog.why_untouched`)."""
     name = discord.utils.escape_mentions(discord.utils.escape_markdown(target.nombre))
+    if untouched:
+        return t(lang, f"mediana.target.{untouched}", name=name)
     if not any(p.pool == WOUNDS for p in outcome.pools):
         health = Health(target.physique, target.pv.maximos, target.pv.actuales)
         return t(lang, "mediana.target.unchanged", name=name, **pv_values(lang, health))
@@ -125,12 +130,6 @@ def pv_values(lang: Lang, health: Health) -> dict[str, Any]:
         "maximum": health.maximum,
         "state": t(lang, f"mediana.pv.state.{health.state}"),
     }
-
-
-def untouched_text(lang: Lang, target: MedianaSheet, why: str) -> str:
-    """Why the target's PV did not change (:func:`cogs.mediana.cog.why_untouched`)."""
-    name = discord.utils.escape_mentions(discord.utils.escape_markdown(target.nombre))
-    return t(lang, f"mediana.target.{why}", name=name)
 
 
 def health_text(lang: Lang, user_id: int, health: Health) -> str:
