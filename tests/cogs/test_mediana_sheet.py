@@ -331,6 +331,11 @@ async def test_the_sheet_keeps_one_fisico_and_malherido_follows_it(harness: Harn
     harness.script(9, 2, 5)
     rolled = await harness.slash("mediana tirada", atributo=4, habilidad="3", dificultad=5)
     assert "malherido (−1 rango)" in rolled.text
+    data = json.loads(example("mediana"))
+    data["nombre"], data["atributos"] = "Sin cuerpo", [{"nombre": "Destreza", "valor": 4}]
+    data["habilidades"] = []
+    refused = await harness.slash("ficha importar", archivo=Upload("x.json", json.dumps(data).encode()))
+    assert refused.ephemeral and "necesita el atributo Físico, entre 1..50" in refused.text, refused.text
 
 
 async def test_a_sheet_stored_with_two_fisicos_still_loads_and_reads_the_attribute(harness: Harness) -> None:
