@@ -294,7 +294,8 @@ async def test_damage_to_a_target_takes_its_pv_through_the_ledger(harness: Harne
 
 async def test_damage_to_a_target_without_pv_in_play_says_so(harness: Harness) -> None:
     """An NPC's PV stay in its file (no pool to write): the card says they did not change;
-    so does a secret roll (its PV would show the hidden result) and absorbed damage."""
+    so does a secret roll (its PV would show the hidden result), absorbed damage, and a
+    player's roll at another player's public sheet."""
     await sheets(harness)
     harness.script(4)
     npc = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="bandido")
@@ -305,6 +306,11 @@ async def test_damage_to_a_target_without_pv_in_play_says_so(harness: Harness) -
     harness.script(1)
     absorbed = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias")
     assert "Maese Tobías: **18**/18 PV · en pie" in absorbed.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    harness.script(6, 4)
+    other = await harness.slash("mediana daño", user=OTHER, dados="1d6", objetivo="maese tobias")
+    assert "sus PV los cambian su jugador o el DJ" in other.text
     assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
 
 
