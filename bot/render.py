@@ -37,10 +37,29 @@ def dice(ds: Iterable[Die]) -> str:
 
 
 class MarkStringifier(d20.SimpleStringifier):
-    """``1d20 (**8**) + 5``: d20's tree with our marks on every die."""
+    """``1d20 (**8**) + 5``: d20's tree with our marks on every die. Inside an element a
+    ``k``/``p`` dropped (the ``1d6`` of ``(1d6,1d8)kh1``) every die and number is struck,
+    so the bold dice are always the ones the total counts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._dropped = False
+
+    def _stringify(self, node: d20_expression.Number) -> str:
+        if node.kept or self._dropped or isinstance(node, d20_expression.Die):
+            return super()._stringify(node)
+        self._dropped = True
+        try:
+            return super()._stringify(node)
+        finally:
+            self._dropped = False
 
     def _str_die(self, node: d20_expression.Die) -> str:
-        return ", ".join(die(d) for d in die_values(node))
+        return ", ".join(die(d) for d in die_values(node, self._dropped))
+
+    def _str_literal(self, node: d20_expression.Literal) -> str:
+        text = super()._str_literal(node)
+        return f"~~{text}~~" if self._dropped else text
 
     def _str_expression(self, node: d20_expression.Expression) -> str:
         return self._stringify(node.roll)

@@ -67,9 +67,9 @@ async def roll_and_post(
         "privada": private,
         "secreta": secret,
         "motivo": motivo,
-        # What was rolled, for the chronicle and the dice statistics: every die's size and face.
+        # What was rolled, for the chronicle and the dice statistics: every face rolled, by size.
         "total": roll.total,
-        "dados": [[d.sides, d.value] for d in roll.dice],
+        "dados": [[d.sides, d.value] for d in roll.rolled],
     }
     record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
     lang = lang_for(interaction.locale)

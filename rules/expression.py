@@ -21,6 +21,7 @@ import random
 import re
 import threading
 from dataclasses import dataclass
+from typing import cast
 
 import d20
 import d20.diceast as ast
@@ -52,8 +53,11 @@ _ROLLING = threading.Lock()
 # three ignores on this name, here and in roll_tree.
 d20_expression.random = _REFUSE  # type: ignore[assignment]
 
-# "8d6!" is the common way to write "explode on the maximum"; d20 spells it "8d6e6".
-_BANG = re.compile(r"(\d*)d(\d+)!")
+# "8d6!" is the common way to write "explode on the maximum"; d20 spells it "8d6e6". A "!"
+# followed by "=" is d20's "!=".
+_BANG = re.compile(r"(\d*)d(\d+)!(?!=)")
+# d20's annotation token (grammar.lark's ANNOTATION): the player's own words, left as written.
+_ANNOTATION = re.compile(r"(\[.*?\])")
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,12 @@ class ExpressionRoll:
         """Flattened on first use: most callers only render the tree."""
         return tuple(flatten(self.tree))
 
+    @property
+    def rolled(self) -> tuple[Die, ...]:
+        """The faces the dice showed, for the statistics: a value ``mi``/``ma`` forced
+        (:data:`Mark.FIXED`) was not rolled; the face it replaced was."""
+        return tuple(d for d in self.dice if not d.has(Mark.FIXED))
+
     @functools.cached_property
     def crit(self) -> d20.CritType:
         """d20's rule, worked out on first use (only ``/tirar`` asks): a natural 20 or 1
@@ -86,11 +96,18 @@ class ExpressionRoll:
 
 
 def normalize(text: str) -> str:
+    """The text d20 reads: lower case (``1D20``) and ``!`` as ``e`` + the sides, outside
+    annotations only: what is inside ``[…]`` is the player's, kept as written."""
     text = text.strip()
     if not text:
         raise RuleError("expr.empty")
     if len(text) > MAX_EXPRESSION_LENGTH:
         raise RuleError("expr.too_long", length=len(text), max=MAX_EXPRESSION_LENGTH)
+    parts = _ANNOTATION.split(text)
+    return "".join(part if index % 2 else _dice_text(part) for index, part in enumerate(parts))
+
+
+def _dice_text(text: str) -> str:
     return _BANG.sub(lambda m: f"{m[1]}d{m[2]}e{m[2]}", text.lower())
 
 
@@ -99,10 +116,13 @@ def parse(text: str) -> ast.Expression:
     """Parse and check the limits on the tree; nothing is rolled yet.
 
     Tables repeat the same few expressions: each text is parsed and checked once (the
-    cache is bounded, and never keeps a refusal: those are exceptions).
+    cache is bounded, and never keeps a refusal: those are exceptions). The cache is ours,
+    keyed on the exact text: d20's own drops the spaces from its key, so ``1d6 [a b]``
+    would come back as whichever of it and ``1d6 [ab]`` was parsed first.
     """
     try:
-        tree = _ROLLER.parse(normalize(text))
+        # d20's parser carries its transformer: what comes out is d20's tree, not lark's.
+        tree = cast(ast.Expression, ast.parser.parse(normalize(text), start="expr"))
     except (d20.RollSyntaxError, lark.exceptions.LarkError):
         raise RuleError("expr.syntax", expression=text.strip()[:MAX_EXPRESSION_LENGTH]) from None
     check_tree(tree)
@@ -182,19 +202,25 @@ def roll_tree(
     return ExpressionRoll(_text(tree) if advantage is d20.AdvType.NONE else str(tree), value, result)
 
 
-def flatten(node: d20_expression.Number) -> list[Die]:
-    """Every die of a d20 result tree, in order, as our :class:`Die` with its marks."""
+def flatten(node: d20_expression.Number, dropped: bool = False) -> list[Die]:
+    """Every die of a d20 result tree, in order, as our :class:`Die` with its marks.
+    ``dropped``: the node is inside an element a ``k``/``p`` dropped (``(1d6,1d8)kh1``
+    drops a whole ``1d6``), so none of its dice count."""
     if isinstance(node, d20_expression.Die):
-        return die_values(node)
+        return die_values(node, dropped)
+    dropped = dropped or not node.kept
     children = node.values if isinstance(node, d20_expression.Set) else node.children
     found: list[Die] = []
     for child in children:
-        found.extend(flatten(child))
+        found.extend(flatten(child, dropped))
     return found
 
 
-def die_values(die: d20_expression.Die) -> list[Die]:
-    """A d20 ``Die`` holds every value it showed: earlier ones were rerolled away."""
+def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:
+    """A d20 ``Die`` holds every value it showed: earlier ones were rerolled away. A value
+    ``mi``/``ma`` forced shows its history: the face rolled, which no longer counts, then
+    each value put in its place (:data:`Mark.FIXED`; ``mi2mi3`` forces twice), the last
+    counting. ``dropped``: inside a dropped element."""
     values = die.values
     out: list[Die] = []
     for index, literal in enumerate(values):
@@ -203,7 +229,14 @@ def die_values(die: d20_expression.Die) -> list[Die]:
             marks.add(Mark.EXPLODED)
         if not literal.kept:
             marks.add(Mark.REROLLED if index < len(values) - 1 else Mark.DROPPED)
+        if len(literal.values) > 1:
+            rolled, *replaced = literal.values[:-1]
+            out.append(Die(int(die.size), int(rolled), frozenset({Mark.DROPPED})))
+            out.extend(Die(int(die.size), int(v), frozenset({Mark.FIXED, Mark.DROPPED})) for v in replaced)
+            marks.add(Mark.FIXED)
         out.append(Die(int(die.size), int(literal.number), frozenset(marks)))
+    if dropped:
+        return [d.mark(Mark.DROPPED) for d in out]
     if not die.kept:
         out[-1] = out[-1].mark(Mark.DROPPED)
     return out

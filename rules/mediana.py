@@ -212,11 +212,12 @@ def contest_winners(tests: Sequence[Test]) -> tuple[int, ...]:
 @dataclass(frozen=True)
 class Side:
     """One character in an opposed test, with the state its rank follows: its own skill
-    points, malherido (from its PV sheet when it has one), the GM's base rank, and the
-    armour's encumbrance when the test needs coordination."""
+    points (None when it rolls its attribute alone, which has no skill to lack),
+    malherido (from its PV sheet when it has one), the GM's base rank, and the armour's
+    encumbrance when the test needs coordination."""
 
     attribute: int
-    skill: int
+    skill: int | None
     base_rank: str = "medio"
     badly_hurt: bool = False
     encumbrance: int = 0
@@ -227,7 +228,7 @@ class Side:
 
     @property
     def score(self) -> int:
-        return self.attribute + self.skill - self.encumbrance
+        return self.attribute + (self.skill or 0) - self.encumbrance
 
 
 MAX_CONTESTANTS = 10
@@ -239,7 +240,8 @@ def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
     check_range("participantes", len(sides), 2, MAX_CONTESTANTS)
     for side in sides:
         check_range("atributo", side.attribute, -MAX_SCORE, MAX_SCORE)
-        check_range("habilidad", side.skill, 0, MAX_SCORE)
+        if side.skill is not None:
+            check_range("habilidad", side.skill, 0, MAX_SCORE)
         check_range("estorbo", side.encumbrance, 0, MAX_SCORE)
     return tuple(roll_test(rng, side.score, None, side.rank) for side in sides)
 
@@ -247,16 +249,15 @@ def roll_opposed(rng: random.Random, sides: Sequence[Side]) -> tuple[Test, ...]:
 def effect_dice(base: int, degrees_won: int, critical: bool, in_combat: bool) -> tuple[int, bool]:
     """The effect roll after a test: (d6 to roll, whether the total doubles).
 
-    *Grados de crítico* adds "1d6 extra de efecto" per 10 points over the difficulty, and
-    its own example — "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6
-    de daño (2d6+2d6)" — is a weapon, a combat critical (20 ≥ 10), with no doubling on top
-    of the degrees. So when the degrees are known they are the critical's bonus and
-    *Críticos*' "se multiplica el daño infligido por 2" is not applied again; the doubling
-    stands alone only for a combat critical whose margin is not given (degrees 0)."""
+    *Grados de crítico* adds "1d6 extra de efecto" per 10 points over the difficulty (its
+    example, "hace 4d6 de daño (2d6+2d6)", counts the dice), and *Críticos* then says "Si
+    además el Crítico se consigue en combate se multiplica el daño infligido por 2". Both
+    apply: a critical is 10 or more over, so it always has a degree, and a ×2 kept for
+    criticals without degrees would never apply (docs/decisiones.md)."""
     check_range("dados", base, 1, MAX_EFFECT_DICE)
     check_range("grados", degrees_won, 0, MAX_EFFECT_DICE)
     check_range("dados", base + degrees_won, 1, MAX_EFFECT_DICE)
-    return base + degrees_won, critical and in_combat and degrees_won == 0
+    return base + degrees_won, critical and in_combat
 
 
 def roll_to_data(test: Test) -> dict[str, Any]:

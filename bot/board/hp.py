@@ -19,6 +19,7 @@ from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
 from bot.models import BoardHitPoints, LedgerRow, Record, System, Table
 from bot.sheets.access import played
 from bot.sheets.live import LIVE, Data
+from bot.sheets.models import physique_of
 from bot.store import Store
 from rules import dnd5e, mediana
 
@@ -187,7 +188,7 @@ async def mediana_hp(
     data = await sheet_data(store, table, user_id, System.MEDIANA)
     if data is not None:
         pv = data["pv"]
-        return mediana_points(int(pv["fisico"]), int(pv["maximos"]), int(pv["actuales"]))
+        return mediana_points(physique_of(data), int(pv["maximos"]), int(pv["actuales"]))
     record = kept_sheets.get(user_id)
     if record is None:
         return None

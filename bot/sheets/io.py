@@ -38,6 +38,7 @@ KINDS = {
     "damage": "damage",
     "expertise": "expertise",
     "health": "health",
+    "physique": "physique",
     "skill_attribute": "skill_attribute",
 }
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
 from bot.models import Change, NewRecord, SheetRow
-from bot.sheets.models import SheetBase
+from bot.sheets.models import SheetBase, physique_of
 from rules import donjon, mediana
 
 Data = dict[str, Any]
@@ -46,7 +46,7 @@ class Live:
 
 def _wounds_cap(data: Data) -> int:
     """From the maximum down to death at −Físico × 6 (``cogs/mediana``'s own bound)."""
-    return int(data["pv"]["maximos"]) + int(data["pv"]["fisico"]) * mediana.DEATH_FACTOR
+    return int(data["pv"]["maximos"]) + physique_of(data) * mediana.DEATH_FACTOR
 
 
 LIVE: dict[str, tuple[Live, ...]] = {
@@ -106,8 +106,10 @@ def companion(row: SheetRow, sheet: SheetBase) -> NewRecord | None:
     """The record ``/mediana pv`` reads (Físico and maximum) for the active Mediana sheet."""
     if row.system != "mediana" or not lives(row):
         return None
-    pv = sheet.model_dump(mode="json")["pv"]
-    return NewRecord(row.owner_id, MEDIANA_SHEET, {"physique": pv["fisico"], "maximum": pv["maximos"]})
+    data = sheet.model_dump(mode="json")
+    return NewRecord(
+        row.owner_id, MEDIANA_SHEET, {"physique": physique_of(data), "maximum": data["pv"]["maximos"]}
+    )
 
 
 def with_pools(row: SheetRow, values: dict[str, int]) -> Data:

@@ -10,11 +10,21 @@ Riqueza) is in the file as its current value; the store keeps it in a ledger poo
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
+from bot.names import fold
 from rules import dnd5e, donjon, mediana
 from rules.errors import RuleError
 
@@ -217,17 +227,33 @@ class MedianaSkill(Part):
 
 
 class MedianaHealth(Part):
-    fisico: Annotated[int, Field(ge=1, le=mediana.MAX_SCORE)]
+    """PV only: the Físico they follow is the sheet's attribute (:func:`physique_in`)."""
+
     maximos: Annotated[int, Field(ge=1, le=1000)]
     actuales: Annotated[int, Field(ge=-6 * mediana.MAX_SCORE, le=1000)]
 
-    @model_validator(mode="after")
-    def _alive_and_within(self) -> MedianaHealth:
-        """From the maximum down to death at −Físico × 6 ("hay que llegar a Físico x6 PV")."""
-        if not -self.fisico * mediana.DEATH_FACTOR <= self.actuales <= self.maximos:
-            limit = f"{-self.fisico * mediana.DEATH_FACTOR}..{self.maximos}"
-            raise PydanticCustomError("health", "actuales", {"limit": limit})
-        return self
+
+# The attribute malherido and death follow ("iguales o menores a su Físico", "Físico x6 PV"),
+# by its name in either language.
+PHYSIQUE = frozenset({"fisico", "physique"})
+
+
+def is_physique(name: str) -> bool:
+    return fold(name) in PHYSIQUE
+
+
+def physique_in(attributes: Sequence[MedianaAttribute]) -> int | None:
+    return next((a.valor for a in attributes if is_physique(a.nombre)), None)
+
+
+def physique_of(data: Mapping[str, Any]) -> int:
+    """The Físico of a Mediana sheet's data as stored, unvalidated (the board and the
+    ledger's bounds read it so): its attribute, which wins over the ``pv.fisico`` a sheet
+    stored before the sheet kept it once may still carry."""
+    for attribute in data.get("atributos") or ():
+        if is_physique(str(attribute["nombre"])):
+            return int(attribute["valor"])
+    return int(data["pv"]["fisico"])
 
 
 class Armour(Part):
@@ -241,6 +267,49 @@ class MedianaSheet(SheetBase):
     habilidades: list[MedianaSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
     pv: MedianaHealth
     armadura: Armour = Armour()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_physique(cls, data: Any) -> Any:
+        """A sheet written when ``pv.fisico`` repeated the Físico attribute (and could
+        disagree with it): the attribute wins; a sheet without one gets it from there."""
+        pv = data.get("pv") if isinstance(data, dict) else None
+        if not isinstance(pv, dict) or "fisico" not in pv:
+            return data
+        rest = {key: value for key, value in pv.items() if key != "fisico"}
+        attributes = data.get("atributos")
+        if isinstance(attributes, list) and not any(
+            isinstance(a, dict) and is_physique(str(a.get("nombre", ""))) for a in attributes
+        ):
+            attributes = [{"nombre": "Físico", "valor": pv["fisico"]}, *attributes]
+        return {**data, "pv": rest, "atributos": attributes}
+
+    @field_validator("atributos")
+    @classmethod
+    def _has_physique(cls, attributes: list[MedianaAttribute]) -> list[MedianaAttribute]:
+        """PV need a Físico of at least 1: malherido at PV ≤ Físico, dead at −Físico × 6."""
+        physique = physique_in(attributes)
+        if physique is None or not 1 <= physique <= mediana.MAX_SCORE:
+            raise PydanticCustomError("physique", "atributos", {"limit": f"1..{mediana.MAX_SCORE}"})
+        return attributes
+
+    @field_validator("pv")
+    @classmethod
+    def _alive_and_within(cls, pv: MedianaHealth, info: ValidationInfo) -> MedianaHealth:
+        """From the maximum down to death at −Físico × 6 ("hay que llegar a Físico x6 PV")."""
+        physique = physique_in(info.data.get("atributos") or ())
+        if physique is None:
+            return pv
+        if not -physique * mediana.DEATH_FACTOR <= pv.actuales <= pv.maximos:
+            limit = f"{-physique * mediana.DEATH_FACTOR}..{pv.maximos}"
+            raise PydanticCustomError("health", "actuales", {"limit": limit})
+        return pv
+
+    @property
+    def physique(self) -> int:
+        physique = physique_in(self.atributos)
+        assert physique is not None
+        return physique
 
     @model_validator(mode="after")
     def _skills_name_attributes(self) -> MedianaSheet:
@@ -276,7 +345,7 @@ def blank(system: str, name: str) -> SheetBase:
         "donjon": {"nivel": 1, "atributos": dict.fromkeys(DonjonAttributes.model_fields, 1), "heridas": 0},
         "mediana": {
             "atributos": [{"nombre": "Físico", "valor": 1}],
-            "pv": {"fisico": 1, "maximos": 1, "actuales": 1},
+            "pv": {"maximos": 1, "actuales": 1},
         },
     }
     return SHEETS[system].model_validate({"nombre": name, **data[system]})

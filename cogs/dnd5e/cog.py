@@ -368,7 +368,7 @@ class Dnd(commands.Cog):
             "secreta": secret,
             # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
             "total": roll.total,
-            "dados": [[d.sides, d.value] for d in roll.dice],
+            "dados": [[d.sides, d.value] for d in roll.rolled],
         }
         record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar")
         view = discord.ui.View(timeout=None)

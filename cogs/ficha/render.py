@@ -117,7 +117,7 @@ def mediana(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
         "fichas.mediana.summary",
         hp=pv.actuales,
         max=pv.maximos,
-        physique=pv.fisico,
+        physique=sheet.physique,
         absorption=sheet.armadura.absorcion,
         encumbrance=sheet.armadura.estorbo,
     )

@@ -15,18 +15,20 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Record, Table
+from bot.models import Applied, Change, NewRecord, Record, SheetRow, Table
 from bot.options import Bounded
+from bot.readers import faces
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
 from bot.sheets import access
+from bot.sheets.live import live_field
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
 from cogs.mediana.contest import ContestButton, open_view, roll_entries
-from cogs.mediana.health import change_health, set_sheet
-from cogs.mediana.render import contest_embed, effect_text, health_text, test_embed
+from cogs.mediana.health import change_health, set_sheet, wound
+from cogs.mediana.render import contest_embed, effect_text, health_text, target_text, test_embed
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
 from rules import mediana
 from rules.errors import check_range
@@ -137,13 +139,16 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
 
 
 async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
-    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, − armour; a combat
-    critical doubles only when its degrees are not given (``effect_dice``)."""
+    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
+    critical, − armour. Against a target whose PV are in play, the damage comes off them
+    in the same operation as the roll's record, so the card tells what the books hold."""
     bot = interaction.client
     motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, options["secreta"])
     spec = mediana.parse_effect(options["dados"])
     dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
+    struck = await sheet.target(bot, interaction, options["objetivo"]) if options.get("objetivo") else None
     effect = mediana.roll_effect(
         bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
@@ -152,11 +157,48 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     text = effect_text(lang, effect, options.get("armadura"))
     embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
-    record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
+    untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
+    change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
+    record, outcome = await record_effect(interaction, table, data, change)
+    if struck:
+        said = target_text(lang, *struck, outcome, untouched)
+        embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))
-    secret = is_secret(interaction, table, options["secreta"])
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
+
+
+async def record_effect(
+    interaction: discord.Interaction[Tirada], table: Table, data: dict[str, Any], change: Change | None
+) -> tuple[Record, Applied]:
+    """The effect roll's record and the PV it takes, in one operation: ``rolls.record``'s
+    write, with the outcome kept so the card tells the PV the operation wrote (a replay
+    gets the first answer's)."""
+    store = interaction.client.store
+    system, dice = faces(EFFECT_KIND, data)
+    outcome = await rolls.change(
+        store,
+        interaction,
+        table,
+        "mediana.dano",
+        *([change] if change else []),
+        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, dice),
+    )
+    assert outcome.record_id is not None
+    return await load(store, outcome.record_id, EFFECT_KIND), outcome
+
+
+def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow, secret: bool) -> str | None:
+    """Why a damage roll leaves its target's PV as they are: they are not in play (an NPC's
+    or an inactive sheet's stay in its file), the roll is secret (the PV would show its
+    hidden result), or the roller may not change them (another player's sheet). None: taken."""
+    if live_field(row, "pv.actuales") is None:
+        return "untracked"
+    if secret:
+        return "secret"
+    if not access.writable(is_gm(table, interaction), interaction.user.id, row):
+        return "not_theirs"
+    return None
 
 
 async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
@@ -268,6 +310,8 @@ class Mediana(commands.Cog):
             estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
             **named,
+            # A skill test with no skill given is one without points in it.
+            "habilidad": named["habilidad"] or 0,
             "dificultad": dificultad,
             "sin_habilidad": sin_habilidad,
             "malherido": malherido,
@@ -280,27 +324,33 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
-    @options("mediana.opt", "atributo", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.atributo.opt", "atributo")
+    @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
     @secret_option
     async def atributo_cmd(
         self,
         interaction: discord.Interaction[Tirada],
-        atributo: Score,
+        atributo: app_commands.Range[str, 1, 60],
         dificultad: Difficulty,
         malherido: bool = False,
         rango: Choice[str] | None = None,
-        estorbo: Skill = 0,
+        estorbo: Skill | None = None,
+        como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Atributo + 1o3d10: no skill, no explosion, no natural-1 rule (the text explodes
-        skill and opposed tests only)."""
+        skill and opposed tests only). An attribute named reads the sheet as
+        ``/mediana tirada`` does, armour's estorbo included."""
+        named = await sheet.attribute(self.bot, interaction, atributo, como)
+        if estorbo is None:
+            estorbo = await sheet.encumbrance(self.bot, interaction, named, como)
         options = {
-            "atributo": atributo,
+            **named,
             "dificultad": dificultad,
-            "habilidad": None,
             "sin_habilidad": False,
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
@@ -402,13 +452,17 @@ class Mediana(commands.Cog):
     ) -> None:
         """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
         The absorption typed wins; else the target's sheet's armour gives it."""
-        armour = None
-        if objetivo and absorcion is None:
-            absorcion, armour = await sheet.armour(self.bot, interaction, objetivo)
+        armour, target = None, None
+        if objetivo:
+            row, struck = await sheet.target(self.bot, interaction, objetivo)
+            target = str(row.id)
+            if absorcion is None:
+                absorcion, armour = struck.armadura.absorcion, struck.nombre
         options = {
             "dados": dados,
             "absorcion": absorcion or 0,
             "armadura": armour,
+            "objetivo": target,
             "grados": grados,
             "critico": critico,
             "secreta": secreta,
@@ -562,6 +616,8 @@ class Mediana(commands.Cog):
 
 Mediana.tirada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.tirada.autocomplete("como")(access.npc_choices)
+Mediana.atributo_cmd.autocomplete("atributo")(sheet.attribute_choices)
+Mediana.atributo_cmd.autocomplete("como")(access.npc_choices)
 Mediana.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
 Mediana.enfrentada.autocomplete("como")(access.npc_choices)
 Mediana.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))

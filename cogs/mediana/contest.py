@@ -112,7 +112,7 @@ class EntryModal(Modal):
             label=t(lang, "mediana.contest.attribute"), custom_id="atributo", max_length=3, required=False
         )
         self.skill: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=60
+            label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=60, required=False
         )
         self.encumbrance: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
             label=t(lang, "mediana.join.encumbrance"), custom_id="estorbo", max_length=2, required=False
@@ -132,7 +132,8 @@ class EntryModal(Modal):
         typed = self.attribute.value.strip()
         attribute = parse_int(typed, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE) if typed else None
         npc = self.name.value if self.name is not None else None
-        found = await sheet.scores(interaction.client, interaction, attribute, self.skill.value.strip(), npc)
+        skill = self.skill.value.strip() or None
+        found = await sheet.scores(interaction.client, interaction, attribute, skill, npc)
         typed = self.encumbrance.value.strip()
         if typed:
             encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE)

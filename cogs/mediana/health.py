@@ -10,8 +10,10 @@ import discord
 from bot import rolls
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.models import Change, NewRecord, Table
-from cogs.mediana.state import SHEET_KIND, WOUNDS, health_from, sheet, wounds_cap
+from bot.models import Applied, Change, NewRecord, SheetRow, Table
+from bot.sheets.live import live_field
+from bot.sheets.models import MedianaSheet
+from cogs.mediana.state import SHEET_KIND, WOUNDS, health, sheet, wounds_cap
 from rules.mediana import Health
 
 
@@ -47,7 +49,7 @@ async def change_health(
     """Apply a rule (hurt, heal, rest) to a player's PV as one change of their wounds,
     bounded by the store (never below full health, never past death)."""
     record = await sheet(bot, table.channel_id, user_id)
-    before = health_from(record, await bot.store.pool(table.channel_id, WOUNDS, user_id))
+    before = await health(bot, table.channel_id, user_id)
     if record is None or before is None:
         raise Refusal("mediana.pv.no_sheet", user=user_id)
     after = change(before)
@@ -62,3 +64,22 @@ async def change_health(
     outcome = await rolls.change(bot.store, interaction, table, reason, wounds, new_record=new_record)
     left = outcome.get(WOUNDS, user_id).value
     return Health(before.physique, before.maximum, before.maximum - left)
+
+
+def wound(row: SheetRow, amount: int) -> Change | None:
+    """The change that takes ``amount`` PV off the target ``row``: its player's wounds pool
+    (clamped at death, as ``/mediana pv daño``), or None when its PV are not in play (an
+    NPC's or an inactive sheet's stay in its file)."""
+    live = live_field(row, "pv.actuales")
+    if live is None:
+        return None
+    return Change(live.pool, amount, live.owner(row), cap=live.cap(row.data), clamp=True)
+
+
+def wounded(row: SheetRow, target: MedianaSheet, outcome: Applied) -> tuple[Health, Health]:
+    """The target's PV before and after, as the operation wrote them (its pool's value and
+    what actually moved), so the card announces exactly the books' change."""
+    state = outcome.get(WOUNDS, row.owner_id)
+    maximum, physique = target.pv.maximos, target.physique
+    after = Health(physique, maximum, maximum - state.value)
+    return Health(physique, maximum, after.current + state.delta), after

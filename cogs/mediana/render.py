@@ -8,8 +8,10 @@ import discord
 
 from bot import embeds, render
 from bot.i18n import Lang, t
-from bot.models import Record
-from cogs.mediana.state import options_of
+from bot.models import Applied, Record, SheetRow
+from bot.sheets.models import MedianaSheet
+from cogs.mediana.health import wounded
+from cogs.mediana.state import WOUNDS, options_of
 from rules import mediana
 from rules.mediana import Health, Test
 
@@ -104,6 +106,30 @@ def effect_text(lang: Lang, effect: mediana.Effect, armour: str | None = None) -
         parts.append(t(lang, "mediana.effect.absorbed", absorption=effect.absorption))
     parts.append(t(lang, "mediana.effect.total", total=effect.total))
     return " · ".join(parts)
+
+
+def target_text(
+    lang: Lang, row: SheetRow, target: MedianaSheet, outcome: Applied, untouched: str | None
+) -> str:
+    """A damage roll's target after it: its PV before and after as written, as they are
+    when the armour absorbed everything (nothing was written), or why they did not change
+    (``untouched``, :func:`cogs.mediana.cog.why_untouched`)."""
+    name = discord.utils.escape_mentions(discord.utils.escape_markdown(target.nombre))
+    if untouched:
+        return t(lang, f"mediana.target.{untouched}", name=name)
+    if not any(p.pool == WOUNDS for p in outcome.pools):
+        health = Health(target.physique, target.pv.maximos, target.pv.actuales)
+        return t(lang, "mediana.target.unchanged", name=name, **pv_values(lang, health))
+    before, after = wounded(row, target, outcome)
+    return t(lang, "mediana.target.hit", name=name, before=before.current, **pv_values(lang, after))
+
+
+def pv_values(lang: Lang, health: Health) -> dict[str, Any]:
+    return {
+        "current": health.current,
+        "maximum": health.maximum,
+        "state": t(lang, f"mediana.pv.state.{health.state}"),
+    }
 
 
 def health_text(lang: Lang, user_id: int, health: Health) -> str:

@@ -15,6 +15,7 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
+from bot.models import SheetRow
 from bot.names import closest, containing, fold
 from bot.sheets import access
 from bot.sheets.models import MedianaSheet
@@ -51,11 +52,14 @@ def typed(habilidad: str | None) -> bool:
 
 
 def numbers(atributo: int | None, habilidad: str | None) -> dict[str, Any]:
-    """A test's points as typed: the skill's (none is 0) and the attribute's, required."""
-    points = int(str(habilidad)) if habilidad is not None else 0
-    check_range("habilidad", points, 0, mediana.MAX_SCORE)
+    """A test's points as typed: the attribute's, required, and the skill's. No skill is
+    None, not 0: an opposed test of attribute against attribute has no skill to lack."""
     if atributo is None:
         raise Refusal("fichas.mediana.need_attribute")
+    if habilidad is None:
+        return {"atributo": atributo, "habilidad": None}
+    points = int(str(habilidad))
+    check_range("habilidad", points, 0, mediana.MAX_SCORE)
     return {"atributo": atributo, "habilidad": points}
 
 
@@ -87,6 +91,31 @@ async def actor(
     return {**found, "ficha": (await read(bot, interaction, como)).nombre}
 
 
+async def attribute(
+    bot: Tirada, interaction: discord.Interaction, atributo: str, como: str | None
+) -> dict[str, Any]:
+    """An attribute test's points: a number as typed (rolled as the GM's NPC ``como``, its
+    sheet still names the character, as :func:`actor`), or an attribute by name from the
+    sheet, named on the card so its armour's estorbo can follow a Destreza test."""
+    if NUMBER.fullmatch(atributo):
+        value = int(atributo)
+        check_range("atributo", value, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        found: dict[str, Any] = {"atributo": value, "habilidad": None}
+        if not como:
+            return found
+        return {**found, "ficha": (await read(bot, interaction, como)).nombre}
+    return attribute_from(await read(bot, interaction, como), atributo)
+
+
+def attribute_from(sheet: MedianaSheet, atributo: str) -> dict[str, Any]:
+    """The attribute named on ``sheet``, with its name and the sheet's."""
+    found = closest(atributo, [a.nombre for a in sheet.atributos])
+    if found is None:
+        raise Refusal("mediana.unknown_attribute", name=discord.utils.escape_markdown(atributo[:60]))
+    value = next(a.valor for a in sheet.atributos if a.nombre == found)
+    return {"atributo": value, "habilidad": None, "nombres": {"atributo": found}, "ficha": sheet.nombre}
+
+
 async def opponent(
     bot: Tirada,
     interaction: discord.Interaction,
@@ -105,14 +134,21 @@ async def opponent(
     return {**found, "ficha": sheet.nombre}
 
 
-async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
-    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
-    la tirada de daño del enemigo"), from a sheet the roller may read, and its name."""
+async def target(
+    bot: Tirada, interaction: discord.Interaction, objetivo: str
+) -> tuple[SheetRow, MedianaSheet]:
+    """A damage roll's target: a sheet the roller may read, as play has left it."""
     table = await current_table(interaction)
     gm = is_gm(table, interaction)
     row = await access.find(bot.store, table, gm, interaction.user.id, objetivo)
     _, found = await access.of_system(bot.store, table, row)
-    sheet = access.of_kind(found, MedianaSheet)
+    return row, access.of_kind(found, MedianaSheet)
+
+
+async def armour(bot: Tirada, interaction: discord.Interaction, objetivo: str) -> tuple[int, str]:
+    """The absorption of the armour a damage roll's target wears ("la absorción se resta a
+    la tirada de daño del enemigo"), and its name."""
+    _, sheet = await target(bot, interaction, objetivo)
     return sheet.armadura.absorcion, sheet.nombre
 
 
@@ -163,3 +199,13 @@ def skills_of(option: str, own: bool = False) -> Suggest:
 
 
 skill_choices = skills_of("como", own=True)
+
+
+async def attribute_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """An autocomplete of the attributes, with their points, on the sheet ``como`` names
+    (the roller's when it is empty)."""
+    sheet = await access.named_in(interaction, "como", True)
+    if not isinstance(sheet, MedianaSheet):
+        return []
+    points = {a.nombre: a.valor for a in sheet.atributos}
+    return [Choice(name=f"{n} ({points[n]})"[:100], value=n) for n in containing(current, points)]

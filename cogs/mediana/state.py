@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bot.client import Tirada
 from bot.kinds import MEDIANA_SHEET as SHEET_KIND
 from bot.kinds import MEDIANA_WOUNDS
 from bot.models import Record
+from bot.sheets.models import physique_of
 from rules import mediana
 from rules.mediana import Health
 
@@ -48,8 +50,17 @@ async def sheet(bot: Tirada, channel_id: int, user_id: int) -> Record | None:
 
 
 async def health(bot: Tirada, channel_id: int, user_id: int) -> Health | None:
+    """A player's PV from their PV record and wounds pool, with the Físico of their active
+    Mediana sheet when they have one: its attribute, where a record written from a sheet
+    stored before the sheet kept one Físico may carry the other."""
     record = await sheet(bot, channel_id, user_id)
-    return health_from(record, await bot.store.pool(channel_id, WOUNDS, user_id))
+    known = health_from(record, await bot.store.pool(channel_id, WOUNDS, user_id))
+    if known is None:
+        return None
+    row = await bot.store.active_sheet(channel_id, user_id)
+    if row is None or row.system != "mediana":
+        return known
+    return replace(known, physique=physique_of(row.data))
 
 
 async def badly_hurt(bot: Tirada, channel_id: int, user_id: int) -> bool:
@@ -64,12 +75,9 @@ async def current_ranks(bot: Tirada, channel_id: int, keys: list[str]) -> dict[s
     players = {key: int(key[1:]) for key in keys if key.startswith("u")}
     if not players:
         return {}
-    known = await sheets(bot, channel_id)
     ranks = {}
     for key, user_id in players.items():
-        record = known.get(user_id)
-        wounds = await bot.store.pool(channel_id, WOUNDS, user_id) if record else 0
-        hp = health_from(record, wounds)
+        hp = await health(bot, channel_id, user_id)
         ranks[key] = mediana.effective_rank(badly_hurt=bool(hp and hp.badly_hurt))
     return ranks
 

@@ -104,9 +104,9 @@ async def test_damage_after_a_successful_attack_with_degrees_and_critical(table:
     assert modal.callback.payload["type"] == 9
     table.script(6, 2, 3, 4, 1)
     done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": "4"}, message=reply.message)
-    # 20 over the difficulty: 2d6 + 2 degrees = 4d6, not doubled again (docs/decisiones.md).
-    assert "**6**💥 **2** **3** **4** **1** +1 = 17 · absorción −4 · total **13**" in done.text
-    assert "×2" not in done.text
+    # 20 over the difficulty: 2d6 + 2 degrees = 4d6, doubled in combat (docs/decisiones.md).
+    doubled = "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**"
+    assert doubled in done.text
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
     again = await table.submit(modal.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
     assert "Ese formulario ya no está abierto" in again.text
@@ -142,6 +142,21 @@ async def test_an_opposed_tie_goes_to_the_gm(table: Harness) -> None:
     rerolled = await table.click(reply.message, "mediana:repetir:1", user=GM)
     assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
+
+
+async def test_an_opposed_attribute_test_keeps_its_rank(table: Harness) -> None:
+    """The rank drops "en aquellas habilidades donde el personaje no tenga ningún punto":
+    attribute against attribute has no skill to lack; a skill typed as 0 still drops."""
+    table.script(2, 5, 9, 3, 6, 8)
+    reply = await table.slash("mediana enfrentada", atributo=3, rival_atributo=4)
+    assert "~~2~~ **5** ~~9~~\nRango Medio (la mediana)\nTotal: **8**" in reply.text
+    assert "~~3~~ **6** ~~8~~\nRango Medio (la mediana)\nTotal: **10**" in reply.text
+    table.script(2, 5, 9, 3, 6, 8)
+    again = await table.click(reply.message, "rep:repetir:1")
+    assert again.text.count("Rango Medio (la mediana)") == 2
+    table.script(2, 5, 9, 3, 6, 8)
+    lacking = await table.slash("mediana enfrentada", atributo=3, habilidad="0", rival_atributo=4)
+    assert "**2** ~~5~~ ~~9~~\nRango Bajo (el menor)\nTotal: **5**" in lacking.text
 
 
 async def test_accepting_a_tie(table: Harness) -> None:
@@ -207,9 +222,9 @@ async def test_a_bad_weapon_is_refused_and_the_form_can_be_sent_again(table: Har
     bad = await table.submit(form.modal_id, {"arma": "2d8", "absorcion": ""}, message=reply.message)
     assert bad.ephemeral
     assert "no son dados de efecto" in bad.text
-    table.script(2, 1, 1)  # 1d6 and two degrees: the degrees are the critical's reward
+    table.script(2, 1, 1)  # 1d6 and two degrees, doubled by the critical
     good = await table.submit(form.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
-    assert "**2** **1** **1** = 4 · total **4**" in good.text
+    assert "**2** **1** **1** = 4 · crítico ×2 = 8 · total **8**" in good.text
 
 
 async def test_the_combat_panel(table: Harness) -> None:

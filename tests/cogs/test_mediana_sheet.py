@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 
-from tests.cogs.test_ficha import example, imported, table_of
+from bot.kinds import MEDIANA_WOUNDS
+from tests.cogs.test_ficha import example, exported, imported, table_of
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
 # Maese Tobías (docs/fichas/mediana.json): Espadas 3 with Destreza 4, armour estorbo 1
 # (on Destreza tests out of combat).
@@ -238,3 +239,127 @@ async def test_a_players_como_is_refused_even_with_numbers(harness: Harness) -> 
         "mediana tirada", user=GM, dificultad=8, atributo=3, habilidad="2", como="maese tobias"
     )
     assert TOBIAS in rolled.text, rolled.text
+
+
+async def test_an_attribute_test_reads_the_sheet_and_its_armour(harness: Harness) -> None:
+    """The estorbo comes off "todas nuestras tiradas de destreza cuando no se está en combate,
+    incluyendo habilidades, tiradas de atributo": ``/mediana atributo`` names the attribute
+    on the sheet as ``/mediana tirada`` names the skill; a typed number and estorbo win."""
+    await sheets(harness)
+    harness.script(5, 6, 7)
+    dexterity = await harness.slash("mediana atributo", atributo="destreza", dificultad=8)
+    assert TOBIAS in dexterity.text and "Destreza 4 − Estorbo 1 + 1o3d10 6 = **9**" in dexterity.text
+    harness.script(5, 6, 7)
+    mind = await harness.slash("mediana atributo", atributo="Inteligencia", dificultad=8)
+    assert "Inteligencia 2 + 1o3d10 6 = **8**" in mind.text
+    harness.script(5, 6, 7)
+    typed = await harness.slash("mediana atributo", atributo="4", dificultad=8)
+    assert "Atributo 4 + 1o3d10 6 = **10**" in typed.text and "como" not in typed.text
+    harness.script(5, 6, 7)
+    npc = await harness.slash("mediana atributo", user=GM, atributo="físico", dificultad=8, como="bandido")
+    assert "como **Bandido**" in npc.text and "Físico 3 + 1o3d10 6 = **9**" in npc.text
+    unknown = await harness.slash("mediana atributo", atributo="suerte", dificultad=8)
+    assert unknown.ephemeral and "suerte" in unknown.text
+    choices = await harness.autocomplete("mediana atributo", "atributo", "des")
+    assert [c["value"] for c in choices] == ["Destreza"]
+    harness.script(5, 6, 7)
+    again = await harness.click(dexterity.message, dexterity.message.custom_ids[0])
+    assert "Destreza 4 − Estorbo 1 + 1o3d10 6 = **9**" in again.text
+
+
+async def test_damage_to_a_target_takes_its_pv_through_the_ledger(harness: Harness) -> None:
+    """``/mediana daño objetivo:`` takes the damage left after the armour off the target's
+    PV, in the same operation as the card, once: the card's numbers are the books'."""
+    await sheets(harness)
+    harness.script(6, 3)  # 6💥 + 3 + 1 = 10, −2 armour: 8
+    data = harness._command_data(["mediana", "daño"], {"dados": "1d6+1", "objetivo": "maese tobias"})
+    payload = interaction_payload(
+        2, data, user=GM, locale="es-ES", channel_id=CHANNEL_ID, channels=harness.channels
+    )
+    reply = await harness.feed(payload)
+    assert "Maese Tobías: 18 → **10**/18 PV · en pie" in reply.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+    harness.script(1)
+    await harness.feed(dict(payload))
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+    await harness.assert_ledger_matches()
+    seen = await harness.slash("ficha ver")
+    assert "PV 10/18" in seen.text
+    harness.script(6, 6, 6, 6, 5)  # 29 + 1 − 2 = 28: down to −18, past death at −18 it stays
+    dead = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "Maese Tobías: 10 → **-18**/18 PV · muerto" in dead.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 36
+    await harness.assert_ledger_matches()
+
+
+async def test_damage_to_a_target_without_pv_in_play_says_so(harness: Harness) -> None:
+    """An NPC's PV stay in its file (no pool to write): the card says they did not change;
+    so does a secret roll (its PV would show the hidden result), absorbed damage, and a
+    player's roll at another player's public sheet."""
+    await sheets(harness)
+    harness.script(4)
+    npc = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="bandido")
+    assert "Bandido: sus PV no están en juego en la mesa; la tirada no los cambia." in npc.text
+    harness.script(4)
+    secret = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias", secreta=True)
+    assert "tirada secreta" in secret.text
+    harness.script(1)
+    absorbed = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias")
+    assert "Maese Tobías: **18**/18 PV · en pie" in absorbed.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    harness.script(6, 4)
+    other = await harness.slash("mediana daño", user=OTHER, dados="1d6", objetivo="maese tobias")
+    assert "sus PV los cambian su jugador o el DJ" in other.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 0
+
+
+def with_physique(attribute: int, old_pv_field: int | None = None) -> bytes:
+    """Maese Tobías with his Físico attribute at ``attribute`` (and, as files were written
+    before the sheet kept it once, ``pv.fisico`` at ``old_pv_field``)."""
+    data = json.loads(example("mediana"))
+    data["atributos"][0]["valor"] = attribute
+    if old_pv_field is not None:
+        data["pv"]["fisico"] = old_pv_field
+    return json.dumps(data).encode()
+
+
+async def test_the_sheet_keeps_one_fisico_and_malherido_follows_it(harness: Harness) -> None:
+    """Malherido is "puntos de vida ... iguales o menores a su Físico": the attribute. A
+    file written with ``pv.fisico`` too is read, the attribute winning, and written once."""
+    await table_of(harness, "mediana")
+    upload = Upload("tobias.json", with_physique(5, old_pv_field=3))
+    assert "importada" in (await harness.slash("ficha importar", archivo=upload)).text
+    written = json.loads(await exported(harness))
+    assert "fisico" not in written["pv"] and written["atributos"][0] == {"nombre": "Físico", "valor": 5}
+    hurt = await harness.slash("mediana pv daño", cantidad=13)
+    assert "**5**/18 PV (Físico 5) · malherido" in hurt.text
+    harness.script(9, 2, 5)
+    rolled = await harness.slash("mediana tirada", atributo=4, habilidad="3", dificultad=5)
+    assert "malherido (−1 rango)" in rolled.text
+    data = json.loads(example("mediana"))
+    data["nombre"], data["atributos"] = "Sin cuerpo", [{"nombre": "Destreza", "valor": 4}]
+    data["habilidades"] = []
+    refused = await harness.slash("ficha importar", archivo=Upload("x.json", json.dumps(data).encode()))
+    assert refused.ephemeral and "necesita el atributo Físico, entre 1..50" in refused.text, refused.text
+
+
+async def test_a_sheet_stored_with_two_fisicos_still_loads_and_reads_the_attribute(harness: Harness) -> None:
+    """A sheet stored before (``pv.fisico`` beside the attribute, its PV record carrying
+    the old one) is read as it is, with the attribute's Físico everywhere."""
+    await table_of(harness, "mediana")
+    await harness.slash("ficha importar", archivo=Upload("tobias.json", with_physique(5)))
+    assert harness.bot is not None
+    store = harness.bot.store
+    row = await store.active_sheet(CHANNEL_ID, PLAYER.id)
+    assert row is not None
+    old = {**row.data, "pv": {**row.data["pv"], "fisico": 3}}
+    assert await store.update_sheet(row.id, row.version, old)
+    await store.save_record(CHANNEL_ID, 1, PLAYER.id, "mediana_ficha", {"physique": 3, "maximum": 18})
+    seen = await harness.slash("ficha ver")
+    assert "Físico **5**" in seen.text and "(Físico 5)" in seen.text
+    hurt = await harness.slash("mediana pv daño", cantidad=13)
+    assert "**5**/18 PV (Físico 5) · malherido" in hurt.text
+    harness.script(6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1)  # 67 + 0: down to death at −30
+    dead = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias", absorcion=0)
+    assert "5 → **-30**/18 PV · muerto" in dead.text

@@ -221,11 +221,12 @@ async def test_every_roll_repeats_with_its_motivo(
     assert words in again.text
 
 
-async def test_a_critical_with_degrees_is_not_doubled_again(table: Harness) -> None:
-    """docs/decisiones.md: "hace 4d6 de daño (2d6+2d6)" — the degrees are the reward."""
+async def test_a_combat_critical_doubles_its_degrees_too(table: Harness) -> None:
+    """docs/decisiones.md: "2d6+2d6" are the dice, "se multiplica el daño infligido por 2"
+    doubles them."""
     table.script(1, 2, 3, 4)
     reply = await table.slash("mediana daño", dados="2d6", grados=2, critico=True)
-    assert "**1** **2** **3** **4** = 10 · total **10**" in reply.text
+    assert "**1** **2** **3** **4** = 10 · crítico ×2 = 20 · total **20**" in reply.text
     table.script(1, 2)
     alone = await table.slash("mediana daño", dados="2d6", critico=True)
     assert "crítico ×2 = 6" in alone.text
@@ -280,6 +281,17 @@ async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness)
     assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
     assert "Total: **9**" in rerolled.text  # the side that lost keeps its roll
     assert table.current(contest).custom_ids == ["rep:repetir:1"]
+
+
+async def test_contestants_with_no_skill_given_keep_their_rank(table: Harness) -> None:
+    """An attribute against attribute contest (the skill left empty) has no skill to lack."""
+    contest = (await table.slash("mediana competicion")).message
+    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, OTHER, {"atributo": "4", "habilidad": "", "estorbo": "", "rango": ""})
+    table.script(2, 5, 9, 3, 6, 8)
+    resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1")
+    assert resolved.text.count("Rango Medio (la mediana)") == 2
+    assert "Total: **8**" in resolved.text and "Total: **10**" in resolved.text
 
 
 async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) -> None:

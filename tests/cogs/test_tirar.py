@@ -1,5 +1,6 @@
 import random
 import re
+from datetime import UTC, datetime
 
 from tests.support.harness import Harness
 from tests.support.payloads import GM, PLAYER
@@ -116,3 +117,14 @@ async def test_a_roll_again_button_posted_before_every_system_had_one_still_work
     first.message.data["components"][0]["components"][0]["custom_id"] = f"tirar:repetir:{record_id}"
     again = await harness.click(first.message, f"tirar:repetir:{record_id}")
     assert again.embed["title"] == "🎲 2d10 + 1"
+
+
+async def test_a_forced_value_is_shown_pinned_and_counted_as_the_face_rolled(harness: Harness) -> None:
+    """``mi`` puts the 1 at 3: the card shows both, and the statistics count the 1."""
+    harness.script(1, 5)
+    reply = await harness.slash("tirar", expresion="2d6mi3")
+    assert reply.embed["fields"][0]["value"] == "2d6mi3 (~~1~~, **3**📌, **5**)"
+    assert reply.embed["fields"][1]["value"] == "**8**"
+    assert harness.bot is not None
+    today = datetime.now(UTC).date().isoformat()
+    assert await harness.bot.store.dice_counts(today, user_id=PLAYER.id) == {("tirar", 6): {1: 1, 5: 1}}

@@ -131,11 +131,15 @@ def test_the_rivals_rank_follows_its_own_state() -> None:
         mediana.roll_opposed(Scripted([]), (rival,))
 
 
-def test_the_text_example_2d6_twenty_over_is_4d6_without_doubling() -> None:
-    """ "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6 de daño (2d6+2d6)"."""
-    assert mediana.effect_dice(2, 2, critical=True, in_combat=True) == (4, False)
+def test_a_combat_critical_doubles_the_damage_its_degrees_gave() -> None:
+    """ "un arma que haga 2d6, si supera en 20 puntos la dificultad hace 4d6 de daño
+    (2d6+2d6)" counts the dice; "Si además el Crítico se consigue en combate se multiplica
+    el daño infligido por 2" then doubles them: every critical has a degree, so a ×2 kept
+    for criticals without degrees would never apply."""
+    assert mediana.effect_dice(2, 2, critical=True, in_combat=True) == (4, True)
     assert mediana.effect_dice(2, 0, critical=True, in_combat=True) == (2, True)
-    assert mediana.effect_dice(2, 1, critical=False, in_combat=False) == (3, False)
+    assert mediana.effect_dice(2, 2, critical=True, in_combat=False) == (4, False)
+    assert mediana.effect_dice(2, 1, critical=False, in_combat=True) == (3, False)
 
 
 def test_odds_without_skill_use_the_dropped_rank() -> None:
