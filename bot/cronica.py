@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -122,10 +123,25 @@ async def build(store: Store, lang: Lang, channel_id: int, since: str, until: st
 Name = Callable[[int], str]
 
 
+# What Markdown would read as markup that renders HTML: raw HTML and autolinks (``<``,
+# ``>``), links and images (``[``, ``]``), each escaped with a backslash; a backslash that
+# already escapes the next character is kept with it (text made safe for Discord arrives
+# so), and a lone trailing one is doubled so it escapes nothing.
+_MARKUP = re.compile(r"\\.|[<>\[\]]|\\$")
+
+
+def markdown_text(text: str) -> str:
+    """A player's text (an expression's annotation, a ``motivo``, a fact, a name) shown as
+    typed in a Markdown viewer: never an image that loads, a link, or HTML (a viewer that
+    loaded ``<img src=…>`` would tell its author the reader's address)."""
+    return _MARKUP.sub(lambda m: m[0] if len(m[0]) == 2 else "\\" + m[0], text)
+
+
 def markdown(lang: Lang, title: str, chronicle: Chronicle, name: Name) -> list[str]:
-    """The chronicle as Markdown lines: a heading, then one line per event."""
+    """The chronicle as Markdown lines: a heading, then one line per event, every text in
+    it escaped (:func:`markdown_text`)."""
     lines = [
-        f"# {title}",
+        f"# {markdown_text(title)}",
         "",
         t(lang, "cronica.period", since=_short(chronicle.since), until=_short(chronicle.until)),
         "",
@@ -134,8 +150,9 @@ def markdown(lang: Lang, title: str, chronicle: Chronicle, name: Name) -> list[s
         lines.append(t(lang, "cronica.nothing"))
     for event in chronicle.events:
         sort = t(lang, f"cronica.sort.{event.sort}")
-        detail = f" — {event.detail}" if event.detail else ""
-        lines.append(f"- {_short(event.at)} · {sort} · **{name(event.who)}** · {event.what}{detail}")
+        detail = f" — {markdown_text(event.detail)}" if event.detail else ""
+        who, what = markdown_text(name(event.who)), markdown_text(event.what)
+        lines.append(f"- {_short(event.at)} · {sort} · **{who}** · {what}{detail}")
     if chronicle.truncated:
         lines += ["", t(lang, "cronica.truncated", max=MAX_ROWS)]
     return lines

@@ -118,7 +118,7 @@ async def secret_to(
     GM's secret) for anyone but the GM."""
     if is_gm(table, interaction):
         return lambda row: False
-    return await npc_numbers(bot.store, table)
+    return npc_numbers(table)
 
 
 class HistoryPage:
@@ -482,7 +482,7 @@ class Mesa(commands.Cog):
         undoing = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
         if not undoing:
             return
-        hidden = await npc_numbers(store, table)
+        hidden = npc_numbers(table)
         rows = [r for r in undoing if not hidden(r)]
         undone = await store.ledger(table.channel_id, limit=1, before_id=(undoing[0].undoes or 0) + 1)
         reason = reason_text(lang, undone[0].reason) if undone else "-"

@@ -59,26 +59,26 @@ def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) ->
     return t(lang, f"board.hp.{hp.unit}", current=hp.current, maximum=hp.maximum)
 
 
-async def secret(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
+def secret(table: Table) -> Callable[[LedgerRow], bool]:
     """Which ledger rows the board leaves out, since they tell hit points its setting
-    keeps off it: every hit point pool's when hidden; an NPC sheet's when only players'
-    numbers are shown (a player's Mediana wounds are the player's, never an NPC's)."""
+    keeps off it: every hit point pool's when hidden; an NPC sheet's unless every number
+    is shown (a player's Mediana wounds are the player's, never an NPC's)."""
     setting = table.settings.board_hit_points
     if setting is BoardHitPoints.EXACT:
         return lambda row: False
     if setting is BoardHitPoints.HIDDEN:
-        return lambda row: row.pool in HP_POOLS
-    return await npc_numbers(store, table)
+        return lambda row: row.pool in HP_POOLS or npc_numbers(table)(row)
+    return npc_numbers(table)
 
 
-async def npc_numbers(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
-    """The ledger rows that tell an NPC sheet's hit points, a monster's secret the GM keeps
-    (the board, and ``/mesa historial`` and its undo notice for the players), unless the
-    table shows every number."""
+def npc_numbers(table: Table) -> Callable[[LedgerRow], bool]:
+    """The ledger rows that tell an NPC sheet's numbers, the GM's secret (the board, and
+    ``/mesa historial`` and its undo notice for the players), unless the table shows every
+    number. Each row says so itself (``gm_only``, written with it): a deleted sheet's rows
+    stay hidden, and nothing here reads how many sheets there are."""
     if table.settings.board_hit_points is BoardHitPoints.EXACT:
         return lambda row: False
-    npcs = {row.id for row in await store.sheets(table.channel_id) if row.npc}
-    return lambda row: row.pool in HP_POOLS and row.owner_id in npcs and row.pool != MEDIANA_WOUNDS
+    return lambda row: bool(row.gm_only)
 
 
 async def sheet_data(store: Store, table: Table, user_id: int, system: System) -> Data | None:

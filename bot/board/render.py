@@ -42,7 +42,7 @@ async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     part = PARTS.get(table.system) if table.system else None
     if part is not None:
         await part(store, lang, table, embed)
-    hidden = await hp.secret(store, table)
+    hidden = hp.secret(table)
     rows = [row for row in await store.ledger(table.channel_id, limit=LEDGER_READ) if not hidden(row)]
     lines = [ledger_line(lang, row) for row in rows[:LEDGER_LINES]] or [t(lang, "board.ledger.empty")]
     embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from bot.models import Change, RecordUpdate, Refused, Undo
+from bot.models import Change, Operation, RecordUpdate, Refused, Undo
 from bot.store.pools import refusal
+from bot.store.postgres_play import count_dice
 from bot.store.retention import PRUNE_BATCH, Pruned
 
 if TYPE_CHECKING:
@@ -19,16 +20,19 @@ def count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-async def update_record(db: Db, update: RecordUpdate) -> Refused | None:
-    """A roll's state moves only from the version it was read at (as SQLite's)."""
-    updated = await db.fetchval(
+async def update_record(db: Db, day: str, op: Operation, update: RecordUpdate) -> Refused | None:
+    """A roll's state moves only from the version it was read at, and the dice the change
+    threw are counted unless the roll is still secret (as SQLite's)."""
+    secret = await db.fetchval(
         "UPDATE records SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
-        "RETURNING id",
+        "RETURNING secret",
         json.dumps(update.data),
         update.record_id,
         update.version,
     )
-    if updated is not None:
+    if secret is not None:
+        if not secret:
+            await count_dice(db, day, op.channel_id, op.actor_id, update.system, update.dice)
         return None
     exists = await db.fetchval("SELECT 1 FROM records WHERE id = $1 AND NOT retired", update.record_id)
     return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)

@@ -71,9 +71,11 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
         "options": options,
         "motivo": motivo,
     }
-    record = await rolls.record(bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
-    lang = lang_for(interaction.locale)
     secret = is_secret(interaction, table, options["secreta"])
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", secret=secret
+    )
+    lang = lang_for(interaction.locale)
     await rolls.post(
         bot.store,
         interaction,
@@ -122,9 +124,11 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
         if options.get(f"{prefix}ficha"):
             entry["name"] = options[f"{prefix}ficha"]
     data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
-    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.enfrentada")
-    lang = lang_for(interaction.locale)
     secret = is_secret(interaction, table, options["secreta"])
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, "mediana.enfrentada", secret=secret
+    )
+    lang = lang_for(interaction.locale)
     await rolls.post(
         bot.store,
         interaction,
@@ -152,10 +156,12 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     text = effect_text(lang, effect, options.get("armadura"))
     embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
-    record = await rolls.record(bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano")
+    secret = is_secret(interaction, table, options["secreta"])
+    record = await rolls.record(
+        bot.store, interaction, table, EFFECT_KIND, data, "mediana.dano", secret=secret
+    )
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))
-    secret = is_secret(interaction, table, options["secreta"])
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
 
 

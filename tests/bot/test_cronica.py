@@ -101,3 +101,25 @@ async def test_the_chronicle_starts_at_the_last_scene_end(linked: Harness) -> No
     await linked.bot.store.set_meta(scene_key(CHANNEL_ID), "2999-01-01T00:00:00+00:00")
     reply = await linked.slash("mesa cronica", user=GM, hasta="3000-01-01 00:00")
     assert "Antes" not in files(reply)[0][1]
+
+
+async def test_a_players_html_and_markdown_images_reach_the_markdown_chronicle_as_text(
+    linked: Harness,
+) -> None:
+    """A viewer would load ``<img src=…>`` or ``![](…)`` and tell its author the GM's
+    address: in the Markdown file they are escaped, shown as typed, never rendered."""
+    await linked.slash("mesa escena-fin", user=GM)
+    linked.script(5, 6)
+    await linked.slash("tirar", expresion="1d20 [<img src=http://x.test/a.png>]")
+    await linked.slash("tirar", expresion="1d20", motivo="![a](http://x.test/b.png) \\[c](http://x.test/d)")
+    [(_, text)] = files(await linked.slash("mesa cronica", user=GM))
+    assert "1d20 [\\<img src=http://x.test/a.png\\>] = 5" not in text
+    assert "1d20 \\[\\<img src=http://x.test/a.png\\>\\] = 5" in text
+    assert "<img" not in text.replace("\\<img", "")
+    assert "![a]" not in text and "!\\[a\\](http://x.test/b.png)" in text
+    assert "](http://x.test/d)" not in text.replace("\\](http://x.test/d)", "")
+
+
+def test_markdown_text_escapes_what_would_render_as_html_and_nothing_twice() -> None:
+    assert cronica.markdown_text("a <b> [c](d) & \\[e] \\") == "a \\<b\\> \\[c\\](d) & \\[e\\] \\\\"
+    assert cronica.markdown_text("1d20+2 = 9 — Impulso +2 (queda en 2)") == "1d20+2 = 9 — Impulso +2 (queda en 2)"

@@ -572,8 +572,11 @@ async def test_dice_a_record_update_threw_are_counted_with_it_once(store: Store)
 
 async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
     seen = await store.save_record(CHANNEL, 10, 7, "tirar", {})
-    hidden = await store.save_record(CHANNEL, 11, 7, "tirar", {})
-    await store.mark_secret(hidden)
+    secret = await store.apply(
+        Operation(CHANNEL, 11, 7, "tirar", new_record=NewRecord(7, "tirar", {}, secret=True))
+    )
+    assert isinstance(secret, Applied) and secret.record_id is not None
+    hidden = secret.record_id
     await store.apply(op(12, Change("impulso", 2)))
     since, until = "2000-01-01", "9999-01-01"
     assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen]
