@@ -52,10 +52,14 @@ class Event:
 
 @dataclass(frozen=True)
 class Chronicle:
+    """The events of [since, until]; ``truncated`` when a read reached its bound;
+    ``forgotten``: rolls made until then (within the period) were pruned by retention."""
+
     since: str
     until: str
     events: tuple[Event, ...]
     truncated: bool
+    forgotten: str | None = None
 
 
 def parse_time(text: str) -> datetime:
@@ -111,13 +115,25 @@ def ledger_event(lang: Lang, row: LedgerRow) -> Event:
 
 
 async def build(store: Store, lang: Lang, channel_id: int, since: str, until: str) -> Chronicle:
-    """Every event of the table in [since, until], in time order."""
+    """Every event of the table in [since, until], in time order, and whether retention
+    forgot rolls of that period (the ledger is kept whole; rolls are not)."""
     rolls = await store.session_rolls(channel_id, since, until, MAX_ROWS)
     ledger = await store.session_ledger(channel_id, since, until, MAX_ROWS)
     events = [e for at, record in rolls for e in roll_events(lang, at, record)]
     events += [ledger_event(lang, row) for row in ledger]
     events.sort(key=lambda e: e.at)
-    return Chronicle(since, until, tuple(events), len(rolls) == MAX_ROWS or len(ledger) == MAX_ROWS)
+    forgotten = await store.forgotten_until(channel_id)
+    truncated = len(rolls) == MAX_ROWS or len(ledger) == MAX_ROWS
+    return Chronicle(
+        since, until, tuple(events), truncated, forgotten if forgotten and forgotten >= since else None
+    )
+
+
+def forgotten_line(lang: Lang, chronicle: Chronicle) -> list[str]:
+    """The sentence naming the rolls retention took from this period (none if it took none)."""
+    if chronicle.forgotten is None:
+        return []
+    return [t(lang, "cronica.forgotten", until=_short(min(chronicle.forgotten, chronicle.until)))]
 
 
 Name = Callable[[int], str]
@@ -146,6 +162,8 @@ def markdown(lang: Lang, title: str, chronicle: Chronicle, name: Name) -> list[s
         t(lang, "cronica.period", since=_short(chronicle.since), until=_short(chronicle.until)),
         "",
     ]
+    for notice in forgotten_line(lang, chronicle):
+        lines += [notice, ""]
     if not chronicle.events:
         lines.append(t(lang, "cronica.nothing"))
     for event in chronicle.events:
@@ -249,6 +267,7 @@ async def answer(
         for index, part in enumerate(parts, start=1)
     ]
     lines = [t(lang, "cronica.sent", count=len(chronicle.events), since=_short(start), until=_short(end))]
+    lines += forgotten_line(lang, chronicle)
     if not whole or chronicle.truncated:
         lines.append(t(lang, "cronica.cut"))
     await interaction.followup.send(

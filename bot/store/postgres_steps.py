@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from bot.models import Change, Operation, RecordUpdate, Refused, Undo
 from bot.store.pools import refusal
 from bot.store.postgres_play import count_dice
-from bot.store.retention import PRUNE_BATCH, Pruned
+from bot.store.retention import PRUNE_BATCH, Pruned, newest_per_table
 
 if TYPE_CHECKING:
     from bot.store.postgres import Db
@@ -93,12 +93,18 @@ async def prune_batch(
         operations_before,
         PRUNE_BATCH,
     )
-    rolls = await db.execute(
+    gone = await db.fetch(
         "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < $1 "
-        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3)",
+        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3) "
+        "RETURNING channel_id, created_at",
         rolls_before,
         list(kinds),
         PRUNE_BATCH,
+    )
+    await db.executemany(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) "
+        "ON CONFLICT (key) DO UPDATE SET value = greatest(meta.value, excluded.value)",
+        list(newest_per_table([(row[0], row[1]) for row in gone]).items()),
     )
     reveals = await db.execute(
         "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < $1 "
@@ -112,4 +118,4 @@ async def prune_batch(
         days_before,
         PRUNE_BATCH,
     )
-    return Pruned(count(operations), count(rolls), count(reveals), count(dice))
+    return Pruned(count(operations), len(gone), count(reveals), count(dice))

@@ -447,6 +447,29 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
         await store.close()
 
 
+async def test_retention_remembers_until_when_each_tables_rolls_were_forgotten(db_target: Path | str) -> None:
+    """The chronicle reads rolls back in time: pruning notes, per table, the newest roll it
+    forgot, so the chronicle can say which rolls are gone (bot/cronica.py)."""
+    now = [datetime(2026, 11, 1, tzinfo=UTC)]
+    store = await Store.open(db_target, clock=lambda: now[0])
+    try:
+        await store.save_record(CHANNEL, 10, 7, "tirar", {})
+        now[0] += timedelta(hours=1)
+        await store.save_record(CHANNEL, 11, 7, "tirar", {})
+        await store.save_record(CHANNEL + 1, 12, 7, "mediana_ficha", {})
+        assert await store.forgotten_until(CHANNEL) is None
+        now[0] += timedelta(days=31)
+        assert (await store.prune(Retention(kinds=("tirar",)))).records == 2
+        assert await store.forgotten_until(CHANNEL) == "2026-11-01T01:00:00+00:00"
+        assert await store.forgotten_until(CHANNEL + 1) is None
+        await store.save_record(CHANNEL, 13, 7, "tirar", {})
+        now[0] += timedelta(days=31)
+        await store.prune(Retention(kinds=("tirar",)))
+        assert await store.forgotten_until(CHANNEL) == "2026-12-02T01:00:00+00:00"
+    finally:
+        await store.close()
+
+
 async def test_retention_forgets_dice_counts_older_than_a_year(db_target: Path | str) -> None:
     """A day's dice counts go once ``Retention.dice`` has passed since that day (the
     longest /estadisticas reads), in the same pruning as the rest; younger days stay."""
