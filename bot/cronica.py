@@ -2,7 +2,8 @@
 
 Built from what the store already keeps: the rolls (each read back by bot/readers.py:
 who, what, how it went; a secret roll only once revealed, a private one never), the
-Donjon facts narrated, and every pool change of the ledger. Written as Markdown for
+Donjon facts narrated, and every pool change of the ledger the players may read (an NPC
+sheet's numbers and a hidden Amenaza stay the GM's: bot/hidden.py). Written as Markdown for
 reading, or CSV for a spreadsheet, and split into parts so that a long session still fits
 one Discord message (at most :data:`MAX_FILES` attachments of :data:`PART_BYTES` each).
 Everything read is bounded (:data:`MAX_ROWS` rolls and ledger rows); past the bound the
@@ -23,6 +24,7 @@ import discord
 from bot import embeds
 from bot.checks import in_gm_channel
 from bot.errors import Refusal
+from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, lang_for, t
 from bot.models import LedgerRow, Record, Table
 from bot.readers import read
@@ -114,13 +116,16 @@ def ledger_event(lang: Lang, row: LedgerRow) -> Event:
     return Event(row.created_at, "pool", row.actor_id, what, reason)
 
 
-async def build(store: Store, lang: Lang, channel_id: int, since: str, until: str) -> Chronicle:
-    """Every event of the table in [since, until], in time order, and whether retention
-    forgot rolls of that period (the ledger is kept whole; rolls are not)."""
+async def build(store: Store, lang: Lang, table: Table, since: str, until: str) -> Chronicle:
+    """Every event of the table in [since, until] that the table saw, in time order (the
+    GM's secrets stay out: bot/hidden.py), and whether retention forgot rolls of that
+    period (the ledger is kept whole; rolls are not)."""
+    channel_id = table.channel_id
     rolls = await store.session_rolls(channel_id, since, until, MAX_ROWS)
     ledger = await store.session_ledger(channel_id, since, until, MAX_ROWS)
+    hidden = ledger_rows(table)
     events = [e for at, record in rolls for e in roll_events(lang, at, record)]
-    events += [ledger_event(lang, row) for row in ledger]
+    events += [ledger_event(lang, row) for row in ledger if not hidden(row)]
     events.sort(key=lambda e: e.at)
     forgotten = await store.forgotten_until(channel_id)
     truncated = len(rolls) == MAX_ROWS or len(ledger) == MAX_ROWS
@@ -244,7 +249,7 @@ async def answer(
     start, end = await span(store, table.channel_id, since, until, datetime.now(UTC))
     private = not in_gm_channel(table, interaction)
     await interaction.response.defer(ephemeral=private, thinking=True)
-    chronicle = await build(store, lang, table.channel_id, start, end)
+    chronicle = await build(store, lang, table, start, end)
     guild = interaction.guild
 
     def name(user_id: int) -> str:
