@@ -58,7 +58,7 @@ from bot.store.postgres_follow import Follower, announce
 from bot.store.postgres_play import PostgresPlay, count_dice
 from bot.store.postgres_sheets import PostgresSheets
 from bot.store.records import record_of
-from bot.store.retention import Pruned, Retention
+from bot.store.retention import Pruned, Retention, forgotten_key
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
 
@@ -247,6 +247,10 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             total += batch
             if not any(astuple(batch)):
                 return total
+
+    async def forgotten_until(self, channel_id: int) -> str | None:
+        """When the newest record pruning forgot at this table was made (as SQLite's)."""
+        return await self.get_meta(forgotten_key(channel_id))
 
     # -- pools --------------------------------------------------------------------------
 
