@@ -36,6 +36,12 @@ def npc_sheet(system: str, name: str, **fields: Any) -> Upload:
     return Upload(f"{system}.json", json.dumps(data).encode())
 
 
+def number(n: int) -> str:
+    """``n`` as a whole number: not a digit of a longer one (an id, a timestamp), nor of a
+    decimal (93,6 %)."""
+    return rf"(?<![\d.,]){n}(?![.,]?\d)"
+
+
 async def test_a_deleted_npc_sheets_hit_points_stay_off_a_players_history(harness: Harness) -> None:
     """The hiding is the row's own: deleting the sheet does not make its numbers public."""
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
@@ -43,21 +49,16 @@ async def test_a_deleted_npc_sheets_hit_points_stay_off_a_players_history(harnes
     upload = npc_sheet("dnd5e", "Capitana", pg={"actuales": 83, "maximos": 83, "temporales": 0})
     await harness.slash("ficha importar", user=GM, archivo=upload, pnj=True)
     await harness.slash("ficha editar", user=GM, ficha="Capitana", campo="pg.actuales", valor="71")
-    assert "71" in (await harness.slash("mesa historial", user=GM)).text
+    assert re.search(number(71), (await harness.slash("mesa historial", user=GM)).text)
     await harness.slash("ficha borrar", user=GM, ficha="Capitana")
     seen = (await harness.slash("mesa historial", user=OTHER)).text
-    assert "83" not in seen and "71" not in seen, seen
-    assert "71" in (await harness.slash("mesa historial", user=GM)).text
+    assert not re.search(number(83), seen) and not re.search(number(71), seen), seen
+    assert re.search(number(71), (await harness.slash("mesa historial", user=GM)).text)
 
 
 THIRD_CHANNEL_ID = 920000000000000009
 DUNE, DND, DONJON = CHANNEL_ID, OTHER_CHANNEL_ID, THIRD_CHANNEL_ID
 TABLES = (DUNE, DND, DONJON)
-
-
-def number(n: int) -> str:
-    """``n`` as a whole number: not a digit of a longer one, nor of a decimal (93,6 %)."""
-    return rf"(?<![\d.,]){n}(?![.,]?\d)"
 
 
 # Each hidden thing with a value nothing else in the session shows (numbers of 60 and
@@ -99,12 +100,18 @@ class Watcher:
 
     def __init__(self, h: Harness, player: User, channels: tuple[int, ...] = TABLES) -> None:
         self.h, self.player, self.channels = h, player, channels
-        self.users: dict[str, int] = {}
+        # Each interaction's token: who made it, where, and on which message (a click's).
+        self.made: dict[str, tuple[int, int, int | None]] = {}
         feed = h.feed
 
         async def feed_and_note(payload: dict[str, Any]) -> Reply:
             who = payload.get("member", {}).get("user") or payload["user"]
-            self.users[payload["token"]] = int(who["id"])
+            clicked = payload.get("message", {}).get("id")
+            self.made[payload["token"]] = (
+                int(who["id"]),
+                int(payload["channel_id"]),
+                None if clicked is None else int(clicked),
+            )
             return await feed(payload)
 
         h.feed = feed_and_note  # type: ignore[method-assign]
@@ -117,10 +124,10 @@ class Watcher:
         public: dict[str, bool] = {}
         shown = []
         for call in discord.calls:
-            token = next((t for t in self.users if t in call.path), None)
+            token = next((t for t in self.made if t in call.path), None)
             if token is None:
                 visible = any(call.path.startswith(f"/channels/{channel}/") for channel in self.channels)
-            elif self.users[token] == self.player.id:
+            elif self.made[token][0] == self.player.id:
                 visible = True
             else:
                 visible = self.others_answer(call, token, public)
@@ -133,7 +140,7 @@ class Watcher:
         """Whether an answer to someone else's interaction is a message everyone at a table
         channel sees: a new one not flagged ephemeral, or an edit of such a message."""
         discord = self.h.discord
-        _, channel_id, message_id = discord._interactions[token]
+        _, channel_id, message_id = self.made[token]
         if channel_id not in self.channels or not isinstance(call.payload, dict):
             return False
         body = call.payload.get("data") or {}
@@ -192,6 +199,8 @@ async def dune_session(h: Harness) -> None:
     await h.slash("tirar", user=OTHER, expresion="1d999", privada=True, motivo="Diario ámbar")
     h.script(3, 18, 11)
     await h.slash("dune tirada", user=GM, habilidad=6, motivacion=6, pnj=True, dados_extra=1)
+    h.script(4, 9)
+    await h.slash("dune tirada", habilidad=6, motivacion=6)
     await h.slash("dune amenaza ver")
     await h.slash("dune amenaza ver", user=GM)
     await h.slash("dune impulso ver")
@@ -222,6 +231,7 @@ async def dnd_session(h: Harness) -> None:
     for typed in ("", "Capi", "Ogro"):
         await h.autocomplete("dnd ataque", "objetivo", typed, channel_id=DND)
     await h.autocomplete("ficha ver", "ficha", "", channel_id=DND)
+    await h.autocomplete("dnd iniciativa monstruos", "como", "", channel_id=DND)
     await h.slash("ficha ver", ficha=captain, channel_id=DND)
 
 
