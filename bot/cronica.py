@@ -2,7 +2,8 @@
 
 Built from what the store already keeps: the rolls (each read back by bot/readers.py:
 who, what, how it went; a secret roll only once revealed, a private one never), the
-Donjon facts narrated, and every pool change of the ledger. Written as Markdown for
+Donjon facts narrated, and every pool change of the ledger the players may read (an NPC
+sheet's numbers and a hidden Amenaza stay the GM's: bot/hidden.py). Written as Markdown for
 reading, or CSV for a spreadsheet, and split into parts so that a long session still fits
 one Discord message (at most :data:`MAX_FILES` attachments of :data:`PART_BYTES` each).
 Everything read is bounded (:data:`MAX_ROWS` rolls and ledger rows); past the bound the
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -22,6 +24,7 @@ import discord
 from bot import embeds
 from bot.checks import in_gm_channel
 from bot.errors import Refusal
+from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, lang_for, t
 from bot.models import LedgerRow, Record, Table
 from bot.readers import read
@@ -51,10 +54,14 @@ class Event:
 
 @dataclass(frozen=True)
 class Chronicle:
+    """The events of [since, until]; ``truncated`` when a read reached its bound;
+    ``forgotten``: rolls made until then (within the period) were pruned by retention."""
+
     since: str
     until: str
     events: tuple[Event, ...]
     truncated: bool
+    forgotten: str | None = None
 
 
 def parse_time(text: str) -> datetime:
@@ -109,33 +116,66 @@ def ledger_event(lang: Lang, row: LedgerRow) -> Event:
     return Event(row.created_at, "pool", row.actor_id, what, reason)
 
 
-async def build(store: Store, lang: Lang, channel_id: int, since: str, until: str) -> Chronicle:
-    """Every event of the table in [since, until], in time order."""
+async def build(store: Store, lang: Lang, table: Table, since: str, until: str) -> Chronicle:
+    """Every event of the table in [since, until] that the table saw, in time order (the
+    GM's secrets stay out: bot/hidden.py), and whether retention forgot rolls of that
+    period (the ledger is kept whole; rolls are not)."""
+    channel_id = table.channel_id
     rolls = await store.session_rolls(channel_id, since, until, MAX_ROWS)
     ledger = await store.session_ledger(channel_id, since, until, MAX_ROWS)
+    hidden = ledger_rows(table)
     events = [e for at, record in rolls for e in roll_events(lang, at, record)]
-    events += [ledger_event(lang, row) for row in ledger]
+    events += [ledger_event(lang, row) for row in ledger if not hidden(row)]
     events.sort(key=lambda e: e.at)
-    return Chronicle(since, until, tuple(events), len(rolls) == MAX_ROWS or len(ledger) == MAX_ROWS)
+    forgotten = await store.forgotten_until(channel_id)
+    truncated = len(rolls) == MAX_ROWS or len(ledger) == MAX_ROWS
+    return Chronicle(
+        since, until, tuple(events), truncated, forgotten if forgotten and forgotten >= since else None
+    )
+
+
+def forgotten_line(lang: Lang, chronicle: Chronicle) -> list[str]:
+    """The sentence naming the rolls retention took from this period (none if it took none)."""
+    if chronicle.forgotten is None:
+        return []
+    return [t(lang, "cronica.forgotten", until=_short(min(chronicle.forgotten, chronicle.until)))]
 
 
 Name = Callable[[int], str]
 
 
+# What Markdown would read as markup that renders HTML: raw HTML and autolinks (``<``,
+# ``>``), links and images (``[``, ``]``), each escaped with a backslash; a backslash that
+# already escapes the next character is kept with it (text made safe for Discord arrives
+# so), and a lone trailing one is doubled so it escapes nothing.
+_MARKUP = re.compile(r"\\.|[<>\[\]]|\\$")
+
+
+def markdown_text(text: str) -> str:
+    """A player's text (an expression's annotation, a ``motivo``, a fact, a name) shown as
+    typed in a Markdown viewer: never an image that loads, a link, or HTML (a viewer that
+    loaded ``<img src=…>`` would tell its author the reader's address)."""
+    return _MARKUP.sub(lambda m: m[0] if len(m[0]) == 2 else "\\" + m[0], text)
+
+
 def markdown(lang: Lang, title: str, chronicle: Chronicle, name: Name) -> list[str]:
-    """The chronicle as Markdown lines: a heading, then one line per event."""
+    """The chronicle as Markdown lines: a heading, then one line per event, every text in
+    it escaped (:func:`markdown_text`)."""
     lines = [
-        f"# {title}",
+        f"# {markdown_text(title)}",
         "",
         t(lang, "cronica.period", since=_short(chronicle.since), until=_short(chronicle.until)),
         "",
     ]
+    for notice in forgotten_line(lang, chronicle):
+        lines += [notice, ""]
     if not chronicle.events:
         lines.append(t(lang, "cronica.nothing"))
     for event in chronicle.events:
         sort = t(lang, f"cronica.sort.{event.sort}")
-        detail = f" — {event.detail}" if event.detail else ""
-        lines.append(f"- {_short(event.at)} · {sort} · **{name(event.who)}** · {event.what}{detail}")
+        detail = f" — {markdown_text(event.detail)}" if event.detail else ""
+        who, what = markdown_text(name(event.who)), markdown_text(event.what)
+        lines.append(f"- {_short(event.at)} · {sort} · **{who}** · {what}{detail}")
     if chronicle.truncated:
         lines += ["", t(lang, "cronica.truncated", max=MAX_ROWS)]
     return lines
@@ -209,7 +249,7 @@ async def answer(
     start, end = await span(store, table.channel_id, since, until, datetime.now(UTC))
     private = not in_gm_channel(table, interaction)
     await interaction.response.defer(ephemeral=private, thinking=True)
-    chronicle = await build(store, lang, table.channel_id, start, end)
+    chronicle = await build(store, lang, table, start, end)
     guild = interaction.guild
 
     def name(user_id: int) -> str:
@@ -232,6 +272,7 @@ async def answer(
         for index, part in enumerate(parts, start=1)
     ]
     lines = [t(lang, "cronica.sent", count=len(chronicle.events), since=_short(start), until=_short(end))]
+    lines += forgotten_line(lang, chronicle)
     if not whole or chronicle.truncated:
         lines.append(t(lang, "cronica.cut"))
     await interaction.followup.send(

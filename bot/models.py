@@ -104,6 +104,10 @@ class NewRecord:
     # For the dice statistics: the system that rolled, and every die's (size, face).
     system: str = ""
     dice: tuple[tuple[int, int], ...] = ()
+    # A secret roll is stored so from the start: its dice count once it is revealed. A
+    # private roll's dice count only in its roller's own statistics.
+    secret: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +118,7 @@ class RecordUpdate:
     version: int
     data: dict[str, Any]
     # For the dice statistics: dice this change rolled (a Mediana contest resolved), counted
-    # under the operation's actor, as a new roll's are.
+    # under the operation's actor, as a new roll's are (a secret roll's wait for its reveal).
     system: str = ""
     dice: tuple[tuple[int, int], ...] = ()
 
@@ -229,6 +233,8 @@ class LedgerRow:
     message_id: int | None
     created_at: str
     undoes: int | None = None
+    # The row tells an NPC sheet's number, the GM's secret (bot/store/pools.py ``GM_ONLY``).
+    gm_only: bool = False
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """Secret rolls: where their result goes, and the GM's "Revelar en la mesa" button.
 
 A secret roll is recorded like any other (its pool changes are real and in the ledger);
-only its message is private. The GM's copy carries the roll's own buttons plus "Revelar":
-revealing posts that message's embeds and buttons, unchanged, to the table channel, once
-(the store keeps one claim per secret message), and the roll's buttons move with it.
+only its message is private, and its dice reach the statistics when it is revealed. The
+GM's copy carries the roll's own buttons plus "Revelar": revealing posts that message's
+embeds and buttons, unchanged, to the table channel, once (the store keeps one claim per
+secret message), and the roll's buttons move with it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.delivery import REVEAL_PREFIX, send, update
 from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Table
+from bot.readers import faces
 from bot.ui import ActionButton
 
 if TYPE_CHECKING:
@@ -67,7 +69,8 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             if isinstance(error, discord.Forbidden | discord.NotFound):
                 raise Refusal("secret.table_unreachable", channel=table.channel_id) from error
             raise
-        await bot.store.set_record_message(record.id, posted.id)
+        system, dice = faces(record.kind, record.data)
+        await bot.store.set_record_message(record.id, posted.id, system=system, dice=dice)
         lang = lang_for(interaction.locale)
         await update(
             interaction,

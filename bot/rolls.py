@@ -96,12 +96,17 @@ async def record(
     reason: str,
     changes: tuple[Change, ...] = (),
     closes: RecordUpdate | None = None,
+    *,
+    secret: bool = False,
+    private: bool = False,
 ) -> Record:
     """Record a new roll at ``table`` together with what it costs or gains, once per
     interaction (the table, not the channel: a GM may roll from the GM channel).
 
     This is where every roll's dice reach the statistics: read from the roll's data by
-    its kind's reader, counted in the same transaction."""
+    its kind's reader, counted in the same transaction; a ``secret`` roll's only once
+    revealed, a ``private`` one's only in its roller's own statistics. Whether a roll is
+    secret is known before it is written, so no reader ever sees it as public."""
     system, dice = faces(kind, data)
     outcome = await change(
         store,
@@ -109,7 +114,7 @@ async def record(
         table,
         reason,
         *changes,
-        new_record=NewRecord(interaction.user.id, kind, data, system, dice),
+        new_record=NewRecord(interaction.user.id, kind, data, system, dice, secret, private),
         closes=closes,
     )
     assert outcome.record_id is not None
@@ -126,11 +131,9 @@ async def post(
     *,
     secret: bool = False,
 ) -> None:
-    """Answer with a roll's message (privately when secret) and remember where it is, so
-    buttons pressed elsewhere (a select menu, a command) can update it later. A secret roll
-    is marked so, before anyone can reveal it: the chronicle leaves it out until then."""
-    if secret:
-        await store.mark_secret(record.id)
+    """Answer with a roll's message (privately when secret: recorded so by :func:`record`)
+    and remember where it is, so buttons pressed elsewhere (a select menu, a command) can
+    update it later."""
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
         await store.set_record_message(record.id, message_id, secret=secret)

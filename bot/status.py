@@ -9,6 +9,7 @@ import discord
 
 from bot import embeds
 from bot.errors import pool_name
+from bot.hidden import THREAT, threat_hidden
 from bot.i18n import Lang, t
 from bot.models import PoolValue, System, Table
 from bot.sheets.live import POOLS as SHEET_POOLS
@@ -28,12 +29,24 @@ PLAYER_POOLS: dict[System, tuple[str, ...]] = {
 STATUS_PLAYERS = 40
 
 
-def table_pool_lines(lang: Lang, system: System | None, values: dict[tuple[str, int], int]) -> list[str]:
-    """The table's own pools: the system's, zeros included, then any other holding points."""
+def table_pool_lines(
+    lang: Lang,
+    system: System | None,
+    values: dict[tuple[str, int], int],
+    hidden: frozenset[str] = frozenset(),
+) -> list[str]:
+    """The table's own pools: the system's, zeros included, then any other holding points;
+    a ``hidden`` pool's value is the GM's (bot/hidden.py) and reads "oculta"."""
     names = list(TABLE_POOLS.get(system, ())) if system else []
     names += sorted(p for (p, owner), v in values.items() if not owner and v and p not in names)
     return [
-        t(lang, "mesa.estado.table_pool", pool=pool_name(lang, p), value=values.get((p, 0), 0)) for p in names
+        t(
+            lang,
+            "mesa.estado.table_pool",
+            pool=pool_name(lang, p),
+            value=t(lang, "board.dune.hidden") if p in hidden else values.get((p, 0), 0),
+        )
+        for p in names
     ]
 
 
@@ -75,7 +88,8 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[
         embeds.field(embed, t(lang, "mesa.estado.level"), str(table.donjon_level))
     # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
     values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
-    pool_text = "\n".join(table_pool_lines(lang, table.system, values))
+    hidden = frozenset({THREAT}) if threat_hidden(table) else frozenset()
+    pool_text = "\n".join(table_pool_lines(lang, table.system, values, hidden))
     embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)
     everyone = list(dict.fromkeys([*players, *(owner for _, owner in values if owner)]))
     lines = player_lines(lang, table, everyone, values)

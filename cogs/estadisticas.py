@@ -21,7 +21,9 @@ from bot.charts import Bar, Chart
 from bot.checks import anywhere, current_table, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal
+from bot.hidden import ledger_rows
 from bot.i18n import Lang, T, decimal, lang_for, options, t
+from bot.models import Table
 from rules import stats
 
 SCOPES = ("mias", "mesa", "bot")
@@ -52,11 +54,15 @@ def verdict(lang: Lang, scope: str, system: str, result: stats.Fairness) -> str:
     )
 
 
-async def pool_lines(bot: Tirada, lang: Lang, channel_id: int) -> list[str]:
-    """Impulso and Amenaza over the session (since the last scene end, else a day)."""
+async def pool_lines(bot: Tirada, lang: Lang, table: Table) -> list[str]:
+    """Impulso and Amenaza over the session (since the last scene end, else a day); the
+    answer is the table's, so a pool the GM hides from the players is left out."""
     now = datetime.now(UTC)
+    channel_id = table.channel_id
     since = await bot.store.scene_end(channel_id) or (now - timedelta(days=1)).isoformat()
     rows = await bot.store.session_ledger(channel_id, since, now.isoformat(timespec="seconds"), 5000)
+    hidden = ledger_rows(table)
+    rows = [row for row in rows if not hidden(row)]
     lines = []
     for pool in POOLS:
         mine = [r for r in rows if r.pool == pool]
@@ -91,11 +97,12 @@ class Estadisticas(commands.Cog):
             raise Refusal("estadisticas.bad_days", max=MAX_DAYS)
         lang = lang_for(interaction.locale)
         since = (datetime.now(UTC) - timedelta(days=dias - 1)).date().isoformat()
-        channel = None
+        table = None
         if scope == "mesa":
             if not with_tirada(interaction):
                 raise Refusal("estadisticas.table_needs_server")
-            channel = (await current_table(interaction)).channel_id
+            table = await current_table(interaction)
+        channel = table.channel_id if table is not None else None
         user = interaction.user.id if scope == "mias" else None
         counts = await self.bot.store.dice_counts(since, user_id=user, channel_id=channel)
         results = sorted(
@@ -106,8 +113,8 @@ class Estadisticas(commands.Cog):
             raise Refusal("estadisticas.no_such_die", sides=dado)
         await interaction.response.defer()
         lines = [verdict(lang, scope, system, result) for system, result in results[:MAX_LINES]]
-        if scope == "mesa" and channel is not None:
-            lines += await pool_lines(self.bot, lang, channel)
+        if table is not None:
+            lines += await pool_lines(self.bot, lang, table)
         title = t(lang, f"estadisticas.title.{scope}", days=dias)
         embed = embeds.card(title, "\n".join(lines) or t(lang, "estadisticas.none"))
         if not results:

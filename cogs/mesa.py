@@ -17,7 +17,6 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import cronica, embeds, rolls
-from bot.board.hp import npc_numbers
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -31,6 +30,7 @@ from bot.client import Tirada
 from bot.context import table_context
 from bot.delivery import send, update
 from bot.errors import Refusal, pool_name
+from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import MEDIANA_SHEET
 from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, System, Table, Undo
@@ -114,11 +114,11 @@ def ledger_line(lang: Lang, row: LedgerRow, guild_id: int | None) -> str:
 async def secret_to(
     bot: Tirada, table: Table, interaction: discord.Interaction
 ) -> Callable[[LedgerRow], bool]:
-    """The ledger rows a reader may not see: an NPC sheet's hit points (a monster's, the
-    GM's secret) for anyone but the GM."""
+    """The ledger rows a reader may not see: for anyone but the GM, what bot/hidden.py
+    keeps from the players (an NPC sheet's numbers, a hidden Amenaza)."""
     if is_gm(table, interaction):
         return lambda row: False
-    return await npc_numbers(bot.store, table)
+    return ledger_rows(table)
 
 
 class HistoryPage:
@@ -482,7 +482,7 @@ class Mesa(commands.Cog):
         undoing = [r for r in reversed(newest) if r.interaction_id == interaction.id and r.undoes is not None]
         if not undoing:
             return
-        hidden = await npc_numbers(store, table)
+        hidden = ledger_rows(table)
         rows = [r for r in undoing if not hidden(r)]
         undone = await store.ledger(table.channel_id, limit=1, before_id=(undoing[0].undoes or 0) + 1)
         reason = reason_text(lang, undone[0].reason) if undone else "-"

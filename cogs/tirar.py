@@ -71,7 +71,9 @@ async def roll_and_post(
         "total": roll.total,
         "dados": [[d.sides, d.value] for d in roll.rolled],
     }
-    record = await rolls.record(bot.store, interaction, table, KIND, data, "tirar.roll")
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, "tirar.roll", secret=secret, private=private and not secret
+    )
     lang = lang_for(interaction.locale)
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.hidden import ledger_rows
 from bot.i18n import Lang, t
 from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
 from bot.models import BoardHitPoints, LedgerRow, Record, System, Table
@@ -60,26 +61,13 @@ def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) ->
     return t(lang, f"board.hp.{hp.unit}", current=hp.current, maximum=hp.maximum)
 
 
-async def secret(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
-    """Which ledger rows the board leaves out, since they tell hit points its setting
-    keeps off it: every hit point pool's when hidden; an NPC sheet's when only players'
-    numbers are shown (a player's Mediana wounds are the player's, never an NPC's)."""
-    setting = table.settings.board_hit_points
-    if setting is BoardHitPoints.EXACT:
-        return lambda row: False
-    if setting is BoardHitPoints.HIDDEN:
-        return lambda row: row.pool in HP_POOLS
-    return await npc_numbers(store, table)
-
-
-async def npc_numbers(store: Store, table: Table) -> Callable[[LedgerRow], bool]:
-    """The ledger rows that tell an NPC sheet's hit points, a monster's secret the GM keeps
-    (the board, and ``/mesa historial`` and its undo notice for the players), unless the
-    table shows every number."""
-    if table.settings.board_hit_points is BoardHitPoints.EXACT:
-        return lambda row: False
-    npcs = {row.id for row in await store.sheets(table.channel_id) if row.npc}
-    return lambda row: row.pool in HP_POOLS and row.owner_id in npcs and row.pool != MEDIANA_WOUNDS
+def secret(table: Table) -> Callable[[LedgerRow], bool]:
+    """Which ledger rows the board leaves out: every row a player may not read
+    (bot/hidden.py), and every hit point pool's when the table hides hit points."""
+    hidden = ledger_rows(table)
+    if table.settings.board_hit_points is BoardHitPoints.HIDDEN:
+        return lambda row: row.pool in HP_POOLS or hidden(row)
+    return hidden
 
 
 async def sheet_data(store: Store, table: Table, user_id: int, system: System) -> Data | None:

@@ -16,6 +16,7 @@ from discord.utils import escape_markdown
 from bot import embeds
 from bot.board import hp
 from bot.errors import pool_name
+from bot.hidden import threat_hidden
 from bot.i18n import CATALOG, Lang, t
 from bot.models import BoardHitPoints, LedgerRow, System, Table
 from bot.sheets.live import POOLS as SHEET_POOLS
@@ -42,7 +43,7 @@ async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     part = PARTS.get(table.system) if table.system else None
     if part is not None:
         await part(store, lang, table, embed)
-    hidden = await hp.secret(store, table)
+    hidden = hp.secret(table)
     rows = [row for row in await store.ledger(table.channel_id, limit=LEDGER_READ) if not hidden(row)]
     lines = [ledger_line(lang, row) for row in rows[:LEDGER_LINES]] or [t(lang, "board.ledger.empty")]
     embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)
@@ -101,7 +102,7 @@ async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed
         embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{dune.MOMENTUM_CAP}"
     )
     threat = str(values.get((AMENAZA, 0), 0))
-    hidden = table.settings.board_hides_threat
+    hidden = threat_hidden(table)
     embeds.field(
         embed, t(lang, "board.dune.amenaza"), t(lang, "board.dune.hidden") if hidden else f"**{threat}**"
     )

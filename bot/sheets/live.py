@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS
+from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS, SHEET_POOLS
 from bot.models import Change, NewRecord, SheetRow
 from bot.sheets.models import SheetBase, physique_of
 from rules import donjon, mediana
@@ -61,8 +61,9 @@ LIVE: dict[str, tuple[Live, ...]] = {
     "dune": (),
     "mediana": (Live("pv.actuales", MEDIANA_WOUNDS, _wounds_cap, lambda d: int(d["pv"]["maximos"]), True),),
 }
-# The pools a sheet owns (named "of sheet no. N" in the history, kept by a table reset).
-POOLS = frozenset(live.pool for fields in LIVE.values() for live in fields if not live.by_player)
+# The pools a sheet owns: declared in bot.kinds (the store reads them); tests/bot/test_sheets.py
+# checks that they are exactly the fields' own.
+POOLS = SHEET_POOLS
 
 
 def get(data: Data, path: str) -> Any:

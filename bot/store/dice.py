@@ -14,20 +14,27 @@ def count_dice(
     user_id: int,
     system: str,
     dice: tuple[tuple[int, int], ...],
+    *,
+    private: bool = False,
 ) -> None:
-    """Inside the transaction of the roll (or the change) that threw them (a replay records
-    nothing twice): add ``dice`` to the day's counts."""
-    if not dice:
-        return
+    """Inside the transaction of the roll (or the change, or the reveal) that showed them
+    (a replay records nothing twice): add ``dice`` to the day's counts. A private roll's
+    are kept apart: only its roller's own statistics read them."""
+    db.executemany(
+        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, private, count) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (day, channel_id, user_id, system, sides, face, private) "
+        "DO UPDATE SET count = count + excluded.count",
+        [(day, channel_id, user_id, system, s, f, private, n) for (s, f), n in tally(dice).items()],
+    )
+
+
+def tally(dice: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:
+    """How many times each (size, face) came up."""
     faces: dict[tuple[int, int], int] = {}
     for die in dice:
         faces[die] = faces.get(die, 0) + 1
-    db.executemany(
-        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
-        "DO UPDATE SET count = count + excluded.count",
-        [(day, channel_id, user_id, system, s, f, n) for (s, f), n in faces.items()],
-    )
+    return faces
 
 
 class Dice(Connection):
@@ -35,10 +42,12 @@ class Dice(Connection):
         self, since_day: str, user_id: int | None = None, channel_id: int | None = None
     ) -> dict[tuple[str, int], dict[int, int]]:
         """Face counts from ``since_day`` on, per (system, sides): one player's, one
-        table's, or (neither given) every die the bot rolled."""
+        table's, or (neither given) every die the bot rolled. Private rolls count only in
+        their roller's own (a table's or the bot's would tell them by difference)."""
         rows = await self._fetchall(
             "SELECT system, sides, face, sum(count) FROM dice_counts WHERE day >= :since "
             "AND (:user IS NULL OR user_id = :user) AND (:channel IS NULL OR channel_id = :channel) "
+            "AND (:user IS NOT NULL OR NOT private) "
             "GROUP BY system, sides, face",
             {"since": since_day, "user": user_id, "channel": channel_id},
         )

@@ -7,6 +7,7 @@ import json
 import sqlite3
 from dataclasses import asdict
 
+from bot.kinds import SHEET_POOLS
 from bot.models import (
     Applied,
     Change,
@@ -25,6 +26,14 @@ from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
 POOL_MAX = 1_000_000
+# A ledger row tells the GM's secret when it changes an NPC sheet's own pool (its hit
+# points, its Heridas, Provisiones and Riqueza: docs/decisiones.md), or reverts such a
+# row. Marked as it is written (``ledger.gm_only``), so hiding it never depends on the
+# sheet still being there (PostgreSQL's twin: bot/store/postgres.py).
+GM_ONLY = (
+    "(:sheet_pool AND EXISTS (SELECT 1 FROM sheets WHERE id = :owner AND channel_id = :channel AND npc)) "
+    "OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
+)
 
 
 class Pools(Connection):
@@ -77,12 +86,10 @@ class Pools(Connection):
     def _changes(self, db: sqlite3.Connection, op: Operation) -> Outcome:
         record_id = None
         if op.record_update is not None:
-            refused = self._update_record(db, op.record_update)
+            refused = self._update_record(db, op, op.record_update)
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
-            update = op.record_update
-            count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
         changes = op.changes
         if op.undo is not None:
             reverted = self._undo_plan(db, op.channel_id, op.undo)
@@ -139,13 +146,18 @@ class Pools(Connection):
         rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    def _update_record(self, db: sqlite3.Connection, update: RecordUpdate) -> Refused | None:
+    def _update_record(self, db: sqlite3.Connection, op: Operation, update: RecordUpdate) -> Refused | None:
+        """Move the record on from the version read, and count the dice the change threw
+        (a secret roll's wait for its reveal: they count then, with the rest)."""
         cursor = db.execute(
             "UPDATE records SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
-            "RETURNING id",
+            "RETURNING secret",
             (json.dumps(update.data), update.record_id, update.version),
         )
-        if cursor.fetchone() is not None:
+        updated = cursor.fetchone()
+        if updated is not None:
+            if not updated[0]:
+                count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
             return None
         cursor = db.execute("SELECT 1 FROM records WHERE id = ? AND NOT retired", (update.record_id,))
         exists = cursor.fetchone()
@@ -155,14 +167,33 @@ class Pools(Connection):
     def _insert_record(
         self, db: sqlite3.Connection, channel_id: int, interaction_id: int, record: NewRecord
     ) -> int:
+        """A secret roll is secret from its first write: nothing reads it as public before
+        it is revealed, and its dice are counted then (bot/reveal.py)."""
         cursor = db.execute(
-            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (channel_id, interaction_id, record.user_id, record.kind, json.dumps(record.data), self._now()),
+            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, secret, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                channel_id,
+                interaction_id,
+                record.user_id,
+                record.kind,
+                json.dumps(record.data),
+                record.secret,
+                self._now(),
+            ),
         )
         row = cursor.fetchone()
         assert row is not None
-        count_dice(db, self._day(), channel_id, record.user_id, record.system, record.dice)
+        if not record.secret:
+            count_dice(
+                db,
+                self._day(),
+                channel_id,
+                record.user_id,
+                record.system,
+                record.dice,
+                private=record.private,
+            )
         return int(row[0])
 
     def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
@@ -205,21 +236,23 @@ class Pools(Connection):
         if applied:
             db.execute(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
-                "value_after, reason, message_id, created_at, undoes) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    op.channel_id,
-                    op.interaction_id,
-                    op.actor_id,
-                    change.pool,
-                    change.owner_id,
-                    applied,
-                    value,
-                    change.reason or op.reason,
-                    op.message_id,
-                    self._now(),
-                    change.undoes,
-                ),
+                "value_after, reason, message_id, created_at, undoes, gm_only) "
+                "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
+                f":message, :now, :undoes, {GM_ONLY})",
+                {
+                    "channel": op.channel_id,
+                    "interaction": op.interaction_id,
+                    "actor": op.actor_id,
+                    "pool": change.pool,
+                    "owner": change.owner_id,
+                    "delta": applied,
+                    "value": value,
+                    "reason": change.reason or op.reason,
+                    "message": op.message_id,
+                    "now": self._now(),
+                    "undoes": change.undoes,
+                    "sheet_pool": change.pool in SHEET_POOLS,
+                },
             )
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
@@ -249,7 +282,7 @@ class Pools(Connection):
             "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
             "(SELECT s.message_id FROM records s WHERE s.secret "
             "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
-            "l.created_at, l.undoes FROM ledger l LEFT JOIN records r "
+            "l.created_at, l.undoes, l.gm_only FROM ledger l LEFT JOIN records r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = :channel AND l.id < :before "
             "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "

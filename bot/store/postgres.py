@@ -34,6 +34,7 @@ from typing import Any, TypeAlias
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
+from bot.kinds import SHEET_POOLS
 from bot.models import (
     Applied,
     Change,
@@ -57,7 +58,7 @@ from bot.store.postgres_follow import Follower, announce
 from bot.store.postgres_play import PostgresPlay, count_dice
 from bot.store.postgres_sheets import PostgresSheets
 from bot.store.records import record_of
-from bot.store.retention import Pruned, Retention
+from bot.store.retention import Pruned, Retention, forgotten_key
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
 
@@ -247,6 +248,10 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             if not any(astuple(batch)):
                 return total
 
+    async def forgotten_until(self, channel_id: int) -> str | None:
+        """When the newest record pruning forgot at this table was made (as SQLite's)."""
+        return await self.get_meta(forgotten_key(channel_id))
+
     # -- pools --------------------------------------------------------------------------
 
     async def pools(self, channel_id: int) -> list[PoolValue]:
@@ -321,12 +326,10 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
     async def _operate(self, db: Db, op: Operation) -> Outcome:
         record_id = None
         if op.record_update is not None:
-            refused = await steps.update_record(db, op.record_update)
+            refused = await steps.update_record(db, self._day(), op, op.record_update)
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
-            update = op.record_update
-            await count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)
@@ -361,17 +364,22 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         return None if text is None else decode_outcome(text)
 
     async def _add_roll(self, db: Db, channel_id: int, interaction_id: int, roll: NewRecord) -> int:
+        """Secret from its first write, its dice counted at the reveal (as SQLite's)."""
         roll_id = await db.fetchval(
-            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
-            "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, secret, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
             channel_id,
             interaction_id,
             roll.user_id,
             roll.kind,
             json.dumps(roll.data),
+            roll.secret,
             self._now(),
         )
-        await count_dice(db, self._day(), channel_id, roll.user_id, roll.system, roll.dice)
+        if not roll.secret:
+            await count_dice(
+                db, self._day(), channel_id, roll.user_id, roll.system, roll.dice, private=roll.private
+            )
         return int(roll_id)
 
     async def _change_one(self, db: Db, op: Operation, change: Change) -> PoolState | Refused:
@@ -409,8 +417,11 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         if applied:
             await db.execute(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
-                "value_after, reason, message_id, created_at, undoes) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                "value_after, reason, message_id, created_at, undoes, gm_only) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
+                # SQLite's GM_ONLY (bot/store/pools.py): an NPC sheet's number, or its undo.
+                "($12::boolean AND EXISTS (SELECT 1 FROM sheets WHERE id = $5 AND channel_id = $1 AND npc)) "
+                "OR coalesce((SELECT gm_only FROM ledger WHERE id = $11), false))",
                 op.channel_id,
                 op.interaction_id,
                 op.actor_id,
@@ -422,6 +433,7 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
                 op.message_id,
                 self._now(),
                 change.undoes,
+                change.pool in SHEET_POOLS,
             )
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
@@ -442,7 +454,7 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             "l.value_after, l.reason, nullif(coalesce(l.message_id, r.message_id), "
             "(SELECT s.message_id FROM records s WHERE s.secret "
             "AND s.message_id = coalesce(l.message_id, r.message_id))) AS message_id, "
-            "l.created_at, l.undoes FROM ledger l LEFT JOIN records r "
+            "l.created_at, l.undoes, l.gm_only FROM ledger l LEFT JOIN records r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = $1 AND l.id < $2 "
             "AND ($3::text IS NULL OR l.pool = $3) AND ($4::bigint IS NULL OR l.owner_id = $4) "
@@ -540,15 +552,23 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._pool.execute("DELETE FROM reveals WHERE message_id = $1", message_id)
 
-    async def set_record_message(self, record_id: int, message_id: int, *, secret: bool = False) -> None:
+    async def set_record_message(
+        self,
+        record_id: int,
+        message_id: int,
+        *,
+        secret: bool = False,
+        system: str = "",
+        dice: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         """Remember where a roll was posted; the roll's own ledger rows learn the link too,
         and once a secret roll is revealed the rows naming its secret message name the
-        table's message instead (as SQLite's)."""
+        table's message instead and its dice are counted (as SQLite's)."""
         async with self._pool.acquire() as db, db.transaction():
             before = await db.fetchrow("SELECT message_id, secret FROM records WHERE id = $1", record_id)
             row = await db.fetchrow(
                 "UPDATE records SET message_id = $1, secret = $2 WHERE id = $3 "
-                "RETURNING channel_id, interaction_id",
+                "RETURNING channel_id, interaction_id, user_id",
                 message_id,
                 secret,
                 record_id,
@@ -569,3 +589,4 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
                     row[0],
                     before["message_id"],
                 )
+                await count_dice(db, self._day(), row[0], row[2], system, dice)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import asyncpg
 
 from bot.models import LedgerRow, Record, SavedRoll
+from bot.store.dice import tally
 from bot.store.records import record_of
 from bot.store.saved import saved_of
 from bot.store.session import scene_key
@@ -22,20 +23,26 @@ if TYPE_CHECKING:
 
 
 async def count_dice(
-    db: Db, day: str, channel_id: int, user_id: int, system: str, dice: tuple[tuple[int, int], ...]
+    db: Db,
+    day: str,
+    channel_id: int,
+    user_id: int,
+    system: str,
+    dice: tuple[tuple[int, int], ...],
+    *,
+    private: bool = False,
 ) -> None:
-    """Inside the transaction of the roll (or the change) that threw them (a replay records
-    nothing twice): add ``dice`` to the day's counts."""
+    """Inside the transaction of the roll (or the change, or the reveal) that showed them
+    (a replay records nothing twice): add ``dice`` to the day's counts, a private roll's
+    apart (as SQLite's)."""
     if not dice:
         return
-    faces: dict[tuple[int, int], int] = {}
-    for die in dice:
-        faces[die] = faces.get(die, 0) + 1
     await db.executemany(
-        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, count) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (day, channel_id, user_id, system, sides, face) "
+        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, private, count) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+        "ON CONFLICT (day, channel_id, user_id, system, sides, face, private) "
         "DO UPDATE SET count = dice_counts.count + excluded.count",
-        [(day, channel_id, user_id, system, s, f, n) for (s, f), n in faces.items()],
+        [(day, channel_id, user_id, system, s, f, private, n) for (s, f), n in tally(dice).items()],
     )
 
 
@@ -106,10 +113,6 @@ class PostgresPlay:
         status = await self._pool.execute("DELETE FROM saved_rolls WHERE id = $1", saved_id)
         return status != "DELETE 0"
 
-    async def mark_secret(self, roll_id: int) -> None:
-        """A roll posted secretly: the chronicle leaves it out until it is revealed."""
-        await self._pool.execute("UPDATE records SET secret = true WHERE id = $1", roll_id)
-
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
         await self._pool.execute(
@@ -143,7 +146,7 @@ class PostgresPlay:
         """The table's ledger rows written in [since, until], oldest first."""
         rows = await self._pool.fetch(
             "SELECT id, channel_id, interaction_id, actor_id, pool, owner_id, delta, value_after, reason, "
-            "message_id, created_at, undoes FROM ledger WHERE channel_id = $1 AND created_at >= $2 "
+            "message_id, created_at, undoes, gm_only FROM ledger WHERE channel_id = $1 AND created_at >= $2 "
             "AND created_at <= $3 ORDER BY id LIMIT $4",
             channel_id,
             since,
@@ -156,10 +159,12 @@ class PostgresPlay:
         self, since_day: str, user_id: int | None = None, channel_id: int | None = None
     ) -> dict[tuple[str, int], dict[int, int]]:
         """Face counts from ``since_day`` on, per (system, sides): one player's, one
-        table's, or (neither given) every die the bot rolled."""
+        table's, or (neither given) every die the bot rolled; private rolls only in their
+        roller's own (as SQLite's)."""
         rows = await self._pool.fetch(
             "SELECT system, sides, face, sum(count) FROM dice_counts WHERE day >= $1 "
             "AND ($2::bigint IS NULL OR user_id = $2) AND ($3::bigint IS NULL OR channel_id = $3) "
+            "AND ($2::bigint IS NOT NULL OR NOT private) "
             "GROUP BY system, sides, face",
             since_day,
             user_id,

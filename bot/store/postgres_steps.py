@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from bot.models import Change, RecordUpdate, Refused, Undo
+from bot.models import Change, Operation, RecordUpdate, Refused, Undo
 from bot.store.pools import refusal
-from bot.store.retention import PRUNE_BATCH, Pruned
+from bot.store.postgres_play import count_dice
+from bot.store.retention import PRUNE_BATCH, Pruned, newest_per_table
 
 if TYPE_CHECKING:
     from bot.store.postgres import Db
@@ -19,16 +20,19 @@ def count(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
-async def update_record(db: Db, update: RecordUpdate) -> Refused | None:
-    """A roll's state moves only from the version it was read at (as SQLite's)."""
-    updated = await db.fetchval(
+async def update_record(db: Db, day: str, op: Operation, update: RecordUpdate) -> Refused | None:
+    """A roll's state moves only from the version it was read at, and the dice the change
+    threw are counted unless the roll is still secret (as SQLite's)."""
+    secret = await db.fetchval(
         "UPDATE records SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 AND NOT retired "
-        "RETURNING id",
+        "RETURNING secret",
         json.dumps(update.data),
         update.record_id,
         update.version,
     )
-    if updated is not None:
+    if secret is not None:
+        if not secret:
+            await count_dice(db, day, op.channel_id, op.actor_id, update.system, update.dice)
         return None
     exists = await db.fetchval("SELECT 1 FROM records WHERE id = $1 AND NOT retired", update.record_id)
     return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
@@ -89,12 +93,18 @@ async def prune_batch(
         operations_before,
         PRUNE_BATCH,
     )
-    rolls = await db.execute(
+    gone = await db.fetch(
         "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < $1 "
-        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3)",
+        "AND (retired OR (kind = ANY($2::text[]) AND data ->> 'task_id' IS NULL)) LIMIT $3) "
+        "RETURNING channel_id, created_at",
         rolls_before,
         list(kinds),
         PRUNE_BATCH,
+    )
+    await db.executemany(
+        "INSERT INTO meta (key, value) VALUES ($1, $2) "
+        "ON CONFLICT (key) DO UPDATE SET value = greatest(meta.value, excluded.value)",
+        list(newest_per_table([(row[0], row[1]) for row in gone]).items()),
     )
     reveals = await db.execute(
         "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < $1 "
@@ -108,4 +118,4 @@ async def prune_batch(
         days_before,
         PRUNE_BATCH,
     )
-    return Pruned(count(operations), count(rolls), count(reveals), count(dice))
+    return Pruned(count(operations), len(gone), count(reveals), count(dice))

@@ -13,6 +13,7 @@ from bot.models import (
     Record,
 )
 from bot.store.connection import Connection
+from bot.store.dice import count_dice
 
 
 class Records(Connection):
@@ -80,12 +81,21 @@ class Records(Connection):
         """Give a reveal back when posting it failed, so the GM can try again."""
         await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
 
-    async def set_record_message(self, record_id: int, message_id: int, *, secret: bool = False) -> None:
+    async def set_record_message(
+        self,
+        record_id: int,
+        message_id: int,
+        *,
+        secret: bool = False,
+        system: str = "",
+        dice: tuple[tuple[int, int], ...] = (),
+    ) -> None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
         rows a button writes, which know the message already. A secret roll's message is
         remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
-        the rows that named its secret message name the table's message instead."""
+        the rows that named its secret message name the table's message instead, and its
+        ``dice`` (of ``system``) reach the statistics, once, under its roller."""
 
         def remember(db: sqlite3.Connection) -> None:
             before = db.execute(
@@ -93,7 +103,7 @@ class Records(Connection):
             ).fetchone()
             row = db.execute(
                 "UPDATE records SET message_id = ?, secret = ? WHERE id = ? "
-                "RETURNING channel_id, interaction_id",
+                "RETURNING channel_id, interaction_id, user_id",
                 (message_id, secret, record_id),
             ).fetchone()
             if row is None:
@@ -108,6 +118,7 @@ class Records(Connection):
                     "UPDATE ledger SET message_id = ? WHERE channel_id = ? AND message_id = ?",
                     (message_id, row[0], before[0]),
                 )
+                count_dice(db, self._day(), row[0], row[2], system, dice)
 
         await self._write(remember)
 

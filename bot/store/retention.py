@@ -6,12 +6,27 @@ import json
 import sqlite3
 from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from bot.store.connection import Connection
 
 # How many rows one pruning transaction deletes, so a large first prune never holds the
 # write lock for long.
 PRUNE_BATCH = 2000
+
+
+def forgotten_key(channel_id: int) -> str:
+    """The ``meta`` key holding when the table's newest forgotten record was made."""
+    return f"forgotten:{channel_id}"
+
+
+def newest_per_table(gone: list[tuple[int, str]]) -> dict[str, str]:
+    """The deleted records' (table, made at) as ``meta`` rows: each table's newest."""
+    newest: dict[str, str] = {}
+    for channel_id, created_at in gone:
+        key = forgotten_key(channel_id)
+        newest[key] = max(newest.get(key, ""), created_at)
+    return newest
 
 
 @dataclass(frozen=True)
@@ -22,7 +37,9 @@ class Retention:
       of it, and Discord replays only while the interaction's token lives (15 minutes).
     - ``records``: a record of one of ``kinds`` (rolls read by nothing but their own
       buttons), or any retired one, older than this. A Dune roll linked to an extended task stays
-      while the task lives: the task's progress is counted from it.
+      while the task lives: the task's progress is counted from it. The chronicle reads rolls
+      of any age, so each table remembers until when its records were forgotten (``meta``,
+      :func:`forgotten_key`), and a chronicle reaching back further says so.
     - ``dice``: a day's dice counts (``/estadisticas``) older than this. The longest
       ``/estadisticas`` reads a year (365 days counting today, ``cogs/estadisticas.py``):
       an older day is read by nothing.
@@ -70,6 +87,15 @@ class Pruning(Connection):
             if not any(astuple(batch)):
                 return total
 
+    async def forgotten_until(self, channel_id: int) -> str | None:
+        """When the newest record pruning forgot at this table was made (ISO, UTC), if any:
+        rolls made until then may be gone."""
+        return await self.get_meta(forgotten_key(channel_id))
+
+    if TYPE_CHECKING:
+
+        async def get_meta(self, key: str) -> str | None: ...
+
 
 def _prune_batch(
     db: sqlite3.Connection,
@@ -83,12 +109,18 @@ def _prune_batch(
         "DELETE FROM operations WHERE rowid IN (SELECT rowid FROM operations WHERE created_at < ? LIMIT ?)",
         (operations_before, PRUNE_BATCH),
     ).rowcount
-    records = db.execute(
+    gone = db.execute(
         "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < ? "
         "AND (retired OR (kind IN (SELECT value FROM json_each(?)) "
-        "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?)",
+        "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?) RETURNING channel_id, created_at",
         (records_before, json.dumps(list(kinds)), PRUNE_BATCH),
-    ).rowcount
+    ).fetchall()
+    db.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
+        newest_per_table([(row[0], row[1]) for row in gone]).items(),
+    )
+    records = len(gone)
     reveals = db.execute(
         "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < ? "
         "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT ?)",

@@ -9,6 +9,10 @@ from bot.store.connection import Connection
 
 log = logging.getLogger(__name__)
 
+# The pools a sheet owned when migration 7 was written (bot/sheets/live.py ``POOLS``): a
+# migration is history, so it names them as they were then.
+SHEET_POOLS_THEN = "('ficha_pg', 'ficha_pg_temp', 'ficha_heridas', 'ficha_provisiones', 'ficha_riqueza')"
+
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -152,6 +156,33 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE UNIQUE INDEX sheets_active ON sheets (channel_id, owner_id) WHERE active AND NOT npc",
     ),
+    (
+        # Issue 28, hidden stays hidden. A private roll's dice are counted apart (only its
+        # roller's statistics read them): a key column, so SQLite builds the table again.
+        """CREATE TABLE dice_counts_private (
+            day        TEXT NOT NULL,
+            channel_id INTEGER NOT NULL,
+            user_id    INTEGER NOT NULL,
+            system     TEXT NOT NULL,
+            sides      INTEGER NOT NULL,
+            face       INTEGER NOT NULL,
+            count      INTEGER NOT NULL CHECK (count > 0),
+            private    INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (day, channel_id, user_id, system, sides, face, private)
+        )""",
+        "INSERT INTO dice_counts_private SELECT *, 0 FROM dice_counts",
+        "DROP TABLE dice_counts",
+        "ALTER TABLE dice_counts_private RENAME TO dice_counts",
+        "CREATE INDEX dice_counts_by_user ON dice_counts (user_id, day)",
+        "CREATE INDEX dice_counts_by_channel ON dice_counts (channel_id, day)",
+        # A ledger row that tells an NPC sheet's number (the GM's secret) says so itself,
+        # written with the row: hiding it needs no sheet, which may since be deleted. The
+        # rows already written are marked for the NPC sheets still there.
+        "ALTER TABLE ledger ADD COLUMN gm_only INTEGER NOT NULL DEFAULT 0",
+        f"UPDATE ledger SET gm_only = 1 WHERE pool IN {SHEET_POOLS_THEN} AND EXISTS "
+        "(SELECT 1 FROM sheets s WHERE s.id = ledger.owner_id "
+        "AND s.channel_id = ledger.channel_id AND s.npc)",
+    ),
 )
 
 
@@ -285,6 +316,15 @@ POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
             UNIQUE (channel_id, owner_id, npc, folded)
         )""",
         "CREATE UNIQUE INDEX sheets_active ON sheets (channel_id, owner_id) WHERE active AND NOT npc",
+    ),
+    (
+        "ALTER TABLE dice_counts ADD COLUMN private boolean NOT NULL DEFAULT false",
+        "ALTER TABLE dice_counts DROP CONSTRAINT dice_counts_pkey",
+        "ALTER TABLE dice_counts ADD PRIMARY KEY (day, channel_id, user_id, system, sides, face, private)",
+        "ALTER TABLE ledger ADD COLUMN gm_only boolean NOT NULL DEFAULT false",
+        f"UPDATE ledger SET gm_only = true WHERE pool IN {SHEET_POOLS_THEN} AND EXISTS "
+        "(SELECT 1 FROM sheets s WHERE s.id = ledger.owner_id "
+        "AND s.channel_id = ledger.channel_id AND s.npc)",
     ),
 )
 

@@ -16,10 +16,6 @@ def scene_key(channel_id: int) -> str:
 
 
 class Session(Connection):
-    async def mark_secret(self, record_id: int) -> None:
-        """A roll posted secretly: the chronicle leaves it out until it is revealed."""
-        await self._write(lambda db: db.execute("UPDATE records SET secret = 1 WHERE id = ?", (record_id,)))
-
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
 
@@ -53,7 +49,7 @@ class Session(Connection):
         """The table's ledger rows written in [since, until], oldest first."""
         rows = await self._fetchall(
             "SELECT id, channel_id, interaction_id, actor_id, pool, owner_id, delta, value_after, reason, "
-            "message_id, created_at, undoes FROM ledger WHERE channel_id = ? AND created_at >= ? "
+            "message_id, created_at, undoes, gm_only FROM ledger WHERE channel_id = ? AND created_at >= ? "
             "AND created_at <= ? ORDER BY id LIMIT ?",
             (channel_id, since, until, limit),
         )

@@ -124,7 +124,9 @@ class Dnd(commands.Cog):
         secret = is_secret(interaction, table, secret)
         data = BUILDERS[kind](self.bot.rng, options)
         data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
-        record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"dnd.{kind}")
+        record = await rolls.record(
+            self.bot.store, interaction, table, KIND, data, f"dnd.{kind}", secret=secret
+        )
         lang = lang_for(interaction.locale)
         holds = await self.bot.store.pool(table.channel_id, INSPIRATION, interaction.user.id) > 0
         embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
@@ -370,7 +372,9 @@ class Dnd(commands.Cog):
             "total": roll.total,
             "dados": [[d.sides, d.value] for d in roll.rolled],
         }
-        record = await rolls.record(self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar")
+        record = await rolls.record(
+            self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar", secret=secret
+        )
         view = discord.ui.View(timeout=None)
         view.add_item(repeat_button(lang, record.id))
         if await open_tracker(self.bot.store, table.channel_id) is not None:

@@ -109,7 +109,9 @@ async def roll_attributes(
         "secreta": secret,
         "motivo": motivo,
     }
-    record = await rolls.record(bot.store, interaction, table, ATTRIBUTES_KIND, data, "donjon.atributos")
+    record = await rolls.record(
+        bot.store, interaction, table, ATTRIBUTES_KIND, data, "donjon.atributos", secret=secret
+    )
     lang = lang_for(interaction.locale)
     await rolls.post(
         bot.store,

@@ -367,7 +367,7 @@ async def contest(
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + (gain(test) if gain else ())
     record = await rolls.record(
-        bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes
+        bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes, secret=secret
     )
     lang = lang_for(interaction.locale)
     await rolls.post(

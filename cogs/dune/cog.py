@@ -17,6 +17,7 @@ from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
+    is_gm,
     reason,
     reason_option,
     secret_option,
@@ -25,6 +26,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.hidden import threat_hidden
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
@@ -316,9 +318,13 @@ class Dune(commands.Cog):
         gm: bool = False,
     ) -> None:
         """The pools after a change: in public, or privately (``ephemeral``), or as a GM
-        command's answer (``gm``)."""
+        command's answer (``gm``). A hidden Amenaza shows only in an answer the GM alone sees."""
         lang = lang_for(interaction.locale)
-        pools = await pools_text(self.bot, lang, table.channel_id, interaction.user.id, table.gm_id)
+        gm_alone = gm or (ephemeral and is_gm(table, interaction))
+        hide = threat_hidden(table) and not gm_alone
+        pools = await pools_text(
+            self.bot, lang, table.channel_id, interaction.user.id, table.gm_id, hide_threat=hide
+        )
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
         if gm:

@@ -14,6 +14,7 @@ from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import update
 from bot.errors import Refusal
+from bot.hidden import threat_hidden
 from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import Applied, Change, Record, RecordUpdate
 from bot.names import fold
@@ -30,7 +31,6 @@ from cogs.dune.state import (
     RollSpec,
     announce_task,
     determination_change,
-    gm_of,
     momentum_change,
     table_funds,
     threat_change,
@@ -83,7 +83,10 @@ async def render_roll(bot: Tirada, lang: Lang, record: Record) -> tuple[discord.
     roll = dune.from_data(record.data)
     owner = None if roll.npc else record.user_id
     funds = await table_funds(bot, record.channel_id, owner)
-    pools = await pools_text(bot, lang, record.channel_id, owner, await gm_of(bot, record.channel_id))
+    table = await bot.store.table_or_default(record.channel_id, None)
+    pools = await pools_text(
+        bot, lang, record.channel_id, owner, table.gm_id, hide_threat=threat_hidden(table)
+    )
     progress = await task_line(bot, lang, roll)
     return roll_embed(lang, record, roll, pools, progress), panel(lang, record.id, roll, funds)
 

@@ -97,7 +97,9 @@ async def roll_and_post(
     if task is not None:
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
     roll = replace(roll, extra=extra)
-    record = await rolls.record(store, interaction, table, KIND, dune.to_data(roll), reason, changes, closes)
+    record = await rolls.record(
+        store, interaction, table, KIND, dune.to_data(roll), reason, changes, closes, secret=secret
+    )
     lang = lang_for(interaction.locale)
     embed, view = await render_roll(bot, lang, record)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)

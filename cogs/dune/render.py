@@ -27,14 +27,22 @@ from rules.dune import DuneRoll
 
 
 async def pools_text(
-    bot: Tirada, lang: Lang, channel_id: int, user_id: int | None, gm_id: int | None = None
+    bot: Tirada,
+    lang: Lang,
+    channel_id: int,
+    user_id: int | None,
+    gm_id: int | None = None,
+    *,
+    hide_threat: bool = False,
 ) -> str:
     """The table's pools in one read (the panel is redrawn on every press); a player's
-    Determinación, never the GM's (the GM has none)."""
+    Determinación, never the GM's (the GM has none); Amenaza "oculta" where the GM hides
+    it from the players (``hide_threat``: bot/hidden.py)."""
     values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
+    threat = t(lang, "board.dune.hidden") if hide_threat else values.get((AMENAZA, 0), 0)
     parts = [
         t(lang, "dune.pools.impulso", value=values.get((IMPULSO, 0), 0), cap=dune.MOMENTUM_CAP),
-        t(lang, "dune.pools.amenaza", value=values.get((AMENAZA, 0), 0)),
+        t(lang, "dune.pools.amenaza", value=threat),
     ]
     if user_id is not None and user_id != gm_id:
         value = values.get((DETERMINACION, user_id), 0)

@@ -78,11 +78,6 @@ async def table_funds(bot: Tirada, channel_id: int, owner_id: int | None) -> Fun
     )
 
 
-async def gm_of(bot: Tirada, channel_id: int) -> int | None:
-    table = await bot.store.table(channel_id)
-    return table.gm_id if table else None
-
-
 # -- extended tasks -------------------------------------------------------------------------
 
 

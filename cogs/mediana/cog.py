@@ -73,9 +73,11 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
         "options": options,
         "motivo": motivo,
     }
-    record = await rolls.record(bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}")
-    lang = lang_for(interaction.locale)
     secret = is_secret(interaction, table, options["secreta"])
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", secret=secret
+    )
+    lang = lang_for(interaction.locale)
     await rolls.post(
         bot.store,
         interaction,
@@ -124,9 +126,11 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
         if options.get(f"{prefix}ficha"):
             entry["name"] = options[f"{prefix}ficha"]
     data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
-    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.enfrentada")
-    lang = lang_for(interaction.locale)
     secret = is_secret(interaction, table, options["secreta"])
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, "mediana.enfrentada", secret=secret
+    )
+    lang = lang_for(interaction.locale)
     await rolls.post(
         bot.store,
         interaction,
@@ -159,7 +163,7 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
-    record, outcome = await record_effect(interaction, table, data, change)
+    record, outcome = await record_effect(interaction, table, data, change, secret)
     if struck:
         said = target_text(lang, *struck, outcome, untouched)
         embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
@@ -169,7 +173,11 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
 
 
 async def record_effect(
-    interaction: discord.Interaction[Tirada], table: Table, data: dict[str, Any], change: Change | None
+    interaction: discord.Interaction[Tirada],
+    table: Table,
+    data: dict[str, Any],
+    change: Change | None,
+    secret: bool,
 ) -> tuple[Record, Applied]:
     """The effect roll's record and the PV it takes, in one operation: ``rolls.record``'s
     write, with the outcome kept so the card tells the PV the operation wrote (a replay
@@ -182,7 +190,7 @@ async def record_effect(
         table,
         "mediana.dano",
         *([change] if change else []),
-        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, dice),
+        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, dice, secret),
     )
     assert outcome.record_id is not None
     return await load(store, outcome.record_id, EFFECT_KIND), outcome

@@ -2,10 +2,12 @@
 
 import csv
 import io
+from datetime import datetime, timedelta
 
 import pytest
 
 from bot import cronica
+from bot.store import Retention
 from bot.store.session import scene_key
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
@@ -101,3 +103,48 @@ async def test_the_chronicle_starts_at_the_last_scene_end(linked: Harness) -> No
     await linked.bot.store.set_meta(scene_key(CHANNEL_ID), "2999-01-01T00:00:00+00:00")
     reply = await linked.slash("mesa cronica", user=GM, hasta="3000-01-01 00:00")
     assert "Antes" not in files(reply)[0][1]
+
+
+async def test_a_players_html_and_markdown_images_reach_the_markdown_chronicle_as_text(
+    linked: Harness,
+) -> None:
+    """A viewer would load ``<img src=…>`` or ``![](…)`` and tell its author the GM's
+    address: in the Markdown file they are escaped, shown as typed, never rendered."""
+    await linked.slash("mesa escena-fin", user=GM)
+    linked.script(5, 6)
+    await linked.slash("tirar", expresion="1d20 [<img src=http://x.test/a.png>]")
+    await linked.slash("tirar", expresion="1d20", motivo="![a](http://x.test/b.png) \\[c](http://x.test/d)")
+    [(_, text)] = files(await linked.slash("mesa cronica", user=GM))
+    assert "1d20 [\\<img src=http://x.test/a.png\\>] = 5" not in text
+    assert "1d20 \\[\\<img src=http://x.test/a.png\\>\\] = 5" in text
+    assert "<img" not in text.replace("\\<img", "")
+    assert "![a]" not in text and "!\\[a\\](http://x.test/b.png)" in text
+    assert "](http://x.test/d)" not in text.replace("\\](http://x.test/d)", "")
+
+
+def test_markdown_text_escapes_what_would_render_as_html_and_nothing_twice() -> None:
+    assert cronica.markdown_text("a <b> [c](d) & \\[e] \\") == "a \\<b\\> \\[c\\](d) & \\[e\\] \\\\"
+    assert (
+        cronica.markdown_text("1d20+2 = 9 — Impulso +2 (queda en 2)")
+        == "1d20+2 = 9 — Impulso +2 (queda en 2)"
+    )
+
+
+async def test_rolls_retention_forgot_are_named_not_silently_missing(linked: Harness) -> None:
+    """The ledger is kept whole but old rolls are not: a chronicle reaching back past what
+    retention forgot says until when rolls are gone, in its answer and in its file."""
+    assert linked.bot is not None
+    linked.script(5)
+    await linked.slash("tirar", expresion="1d20", motivo="Olvidada")
+    await linked.slash("dune impulso añadir", user=GM, cantidad=2)
+    store = linked.bot.store
+    [(made, _)] = await store.session_rolls(CHANNEL_ID, "2000-01-01", "9999-01-01", 10)
+    await store.prune(Retention(records=timedelta(seconds=-60), kinds=("tirar",)))
+    reply = await linked.slash("mesa cronica", user=GM, desde="2000-01-01 00:00")
+    gone = f"Algunas tiradas hechas hasta el {made[:10]} {made[11:16]} (UTC) ya se olvidaron"
+    assert gone in reply.text
+    [(_, text)] = files(reply)
+    assert gone in text and "Olvidada" not in text and "Impulso +2" in text
+    after = (datetime.fromisoformat(made) + timedelta(minutes=1)).strftime(cronica.TIME_FORMAT)
+    later = await linked.slash("mesa cronica", user=GM, desde=after, hasta="9999-01-01 00:00")
+    assert "sucesos" in later.text and "olvidaron" not in later.text

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.kinds import SHEET_POOLS
 from bot.sheets import io
 from bot.sheets.__main__ import SCHEMA_PATH, schema_text
+from bot.sheets.live import LIVE
 from bot.sheets.models import blank
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
@@ -94,3 +96,10 @@ def test_the_sheets_skills_are_the_rules_skills() -> None:
     from rules import dnd5e
 
     assert get_args(Skill) == tuple(dnd5e.SKILLS)
+
+
+def test_the_pools_the_store_knows_as_a_sheets_are_exactly_its_live_fields() -> None:
+    """bot.kinds declares the sheet pools for the store (which may not import the sheets);
+    they must be the pools the live fields are built on, no more and no fewer."""
+    owned = {live.pool for fields in LIVE.values() for live in fields if not live.by_player}
+    assert owned == SHEET_POOLS

@@ -447,6 +447,29 @@ async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledg
         await store.close()
 
 
+async def test_retention_remembers_until_when_each_tables_rolls_were_forgotten(db_target: Path | str) -> None:
+    """The chronicle reads rolls back in time: pruning notes, per table, the newest roll it
+    forgot, so the chronicle can say which rolls are gone (bot/cronica.py)."""
+    now = [datetime(2026, 11, 1, tzinfo=UTC)]
+    store = await Store.open(db_target, clock=lambda: now[0])
+    try:
+        await store.save_record(CHANNEL, 10, 7, "tirar", {})
+        now[0] += timedelta(hours=1)
+        await store.save_record(CHANNEL, 11, 7, "tirar", {})
+        await store.save_record(CHANNEL + 1, 12, 7, "mediana_ficha", {})
+        assert await store.forgotten_until(CHANNEL) is None
+        now[0] += timedelta(days=31)
+        assert (await store.prune(Retention(kinds=("tirar",)))).records == 2
+        assert await store.forgotten_until(CHANNEL) == "2026-11-01T01:00:00+00:00"
+        assert await store.forgotten_until(CHANNEL + 1) is None
+        await store.save_record(CHANNEL, 13, 7, "tirar", {})
+        now[0] += timedelta(days=31)
+        await store.prune(Retention(kinds=("tirar",)))
+        assert await store.forgotten_until(CHANNEL) == "2026-12-02T01:00:00+00:00"
+    finally:
+        await store.close()
+
+
 async def test_retention_forgets_dice_counts_older_than_a_year(db_target: Path | str) -> None:
     """A day's dice counts go once ``Retention.dice`` has passed since that day (the
     longest /estadisticas reads), in the same pruning as the rest; younger days stay."""
@@ -570,10 +593,53 @@ async def test_dice_a_record_update_threw_are_counted_with_it_once(store: Store)
     assert await store.dice_counts("2000-01-01", user_id=7) == {}
 
 
+async def test_a_secret_rolls_dice_count_at_its_reveal_and_a_private_rolls_for_its_roller(
+    store: Store,
+) -> None:
+    """Statistics asked before and after a roll would isolate its dice: a secret roll's
+    count once, when it is revealed (not when a button changes it before), and a private
+    roll's only in its roller's own statistics."""
+    dice = ((20, 17),)
+    secret = NewRecord(7, "tirar", {}, "tirar", dice, secret=True)
+    made = await store.apply(Operation(CHANNEL, 1, 7, "tirar", new_record=secret))
+    assert isinstance(made, Applied) and made.record_id is not None
+    changed = RecordUpdate(made.record_id, 0, {"x": 1}, "tirar", ((20, 3),))
+    await store.apply(Operation(CHANNEL, 2, 7, "tirar", record_update=changed))
+    assert await store.dice_counts("2000-01-01") == {}
+    for _ in range(2):
+        await store.set_record_message(made.record_id, 99, system="tirar", dice=dice)
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {17: 1}}
+    private = NewRecord(8, "tirar", {}, "tirar", ((20, 5),), private=True)
+    await store.apply(Operation(CHANNEL, 3, 8, "tirar", new_record=private))
+    assert await store.dice_counts("2000-01-01", user_id=8) == {("tirar", 20): {5: 1}}
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {17: 1}}
+    assert await store.dice_counts("2000-01-01") == {("tirar", 20): {17: 1}}
+
+
+async def test_a_ledger_row_of_an_npc_sheets_pool_is_marked_the_gms_and_so_is_its_undo(store: Store) -> None:
+    """Hiding an NPC's numbers must not depend on the sheet still existing: the row says it."""
+    await store.apply(op(1, Change("impulso", 1)))
+    npc = SheetRow(0, CHANNEL, 7, True, "Orco", "orco", "dnd5e", {})
+    sheet_id, _ = await store.create_sheet(
+        Operation(CHANNEL, 2, 7, "fichas.crear"), npc, lambda i: (Change("ficha_pg", 9, owner_id=i),)
+    )
+    await store.delete_sheet(CHANNEL, sheet_id)
+    await store.apply(undo(3))
+    rows = await store.ledger(CHANNEL)
+    assert [(r.pool, r.delta, bool(r.gm_only)) for r in rows] == [
+        ("ficha_pg", -9, True),
+        ("ficha_pg", 9, True),
+        ("impulso", 1, False),
+    ]
+
+
 async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
     seen = await store.save_record(CHANNEL, 10, 7, "tirar", {})
-    hidden = await store.save_record(CHANNEL, 11, 7, "tirar", {})
-    await store.mark_secret(hidden)
+    secret = await store.apply(
+        Operation(CHANNEL, 11, 7, "tirar", new_record=NewRecord(7, "tirar", {}, secret=True))
+    )
+    assert isinstance(secret, Applied) and secret.record_id is not None
+    hidden = secret.record_id
     await store.apply(op(12, Change("impulso", 2)))
     since, until = "2000-01-01", "9999-01-01"
     assert [r.id for _, r in await store.session_rolls(CHANNEL, since, until, 10)] == [seen]

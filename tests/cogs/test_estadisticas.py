@@ -118,3 +118,28 @@ async def test_bad_input_is_refused(harness: Harness, options: dict, says: str) 
 async def test_nothing_rolled_yet_says_so_without_a_chart(harness: Harness, no_chart: list[tuple]) -> None:
     reply = await harness.slash("estadisticas")
     assert "Aún no hay dados registrados" in reply.text and not no_chart
+
+
+async def test_a_secret_roll_counts_only_once_revealed(harness: Harness) -> None:
+    """The GM's secret 1d20 (17): a player's table statistics, asked before and after,
+    would isolate it; its die counts from the reveal on, once."""
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    harness.script(17)
+    secret = await harness.slash("tirar", user=GM, expresion="1d20", secreta=True)
+    asked = await harness.slash("estadisticas", de="mesa", dado=20)
+    assert asked.ephemeral and "No hay ningún d20" in asked.text
+    reveal = next(c for c in secret.message.custom_ids if c.startswith("secreta:revelar:"))
+    await harness.click(secret.message, reveal, user=GM)
+    await harness.click(secret.message, reveal, user=GM)
+    shown = await harness.slash("estadisticas", de="mesa", dado=20)
+    assert "Los d20 de la mesa (tirar, n = 1)" in shown.text
+
+
+async def test_a_private_roll_counts_only_for_its_roller(harness: Harness) -> None:
+    harness.script(17)
+    await harness.slash("tirar", user=OTHER, expresion="1d20", privada=True)
+    for scope in ("mesa", "bot"):
+        asked = await harness.slash("estadisticas", de=scope, dado=20)
+        assert asked.ephemeral and "No hay ningún d20" in asked.text, scope
+    assert "Tus d20 (tirar, n = 1)" in (await harness.slash("estadisticas", user=OTHER)).text
+    assert "No hay ningún d20" in (await harness.slash("estadisticas", dado=20)).text

@@ -1,0 +1,34 @@
+"""What a player never sees, decided here once (docs/fiabilidad.md, "Lo oculto sigue oculto").
+
+Every output a player can read asks this module, rather than each deciding for itself:
+
+- a secret roll before its reveal and a private roll are marked so by the store as they
+  are written (``records.secret``, ``dice_counts.private``): the chronicle and
+  ``/estadisticas`` read only what the table saw;
+- an NPC sheet's numbers (its hit points, Heridas, Provisiones and Riqueza) are the GM's:
+  each ledger row that tells one says so itself (``LedgerRow.gm_only``), unless the table
+  shows every number (``/mesa ajustes vida_tablero:exactos``);
+- Dune's Amenaza, when the GM hides it (``/mesa tablero ocultar_amenaza``): its value, and
+  the ledger rows that would tell it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.models import BoardHitPoints, LedgerRow, Table
+
+# Dune's Amenaza, as the Dune cog stores it (bot/ names no system's pools otherwise).
+THREAT = "amenaza"
+
+
+def threat_hidden(table: Table) -> bool:
+    """Whether the GM keeps the table's Amenaza from the players."""
+    return table.settings.board_hides_threat
+
+
+def ledger_rows(table: Table) -> Callable[[LedgerRow], bool]:
+    """The ledger rows of ``table`` a player may not read (the GM reads them all)."""
+    npc_numbers = table.settings.board_hit_points is not BoardHitPoints.EXACT
+    threat = threat_hidden(table)
+    return lambda row: (npc_numbers and bool(row.gm_only)) or (threat and row.pool == THREAT)
