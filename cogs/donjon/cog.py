@@ -195,6 +195,7 @@ class Donjon(commands.Cog):
     @options(
         "donjon.opt",
         "aguante",
+        "habilidad",
         "modificadores",
         "severidad",
         "pnj",
@@ -210,6 +211,7 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         aguante: Pool | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         modificadores: PoolShift = 0,
         severidad: Choice[str] | None = None,
         pnj: app_commands.Range[str, 1, 100] | None = None,
@@ -220,22 +222,26 @@ class Donjon(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Aguante as a number or from the active sheet of whoever takes the damage; the
-        NPC's Atributo and Habilidad as numbers or by name from the GM's NPC ``pnj``."""
+        """Aguante as a number or from the active sheet of whoever takes the damage, with an
+        absorbing Habilidad of that sheet; the NPC's Atributo and Habilidad as numbers or by
+        name from the GM's NPC ``pnj``. The damage comes off that sheet's Heridas."""
         table = await current_table(interaction)
         player = roll.roller(interaction, table, jugador.id if jugador else None)
-        character = None
         if aguante is None:
-            aguante, character = await sheet.endurance(self.bot, interaction, table, player)
+            aguante, _ = await sheet.endurance(self.bot, interaction, table, player)
+        found = await sheet.taker(self.bot, table, player)
+        absorbs = sheet.absorbing(found, habilidad)
         npc = await sheet.npc_terms(self.bot, interaction, table, atributo_pnj, habilidad_pnj, pnj)
         await roll.dano(
             interaction,
             aguante=aguante,
+            habilidad=absorbs,
+            ficha=found[0].id if found else None,
             modificadores=modificadores,
             severidad=severidad.value if severidad else None,
             npc_parts=npc[0] if npc else None,
             npc=npc[1] if npc else None,
-            character=character,
+            character=found[1].nombre if found else None,
             bonificacion_dj=bonificacion_dj,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
@@ -576,6 +582,7 @@ Donjon.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
 Donjon.enfrentada.autocomplete("rival_atributo")(sheet.attributes_of("rival_pnj"))
 Donjon.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
 Donjon.dano.autocomplete("pnj")(access.npc_choices)
+Donjon.dano.autocomplete("habilidad")(sheet.taker_skill_choices)
 Donjon.dano.autocomplete("atributo_pnj")(sheet.attributes_of("pnj"))
 Donjon.dano.autocomplete("habilidad_pnj")(sheet.skills_of("pnj"))
 Donjon.gastos_comprar.autocomplete("habilidad")(sheet.skill_choices)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot import embeds, render
 from bot.chances import donjon_line
-from bot.i18n import CATALOG, Lang, t
+from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.donjon.state import GM, who
 from rules import donjon
@@ -88,6 +90,9 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     embed.colour = embeds.SUCCESS if won else embeds.FAILURE
     winner = label_a if won else label_b
     embeds.field(embed, t(lang, "donjon.result"), outcome_text(lang, roll, winner), inline=False)
+    books = books_field(lang, roll.details)
+    if books is not None:
+        embeds.field(embed, *books, inline=False)
     law = roll.law
     if law is not None:
         embeds.field(embed, t(lang, "donjon.law"), law_text(lang, law), inline=False)
@@ -110,12 +115,48 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
 
 
 def outcome_text(lang: Lang, roll: DonjonRoll, winner: str) -> str:
-    test, details = roll.test, roll.details
-    params = details.get("params", {})
+    test = roll.test
     key = f"donjon.outcome.{roll.kind}.{'won' if test.winner == 'a' else 'lost'}"
-    if params.get("spent") == 0 and f"{key}.free" in CATALOG.entries:
-        key += ".free"
-    return t(lang, key, winner=winner, successes=test.successes, **params)
+    return t(lang, key, winner=winner, successes=test.successes)
+
+
+def signed(delta: int) -> str:
+    """A change as the card writes it: "+3", "−2" (a minus sign, not a hyphen)."""
+    return f"+{delta}" if delta >= 0 else f"−{-delta}"
+
+
+def change_text(lang: Lang, score: str, delta: int) -> str:
+    """ "Riqueza −2": the sheet's number and its change."""
+    return t(lang, "donjon.sheet.change", score=t(lang, f"donjon.score.{score}"), delta=signed(delta))
+
+
+def entry_text(lang: Lang, score: str, delta: int, wanted: int) -> str:
+    """One number the test changed on the sheet, and what its bound left out ("Provisiones +1
+    (4 más no caben: el máximo es 100)")."""
+    name = t(lang, f"donjon.score.{score}")
+    text = change_text(lang, score, delta) if delta else t(lang, "donjon.sheet.unchanged", score=name)
+    lost = abs(wanted) - abs(delta)
+    if lost:
+        way = "up" if wanted > 0 else "down"
+        text += " " + t(lang, f"donjon.sheet.lost.{way}", n=lost, max=donjon.MAX_SCORE)
+    return text
+
+
+def books_field(lang: Lang, details: dict[str, Any]) -> tuple[str, str] | None:
+    """What the test changed on the character, as the books hold it: the sheet's numbers
+    (or why nothing was noted: the sheet is gone), or, without a sheet, what to note."""
+    note = details.get("note")
+    if note:
+        changes = ", ".join(change_text(lang, score, wanted) for score, wanted in note)
+        return t(lang, "donjon.note.title"), t(lang, "donjon.note", changes=changes)
+    sheet = details.get("sheet")
+    if not sheet:
+        return None
+    title = t(lang, "donjon.sheet.title", name=safe(sheet["name"]))
+    if sheet["gone"]:
+        changes = ", ".join(change_text(lang, score, wanted) for score, _, wanted in sheet["entries"])
+        return title, t(lang, "donjon.sheet.gone", changes=changes)
+    return title, "\n".join(entry_text(lang, *entry) for entry in sheet["entries"])
 
 
 def law_text(lang: Lang, law: Law) -> str:

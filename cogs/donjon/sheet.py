@@ -13,11 +13,11 @@ from typing import Any
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import is_gm
+from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import Table
+from bot.models import SheetRow, Table
 from bot.names import Names, closest, containing
 from bot.sheets import access
 from bot.sheets.models import DonjonAttributes, DonjonSheet
@@ -122,12 +122,32 @@ async def npc_terms(
     ], sheet.nombre
 
 
+async def taker(bot: Tirada, table: Table, owner: int) -> tuple[SheetRow, DonjonSheet] | None:
+    """``owner``'s active sheet when it is of this table's system: the character whose
+    Heridas, Provisiones and Riqueza a test changes. None without one (numbers only)."""
+    row = await bot.store.active_sheet(table.channel_id, owner)
+    if row is None or table.system is None or row.system != table.system.value:
+        return None
+    return row, access.of_kind(await access.content(bot.store, row), DonjonSheet)
+
+
 async def endurance(
     bot: Tirada, interaction: discord.Interaction, table: Table, owner: int
 ) -> tuple[int, str]:
     """The Aguante on ``owner``'s active sheet (the one taking the Prueba de Daño)."""
     sheet = await read(bot, interaction, table, None, owner)
     return sheet.atributos.aguante, sheet.nombre
+
+
+def absorbing(found: tuple[SheetRow, DonjonSheet] | None, typed: str | None) -> tuple[str, int] | None:
+    """The Habilidad that absorbs damage ("Piel Dura para absorber daño"): its dice typed, or
+    its name on the taker's sheet; None when none is given."""
+    dice = number(typed, "habilidad")
+    if typed is None or dice is not None:
+        return None if not dice else ("habilidad", dice)
+    if found is None:
+        raise Refusal("fichas.no_active")
+    return skill_part(found[1], typed)
 
 
 # The terms of a Prueba de Gastos a sheet holds: an Atributo, or a number play changes.
@@ -144,13 +164,21 @@ async def expense(
 ) -> dict[str, Any]:
     """A Prueba de Gastos' options with the terms in ``from_sheet`` left empty read from the
     roller's active sheet (Sociabilidad, Cerebralidad, current Provisiones or Riqueza), and
-    the Habilidad as a number or by name; each term the sheet gave is named for the card."""
+    the Habilidad as a number or by name; each term the sheet gave is named for the card.
+    With a sheet, the test is that character's: ``ficha`` names the sheet whose Riqueza or
+    Provisiones it spends (and adds to)."""
     missing = [key for key in from_sheet if ask.get(key) is None]
     typed = ask.get("habilidad")
     skill = number(typed, "habilidad")
-    if not missing and (typed is None or skill is not None):
-        return {**ask, "habilidad": skill or 0}
-    sheet = await read(bot, interaction, table, None)
+    if missing or (typed is not None and skill is None):
+        gm = is_gm(table, interaction)
+        row, found = await access.for_roll(bot.store, table, gm, interaction.user.id, None)
+        sheet = access.of_kind(found, DonjonSheet)
+    else:
+        active = await taker(bot, table, interaction.user.id)
+        if active is None:
+            return {**ask, "habilidad": skill or 0}
+        row, sheet = active
     filled, names = dict(ask), {}
     for key in missing:
         if key in EXPENSE_ATTRIBUTES:
@@ -162,7 +190,7 @@ async def expense(
         names["habilidad"], filled["habilidad"] = skill_part(sheet, typed)
     else:
         filled["habilidad"] = skill or 0
-    return {**filled, "nombres": names, "character": sheet.nombre}
+    return {**filled, "nombres": names, "character": sheet.nombre, "ficha": row.id}
 
 
 async def _sheet(interaction: discord.Interaction[Tirada], option: str, own: bool) -> DonjonSheet | None:
@@ -198,6 +226,19 @@ def attributes_of(option: str, own: bool = False) -> Suggest:
         ]
 
     return suggest
+
+
+async def taker_skill_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The Habilidades of whoever takes the damage: the named player's for the GM, else the
+    roller's own."""
+    table = await current_table(interaction)
+    member = getattr(interaction.namespace, "jugador", None)
+    owner = getattr(member, "id", None) if is_gm(table, interaction) else None
+    found = await taker(interaction.client, table, owner or interaction.user.id)
+    if found is None:
+        return []
+    dice_of = {s.nombre: s.dados for s in found[1].habilidades}
+    return [Choice(name=f"{n} ({dice_of[n]})"[:100], value=n) for n in containing(current, dice_of)]
 
 
 skill_choices = skills_of("como", own=True)

@@ -151,18 +151,19 @@ async def test_damage_numbers_and_refusals(harness: Harness) -> None:
 
 
 async def test_expenses_read_the_sheets_attributes_skills_and_current_wealth(harness: Harness) -> None:
-    """Roland: Sociabilidad 2, Cerebralidad 3, Riqueza 3, Provisiones 5, Sigilo en Bosques 3."""
+    """Roland: Sociabilidad 2, Cerebralidad 3, Riqueza 3, Provisiones 5, Sigilo en Bosques 3.
+    Every test is his, so what it spends and gains is booked on his sheet as it goes."""
     await sheets(harness)
-    harness.script(*([10] * 7), *([5] * 3))
-    bought = await harness.slash("donjon gastos comprar", riqueza=2, valor=3, habilidad="sigilo en bosques")
-    assert ROLAND in bought.text
-    assert "Riqueza 2 + Sociabilidad 2 + Sigilo en Bosques 3 = 7 dados" in bought.text
-    harness.script(*([10] * 7), *([5] * 3))
-    again = await harness.click(bought.message, bought.message.custom_ids[-1])
-    assert "Riqueza 2 + Sociabilidad 2 + Sigilo en Bosques 3 = 7 dados" in again.text
     harness.script(*([10] * 6), *([5] * 3))
+    bought = await harness.slash("donjon gastos comprar", riqueza=1, valor=3, habilidad="sigilo en bosques")
+    assert ROLAND in bought.text
+    assert "Riqueza 1 + Sociabilidad 2 + Sigilo en Bosques 3 = 6 dados" in bought.text
+    harness.script(*([10] * 6), *([5] * 3))
+    again = await harness.click(bought.message, bought.message.custom_ids[-1])
+    assert "Riqueza 1 + Sociabilidad 2 + Sigilo en Bosques 3 = 6 dados" in again.text
+    harness.script(*([10] * 6), 5)
     sold = await harness.slash("donjon gastos vender", valor=4, locale="en-US")
-    assert "Value 4 + Sociability 2 = 6 dice" in sold.text and "Wealth 3 = 3 dice" in sold.text
+    assert "Value 4 + Sociability 2 = 6 dice" in sold.text and "Wealth 1 = 1 die" in sold.text
     harness.script(*([10] * 3), *([5] * 5))
     stocked = await harness.slash("donjon gastos provisiones", riqueza=1)
     assert (
@@ -173,7 +174,8 @@ async def test_expenses_read_the_sheets_attributes_skills_and_current_wealth(har
     assert "Provisiones 2 + Cerebralidad 3 = 5 dados" in item.text
     harness.script(*([10] * 3), *([5] * 3))
     typed = await harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=1, habilidad="1")
-    assert "Roland" not in typed.text
+    assert ROLAND in typed.text and "Riqueza −1" in typed.text
+    assert await sheet_numbers(harness) == (3, 6, 5)
 
 
 async def test_expenses_without_a_sheet_take_numbers_and_refuse_names(harness: Harness) -> None:
@@ -252,3 +254,124 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
     harness.script(*([5] * 5))
     again = await harness.click(mine.message, mine.message.custom_ids[-1])
     assert "como **Orco**" in gm_again.text and ROLAND in again.text
+
+
+async def sheet_numbers(harness: Harness) -> tuple[int, int, int]:
+    """Roland's Heridas, Provisiones and Riqueza as the books hold them (sheet no. 1)."""
+    return (
+        await harness.pool("ficha_heridas", 1),
+        await harness.pool("ficha_provisiones", 1),
+        await harness.pool("ficha_riqueza", 1),
+    )
+
+
+async def test_an_expense_takes_what_was_put_in_off_the_sheet_through_the_ledger(harness: Harness) -> None:
+    """ "Decide la cantidad de dados que usarás de tu puntuación de Riqueza o Provisiones …
+    Si la Prueba es exitosa, estos dados se restan de tu puntuación." Roland holds Riqueza 3
+    and Provisiones 5: putting in 10 is refused with nothing written; a won purchase takes
+    the 2 put in off the sheet's Riqueza, a lost one nothing; buying Provisiones adds every
+    success; pulling an item spends Provisiones; selling adds Riqueza."""
+    await sheets(harness)
+    before = await rolls(harness)
+    too_much = await harness.slash("donjon gastos comprar", riqueza=10, valor=3)
+    assert too_much.ephemeral and "pones 10 de Riqueza y tu ficha tiene 3" in too_much.text
+    assert await rolls(harness) == before and await sheet_numbers(harness) == (3, 5, 3)
+    harness.script(*([10] * 4), *([5] * 3))
+    bought = await harness.slash("donjon gastos comprar", riqueza=2, valor=3)
+    assert "✅ Compra hecha con 4 éxitos." in bought.text
+    assert "Ficha de Roland el Explorador" in bought.text and "Riqueza −2" in bought.text
+    assert await sheet_numbers(harness) == (3, 5, 1)
+    harness.script(*([1] * 3), *([5] * 3))
+    lost = await harness.slash("donjon gastos comprar", riqueza=1, valor=3)
+    assert "la Riqueza no cambia" in lost.text and "Ficha de" not in lost.text
+    assert await sheet_numbers(harness) == (3, 5, 1)
+    harness.script(*([10] * 3), *([5] * 5))
+    stocked = await harness.slash("donjon gastos provisiones", riqueza=1)
+    assert "Riqueza −1" in stocked.text and "Provisiones +3" in stocked.text
+    assert await sheet_numbers(harness) == (3, 8, 0)
+    harness.script(*([10] * 5), *([5] * 3))
+    await harness.slash("donjon gastos objeto", provisiones=2)
+    harness.script(*([10] * 6), *([5] * 0))
+    sold = await harness.slash("donjon gastos vender", valor=4)
+    assert "Riqueza +6" in sold.text
+    assert await sheet_numbers(harness) == (3, 6, 6)
+    await harness.assert_ledger_matches()
+    assert harness.bot is not None
+    reasons = [row.reason for row in await harness.bot.store.ledger(CHANNEL_ID, pool="ficha_riqueza")]
+    assert reasons[:2] == ["donjon.gastos.gained", "donjon.gastos.spent"]
+
+
+async def test_an_expense_replayed_or_repeated_spends_once_per_test(harness: Harness) -> None:
+    """A replayed interaction changes nothing twice; *Repetir* is a new test of the same
+    character, refused once the sheet no longer holds what it puts in."""
+    from tests.support.payloads import interaction_payload
+
+    await sheets(harness)
+    harness.script(*([10] * 4), *([5] * 3))
+    data = harness._command_data(["donjon", "gastos", "comprar"], {"riqueza": 2, "valor": 3})
+    payload = interaction_payload(
+        2, data, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID, channels=harness.channels
+    )
+    first = await harness.feed(payload)
+    await harness.feed(dict(payload))
+    assert await sheet_numbers(harness) == (3, 5, 1)
+    again = await harness.click(first.message, first.message.custom_ids[-1])
+    assert again.ephemeral and "pones 2 de Riqueza y tu ficha tiene 1" in again.text
+    assert await sheet_numbers(harness) == (3, 5, 1)
+
+
+async def test_the_sheets_bound_is_said_instead_of_announced(harness: Harness) -> None:
+    """Provisiones stop at 100: what does not fit is said on the card, never booked."""
+    await sheets(harness)
+    await harness.slash("ficha editar", campo="provisiones", valor="99")
+    harness.script(*([10] * 5), *([5] * 99))
+    stocked = await harness.slash("donjon gastos provisiones", riqueza=3, provisiones=0)
+    assert "Provisiones +1" in stocked.text and "4 más no caben" in stocked.text
+    assert await sheet_numbers(harness) == (3, 100, 0)
+    await harness.assert_ledger_matches()
+
+
+async def test_without_a_sheet_the_card_asks_to_note_the_change(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    harness.script(*([10] * 4), *([5] * 3))
+    bought = await harness.slash("donjon gastos comprar", riqueza=2, valor=3, sociabilidad=2)
+    assert "anota Riqueza −2 en tu hoja" in bought.text and "Ficha de" not in bought.text
+    assert harness.bot is not None and await harness.bot.store.ledger(CHANNEL_ID) == []
+
+
+async def test_damage_takes_the_gms_successes_off_the_takers_heridas(harness: Harness) -> None:
+    """ "cada éxito del DJ en una Prueba de Daño resta una Herida al personaje afectado": the
+    GM rolls 5 dice for Roland (Aguante 3, Heridas 3) and wins with 2; then with 5 more than
+    the 1 left, which takes the last one and says the rest did not fit. Donjon level 2: the
+    GM rolls Media 3 + 2 = 5 dice."""
+    await sheets(harness)
+    await harness.slash("donjon ajustes", user=GM, nivel=2)
+    harness.script(*([5] * 3), 10, 10, 1, 1, 1)
+    hurt = await harness.slash("donjon daño", user=GM, jugador=PLAYER)
+    assert "❌ El daño gana: 2 Heridas." in hurt.text and "Heridas −2" in hurt.text
+    assert await sheet_numbers(harness) == (1, 5, 3)
+    harness.script(*([1] * 3), *([10] * 5))
+    worse = await harness.slash("donjon daño", aguante=3)
+    assert "Heridas −1" in worse.text and "4 más no caben" in worse.text
+    assert await sheet_numbers(harness) == (0, 5, 3)
+    harness.script(*([10] * 3), *([1] * 5))
+    held = await harness.slash("donjon daño")
+    assert "ninguna Herida" in held.text and "Ficha de" not in held.text
+    await harness.assert_ledger_matches()
+
+
+async def test_an_absorbing_skill_is_named_from_the_takers_sheet(harness: Harness) -> None:
+    """Piel Dura "para absorber daño": a Habilidad of the taker's sheet joins the Aguante."""
+    data = json.loads(example("donjon"))
+    data["nombre"] = "Fiera"
+    data["habilidades"] = [{"nombre": "Piel Dura", "dados": 2}]
+    await table_of(harness, "donjon")
+    await harness.slash("ficha importar", archivo=Upload("fiera.json", json.dumps(data).encode()))
+    await harness.slash("donjon ajustes", user=GM, nivel=0)
+    harness.script(*([10] * 5), *([5] * 3))
+    reply = await harness.slash("donjon daño", user=GM, jugador=PLAYER, habilidad="piel dura")
+    assert "Aguante 3 + Piel Dura 2 = 5 dados" in reply.text
+    suggested = await harness.autocomplete("donjon daño", "habilidad", "piel", user=GM, jugador=PLAYER)
+    assert suggested == [{"name": "Piel Dura (2)", "value": "Piel Dura"}]
+    unknown = await harness.slash("donjon daño", habilidad="volar")
+    assert unknown.ephemeral and "no tiene la habilidad «volar»" in unknown.text
