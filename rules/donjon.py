@@ -20,6 +20,10 @@ Side = Literal["a", "b"]
 DEFAULT_SIDES = 20
 MAX_POOL = 100
 MAX_LEVEL = 30
+# A new table's Donjon level: the text's examples play at 1 ("una dificultad Media en un
+# Donjon de Nivel 1 brinda 4 dados al DJ"), as a new character does ("el máximo para un
+# personaje inicial es de 4 dados": Nivel 1 + 3).
+START_LEVEL = 1
 # The most dice one bank gives or a GM adjusts at once.
 MAX_BANK = 100
 # The "Tipo de dado" dial: from a coin to a d100.
@@ -27,6 +31,12 @@ MIN_SIDES = 2
 MAX_SIDES = 100
 # An item's own Habilidad on the Tabla de Provisiones.
 MAX_ITEM_SKILL = 4
+# Tabla 3-2: from "Puños y patadas" (−1) to "Placas y mallas" (4): "Ningún arma mundana … o
+# armadura puede causar o detener más de 4 dados de daño".
+MIN_DAMAGE_LEVEL = -1
+MAX_DAMAGE_LEVEL = 4
+# "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas características"
+LEVEL_CAP_BONUS = 3
 # "Si de nuevo resulta en un empate, repite la acción hasta que haya un vencedor": with
 # d2 a round ties half the time, so a thousand rounds end it with certainty in practice.
 MAX_TIE_ROUNDS = 1000
@@ -203,6 +213,27 @@ def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> i
     if not 0 <= value <= MAX_POOL or not 0 <= item_skill <= MAX_ITEM_SKILL:
         raise RuleError("donjon.bad_item", value=value, skill=item_skill)
     return PROVISIONS_AUTOMATIC + max(value, item_skill) + (PROVISIONS_UNUSUAL if unusual else 0)
+
+
+# -- the character sheet's numbers ---------------------------------------------------------------
+
+
+def characteristic_cap(level: int) -> int:
+    """The most dice Heridas, a Tirada de Salvación or a Habilidad may hold: Nivel + 3."""
+    return level + LEVEL_CAP_BONUS
+
+
+def weight_penalty(weight: int, virility: int) -> int:
+    """ "Si un arma tiene un Peso mayor a la Virilidad del personaje, las oportunidades de
+    impactar con el arma reciben una penalización igual a la diferencia"; the same for
+    armour and Celeridad."""
+    return max(0, weight - virility)
+
+
+def two_handed(weight: int, virility: int) -> bool:
+    """ "Un personaje debe tener una puntuación de Virilidad mayor al Peso de un arma cuerpo a
+    cuerpo para poder utilizarla con una mano"."""
+    return weight >= virility
 
 
 # -- what a test changes on the sheet ------------------------------------------------------------

@@ -39,6 +39,8 @@ KINDS = {
     "expertise": "expertise",
     "health": "health",
     "skill_attribute": "skill_attribute",
+    "level_cap": "level_cap",
+    "item_skill": "item_skill",
 }
 
 

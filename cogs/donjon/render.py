@@ -49,23 +49,43 @@ def safe(name: str) -> str:
 
 
 def part_text(lang: Lang, name: str, value: int) -> str:
-    """A term of a pool: from the catalog, or a Habilidad the player named on their sheet."""
-    if name.startswith("nombre:"):
-        return f"{discord.utils.escape_markdown(name.removeprefix('nombre:'))} {value}"
+    """A term of a pool: from the catalog, or what the player named on their sheet (a
+    Habilidad, an item's Peso, a weapon held in both hands)."""
+    kind, _, rest = name.partition(":")
+    if kind in ("nombre", "peso", "manos"):
+        item = discord.utils.escape_mentions(discord.utils.escape_markdown(rest))
+        if kind == "nombre":
+            return f"{item} {value}"
+        return t(lang, f"donjon.part.{kind}", item=item, value=value)
     if name.startswith("atributo."):
         return t(lang, "fichas.donjon.part", name=t(lang, f"fichas.donjon.attr.{name[9:]}"), value=value)
+    if name.startswith("salvacion."):
+        return t(lang, "fichas.donjon.part", name=t(lang, f"fichas.donjon.save.{name[10:]}"), value=value)
     return t(lang, f"donjon.part.{name}", value=value)
+
+
+def terms_text(lang: Lang, parts: list[tuple[str, int]]) -> str:
+    """ "Celeridad 5 − Peso de Armadura de placas 2 + …": a term taken off reads as such."""
+    text = ""
+    for name, value in parts:
+        if name.startswith("manos:"):
+            continue
+        term = part_text(lang, name, abs(value))
+        text += term if not text else f" {'−' if value < 0 else '+'} {term}"
+    held = [part_text(lang, name, 0) for name, _ in parts if name.startswith("manos:")]
+    return " ".join([text, *held]) if text else " ".join(held)
 
 
 def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
     """Where a pool's dice come from: "Media 3 + Nivel 2 = 5 dados", "Atributo 3 + Habilidad 2
-    (+ 1 guardado) = 6 dados". Zero terms are left out; a pool that is just the number typed
-    (an NPC's dice, nothing banked) needs no explaining."""
-    shown = [(n, v) for n, v in parts if v]
+    (+ 1 guardado) = 6 dados". Zero terms are left out (but a weapon held in both hands is
+    said); a pool that is just the number typed (an NPC's dice, nothing banked) needs no
+    explaining."""
+    shown = [(n, v) for n, v in parts if v or n.startswith("manos:")]
     if not shown or (len(shown) == 1 and shown[0][0] in ("contra", "dados")):
         return None
-    total = sum(v for _, v in shown)
-    terms = " + ".join(part_text(lang, n, v) for n, v in shown if n != "banco")
+    total = max(sum(v for _, v in shown), 0)
+    terms = terms_text(lang, [(n, v) for n, v in shown if n != "banco"])
     bank = next((v for n, v in shown if n == "banco"), 0)
     if bank:
         terms = (

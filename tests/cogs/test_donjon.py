@@ -265,7 +265,7 @@ async def test_settings_are_gm_only_and_change_the_die(table: Harness) -> None:
     refused = await table.slash("donjon ajustes", nivel=3)
     assert refused.ephemeral
     shown = await table.slash("donjon ajustes")
-    assert "Nivel de Donjon: **0** · dado: **d20**" in shown.text
+    assert "Nivel de Donjon: **1** · dado: **d20**" in shown.text
     await table.slash("donjon ajustes", user=GM, dado=6)
     table.script(6, 1)
     reply = await table.slash("donjon prueba", dados=1, contra=1)

@@ -375,3 +375,117 @@ async def test_an_absorbing_skill_is_named_from_the_takers_sheet(harness: Harnes
     assert suggested == [{"name": "Piel Dura (2)", "value": "Piel Dura"}]
     unknown = await harness.slash("donjon daño", habilidad="volar")
     assert unknown.ephemeral and "no tiene la habilidad «volar»" in unknown.text
+
+
+def roland(**changes: object) -> bytes:
+    data = json.loads(example("donjon"))
+    data.update(changes)
+    return json.dumps(data).encode()
+
+
+async def test_the_books_twenty_dice_build_enters_whole_with_its_saving_throws(harness: Harness) -> None:
+    """ "Al final de la creación de tu personaje, tendrás puntuación de Heridas, dos Tiradas
+    de Salvación, y cinco Habilidades … Tienes 20 dados para repartir": Roland's 20 (Rastrear
+    4; Heridas, Sigilo, Machete 3; Ilusión 1; Veneno, Trepar, Animales 2) enter whole, and a
+    Tirada de Salvación rolls like a Habilidad ("una Habilidad apropiada, una Tirada de
+    Salvación")."""
+    await sheets(harness)
+    saves = await harness.autocomplete("donjon prueba", "habilidad", "salvación")
+    assert [c["name"] for c in saves] == [
+        "Salvación contra Ilusión y Confusión (1)",
+        "Salvación contra Veneno, Parálisis y Transformación (2)",
+    ]
+    harness.script(*([10] * 7), *([5] * 3))
+    reply = await harness.slash(
+        "donjon prueba", atributo="discernimiento", habilidad=saves[0]["value"], contra=3
+    )
+    assert "Discernimiento 6 + Salvación contra Ilusión y Confusión 1 = 7 dados" in reply.text
+    harness.script(*([10] * 5), *([5] * 3))
+    english = await harness.slash(
+        "donjon prueba",
+        atributo="aguante",
+        habilidad="Save against Poison, Paralysis and Transformation",
+        contra=3,
+    )
+    assert "Aguante 3 + Salvación contra Veneno, Parálisis y Transformación 2 = 5 dados" in english.text
+
+
+async def test_level_plus_three_caps_every_characteristic(harness: Harness) -> None:
+    """ "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas
+    características": Heridas, the saves and the Habilidades; Provisiones are not one (Roland
+    starts with 5)."""
+    await table_of(harness, "donjon")
+    skills = [{"nombre": "Rastrear Cualquier Cosa", "dados": 5}]
+    for file in (
+        roland(habilidades=skills),
+        roland(heridas=5),
+        roland(salvaciones={"ilusion": 5, "veneno": 0}),
+    ):
+        refused = await harness.slash("ficha importar", archivo=Upload("roland.json", file))
+        assert refused.ephemeral and "Nivel + 3" in refused.text and "> 4" in refused.text
+    higher = await harness.slash(
+        "ficha importar", archivo=Upload("roland.json", roland(habilidades=skills, nivel=2))
+    )
+    assert "importada" in higher.text
+    over = await harness.slash("ficha editar", campo="salvaciones.veneno", valor="6")
+    assert over.ephemeral and "Nivel + 3" in over.text
+    stocked = roland(provisiones=9, nombre="Roland rico")
+    assert "importada" in (await harness.slash("ficha importar", archivo=Upload("r.json", stocked))).text
+
+
+async def test_an_items_skill_adds_to_the_characters(harness: Harness) -> None:
+    """ "Robin tirará 4 dados (la Virilidad de 2, más 2 dados del anillo)"; "se suman ambas
+    Habilidades a la tirada" when an item's Habilidad joins the character's."""
+    await sheets(harness)
+    suggested = await harness.autocomplete("donjon prueba", "objeto", "flot")
+    assert suggested == [
+        {"name": "Anillo de Flotar", "value": "Anillo de Flotar"},
+        {"name": "Magia: Flotar en el Agua (2)", "value": "Magia: Flotar en el Agua"},
+    ]
+    harness.script(*([10] * 4), *([5] * 3))
+    swim = await harness.slash(
+        "donjon prueba", atributo="virilidad", objeto="Magia: Flotar en el Agua", contra=3
+    )
+    assert "Virilidad 2 + Magia: Flotar en el Agua (Anillo de Flotar) 2 = 4 dados" in swim.text
+    harness.script(*([10] * 7), *([5] * 3))
+    both = await harness.slash(
+        "donjon prueba", atributo="virilidad", habilidad="trepar árboles", objeto="anillo de flotar", contra=3
+    )
+    assert (
+        "Virilidad 2 + Trepar Árboles 2 + Magia: Flotar en el Agua (Anillo de Flotar) 2 = 6 dados"
+        in both.text
+    )
+    unknown = await harness.slash("donjon prueba", atributo="virilidad", objeto="cuerda")
+    assert unknown.ephemeral and "no tiene el objeto «cuerda»" in unknown.text
+
+
+async def test_weight_against_virility_takes_dice_off(harness: Harness) -> None:
+    """ "Roland obtiene una armadura de placas (ND 4) y una espada a dos manos (ND 3). Cuando
+    Roland lleve la armadura puesta, su Celeridad tendrá un penalizador de 2 (Peso 4 -
+    Virilidad 2). Además, si utiliza la espada, su oportunidad para impactar disminuye en 1
+    dado"; a weapon as heavy as the Virilidad is held in both hands."""
+    gear = [
+        {"nombre": "Armadura de placas", "tipo": "armadura", "nd": 4},
+        {"nombre": "Espada a dos manos", "tipo": "arma", "nd": 3},
+        {"nombre": "Maza", "tipo": "arma", "nd": 2},
+    ]
+    await table_of(harness, "donjon")
+    await harness.slash("ficha importar", archivo=Upload("roland.json", roland(equipo=gear)))
+    harness.script(*([10] * 3), *([5] * 3))
+    quick = await harness.slash("donjon prueba", atributo="celeridad", contra=3)
+    assert "Celeridad 5 − Peso de Armadura de placas 2 = 3 dados" in quick.text
+    harness.script(*([10] * 4), *([5] * 3))
+    hit = await harness.slash(
+        "donjon prueba",
+        atributo="virilidad",
+        habilidad="atacar con machete",
+        objeto="espada a dos manos",
+        contra=3,
+    )
+    assert (
+        "Virilidad 2 + Atacar con Machete 3 − Peso de Espada a dos manos 1"
+        " (Espada a dos manos: a dos manos, sin escudo ni antorcha) = 4 dados"
+    ) in hit.text
+    harness.script(*([10] * 2), *([5] * 3))
+    mace = await harness.slash("donjon prueba", atributo="virilidad", objeto="maza", contra=3)
+    assert "Virilidad 2 (Maza: a dos manos, sin escudo ni antorcha) = 2 dados" in mace.text

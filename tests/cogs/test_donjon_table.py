@@ -28,10 +28,23 @@ async def test_the_gms_dice_are_explained_level_and_difficulty(table: Harness) -
     assert "the GM: Medium 3 + Level 2 = 5 dice" in english.text
 
 
+async def test_a_new_table_starts_at_donjon_level_one(table: Harness) -> None:
+    """The text's examples start at level 1: "una dificultad Media en un Donjon de Nivel 1
+    brinda 4 dados al DJ"; the GM still sets any level, 0 included."""
+    settings = await table.slash("donjon ajustes")
+    assert "Nivel de Donjon: **1**" in settings.text
+    table.script(20, 1, 1, 1, 1)
+    reply = await table.slash("donjon prueba", dados=1)
+    assert "el DJ: Media 3 + Nivel 1 = 4 dados" in reply.text
+    await table.slash("donjon ajustes", user=GM, nivel=0)
+    assert "Nivel de Donjon: **0**" in (await table.slash("donjon ajustes")).text
+
+
 async def test_an_npcs_plain_dice_need_no_explaining_and_zero_terms_are_left_out(table: Harness) -> None:
     table.script(20, 1, 1)
     plain = await table.slash("donjon prueba", dados=1, contra=2)
     assert "↳" not in plain.text
+    await table.slash("donjon ajustes", user=GM, nivel=0)
     table.script(20, 1, 1, 1)
     level_zero = await table.slash("donjon prueba", dados=1)
     assert "el DJ: Media 3 = 3 dados" in level_zero.text and "Nivel 0" not in level_zero.text

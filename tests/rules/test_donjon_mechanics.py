@@ -53,7 +53,7 @@ def test_an_expense_spends_what_was_put_in_only_on_a_success() -> None:
     assert donjon.expense_wants("provisiones", True, 2, 6) == {"riqueza": -6, "provisiones": 2}
     assert donjon.expense_wants("objeto", True, 1, 2) == {"provisiones": -2}
     assert donjon.expense_wants("vender", True, 4, 0) == {"riqueza": 4}
-    with pytest.raises(RuleError, match="put_in_over.riqueza"):
+    with pytest.raises(RuleError, match=r"put_in_over\.riqueza"):
         donjon.check_put_in("riqueza", 10, 3)
 
 
