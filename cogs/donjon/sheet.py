@@ -277,7 +277,7 @@ def skills_of(option: str, own: bool = False) -> Suggest:
 
 def name_in(name: str, interaction: discord.Interaction) -> bool:
     """A Tirada de Salvación is offered in the user's language only (both are understood)."""
-    other = "en" if lang_for(interaction.locale) == "es" else "es"
+    other: Lang = "en" if lang_for(interaction.locale) == "es" else "es"
     return all(name != t(other, f"fichas.donjon.save.{key}") for key in ("ilusion", "veneno"))
 
 

@@ -390,6 +390,8 @@ async def test_the_books_twenty_dice_build_enters_whole_with_its_saving_throws(h
     Tirada de Salvación rolls like a Habilidad ("una Habilidad apropiada, una Tirada de
     Salvación")."""
     await sheets(harness)
+    seen = (await harness.slash("ficha ver")).text
+    assert "Salvación contra Ilusión y Confusión: 1 dado" in seen and "Anillo de Flotar (ND 0)" in seen
     saves = await harness.autocomplete("donjon prueba", "habilidad", "salvación")
     assert [c["name"] for c in saves] == [
         "Salvación contra Ilusión y Confusión (1)",
