@@ -3,12 +3,17 @@ NPC-pool damage, the rival's bank, motivo and Repetir, the ledger, attributes, l
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.i18n import CATALOG
+from bot.models import TableSettings
+from bot.store import Store
+from rules import donjon
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, OTHER_CHANNEL_ID, PLAYER
 
 
 @pytest.fixture
@@ -211,3 +216,14 @@ def test_every_donjon_form_label_fits_discords_45_characters() -> None:
     ):
         for lang in ("es", "en"):
             assert len(CATALOG.text(key, lang)) <= 45, (key, lang)
+
+
+async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | str) -> None:
+    """The level a new table gets is the store's to write, on SQLite and on PostgreSQL."""
+    store = await Store.open(db_target)
+    try:
+        table = await store.set_settings(CHANNEL_ID, 9, TableSettings())
+        assert table.donjon_level == donjon.START_LEVEL == 1
+        assert (await store.table_or_default(OTHER_CHANNEL_ID, 9)).donjon_level == 1
+    finally:
+        await store.close()
