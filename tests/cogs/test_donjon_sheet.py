@@ -3,6 +3,7 @@ their active sheet, the opposing NPC's from the GM's NPC sheet, numbers as befor
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from tests.cogs.test_ficha import example, imported, table_of
@@ -491,3 +492,21 @@ async def test_weight_against_virility_takes_dice_off(harness: Harness) -> None:
     harness.script(*([10] * 2), *([5] * 3))
     mace = await harness.slash("donjon prueba", atributo="virilidad", objeto="maza", contra=3)
     assert "Virilidad 2 (Maza: a dos manos, sin escudo ni antorcha) = 2 dados" in mace.text
+
+
+async def test_two_purchases_at_once_spend_the_last_wealth_once(harness: Harness) -> None:
+    """Both read Riqueza 1 and both win; the spend is conditional, so the second is refused
+    whole (no card, no roll kept) instead of taking the sheet below 0."""
+    await sheets(harness)
+    await harness.slash("ficha editar", campo="riqueza", valor="1")
+    harness.script(*([10, 10, 10, 5, 5, 5] * 2))
+    before = await rolls(harness)
+    one, two = await asyncio.gather(
+        harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=2),
+        harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=2),
+    )
+    refused = [r for r in (one, two) if r.ephemeral]
+    assert len(refused) == 1 and "No alcanza" in refused[0].text and "Algo ha fallado" not in refused[0].text
+    assert await sheet_numbers(harness) == (3, 5, 0)
+    assert await rolls(harness) == before + 1
+    await harness.assert_ledger_matches()
