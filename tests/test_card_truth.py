@@ -181,6 +181,17 @@ MEDIANA_SENTENCES = (
     Sentence(rf"^{MENTION} pierde {NUMBER} PV", "PV", -1, whose=1, amount=2),
     Sentence(rf"^{MENTION} recupera {NUMBER} PV", "PV", whose=1, amount=2),
 )
+
+
+def mediana_changes(text: str) -> Tally:
+    """Mediana's PV: "<@1> pierde 3 PV", and a damage roll's target "Maese Tobías: 18 →
+    **15**/18 PV" (named by its sheet; the PV are its player's)."""
+    found = sentences(*MEDIANA_SENTENCES)(text)
+    for name, before, after in re.findall(r"^(.+?): (-?\d+) → \*\*(-?\d+)\*\*/\d+ PV", text, re.MULTILINE):
+        found[("PV", name)] += int(after) - int(before)
+    return found
+
+
 MEDIANA_SHOWN = (Shown(rf"^{MENTION}: \*\*(-?\d+)\*\*/{NUMBER} PV", "PV", whose=1, value=2, of=3),)
 DND_SENTENCES = (Sentence(rf"^✨ {MENTION} recibe inspiración heroica", "inspiración", whose=1, amount=None),)
 
@@ -272,7 +283,7 @@ def sentences(*table: Sentence) -> Callable[[str], Tally]:
 READERS = {
     "donjon": Reader(donjon_changes),
     "dune": Reader(sentences(*DUNE_SENTENCES), (*DUNE_SHOWN, Adventure())),
-    "mediana": Reader(sentences(*MEDIANA_SENTENCES), MEDIANA_SHOWN),
+    "mediana": Reader(mediana_changes, MEDIANA_SHOWN),
     "dnd5e": Reader(dnd_changes),
 }
 
@@ -371,12 +382,24 @@ class Play:
         return sum(n for (w, o), n in booked.items() if w == what and whose in (o, ANYONE))
 
     async def named(self, told: Tally) -> Tally:
-        """A tally with its zeros dropped and a sheet's number ("#1") as its name."""
+        """A tally with its zeros dropped, a sheet's number ("#1") as its name, and a sheet
+        named for PV that are its player's (Mediana's PV pool is the player's)."""
         found: Tally = Counter()
         for (what, whose), n in told.items():
-            if n:
-                found[(what, await self.sheet_name(int(whose[1:])) if whose.startswith("#") else whose)] += n
+            if not n:
+                continue
+            if whose.startswith("#"):
+                whose = await self.sheet_name(int(whose[1:]))
+            elif what == "PV" and not re.fullmatch(MENTION, whose):
+                whose = await self.player_of(whose)
+            found[(what, whose)] += n
         return found
+
+    async def player_of(self, name: str) -> str:
+        assert self.harness.bot is not None
+        rows = await self.harness.bot.store.sheets(CHANNEL_ID)
+        owners = {row.owner_id for row in rows if row.name == name and not row.npc}
+        return f"<@{owners.pop()}>" if len(owners) == 1 else name
 
     async def announce(self, interaction: Awaitable[Reply], extra: Tally) -> Reply:
         """An interaction whose card announces ``extra`` in words no reader parses (yet: once
@@ -733,3 +756,4 @@ def test_the_readers_read_what_the_cards_write() -> None:
         ("Determinación", "<@1>"): -1,
     }
     assert dnd_changes("Lía Brezo recibe 7 de daño.\nPG 38 → 31 de 38") == {("PG", "Lía Brezo"): -7}
+    assert mediana_changes("Maese Tobías: 18 → **15**/18 PV · en pie") == {("PV", "Maese Tobías"): -3}
