@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.donjon import START_LEVEL
 from rules.errors import RuleError
 
 
@@ -58,7 +59,7 @@ class Table:
     system: System | None = None
     gm_id: int | None = None
     gm_channel_id: int | None = None
-    donjon_level: int = 0
+    donjon_level: int = START_LEVEL
     settings: TableSettings = field(default_factory=TableSettings)
 
 

@@ -20,6 +20,10 @@ Side = Literal["a", "b"]
 DEFAULT_SIDES = 20
 MAX_POOL = 100
 MAX_LEVEL = 30
+# A new table's Donjon level: the text's examples play at 1 ("una dificultad Media en un
+# Donjon de Nivel 1 brinda 4 dados al DJ"), as a new character does ("el máximo para un
+# personaje inicial es de 4 dados": Nivel 1 + 3).
+START_LEVEL = 1
 # The most dice one bank gives or a GM adjusts at once.
 MAX_BANK = 100
 # The "Tipo de dado" dial: from a coin to a d100.
@@ -27,6 +31,12 @@ MIN_SIDES = 2
 MAX_SIDES = 100
 # An item's own Habilidad on the Tabla de Provisiones.
 MAX_ITEM_SKILL = 4
+# Tabla 3-2: from "Puños y patadas" (−1) to "Placas y mallas" (4): "Ningún arma mundana … o
+# armadura puede causar o detener más de 4 dados de daño".
+MIN_DAMAGE_LEVEL = -1
+MAX_DAMAGE_LEVEL = 4
+# "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas características"
+LEVEL_CAP_BONUS = 3
 # "Si de nuevo resulta en un empate, repite la acción hasta que haya un vencedor": with
 # d2 a round ties half the time, so a thousand rounds end it with certainty in practice.
 MAX_TIE_ROUNDS = 1000
@@ -203,6 +213,87 @@ def provisions_dice(value: int, item_skill: int = 0, unusual: bool = False) -> i
     if not 0 <= value <= MAX_POOL or not 0 <= item_skill <= MAX_ITEM_SKILL:
         raise RuleError("donjon.bad_item", value=value, skill=item_skill)
     return PROVISIONS_AUTOMATIC + max(value, item_skill) + (PROVISIONS_UNUSUAL if unusual else 0)
+
+
+# -- the character sheet's numbers ---------------------------------------------------------------
+
+
+def characteristic_cap(level: int) -> int:
+    """The most dice Heridas, a Tirada de Salvación or a Habilidad may hold: Nivel + 3."""
+    return level + LEVEL_CAP_BONUS
+
+
+def weight_penalty(weight: int, virility: int) -> int:
+    """ "Si un arma tiene un Peso mayor a la Virilidad del personaje, las oportunidades de
+    impactar con el arma reciben una penalización igual a la diferencia"; the same for
+    armour and Celeridad."""
+    return max(0, weight - virility)
+
+
+def two_handed(weight: int, virility: int) -> bool:
+    """ "Un personaje debe tener una puntuación de Virilidad mayor al Peso de un arma cuerpo a
+    cuerpo para poder utilizarla con una mano"."""
+    return weight >= virility
+
+
+# -- what a test changes on the sheet ------------------------------------------------------------
+
+# The kinds of Prueba de Gastos by the score the dice are put in from (vender puts none in).
+PUT_IN_FROM = {
+    "comprar": "riqueza",
+    "provisiones": "riqueza",
+    "influencia": "riqueza",
+    "objeto": "provisiones",
+}
+# The most a sheet's Heridas, Provisiones or Riqueza holds (its file's bound).
+MAX_SCORE = MAX_POOL
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One number of the sheet a test changes: ``delta`` is what is booked, ``wanted`` what
+    the rule asked for (they differ when the score's bound cut it)."""
+
+    score: str
+    delta: int
+    wanted: int
+
+
+def check_put_in(score: str, put_in: int, held: int) -> None:
+    """ "Decide la cantidad de dados que usarás de tu puntuación": no more than it holds."""
+    if put_in > held:
+        raise RuleError(f"donjon.put_in_over.{score}", put_in=put_in, held=held)
+
+
+def expense_wants(kind: str, won: bool, successes: int, put_in: int) -> dict[str, int]:
+    """What a Prueba de Gastos changes, by score. "Si tienes éxito … Los dados que usaste de
+    tu puntuación de Riqueza o Provisiones se gastan. Si no tienes éxito, los dados no se
+    gastan"; buying Provisiones, "Todos los éxitos de la tirada se agregan a tu puntuación de
+    Provisiones"; selling, "Cada éxito que consigas suma un punto a tu Riqueza"."""
+    if not won:
+        return {}
+    if kind == "vender":
+        return {"riqueza": successes}
+    wants = {PUT_IN_FROM[kind]: -put_in}
+    if kind == "provisiones":
+        wants["provisiones"] = successes
+    return {score: delta for score, delta in wants.items() if delta}
+
+
+def damage_wants(won_by_damage: bool, successes: int) -> dict[str, int]:
+    """ "cada éxito del DJ en una Prueba de Daño resta una Herida al personaje afectado"."""
+    return {"heridas": -successes} if won_by_damage and successes else {}
+
+
+def fit(wants: dict[str, int], held: dict[str, int]) -> tuple[Entry, ...]:
+    """The changes as the sheet can take them: a score stays between 0 and ``MAX_SCORE``, so
+    a loss past 0 or a gain past the bound books only what fits (the rest is said)."""
+    entries = []
+    for score, wanted in wants.items():
+        value = held[score]
+        delta = max(-value, min(MAX_SCORE - value, wanted))
+        entries.append(Entry(score, delta, wanted))
+    return tuple(entries)
 
 
 # -- the Ley de los Éxitos ------------------------------------------------------------------------

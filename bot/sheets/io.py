@@ -40,6 +40,8 @@ KINDS = {
     "health": "health",
     "physique": "physique",
     "skill_attribute": "skill_attribute",
+    "level_cap": "level_cap",
+    "item_skill": "item_skill",
 }
 
 

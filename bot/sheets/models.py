@@ -202,14 +202,57 @@ class DonjonSkill(Part):
     dados: Annotated[int, Field(ge=1, le=donjon.MAX_POOL)]
 
 
+class DonjonSaves(Part):
+    """ "Hay dos Tiradas de Salvación en Donjon": contra Ilusión y Confusión (normalmente con
+    Discernimiento) y contra Veneno, Parálisis y Transformación (con Aguante)."""
+
+    ilusion: Dice = 0
+    veneno: Dice = 0
+
+
+class DonjonItem(Part):
+    """A weapon, a piece of armour (a shield is one: "Cuero, acolchada, escudo") or another
+    item. ``nd`` is its mundane Nivel de Daño, which is also its Peso ("La puntuación de
+    Peso siempre es igual al Nivel de Daño mundano"); its Habilidades add to a roll that
+    uses it, 1 to 4 dice unless it is magic ("sólo puede ir de 1 a 4 si el objeto no es
+    mágico")."""
+
+    nombre: Name
+    tipo: Literal["arma", "arma_distancia", "armadura", "escudo", "objeto"] = "objeto"
+    nd: int = Field(0, ge=donjon.MIN_DAMAGE_LEVEL, le=donjon.MAX_DAMAGE_LEVEL)
+    magico: bool = False
+    habilidades: list[DonjonSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
+
+    @model_validator(mode="after")
+    def _mundane_skills(self) -> DonjonItem:
+        if not self.magico and any(s.dados > donjon.MAX_ITEM_SKILL for s in self.habilidades):
+            raise PydanticCustomError("item_skill", "habilidades", {"limit": donjon.MAX_ITEM_SKILL})
+        return self
+
+
 class DonjonSheet(SheetBase):
     sistema: Literal["donjon"] = "donjon"
     nivel: int = Field(ge=1, le=donjon.MAX_LEVEL)
     atributos: DonjonAttributes
     habilidades: list[DonjonSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
+    salvaciones: DonjonSaves = DonjonSaves()
     heridas: Dice
     provisiones: Dice = 0
     riqueza: Dice = 0
+    equipo: list[DonjonItem] = Field(default_factory=list, max_length=LIST_LIMIT)
+
+    @model_validator(mode="after")
+    def _within_level_plus_three(self) -> DonjonSheet:
+        """ "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas
+        características": Heridas, the two Tiradas de Salvación and the Habilidades (not
+        Provisiones or Riqueza: Roland starts with 5 Provisiones at level 1)."""
+        cap = donjon.characteristic_cap(self.nivel)
+        dice = {"heridas": self.heridas, **self.salvaciones.model_dump()}
+        dice |= {s.nombre: s.dados for s in self.habilidades}
+        over = next((name for name, n in dice.items() if n > cap), None)
+        if over is not None:
+            raise PydanticCustomError("level_cap", over, {"limit": f"{over} {dice[over]} > {cap}"})
+        return self
 
 
 # -- Mediana ------------------------------------------------------------------------------

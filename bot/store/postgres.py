@@ -61,6 +61,7 @@ from bot.store.records import record_of
 from bot.store.retention import Pruned, Retention, forgotten_key
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
+from rules.donjon import START_LEVEL
 
 log = logging.getLogger(__name__)
 
@@ -184,10 +185,11 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
 
     async def _add_table(self, db: Db, channel_id: int, guild_id: int | None) -> None:
         await db.execute(
-            "INSERT INTO tables (channel_id, guild_id, created_at) VALUES ($1, $2, $3) "
+            "INSERT INTO tables (channel_id, guild_id, donjon_level, created_at) VALUES ($1, $2, $3, $4) "
             "ON CONFLICT (channel_id) DO NOTHING",
             channel_id,
             guild_id,
+            START_LEVEL,
             self._now(),
         )
 

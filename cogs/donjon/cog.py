@@ -85,7 +85,7 @@ class Donjon(commands.Cog):
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
-    @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador")
+    @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador", "objeto")
     @options("fichas.opt", "atributo", "habilidad", "como")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
     @reason_option
@@ -96,6 +96,7 @@ class Donjon(commands.Cog):
         dados: Pool | None = None,
         atributo: app_commands.Range[str, 1, 60] | None = None,
         habilidad: app_commands.Range[str, 1, 60] | None = None,
+        objeto: app_commands.Range[str, 1, 60] | None = None,
         como: app_commands.Range[str, 1, 100] | None = None,
         contra: Pool | None = None,
         dificultad: Choice[str] | None = None,
@@ -105,13 +106,15 @@ class Donjon(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Dice as a number, or an Atributo and a Habilidad of the roller's sheet (the GM's
-        NPC with ``como``)."""
+        """Dice as a number, or an Atributo, a Habilidad and an item of the roller's sheet
+        (the GM's NPC with ``como``)."""
         parts, character = None, None
         if dados is None or como:
             table = await current_table(interaction)
             player = roll.roller(interaction, table, jugador.id if jugador else None)
-            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player, dados)
+            found = await sheet.dice(
+                self.bot, interaction, table, atributo, habilidad, como, player, dados, objeto
+            )
             dados, parts, character = found
         await roll.prueba(
             interaction,
@@ -128,7 +131,7 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
-    @options("donjon.opt", "dados", "rival", "rival_dados", "banco", "rival_banco", "jugador")
+    @options("donjon.opt", "dados", "rival", "rival_dados", "banco", "rival_banco", "jugador", "objeto")
     @options("donjon.opt", "rival_atributo", "rival_habilidad")
     @options("fichas.opt", "atributo", "habilidad", "como", "rival_pnj")
     @reason_option
@@ -139,6 +142,7 @@ class Donjon(commands.Cog):
         dados: Pool | None = None,
         atributo: app_commands.Range[str, 1, 60] | None = None,
         habilidad: app_commands.Range[str, 1, 60] | None = None,
+        objeto: app_commands.Range[str, 1, 60] | None = None,
         como: app_commands.Range[str, 1, 100] | None = None,
         rival: discord.Member | None = None,
         rival_dados: Pool | None = None,
@@ -161,7 +165,9 @@ class Donjon(commands.Cog):
         player = roll.roller(interaction, table, jugador.id if jugador else None)
         parts, character = None, None
         if dados is None or como:
-            found = await sheet.dice(self.bot, interaction, table, atributo, habilidad, como, player, dados)
+            found = await sheet.dice(
+                self.bot, interaction, table, atributo, habilidad, como, player, dados, objeto
+            )
             dados, parts, character = found
         rival_parts, rival_character = None, None
         if rival_pnj:
@@ -195,6 +201,7 @@ class Donjon(commands.Cog):
     @options(
         "donjon.opt",
         "aguante",
+        "habilidad",
         "modificadores",
         "severidad",
         "pnj",
@@ -210,6 +217,7 @@ class Donjon(commands.Cog):
         self,
         interaction: discord.Interaction[Tirada],
         aguante: Pool | None = None,
+        habilidad: app_commands.Range[str, 1, 60] | None = None,
         modificadores: PoolShift = 0,
         severidad: Choice[str] | None = None,
         pnj: app_commands.Range[str, 1, 100] | None = None,
@@ -220,22 +228,26 @@ class Donjon(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        """Aguante as a number or from the active sheet of whoever takes the damage; the
-        NPC's Atributo and Habilidad as numbers or by name from the GM's NPC ``pnj``."""
+        """Aguante as a number or from the active sheet of whoever takes the damage, with an
+        absorbing Habilidad of that sheet; the NPC's Atributo and Habilidad as numbers or by
+        name from the GM's NPC ``pnj``. The damage comes off that sheet's Heridas."""
         table = await current_table(interaction)
         player = roll.roller(interaction, table, jugador.id if jugador else None)
-        character = None
         if aguante is None:
-            aguante, character = await sheet.endurance(self.bot, interaction, table, player)
+            aguante, _ = await sheet.endurance(self.bot, interaction, table, player)
+        found = await sheet.taker(self.bot, table, player)
+        absorbs = sheet.absorbing(found, habilidad)
         npc = await sheet.npc_terms(self.bot, interaction, table, atributo_pnj, habilidad_pnj, pnj)
         await roll.dano(
             interaction,
             aguante=aguante,
+            habilidad=absorbs,
+            ficha=found[0].id if found else None,
             modificadores=modificadores,
             severidad=severidad.value if severidad else None,
             npc_parts=npc[0] if npc else None,
             npc=npc[1] if npc else None,
-            character=character,
+            character=found[1].nombre if found else None,
             bonificacion_dj=bonificacion_dj,
             jugador=jugador.id if jugador else None,
             secreta=secreta,
@@ -569,13 +581,16 @@ class Donjon(commands.Cog):
 Donjon.prueba.autocomplete("atributo")(sheet.attribute_choices)
 Donjon.prueba.autocomplete("habilidad")(sheet.skill_choices)
 Donjon.prueba.autocomplete("como")(access.npc_choices)
+Donjon.prueba.autocomplete("objeto")(sheet.item_choices)
 Donjon.enfrentada.autocomplete("atributo")(sheet.attribute_choices)
 Donjon.enfrentada.autocomplete("habilidad")(sheet.skill_choices)
 Donjon.enfrentada.autocomplete("como")(access.npc_choices)
+Donjon.enfrentada.autocomplete("objeto")(sheet.item_choices)
 Donjon.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
 Donjon.enfrentada.autocomplete("rival_atributo")(sheet.attributes_of("rival_pnj"))
 Donjon.enfrentada.autocomplete("rival_habilidad")(sheet.skills_of("rival_pnj"))
 Donjon.dano.autocomplete("pnj")(access.npc_choices)
+Donjon.dano.autocomplete("habilidad")(sheet.taker_skill_choices)
 Donjon.dano.autocomplete("atributo_pnj")(sheet.attributes_of("pnj"))
 Donjon.dano.autocomplete("habilidad_pnj")(sheet.skills_of("pnj"))
 Donjon.gastos_comprar.autocomplete("habilidad")(sheet.skill_choices)

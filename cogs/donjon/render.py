@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot import embeds, render
 from bot.chances import donjon_line
-from bot.i18n import CATALOG, Lang, t
+from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.donjon.state import GM, who
 from rules import donjon
@@ -47,23 +49,43 @@ def safe(name: str) -> str:
 
 
 def part_text(lang: Lang, name: str, value: int) -> str:
-    """A term of a pool: from the catalog, or a Habilidad the player named on their sheet."""
-    if name.startswith("nombre:"):
-        return f"{discord.utils.escape_markdown(name.removeprefix('nombre:'))} {value}"
+    """A term of a pool: from the catalog, or what the player named on their sheet (a
+    Habilidad, an item's Peso, a weapon held in both hands)."""
+    kind, _, rest = name.partition(":")
+    if kind in ("nombre", "peso", "manos"):
+        item = discord.utils.escape_mentions(discord.utils.escape_markdown(rest))
+        if kind == "nombre":
+            return f"{item} {value}"
+        return t(lang, f"donjon.part.{kind}", item=item, value=value)
     if name.startswith("atributo."):
         return t(lang, "fichas.donjon.part", name=t(lang, f"fichas.donjon.attr.{name[9:]}"), value=value)
+    if name.startswith("salvacion."):
+        return t(lang, "fichas.donjon.part", name=t(lang, f"fichas.donjon.save.{name[10:]}"), value=value)
     return t(lang, f"donjon.part.{name}", value=value)
+
+
+def terms_text(lang: Lang, parts: list[tuple[str, int]]) -> str:
+    """ "Celeridad 5 − Peso de Armadura de placas 2 + …": a term taken off reads as such."""
+    text = ""
+    for name, value in parts:
+        if name.startswith("manos:"):
+            continue
+        term = part_text(lang, name, abs(value))
+        text += term if not text else f" {'−' if value < 0 else '+'} {term}"
+    held = [part_text(lang, name, 0) for name, _ in parts if name.startswith("manos:")]
+    return " ".join([text, *held]) if text else " ".join(held)
 
 
 def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
     """Where a pool's dice come from: "Media 3 + Nivel 2 = 5 dados", "Atributo 3 + Habilidad 2
-    (+ 1 guardado) = 6 dados". Zero terms are left out; a pool that is just the number typed
-    (an NPC's dice, nothing banked) needs no explaining."""
-    shown = [(n, v) for n, v in parts if v]
+    (+ 1 guardado) = 6 dados". Zero terms are left out (but a weapon held in both hands is
+    said); a pool that is just the number typed (an NPC's dice, nothing banked) needs no
+    explaining."""
+    shown = [(n, v) for n, v in parts if v or n.startswith("manos:")]
     if not shown or (len(shown) == 1 and shown[0][0] in ("contra", "dados")):
         return None
-    total = sum(v for _, v in shown)
-    terms = " + ".join(part_text(lang, n, v) for n, v in shown if n != "banco")
+    total = max(sum(v for _, v in shown), 0)
+    terms = terms_text(lang, [(n, v) for n, v in shown if n != "banco"])
     bank = next((v for n, v in shown if n == "banco"), 0)
     if bank:
         terms = (
@@ -88,6 +110,9 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     embed.colour = embeds.SUCCESS if won else embeds.FAILURE
     winner = label_a if won else label_b
     embeds.field(embed, t(lang, "donjon.result"), outcome_text(lang, roll, winner), inline=False)
+    books = books_field(lang, roll.details)
+    if books is not None:
+        embeds.field(embed, *books, inline=False)
     law = roll.law
     if law is not None:
         embeds.field(embed, t(lang, "donjon.law"), law_text(lang, law), inline=False)
@@ -110,12 +135,48 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
 
 
 def outcome_text(lang: Lang, roll: DonjonRoll, winner: str) -> str:
-    test, details = roll.test, roll.details
-    params = details.get("params", {})
+    test = roll.test
     key = f"donjon.outcome.{roll.kind}.{'won' if test.winner == 'a' else 'lost'}"
-    if params.get("spent") == 0 and f"{key}.free" in CATALOG.entries:
-        key += ".free"
-    return t(lang, key, winner=winner, successes=test.successes, **params)
+    return t(lang, key, winner=winner, successes=test.successes)
+
+
+def signed(delta: int) -> str:
+    """A change as the card writes it: "+3", "−2" (a minus sign, not a hyphen)."""
+    return f"+{delta}" if delta >= 0 else f"−{-delta}"
+
+
+def change_text(lang: Lang, score: str, delta: int) -> str:
+    """ "Riqueza −2": the sheet's number and its change."""
+    return t(lang, "donjon.sheet.change", score=t(lang, f"donjon.score.{score}"), delta=signed(delta))
+
+
+def entry_text(lang: Lang, score: str, delta: int, wanted: int) -> str:
+    """One number the test changed on the sheet, and what its bound left out ("Provisiones +1
+    (4 más no caben: el máximo es 100)")."""
+    name = t(lang, f"donjon.score.{score}")
+    text = change_text(lang, score, delta) if delta else t(lang, "donjon.sheet.unchanged", score=name)
+    lost = abs(wanted) - abs(delta)
+    if lost:
+        way = "up" if wanted > 0 else "down"
+        text += " " + t(lang, f"donjon.sheet.lost.{way}", n=lost, max=donjon.MAX_SCORE)
+    return text
+
+
+def books_field(lang: Lang, details: dict[str, Any]) -> tuple[str, str] | None:
+    """What the test changed on the character, as the books hold it: the sheet's numbers
+    (or why nothing was noted: the sheet is gone), or, without a sheet, what to note."""
+    note = details.get("note")
+    if note:
+        changes = ", ".join(change_text(lang, score, wanted) for score, wanted in note)
+        return t(lang, "donjon.note.title"), t(lang, "donjon.note", changes=changes)
+    sheet = details.get("sheet")
+    if not sheet:
+        return None
+    title = t(lang, "donjon.sheet.title", name=safe(sheet["name"]))
+    if sheet["gone"]:
+        changes = ", ".join(change_text(lang, score, wanted) for score, _, wanted in sheet["entries"])
+        return title, t(lang, "donjon.sheet.gone", changes=changes)
+    return title, "\n".join(entry_text(lang, *entry) for entry in sheet["entries"])
 
 
 def law_text(lang: Lang, law: Law) -> str:

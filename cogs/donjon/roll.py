@@ -9,6 +9,7 @@ same function with them for whoever presses, without spending banked dice again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -18,9 +19,11 @@ from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import Change, Record, Table
+from bot.models import Change, Record, SheetRow, Table
 from bot.reveal import is_secret
 from bot.sheets import access
+from bot.sheets.live import live_field
+from bot.sheets.models import DonjonSheet
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
@@ -29,7 +32,73 @@ from rules.donjon import Contest, DonjonRoll, Law
 from rules.errors import check_range
 
 Parts = list[tuple[str, int]]
-Gain = Callable[[Contest], tuple[Change, ...]]
+# The numbers of a sheet a test changes.
+SCORES = ("heridas", "provisiones", "riqueza")
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a test's result changes (pools, a sheet's numbers) and what its card says of it."""
+
+    changes: tuple[Change, ...] = ()
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+Gain = Callable[[Contest], Effect]
+
+
+@dataclass(frozen=True)
+class Books:
+    """The sheet a test changes, with the numbers it holds as the test is rolled; ``row`` is
+    None when the sheet was deleted since (the card then says nothing is noted)."""
+
+    name: str
+    row: SheetRow | None = None
+    held: dict[str, int] = field(default_factory=dict)
+
+    def effect(self, wants: dict[str, int], why: str) -> Effect:
+        """The rule's ``wants`` booked on the sheet as far as its bounds let them, each a
+        conditional change of its live pool (a race past a bound refuses the whole roll)."""
+        if not wants:
+            return Effect()
+        if self.row is None:
+            entries = [[score, 0, wanted] for score, wanted in wants.items()]
+            return Effect(details={"sheet": {"name": self.name, "entries": entries, "gone": True}})
+        fitted = donjon.fit(wants, self.held)
+        changes = tuple(self.change(self.row, e.score, e.delta, why) for e in fitted if e.delta)
+        entries = [[e.score, e.delta, e.wanted] for e in fitted]
+        return Effect(changes, {"sheet": {"name": self.name, "entries": entries, "gone": False}})
+
+    @staticmethod
+    def change(row: SheetRow, score: str, delta: int, why: str) -> Change:
+        live = live_field(row, score)
+        assert live is not None, score
+        way = "spent" if delta < 0 else "gained"
+        return Change(live.pool, delta, live.owner(row), cap=live.cap(row.data), reason=f"{why}.{way}")
+
+
+def booked(sheet: Books | None, wants: dict[str, int], why: str) -> Effect:
+    """A test's changes to the character: on its sheet, or (a table without sheets) what
+    the card asks the player to note, booking nothing."""
+    if sheet is not None:
+        return sheet.effect(wants, why)
+    return Effect(details={"note": [[score, wanted] for score, wanted in wants.items()]} if wants else {})
+
+
+async def books(interaction: discord.Interaction[Tirada], table: Table, ask: dict[str, Any]) -> Books | None:
+    """The sheet ``ask["ficha"]`` names and what it holds now, or None for a test without one."""
+    sheet_id = ask.get("ficha")
+    if sheet_id is None:
+        return None
+    store = interaction.client.store
+    row = await store.sheet(table.channel_id, sheet_id)
+    name = str(ask.get("character") or "")
+    if row is None:
+        return Books(name)
+    sheet = access.of_kind(await access.content(store, row), DonjonSheet)
+    return Books(sheet.nombre, row, {score: getattr(sheet, score) for score in SCORES})
+
+
 # The options a repeat leaves out: banked dice are spent by choice, one roll at a time.
 SPENDS = ("banco", "banco_dj", "rival_banco", "bonificacion_dj")
 
@@ -207,14 +276,18 @@ async def dano(
     npc_parts: Parts | None = None,
     npc: str | None = None,
     character: str | None = None,
+    habilidad: tuple[str, int] | list[Any] | None = None,
+    ficha: int | None = None,
 ) -> None:
-    """Prueba de Daño: Aguante (+ modifiers) against "el Atributo y Habilidad apropiados del
-    PNJ oponente o el Nivel de Donjon actual más los modificadores basados en la severidad",
-    plus the GM's banked successes; "cada éxito del DJ en una Prueba de Daño resta una Herida".
+    """Prueba de Daño: Aguante (+ an absorbing Habilidad, + modifiers) against "el Atributo y
+    Habilidad apropiados del PNJ oponente o el Nivel de Donjon actual más los modificadores
+    basados en la severidad", plus the GM's banked successes; "cada éxito del DJ en una
+    Prueba de Daño resta una Herida", off the Heridas of sheet ``ficha`` (the taker's).
     ``npc_parts`` are the NPC's two terms by where they came from (its sheet, or numbers);
-    ``character`` names the sheet the Aguante came from."""
+    ``character`` names the taker's sheet."""
     if npc_parts is None and (atributo_pnj is not None or habilidad_pnj is not None):
         npc_parts = [("atributo", atributo_pnj or 0), ("habilidad", habilidad_pnj or 0)]
+    skill = (str(habilidad[0]), int(habilidad[1])) if habilidad else None
     ask = {
         "aguante": aguante,
         "modificadores": modificadores,
@@ -223,6 +296,8 @@ async def dano(
         "npc_parts": npc_parts,
         "npc": npc,
         "character": character,
+        "habilidad": skill,
+        "ficha": ficha,
     }
     table = await current_table(interaction)
     gm_only(table, interaction, bonificacion_dj, "donjon.gm_bank_gm_only")
@@ -238,12 +313,20 @@ async def dano(
         base = donjon.damage_dice(table.donjon_level, severity)
         parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", table.donjon_level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
-    mine = [("atributo.aguante", aguante), ("modificadores", modificadores)] if character else []
+    absorbed = skill[1] if skill else 0
+    mine: Parts = []
+    if character or skill:
+        mine = [("atributo.aguante", aguante), *([skill] if skill else []), ("modificadores", modificadores)]
+    sheet = await books(interaction, table, ask)
+
+    def wounds(test: Contest) -> Effect:
+        return booked(sheet, donjon.damage_wants(test.winner == "b", test.successes), "donjon.dano")
+
     await contest(
         interaction,
         table,
         "dano",
-        (max(aguante + modificadores, 0), against),
+        (max(aguante + absorbed + modificadores, 0), against),
         spend=spend,
         details={
             "player": player,
@@ -252,6 +335,7 @@ async def dano(
             "character": character,
             "rival_character": npc,
         },
+        gain=wounds,
         secret=secreta,
         motivo=motivo,
     )
@@ -308,7 +392,8 @@ async def gastos(
 ) -> None:
     """A Prueba de Gastos: "La Ley de los Éxitos no se aplica"; the dice put in are spent
     only if the test succeeds. Influence banks its successes for the one who paid. What
-    came from the roller's sheet is named (``ask["nombres"]``: term → part name)."""
+    came from the roller's sheet is named (``ask["nombres"]``: term → part name); with a
+    sheet (``ask["ficha"]``) no more is put in than it holds, and the result is booked on it."""
     table = await current_table(interaction)
     mine, parts = expense_pools(ask)
     put_in, player, gm_dice = mine[0][1], sum(v for _, v in mine), sum(v for _, v in parts)
@@ -316,26 +401,32 @@ async def gastos(
     check_range("dados", gm_dice, 0, donjon.MAX_POOL)
     me = interaction.user.id
     names = ask.get("nombres") or {}
-
-    def influence(test: Contest) -> tuple[Change, ...]:
-        if test.winner != "a":
-            return ()
-        change = bank_change(me, test.successes)
-        return (Change(change.pool, change.delta, change.owner_id, reason="donjon.gain.influencia"),)
-
     kind = ask["tipo"]
+    sheet = await books(interaction, table, ask)
+    score = donjon.PUT_IN_FROM.get(kind)
+    if sheet is not None and sheet.row is not None and score is not None:
+        donjon.check_put_in(score, put_in, sheet.held[score])
+
+    def result(test: Contest) -> Effect:
+        won = test.winner == "a"
+        banked: tuple[Change, ...] = ()
+        if kind == "influencia" and won:
+            change = bank_change(me, test.successes)
+            banked = (Change(change.pool, change.delta, change.owner_id, reason="donjon.gain.influencia"),)
+        on_sheet = booked(sheet, donjon.expense_wants(kind, won, test.successes, put_in), "donjon.gastos")
+        return Effect(banked + on_sheet.changes, on_sheet.details)
+
     await contest(
         interaction,
         table,
         f"gastos_{kind}",
         (player, gm_dice),
         details={
-            "params": {"spent": put_in} if kind != "vender" else {},
             "explain": {"b": parts, "a": [(names.get(n, n), v) for n, v in mine] if names else []},
             "ask": ask,
             "character": ask.get("character"),
         },
-        gain=influence if kind == "influencia" else None,
+        gain=result,
         secret=secreta,
         motivo=motivo,
     )
@@ -363,9 +454,10 @@ async def contest(
     if law_for is not None and test.winner is not None:
         winner, narrator = law_for[test.winner]
         law = Law(winner, narrator, test.successes)
-    details = {**details, "motivo": motivo, "secreta": secret}
+    effect = gain(test) if gain else Effect()
+    details = {**details, **effect.details, "motivo": motivo, "secreta": secret}
     roll = DonjonRoll(kind, test, law, details)
-    changes = spend + (gain(test) if gain else ())
+    changes = spend + effect.changes
     record = await rolls.record(
         bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes, secret=secret
     )

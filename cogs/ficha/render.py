@@ -101,7 +101,12 @@ def donjon(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
     )
     embeds.field(embed, t(lang, "fichas.donjon.state"), summary)
     skills = [t(lang, "fichas.dice", name=safe(s.nombre), n=s.dados) for s in sheet.habilidades]
-    embeds.field(embed, t(lang, "fichas.donjon.skills"), listed(lang, skills), inline=False)
+    saves = [
+        t(lang, "fichas.dice", name=t(lang, f"fichas.donjon.save.{key}"), n=n) for key, n in sheet.salvaciones
+    ]
+    embeds.field(embed, t(lang, "fichas.donjon.skills"), listed(lang, skills + saves), inline=False)
+    items = [t(lang, "fichas.donjon.item", name=safe(i.nombre), nd=i.nd) for i in sheet.equipo]
+    embeds.field(embed, t(lang, "fichas.donjon.equipment"), listed(lang, items), inline=False)
 
 
 def mediana(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:

@@ -216,7 +216,8 @@ async def test_expense_tests_have_no_law_of_successes(table: Harness) -> None:
     )
     assert "(8 dados)" in reply.text
     assert "el DJ (7 dados)" in reply.text
-    assert "✅ Provisiones +2; Riqueza −6." in reply.text
+    assert "✅ Provisiones compradas con 2 éxitos." in reply.text
+    assert "anota Riqueza −6, Provisiones +2 en tu hoja" in reply.text
     assert [c for c in reply.message.custom_ids if not c.startswith("rep:")] == []
 
 
@@ -247,7 +248,7 @@ async def test_pulling_an_item_uses_the_provisions_table(table: Harness) -> None
 async def test_selling(table: Harness) -> None:
     table.script(20, 1)
     reply = await table.slash("donjon gastos vender", valor=1, sociabilidad=0, riqueza=1)
-    assert "✅ Vendido: Riqueza +1." in reply.text
+    assert "✅ Vendido con 1 éxito." in reply.text and "anota Riqueza +1 en tu hoja" in reply.text
 
 
 async def test_an_opposed_test_between_players(table: Harness) -> None:
@@ -264,7 +265,7 @@ async def test_settings_are_gm_only_and_change_the_die(table: Harness) -> None:
     refused = await table.slash("donjon ajustes", nivel=3)
     assert refused.ephemeral
     shown = await table.slash("donjon ajustes")
-    assert "Nivel de Donjon: **0** · dado: **d20**" in shown.text
+    assert "Nivel de Donjon: **1** · dado: **d20**" in shown.text
     await table.slash("donjon ajustes", user=GM, dado=6)
     table.script(6, 1)
     reply = await table.slash("donjon prueba", dados=1, contra=1)

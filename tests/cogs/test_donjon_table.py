@@ -3,12 +3,17 @@ NPC-pool damage, the rival's bank, motivo and Repetir, the ledger, attributes, l
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.i18n import CATALOG
+from bot.models import TableSettings
+from bot.store import Store
+from rules import donjon
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, OTHER_CHANNEL_ID, PLAYER
 
 
 @pytest.fixture
@@ -28,10 +33,23 @@ async def test_the_gms_dice_are_explained_level_and_difficulty(table: Harness) -
     assert "the GM: Medium 3 + Level 2 = 5 dice" in english.text
 
 
+async def test_a_new_table_starts_at_donjon_level_one(table: Harness) -> None:
+    """The text's examples start at level 1: "una dificultad Media en un Donjon de Nivel 1
+    brinda 4 dados al DJ"; the GM still sets any level, 0 included."""
+    settings = await table.slash("donjon ajustes")
+    assert "Nivel de Donjon: **1**" in settings.text
+    table.script(20, 1, 1, 1, 1)
+    reply = await table.slash("donjon prueba", dados=1)
+    assert "el DJ: Media 3 + Nivel 1 = 4 dados" in reply.text
+    await table.slash("donjon ajustes", user=GM, nivel=0)
+    assert "Nivel de Donjon: **0**" in (await table.slash("donjon ajustes")).text
+
+
 async def test_an_npcs_plain_dice_need_no_explaining_and_zero_terms_are_left_out(table: Harness) -> None:
     table.script(20, 1, 1)
     plain = await table.slash("donjon prueba", dados=1, contra=2)
     assert "↳" not in plain.text
+    await table.slash("donjon ajustes", user=GM, nivel=0)
     table.script(20, 1, 1, 1)
     level_zero = await table.slash("donjon prueba", dados=1)
     assert "el DJ: Media 3 = 3 dados" in level_zero.text and "Nivel 0" not in level_zero.text
@@ -198,3 +216,14 @@ def test_every_donjon_form_label_fits_discords_45_characters() -> None:
     ):
         for lang in ("es", "en"):
             assert len(CATALOG.text(key, lang)) <= 45, (key, lang)
+
+
+async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | str) -> None:
+    """The level a new table gets is the store's to write, on SQLite and on PostgreSQL."""
+    store = await Store.open(db_target)
+    try:
+        table = await store.set_settings(CHANNEL_ID, 9, TableSettings())
+        assert table.donjon_level == donjon.START_LEVEL == 1
+        assert (await store.table_or_default(OTHER_CHANNEL_ID, 9)).donjon_level == 1
+    finally:
+        await store.close()

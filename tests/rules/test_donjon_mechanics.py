@@ -42,3 +42,24 @@ def test_which_methods_offer_the_reroll(method: str, offered: bool) -> None:
     low = AttributeRoll(((2, 2, 2),) * 6)
     assert donjon.offers_reroll(method, low) is offered
     assert not donjon.offers_reroll(method, AttributeRoll(((3, 3, 3),) * 6))
+
+
+def test_an_expense_spends_what_was_put_in_only_on_a_success() -> None:
+    """ "Si tienes éxito … Los dados que usaste … se gastan. Si no tienes éxito, los dados no
+    se gastan"; buying Provisiones adds every success, selling adds Riqueza."""
+    assert donjon.expense_wants("comprar", True, 3, 2) == {"riqueza": -2}
+    assert donjon.expense_wants("comprar", True, 3, 0) == {}
+    assert donjon.expense_wants("comprar", False, 3, 2) == {}
+    assert donjon.expense_wants("provisiones", True, 2, 6) == {"riqueza": -6, "provisiones": 2}
+    assert donjon.expense_wants("objeto", True, 1, 2) == {"provisiones": -2}
+    assert donjon.expense_wants("vender", True, 4, 0) == {"riqueza": 4}
+    with pytest.raises(RuleError, match=r"put_in_over\.riqueza"):
+        donjon.check_put_in("riqueza", 10, 3)
+
+
+def test_a_sheet_takes_what_fits_between_zero_and_its_bound() -> None:
+    """ "cada éxito del DJ en una Prueba de Daño resta una Herida": down to 0, never below."""
+    assert donjon.damage_wants(True, 2) == {"heridas": -2}
+    assert donjon.damage_wants(False, 2) == {}
+    fitted = donjon.fit({"heridas": -5, "provisiones": 4}, {"heridas": 1, "provisiones": 98})
+    assert fitted == (donjon.Entry("heridas", -1, -5), donjon.Entry("provisiones", 2, 4))
