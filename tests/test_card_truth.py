@@ -691,14 +691,7 @@ CASES = [
     case("mediana", True, mediana_quiet),
     case("mediana", True, mediana_hit_points),
     case("mediana", True, mediana_rest),
-    case(
-        "mediana",
-        True,
-        mediana_damage_to_a_target,
-        pytest.mark.xfail(
-            strict=True, reason="issue 27: /mediana daño objetivo: announces damage it never takes"
-        ),
-    ),
+    case("mediana", True, mediana_damage_to_a_target),
     case("dnd5e", False, dnd_quiet),
     case("dnd5e", True, dnd_quiet),
     case("dnd5e", True, dnd_inspiration),
