@@ -149,11 +149,11 @@ class Sheets(commands.Cog):
         after = sheet.model_dump(mode="json")
         live = live_field(row, path)
         if live is not None:
-            before = live.pool_value(current, int(get(current, path)))
-            delta = live.pool_value(after, int(get(after, path))) - before
-            change = Change(live.pool, delta, live.owner(row), cap=live.cap(after))
-            if delta:
-                await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
+            # A set, not a difference from what was read: simultaneous edits (or an edit
+            # and damage) cannot apply twice; the ledger row records what it really moved.
+            target = live.pool_value(after, int(get(after, path)))
+            change = Change(live.pool, owner_id=live.owner(row), cap=live.cap(after), set_to=target)
+            await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
         else:

@@ -3,11 +3,14 @@ and every refusal (bad files, other players' and other tables' sheets)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.models import Operation, Outcome
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
@@ -19,6 +22,15 @@ async def table_of(harness: Harness, system: str, channel_id: int | None = None)
     await harness.slash("mesa dj", user=ADMIN, miembro=GM, **where)
     await harness.slash("mesa sistema", user=GM, sistema=system, **where)
     return harness
+
+
+@pytest.fixture
+async def both(db_target: Path | str) -> AsyncIterator[Harness]:
+    """A started harness on SQLite, then on PostgreSQL."""
+    h = Harness(db_target)
+    await h.start()
+    yield h
+    await h.close()
 
 
 def example(system: str) -> bytes:
@@ -490,3 +502,65 @@ async def test_mediana_pv_fijar_leaves_a_sheets_pv_to_the_sheet(harness: Harness
     assert refused.ephemeral and "Maese Tobías" in refused.text, refused.text
     assert await harness.pool("mediana_heridas", PLAYER.id) == 0
     assert "PV 18/18" in (await harness.slash("ficha ver")).text
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "value", "shown"),
+    [
+        ("dnd5e", "pg.actuales", "30", "PG 30/38"),
+        ("donjon", "heridas", "5", "Heridas 5"),
+        ("donjon", "provisiones", "1", "Provisiones 1"),
+        ("donjon", "riqueza", "0", "Riqueza 0"),
+        ("mediana", "pv.actuales", "10", "PV 10/18"),
+    ],
+)
+async def test_simultaneous_edits_of_a_live_number_set_it_once(
+    both: Harness, system: str, field: str, value: str, shown: str
+) -> None:
+    """Three /ficha editar of the same value at once: a set is a set, not three differences
+    computed before any was written (38/38 ended at 14/38)."""
+    await table_of(both, system)
+    await imported(both, system)
+    replies = await asyncio.gather(*(both.slash("ficha editar", campo=field, valor=value) for _ in range(3)))
+    assert all(shown in reply.text for reply in replies), [r.text for r in replies]
+    assert shown in (await both.slash("ficha ver")).text
+    await both.assert_ledger_matches()
+
+
+async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
+    both: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit racing *Aplicar daño*, the damage written between the edit's read and its
+    write: the edit still sets 30 (not 38 − 8 less the damage again), and the ledger row
+    says what it really moved."""
+    await table_of(both, "dnd5e")
+    await imported(both, "dnd5e")
+    assert both.bot is not None
+    await both.slash("dnd iniciativa panel")
+    both.script(15)
+    await both.slash("dnd iniciativa unirme")
+    both.script(15, 3, 4)  # 15 + 4 hits AC 10; 2d6 = 7
+    attack = await both.slash("dnd ataque", user=GM, ca=10, bonificador=4, dano="2d6")
+    button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+    menu = await both.click(attack.message, button, user=GM)
+    select = menu.message.custom_ids[0]
+    store, damaged = both.bot.store, asyncio.Event()
+    apply = store.apply
+
+    async def damage_first(op: Operation) -> Outcome:
+        if op.reason == "fichas.editar":
+            await damaged.wait()
+            return await apply(op)
+        outcome = await apply(op)
+        damaged.set()
+        return outcome
+
+    monkeypatch.setattr(store, "apply", damage_first)
+    edit, _ = await asyncio.gather(
+        both.slash("ficha editar", campo="pg.actuales", valor="30"),
+        both.click(menu.message, select, user=GM, values=[f"u{PLAYER.id}"], component_type=3),
+    )
+    rows = await store.ledger(CHANNEL_ID)
+    assert [row.delta for row in reversed(rows) if row.pool == "ficha_pg"] == [38, -7, -1]
+    assert "PG 30/38" in edit.text and "PG 30/38" in (await both.slash("ficha ver")).text
+    await both.assert_ledger_matches()
