@@ -61,9 +61,9 @@ async def find(
             raise Refusal("fichas.no_active")
         return row
     allowed = writable if write else None
-    for row in await store.sheets(table.channel_id):
-        if typed.strip() != str(row.id) and fold(typed) != row.folded:
-            continue
+    picked = typed.strip()
+    sheet_id = int(picked) if picked.isascii() and picked.isdigit() and len(picked) < 19 else None
+    for row in await store.named_sheets(table.channel_id, fold(typed), sheet_id):
         if readable(table, gm, user_id, row) and (allowed is None or allowed(gm, user_id, row)):
             return row
     raise Refusal("fichas.not_found", name=discord.utils.escape_markdown(typed[:60]))
@@ -73,13 +73,14 @@ async def choices(
     store: Store, table: Table, gm: bool, user_id: int, typed: str, *, npc_only: bool = False
 ) -> list[Choice[str]]:
     """Autocomplete: the sheets this user may read whose name contains what was typed."""
-    folded = fold(typed)
-    found = [
-        Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id))
-        for row in await store.sheets(table.channel_id)
-        if readable(table, gm, user_id, row) and folded in row.folded and (row.npc or not npc_only)
-    ]
-    return found[:MAX_CHOICES]
+    if gm:
+        owner, npc = None, (True if npc_only else None)
+    elif npc_only:
+        return []
+    else:
+        owner, npc = (None if table.settings.public_sheets else user_id), False
+    found = await store.sheet_choices(table.channel_id, fold(typed), owner, npc, MAX_CHOICES)
+    return [Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id)) for row in found]
 
 
 async def for_roll(

@@ -87,13 +87,52 @@ class PostgresSheets:
             self._changed(channel_id)
         return chosen
 
-    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
-        """The table's sheets (one owner's when given), by name."""
+    async def sheets(
+        self,
+        channel_id: int,
+        owner_id: int | None = None,
+        limit: int | None = 100,
+        *,
+        npc: bool | None = None,
+    ) -> list[SheetRow]:
+        """The table's sheets (one owner's, only NPCs' or only players' when given), by
+        name; every one with ``limit`` None."""
         rows = await self._pool.fetch(
             "SELECT * FROM sheets WHERE channel_id = $1 AND ($2::bigint IS NULL OR owner_id = $2) "
-            "ORDER BY npc, folded LIMIT $3",
+            'AND ($3::boolean IS NULL OR npc = $3) ORDER BY npc, folded COLLATE "C", id LIMIT $4',
             channel_id,
             owner_id,
+            npc,
+            limit,
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def named_sheets(self, channel_id: int, folded: str, sheet_id: int | None = None) -> list[SheetRow]:
+        """The table's sheets called ``folded`` (one per owner at most), and the one whose
+        id is ``sheet_id``: what a typed name or a picked choice may mean, however many
+        sheets others keep."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND (folded = $2 OR id = $3) "
+            'ORDER BY npc, folded COLLATE "C", id',
+            channel_id,
+            folded,
+            sheet_id,
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def sheet_choices(
+        self, channel_id: int, contains: str, owner_id: int | None, npc: bool | None, limit: int
+    ) -> list[SheetRow]:
+        """The table's first ``limit`` sheets whose folded name contains ``contains``: one
+        owner's players' sheets (``owner_id``), only NPCs' or only players' (``npc``)."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND strpos(folded, $2) > 0 "
+            "AND ($3::bigint IS NULL OR (owner_id = $3 AND NOT npc)) AND ($4::boolean IS NULL OR npc = $4) "
+            'ORDER BY npc, folded COLLATE "C", id LIMIT $5',
+            channel_id,
+            contains,
+            owner_id,
+            npc,
             limit,
         )
         return [sheet_of(r) for r in rows]

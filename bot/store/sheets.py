@@ -81,12 +81,43 @@ class Sheets(Pools):
             self._changed(channel_id)
         return chosen
 
-    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
-        """The table's sheets (one owner's when given), by name."""
+    async def sheets(
+        self,
+        channel_id: int,
+        owner_id: int | None = None,
+        limit: int | None = 100,
+        *,
+        npc: bool | None = None,
+    ) -> list[SheetRow]:
+        """The table's sheets (one owner's, only NPCs' or only players' when given), by
+        name; every one with ``limit`` None."""
         rows = await self._fetchall(
             "SELECT * FROM sheets WHERE channel_id = :channel AND (:owner IS NULL OR owner_id = :owner) "
-            "ORDER BY npc, folded LIMIT :limit",
-            {"channel": channel_id, "owner": owner_id, "limit": limit},
+            "AND (:npc IS NULL OR npc = :npc) ORDER BY npc, folded, id LIMIT coalesce(:limit, -1)",
+            {"channel": channel_id, "owner": owner_id, "npc": npc, "limit": limit},
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def named_sheets(self, channel_id: int, folded: str, sheet_id: int | None = None) -> list[SheetRow]:
+        """The table's sheets called ``folded`` (one per owner at most), and the one whose
+        id is ``sheet_id``: what a typed name or a picked choice may mean, however many
+        sheets others keep."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = ? AND (folded = ? OR id = ?) ORDER BY npc, folded, id",
+            (channel_id, folded, sheet_id),
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def sheet_choices(
+        self, channel_id: int, contains: str, owner_id: int | None, npc: bool | None, limit: int
+    ) -> list[SheetRow]:
+        """The table's first ``limit`` sheets whose folded name contains ``contains``: one
+        owner's players' sheets (``owner_id``), only NPCs' or only players' (``npc``)."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = :channel AND instr(folded, :contains) > 0 "
+            "AND (:owner IS NULL OR (owner_id = :owner AND NOT npc)) AND (:npc IS NULL OR npc = :npc) "
+            "ORDER BY npc, folded, id LIMIT :limit",
+            {"channel": channel_id, "contains": contains, "owner": owner_id, "npc": npc, "limit": limit},
         )
         return [sheet_of(r) for r in rows]
 

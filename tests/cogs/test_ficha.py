@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Operation, Outcome
+from bot.kinds import MEDIANA_SHEET
+from bot.models import Operation, Outcome, SheetRow
+from bot.names import fold
+from bot.sheets.models import blank
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
@@ -564,3 +567,48 @@ async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
     assert [row.delta for row in reversed(rows) if row.pool == "ficha_pg"] == [38, -7, -1]
     assert "PG 30/38" in edit.text and "PG 30/38" in (await both.slash("ficha ver")).text
     await both.assert_ledger_matches()
+
+
+async def crowd(h: Harness, system: str, count: int) -> None:
+    """``count`` player sheets of other players, written straight to the store (40 each)."""
+    assert h.bot is not None
+    for n in range(count):
+        name = f"Aa {n:03}"
+        data = blank(system, name).model_dump(mode="json")
+        row = SheetRow(0, CHANNEL_ID, 5000 + n // 40, False, name, fold(name), system, data, True)
+        await h.bot.store.create_sheet(
+            Operation(CHANNEL_ID, 9_000_000 + n, row.owner_id, "x"), row, lambda i: ()
+        )
+
+
+async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: Harness) -> None:
+    """Lookups ask for the sheet named, not for the first 100 of the table (players first,
+    so the GM's NPCs vanished from ``como:``, ``/ficha ver`` and the autocomplete)."""
+    await table_of(both, "dnd5e")
+    await both.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
+    await both.slash("ficha crear", nombre="Zoe")
+    await crowd(both, "dnd5e", 101)
+    assert "Ficha **Orco**:" in (await both.slash("ficha ver", user=GM, ficha="Orco")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "orc", user=GM)] == [
+        "Orco (dnd5e)"
+    ]
+    assert [c["name"] for c in await both.autocomplete("dnd prueba", "como", "or", user=GM)] == [
+        "Orco (dnd5e)"
+    ]
+    both.script(12)
+    rolled = await both.slash("dnd prueba", user=GM, como="Orco", caracteristica="fuerza")
+    assert "Orco" in rolled.text, rolled.text
+    assert "Ficha **Zoe**:" in (await both.slash("ficha ver", ficha="zoe")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "zo")] == ["Zoe (dnd5e)"]
+
+
+async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness) -> None:
+    """``/mediana pv ver`` reads the player's newest PV sheet, not the table's newest 200."""
+    await table_of(both, "mediana")
+    await both.slash("mediana pv fijar", fisico=2, maximo=10)
+    assert both.bot is not None
+    for n in range(201):
+        data = {"physique": 1, "maximum": 5}
+        await both.bot.store.save_record(CHANNEL_ID, 8_000_000 + n, 6000 + n, MEDIANA_SHEET, data)
+    shown = await both.slash("mediana pv ver", jugador=PLAYER)
+    assert "**10**/10 PV" in shown.text, shown.text
