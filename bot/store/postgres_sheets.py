@@ -168,6 +168,38 @@ class PostgresSheets:
             self._changed(int(channel_id))
         return channel_id is not None
 
+    async def rename_sheet(
+        self, sheet_id: int, version: int, data: dict[str, Any], name: str, folded: str
+    ) -> str | None:
+        """Write a sheet's new data and name (``folded``, its lookup) in one conditional
+        UPDATE, if nobody changed it since ``version`` and its owner has no other sheet of
+        that name at the table; else the refusal's key. Under the table's lock, as a new
+        sheet is, so two renames to one name cannot both pass the check."""
+        async with self._pool.acquire() as db, db.transaction():
+            channel_id = await db.fetchval("SELECT channel_id FROM sheets WHERE id = $1", sheet_id)
+            if channel_id is None:
+                return "fichas.busy"
+            await db.execute("SELECT pg_advisory_xact_lock($1)", channel_id)
+            renamed = await db.fetchval(
+                "UPDATE sheets SET data = $1, name = $2, folded = $3, version = version + 1 "
+                "WHERE id = $4 AND version = $5 AND NOT EXISTS (SELECT 1 FROM sheets AS o "
+                "WHERE o.channel_id = sheets.channel_id AND o.owner_id = sheets.owner_id "
+                "AND o.npc = sheets.npc AND o.folded = $3 AND o.id <> sheets.id) RETURNING id",
+                json.dumps(data, ensure_ascii=False),
+                name,
+                folded,
+                sheet_id,
+                version,
+            )
+            if renamed is None:
+                same = await db.fetchval(
+                    "SELECT 1 FROM sheets WHERE id = $1 AND version = $2", sheet_id, version
+                )
+                return "fichas.busy" if same is None else "fichas.exists"
+            await self._announce(db, int(channel_id))
+        self._changed(int(channel_id))
+        return None
+
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
         async with self._pool.acquire() as db, db.transaction():

@@ -150,6 +150,37 @@ class Sheets(Pools):
             self._changed(int(row[0]))
         return row is not None
 
+    async def rename_sheet(
+        self, sheet_id: int, version: int, data: dict[str, Any], name: str, folded: str
+    ) -> str | None:
+        """Write a sheet's new data and name (``folded``, its lookup) in one conditional
+        UPDATE, if nobody changed it since ``version`` and its owner has no other sheet of
+        that name at the table; else the refusal's key."""
+
+        def rename(db: sqlite3.Connection) -> tuple[int | None, str | None]:
+            row = db.execute(
+                "UPDATE sheets SET data = :data, name = :name, folded = :folded, version = version + 1 "
+                "WHERE id = :id AND version = :version AND NOT EXISTS (SELECT 1 FROM sheets AS o "
+                "WHERE o.channel_id = sheets.channel_id AND o.owner_id = sheets.owner_id "
+                "AND o.npc = sheets.npc AND o.folded = :folded AND o.id <> sheets.id) RETURNING channel_id",
+                {
+                    "data": json.dumps(data, ensure_ascii=False),
+                    "name": name,
+                    "folded": folded,
+                    "id": sheet_id,
+                    "version": version,
+                },
+            ).fetchone()
+            if row is not None:
+                return int(row[0]), None
+            same = db.execute("SELECT 1 FROM sheets WHERE id = ? AND version = ?", (sheet_id, version))
+            return None, "fichas.busy" if same.fetchone() is None else "fichas.exists"
+
+        channel_id, refused = await self._write(rename)
+        if channel_id is not None:
+            self._changed(channel_id)
+        return refused
+
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
 

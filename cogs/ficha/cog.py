@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io as bytes_io
 from dataclasses import replace
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -154,6 +155,8 @@ class Sheets(commands.Cog):
             target = live.pool_value(after, int(get(after, path)))
             change = Change(live.pool, owner_id=live.owner(row), cap=live.cap(after), set_to=target)
             await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
+        elif path == "nombre":
+            await self.rename(row, after, sheet.nombre)
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
         else:
@@ -161,6 +164,15 @@ class Sheets(commands.Cog):
         fresh = await self.bot.store.sheet(ctx.table.channel_id, row.id)
         assert fresh is not None
         await self.show(interaction, ctx, fresh, "fichas.editar.done")
+
+    async def rename(self, row: SheetRow, after: dict[str, Any], name: str) -> None:
+        """A new name is a new lookup too: the old name finds nothing, and it is refused
+        when the owner already has a sheet of that name at the table."""
+        refused = await self.bot.store.rename_sheet(
+            row.id, row.version, as_stored(row, after), name, fold(name)
+        )
+        if refused is not None:
+            raise Refusal(refused, name=safe(name))
 
     async def renew_companion(
         self,

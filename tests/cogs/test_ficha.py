@@ -612,3 +612,21 @@ async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness)
         await both.bot.store.save_record(CHANNEL_ID, 8_000_000 + n, 6000 + n, MEDIANA_SHEET, data)
     shown = await both.slash("mediana pv ver", jugador=PLAYER)
     assert "**10**/10 PV" in shown.text, shown.text
+
+
+async def test_a_renamed_sheet_is_found_by_its_new_name_only(both: Harness) -> None:
+    """Renaming changes the lookup with the card: the old name finds nothing, and no other
+    sheet of the owner can take the new one (nor can a rename take another's)."""
+    await table_of(both, "dnd5e")
+    await imported(both, "dnd5e")
+    renamed = await both.slash("ficha editar", campo="nombre", valor="Lía Rosa")
+    assert "Ficha **Lía Rosa** cambiada" in renamed.text, renamed.text
+    assert "No encuentro ninguna ficha «Lía Brezo»" in (await both.slash("ficha ver", ficha="Lía Brezo")).text
+    assert "Ficha **Lía Rosa**:" in (await both.slash("ficha ver", ficha="lia rosa")).text
+    again = await both.slash("ficha crear", nombre="LÍA ROSA")
+    assert "Ya tienes una ficha llamada «LÍA ROSA»" in again.text
+    await both.slash("ficha crear", nombre="Otra")
+    taken = await both.slash("ficha editar", campo="nombre", valor="lía rosa", ficha="Otra")
+    assert taken.ephemeral and "Ya tienes una ficha llamada «lía rosa»" in taken.text, taken.text
+    assert "Ficha **Otra**:" in (await both.slash("ficha ver", ficha="Otra")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "lia")] == ["Lía Rosa (dnd5e)"]
