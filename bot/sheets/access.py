@@ -108,15 +108,32 @@ def of_kind(sheet: SheetBase, kind: type[S]) -> S:
     return sheet
 
 
-async def check_repeat(interaction: discord.Interaction, record: Record, *players: int | None) -> None:
+async def check_repeat(
+    interaction: discord.Interaction[Tirada],
+    record: Record,
+    *players: int | None,
+    character: str | None = None,
+) -> None:
     """*Repetir* rolls for whoever presses, but a roll made as a character (a sheet's name on
     the card) is that character's: its roller, the ``players`` it was rolled for and the GM
     repeat it; anyone else would roll as another player's character, or as the GM's NPC
-    (``como`` is the GM's only)."""
-    if interaction.user.id in (record.user_id, *players):
+    (``como`` is the GM's only). A roll as a ``character`` that is none of their own sheets
+    was made as an NPC: only the GM repeats it, so a former GM no longer does."""
+    table = await table_of(interaction, record)
+    if is_gm(table, interaction):
         return
-    if not is_gm(await table_of(interaction, record), interaction):
-        raise Refusal("fichas.repeat_not_yours")
+    allowed = {p for p in (record.user_id, *players) if p is not None}
+    if interaction.user.id in allowed and (
+        character is None or await played_by(interaction.client.store, table, character, allowed)
+    ):
+        return
+    raise Refusal("fichas.repeat_not_yours")
+
+
+async def played_by(store: Store, table: Table, character: str, players: set[int]) -> bool:
+    """Whether ``character`` names a player sheet of one of ``players`` at the table."""
+    rows = await store.named_sheets(table.channel_id, fold(character))
+    return any(not row.npc and row.owner_id in players for row in rows)
 
 
 async def named_in(interaction: discord.Interaction[Tirada], option: str, own: bool) -> SheetBase | None:
