@@ -1,10 +1,13 @@
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.support.harness import Harness, Reply, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+
+SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
 
 
 async def create(h: Harness, user=PLAYER, **options: Any) -> Reply:
@@ -134,9 +137,7 @@ async def test_a_saved_roll_whose_data_no_longer_fits_its_system_says_so(harness
 async def test_a_saved_roll_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
     """A table's saved roll made as a character follows *Repetir*'s rule: another player
     does not roll as Lía Brezo, and a former GM does not roll as the NPC any more."""
-    from pathlib import Path
-
-    sheet = (Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json").read_bytes()
+    sheet = SHEET.read_bytes()
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
     await harness.slash("ficha importar", archivo=Upload("dnd5e.json", sheet))
