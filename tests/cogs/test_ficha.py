@@ -630,3 +630,52 @@ async def test_a_renamed_sheet_is_found_by_its_new_name_only(both: Harness) -> N
     assert taken.ephemeral and "Ya tienes una ficha llamada «lía rosa»" in taken.text, taken.text
     assert "Ficha **Otra**:" in (await both.slash("ficha ver", ficha="Otra")).text
     assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "lia")] == ["Lía Rosa (dnd5e)"]
+
+
+def with_name(name: str) -> bytes:
+    data = json.loads(example("dnd5e"))
+    data["nombre"] = name
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"[" * 60_000, "anida demasiado"),
+        (b'{"version": 1, "sistema": "dune", "nivel": ' + b"9" * 4_301 + b"}", "número de demasiadas cifras"),
+        (with_name("\x00Lía"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\x00Brezo"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\x1bBrezo"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\ud800"), "«nombre» lleva un carácter de control"),
+        (
+            json.dumps({"version": 1, "sistema": "dune", "a\x00b": 1}).encode(),
+            "«ab» lleva un carácter de control",
+        ),
+    ],
+)
+async def test_hostile_sheet_files_get_the_import_refusal(both: Harness, raw: bytes, words: str) -> None:
+    """Deep nesting, a number past Python's 4,300 digits, a control character in a text:
+    the file is refused with its reason, never "Algo ha fallado", on both backends."""
+    await table_of(both, "dnd5e")
+    reply = await both.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert reply.ephemeral and words in reply.text, reply.text
+    assert "No tienes ficha activa" in (await both.slash("ficha ver")).text
+
+
+@pytest.mark.parametrize("text", ["\x00", "Lía\x00", "a\x07b", "a\nb", "\x7f", "\u0085", "\ud800"])
+async def test_a_control_character_in_a_typed_text_is_refused_and_names_the_option(
+    both: Harness, text: str
+) -> None:
+    """NUL (which PostgreSQL cannot store) and every other control character, in any text
+    option: a translated refusal naming the option, nothing stored."""
+    await table_of(both, "dune")
+    for command, options, option in (
+        ("ficha crear", {"nombre": text}, "nombre"),
+        ("dune tarea crear", {"user": GM, "nombre": text, "requisito": 3}, "nombre"),
+        ("tirar", {"expresion": "1d6", "motivo": text}, "motivo"),
+    ):
+        reply = await both.slash(command, **options)
+        assert reply.ephemeral and f"«{option}» lleva un carácter de control" in reply.text, reply.text
+        english = await both.slash(command, locale="en-US", **options)
+        assert "control character" in english.text, english.text
+    assert "No tienes ficha activa" in (await both.slash("ficha ver")).text
