@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules import odds
@@ -182,3 +184,34 @@ def test_the_mediana_chart_marks_criticals_and_fails_an_objective_die_of_one() -
         "21"
     ] == "success"
     assert drawn.note.startswith("pifia (sea cual sea el total): ")
+
+
+@pytest.mark.parametrize(
+    "where", [{"guild": False}, {"user_install": True}, {"guild": False, "user_install": True}]
+)
+async def test_donjon_odds_where_there_is_no_table_use_the_books_defaults(
+    db_target: Path | str, where: dict
+) -> None:
+    """A DM, or a server without Tirada (a user install): no table to read the die and the
+    Donjon level from, so the book's d20 and level 0, not "Algo ha fallado"."""
+    harness = Harness(db_target)
+    await harness.start()
+    embed = chart_sent(await harness.slash("probabilidad donjon", dados=5, contra=4, **where))
+    assert "5 dados contra 4 (d20): ganas el 56,5\N{NO-BREAK SPACE}%." in embed["description"]
+    media = chart_sent(await harness.slash("probabilidad donjon", dados=5, **where))
+    await harness.close()
+    assert "5 dados contra 3 (d20)" in media["description"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        ("1d6*" + "9" * 190, "medias de más de 1.000.000.000.000"),
+        ("9" * 95 + "*" + "9" * 95, "medias de más de 1.000.000.000.000"),
+        ("9" * 4400, "el máximo es 200"),
+    ],
+)
+async def test_damage_with_a_huge_number_is_refused_clearly(table: Harness, damage: str, words: str) -> None:
+    """A mean of 10^190 is past what CLDR formats (28 digits): refused before the chart."""
+    reply = await table.slash("probabilidad dnd", modificador=0, cd=10, ataque=True, **{"daño": damage})
+    assert reply.ephemeral and words in reply.text, reply.text
