@@ -68,15 +68,20 @@ class TiradaTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """A command that needs a table, used where there is none (a DM, a server without
         Tirada), says so in the user's language; an autocomplete there just offers nothing.
-        So does a text option with a control character (``bot.options.check_texts``)."""
+        A text option with a control character (``bot.options.check_texts``) is refused
+        too; while it is being typed, it is offered nothing."""
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        if not usable_here(interaction):
+            if autocomplete:
+                return False
+            raise RefusedCheck("error.needs_server")
         try:
-            if not usable_here(interaction):
-                raise RefusedCheck("error.needs_server")
             check_texts(interaction)
         except RefusedCheck:
-            if interaction.type is discord.InteractionType.autocomplete:
-                return False
-            raise
+            if not autocomplete:
+                raise
+            await interaction.response.autocomplete([])
+            return False
         return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
