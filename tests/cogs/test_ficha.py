@@ -600,6 +600,11 @@ async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: H
     assert "Orco" in rolled.text, rolled.text
     assert "Ficha **Zoe**:" in (await both.slash("ficha ver", ficha="zoe")).text
     assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "zo")] == ["Zoe (dnd5e)"]
+    await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.maximos", valor="77")
+    await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.actuales", valor="61")
+    gm_history = (await both.slash("mesa historial", user=GM)).text
+    assert "→ 61" in gm_history, gm_history
+    assert "→ 61" not in (await both.slash("mesa historial")).text
 
 
 async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness) -> None:
