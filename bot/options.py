@@ -31,9 +31,11 @@ TEXT_INPUT = 4
 UNTYPABLE = frozenset({"Cc", "Cs"})
 
 
-def untypable(text: str) -> bool:
-    """Whether ``text`` holds a character no player types (see the module's note)."""
-    return any(unicodedata.category(char) in UNTYPABLE for char in text)
+def untypable(text: str, *, lines: bool = False) -> bool:
+    """Whether ``text`` holds a character no player types (see the module's note); with
+    ``lines`` (a form's paragraph), line breaks are typed."""
+    allowed = "\r\n" if lines else ""
+    return any(unicodedata.category(char) in UNTYPABLE and char not in allowed for char in text)
 
 
 def typable(text: str) -> str:

@@ -39,10 +39,12 @@ class Modal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         """discord.py types this for any client; ``submit`` receives ours, once every
-        field is free of control characters (``bot.options``)."""
+        field is free of control characters (``bot.options``; a paragraph keeps its lines)."""
         for item in self.walk_children():
-            if isinstance(item, discord.ui.TextInput) and untypable(item.value):
-                raise Refusal("error.control_text", option=typable(item.label or ""))
+            paragraph = isinstance(item, discord.ui.TextInput) and item.style is discord.TextStyle.paragraph
+            if isinstance(item, discord.ui.TextInput) and untypable(item.value, lines=paragraph):
+                label = item.to_component_dict().get("label") or ""
+                raise Refusal("error.control_text", option=typable(str(label)))
         await self.submit(interaction)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot import charts
 from tests.support.harness import Harness, Reply, Upload
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, text_channel
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, text_channel
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "fichas"
 # Each system's table: the harness's own channel for Dune, three more for the others.
@@ -164,3 +164,17 @@ async def test_every_autocomplete_takes_hostile_text(tables: Harness) -> None:
                     command.qualified_name, param.display_name, text, user=user, channel_id=channel_id
                 )
                 assert len(choices) <= 25, (command.qualified_name, param.display_name, text[:20])
+
+
+@pytest.mark.parametrize("text", ["Bram\x00", "\x1b", "\ud800"])
+async def test_a_form_field_with_a_control_character_is_refused_naming_it(tables: Harness, text: str) -> None:
+    """A form's text is typed too: refused before the form acts, naming its field."""
+    channel_id = TABLES["dnd5e"]
+    panel = (await tables.slash("dnd iniciativa panel", channel_id=channel_id)).message
+    join = next(c for c in panel.custom_ids if c.startswith("dnd:ini:unirme:"))
+    opened = await tables.click(panel, join, user=OTHER)
+    fields = {"nombre": text, "modificador": "+1", "condicion": ""}
+    reply = await tables.submit(opened.modal_id, fields, user=OTHER, message=tables.current(panel))
+    assert reply.ephemeral and "«Nombre del personaje» lleva un carácter de control" in reply.text, reply.text
+    assert answered_safely(reply) == []
+    assert "Bram" not in str(tables.current(panel).data)
