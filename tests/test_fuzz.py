@@ -55,10 +55,13 @@ TRIES = 3
 PLAIN = {"expresion": "1d6", "campo": "nombre", "ficha": "Otra", "sube": "virilidad", "baja": "aguante"}
 
 
-def leaves(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> list[app_commands.Command]:
+def leaves(
+    command: app_commands.Command[Any, ..., Any] | app_commands.Group | app_commands.ContextMenu,
+) -> list[app_commands.Command]:
+    """The slash commands under ``command`` (a context menu has no text options)."""
     if isinstance(command, app_commands.Group):
         return [leaf for sub in command.commands for leaf in leaves(sub)]
-    return [command]
+    return [command] if isinstance(command, app_commands.Command) else []
 
 
 def plain(param: app_commands.Parameter, h: Harness) -> Any:
