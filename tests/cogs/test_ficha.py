@@ -547,10 +547,24 @@ async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
     button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
     menu = await both.click(attack.message, button, user=GM)
     select = menu.message.custom_ids[0]
-    store, damaged = both.bot.store, asyncio.Event()
+    damage_first(monkeypatch, both)
+    edit, _ = await asyncio.gather(
+        both.slash("ficha editar", campo="pg.actuales", valor="30"),
+        both.click(menu.message, select, user=GM, values=[f"u{PLAYER.id}"], component_type=3),
+    )
+    rows = await both.bot.store.ledger(CHANNEL_ID)
+    assert [row.delta for row in reversed(rows) if row.pool == "ficha_pg"] == [38, -7, -1]
+    assert "PG 30/38" in edit.text and "PG 30/38" in (await both.slash("ficha ver")).text
+    await both.assert_ledger_matches()
+
+
+def damage_first(monkeypatch: pytest.MonkeyPatch, h: Harness) -> None:
+    """Hold every /ficha editar's write until another operation (the damage) is written."""
+    assert h.bot is not None
+    store, damaged = h.bot.store, asyncio.Event()
     apply = store.apply
 
-    async def damage_first(op: Operation) -> Outcome:
+    async def held(op: Operation) -> Outcome:
         if op.reason == "fichas.editar":
             await damaged.wait()
             return await apply(op)
@@ -558,14 +572,23 @@ async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
         damaged.set()
         return outcome
 
-    monkeypatch.setattr(store, "apply", damage_first)
+    monkeypatch.setattr(store, "apply", held)
+
+
+async def test_an_edit_and_mediana_damage_at_once_end_as_one_after_the_other(
+    both: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same race on Mediana's PV (a pool of PV lost): damage 3 written between the
+    edit's read and its write, the edit still leaves 10/18."""
+    await table_of(both, "mediana")
+    await imported(both, "mediana")
+    damage_first(monkeypatch, both)
     edit, _ = await asyncio.gather(
-        both.slash("ficha editar", campo="pg.actuales", valor="30"),
-        both.click(menu.message, select, user=GM, values=[f"u{PLAYER.id}"], component_type=3),
+        both.slash("ficha editar", campo="pv.actuales", valor="10"),
+        both.slash("mediana pv daño", user=GM, cantidad=3, jugador=PLAYER),
     )
-    rows = await store.ledger(CHANNEL_ID)
-    assert [row.delta for row in reversed(rows) if row.pool == "ficha_pg"] == [38, -7, -1]
-    assert "PG 30/38" in edit.text and "PG 30/38" in (await both.slash("ficha ver")).text
+    assert "PV 10/18" in edit.text and "PV 10/18" in (await both.slash("ficha ver")).text
+    assert await both.pool("mediana_heridas", PLAYER.id) == 8
     await both.assert_ledger_matches()
 
 
