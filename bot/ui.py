@@ -40,10 +40,10 @@ class Modal(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
         """discord.py types this for any client; ``submit`` receives ours, once every
         field is free of control characters (``bot.options``; a paragraph keeps its lines)."""
-        for item in self.walk_children():
-            paragraph = isinstance(item, discord.ui.TextInput) and item.style is discord.TextStyle.paragraph
-            if isinstance(item, discord.ui.TextInput) and untypable(item.value, lines=paragraph):
-                label = item.to_component_dict().get("label") or ""
+        fields = (item for item in self.walk_children() if isinstance(item, discord.ui.TextInput))
+        for field in fields:
+            if untypable(field.value, lines=field.style is discord.TextStyle.paragraph):
+                label = field.to_component_dict().get("label") or ""
                 raise Refusal("error.control_text", option=typable(str(label)))
         await self.submit(interaction)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io as bytes_io
 from dataclasses import replace
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,7 +18,7 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
-from bot.sheets.live import LIVE, as_stored, companion, get, live_field, opening
+from bot.sheets.live import LIVE, Data, as_stored, companion, get, live_field, opening
 from bot.sheets.models import NAME_LIMIT, SheetBase, blank
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
@@ -165,7 +164,7 @@ class Sheets(commands.Cog):
         assert fresh is not None
         await self.show(interaction, ctx, fresh, "fichas.editar.done")
 
-    async def rename(self, row: SheetRow, after: dict[str, Any], name: str) -> None:
+    async def rename(self, row: SheetRow, after: Data, name: str) -> None:
         """A new name is a new lookup too: the old name finds nothing, and it is refused
         when the owner already has a sheet of that name at the table."""
         refused = await self.bot.store.rename_sheet(
