@@ -13,10 +13,11 @@ from discord.ext import commands
 from bot import charts, embeds
 from bot.chances import dnd_modes_line, dune_bought_line
 from bot.charts import Bar, Chart
-from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table
+from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
+from bot.models import Table
 from bot.options import Bounded
 from rules import dnd5e, donjon, dune, mediana, odds
 
@@ -116,6 +117,15 @@ def dnd_chart(
     )
 
 
+async def odds_table(interaction: discord.Interaction) -> Table:
+    """The table whose die and Donjon level the odds read. Outside a server with Tirada (a
+    DM, a user install) there is none, nor always a channel discord.py can name: the
+    book's d20 at level 0."""
+    if not with_tirada(interaction):
+        return Table(0, None)
+    return await current_table(interaction)
+
+
 class Probabilidad(commands.Cog):
     group = app_commands.Group(
         name=T("odds.cmd"),
@@ -137,7 +147,7 @@ class Probabilidad(commands.Cog):
         contra: app_commands.Range[int, 0, odds.MAX_POOL] | None = None,
         dificultad: Choice[str] | None = None,
     ) -> None:
-        table = await current_table(interaction)
+        table = await odds_table(interaction)
         against = (
             contra
             if contra is not None

@@ -8,7 +8,7 @@ import pytest
 
 from rules import odds
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import ADMIN, GM, PLAYER
+from tests.support.payloads import ADMIN, GM, PLAYER, interaction_payload
 
 
 @pytest.fixture
@@ -215,3 +215,17 @@ async def test_damage_with_a_huge_number_is_refused_clearly(table: Harness, dama
     """A mean of 10^190 is past what CLDR formats (28 digits): refused before the chart."""
     reply = await table.slash("probabilidad dnd", modificador=0, cd=10, ataque=True, **{"daño": damage})
     assert reply.ephemeral and words in reply.text, reply.text
+
+
+@pytest.mark.parametrize("channel", [{"id": "777"}, {"id": "777", "type": 99}])
+async def test_donjon_odds_in_a_dm_whose_channel_discordpy_cannot_build(
+    harness: Harness, channel: dict
+) -> None:
+    """A DM between two people where the bot is installed only for the user: a partial
+    channel (no type, or one discord.py does not know) leaves ``channel_id`` empty; the
+    odds need no table there."""
+    data = harness._command_data(["probabilidad", "donjon"], {"dados": 5})
+    payload = interaction_payload(2, data, user=PLAYER, locale="es-ES", channel_id=777, guild=False)
+    payload |= {"context": 2, "channel": channel}
+    embed = chart_sent(await harness.feed(payload))
+    assert "5 dados contra 3 (d20)" in embed["description"]
