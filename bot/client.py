@@ -23,6 +23,7 @@ from bot.errors import RefusedCheck, answer_error
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
+from bot.options import check_texts
 from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
@@ -66,12 +67,22 @@ RETENTION = Retention(
 class TiradaTree(app_commands.CommandTree):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """A command that needs a table, used where there is none (a DM, a server without
-        Tirada), says so in the user's language; an autocomplete there just offers nothing."""
-        if usable_here(interaction):
-            return True
-        if interaction.type is discord.InteractionType.autocomplete:
+        Tirada), says so in the user's language; an autocomplete there just offers nothing.
+        A text option with a control character (``bot.options.check_texts``) is refused
+        too; while it is being typed, it is offered nothing."""
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        if not usable_here(interaction):
+            if autocomplete:
+                return False
+            raise RefusedCheck("error.needs_server")
+        try:
+            check_texts(interaction)
+        except RefusedCheck:
+            if not autocomplete:
+                raise
+            await interaction.response.autocomplete([])
             return False
-        raise RefusedCheck("error.needs_server")
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         await answer_error(interaction, error)

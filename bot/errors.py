@@ -55,10 +55,13 @@ class RefusedOption(app_commands.AppCommandError):
 
 
 # The PostgreSQL server out of reach mid-game (restarting, shutting down, the network):
-# what it had not committed is rolled back; what it had, /mesa historial shows.
+# what it had not committed is rolled back; what it had, /mesa historial shows. A
+# connection cut under a query leaves asyncpg's protocol mid-operation, which it reports
+# as an InternalClientError ("cannot switch to state 15; another operation is in progress").
 DATABASE_GONE = (
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,
+    asyncpg.InternalClientError,
     asyncpg.exceptions.OperatorInterventionError,
     ConnectionError,
 )

@@ -5,7 +5,8 @@ transaction that commits only when every table's row count and every pool's ledg
 match on both sides; a target that already holds rows is refused, untouched. One line,
 Spanish then English, says what happened; the exit status says it to a script:
 0 copied, 2 wrong arguments, 3 a database cannot be opened, 6 the bot runs on the file,
-7 the target is not empty, 8 the two sides differ after the copy (nothing committed).
+7 the target is not empty, 8 the two sides differ after the copy (nothing committed),
+9 a row holds what PostgreSQL cannot store (a NUL), named so it can be mended.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ import asyncpg
 from bot.i18n import t
 from bot.lockfile import AlreadyRunning, hold
 from bot.settings import is_postgres
-from bot.store.copy import Mismatch, NotEmpty, copy
+from bot.store.copy import Mismatch, NotEmpty, Unstorable, copy
 
-EXIT_USAGE, EXIT_DATABASE, EXIT_RUNNING, EXIT_NOT_EMPTY, EXIT_MISMATCH = 2, 3, 6, 7, 8
+EXIT_USAGE, EXIT_DATABASE, EXIT_RUNNING, EXIT_NOT_EMPTY, EXIT_MISMATCH, EXIT_UNSTORABLE = 2, 3, 6, 7, 8, 9
 
 
 def both(key: str, **params: str) -> str:
@@ -47,6 +48,11 @@ def main(argv: list[str]) -> int:
     except Mismatch as error:
         print(both("migrate.mismatch", detail=str(error)), file=sys.stderr)
         return EXIT_MISMATCH
+    except Unstorable as error:
+        print(
+            both("migrate.unstorable", table=error.table, row=error.row, column=error.column), file=sys.stderr
+        )
+        return EXIT_UNSTORABLE
     except (OSError, sqlite3.Error, asyncpg.PostgresError) as error:
         print(both("migrate.cannot_open", reason=str(error)), file=sys.stderr)
         return EXIT_DATABASE

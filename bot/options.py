@@ -1,21 +1,62 @@
-"""Slash-command options whose bounds are declared once.
+"""Slash-command options whose bounds are declared once, and the texts no option holds.
 
 ``app_commands.Range[int, 1, 20]`` tells Discord the bounds, but Discord clients can send
 anything and discord.py does not check them, so each cog checked the same bound a second
 time. ``Bounded(low, high)`` publishes ``min_value``/``max_value`` to Discord and checks the
 value with the same numbers, answering with our translated refusal (discord.py's own
 ``TransformerError`` would only say the value was bad).
+
+A control character (NUL, escape, a line break in a one-line option) or a lone surrogate
+is in no text a player means to type: PostgreSQL cannot store a NUL, SQLite's ``length``
+stops at one, neither encodes a surrogate, and the rest would reach cards invisible.
+:func:`check_texts` refuses them in every text option of every command, before it runs.
 """
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.errors import RefusedOption
+from bot.errors import RefusedCheck, RefusedOption
 from rules.errors import RuleError, check_range
+
+# Discord's type of a string option, and of a text input in a form.
+STRING_OPTION = 3
+TEXT_INPUT = 4
+# Unicode's control characters (C0, DEL, C1) and surrogates (never valid alone in UTF-8).
+UNTYPABLE = frozenset({"Cc", "Cs"})
+
+
+def untypable(text: str, *, lines: bool = False) -> bool:
+    """Whether ``text`` holds a character no player types (see the module's note); with
+    ``lines`` (a form's paragraph), line breaks are typed."""
+    allowed = "\r\n" if lines else ""
+    return any(unicodedata.category(char) in UNTYPABLE and char not in allowed for char in text)
+
+
+def typable(text: str) -> str:
+    """``text`` without those characters, to name it in an answer."""
+    return "".join(char for char in text if unicodedata.category(char) not in UNTYPABLE)
+
+
+def string_options(options: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """Each string option of a command's payload (subcommands nest theirs): name, value."""
+    for option in options:
+        if option.get("type") == STRING_OPTION and isinstance(option.get("value"), str):
+            yield option["name"], option["value"]
+        yield from string_options(option.get("options") or [])
+
+
+def check_texts(interaction: discord.Interaction) -> None:
+    """Refuse a command whose text options hold a control character, naming the option."""
+    data: Any = interaction.data or {}
+    for name, value in string_options(data.get("options") or []):
+        if untypable(value):
+            raise RefusedCheck("error.control_text", option=typable(name))
 
 
 class Bounded(app_commands.Transformer):

@@ -17,6 +17,7 @@ import discord
 
 from bot.checks import check_origin, record_channel
 from bot.errors import Refusal, answer_error
+from bot.options import typable, untypable
 
 if TYPE_CHECKING:
     from bot.client import Tirada
@@ -37,7 +38,13 @@ class Modal(discord.ui.Modal):
         super().__init__(title=title, custom_id=f"{custom_id}:{secrets.token_hex(4)}", timeout=FORM_SECONDS)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        """discord.py types this for any client; ``submit`` receives ours."""
+        """discord.py types this for any client; ``submit`` receives ours, once every
+        field is free of control characters (``bot.options``; a paragraph keeps its lines)."""
+        fields = (item for item in self.walk_children() if isinstance(item, discord.ui.TextInput))
+        for field in fields:
+            if untypable(field.value, lines=field.style is discord.TextStyle.paragraph):
+                label = field.to_component_dict().get("label") or ""
+                raise Refusal("error.control_text", option=typable(str(label)))
         await self.submit(interaction)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:

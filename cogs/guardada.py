@@ -81,6 +81,13 @@ async def table_of(interaction: discord.Interaction) -> Table | None:
     return await current_table(interaction)
 
 
+def roller(interaction: discord.Interaction, saved: SavedRoll) -> int:
+    """Who a saved roll is played as made by. A system roll was its creator's latest roll
+    at the table: its system's *Repetir* is asked as if that roll were repeated, so one made
+    as a character stays its player's and the GM's (``access.check_repeat``)."""
+    return interaction.user.id if saved.kind == EXPRESSION_KIND else saved.creator_id
+
+
 class Guardada(commands.Cog):
     group = app_commands.Group(
         name=T("guardada.cmd"),
@@ -192,7 +199,7 @@ class Guardada(commands.Cog):
         else:
             data = saved.data
         assert interaction.channel_id is not None
-        record = Record(0, interaction.channel_id, interaction.user.id, saved.kind, data)
+        record = Record(0, interaction.channel_id, roller(interaction, saved), saved.kind, data)
         try:
             await repeater(interaction, record)
         except (KeyError, TypeError, ValueError):

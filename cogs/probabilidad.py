@@ -13,10 +13,11 @@ from discord.ext import commands
 from bot import charts, embeds
 from bot.chances import dnd_modes_line, dune_bought_line
 from bot.charts import Bar, Chart
-from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table
+from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, with_tirada
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import Lang, T, decimal, lang_for, options, percent, t
+from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
+from bot.models import Table
 from bot.options import Bounded
 from rules import dnd5e, donjon, dune, mediana, odds
 
@@ -37,6 +38,9 @@ MedianaSkill = app_commands.Transform[int, Bounded(0, mediana.MAX_SCORE)]
 MedianaDifficulty = app_commands.Transform[int, Bounded(0, mediana.MAX_DIFFICULTY)]
 # A result less likely than this (under 0.05 %) is not drawn: its bar would be invisible.
 NEGLIGIBLE = 0.0005
+# The largest mean damage shown: a float still exact to the decimal, which CLDR formatting
+# (28 digits at most) prints; "9…9*9…9" within the 200 characters averages 10^190.
+MAX_MEAN_DAMAGE = 10**12
 
 
 def shown(distribution: Mapping[int, float], most: int = MAX_BARS) -> list[tuple[int, float]]:
@@ -113,6 +117,15 @@ def dnd_chart(
     )
 
 
+async def odds_table(interaction: discord.Interaction) -> Table:
+    """The table whose die and Donjon level the odds read. Outside a server with Tirada (a
+    DM, a user install) there is none, nor always a channel discord.py can name: the
+    book's d20 at a new table's level (1)."""
+    if not with_tirada(interaction):
+        return Table(0, None)
+    return await current_table(interaction)
+
+
 class Probabilidad(commands.Cog):
     group = app_commands.Group(
         name=T("odds.cmd"),
@@ -134,7 +147,7 @@ class Probabilidad(commands.Cog):
         contra: app_commands.Range[int, 0, odds.MAX_POOL] | None = None,
         dificultad: Choice[str] | None = None,
     ) -> None:
-        table = await current_table(interaction)
+        table = await odds_table(interaction)
         against = (
             contra
             if contra is not None
@@ -234,8 +247,11 @@ class Probabilidad(commands.Cog):
     ) -> None:
         mode = dnd5e.mode(ventaja, desventaja).value
         result = odds.dnd_distribution(modificador, cd, mode, ataque, dano)
-        await interaction.response.defer()
         lang = lang_for(interaction.locale)
+        means = (result.damage_hit, result.damage_critical, result.expected_damage)
+        if any(m is not None and abs(m) > MAX_MEAN_DAMAGE for m in means):
+            raise Refusal("odds.dnd.damage_too_big", max=number(lang, MAX_MEAN_DAMAGE))
+        await interaction.response.defer()
         lines = []
         if cd is not None and result.p_success is not None:
             lines.append(t(lang, "odds.dnd.success", p=percent(lang, result.p_success), target=cd))

@@ -212,3 +212,34 @@ def test_every_command_with_any_options(runner: asyncio.Runner, bot: Harness, da
         bot.slash(command.qualified_name, user=user, channel_id=channel_id, locale=locale, **options)
     )
     check(reply)
+
+
+async def test_connections_cut_mid_burst_get_the_database_sentence(postgres_url: str) -> None:
+    """Every connection of the bot's pool killed while 30 interactions run (a restart, a
+    failover): each one is answered, applied or "I can't reach the table's database",
+    never "something failed" (asyncpg says InternalClientError of a connection it lost)."""
+    import asyncpg
+
+    h = Harness(postgres_url)
+    await h.start()
+    try:
+        await h.slash("mesa dj", user=ADMIN, miembro=GM)
+        await h.slash("mesa sistema", user=GM, sistema="dune")
+        admin = await asyncpg.connect(postgres_url)
+
+        async def cut() -> None:
+            for _ in range(6):
+                await asyncio.sleep(0.01)
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+        burst = [h.slash("dune impulso añadir", user=GM, cantidad=1) for _ in range(30)]
+        *replies, _ = await asyncio.gather(*burst, cut())
+        await admin.close()
+        generic = [r.text for r in replies if "Algo ha fallado" in r.text]
+        assert not generic, generic
+        assert all(r.callbacks for r in replies)
+    finally:
+        await h.close()

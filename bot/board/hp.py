@@ -24,8 +24,6 @@ from bot.sheets.models import physique_of
 from bot.store import Store
 from rules import dnd5e, mediana
 
-# The /mediana pv sheets read to find a player's (as cogs/mediana/state.py reads them).
-MEDIANA_SHEETS_READ = 200
 # The states the Mediana rules name, said after a player's numbers too (each changes play).
 MEDIANA_NAMED = frozenset({"malherido", "inconsciente", "muerto"})
 # The pools that hold hit points (a D&D sheet's PG and temporary PG, a player's Mediana
@@ -158,10 +156,7 @@ def mediana_player(fighter: mediana.Fighter) -> int | None:
 
 async def pv_sheets(store: Store, table: Table) -> dict[int, Record]:
     """Each player's newest PV sheet (``/mediana pv ficha``), read once for a whole board."""
-    found: dict[int, Record] = {}
-    for record in await store.records(table.channel_id, MEDIANA_SHEET, MEDIANA_SHEETS_READ):
-        found.setdefault(record.user_id, record)
-    return found
+    return await store.latest_records(table.channel_id, MEDIANA_SHEET)
 
 
 async def mediana_hp(

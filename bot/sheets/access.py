@@ -61,9 +61,9 @@ async def find(
             raise Refusal("fichas.no_active")
         return row
     allowed = writable if write else None
-    for row in await store.sheets(table.channel_id):
-        if typed.strip() != str(row.id) and fold(typed) != row.folded:
-            continue
+    picked = typed.strip()
+    sheet_id = int(picked) if picked.isascii() and picked.isdigit() and len(picked) < 19 else None
+    for row in await store.named_sheets(table.channel_id, fold(typed), sheet_id):
         if readable(table, gm, user_id, row) and (allowed is None or allowed(gm, user_id, row)):
             return row
     raise Refusal("fichas.not_found", name=discord.utils.escape_markdown(typed[:60]))
@@ -73,13 +73,14 @@ async def choices(
     store: Store, table: Table, gm: bool, user_id: int, typed: str, *, npc_only: bool = False
 ) -> list[Choice[str]]:
     """Autocomplete: the sheets this user may read whose name contains what was typed."""
-    folded = fold(typed)
-    found = [
-        Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id))
-        for row in await store.sheets(table.channel_id)
-        if readable(table, gm, user_id, row) and folded in row.folded and (row.npc or not npc_only)
-    ]
-    return found[:MAX_CHOICES]
+    if gm:
+        owner, npc = None, (True if npc_only else None)
+    elif npc_only:
+        return []
+    else:
+        owner, npc = (None if table.settings.public_sheets else user_id), False
+    found = await store.sheet_choices(table.channel_id, fold(typed), owner, npc, MAX_CHOICES)
+    return [Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id)) for row in found]
 
 
 async def for_roll(
@@ -107,15 +108,34 @@ def of_kind(sheet: SheetBase, kind: type[S]) -> S:
     return sheet
 
 
-async def check_repeat(interaction: discord.Interaction, record: Record, *players: int | None) -> None:
+async def check_repeat(
+    interaction: discord.Interaction[Tirada],
+    record: Record,
+    *players: int | None,
+    character: str | None = None,
+) -> None:
     """*Repetir* rolls for whoever presses, but a roll made as a character (a sheet's name on
     the card) is that character's: its roller, the ``players`` it was rolled for and the GM
     repeat it; anyone else would roll as another player's character, or as the GM's NPC
-    (``como`` is the GM's only)."""
-    if interaction.user.id in (record.user_id, *players):
+    (``como`` is the GM's only). A roll as a ``character`` that is none of their own sheets
+    was made as an NPC: only the GM repeats it, so a former GM no longer does."""
+    table = await table_of(interaction, record)
+    if is_gm(table, interaction):
         return
-    if not is_gm(await table_of(interaction, record), interaction):
-        raise Refusal("fichas.repeat_not_yours")
+    allowed = {p for p in (record.user_id, *players) if p is not None}
+    if interaction.user.id in allowed and (
+        character is None or await played_by(interaction.client.store, table, character, allowed)
+    ):
+        return
+    raise Refusal("fichas.repeat_not_yours")
+
+
+async def played_by(store: Store, table: Table, character: str, players: set[int]) -> bool:
+    """Whether ``character`` names a player sheet of one of ``players`` at the table, or no
+    sheet at all any more (deleted: nobody's character to roll as, and the system's own
+    repeat says what it can no longer book)."""
+    rows = await store.named_sheets(table.channel_id, fold(character))
+    return not rows or any(not row.npc and row.owner_id in players for row in rows)
 
 
 async def named_in(interaction: discord.Interaction[Tirada], option: str, own: bool) -> SheetBase | None:

@@ -8,14 +8,18 @@ or system, or any value outside the book's ranges.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from bot.options import typable, untypable
 from bot.sheets.models import SHEETS, VERSION, Sheet, SheetBase
 
 MAX_BYTES = 64 * 1024
+# How deep a file may nest lists and objects: a sheet nests three levels at most.
+MAX_DEPTH = 16
 # How many problems a refusal lists: the first few say what to fix without a wall of text.
 SHOWN_PROBLEMS = 5
 SHEET = TypeAdapter(Sheet)
@@ -63,14 +67,42 @@ class Rejected(Exception):
 
 
 def load(raw: bytes) -> SheetBase:
-    """The sheet in ``raw``, or :class:`Rejected` saying why not."""
+    """The sheet in ``raw``, or :class:`Rejected` saying why not. Python's own limits are
+    reasons too: nesting past its recursion (60,000 ``[`` fit in 64 KB) and an integer of
+    more than 4,300 digits are refused like any other bad file."""
     if len(raw) > MAX_BYTES:
         raise Rejected([Problem("too_large", limit=MAX_BYTES // 1024)])
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise Rejected([Problem("not_json")]) from None
+    except RecursionError:
+        raise Rejected([Problem("too_deep", limit=MAX_DEPTH)]) from None
+    except ValueError:
+        raise Rejected([Problem("long_number")]) from None
+    problems = list(untypable_texts(data))
+    if problems:
+        raise Rejected(problems)
     return validate(data)
+
+
+def untypable_texts(data: Any, where: str = "", depth: int = 0) -> Iterator[Problem]:
+    """A problem for each key or text holding a control character (``bot.options``), and
+    for nesting past ``MAX_DEPTH`` (no sheet nests so deep; pydantic need not walk it)."""
+    if depth > MAX_DEPTH:
+        yield Problem("too_deep", limit=MAX_DEPTH)
+        return
+    if isinstance(data, str):
+        if untypable(data):
+            yield Problem("control", where)
+        return
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        path = f"{where}.{key}" if where else str(key)
+        if untypable(path):
+            yield Problem("control", typable(path))
+            continue
+        yield from untypable_texts(value, path, depth + 1)
 
 
 def validate(data: Any) -> SheetBase:

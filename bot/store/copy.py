@@ -9,6 +9,7 @@ every table on both sides, and the same ledger sum for every table's pool on bot
 from __future__ import annotations
 
 import contextlib
+import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,6 +34,15 @@ class NotEmpty(Exception):
 
 class Mismatch(Exception):
     """After the copy, the two sides differ (nothing was committed)."""
+
+
+class Unstorable(Exception):
+    """A row holds a NUL, which SQLite keeps and PostgreSQL's text and jsonb refuse (a file
+    from before NULs were refused in what players type): which row, so it can be mended."""
+
+    def __init__(self, table: str, row: str, column: str) -> None:
+        super().__init__(table, row, column)
+        self.table, self.row, self.column = table, row, column
 
 
 @dataclass
@@ -93,6 +103,10 @@ async def _copy_table(
             "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1", name
         )
     }
+    for row in rows:
+        for column, value in zip(columns, row, strict=True):
+            if holds_nul(value, types.get(column) == "jsonb"):
+                raise Unstorable(name, row_name(columns, row), column)
     booleans = [i for i, c in enumerate(columns) if types.get(c) == "boolean"]
     records = [
         tuple(bool(v) if i in booleans and v is not None else v for i, v in enumerate(r)) for r in rows
@@ -107,6 +121,31 @@ async def _copy_table(
             f"SELECT setval(pg_get_serial_sequence('{name}', '{column}'), "
             f'coalesce((SELECT max("{column}") FROM "{name}"), 0) + 1, false)'
         )
+
+
+def holds_nul(value: Any, jsonb: bool) -> bool:
+    """Whether ``value`` holds a NUL, counting JSON's ``\\u0000`` escape in a jsonb column."""
+    if not isinstance(value, str):
+        return False
+    if "\x00" in value:
+        return True
+    return jsonb and "\\u0000" in value and _nul_in(json.loads(value))
+
+
+def _nul_in(data: Any) -> bool:
+    if isinstance(data, str):
+        return "\x00" in data
+    if isinstance(data, dict):
+        return any(_nul_in(k) or _nul_in(v) for k, v in data.items())
+    return isinstance(data, list) and any(_nul_in(v) for v in data)
+
+
+def row_name(columns: list[str], row: tuple[Any, ...]) -> str:
+    """A row as a person finds it again: ``id 12``, or its first columns' values."""
+    values = dict(zip(columns, row, strict=True))
+    if "id" in values:
+        return f"id {values['id']}"
+    return ", ".join(f"{c} {str(v).replace(chr(0), '')[:40]}" for c, v in list(values.items())[:3])
 
 
 async def _check(db: asyncpg.Connection, snapshot: Snapshot) -> Copied:

@@ -523,6 +523,20 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         )
         return [record_of(r) for r in rows]
 
+    async def latest_records(
+        self, channel_id: int, kind: str, user_id: int | None = None
+    ) -> dict[int, Record]:
+        """Each user's newest live record of one kind (only ``user_id``'s when given),
+        however many others wrote since."""
+        rows = await self._fetch(
+            "SELECT DISTINCT ON (user_id) * FROM records WHERE channel_id = $1 AND kind = $2 "
+            "AND NOT retired AND ($3::bigint IS NULL OR user_id = $3) ORDER BY user_id, id DESC",
+            channel_id,
+            kind,
+            user_id,
+        )
+        return {r["user_id"]: record_of(r) for r in rows}
+
     async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
     ) -> list[Record]:

@@ -87,13 +87,52 @@ class PostgresSheets:
             self._changed(channel_id)
         return chosen
 
-    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
-        """The table's sheets (one owner's when given), by name."""
+    async def sheets(
+        self,
+        channel_id: int,
+        owner_id: int | None = None,
+        limit: int | None = 100,
+        *,
+        npc: bool | None = None,
+    ) -> list[SheetRow]:
+        """The table's sheets (one owner's, only NPCs' or only players' when given), by
+        name; every one with ``limit`` None."""
         rows = await self._pool.fetch(
             "SELECT * FROM sheets WHERE channel_id = $1 AND ($2::bigint IS NULL OR owner_id = $2) "
-            "ORDER BY npc, folded LIMIT $3",
+            'AND ($3::boolean IS NULL OR npc = $3) ORDER BY npc, folded COLLATE "C", id LIMIT $4',
             channel_id,
             owner_id,
+            npc,
+            limit,
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def named_sheets(self, channel_id: int, folded: str, sheet_id: int | None = None) -> list[SheetRow]:
+        """The table's sheets called ``folded`` (one per owner at most), and the one whose
+        id is ``sheet_id``: what a typed name or a picked choice may mean, however many
+        sheets others keep."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND (folded = $2 OR id = $3) "
+            'ORDER BY npc, folded COLLATE "C", id',
+            channel_id,
+            folded,
+            sheet_id,
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def sheet_choices(
+        self, channel_id: int, contains: str, owner_id: int | None, npc: bool | None, limit: int
+    ) -> list[SheetRow]:
+        """The table's first ``limit`` sheets whose folded name contains ``contains``: one
+        owner's players' sheets (``owner_id``), only NPCs' or only players' (``npc``)."""
+        rows = await self._pool.fetch(
+            "SELECT * FROM sheets WHERE channel_id = $1 AND strpos(folded, $2) > 0 "
+            "AND ($3::bigint IS NULL OR (owner_id = $3 AND NOT npc)) AND ($4::boolean IS NULL OR npc = $4) "
+            'ORDER BY npc, folded COLLATE "C", id LIMIT $5',
+            channel_id,
+            contains,
+            owner_id,
+            npc,
             limit,
         )
         return [sheet_of(r) for r in rows]
@@ -128,6 +167,38 @@ class PostgresSheets:
         if channel_id is not None:
             self._changed(int(channel_id))
         return channel_id is not None
+
+    async def rename_sheet(
+        self, sheet_id: int, version: int, data: dict[str, Any], name: str, folded: str
+    ) -> str | None:
+        """Write a sheet's new data and name (``folded``, its lookup) in one conditional
+        UPDATE, if nobody changed it since ``version`` and its owner has no other sheet of
+        that name at the table; else the refusal's key. Under the table's lock, as a new
+        sheet is, so two renames to one name cannot both pass the check."""
+        async with self._pool.acquire() as db, db.transaction():
+            channel_id = await db.fetchval("SELECT channel_id FROM sheets WHERE id = $1", sheet_id)
+            if channel_id is None:
+                return "fichas.busy"
+            await db.execute("SELECT pg_advisory_xact_lock($1)", channel_id)
+            renamed = await db.fetchval(
+                "UPDATE sheets SET data = $1, name = $2, folded = $3, version = version + 1 "
+                "WHERE id = $4 AND version = $5 AND NOT EXISTS (SELECT 1 FROM sheets AS o "
+                "WHERE o.channel_id = sheets.channel_id AND o.owner_id = sheets.owner_id "
+                "AND o.npc = sheets.npc AND o.folded = $3 AND o.id <> sheets.id) RETURNING id",
+                json.dumps(data, ensure_ascii=False),
+                name,
+                folded,
+                sheet_id,
+                version,
+            )
+            if renamed is None:
+                same = await db.fetchval(
+                    "SELECT 1 FROM sheets WHERE id = $1 AND version = $2", sheet_id, version
+                )
+                return "fichas.busy" if same is None else "fichas.exists"
+            await self._announce(db, int(channel_id))
+        self._changed(int(channel_id))
+        return None
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""

@@ -52,6 +52,18 @@ class Records(Connection):
         )
         return [record_of(r) for r in rows]
 
+    async def latest_records(
+        self, channel_id: int, kind: str, user_id: int | None = None
+    ) -> dict[int, Record]:
+        """Each user's newest live record of one kind (only ``user_id``'s when given),
+        however many others wrote since."""
+        rows = await self._fetchall(
+            "SELECT * FROM records WHERE id IN (SELECT max(id) FROM records WHERE channel_id = :channel "
+            "AND kind = :kind AND NOT retired AND (:user IS NULL OR user_id = :user) GROUP BY user_id)",
+            {"channel": channel_id, "kind": kind, "user": user_id},
+        )
+        return {r["user_id"]: record_of(r) for r in rows}
+
     async def linked_records(
         self, channel_id: int, kind: str, field: str, ids: Sequence[int]
     ) -> list[Record]:

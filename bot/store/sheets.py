@@ -81,12 +81,43 @@ class Sheets(Pools):
             self._changed(channel_id)
         return chosen
 
-    async def sheets(self, channel_id: int, owner_id: int | None = None, limit: int = 100) -> list[SheetRow]:
-        """The table's sheets (one owner's when given), by name."""
+    async def sheets(
+        self,
+        channel_id: int,
+        owner_id: int | None = None,
+        limit: int | None = 100,
+        *,
+        npc: bool | None = None,
+    ) -> list[SheetRow]:
+        """The table's sheets (one owner's, only NPCs' or only players' when given), by
+        name; every one with ``limit`` None."""
         rows = await self._fetchall(
             "SELECT * FROM sheets WHERE channel_id = :channel AND (:owner IS NULL OR owner_id = :owner) "
-            "ORDER BY npc, folded LIMIT :limit",
-            {"channel": channel_id, "owner": owner_id, "limit": limit},
+            "AND (:npc IS NULL OR npc = :npc) ORDER BY npc, folded, id LIMIT coalesce(:limit, -1)",
+            {"channel": channel_id, "owner": owner_id, "npc": npc, "limit": limit},
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def named_sheets(self, channel_id: int, folded: str, sheet_id: int | None = None) -> list[SheetRow]:
+        """The table's sheets called ``folded`` (one per owner at most), and the one whose
+        id is ``sheet_id``: what a typed name or a picked choice may mean, however many
+        sheets others keep."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = ? AND (folded = ? OR id = ?) ORDER BY npc, folded, id",
+            (channel_id, folded, sheet_id),
+        )
+        return [sheet_of(r) for r in rows]
+
+    async def sheet_choices(
+        self, channel_id: int, contains: str, owner_id: int | None, npc: bool | None, limit: int
+    ) -> list[SheetRow]:
+        """The table's first ``limit`` sheets whose folded name contains ``contains``: one
+        owner's players' sheets (``owner_id``), only NPCs' or only players' (``npc``)."""
+        rows = await self._fetchall(
+            "SELECT * FROM sheets WHERE channel_id = :channel AND instr(folded, :contains) > 0 "
+            "AND (:owner IS NULL OR (owner_id = :owner AND NOT npc)) AND (:npc IS NULL OR npc = :npc) "
+            "ORDER BY npc, folded, id LIMIT :limit",
+            {"channel": channel_id, "contains": contains, "owner": owner_id, "npc": npc, "limit": limit},
         )
         return [sheet_of(r) for r in rows]
 
@@ -118,6 +149,37 @@ class Sheets(Pools):
         if row is not None:
             self._changed(int(row[0]))
         return row is not None
+
+    async def rename_sheet(
+        self, sheet_id: int, version: int, data: dict[str, Any], name: str, folded: str
+    ) -> str | None:
+        """Write a sheet's new data and name (``folded``, its lookup) in one conditional
+        UPDATE, if nobody changed it since ``version`` and its owner has no other sheet of
+        that name at the table; else the refusal's key."""
+
+        def rename(db: sqlite3.Connection) -> tuple[int | None, str | None]:
+            row = db.execute(
+                "UPDATE sheets SET data = :data, name = :name, folded = :folded, version = version + 1 "
+                "WHERE id = :id AND version = :version AND NOT EXISTS (SELECT 1 FROM sheets AS o "
+                "WHERE o.channel_id = sheets.channel_id AND o.owner_id = sheets.owner_id "
+                "AND o.npc = sheets.npc AND o.folded = :folded AND o.id <> sheets.id) RETURNING channel_id",
+                {
+                    "data": json.dumps(data, ensure_ascii=False),
+                    "name": name,
+                    "folded": folded,
+                    "id": sheet_id,
+                    "version": version,
+                },
+            ).fetchone()
+            if row is not None:
+                return int(row[0]), None
+            same = db.execute("SELECT 1 FROM sheets WHERE id = ? AND version = ?", (sheet_id, version))
+            return None, "fichas.busy" if same.fetchone() is None else "fichas.exists"
+
+        channel_id, refused = await self._write(rename)
+        if channel_id is not None:
+            self._changed(channel_id)
+        return refused
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""

@@ -138,7 +138,7 @@ class Dnd(commands.Cog):
         if "options" not in data:
             raise Refusal("error.roll_gone")
         if data["options"].get("ficha"):
-            await access.check_repeat(interaction, record)
+            await access.check_repeat(interaction, record, character=data["options"]["ficha"])
         await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))

@@ -481,7 +481,7 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
     secreta, motivo = bool(details.get("secreta")), details.get("motivo")
     if ask.get("character"):
-        await access.check_repeat(interaction, record, ask.get("jugador"))
+        await access.check_repeat(interaction, record, ask.get("jugador"), character=ask["character"])
     if roll.kind == "prueba":
         await prueba(interaction, **ask, secreta=secreta, motivo=motivo)
     elif roll.kind == "enfrentada":

@@ -189,7 +189,7 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
         raise Refusal("error.roll_gone")
     spec = RollSpec(**extra["spec"])
     if spec.character:
-        await access.check_repeat(interaction, record)
+        await access.check_repeat(interaction, record, character=spec.character)
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
         # The opposition rolls again: drop what its last roll made, keep where its numbers came from.

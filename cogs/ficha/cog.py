@@ -18,7 +18,7 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
-from bot.sheets.live import LIVE, as_stored, companion, get, live_field, opening
+from bot.sheets.live import LIVE, Data, as_stored, companion, get, live_field, opening
 from bot.sheets.models import NAME_LIMIT, SheetBase, blank
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
@@ -149,11 +149,13 @@ class Sheets(commands.Cog):
         after = sheet.model_dump(mode="json")
         live = live_field(row, path)
         if live is not None:
-            before = live.pool_value(current, int(get(current, path)))
-            delta = live.pool_value(after, int(get(after, path))) - before
-            change = Change(live.pool, delta, live.owner(row), cap=live.cap(after))
-            if delta:
-                await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
+            # A set, not a difference from what was read: simultaneous edits (or an edit
+            # and damage) cannot apply twice; the ledger row records what it really moved.
+            target = live.pool_value(after, int(get(after, path)))
+            change = Change(live.pool, owner_id=live.owner(row), cap=live.cap(after), set_to=target)
+            await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
+        elif path == "nombre":
+            await self.rename(row, after, sheet.nombre)
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
         else:
@@ -161,6 +163,15 @@ class Sheets(commands.Cog):
         fresh = await self.bot.store.sheet(ctx.table.channel_id, row.id)
         assert fresh is not None
         await self.show(interaction, ctx, fresh, "fichas.editar.done")
+
+    async def rename(self, row: SheetRow, after: Data, name: str) -> None:
+        """A new name is a new lookup too: the old name finds nothing, and it is refused
+        when the owner already has a sheet of that name at the table."""
+        refused = await self.bot.store.rename_sheet(
+            row.id, row.version, as_stored(row, after), name, fold(name)
+        )
+        if refused is not None:
+            raise Refusal(refused, name=safe(name))
 
     async def renew_companion(
         self,

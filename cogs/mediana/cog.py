@@ -245,7 +245,7 @@ async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) 
     if not options:
         raise Refusal("mediana.no_repeat")
     if options.get("ficha"):
-        await access.check_repeat(interaction, record)
+        await access.check_repeat(interaction, record, character=options["ficha"])
     if record.data["kind"] == "enfrentada":
         await roll_opposed(interaction, options)
     else:

@@ -19,7 +19,6 @@ EFFECT_KIND = "mediana_efecto"
 # PV lost, per player: a pool, so every change is in the ledger and /mesa deshacer reverts it
 # (shared with the player's active character sheet: bot.sheets.live).
 WOUNDS = MEDIANA_WOUNDS
-SHEETS_READ = 200
 
 
 def wounds_cap(physique: int, maximum: int) -> int:
@@ -39,14 +38,11 @@ def health_from(record: Record | None, wounds: int) -> Health | None:
 
 async def sheets(bot: Tirada, channel_id: int) -> dict[int, Record]:
     """Every character's PV sheet at this table: the newest one recorded for each player."""
-    found: dict[int, Record] = {}
-    for record in await bot.store.records(channel_id, SHEET_KIND, SHEETS_READ):
-        found.setdefault(record.user_id, record)
-    return found
+    return await bot.store.latest_records(channel_id, SHEET_KIND)
 
 
 async def sheet(bot: Tirada, channel_id: int, user_id: int) -> Record | None:
-    return (await sheets(bot, channel_id)).get(user_id)
+    return (await bot.store.latest_records(channel_id, SHEET_KIND, user_id)).get(user_id)
 
 
 async def health(bot: Tirada, channel_id: int, user_id: int) -> Health | None:

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from bot.lockfile import hold
-from bot.models import Change, NewRecord, Operation, Undo
+from bot.models import Change, NewRecord, Operation, SheetRow, Undo
 from bot.store import Store
 from bot.store.copy import copy
 from tests.support.postgres import Server
@@ -103,3 +103,32 @@ async def test_a_file_a_running_bot_holds_is_refused(tmp_path: Path, postgres: S
 async def test_wrong_arguments_say_how_to_use_it(tmp_path: Path) -> None:
     status, _, err = await migrate(str(tmp_path / "missing.db"), "postgresql://x@127.0.0.1/y")
     assert status == 2 and "python -m bot.migrate" in err
+
+
+async def test_a_nul_that_postgresql_cannot_store_is_named_with_its_row(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """An SQLite file from before NULs were refused may hold one (a sheet's name, a roll's
+    motivo in its JSON): the migration names the table, the row and the column, and copies
+    nothing."""
+    source = tmp_path / "tirada.db"
+    store = await Store.open(source)
+    sheet = SheetRow(0, 1, 7, False, "Lía\x00Brezo", "lia\x00brezo", "dune", {"nombre": "Lía"}, True)
+    sheet_id, _ = await store.create_sheet(Operation(1, 5, 7, "test"), sheet, lambda i: ())
+    await store.close()
+    status, _, err = await migrate(str(source), postgres_url)
+    assert status == 9, err
+    assert f"La fila id {sheet_id} de la tabla sheets lleva un carácter NUL en «name»" in err, err
+    assert f"Row id {sheet_id} of table sheets holds a NUL character in “name”" in err, err
+    after = await Store.open(postgres_url)
+    assert await after.sheets(1) == []
+    await after.close()
+
+
+async def test_a_nul_inside_a_records_json_is_named_too(tmp_path: Path, postgres_url: str) -> None:
+    source = tmp_path / "tirada.db"
+    store = await Store.open(source)
+    await store.save_record(1, 99, 7, "tirar", {"motivo": "a\x00b"})
+    await store.close()
+    status, _, err = await migrate(str(source), postgres_url)
+    assert status == 9 and "La fila id 1 de la tabla records lleva un carácter NUL en «data»" in err, err

@@ -1,12 +1,14 @@
-"""``bot.options.Bounded``: one bound, published to Discord and checked with our refusal."""
+"""``bot.options``: one bound, published to Discord and checked with our refusal; the
+characters no text option holds."""
 
 from __future__ import annotations
 
 import discord
+import pytest
 from discord import app_commands
 
 from bot.errors import RefusedOption
-from bot.options import Bounded
+from bot.options import Bounded, typable, untypable
 from rules.errors import RuleError, check_range
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, GM
@@ -58,3 +60,22 @@ async def test_an_option_out_of_its_bounds_gets_our_sentence_and_changes_nothing
 
 def test_the_refusal_is_an_app_command_error_so_discord_py_does_not_wrap_it() -> None:
     assert issubclass(RefusedOption, app_commands.AppCommandError)
+
+
+@pytest.mark.parametrize(
+    ("text", "lines", "refused"),
+    [
+        ("Lía Brezo", False, False),
+        ("\u202eolleh \u200b", False, False),  # direction marks and zero widths are format, not control
+        ("a\x00b", False, True),
+        ("\x1b[31m", False, True),
+        ("\x85", False, True),
+        ("\ud800", False, True),
+        ("una\nlínea", False, True),
+        ("una\r\nlínea", True, False),  # a form's paragraph keeps its lines
+        ("una\tlínea", True, True),
+    ],
+)
+def test_untypable_characters(text: str, lines: bool, refused: bool) -> None:
+    assert untypable(text, lines=lines) is refused
+    assert not untypable(typable(text))

@@ -3,11 +3,17 @@ and every refusal (bad files, other players' and other tables' sheets)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from bot.kinds import MEDIANA_SHEET
+from bot.models import Operation, Outcome, SheetRow
+from bot.names import fold
+from bot.sheets.models import blank
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
@@ -19,6 +25,15 @@ async def table_of(harness: Harness, system: str, channel_id: int | None = None)
     await harness.slash("mesa dj", user=ADMIN, miembro=GM, **where)
     await harness.slash("mesa sistema", user=GM, sistema=system, **where)
     return harness
+
+
+@pytest.fixture
+async def both(db_target: Path | str) -> AsyncIterator[Harness]:
+    """A started harness on SQLite, then on PostgreSQL."""
+    h = Harness(db_target)
+    await h.start()
+    yield h
+    await h.close()
 
 
 def example(system: str) -> bytes:
@@ -490,3 +505,205 @@ async def test_mediana_pv_fijar_leaves_a_sheets_pv_to_the_sheet(harness: Harness
     assert refused.ephemeral and "Maese Tobías" in refused.text, refused.text
     assert await harness.pool("mediana_heridas", PLAYER.id) == 0
     assert "PV 18/18" in (await harness.slash("ficha ver")).text
+
+
+@pytest.mark.parametrize(
+    ("system", "field", "value", "shown"),
+    [
+        ("dnd5e", "pg.actuales", "30", "PG 30/38"),
+        ("donjon", "heridas", "1", "Heridas 1"),
+        ("donjon", "provisiones", "1", "Provisiones 1"),
+        ("donjon", "riqueza", "0", "Riqueza 0"),
+        ("mediana", "pv.actuales", "10", "PV 10/18"),
+    ],
+)
+async def test_simultaneous_edits_of_a_live_number_set_it_once(
+    both: Harness, system: str, field: str, value: str, shown: str
+) -> None:
+    """Three /ficha editar of the same value at once: a set is a set, not three differences
+    computed before any was written (38/38 ended at 14/38)."""
+    await table_of(both, system)
+    await imported(both, system)
+    replies = await asyncio.gather(*(both.slash("ficha editar", campo=field, valor=value) for _ in range(3)))
+    assert all(shown in reply.text for reply in replies), [r.text for r in replies]
+    assert shown in (await both.slash("ficha ver")).text
+    await both.assert_ledger_matches()
+
+
+async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
+    both: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An edit racing *Aplicar daño*, the damage written between the edit's read and its
+    write: the edit still sets 30 (not 38 − 8 less the damage again), and the ledger row
+    says what it really moved."""
+    await table_of(both, "dnd5e")
+    await imported(both, "dnd5e")
+    assert both.bot is not None
+    await both.slash("dnd iniciativa panel")
+    both.script(15)
+    await both.slash("dnd iniciativa unirme")
+    both.script(15, 3, 4)  # 15 + 4 hits AC 10; 2d6 = 7
+    attack = await both.slash("dnd ataque", user=GM, ca=10, bonificador=4, dano="2d6")
+    button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+    menu = await both.click(attack.message, button, user=GM)
+    select = menu.message.custom_ids[0]
+    damage_first(monkeypatch, both)
+    edit, _ = await asyncio.gather(
+        both.slash("ficha editar", campo="pg.actuales", valor="30"),
+        both.click(menu.message, select, user=GM, values=[f"u{PLAYER.id}"], component_type=3),
+    )
+    rows = await both.bot.store.ledger(CHANNEL_ID)
+    assert [row.delta for row in reversed(rows) if row.pool == "ficha_pg"] == [38, -7, -1]
+    assert "PG 30/38" in edit.text and "PG 30/38" in (await both.slash("ficha ver")).text
+    await both.assert_ledger_matches()
+
+
+def damage_first(monkeypatch: pytest.MonkeyPatch, h: Harness) -> None:
+    """Hold every /ficha editar's write until another operation (the damage) is written."""
+    assert h.bot is not None
+    store, damaged = h.bot.store, asyncio.Event()
+    apply = store.apply
+
+    async def held(op: Operation) -> Outcome:
+        if op.reason == "fichas.editar":
+            await damaged.wait()
+            return await apply(op)
+        outcome = await apply(op)
+        damaged.set()
+        return outcome
+
+    monkeypatch.setattr(store, "apply", held)
+
+
+async def test_an_edit_and_mediana_damage_at_once_end_as_one_after_the_other(
+    both: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same race on Mediana's PV (a pool of PV lost): damage 3 written between the
+    edit's read and its write, the edit still leaves 10/18."""
+    await table_of(both, "mediana")
+    await imported(both, "mediana")
+    damage_first(monkeypatch, both)
+    edit, _ = await asyncio.gather(
+        both.slash("ficha editar", campo="pv.actuales", valor="10"),
+        both.slash("mediana pv daño", user=GM, cantidad=3, jugador=PLAYER),
+    )
+    assert "PV 10/18" in edit.text and "PV 10/18" in (await both.slash("ficha ver")).text
+    assert await both.pool("mediana_heridas", PLAYER.id) == 8
+    await both.assert_ledger_matches()
+
+
+async def crowd(h: Harness, system: str, count: int) -> None:
+    """``count`` player sheets of other players, written straight to the store (40 each)."""
+    assert h.bot is not None
+    for n in range(count):
+        name = f"Aa {n:03}"
+        data = blank(system, name).model_dump(mode="json")
+        row = SheetRow(0, CHANNEL_ID, 5000 + n // 40, False, name, fold(name), system, data, True)
+        await h.bot.store.create_sheet(
+            Operation(CHANNEL_ID, 9_000_000 + n, row.owner_id, "x"), row, lambda i: ()
+        )
+
+
+async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: Harness) -> None:
+    """Lookups ask for the sheet named, not for the first 100 of the table (players first,
+    so the GM's NPCs vanished from ``como:``, ``/ficha ver`` and the autocomplete)."""
+    await table_of(both, "dnd5e")
+    await both.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
+    await both.slash("ficha crear", nombre="Zoe")
+    await crowd(both, "dnd5e", 101)
+    assert "Ficha **Orco**:" in (await both.slash("ficha ver", user=GM, ficha="Orco")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "orc", user=GM)] == [
+        "Orco (dnd5e)"
+    ]
+    assert [c["name"] for c in await both.autocomplete("dnd prueba", "como", "or", user=GM)] == [
+        "Orco (dnd5e)"
+    ]
+    both.script(12)
+    rolled = await both.slash("dnd prueba", user=GM, como="Orco", caracteristica="fuerza")
+    assert "Orco" in rolled.text, rolled.text
+    assert "Ficha **Zoe**:" in (await both.slash("ficha ver", ficha="zoe")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "zo")] == ["Zoe (dnd5e)"]
+    await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.maximos", valor="77")
+    await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.actuales", valor="61")
+    gm_history = (await both.slash("mesa historial", user=GM)).text
+    assert "→ 61" in gm_history, gm_history
+    assert "→ 61" not in (await both.slash("mesa historial")).text
+
+
+async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness) -> None:
+    """``/mediana pv ver`` reads the player's newest PV sheet, not the table's newest 200."""
+    await table_of(both, "mediana")
+    await both.slash("mediana pv fijar", fisico=2, maximo=10)
+    assert both.bot is not None
+    for n in range(201):
+        data = {"physique": 1, "maximum": 5}
+        await both.bot.store.save_record(CHANNEL_ID, 8_000_000 + n, 6000 + n, MEDIANA_SHEET, data)
+    shown = await both.slash("mediana pv ver", jugador=PLAYER)
+    assert "**10**/10 PV" in shown.text, shown.text
+
+
+async def test_a_renamed_sheet_is_found_by_its_new_name_only(both: Harness) -> None:
+    """Renaming changes the lookup with the card: the old name finds nothing, and no other
+    sheet of the owner can take the new one (nor can a rename take another's)."""
+    await table_of(both, "dnd5e")
+    await imported(both, "dnd5e")
+    renamed = await both.slash("ficha editar", campo="nombre", valor="Lía Rosa")
+    assert "Ficha **Lía Rosa** cambiada" in renamed.text, renamed.text
+    assert "No encuentro ninguna ficha «Lía Brezo»" in (await both.slash("ficha ver", ficha="Lía Brezo")).text
+    assert "Ficha **Lía Rosa**:" in (await both.slash("ficha ver", ficha="lia rosa")).text
+    again = await both.slash("ficha crear", nombre="LÍA ROSA")
+    assert "Ya tienes una ficha llamada «LÍA ROSA»" in again.text
+    await both.slash("ficha crear", nombre="Otra")
+    taken = await both.slash("ficha editar", campo="nombre", valor="lía rosa", ficha="Otra")
+    assert taken.ephemeral and "Ya tienes una ficha llamada «lía rosa»" in taken.text, taken.text
+    assert "Ficha **Otra**:" in (await both.slash("ficha ver", ficha="Otra")).text
+    assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "lia")] == ["Lía Rosa (dnd5e)"]
+
+
+def with_name(name: str) -> bytes:
+    data = json.loads(example("dnd5e"))
+    data["nombre"] = name
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        (b"[" * 60_000, "anida demasiado"),
+        (b'{"version": 1, "sistema": "dune", "nivel": ' + b"9" * 4_301 + b"}", "número de demasiadas cifras"),
+        (with_name("\x00Lía"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\x00Brezo"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\x1bBrezo"), "«nombre» lleva un carácter de control"),
+        (with_name("Lía\ud800"), "«nombre» lleva un carácter de control"),
+        (
+            json.dumps({"version": 1, "sistema": "dune", "a\x00b": 1}).encode(),
+            "«ab» lleva un carácter de control",
+        ),
+    ],
+)
+async def test_hostile_sheet_files_get_the_import_refusal(both: Harness, raw: bytes, words: str) -> None:
+    """Deep nesting, a number past Python's 4,300 digits, a control character in a text:
+    the file is refused with its reason, never "Algo ha fallado", on both backends."""
+    await table_of(both, "dnd5e")
+    reply = await both.slash("ficha importar", archivo=Upload("f.json", raw))
+    assert reply.ephemeral and words in reply.text, reply.text
+    assert "No tienes ficha activa" in (await both.slash("ficha ver")).text
+
+
+@pytest.mark.parametrize("text", ["\x00", "Lía\x00", "a\x07b", "a\nb", "\x7f", "\u0085", "\ud800"])
+async def test_a_control_character_in_a_typed_text_is_refused_and_names_the_option(
+    both: Harness, text: str
+) -> None:
+    """NUL (which PostgreSQL cannot store) and every other control character, in any text
+    option: a translated refusal naming the option, nothing stored."""
+    await table_of(both, "dune")
+    for command, options, option in (
+        ("ficha crear", {"nombre": text}, "nombre"),
+        ("dune tarea crear", {"user": GM, "nombre": text, "requisito": 3}, "nombre"),
+        ("tirar", {"expresion": "1d6", "motivo": text}, "motivo"),
+    ):
+        reply = await both.slash(command, **options)
+        assert reply.ephemeral and f"«{option}» lleva un carácter de control" in reply.text, reply.text
+        english = await both.slash(command, locale="en-US", **options)
+        assert "control character" in english.text, english.text
+    assert "No tienes ficha activa" in (await both.slash("ficha ver")).text

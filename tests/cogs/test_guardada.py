@@ -1,10 +1,13 @@
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.harness import Harness, Reply
+from tests.support.harness import Harness, Reply, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+
+SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
 
 
 async def create(h: Harness, user=PLAYER, **options: Any) -> Reply:
@@ -129,3 +132,32 @@ async def test_a_saved_roll_whose_data_no_longer_fits_its_system_says_so(harness
     for name in ("vieja", "olvidada"):
         reply = await harness.slash("guardada tirar", nombre=name)
         assert reply.ephemeral and f"La tirada guardada «{name}» ya no se puede tirar" in reply.text
+
+
+async def test_a_saved_roll_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
+    """A table's saved roll made as a character follows *Repetir*'s rule: another player
+    does not roll as Lía Brezo, and a former GM does not roll as the NPC any more."""
+    sheet = SHEET.read_bytes()
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.slash("ficha importar", archivo=Upload("dnd5e.json", sheet))
+    harness.script(12, 4)
+    await harness.slash("dnd ataque", arma="arco corto", ca=13)
+    await create(harness, nombre="arco", ultima=True, compartida=True)
+    harness.script(12, 4)
+    refused = await harness.slash("guardada tirar", user=OTHER, nombre="arco")
+    assert refused.ephemeral and "ficha de otra persona" in refused.text, refused.text
+    harness.script(12, 4)
+    assert "Lía Brezo" in (await harness.slash("guardada tirar", nombre="arco")).text
+    harness.script(12, 4)
+    assert "Lía Brezo" in (await harness.slash("guardada tirar", user=GM, nombre="arco")).text
+    await harness.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
+    harness.script(12)
+    await harness.slash("dnd prueba", user=GM, como="Orco", caracteristica="fuerza")
+    await create(harness, user=GM, nombre="orco", ultima=True, compartida=True)
+    await harness.slash("mesa dj", user=ADMIN, miembro=OTHER)
+    harness.script(12)
+    former = await harness.slash("guardada tirar", user=GM, nombre="orco")
+    assert former.ephemeral and "ficha de otra persona" in former.text, former.text
+    harness.script(12)
+    assert "Orco" in (await harness.slash("guardada tirar", user=OTHER, nombre="orco")).text

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rules import odds
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import ADMIN, GM, PLAYER
+from tests.support.payloads import ADMIN, GM, PLAYER, interaction_payload
 
 
 @pytest.fixture
@@ -30,7 +32,7 @@ async def test_donjon_odds(table: Harness) -> None:
     assert odds.donjon_distribution(5, 4).win("a") == pytest.approx(0.5654, abs=1e-4)
     assert "5 dados contra 4 (d20): ganas el 56,5\N{NO-BREAK SPACE}%." in embed["description"]
     english = chart_sent(await table.slash("probabilidad donjon", dados=5, locale="en-US"))
-    assert "5 dice against 3 (d20)" in english["description"]
+    assert "5 dice against 4 (d20)" in english["description"]
 
 
 async def test_dune_odds(table: Harness) -> None:
@@ -182,3 +184,48 @@ def test_the_mediana_chart_marks_criticals_and_fails_an_objective_die_of_one() -
         "21"
     ] == "success"
     assert drawn.note.startswith("pifia (sea cual sea el total): ")
+
+
+@pytest.mark.parametrize(
+    "where", [{"guild": False}, {"user_install": True}, {"guild": False, "user_install": True}]
+)
+async def test_donjon_odds_where_there_is_no_table_use_the_books_defaults(
+    db_target: Path | str, where: dict
+) -> None:
+    """A DM, or a server without Tirada (a user install): no table to read the die and the
+    Donjon level from, so the book's d20 and level 1 (a new table's), not "Algo ha fallado"."""
+    harness = Harness(db_target)
+    await harness.start()
+    embed = chart_sent(await harness.slash("probabilidad donjon", dados=5, contra=4, **where))
+    assert "5 dados contra 4 (d20): ganas el 56,5\N{NO-BREAK SPACE}%." in embed["description"]
+    media = chart_sent(await harness.slash("probabilidad donjon", dados=5, **where))
+    await harness.close()
+    assert "5 dados contra 4 (d20)" in media["description"]
+
+
+@pytest.mark.parametrize(
+    ("damage", "words"),
+    [
+        ("1d6*" + "9" * 190, "medias de más de 1.000.000.000.000"),
+        ("9" * 95 + "*" + "9" * 95, "medias de más de 1.000.000.000.000"),
+        ("9" * 4400, "el máximo es 200"),
+    ],
+)
+async def test_damage_with_a_huge_number_is_refused_clearly(table: Harness, damage: str, words: str) -> None:
+    """A mean of 10^190 is past what CLDR formats (28 digits): refused before the chart."""
+    reply = await table.slash("probabilidad dnd", modificador=0, cd=10, ataque=True, **{"daño": damage})
+    assert reply.ephemeral and words in reply.text, reply.text
+
+
+@pytest.mark.parametrize("channel", [{"id": "777"}, {"id": "777", "type": 99}])
+async def test_donjon_odds_in_a_dm_whose_channel_discordpy_cannot_build(
+    harness: Harness, channel: dict
+) -> None:
+    """A DM between two people where the bot is installed only for the user: a partial
+    channel (no type, or one discord.py does not know) leaves ``channel_id`` empty; the
+    odds need no table there."""
+    data = harness._command_data(["probabilidad", "donjon"], {"dados": 5})
+    payload = interaction_payload(2, data, user=PLAYER, locale="es-ES", channel_id=777, guild=False)
+    payload |= {"context": 2, "channel": channel}
+    embed = chart_sent(await harness.feed(payload))
+    assert "5 dados contra 4 (d20)" in embed["description"]
