@@ -398,17 +398,30 @@ def check_determination(roll: DuneRoll) -> None:
         raise RuleError("dune.determination_once")
 
 
-def reroll(roll: DuneRoll, rng: random.Random) -> DuneRoll:
-    """Determinación after the roll: "gastarlo después de lanzar los dados para volver a
-    lanzarlos todos de nuevo". All the actor's rolled dice are rolled again; helpers' dice
-    are theirs, not the actor's, and stay. One point per test (:func:`check_determination`),
-    and refused once anything was spent, saved or settled, since the verdict it would
-    change has already been used."""
+def check_statement(statement: bool | None) -> None:
+    """ "No puedes gastar Determinación si la motivación que empleas no tiene declaración":
+    ``statement`` says whether the drive used has one (None when no sheet said)."""
+    if statement is False:
+        raise RuleError("dune.no_statement")
+
+
+def reroll(roll: DuneRoll, rng: random.Random, dice: Sequence[int]) -> DuneRoll:
+    """Determinación after the roll: "repite la tirada de cualquier número de d20 en tu
+    reserva", and "siempre puedes decidir NO repetir un dado". Only the actor's dice at the
+    positions in ``dice`` (at least one, each once) are rolled again; the others, a 1 kept
+    for its two successes, stay, and so do the helpers' dice (theirs, not the actor's). One
+    point per test (:func:`check_determination`), and refused once anything was spent,
+    saved or settled, since the verdict it would change has already been used."""
     _open(roll)
     check_determination(roll)
     if roll.spends or roll.price or roll.ignored:
         raise RuleError("dune.reroll_too_late")
-    slots = tuple(Slot((*s.values, rng.randint(1, SIDES))) for s in roll.slots)
+    chosen = set(dice)
+    if not chosen or len(chosen) != len(dice) or not chosen <= set(range(len(roll.slots))):
+        raise RuleError("dune.reroll_dice", count=len(roll.slots))
+    slots = tuple(
+        Slot((*s.values, rng.randint(1, SIDES))) if i in chosen else s for i, s in enumerate(roll.slots)
+    )
     return replace(roll, slots=slots)
 
 

@@ -30,7 +30,7 @@ from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
 from bot.sheets import access
 from cogs.dune import flow, sheet
-from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
+from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
 from cogs.dune.state import (
     AMENAZA,
@@ -90,11 +90,11 @@ class Dune(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect)
         self.bot.repeaters[KIND] = flow.repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect)
         self.bot.repeaters.pop(KIND, None)
 
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------

@@ -12,7 +12,7 @@ import discord
 from bot import embeds
 from bot.checks import is_gm, table_of
 from bot.client import Tirada
-from bot.delivery import update
+from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import Applied, Change, Record, RecordUpdate
@@ -25,6 +25,7 @@ from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, t
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
+    DETERMINACION,
     KIND,
     Funds,
     RollSpec,
@@ -37,6 +38,7 @@ from cogs.dune.state import (
 )
 from rules import dune
 from rules.dune import DuneRoll
+from rules.errors import RuleError
 
 if TYPE_CHECKING:
     from cogs.dune.cog import Dune
@@ -109,6 +111,9 @@ class DuneButton(
         if self.action == "precio":
             await interaction.response.send_modal(PriceModal(self.record_id, lang))
             return
+        if self.action == "repetir":
+            await offer_reroll(interaction, lang, record)
+            return
         record, applied = await act(
             bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r, bot.rng)
         )
@@ -159,10 +164,104 @@ def decide(action: str, record: Record, rng: random.Random) -> Decision:
         return Decision(
             dune.to_data(roll), (Change(AMENAZA, -dune.IGNORE_COMPLICATION_THREAT),), "dune.discard"
         )
-    if action == "repetir":
-        roll = dune.reroll(roll, rng)
-        return Decision(dune.to_data(roll), (determination_change(record.user_id, -1),), "dune.reroll")
     raise Refusal("error.roll_gone")
+
+
+async def offer_reroll(interaction: discord.Interaction[Tirada], lang: Lang, record: Record) -> None:
+    """ "Repetir con Determinación": a private menu of the roller's dice, to choose which
+    to roll again ("siempre puedes decidir NO repetir un dado"). Nothing is paid until a
+    choice is made; what the test may not take is refused here already."""
+    roll = dune.from_data(record.data)
+    check_reroll(roll)
+    funds = await table_funds(interaction.client, record.channel_id, record.user_id)
+    if funds.determination < 1:
+        raise Refusal("pool.not_enough", pool=DETERMINACION, have=funds.determination, need=1)
+    message = interaction.message
+    panel_id = 0 if message is None or message.flags.ephemeral else message.id
+    view = discord.ui.View(timeout=None)
+    view.add_item(DiceSelect(record.id, panel_id, dice_options(lang, roll), t(lang, "dune.reroll.placeholder")))
+    embed = embeds.card(t(lang, "dune.reroll.title"), t(lang, "dune.reroll.help"))
+    await send(interaction, embed=embed, view=view, ephemeral=True)
+
+
+def check_reroll(roll: DuneRoll) -> None:
+    """What a reroll needs beyond its point: the rules' own checks, and a drive with a
+    statement ("No puedes gastar Determinación si la motivación que empleas no tiene
+    declaración"), when a sheet said which."""
+    dune.check_statement(roll.extra.get("spec", {}).get("drive_statement"))
+    if not roll.rerollable:
+        dune.check_determination(roll)
+        raise RuleError("dune.reroll_too_late")
+
+
+def dice_options(lang: Lang, roll: DuneRoll) -> list[discord.SelectOption]:
+    """One option per die of the roller's: "Dado 2: 20"."""
+    return [
+        discord.SelectOption(label=t(lang, "dune.reroll.die", number=i + 1, value=slot.value), value=str(i))
+        for i, slot in enumerate(roll.slots)
+    ]
+
+
+class DiceSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"dune:dados:(?P<record>[0-9]{1,18}):(?P<panel>[0-9]{1,20})",
+):
+    """The dice to reroll with Determinación; ``panel`` is the message whose panel shows
+    the roll (0 when that one is private and cannot be edited)."""
+
+    def __init__(
+        self,
+        record_id: int,
+        panel_id: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "",
+    ) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dune:dados:{record_id}:{panel_id}",
+                options=options,
+                placeholder=placeholder or None,
+                min_values=1,
+                max_values=len(options),
+            )
+        )
+        self.record_id = record_id
+        self.panel_id = panel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DiceSelect:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(int(match["record"]), int(match["panel"]), options)
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        values = selected(interaction)
+        if not all(v.isdigit() and len(v) <= 2 for v in values):
+            raise Refusal("error.roll_gone")
+        dice = tuple(int(v) for v in values)
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "repetir")
+
+        def reroll(current: Record) -> Decision:
+            roll = dune.from_data(current.data)
+            check_reroll(roll)
+            roll = dune.reroll(roll, bot.rng, dice)
+            return Decision(dune.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll")
+
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, reroll)
+        embed, view = await render_roll(bot, lang, record)
+        if self.panel_id:
+            channel = bot.get_partial_messageable(interaction.channel_id or record.channel_id)
+            await channel.get_partial_message(self.panel_id).edit(embed=embed, view=view)
+            await update(interaction, embed=embed, view=None)
+        else:
+            await update(interaction, embed=embed, view=view)
+        await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
 
 
 class PriceModal(Modal):

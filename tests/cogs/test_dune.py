@@ -240,30 +240,68 @@ async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None
     assert not allowed.ephemeral
 
 
-async def test_determination_after_the_roll_rerolls_all_the_dice_once(table: Harness) -> None:
-    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo" (#15)."""
+async def reroll(h: Harness, panel: Message, *dice: int, faces: tuple[int, ...], user=PLAYER) -> Reply:
+    """Press "Repetir con Determinación" and choose ``dice`` (0-based) in the private menu."""
+    menu = await h.click(panel, button(panel, "dune:repetir"), user=user)
+    assert menu.ephemeral, menu.text
+    h.script(*faces)
+    select = button(menu.message, "dune:dados:")
+    return await h.click(
+        menu.message, select, values=[str(d) for d in dice], component_type=3, user=user
+    )
+
+
+async def test_determination_after_the_roll_rerolls_the_dice_the_player_chooses(table: Harness) -> None:
+    """ "repite la tirada de cualquier número de d20 en tu reserva" and "siempre puedes
+    decidir NO repetir un dado" (#26): a 1 kept for its two successes stays."""
     await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
-    reply = await roll(table, 20, 16, 17, dificultad=1, dados_extra=1, pago="amenaza")
-    table.script(4, 5, 18)
-    done = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    assert not done.ephemeral
-    assert "~~20~~↺ **4**✓ ~~16~~↺ **5**✓ ~~17~~↺ **18**" in done.text
-    assert "✅ Superado" in done.text
+    reply = await roll(table, 1, 16, 17, dificultad=3, dados_extra=1, pago="amenaza")
+    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    assert menu.ephemeral
+    options = menu.data["components"][0]["components"][0]
+    assert [o["label"] for o in options["options"]] == ["Dado 1: 1", "Dado 2: 16", "Dado 3: 17"]
+    assert (options["min_values"], options["max_values"]) == (1, 3)
+    assert await table.pool("determinacion", PLAYER.id) == 2
+    select = button(menu.message, "dune:dados:")
+    table.script(4, 18)
+    done = await table.click(menu.message, select, values=["1", "2"], component_type=3)
+    assert "**1**✨ ~~16~~↺ **4**✓ ~~17~~↺ **18**" in done.text
+    panel = table.discord.messages[reply.message.id]
+    assert "**1**✨ ~~16~~↺ **4**✓ ~~17~~↺ **18**" in str(panel.data)
+    assert "✅ Superado: 3 éxitos contra dificultad 3." in str(panel.data)
+    assert "dune:repetir" not in " ".join(panel.custom_ids)
     assert await table.pool("determinacion", PLAYER.id) == 1
-    assert "dune:repetir" not in " ".join(table.discord.messages[reply.message.id].custom_ids)
-    again = await table.click(reply.message, "dune:repetir:1")
+    again = await table.click(menu.message, select, values=["0"], component_type=3)
     assert again.ephemeral
     assert await table.pool("determinacion", PLAYER.id) == 1
+    refused = await table.click(reply.message, "dune:repetir:1")
+    assert refused.ephemeral
+    await table.assert_ledger_matches()
+
+
+async def test_a_replayed_reroll_spends_one_point(table: Harness) -> None:
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=3)
+    reply = await roll(table, 20, 16, dificultad=1)
+    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    select = button(menu.message, "dune:dados:")
+    table.script(3, 5)
+    first, second = await asyncio.gather(
+        table.click(menu.message, select, values=["0"], component_type=3),
+        table.click(menu.message, select, values=["1"], component_type=3),
+    )
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    assert await table.pool("determinacion", PLAYER.id) == 2
+    await table.assert_ledger_matches()
 
 
 async def test_rerolling_needs_determination(table: Harness) -> None:
     reply = await roll(table, 20, 16, dificultad=1)
-    reroll = next(
+    reroll_button = next(
         c for row in reply.data["components"] for c in row["components"] if c["custom_id"] == "dune:repetir:1"
     )
-    assert reroll["disabled"] is True
-    table.script(4, 5)
+    assert reroll_button["disabled"] is True
     refused = await table.click(reply.message, "dune:repetir:1")
+    assert refused.ephemeral
     assert "No alcanza la reserva de Determinación" in refused.text
 
 

@@ -76,7 +76,7 @@ def test_one_determination_point_per_test() -> None:
     """ "un punto ... para ganar uno de los siguientes beneficios": one point, one benefit."""
     fresh = roll_of([15, 16])
     dune.check_determination(fresh)
-    rerolled = dune.reroll(fresh, Scripted([3, 4]))
+    rerolled = dune.reroll(fresh, Scripted([3, 4]), (0, 1))
     with pytest.raises(RuleError) as refused:
         dune.check_determination(rerolled)
     assert refused.value.key == "dune.determination_once"
