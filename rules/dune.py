@@ -47,6 +47,9 @@ DETERMINATION_PER_TEST = 1
 # The GM's quick Amenaza spends ("Gastar amenaza").
 THREAT_SPENDS = {"dificultad": 2, "rasgo": 2, "casa_rival": 1, "complicacion_pnj": 2}
 POINTS_PER_PASS = 2
+# "por debajo de 6, ya no tendrá frase asociada (igualmente, cualquier motivación
+# incrementada hasta 6 gana una frase)": the drives with a statement.
+STATEMENT_FROM = 6
 
 
 def die_successes(value: int, target: int, focus_skill: int | None = None) -> int:

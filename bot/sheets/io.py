@@ -39,6 +39,7 @@ KINDS = {
     "expertise": "expertise",
     "health": "health",
     "skill_attribute": "skill_attribute",
+    "statement": "statement",
 }
 
 

@@ -73,7 +73,7 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
         broke = roll.npc and funds.threat < dune.IGNORE_COMPLICATION_THREAT
         action = "descartar" if roll.npc else "ignorar"
         view.add_item(button(lang, action, record_id, secondary, disabled=broke))
-    if roll.rerollable:
+    if roll.rerollable and roll.extra.get("spec", {}).get("drive_statement") is not False:
         view.add_item(button(lang, "repetir", record_id, secondary, disabled=funds.determination < 1))
     if not roll.test.passed and not roll.price and not roll.closed:
         view.add_item(button(lang, "precio", record_id, danger))
@@ -430,21 +430,22 @@ def focus(typed: str, skill: int | None) -> int | None:
 PAYMENT_WAYS = ("impulso", "amenaza", "mixto")
 
 
-def opposed_choices(lang: Lang, npc: bool) -> list[discord.SelectOption]:
+def opposed_choices(lang: Lang, npc: bool, determination: bool = True) -> list[discord.SelectOption]:
     """Every way to face the opposition: 0 to 3 bought dice and how they are paid (an NPC
-    pays with Amenaza), with or without Determinación (not for an NPC)."""
+    pays with Amenaza), with or without Determinación (not for an NPC, nor on a drive
+    without a statement: ``determination``)."""
     ways = [(0, "impulso")] + [
         (bought, way)
         for bought in range(1, dune.MAX_BOUGHT + 1)
         for way in (("amenaza",) if npc else PAYMENT_WAYS)
     ]
     options = []
-    for determination in (False,) if npc else (False, True):
+    for with_point in (False, True) if determination and not npc else (False,):
         for bought, way in ways:
             label = bought_text(lang, bought, way, dune.buy_cost(bought), npc)
-            if determination:
+            if with_point:
                 label = t(lang, "dune.contra.with_determination", choice=label)
-            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(determination)}"))
+            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(with_point)}"))
     return options
 
 
@@ -456,9 +457,10 @@ def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
     return t(lang, key, count=bought, cost=cost)
 
 
-def opposed_view(lang: Lang, prep_id: int, *, npc: bool) -> discord.ui.View:
+def opposed_view(lang: Lang, prep_id: int, spec: RollSpec) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(OpposedSelect(prep_id, opposed_choices(lang, npc), t(lang, "dune.contra.placeholder")))
+    choices = opposed_choices(lang, spec.npc, spec.drive_statement is not False)
+    view.add_item(OpposedSelect(prep_id, choices, t(lang, "dune.contra.placeholder")))
     return view
 
 

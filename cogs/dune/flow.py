@@ -63,6 +63,8 @@ async def roll_and_post(
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
+    if spec.determination:
+        dune.check_statement(spec.drive_statement)
     momentum = await store.pool(table.channel_id, IMPULSO)
     cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
@@ -135,7 +137,7 @@ async def oppose(
     await send(
         interaction,
         embed=opposed_embed(lang, record),
-        view=opposed_view(lang, prep_id, npc=spec.npc),
+        view=opposed_view(lang, prep_id, spec),
         ephemeral=secret,
     )
 

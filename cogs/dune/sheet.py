@@ -21,7 +21,7 @@ from bot.i18n import Lang, lang_for
 from bot.models import Table
 from bot.names import Names
 from bot.sheets import access
-from bot.sheets.models import DuneDrives, DuneSheet, DuneSkills
+from bot.sheets.models import Drive, DuneDrives, DuneSheet, DuneSkills
 from cogs.dune.state import Scores
 from rules import dune
 from rules.errors import check_range
@@ -51,14 +51,15 @@ def read(sheet: DuneSheet, skill: str, drive: str) -> Scores:
     """A skill and a drive from ``sheet``: a number typed stays that number (numbers win),
     a name is looked up on the sheet and named on the roll."""
     skill_number, drive_number = numbers(skill, drive)
-    skill_key = drive_key = None
+    skill_key = drive_key = statement = None
     if skill_number is None:
         skill_key = SKILLS.find(skill)
         skill_number = int(getattr(sheet.habilidades, skill_key))
     if drive_number is None:
         drive_key = DRIVES.find(drive)
-        drive_number = int(getattr(sheet.motivaciones, drive_key).valor)
-    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre)
+        found: Drive = getattr(sheet.motivaciones, drive_key)
+        drive_number, statement = found.valor, found.statement
+    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre, statement)
 
 
 async def scores(

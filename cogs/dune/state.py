@@ -162,17 +162,21 @@ class RollSpec:
     skill_key: str | None = None
     drive_key: str | None = None
     character: str | None = None
+    # Whether the drive has a statement, when a sheet said (Determinación needs one).
+    drive_statement: bool | None = None
 
 
 @dataclass(frozen=True)
 class Scores:
-    """A test's skill and drive, with their names when a sheet gave them."""
+    """A test's skill and drive, with their names when a sheet gave them, and whether
+    that drive has a statement (None when no sheet said)."""
 
     skill: int
     drive: int
     skill_key: str | None = None
     drive_key: str | None = None
     character: str | None = None
+    drive_statement: bool | None = None
 
 
 def test_spec(
@@ -195,6 +199,7 @@ def test_spec(
         skill_key=scores.skill_key,
         drive_key=scores.drive_key,
         character=scores.character,
+        drive_statement=scores.drive_statement,
     )
 
 

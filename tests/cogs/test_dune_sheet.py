@@ -8,7 +8,7 @@ import json
 
 from tests.cogs.test_ficha import example, imported, table_of
 from tests.support.harness import Harness, Message, Reply, Upload
-from tests.support.payloads import CHANNEL_ID, GM, OTHER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
 OPPOSED = "dune_enfrentada"
 ASSIST = "dune_ayuda"
@@ -158,6 +158,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
             "skill_key": None,
             "drive_key": None,
             "character": None,
+            "drive_statement": None,
             "focus": 5,
         }
     ]
@@ -313,3 +314,47 @@ async def test_a_players_rival_pnj_is_refused_even_beside_a_typed_target(harness
     )
     assert not allowed.ephemeral, allowed.text
     assert len(await stored(harness, OPPOSED)) == 1
+
+
+async def test_a_drive_of_six_or_more_has_a_statement_at_import_and_edit(harness: Harness) -> None:
+    """ "cualquier motivación incrementada hasta 6 gana una frase" (#26)."""
+    await table_of(harness, "dune")
+    data = json.loads(example("dune"))
+    data["motivaciones"]["fe"] = {"valor": 6, "declaracion": ""}
+    refused = await harness.slash("ficha importar", archivo=Upload("x.json", json.dumps(data).encode()))
+    assert "«motivaciones.fe»: una motivación de 6 o más tiene declaración" in refused.text
+    await imported(harness, "dune")
+    raised = await harness.slash("ficha editar", campo="motivaciones.fe.valor", valor="6")
+    assert "una motivación de 6 o más tiene declaración" in raised.text
+    await harness.slash("ficha editar", campo="motivaciones.fe.declaracion", valor="Creo en la Casa.")
+    done = await harness.slash("ficha editar", campo="motivaciones.fe.valor", valor="6")
+    assert "Creo en la Casa." in done.text
+
+
+async def test_no_determination_on_a_drive_without_a_statement(harness: Harness) -> None:
+    """ "No puedes gastar Determinación si la motivación que empleas no tiene declaración"
+    (#26): neither the automatic 1 nor the reroll, and nothing is paid or rolled."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
+    harness.script(3, 4)
+    # Fe 4 and Justicia 5 have no statement (docs/fichas/dune.json); Verdad 7 has one.
+    for drive in ("fe", "justicia"):
+        refused = await harness.slash("dune tirada", habilidad="combate", motivacion=drive, determinacion=True)
+        assert refused.ephemeral
+        assert "la motivación que empleas no tiene declaración" in refused.text
+    assert await stored(harness, "dune") == []
+    assert await harness.pool("determinacion", PLAYER.id) == 2
+    plain = await harness.slash("dune tirada", habilidad="combate", motivacion="fe")
+    assert not any(c.startswith("dune:repetir") for c in plain.message.custom_ids)
+    harness.script(15, 16)
+    stated = await harness.slash("dune tirada", habilidad="combate", motivacion="verdad")
+    assert any(c.startswith("dune:repetir") for c in stated.message.custom_ids)
+    harness.script(2, 3)
+    prompt = await harness.slash("dune enfrentada", habilidad="combate", motivacion="fe", rival_objetivo=10)
+    values = [o["value"] for o in prompt.data["components"][0]["components"][0]["options"]]
+    assert values and all(v.endswith(":0") for v in values)
+    forged = await harness.click(prompt.message, menu(prompt), values=["0:impulso:1"], component_type=3)
+    assert "no tiene declaración" in forged.text
+    assert await harness.pool("determinacion", PLAYER.id) == 2
+    await harness.assert_ledger_matches()
