@@ -30,6 +30,7 @@ from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
 from bot.sheets import access
 from cogs.dune import flow, sheet
+from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
 from cogs.dune.state import (
@@ -124,7 +125,7 @@ class Dune(commands.Cog):
         interaction: discord.Interaction,
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
@@ -138,9 +139,9 @@ class Dune(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -195,7 +196,7 @@ class Dune(commands.Cog):
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
         rival_objetivo: Target | None = None,
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         rival_habilidad: app_commands.Range[str, 1, 40] | None = None,
         rival_motivacion: app_commands.Range[str, 1, 40] | None = None,
         rival_enfoque: Score | None = None,
@@ -218,9 +219,9 @@ class Dune(commands.Cog):
         skill and drive may be names: the actor's from their sheet (or the GM's NPC
         ``como``), the opponent's from the GM's NPC ``rival_pnj``; the opponent's target
         number, when given, wins over them."""
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             npc=pnj,
             task_id=tarea,
             secret=secreta,
@@ -262,7 +263,7 @@ class Dune(commands.Cog):
         interaction: discord.Interaction,
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
@@ -276,9 +277,9 @@ class Dune(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """A test others help with, with every option a plain test has."""
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -580,6 +581,7 @@ class Dune(commands.Cog):
 for _command in (Dune.tirada, Dune.enfrentada, Dune.ayuda):
     _command.autocomplete("habilidad")(sheet.skill_choices)
     _command.autocomplete("motivacion")(sheet.drive_choices)
+    _command.autocomplete("enfoque")(sheet.focus_choices)
     _command.autocomplete("como")(access.npc_choices)
 Dune.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
 Dune.enfrentada.autocomplete("rival_habilidad")(sheet.rival_skill_choices)

@@ -118,7 +118,9 @@ def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
     lines = [by_line(lang, record.user_id, spec.get("character"))]
     if spec.get("skill") is not None and spec.get("drive") is not None:
         lines.append(target_line(lang, spec, roll.target))
-    if roll.focus_skill is not None:
+    if roll.focus_skill is not None and spec.get("focus"):
+        lines.append(t(lang, "dune.roll.focus_named", name=safe(spec["focus"]), skill=roll.focus_skill))
+    elif roll.focus_skill is not None:
         lines.append(t(lang, "dune.roll.focus", skill=roll.focus_skill))
     bought = spec.get("bought", 0)
     if bought:

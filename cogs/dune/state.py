@@ -4,6 +4,7 @@ request, and extended tasks (their progress and the one-time "done" announcement
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -11,6 +12,7 @@ import discord
 
 from bot import embeds
 from bot.client import Tirada
+from bot.errors import Refusal
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
 from rules import dune
@@ -164,12 +166,14 @@ class RollSpec:
     character: str | None = None
     # Whether the drive has a statement, when a sheet said (Determinación needs one).
     drive_statement: bool | None = None
+    # The focus that applies, by name (one of the skill's on the sheet, or as typed).
+    focus: str | None = None
 
 
 @dataclass(frozen=True)
 class Scores:
-    """A test's skill and drive, with their names when a sheet gave them, and whether
-    that drive has a statement (None when no sheet said)."""
+    """A test's skill and drive, with their names when a sheet gave them, whether that
+    drive has a statement (None when no sheet said) and the focus that applies."""
 
     skill: int
     drive: int
@@ -177,11 +181,11 @@ class Scores:
     drive_key: str | None = None
     character: str | None = None
     drive_statement: bool | None = None
+    focus: str | None = None
 
 
 def test_spec(
     scores: Scores,
-    focus: bool,
     complication_range: int,
     bonus: int,
     asset_quality: int,
@@ -190,7 +194,7 @@ def test_spec(
     as the options arrive: ``bot.options.Bounded``), naming what a sheet gave."""
     return RollSpec(
         target=scores.skill + scores.drive,
-        focus_skill=scores.skill if focus else None,
+        focus_skill=scores.skill if scores.focus else None,
         skill=scores.skill,
         drive=scores.drive,
         complication_range=complication_range,
@@ -200,7 +204,19 @@ def test_spec(
         drive_key=scores.drive_key,
         character=scores.character,
         drive_statement=scores.drive_statement,
+        focus=scores.focus,
     )
+
+
+def typed_text(text: str, limit: int) -> str:
+    """A name a player types (a focus, a trait) as one line, within ``limit``; control
+    characters are refused, not stripped, so what is stored is what was meant."""
+    if any(unicodedata.category(c) in ("Cc", "Cf") and c not in "\t\n\r" for c in text):
+        raise Refusal("dune.text_control")
+    line = " ".join(text.split())
+    if not line or len(line) > limit:
+        raise Refusal("dune.text_length", max=limit)
+    return line
 
 
 def named_players(text: str, gm_id: int | None) -> list[int]:

@@ -53,7 +53,8 @@ async def test_a_test_in_english(table: Harness) -> None:
 
 
 async def test_focus_makes_dice_under_the_skill_critical(table: Harness) -> None:
-    reply = await roll(table, 6, 12, habilidad=6, motivacion=6, especializacion=True, dificultad=3)
+    reply = await roll(table, 6, 12, habilidad=6, motivacion=6, especializacion="Espada", dificultad=3)
+    assert "Con la especialización «Espada»: cada dado igual o menor que 6 es crítico." in reply.text
     assert "**6**✨ **12**✓" in reply.text
     assert "3 éxitos contra dificultad 3" in reply.text
 

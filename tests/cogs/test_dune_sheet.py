@@ -358,3 +358,28 @@ async def test_no_determination_on_a_drive_without_a_statement(harness: Harness)
     assert "no tiene declaración" in forged.text
     assert await harness.pool("determinacion", PLAYER.id) == 2
     await harness.assert_ledger_matches()
+
+
+async def test_a_focus_by_name_is_one_of_that_skills_on_the_sheet(harness: Harness) -> None:
+    """ "comprueba si alguno de tus especializaciones se aplica" (#26): with a sheet, the
+    focus is one the sheet lists for that skill, autocompleted, not a free yes/no."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    choices = await harness.autocomplete("dune tirada", "enfoque", "", habilidad="comunicacion")
+    assert choices == [{"name": "Diplomacia (Comunicación)", "value": "Diplomacia"}]
+    every = await harness.autocomplete("dune tirada", "enfoque", "")
+    assert [c["value"] for c in every] == ["Diplomacia", "Historia imperial"]
+    wrong = await harness.slash(
+        "dune tirada", habilidad="combate", motivacion="verdad", especializacion="Diplomacia"
+    )
+    assert wrong.ephemeral
+    assert "«Diplomacia» no es una especialización de esa habilidad en la ficha. Tiene: —." in wrong.text
+    assert await stored(harness, "dune") == []
+    harness.script(6, 12)
+    rolled = await harness.slash(
+        "dune tirada", habilidad="comunicacion", motivacion="verdad", especializacion="diplomacia", dificultad=3
+    )
+    assert "Con la especialización «Diplomacia»: cada dado igual o menor que 6 es crítico." in rolled.text
+    assert "**6**✨ **12**✓" in rolled.text
+    control = await harness.slash("dune tirada", habilidad=6, motivacion=6, especializacion="Es\x00pada")
+    assert "caracteres de control" in control.text and control.ephemeral
