@@ -30,9 +30,9 @@ from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
 from bot.sheets import access
 from cogs.dune import flow, sheet
-from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar
+from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
     AMENAZA,
     DETERMINACION,

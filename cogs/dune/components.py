@@ -179,7 +179,9 @@ async def offer_reroll(interaction: discord.Interaction[Tirada], lang: Lang, rec
     message = interaction.message
     panel_id = 0 if message is None or message.flags.ephemeral else message.id
     view = discord.ui.View(timeout=None)
-    view.add_item(DiceSelect(record.id, panel_id, dice_options(lang, roll), t(lang, "dune.reroll.placeholder")))
+    view.add_item(
+        DiceSelect(record.id, panel_id, dice_options(lang, roll), t(lang, "dune.reroll.placeholder"))
+    )
     embed = embeds.card(t(lang, "dune.reroll.title"), t(lang, "dune.reroll.help"))
     await send(interaction, embed=embed, view=view, ephemeral=True)
 

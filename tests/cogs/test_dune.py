@@ -247,9 +247,7 @@ async def reroll(h: Harness, panel: Message, *dice: int, faces: tuple[int, ...],
     assert menu.ephemeral, menu.text
     h.script(*faces)
     select = button(menu.message, "dune:dados:")
-    return await h.click(
-        menu.message, select, values=[str(d) for d in dice], component_type=3, user=user
-    )
+    return await h.click(menu.message, select, values=[str(d) for d in dice], component_type=3, user=user)
 
 
 async def test_determination_after_the_roll_rerolls_the_dice_the_player_chooses(table: Harness) -> None:

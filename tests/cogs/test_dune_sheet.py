@@ -340,7 +340,9 @@ async def test_no_determination_on_a_drive_without_a_statement(harness: Harness)
     harness.script(3, 4)
     # Fe 4 and Justicia 5 have no statement (docs/fichas/dune.json); Verdad 7 has one.
     for drive in ("fe", "justicia"):
-        refused = await harness.slash("dune tirada", habilidad="combate", motivacion=drive, determinacion=True)
+        refused = await harness.slash(
+            "dune tirada", habilidad="combate", motivacion=drive, determinacion=True
+        )
         assert refused.ephemeral
         assert "la motivación que empleas no tiene declaración" in refused.text
     assert await stored(harness, "dune") == []
@@ -377,7 +379,11 @@ async def test_a_focus_by_name_is_one_of_that_skills_on_the_sheet(harness: Harne
     assert await stored(harness, "dune") == []
     harness.script(6, 12)
     rolled = await harness.slash(
-        "dune tirada", habilidad="comunicacion", motivacion="verdad", especializacion="diplomacia", dificultad=3
+        "dune tirada",
+        habilidad="comunicacion",
+        motivacion="verdad",
+        especializacion="diplomacia",
+        dificultad=3,
     )
     assert "Con la especialización «Diplomacia»: cada dado igual o menor que 6 es crítico." in rolled.text
     assert "**6**✨ **12**✓" in rolled.text
