@@ -288,6 +288,8 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     )
     if rival.get("adjust"):
         text += "\n" + t(lang, "dune.opposed.adjusted", adjust=rival["adjust"], difficulty=spec.difficulty)
+    if spec.raised:
+        text += "\n" + t(lang, "dune.roll.raised", value=spec.raised)
     text = "\n".join([*rival_source(lang, rival), text])
     embeds.field(embed, t(lang, "dune.roll.opponent"), text, inline=False)
     if record.data.get("rolled"):
@@ -305,9 +307,11 @@ def progress_bar(points: int, requirement: int, width: int = 10) -> str:
 
 def assist_embed(lang: Lang, record: Record) -> discord.Embed:
     spec = RollSpec(**record.data["spec"])
+    help_lines = [t(lang, "dune.ayuda.help", user=record.user_id)]
+    if spec.raised:
+        help_lines.append(t(lang, "dune.roll.raised", value=spec.raised))
     embed = embeds.card(
-        t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty),
-        t(lang, "dune.ayuda.help", user=record.user_id),
+        t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty), "\n".join(help_lines)
     )
     lines = [helper_line(lang, h) for h in record.data["helpers"]]
     embeds.field(

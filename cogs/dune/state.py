@@ -168,6 +168,8 @@ class RollSpec:
     drive_statement: bool | None = None
     # The focus that applies, by name (one of the skill's on the sheet, or as typed).
     focus: str | None = None
+    # The GM's "+1 dificultad" already in ``difficulty``, taken when the test was prepared.
+    raised: int = 0
 
 
 @dataclass(frozen=True)

@@ -761,3 +761,33 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     shown = await table.slash("dune tarea ver")
     assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
     assert len([q for q in queries if "FROM records" in q]) == 2  # the tasks, then their rolls
+
+
+async def test_the_gms_extra_difficulty_is_shown_before_dice_are_bought(table: Harness) -> None:
+    """ "Debe hacerlo antes de que ningún dado sea comprado o lanzado en el chequeo" (#26):
+    the opposed menu and the assisted test's panel show the raised difficulty, taken when
+    they are prepared; a raise spent afterwards waits for the next test."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=6)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    prompt = await opposed(table, 2, 15)
+    assert "Tirada enfrentada · dificultad 2" in prompt.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in prompt.text
+    assert await table.pool("dificultad_extra") == 0
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(3, 4)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "Chequeo · objetivo 12 · dificultad 2" in rolled.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ" in rolled.text
+    assert await table.pool("dificultad_extra") == 1
+    prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=1)
+    assert "Chequeo con ayuda · objetivo 10 · dificultad 2" in prep.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in prep.text
+    assert await table.pool("dificultad_extra") == 0
+    table.script(3, 4)
+    helped = await table.click(prep.message, prep.message.custom_ids[1])
+    assert "Chequeo · objetivo 10 · dificultad 2" in helped.text
+    table.script(3, 4)
+    again = await table.click(helped.message, button(helped.message, "rep:repetir"))
+    assert "Chequeo con ayuda · objetivo 10 · dificultad 1" in again.text
+    await table.assert_ledger_matches()
