@@ -87,6 +87,9 @@ class DuneSkills(Part):
 class Drive(Part):
     valor: DuneScore
     declaracion: Text = ""
+    # Defied ("la declaración es inmediatamente tachada tras resolver el chequeo"): the drive
+    # is not used again until recovered. Play changes it, so its value lives in a pool.
+    tachada: bool = False
 
     @model_validator(mode="after")
     def _high_drives_have_a_statement(self) -> Drive:

@@ -29,9 +29,10 @@ from bot.i18n import T, lang_for, options, t
 from bot.models import Change, RecordUpdate, Table
 from bot.options import Bounded
 from bot.sheets import access
+from bot.sheets.models import DuneSheet
 from cogs.dune import flow, sheet
 from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedSelect
-from cogs.dune.render import pools_text, progress_bar
+from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
     AMENAZA,
@@ -42,6 +43,8 @@ from cogs.dune.state import (
     TASK_KIND,
     TASK_NAME_LIMIT,
     RollSpec,
+    challenged,
+    crossed_pool,
     determination_change,
     momentum_change,
     named_players,
@@ -115,6 +118,7 @@ class Dune(commands.Cog):
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
@@ -135,6 +139,7 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
@@ -151,6 +156,7 @@ class Dune(commands.Cog):
             secret=secreta,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         await flow.roll_and_post(self.bot, interaction, spec)
 
     async def roll_and_post(
@@ -186,6 +192,7 @@ class Dune(commands.Cog):
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como", "rival_pnj")
     @reason_option
@@ -208,6 +215,7 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
@@ -227,6 +235,7 @@ class Dune(commands.Cog):
             secret=secreta,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         target = await sheet.opponent(
             self.bot, interaction, rival_objetivo, rival_pnj, rival_habilidad, rival_motivacion
         )
@@ -254,6 +263,7 @@ class Dune(commands.Cog):
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
@@ -273,6 +283,7 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
@@ -288,6 +299,7 @@ class Dune(commands.Cog):
             task_id=tarea,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         await flow.prepare_assist(self.bot, interaction, spec)
 
     @tirada.autocomplete("tarea")
@@ -527,6 +539,40 @@ class Dune(commands.Cog):
         players -= {0, table.gm_id or 0}
         return sorted(players)
 
+    # -- /dune recuperar -------------------------------------------------------------------------
+
+    @dune_group.command(name=T("dune.recuperar"), description=T("dune.recuperar.desc"))
+    @options("dune.recuperar.opt", "ficha", "motivacion")
+    @table_option
+    async def recuperar(
+        self,
+        interaction: discord.Interaction,
+        ficha: app_commands.Range[str, 1, 100],
+        motivacion: app_commands.Range[str, 1, 40],
+        mesa: str | None = None,
+    ) -> None:
+        """ "Al final de cualquier escena ... puedes solicitar al Director que permita a tu
+        personaje recuperar una motivación": the GM uncrosses one drive of a sheet, through
+        the ledger. The new statement or the shift of priorities is an edit of the sheet."""
+        table = await gm_table(interaction, mesa)
+        row = await access.find(self.bot.store, table, True, interaction.user.id, ficha, write=True)
+        _, found = await access.of_system(self.bot.store, table, row)
+        character = access.of_kind(found, DuneSheet)
+        key = sheet.DRIVES.find(motivacion)
+        if not getattr(character.motivaciones, key).tachada:
+            raise Refusal("dune.recover.not_crossed")
+        change = Change(crossed_pool(key), -1, row.id, cap=1)
+        await rolls.change(self.bot.store, interaction, table, "dune.recover", change)
+        lang = lang_for(interaction.locale)
+        drive = sheet.DRIVES.name(lang, key)
+        text = t(lang, "dune.recover.done", name=safe(character.nombre), drive=drive)
+        await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
+
+    @recuperar.autocomplete("motivacion")
+    async def recuperar_drives(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        lang = lang_for(interaction.locale)
+        return [Choice(name=label, value=key) for key, label in sheet.DRIVES.suggest(lang, current)]
+
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
@@ -584,5 +630,6 @@ for _command in (Dune.tirada, Dune.enfrentada, Dune.ayuda):
     _command.autocomplete("enfoque")(sheet.focus_choices)
     _command.autocomplete("como")(access.npc_choices)
 Dune.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Dune.recuperar.autocomplete("ficha")(access.sheet_choices)
 Dune.enfrentada.autocomplete("rival_habilidad")(sheet.rival_skill_choices)
 Dune.enfrentada.autocomplete("rival_motivacion")(sheet.rival_drive_choices)

@@ -28,6 +28,8 @@ from cogs.dune.state import (
     TASK_KIND,
     RollSpec,
     announce_task,
+    challenge_changes,
+    crossed_pool,
     pool_changes,
 )
 from rules import dune
@@ -72,7 +74,11 @@ async def roll_and_post(
     waiting = 0 if spec.npc or closes is not None else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
     reason = "dune.npc_roll" if spec.npc else "dune.roll"
-    changes = pool_changes(cost, interaction.user.id, reason) + pool_changes(used, 0, reason)
+    changes = (
+        pool_changes(cost, interaction.user.id, reason)
+        + pool_changes(used, 0, reason)
+        + challenge_changes(spec, interaction.user.id, reason)
+    )
     roll = dune.roll_test(
         bot.rng,
         spec.target,
@@ -210,6 +216,9 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     spec = RollSpec(**extra["spec"])
     if spec.character:
         await access.check_repeat(interaction, record)
+    if spec.challenge and spec.drive_key is not None:
+        # Defied, that drive is crossed out until recovered: it cannot be rolled again.
+        raise Refusal("dune.drive_crossed", pool=crossed_pool(spec.drive_key))
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
         # The opposition rolls again: drop what its last roll made, keep where its numbers came from.

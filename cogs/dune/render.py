@@ -127,6 +127,9 @@ def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
         lines.append(paid_text(lang, bought, roll.extra.get("paid", {}), roll.npc))
     if spec.get("determination"):
         lines.append(t(lang, "dune.roll.determination_before"))
+    if spec.get("challenge"):
+        drive = t(lang, f"fichas.dune.drive.{spec['drive_key']}")
+        lines.append(t(lang, "dune.roll.challenge", drive=drive))
     raised = roll.extra.get("raised", 0)
     if raised:
         lines.append(t(lang, "dune.roll.raised", value=raised))

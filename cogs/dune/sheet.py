@@ -23,7 +23,7 @@ from bot.names import MAX_CHOICES, Names, closest, fold
 from bot.sheets import access
 from bot.sheets.models import NAME_LIMIT, Drive, DuneDrives, DuneSheet, DuneSkills
 from cogs.dune.render import safe
-from cogs.dune.state import Scores, typed_text
+from cogs.dune.state import Scores, crossed_pool, typed_text
 from rules import dune
 from rules.errors import check_range
 
@@ -49,7 +49,9 @@ def numbers(skill: str, drive: str) -> tuple[int | None, int | None]:
     return skill_number, drive_number
 
 
-def read(sheet: DuneSheet, skill: str, drive: str, focus: str | None = None) -> Scores:
+def read(
+    sheet: DuneSheet, skill: str, drive: str, focus: str | None = None, sheet_id: int | None = None
+) -> Scores:
     """A skill and a drive from ``sheet``: a number typed stays that number (numbers win),
     a name is looked up on the sheet and named on the roll. A skill by name takes only a
     focus the sheet lists for it (:func:`sheet_focus`)."""
@@ -61,9 +63,11 @@ def read(sheet: DuneSheet, skill: str, drive: str, focus: str | None = None) -> 
     if drive_number is None:
         drive_key = DRIVES.find(drive)
         found: Drive = getattr(sheet.motivaciones, drive_key)
+        if found.tachada:
+            raise Refusal("dune.drive_crossed", pool=crossed_pool(drive_key))
         drive_number, statement = found.valor, found.statement
     named = sheet_focus(sheet, skill_key, focus) if skill_key else typed_focus(focus)
-    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre, statement, named)
+    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre, statement, named, sheet_id)
 
 
 def typed_focus(focus: str | None) -> str | None:
@@ -101,8 +105,8 @@ async def scores(
     if skill_number is not None and drive_number is not None and not como:
         return Scores(skill_number, drive_number, focus=typed_focus(focus))
     table = table or await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    return read(access.of_kind(sheet, DuneSheet), skill, drive, focus)
+    row, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+    return read(access.of_kind(sheet, DuneSheet), skill, drive, focus, row.id)
 
 
 async def opponent(

@@ -16,6 +16,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
 from rules import dune
+from rules.errors import RuleError
 
 KIND = "dune"
 ASSIST_KIND = "dune_ayuda"
@@ -170,6 +171,9 @@ class RollSpec:
     focus: str | None = None
     # The GM's "+1 dificultad" already in ``difficulty``, taken when the test was prepared.
     raised: int = 0
+    # The drive (``drive_key`` of sheet ``sheet_id``) is defied: crossed out with the roll.
+    challenge: bool = False
+    sheet_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,7 @@ class Scores:
     character: str | None = None
     drive_statement: bool | None = None
     focus: str | None = None
+    sheet_id: int | None = None
 
 
 def test_spec(
@@ -207,6 +212,40 @@ def test_spec(
         character=scores.character,
         drive_statement=scores.drive_statement,
         focus=scores.focus,
+        sheet_id=scores.sheet_id,
+    )
+
+
+def crossed_pool(drive_key: str) -> str:
+    """The pool that holds whether a sheet's drive is crossed out (bot.sheets.live)."""
+    return f"ficha_tachada_{drive_key}"
+
+
+def challenged(spec: RollSpec) -> RollSpec:
+    """A test that defies its drive: "Si desafías la motivación, puedes usarla en el chequeo
+    de habilidad, pero la declaración es inmediatamente tachada tras resolver el chequeo".
+    It needs the drive by name from a sheet, with a statement to defy; no Determinación is
+    spent on it (the statement goes against the action, so it does not support it)."""
+    if spec.npc:
+        raise RuleError("dune.npc_determination")
+    if spec.drive_key is None or spec.sheet_id is None:
+        raise Refusal("dune.challenge_needs_sheet")
+    if not spec.drive_statement:
+        raise Refusal("dune.challenge_needs_statement")
+    if spec.determination:
+        raise RuleError("dune.no_statement")
+    return replace(spec, challenge=True, drive_statement=False)
+
+
+def challenge_changes(spec: RollSpec, user_id: int, reason: str) -> tuple[Change, ...]:
+    """What defying costs and gives, written with the roll: the drive crossed out on the
+    sheet and the Determinación point the GM offers ("el Director puede ofrecerte un punto
+    de Determinación"), which may not pass the cap of 3."""
+    if not spec.challenge or spec.drive_key is None or spec.sheet_id is None:
+        return ()
+    return (
+        Change(crossed_pool(spec.drive_key), 1, spec.sheet_id, cap=1, reason=f"{reason}.tachada"),
+        replace(determination_change(user_id, 1), reason=f"{reason}.desafio"),
     )
 
 

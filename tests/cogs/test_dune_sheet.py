@@ -159,6 +159,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
             "drive_key": None,
             "character": None,
             "drive_statement": None,
+            "sheet_id": None,
             "focus": 5,
         }
     ]
@@ -389,3 +390,39 @@ async def test_a_focus_by_name_is_one_of_that_skills_on_the_sheet(harness: Harne
     assert "**6**✨ **12**✓" in rolled.text
     control = await harness.slash("dune tirada", habilidad=6, motivacion=6, especializacion="Es\x00pada")
     assert "caracteres de control" in control.text and control.ephemeral
+
+
+async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -> None:
+    """ "Si desafías la motivación, puedes usarla en el chequeo de habilidad, pero la
+    declaración es inmediatamente tachada tras resolver el chequeo, y no puedes volver a
+    usar esa motivación hasta que la recuperes" (#26): written with the roll, in the ledger."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    no_sheet = await harness.slash("dune tirada", habilidad=6, motivacion=6, desafiar=True)
+    assert "nómbrala desde tu ficha" in no_sheet.text and no_sheet.ephemeral
+    no_statement = await harness.slash("dune tirada", habilidad="combate", motivacion="fe", desafiar=True)
+    assert "esa no tiene" in no_statement.text and no_statement.ephemeral
+    harness.script(3, 15)
+    defied = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert not defied.ephemeral
+    assert "Desafía su motivación Deber: gana 1 de Determinación y la declaración queda" in defied.text
+    assert not any(c.startswith("dune:repetir") for c in defied.message.custom_ids)
+    assert await harness.pool("determinacion", PLAYER.id) == 1
+    shown = await harness.slash("ficha ver")
+    assert "~~Serviré a la Casa aunque me cueste la vida.~~ (tachada" in shown.text
+    crossed = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
+    assert "Esa motivación está tachada (Deber tachada)" in crossed.text and crossed.ephemeral
+    again = await harness.click(defied.message, repeat_button(defied.message))
+    assert "Esa motivación está tachada" in again.text and again.ephemeral
+    history = await harness.slash("mesa historial", user=GM)
+    assert "desafía la motivación y la tacha" in history.text
+    not_gm = await harness.slash("dune recuperar", ficha="Irulan Vex", motivacion="deber")
+    assert not_gm.ephemeral
+    recovered = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    assert "**Irulan Vex** recupera su motivación Deber" in recovered.text
+    twice = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    assert "no está tachada" in twice.text and twice.ephemeral
+    harness.script(3, 15)
+    usable = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
+    assert not usable.ephemeral
+    await harness.assert_ledger_matches()
