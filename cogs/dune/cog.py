@@ -31,7 +31,7 @@ from bot.options import Bounded
 from bot.sheets import access
 from bot.sheets.models import DuneSheet
 from cogs.dune import flow, sheet
-from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedSelect
+from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedHelpButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
@@ -54,6 +54,7 @@ from cogs.dune.state import (
     threat_change,
 )
 from rules import dune
+from rules.errors import check_range
 
 MAX_PLAYERS = 12
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
@@ -72,6 +73,20 @@ Determination = app_commands.Transform[int, Bounded(1, dune.DETERMINATION_CAP)]
 Requirement = app_commands.Transform[int, Bounded(1, MAX_TASK_REQUIREMENT)]
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
 THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
+
+
+def rival_helpers(typed: str | None) -> list[int]:
+    """The opponent's helpers as their target numbers ("11 9"): each rolls one d20 with
+    the opposition ("pueden aceptar la ayuda de otros personajes próximos")."""
+    words = (typed or "").replace(",", " ").split()
+    if not all(word.isdigit() and len(word) <= 2 for word in words):
+        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
+    if len(words) > dune.MAX_HELPERS:
+        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
+    targets = [int(word) for word in words]
+    for target in targets:
+        check_range("rival_ayuda", target, 1, 2 * dune.MAX_SCORE)
+    return targets
 
 
 # -- the cog --------------------------------------------------------------------------------
@@ -94,11 +109,11 @@ class Dune(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect)
+        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
         self.bot.repeaters[KIND] = flow.repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect)
+        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
         self.bot.repeaters.pop(KIND, None)
 
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
@@ -186,6 +201,7 @@ class Dune(commands.Cog):
         "rival_enfoque",
         "rival_dados",
         "obstaculos",
+        "rival_ayuda",
         "ajuste_dificultad",
         "rango_complicacion",
         "bonificacion_impulso",
@@ -209,6 +225,7 @@ class Dune(commands.Cog):
         rival_enfoque: Score | None = None,
         rival_dados: Dice = 2,
         obstaculos: Difficulty = 0,
+        rival_ayuda: app_commands.Range[str, 1, 60] | None = None,
         ajuste_dificultad: DifficultyShift = 0,
         rango_complicacion: ComplicationRange = 1,
         bonificacion_impulso: MomentumBonus = 0,
@@ -245,6 +262,7 @@ class Dune(commands.Cog):
             "count": rival_dados,
             "hindrances": obstaculos,
             "adjust": ajuste_dificultad,
+            "helpers": rival_helpers(rival_ayuda),
         }
         await flow.oppose(self.bot, interaction, spec, opponent)
 

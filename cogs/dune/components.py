@@ -21,12 +21,13 @@ from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
 from cogs.dune import sheet
-from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, task_line
+from cogs.dune.render import assist_embed, opposed_embed, pools_text, roll_embed, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
     DETERMINACION,
     KIND,
+    OPPOSED_KIND,
     Funds,
     RollSpec,
     announce_task,
@@ -335,13 +336,18 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
 
 class AssistModal(Modal):
     """A helper joins: their target number, or their skill and drive (names from their own
-    active sheet, or numbers), and their focus."""
+    active sheet, or numbers), and their focus. ``kind``: the preparation joined, an
+    assisted test's or an opposed test's ("pueden aceptar la ayuda de otros personajes
+    próximos")."""
 
-    def __init__(self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None, kind: str = ASSIST_KIND
+    ) -> None:
         """``scores``: the helper's skills and drives with their values, from their sheet."""
         super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
         skills, drives = scores or (None, None)
         self.prep_id = prep_id
+        self.kind = kind
         self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
             label=t(lang, "dune.ayuda.modal_target"),
             custom_id="objetivo",
@@ -376,21 +382,27 @@ class AssistModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        prep = await load(bot.store, self.prep_id, ASSIST_KIND)
+        prep = await load(bot.store, self.prep_id, self.kind)
         helper = await self.helper(bot, interaction, prep)
         user_id = interaction.user.id
 
         def join(current: Record) -> Decision:
             if current.data.get("rolled"):
                 raise Refusal("dune.ayuda.already_rolled")
-            helpers = [h for h in current.data["helpers"] if h["user"] != user_id]
+            helpers = [h for h in current.data.get("helpers", []) if h["user"] != user_id]
             if len(helpers) >= dune.MAX_HELPERS:
                 raise Refusal("dune.ayuda.full", max=dune.MAX_HELPERS)
             helpers.append(helper)
             return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
 
-        record, _ = await act(bot.store, interaction, self.prep_id, ASSIST_KIND, join)
-        await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
+        record, _ = await act(bot.store, interaction, self.prep_id, self.kind, join)
+        if self.kind == OPPOSED_KIND:
+            spec = RollSpec(**record.data["spec"])
+            await update(
+                interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record.id, spec)
+            )
+        else:
+            await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
     async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
         """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
@@ -460,10 +472,34 @@ def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
 
 
 def opposed_view(lang: Lang, prep_id: int, spec: RollSpec) -> discord.ui.View:
+    """The actor's menu, and "Ayudar" for whoever helps them before they choose."""
     view = discord.ui.View(timeout=None)
     choices = opposed_choices(lang, spec.npc, spec.drive_statement is not False)
     view.add_item(OpposedSelect(prep_id, choices, t(lang, "dune.contra.placeholder")))
+    view.add_item(
+        OpposedHelpButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+    )
     return view
+
+
+class OpposedHelpButton(
+    ActionButton, template=r"dune:contra-ayuda:(?P<action>unirme):(?P<record>[0-9]{1,18})"
+):
+    """ "los personajes en tiradas enfrentadas pueden aceptar la ayuda de otros personajes
+    próximos": a helper joins the actor's side before the actor chooses and rolls."""
+
+    prefix = "dune:contra-ayuda"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record = await load(bot.store, self.record_id, OPPOSED_KIND)
+        if record.data.get("rolled"):
+            raise Refusal("dune.ayuda.already_rolled")
+        if interaction.user.id == record.user_id:
+            raise Refusal("dune.ayuda.leader_cannot_help")
+        scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+        await interaction.response.send_modal(AssistModal(self.record_id, lang, scores, OPPOSED_KIND))
 
 
 class OpposedSelect(

@@ -130,13 +130,19 @@ async def oppose(
         dice=rival["count"],
         focus_skill=rival["focus"],
         complication_range=spec.complication_range,
+        helpers=tuple(dune.HelperSpec(0, target) for target in rival.get("helpers", ())),
     )
     base = dune.opposition_difficulty(opposition, rival["hindrances"])
     difficulty = min(max(base + rival["adjust"], 0), dune.MAX_RAISED_DIFFICULTY)
-    rival = {**rival, "dice": [s.value for s in opposition.slots], "difficulty": base}
+    rival = {
+        **rival,
+        "dice": [s.value for s in opposition.slots],
+        "helper_dice": [h.slot.value for h in opposition.helpers],
+        "difficulty": base,
+    }
     secret = is_secret(interaction, table, spec.secret)
     spec = replace(spec, difficulty=difficulty, opponent=rival)
-    record = await prepare(bot, interaction, table, OPPOSED_KIND, spec, {})
+    record = await prepare(bot, interaction, table, OPPOSED_KIND, spec, {"helpers": []})
     lang = lang_for(interaction.locale)
     await send(
         interaction,
@@ -188,7 +194,8 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     )
     closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
     table = await table_of(interaction, record)
-    await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
+    helpers = tuple(record.data.get("helpers", ()))
+    await roll_and_post(bot, interaction, spec, helpers, closes, mode="enfrentada", table=table)
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
@@ -222,7 +229,7 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
         # The opposition rolls again: drop what its last roll made, keep where its numbers came from.
-        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "difficulty")}
+        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "helper_dice", "difficulty")}
         await oppose(
             bot, interaction, replace(spec, bought=0, determination=False, opponent=None, raised=0), rival
         )

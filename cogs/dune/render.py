@@ -234,12 +234,32 @@ def saved_text(lang: Lang, applied: Applied) -> str:
     return t(lang, "dune.roll.saved_all", saved=state.delta)
 
 
+def rival_test(rival: dict[str, Any], complication_range: int) -> dune.Test:
+    """The opposition's roll as it was thrown, its helpers' dice with it (their successes
+    count only if the opponent scores one, as on any test)."""
+    helpers = [
+        dune.Helper(0, target, None, dune.Slot((value,)))
+        for target, value in zip(rival.get("helpers", ()), rival.get("helper_dice", ()), strict=True)
+    ]
+    return dune.evaluate(
+        rival["dice"], rival["target"], rival["focus"], complication_range, 0, helpers=helpers
+    )
+
+
+def rival_dice(lang: Lang, test: dune.Test) -> str:
+    """The opponent's dice, then their helpers' ("ayuda del rival: **7**✓ **14**")."""
+    if not test.helper_dice:
+        return render.dice(test.dice)
+    helped = t(lang, "dune.opposed.rival_helpers", dice=render.dice(test.helper_dice))
+    return f"{render.dice(test.dice)} · {helped}"
+
+
 def opponent_text(lang: Lang, opponent: dict[str, Any], roll: DuneRoll) -> str:
-    rival = dune.evaluate(opponent["dice"], opponent["target"], opponent["focus"], roll.complication_range, 0)
+    rival = rival_test(opponent, roll.complication_range)
     text = t(
         lang,
         "dune.opposed.rival",
-        dice=render.dice(rival.dice),
+        dice=rival_dice(lang, rival),
         successes=rival.successes,
         hindrances=opponent["hindrances"],
         difficulty=opponent.get("difficulty", roll.difficulty),
@@ -275,7 +295,7 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     """The opposition's roll, posted first: the difficulty the actor now faces."""
     spec = RollSpec(**record.data["spec"])
     rival = spec.opponent or {}
-    opposition = dune.evaluate(rival["dice"], rival["target"], rival["focus"], spec.complication_range, 0)
+    opposition = rival_test(rival, spec.complication_range)
     lines = [t(lang, "dune.contra.help", user=record.user_id)]
     if spec.skill is not None and spec.drive is not None:
         keys = ("dune.contra.actor", "dune.contra.actor_as")
@@ -284,7 +304,7 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     text = t(
         lang,
         "dune.opposed.rival",
-        dice=render.dice(opposition.dice),
+        dice=rival_dice(lang, opposition),
         successes=opposition.successes,
         hindrances=rival["hindrances"],
         difficulty=rival["difficulty"],
@@ -295,6 +315,9 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
         text += "\n" + t(lang, "dune.roll.raised", value=spec.raised)
     text = "\n".join([*rival_source(lang, rival), text])
     embeds.field(embed, t(lang, "dune.roll.opponent"), text, inline=False)
+    helpers = [helper_line(lang, h) for h in record.data.get("helpers", ())]
+    if helpers:
+        embeds.field(embed, t(lang, "dune.ayuda.helpers"), "\n".join(helpers), inline=False)
     if record.data.get("rolled"):
         embed.set_footer(text=t(lang, "dune.ayuda.rolled"))
     return embeds.titled(embed, spec.motivo)

@@ -791,3 +791,31 @@ async def test_the_gms_extra_difficulty_is_shown_before_dice_are_bought(table: H
     again = await table.click(helped.message, button(helped.message, "rep:repetir"))
     assert "Chequeo con ayuda · objetivo 10 · dificultad 1" in again.text
     await table.assert_ledger_matches()
+
+
+async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) -> None:
+    """ "los personajes en tiradas enfrentadas pueden aceptar la ayuda de otros personajes
+    próximos" (#26): the opponent's helpers roll with the opposition, the actor's join
+    before the actor chooses; each side's helpers count only if its leader scores."""
+    bad = await opposed(table, rival_ayuda="once")
+    assert "rival_ayuda son los objetivos" in bad.text and bad.ephemeral
+    prompt = await opposed(table, 3, 15, 9, rival_ayuda="9")
+    assert "**3**✓ **15** · ayuda del rival: **9**✓: 2 éxitos" in prompt.text
+    assert "Tirada enfrentada · dificultad 2" in prompt.text
+    join = button(prompt.message, "dune:contra-ayuda:unirme")
+    own = await table.click(prompt.message, join)
+    assert "no puedes ayudarte a ti mismo" in own.text
+    form = await table.click(prompt.message, join, user=OTHER)
+    joined = await table.submit(
+        form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prompt.message
+    )
+    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    await table.restart()
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(12, 16, 1)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
+    assert "ayuda del rival: **9**✓" in rolled.text
+    late = await table.click(prompt.message, join, user=OTHER)
+    assert late.ephemeral
