@@ -442,8 +442,10 @@ def opponent_momentum(difficulty: int, successes: int) -> int:
 
 def task_points(roll: DuneRoll) -> int:
     """Points a roll adds to an extended task: 2 for a passed test, +1 per Impulso spent
-    on the task, + the quality of an asset used, -1 per complication not bought off."""
-    if not roll.test.passed:
+    on the task, + the quality of an asset used, -1 per complication not bought off. A
+    success at a price is passed ("un chequeo superado de esta forma"), as it is for a
+    looming problem (:func:`opposing_task_points`); its complications take their points."""
+    if not roll.passed:
         return 0
     pushed = roll.spends.count("tarea")
     return max(POINTS_PER_PASS + pushed + roll.asset_quality - roll.complications, 0)

@@ -109,3 +109,17 @@ def test_assisted_odds_count_the_helpers_dice() -> None:
     helped = odds.dune_assisted_pass(10, 2, ((10, None),), difficulty=2)
     # The leader scores exactly 1 (2 · 9/20 · 10/20 = 9/20) and the helper at least 1 (1/2).
     assert helped == alone + Fraction(9, 40)
+
+
+def test_a_success_at_a_price_counts_as_passed_for_goal_and_looming_tasks() -> None:
+    """One reading for both kinds of task (#26): "el personaje que falla un chequeo de
+    habilidad aún logra su objetivo ... pero debe sufrir también una o más complicaciones",
+    and the text calls it "un chequeo superado de esta forma". A goal gets its 2 points less
+    each complication standing; a looming problem gets no failure, only the complications."""
+    priced = dune.success_at_price(roll_of([15, 16]), 1)
+    assert dune.task_points(priced) == 1
+    assert dune.opposing_task_points(priced) == 1
+    with_asset = dune.success_at_price(roll_of([15, 16], asset_quality=1), 1)
+    assert dune.task_points(with_asset) == 2
+    assert dune.task_points(dune.success_at_price(roll_of([15, 16]), 3)) == 0
+    assert dune.task_points(roll_of([15, 16])) == 0
