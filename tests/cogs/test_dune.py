@@ -819,3 +819,56 @@ async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) ->
     assert "ayuda del rival: **9**✓" in rolled.text
     late = await table.click(prompt.message, join, user=OTHER)
     assert late.ephemeral
+
+
+async def ledger_delta(h: Harness, reply: Reply) -> dict[tuple[str, int], int]:
+    """What the ledger wrote for the interaction ``reply`` answered, pool by pool."""
+    assert h.bot is not None
+    interaction = int(reply.callback.path.split("/")[2])
+    rows = await h.bot.store.ledger(CHANNEL_ID, limit=200)
+    delta: dict[tuple[str, int], int] = {}
+    for row in rows:
+        if row.interaction_id == interaction:
+            delta[(row.pool, row.owner_id)] = delta.get((row.pool, row.owner_id), 0) + row.delta
+    return {k: v for k, v in delta.items() if v}
+
+
+async def test_every_change_a_dune_card_announces_is_its_interactions_ledger_delta(table: Harness) -> None:
+    """The card tells the truth (#26): what each card says changed is exactly what the
+    ledger wrote for that interaction, and a card that announces nothing wrote nothing."""
+    me = PLAYER.id
+    added = await table.slash("dune impulso añadir", user=GM, cantidad=1)
+    assert "1" in added.text and await ledger_delta(table, added) == {("impulso", 0): 1}
+    given = await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=3)
+    assert await ledger_delta(table, given) == {("determinacion", me): 3}
+    bought = await roll(table, 1, 18, 20, dificultad=1, dados_extra=2, pago="mixto", determinacion=True)
+    assert "2 dados: 1 de Impulso y +2 de Amenaza" in bought.text
+    assert "Determinación gastada antes de tirar" in bought.text
+    assert await ledger_delta(table, bought) == {
+        ("impulso", 0): -1,
+        ("amenaza", 0): 2,
+        ("determinacion", me): -1,
+    }
+    ignored = await table.click(bought.message, button(bought.message, "dune:ignorar"))
+    assert "descartadas: 1" in ignored.text
+    assert await ledger_delta(table, ignored) == {("amenaza", 0): 2}
+    saved = await table.click(bought.message, button(bought.message, "dune:guardar"))
+    assert "3 a la reserva del grupo." in saved.text
+    assert await ledger_delta(table, saved) == {("impulso", 0): 3}
+    spent = await table.slash("dune impulso gastar", cantidad=2)
+    assert "gasta 2 de Impulso" in spent.text and await ledger_delta(table, spent) == {("impulso", 0): -2}
+    raised = await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    assert "El DJ gasta 2 de Amenaza" in raised.text
+    assert await ledger_delta(table, raised) == {("amenaza", 0): -2, ("dificultad_extra", 0): 1}
+    failed = await roll(table, 15, 16, dificultad=1)
+    assert "+1 de dificultad por la Amenaza que gastó el DJ" in failed.text
+    assert await ledger_delta(table, failed) == {("dificultad_extra", 0): -1}
+    menu = await table.click(failed.message, button(failed.message, "dune:repetir"))
+    assert await ledger_delta(table, menu) == {}
+    table.script(3)
+    rerolled = await table.click(
+        menu.message, button(menu.message, "dune:dados:"), values=["0"], component_type=3
+    )
+    assert "~~15~~↺ **3**" in rerolled.text
+    assert await ledger_delta(table, rerolled) == {("determinacion", me): -1}
+    await table.assert_ledger_matches()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from tests.cogs.test_dune import ledger_delta
 from tests.cogs.test_ficha import example, imported, table_of
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
@@ -408,6 +409,11 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     assert "Desafía su motivación Deber: gana 1 de Determinación y la declaración queda" in defied.text
     assert not any(c.startswith("dune:repetir") for c in defied.message.custom_ids)
     assert await harness.pool("determinacion", PLAYER.id) == 1
+    written = await ledger_delta(harness, defied)
+    assert {pool: delta for (pool, _), delta in written.items()} == {
+        "determinacion": 1,
+        "ficha_tachada_deber": 1,
+    }
     shown = await harness.slash("ficha ver")
     assert "~~Serviré a la Casa aunque me cueste la vida.~~ (tachada" in shown.text
     crossed = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
@@ -420,6 +426,9 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     assert not_gm.ephemeral
     recovered = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
     assert "**Irulan Vex** recupera su motivación Deber" in recovered.text
+    assert [(pool, delta) for (pool, _), delta in (await ledger_delta(harness, recovered)).items()] == [
+        ("ficha_tachada_deber", -1)
+    ]
     twice = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
     assert "no está tachada" in twice.text and twice.ephemeral
     harness.script(3, 15)
