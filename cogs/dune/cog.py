@@ -17,6 +17,7 @@ from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
+    is_gm,
     reason,
     reason_option,
     secret_option,
@@ -40,6 +41,7 @@ from cogs.dune.state import (
     KIND,
     MAX_TASK_REQUIREMENT,
     MAX_THREAT_STEP,
+    SCENE_TEXT_LIMIT,
     TASK_KIND,
     TASK_NAME_LIMIT,
     RollSpec,
@@ -49,9 +51,12 @@ from cogs.dune.state import (
     momentum_change,
     named_players,
     pool_changes,
+    scene_lines,
+    scene_traits,
     task_progress,
     test_spec,
     threat_change,
+    trait_edit,
 )
 from rules import dune
 from rules.errors import check_range
@@ -72,7 +77,10 @@ Threat = app_commands.Transform[int, Bounded(1, MAX_THREAT_STEP)]
 Determination = app_commands.Transform[int, Bounded(1, dune.DETERMINATION_CAP)]
 Requirement = app_commands.Transform[int, Bounded(1, MAX_TASK_REQUIREMENT)]
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
-THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
+# A trait's Amenaza is spent with its text, through /dune rasgo.
+THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS if k != "rasgo"]
+TRAIT_PAYMENTS = [Choice(name=T(f"dune.pago_rasgo.{p}"), value=p) for p in (*dune.TRAIT_COSTS, "libre")]
+TraitCount = app_commands.Transform[int, Bounded(0, dune.MAX_TRAIT_COUNT)]
 
 
 def rival_helpers(typed: str | None) -> list[int]:
@@ -556,6 +564,52 @@ class Dune(commands.Cog):
         players |= {r.user_id for r in await self.bot.store.records(table.channel_id, KIND)}
         players -= {0, table.gm_id or 0}
         return sorted(players)
+
+    # -- /dune rasgo ------------------------------------------------------------------------------
+
+    @dune_group.command(name=T("dune.rasgo"), description=T("dune.rasgo.desc"))
+    @options("dune.opt", "texto", "cuenta", "antes")
+    @app_commands.rename(pago=T("dune.opt.pago_rasgo"))
+    @app_commands.describe(pago=T("dune.opt.pago_rasgo.desc"))
+    @app_commands.choices(pago=TRAIT_PAYMENTS)
+    async def rasgo(
+        self,
+        interaction: discord.Interaction,
+        texto: app_commands.Range[str, 1, SCENE_TEXT_LIMIT],
+        cuenta: TraitCount = 1,
+        antes: app_commands.Range[str, 1, SCENE_TEXT_LIMIT] | None = None,
+        pago: Choice[str] | None = None,
+    ) -> None:
+        """ "Se puede añadir, quitar o alterar los rasgos de una escena": with 2 Impulso ("Crear
+        un rasgo"), 2 Amenaza (the GM's "Rasgos"), 1 Determinación (a *Declaración*), or, for
+        the GM who sets the scene ("describir los rasgos que se aplican"), without paying. The
+        payment and the trait are one operation."""
+        table = await current_table(interaction)
+        gm = is_gm(table, interaction)
+        way = pago.value if pago is not None else ("libre" if gm else "impulso")
+        if way in ("amenaza", "libre") and not gm:
+            raise Refusal("dune.trait.gm_only")
+        if way == "determinacion" and gm:
+            raise Refusal("dune.trait.gm_no_determination")
+        reason = f"dune.trait.{way}"
+        cost = pool_changes(dune.TRAIT_COSTS[way], interaction.user.id, reason) if way != "libre" else ()
+        traits = await trait_edit(self.bot, table.channel_id, texto, cuenta, antes, reason)
+        applied = await rolls.change(self.bot.store, interaction, table, reason, *cost, *traits)
+        lang = lang_for(interaction.locale)
+        lines = [t(lang, f"dune.trait.paid.{way}", user=interaction.user.id), *scene_lines(lang, applied)]
+        await self.pools_answer(interaction, table, "\n".join(lines))
+
+    @rasgo.autocomplete("antes")
+    async def trait_choices(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """The scene's traits, to change or remove one."""
+        table = await current_table(interaction)
+        folded = current.casefold()
+        traits = await scene_traits(self.bot, table.channel_id)
+        return [
+            Choice(name=f"{name} {value}"[:100], value=name)
+            for name, value in traits.items()
+            if folded in name.casefold()
+        ][:25]
 
     # -- /dune recuperar -------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -21,21 +22,25 @@ from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
 from cogs.dune import sheet
-from cogs.dune.render import assist_embed, opposed_embed, pools_text, roll_embed, saved_text, task_line
+from cogs.dune.render import assist_embed, opposed_embed, pools_text, roll_embed, safe, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
     DETERMINACION,
     KIND,
     OPPOSED_KIND,
+    SCENE_TEXT_LIMIT,
     Funds,
     RollSpec,
     announce_task,
+    asset_pool,
     determination_change,
     gm_of,
     momentum_change,
     table_funds,
     threat_change,
+    trait_edit,
+    typed_text,
 )
 from rules import dune
 from rules.dune import DuneRoll
@@ -114,6 +119,10 @@ class DuneButton(
             return
         if self.action == "repetir":
             await offer_reroll(interaction, lang, record)
+            return
+        if self.action in SCENE_FORMS:
+            dune.spend(dune.from_data(record.data), self.action)  # refused now, not after the form
+            await interaction.response.send_modal(SCENE_FORMS[self.action](self.record_id, lang))
             return
         record, applied = await act(
             bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r, bot.rng)
@@ -265,6 +274,95 @@ class DiceSelect(
         else:
             await update(interaction, embed=embed, view=view)
         await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
+
+
+class TraitModal(Modal):
+    """ "Crear un rasgo ... Gastando 2 puntos puedes crear un rasgo completamente nuevo,
+    cambiar uno que exista o eliminarlo": the trait's text, its count, and the trait it
+    replaces, if any. The spend and the trait are one operation."""
+
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.trait.modal_title"), custom_id=f"dune:rasgo-modal:{record_id}")
+        self.record_id = record_id
+        self.text: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_text"),
+            custom_id="rasgo",
+            max_length=SCENE_TEXT_LIMIT,
+            required=False,
+        )
+        self.count: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_count"), custom_id="cuenta", max_length=1, default="1"
+        )
+        self.before: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_before"),
+            custom_id="sustituye",
+            max_length=SCENE_TEXT_LIMIT,
+            required=False,
+        )
+        for item in (self.text, self.count, self.before):
+            self.add_item(item)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        count = parse_int(self.count.value, "cuenta", 0, dune.MAX_TRAIT_COUNT)
+        text, before = self.text.value, self.before.value.strip() or None
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "rasgo")
+
+        async def trait(current: Record) -> Decision:
+            roll, from_group = dune.spend(dune.from_data(current.data), "rasgo")
+            traits = await trait_edit(bot, current.channel_id, text, count, before, "dune.spend.rasgo")
+            return scene_decision(roll, from_group, traits, "dune.spend.rasgo")
+
+        record, applied = await act(bot.store, interaction, self.record_id, KIND, trait)
+        await show_update(interaction, lang, record, applied, "rasgo")
+
+
+class AssetModal(Modal):
+    """ "Crear un recurso ... Un recurso creado tiene una Calidad de 0 ... son temporales y
+    dejan de existir al final de la escena": its name; the spend and the asset are one
+    operation, the asset the roller's until the scene ends."""
+
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.asset.modal_title"), custom_id=f"dune:recurso-modal:{record_id}")
+        self.record_id = record_id
+        self.text: discord.ui.TextInput[AssetModal] = discord.ui.TextInput(
+            label=t(lang, "dune.asset.modal_text"), custom_id="recurso", max_length=SCENE_TEXT_LIMIT
+        )
+        self.add_item(self.text)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        name = typed_text(self.text.value, SCENE_TEXT_LIMIT)
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "recurso")
+
+        async def asset(current: Record) -> Decision:
+            pool = asset_pool(name)
+            if await bot.store.pool(current.channel_id, pool, current.user_id):
+                raise Refusal("dune.asset.exists", user=current.user_id, name=safe(name))
+            roll, from_group = dune.spend(dune.from_data(current.data), "recurso")
+            created = Change(
+                pool, owner_id=current.user_id, set_to=1, cap=1, reason="dune.spend.recurso.recurso"
+            )
+            return scene_decision(roll, from_group, (created,), "dune.spend.recurso")
+
+        record, applied = await act(bot.store, interaction, self.record_id, KIND, asset)
+        await show_update(interaction, lang, record, applied, "recurso")
+
+
+def scene_decision(roll: DuneRoll, from_group: int, scene: tuple[Change, ...], reason: str) -> Decision:
+    """A spend that changes the scene: the Impulso the group pays and each trait or asset
+    set, which the card lists (from the very changes written) on every redraw."""
+    changes = (momentum_change(-from_group),) if from_group else ()
+    shown = [*roll.extra.get("scene", []), *([c.pool, c.owner_id, c.set_to] for c in scene)]
+    roll = replace(roll, extra={**roll.extra, "scene": shown})
+    return Decision(dune.to_data(roll), changes + scene, reason)
+
+
+SCENE_FORMS: dict[str, type[TraitModal] | type[AssetModal]] = {"rasgo": TraitModal, "recurso": AssetModal}
 
 
 class PriceModal(Modal):

@@ -9,6 +9,7 @@ import discord
 from bot import embeds, render
 from bot.chances import dune_assisted_line, dune_bought_line
 from bot.client import Tirada
+from bot.errors import pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Record
 from cogs.dune.state import (
@@ -103,12 +104,22 @@ def roll_embed(lang: Lang, record: Record, roll: DuneRoll, pools: str, progress:
     if roll.spends:
         spent = ", ".join(t(lang, f"dune.spend.{use}") for use in roll.spends)
         embeds.field(embed, t(lang, "dune.roll.spent"), spent, inline=False)
+    if roll.extra.get("scene"):
+        embeds.field(embed, t(lang, "dune.trait.title"), scene_text(lang, roll.extra["scene"]), inline=False)
     if progress:
         embeds.field(embed, t(lang, "dune.roll.task"), progress, inline=False)
     embeds.field(embed, t(lang, "dune.roll.odds"), odds_line(lang, roll, record.shows_odds), inline=False)
     embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
     spec = roll.extra.get("spec", {})
     return embeds.titled(embed, spec.get("motivo"))
+
+
+def scene_text(lang: Lang, scene: list[list[Any]]) -> str:
+    """The traits and assets this roll's spends set, as written: "Rasgo «humo denso»: 2"."""
+    return "\n".join(
+        t(lang, "dune.trait.now" if value else "dune.trait.gone", pool=pool_name(lang, pool), value=value)
+        for pool, _, value in scene
+    )
 
 
 def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:

@@ -12,7 +12,7 @@ import discord
 
 from bot import embeds
 from bot.client import Tirada
-from bot.errors import Refusal
+from bot.errors import Refusal, pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
 from rules import dune
@@ -247,6 +247,61 @@ def challenge_changes(spec: RollSpec, user_id: int, reason: str) -> tuple[Change
         Change(crossed_pool(spec.drive_key), 1, spec.sheet_id, cap=1, reason=f"{reason}.tachada"),
         replace(determination_change(user_id, 1), reason=f"{reason}.desafio"),
     )
+
+
+# -- scene traits and assets ---------------------------------------------------------------
+# A scene's trait is a pool of the table, ``rasgo:humo denso`` at its count, and a created
+# asset a pool of its creator, ``recurso:cuchillo`` at 1: each change is a ledger row, so the
+# history lists it, undo reverts it and the end of the scene clears them (cogs/mesa.py).
+TRAIT = "rasgo:"
+ASSET = "recurso:"
+# A pool's name holds at most 40 characters, the kind's prefix included.
+SCENE_TEXT_LIMIT = 30
+
+
+def trait_pool(name: str) -> str:
+    return f"{TRAIT}{name}"
+
+
+def asset_pool(name: str) -> str:
+    return f"{ASSET}{name}"
+
+
+async def scene_traits(bot: Tirada, channel_id: int) -> dict[str, int]:
+    """The scene's traits standing now, by text."""
+    return {
+        p.pool.removeprefix(TRAIT): p.value
+        for p in await bot.store.pools(channel_id)
+        if p.pool.startswith(TRAIT) and not p.owner_id and p.value > 0
+    }
+
+
+async def trait_edit(
+    bot: Tirada, channel_id: int, text: str, count: int, before: str | None, reason: str
+) -> tuple[Change, ...]:
+    """The changes that create, change or remove one trait (:func:`rules.dune.edit_trait`),
+    each setting its pool; the texts are checked as any text a player types."""
+    name = typed_text(text, SCENE_TEXT_LIMIT) if text.strip() or before is None else ""
+    old = typed_text(before, SCENE_TEXT_LIMIT) if before is not None else None
+    edited = dune.edit_trait(await scene_traits(bot, channel_id), name, count, old)
+    return tuple(
+        Change(trait_pool(n), set_to=v, cap=dune.MAX_TRAIT_COUNT, reason=f"{reason}.rasgo")
+        for n, v in edited.items()
+    )
+
+
+def scene_lines(lang: Lang, applied: Applied) -> list[str]:
+    """What an operation did to the scene's traits and assets, from what it wrote."""
+    return [
+        t(
+            lang,
+            "dune.trait.now" if p.value else "dune.trait.gone",
+            pool=pool_name(lang, p.pool),
+            value=p.value,
+        )
+        for p in applied.pools
+        if p.pool.startswith((TRAIT, ASSET))
+    ]
 
 
 def typed_text(text: str, limit: int) -> str:

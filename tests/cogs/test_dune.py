@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from bot.store import POOL_MAX
+from tests.bot.test_board import shown
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -29,6 +30,15 @@ async def roll(h: Harness, *faces: int, user=PLAYER, locale: str = "es-ES", **op
     h.script(*faces)
     options = {"habilidad": 6, "motivacion": 6} | options
     return await h.slash("dune tirada", user=user, locale=locale, **options)
+
+
+async def create_trait(h: Harness, panel: Message, text: str, user=PLAYER) -> Reply:
+    """Press "Crear rasgo" on a roll's panel and name the trait in its form."""
+    form = await h.click(panel, button(panel, "dune:rasgo"), user=user)
+    assert form.callback.payload["type"] == 9, form.text
+    return await h.submit(
+        form.modal_id, {"rasgo": text, "cuenta": "1", "sustituye": ""}, user=user, message=panel
+    )
 
 
 async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harness) -> None:
@@ -119,7 +129,7 @@ async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Har
     await table.slash("dune impulso añadir", user=GM, cantidad=2)
     reply = await roll(table, 2, 3, dificultad=1)  # 2 successes: 1 Impulso
     panel = reply.message
-    spent = await table.click(panel, button(panel, "dune:rasgo"))
+    spent = await create_trait(table, panel, "Cubierto")
     assert spent.callback.payload["type"] == 7
     assert "Gastos\ncrear o cambiar un rasgo" in spent.text
     assert await table.pool("impulso") == 1
@@ -550,7 +560,7 @@ async def test_a_momentum_use_once_per_test_shows_disabled(table: Harness) -> No
     Obtener información: the used button stays, disabled (#15)."""
     await table.slash("dune impulso añadir", user=GM, cantidad=6)
     reply = await roll(table, 1, 1, dificultad=1)
-    spent = await table.click(reply.message, "dune:rasgo:1")
+    spent = await create_trait(table, reply.message, "Cubierto")
     data = spent.data
     assert component(data, "dune:rasgo:1")["disabled"] is True
     assert not component(data, "dune:info:1").get("disabled")
@@ -872,3 +882,94 @@ async def test_every_change_a_dune_card_announces_is_its_interactions_ledger_del
     assert "~~15~~↺ **3**" in rerolled.text
     assert await ledger_delta(table, rerolled) == {("determinacion", me): -1}
     await table.assert_ledger_matches()
+
+
+async def test_scene_traits_are_table_state_in_the_ledger(table: Harness) -> None:
+    """ "En cada escena se incluyen descriptores llamados Rasgos" (#26): Impulso (2), Amenaza
+    (2) and Determinación (a Declaración) create, change or remove one, with its count; the
+    GM sets them freely; each change is a ledger row, listed, undone and cleared at the end
+    of the scene."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=3)
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    set_up = await table.slash("dune rasgo", user=GM, texto="de noche")
+    assert "El DJ cambia los rasgos de la escena." in set_up.text
+    assert "Rasgo «de noche»: 1" in set_up.text
+    assert await ledger_delta(table, set_up) == {("rasgo:de noche", 0): 1}
+    smoke = await table.slash("dune rasgo", texto="humo   denso", cuenta=2)
+    assert f"<@{PLAYER.id}> gasta 2 de Impulso del grupo en un rasgo." in smoke.text
+    assert "Rasgo «humo denso»: 2" in smoke.text
+    assert await ledger_delta(table, smoke) == {("impulso", 0): -2, ("rasgo:humo denso", 0): 2}
+    declared = await table.slash("dune rasgo", texto="humo", antes="Humo denso", pago="determinacion")
+    assert "Rasgo «humo denso»: quitado" in declared.text and "Rasgo «humo»: 1" in declared.text
+    assert await ledger_delta(table, declared) == {
+        ("determinacion", PLAYER.id): -1,
+        ("rasgo:humo denso", 0): -2,
+        ("rasgo:humo", 0): 1,
+    }
+    assert await table.autocomplete("dune rasgo", "antes", "") == [
+        {"name": "de noche 1", "value": "de noche"},
+        {"name": "humo 1", "value": "humo"},
+    ]
+    for options, words in [
+        ({"pago": "amenaza"}, "Solo el DJ paga un rasgo con Amenaza"),
+        ({"pago": "libre"}, "Solo el DJ paga un rasgo con Amenaza"),
+        ({"antes": "granizo"}, "La escena no tiene el rasgo «granizo»."),
+        ({"texto": "@everyone\x07"}, "caracteres de control"),
+        ({"cuenta": 9}, "entre 0 y 5"),
+    ]:
+        refused = await table.slash("dune rasgo", **({"texto": "nieve"} | options))
+        assert refused.ephemeral and words in refused.text, refused.text
+    old_way = await table.slash("dune amenaza gastar", user=GM, uso="rasgo")
+    assert "no es una opción válida" in old_way.text and old_way.ephemeral
+    status = await table.slash("mesa estado")
+    assert "Rasgo «humo»" in status.text and "Rasgo «de noche»" in status.text
+    history = await table.slash("mesa historial")
+    assert "Rasgo «humo»" in history.text
+    await table.slash("mesa deshacer", user=GM)
+    assert await table.pool("rasgo:humo denso") == 2 and await table.pool("rasgo:humo") == 0
+    assert await table.pool("determinacion", PLAYER.id) == 1
+    ended = await table.slash("mesa escena-fin", user=GM)
+    assert "Rasgo «humo denso»" in ended.text and "Rasgo «de noche»" in ended.text
+    assert await table.pool("rasgo:humo denso") == 0 and await table.pool("rasgo:de noche") == 0
+    await table.assert_ledger_matches()
+
+
+async def test_a_passed_tests_trait_and_asset_spends_ask_for_their_text(table: Harness) -> None:
+    """The panel's "crear un rasgo" and "crear un recurso" ask what they create; the spend
+    and the trait or asset are one operation, and the asset lasts until the scene ends."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=2)
+    reply = await roll(table, 1, 1, dificultad=1)  # 4 successes: 3 Impulso
+    form = await table.click(reply.message, button(reply.message, "dune:rasgo"))
+    assert form.callback.payload["type"] == 9
+    bad = await table.submit(
+        form.modal_id, {"rasgo": "x", "cuenta": "7", "sustituye": ""}, message=reply.message
+    )
+    assert "cuenta debe estar entre 0 y 5" in bad.text and bad.ephemeral
+    done = await table.submit(
+        form.modal_id, {"rasgo": "Cubierto", "cuenta": "1", "sustituye": ""}, message=reply.message
+    )
+    assert "Rasgo «Cubierto»: 1" in done.text
+    assert await ledger_delta(table, done) == {("rasgo:Cubierto", 0): 1}
+    asset_form = await table.click(reply.message, button(reply.message, "dune:recurso"))
+    made = await table.submit(asset_form.modal_id, {"recurso": "Cuerda"}, message=reply.message)
+    assert "Recurso «Cuerda»: 1" in made.text and "Rasgo «Cubierto»: 1" in made.text
+    assert await ledger_delta(table, made) == {("impulso", 0): -1, ("recurso:Cuerda", PLAYER.id): 1}
+    status = await table.slash("mesa estado")
+    assert "Recurso «Cuerda»" in status.text
+    ended = await table.slash("mesa escena-fin", user=GM)
+    assert "Recurso «Cuerda»" in ended.text
+    assert await table.pool("recurso:Cuerda", PLAYER.id) == 0
+    await table.assert_ledger_matches()
+
+
+async def test_the_board_lists_the_scenes_traits_and_assets(table: Harness) -> None:
+    await table.slash("mesa tablero", user=GM)
+    await table.slash("dune rasgo", user=GM, texto="humo *denso*", cuenta=2)
+    await table.slash("dune impulso añadir", user=GM, cantidad=3)
+    reply = await roll(table, 1, 1, dificultad=1)
+    form = await table.click(reply.message, button(reply.message, "dune:recurso"))
+    await table.submit(form.modal_id, {"recurso": "Cuerda"}, message=reply.message)
+    now = await shown(table)
+    assert "Rasgos y recursos de la escena" in now
+    assert "Rasgo «humo \\*denso\\*» 2" in now
+    assert f"Recurso «Cuerda» de <@{PLAYER.id}>" in now

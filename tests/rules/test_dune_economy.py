@@ -123,3 +123,24 @@ def test_a_success_at_a_price_counts_as_passed_for_goal_and_looming_tasks() -> N
     assert dune.task_points(with_asset) == 2
     assert dune.task_points(dune.success_at_price(roll_of([15, 16]), 3)) == 0
     assert dune.task_points(roll_of([15, 16])) == 0
+
+
+def test_a_trait_is_created_changed_or_removed_with_its_count() -> None:
+    """ "crear un rasgo completamente nuevo, cambiar uno que exista o eliminarlo", and
+    "humo denso 2, donde el número indica que el rasgo cuenta como dos rasgos" (#26)."""
+    scene = {"humo denso": 2, "de noche": 1}
+    assert dune.edit_trait(scene, "Tormenta", 1) == {"Tormenta": 1}
+    assert dune.edit_trait(scene, "Humo denso", 3) == {"humo denso": 3}
+    assert dune.edit_trait(scene, "humo denso", 0) == {"humo denso": 0}
+    assert dune.edit_trait(scene, "humo", 1, before="HUMO DENSO") == {"humo denso": 0, "humo": 1}
+    assert dune.edit_trait(scene, "", 0, before="de noche") == {"de noche": 0}
+    for args, key in [
+        (("nieve", 0), "dune.trait.unknown"),
+        (("nieve", 1, "granizo"), "dune.trait.unknown"),
+        (("humo denso", 2), "dune.trait.unchanged"),
+    ]:
+        with pytest.raises(RuleError) as caught:
+            dune.edit_trait(scene, *args)  # type: ignore[arg-type]
+        assert caught.value.key == key
+    with pytest.raises(RuleError):
+        dune.edit_trait(scene, "nieve", 6)
