@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from bot.store import POOL_MAX
+from bot.models import Applied, Change, Operation, Refused
+from bot.store import POOL_MAX, Store
+from cogs.dune.state import SCENE_TEXT_LIMIT
 from tests.bot.test_board import shown
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
@@ -973,3 +976,24 @@ async def test_the_board_lists_the_scenes_traits_and_assets(table: Harness) -> N
     assert "Rasgos y recursos de la escena" in now
     assert "Rasgo «humo \\*denso\\*» 2" in now
     assert f"Recurso «Cuerda» de <@{PLAYER.id}>" in now
+
+
+async def test_a_trait_pool_is_the_same_on_both_stores(db_target: Path | str) -> None:
+    """Traits need no schema of their own: the longest trait name fits a pool's on SQLite
+    and PostgreSQL alike, and its count is set, capped and cleared through the ledger."""
+    store = await Store.open(db_target)
+    name = "rasgo:" + "ñ" * SCENE_TEXT_LIMIT
+    try:
+        first = Operation(
+            CHANNEL_ID, 1, GM.id, "dune.trait.libre", (Change(name, set_to=2, cap=5),), guild_id=1
+        )
+        assert isinstance(await store.apply(first), Applied)
+        over = Operation(CHANNEL_ID, 2, GM.id, "dune.trait.libre", (Change(name, 4, cap=5),), guild_id=1)
+        assert isinstance(await store.apply(over), Refused)
+        cleared = Operation(CHANNEL_ID, 3, GM.id, "mesa.scene_end", (Change(name, set_to=0),), guild_id=1)
+        assert isinstance(await store.apply(cleared), Applied)
+        assert await store.pool(CHANNEL_ID, name) == 0
+        assert (await store.ledger_sums(CHANNEL_ID)).get((name, 0), 0) == 0
+        assert [r.delta for r in await store.ledger(CHANNEL_ID, pool=name)] == [-2, 2]
+    finally:
+        await store.close()
