@@ -327,6 +327,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             record_id = op.record_update.record_id
             update = op.record_update
             await count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
+        if op.sheet_update is not None and not await steps.update_sheet_file(db, op.sheet_update):
+            return Refused("fichas.busy", "", 0, 0, 0)
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)

@@ -27,16 +27,17 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Change, RecordUpdate, Table
+from bot.models import Change, Operation, RecordUpdate, Refused, SheetUpdate, Table
 from bot.options import Bounded
-from bot.sheets import access
-from bot.sheets.models import DuneSheet
+from bot.sheets import access, io
+from bot.sheets.models import LIST_LIMIT, DuneSheet
 from cogs.dune import flow, sheet
 from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedHelpButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
     AMENAZA,
+    ASSET,
     DETERMINACION,
     KIND,
     MAX_TASK_REQUIREMENT,
@@ -45,6 +46,7 @@ from cogs.dune.state import (
     TASK_KIND,
     TASK_NAME_LIMIT,
     RollSpec,
+    asset_pool,
     challenged,
     crossed_pool,
     determination_change,
@@ -57,6 +59,7 @@ from cogs.dune.state import (
     test_spec,
     threat_change,
     trait_edit,
+    typed_text,
 )
 from rules import dune
 from rules.errors import check_range
@@ -610,6 +613,63 @@ class Dune(commands.Cog):
             for name, value in traits.items()
             if folded in name.casefold()
         ][:25]
+
+    @dune_group.command(name=T("dune.recurso"), description=T("dune.recurso.desc"))
+    @options("dune.opt", "recurso")
+    async def recurso(
+        self, interaction: discord.Interaction, recurso: app_commands.Range[str, 1, SCENE_TEXT_LIMIT]
+    ) -> None:
+        """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante
+        una escena (en Calidad 0) en cuyo caso se añade a la lista de recursos de tu ficha":
+        the group's 2 Impulso, the asset no longer the scene's, and the asset on the roller's
+        active sheet, written together (the sheet only if nobody changed it meanwhile)."""
+        table = await current_table(interaction)
+        user = interaction.user.id
+        name = typed_text(recurso, SCENE_TEXT_LIMIT)
+        pool = asset_pool(name)
+        if not await self.bot.store.pool(table.channel_id, pool, user):
+            raise Refusal("dune.asset.unknown", name=safe(name))
+        row = await access.find(self.bot.store, table, is_gm(table, interaction), user, None, write=True)
+        _, found = await access.of_system(self.bot.store, table, row)
+        character = access.of_kind(found, DuneSheet)
+        data = {**row.data, "recursos": [*row.data.get("recursos", []), {"nombre": name, "texto": ""}]}
+        try:
+            io.validate(data)
+        except io.Rejected:
+            raise Refusal("dune.asset.sheet_full", max=LIST_LIMIT) from None
+        reason = "dune.asset.permanent"
+        outcome = await self.bot.store.apply(
+            Operation(
+                table.channel_id,
+                interaction.id,
+                user,
+                reason,
+                (momentum_change(-dune.MOMENTUM_SPENDS["recurso"]), Change(pool, owner_id=user, set_to=0)),
+                guild_id=interaction.guild_id,
+                sheet_update=SheetUpdate(row.id, row.version, data),
+            )
+        )
+        if isinstance(outcome, Refused):
+            raise outcome.error()
+        text = t(
+            lang_for(interaction.locale),
+            "dune.asset.permanent",
+            name=safe(name),
+            sheet=safe(character.nombre),
+        )
+        await self.pools_answer(interaction, table, text)
+
+    @recurso.autocomplete("recurso")
+    async def asset_choices(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """The roller's assets created in this scene."""
+        table = await current_table(interaction)
+        folded = current.casefold()
+        mine = [
+            p.pool.removeprefix(ASSET)
+            for p in await self.bot.store.pools(table.channel_id)
+            if p.owner_id == interaction.user.id and p.pool.startswith(ASSET) and p.value
+        ]
+        return [Choice(name=n, value=n) for n in mine if folded in n.casefold()][:25]
 
     # -- /dune recuperar -------------------------------------------------------------------------
 

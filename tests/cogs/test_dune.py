@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, Operation, Refused
+from bot.models import Applied, Change, Operation, Refused, SheetRow, SheetUpdate
 from bot.store import POOL_MAX, Store
 from cogs.dune.state import SCENE_TEXT_LIMIT
 from tests.bot.test_board import shown
@@ -995,5 +995,44 @@ async def test_a_trait_pool_is_the_same_on_both_stores(db_target: Path | str) ->
         assert await store.pool(CHANNEL_ID, name) == 0
         assert (await store.ledger_sums(CHANNEL_ID)).get((name, 0), 0) == 0
         assert [r.delta for r in await store.ledger(CHANNEL_ID, pool=name)] == [-2, 2]
+    finally:
+        await store.close()
+
+
+async def test_a_sheet_update_is_written_with_its_pool_changes_or_not_at_all(db_target: Path | str) -> None:
+    """A permanent asset's sheet and Impulso are one transaction, on both stores: a sheet
+    changed since it was read refuses the whole operation."""
+    store = await Store.open(db_target)
+    try:
+        row = SheetRow(0, CHANNEL_ID, PLAYER.id, False, "Irulan", "irulan", "dune", {"recursos": []})
+        sheet_id, _ = await store.create_sheet(
+            Operation(CHANNEL_ID, 1, PLAYER.id, "fichas.import", guild_id=1), row, lambda _: ()
+        )
+        await store.apply(
+            Operation(CHANNEL_ID, 2, GM.id, "dune.impulso.add", (Change("impulso", 3, cap=6),), guild_id=1)
+        )
+        with_asset = {"recursos": [{"nombre": "Cuerda", "texto": ""}]}
+        stale = Operation(
+            CHANNEL_ID,
+            3,
+            PLAYER.id,
+            "dune.asset.permanent",
+            (Change("impulso", -2),),
+            sheet_update=SheetUpdate(sheet_id, 7, with_asset),
+        )
+        assert isinstance(await store.apply(stale), Refused)
+        assert await store.pool(CHANNEL_ID, "impulso") == 3
+        fresh = Operation(
+            CHANNEL_ID,
+            4,
+            PLAYER.id,
+            "dune.asset.permanent",
+            (Change("impulso", -2),),
+            sheet_update=SheetUpdate(sheet_id, 0, with_asset),
+        )
+        assert isinstance(await store.apply(fresh), Applied)
+        stored = await store.sheet(CHANNEL_ID, sheet_id)
+        assert stored is not None and stored.data == with_asset and stored.version == 1
+        assert await store.pool(CHANNEL_ID, "impulso") == 1
     finally:
         await store.close()

@@ -435,3 +435,52 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     usable = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
     assert not usable.ephemeral
     await harness.assert_ledger_matches()
+
+
+async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harness) -> None:
+    """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante una
+    escena ... en cuyo caso se añade a la lista de recursos de tu ficha" (#26)."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune impulso añadir", user=GM, cantidad=3)
+    unknown = await harness.slash("dune recurso", recurso="Cuerda")
+    assert "No tienes el recurso «Cuerda» en esta escena" in unknown.text and unknown.ephemeral
+    harness.script(1, 1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    assert await harness.autocomplete("dune recurso", "recurso", "cu") == [
+        {"name": "Cuerda", "value": "Cuerda"}
+    ]
+    made = await harness.slash("dune recurso", recurso="Cuerda")
+    assert (
+        "El recurso «Cuerda» es permanente (2 de Impulso): ya está en la ficha de **Irulan Vex**."
+        in made.text
+    )
+    written = await ledger_delta(harness, made)
+    assert {pool: delta for (pool, _), delta in written.items()} == {"impulso": -2, "recurso:Cuerda": -1}
+    shown = await harness.slash("ficha ver")
+    assert "Cuerda" in shown.text
+    again = await harness.slash("dune recurso", recurso="Cuerda")
+    assert again.ephemeral
+    ended = await harness.slash("mesa escena-fin", user=GM)
+    assert "Cuerda" not in ended.text
+    await harness.assert_ledger_matches()
+
+
+async def test_a_permanent_asset_changes_nothing_if_the_impulso_is_short(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(1, 15)  # 2 successes: 1 Impulso of its own, the asset's 2 from it and the group
+    await harness.slash("dune impulso añadir", user=GM, cantidad=1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    assert await harness.pool("impulso") == 0
+    short = await harness.slash("dune recurso", recurso="Cuerda")
+    assert "No alcanza la reserva de Impulso" in short.text and short.ephemeral
+    shown = await harness.slash("ficha ver")
+    assert "Cuerda" not in shown.text
+    assert await harness.pool("recurso:Cuerda", PLAYER.id) == 1
