@@ -3,7 +3,6 @@ panels survive restarts) and ``decide``, which maps a button to the rules and th
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
@@ -125,7 +124,7 @@ class DuneButton(
             await interaction.response.send_modal(SCENE_FORMS[self.action](self.record_id, lang))
             return
         record, applied = await act(
-            bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r, bot.rng)
+            bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r)
         )
         await show_update(interaction, lang, record, applied, self.action)
 
@@ -151,7 +150,7 @@ async def check_may_press(interaction: discord.Interaction, record: Record, acti
         raise Refusal("error.not_yours")
 
 
-def decide(action: str, record: Record, rng: random.Random) -> Decision:
+def decide(action: str, record: Record) -> Decision:
     """One button's effect on a roll: the rules decide, this maps them to pool changes."""
     roll = dune.from_data(record.data)
     if action in dune.MOMENTUM_SPENDS:
