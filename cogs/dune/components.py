@@ -504,7 +504,8 @@ class AssistModal(Modal):
     async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
         """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
         the target typed (numbers win), else skill plus drive, read from the helper's own
-        sheet when named, kept with where they came from."""
+        sheet when named, kept with where they came from. A skill named from the sheet takes
+        a focus named from it; otherwise the focus is the skill as a number, or "sí"."""
         entry: dict[str, Any] = {"user": interaction.user.id}
         skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
         if self.objetivo.value.strip():
@@ -512,6 +513,12 @@ class AssistModal(Modal):
             skill_value = None
         elif skill and drive:
             table = await table_of(interaction, prep)
+            typed = self.enfoque.value.strip()
+            if sheet.number(skill) is None:
+                # A skill from the sheet takes one of that skill's focuses on it, by name.
+                scores = await sheet.scores(bot, interaction, skill, drive, None, table, focus=typed or None)
+                entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
+                return entry | {"focus": scores.skill if scores.focus else None}
             scores = await sheet.scores(bot, interaction, skill, drive, None, table)
             entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
             skill_value = scores.skill

@@ -129,14 +129,23 @@ async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: 
         "Combate 5 · Comunicación 6 · Disciplina 7 · Movimiento 4 · Comprensión 8",
         "Deber 6 · Fe 4 · Justicia 5 · Poder 4 · Verdad 7",
     ]
+    # A skill named from the sheet takes a focus named from it, not a yes (#26).
     fields = {"objetivo": "", "habilidad": "Discipline", "motivacion": "deber", "enfoque": "sí"}
+    yes = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
+    assert "«sí» no es una especialización de esa habilidad en la ficha. Tiene: —." in yes.text
+    fields = {
+        "objetivo": "",
+        "habilidad": "Understand",
+        "motivacion": "deber",
+        "enfoque": "historia imperial",
+    }
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
-    # Lía: Disciplina 7 + Deber 6 = 13, her focus at Disciplina 7.
-    assert f"<@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13)" in joined.text
+    # Lía: Comprensión 8 + Deber 6 = 14, her focus Historia imperial at Comprensión 8.
+    assert f"<@{OTHER.id}> como **Lía Brezo** (Comprensión 8 + Deber 6 = 14)" in joined.text
     await harness.restart()
     harness.script(13, 15, 7)  # the leader's 13 passes; the helper's 7 is a critical
     rolled = await harness.click(prep.message, go)
-    assert f"Ayuda de <@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13): **7**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> como **Lía Brezo** (Comprensión 8 + Deber 6 = 14): **7**✨" in rolled.text
     assert "Comunicación 6 + Verdad 7 = 13" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
 
