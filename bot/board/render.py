@@ -139,10 +139,13 @@ async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embe
         return
     shown = list(reversed(tasks))[:SHOWN]
     points = dict.fromkeys((task.id for task in shown), 0)
+    looming = {task.id for task in shown if task.data.get("opposing")}
     for record in await store.linked_records(table.channel_id, DUNE_ROLL, "task_id", list(points)):
         roll = dune.from_data(record.data)
         if roll.task_id in points:
-            points[roll.task_id] += dune.task_points(roll)
+            # A looming problem fills with failures and complications ("desde la dirección opuesta").
+            count = dune.opposing_task_points if roll.task_id in looming else dune.task_points
+            points[roll.task_id] += count(roll)
     lines = [
         t(
             lang,

@@ -1036,3 +1036,12 @@ async def test_a_sheet_update_is_written_with_its_pool_changes_or_not_at_all(db_
         assert await store.pool(CHANNEL_ID, "impulso") == 1
     finally:
         await store.close()
+
+
+async def test_the_board_counts_a_looming_problem_as_its_task_card_does(table: Harness) -> None:
+    """A looming problem fills with failures and complications, on the board too."""
+    await table.slash("mesa tablero", user=GM)
+    await table.slash("dune tarea crear", user=GM, nombre="Alarma", requisito=5, opuesta=True)
+    failed = await roll(table, 15, 20, dificultad=1, tarea=1)
+    assert "«Alarma»: +3 con esta tirada" in failed.text
+    assert "Alarma: 3/5 puntos" in await shown(table)
