@@ -108,9 +108,17 @@ def _unwritable(error: sqlite3.OperationalError) -> bool:
 
 
 def pool_name(lang: Lang, pool: str) -> str:
-    """A pool's name in the rulebook's words (Impulso, Amenaza...), or its id."""
+    """A pool's name in the rulebook's words (Impulso, Amenaza...), or its id. A pool named
+    by its players (a scene's trait, ``rasgo:humo denso``) is its kind's word around the
+    name, shown as plain text."""
     key = f"pool.name.{pool}"
-    return t(lang, key) if key in CATALOG.entries else pool
+    if key in CATALOG.entries:
+        return t(lang, key)
+    kind, named, name = pool.partition(":")
+    if named and f"pool.prefix.{kind}" in CATALOG.entries:
+        plain = discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+        return t(lang, f"pool.prefix.{kind}", name=plain)
+    return pool
 
 
 def refusal_text(lang: Lang, refusal: RuleError) -> str:

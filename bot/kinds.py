@@ -6,4 +6,14 @@ MEDIANA_WOUNDS = "mediana_heridas"
 # The pools a character sheet owns (its live numbers, owned by the sheet's id): named "of
 # sheet no. N" in the history, kept by a table reset, the GM's own when the sheet is an NPC's.
 # Here, a leaf, because the store needs them too; bot/sheets/live.py builds its fields on them.
-SHEET_POOLS = frozenset({"ficha_pg", "ficha_pg_temp", "ficha_heridas", "ficha_provisiones", "ficha_riqueza"})
+SHEET_POOLS = frozenset(
+    {
+        "ficha_pg",
+        "ficha_pg_temp",
+        "ficha_heridas",
+        "ficha_provisiones",
+        "ficha_riqueza",
+        # A Dune drive crossed out after it was challenged (1) until it is recovered (0).
+        *(f"ficha_tachada_{drive}" for drive in ("deber", "fe", "justicia", "poder", "verdad")),
+    }
+)

@@ -125,6 +125,17 @@ class RecordUpdate:
 
 
 @dataclass(frozen=True)
+class SheetUpdate:
+    """A character sheet's new file, written only if nobody changed it since ``version``
+    was read, in the same transaction as the operation's pool changes (an asset made
+    permanent joins the sheet's list as its Impulso is paid)."""
+
+    sheet_id: int
+    version: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class Undo:
     """Revert the table's last operation, or the last one that touched ``pool`` (of
     ``owner_id`` when given): every row it wrote, with compensating rows."""
@@ -160,6 +171,7 @@ class Operation:
     step: int = 0
     undo: Undo | None = None
     reset: Reset | None = None
+    sheet_update: SheetUpdate | None = None
 
 
 @dataclass(frozen=True)

@@ -394,12 +394,25 @@ class Mesa(commands.Cog):
         table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         changes = SCENE_END.get(table.system, ()) if table.system else ()
+        changes += await self.scene_clears(table)
         lines = [t(lang, "mesa.escena_fin.done")]
         await self.bot.store.mark_scene_end(table.channel_id)
         if changes:
             outcome = await rolls.change(self.bot.store, interaction, table, "mesa.scene_end", *changes)
             lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
+
+    async def scene_clears(self, table: Table) -> tuple[Change, ...]:
+        """The pools that last one scene, set to 0 with its end: Dune's scene traits and
+        created assets ("son temporales y dejan de existir al final de la escena")."""
+        prefixes = SCENE_POOLS.get(table.system, ()) if table.system else ()
+        if not prefixes:
+            return ()
+        return tuple(
+            Change(p.pool, owner_id=p.owner_id, set_to=0)
+            for p in await self.bot.store.pools(table.channel_id)
+            if p.pool.startswith(prefixes) and p.value
+        )
 
     @mesa.command(name=T("cronica.cmd"), description=T("cronica.cmd.desc"))
     @options("cronica.opt", "desde", "hasta", "formato")
@@ -554,6 +567,8 @@ def undo_refusal(outcome: Refused) -> Refusal:
 SCENE_END: dict[System, tuple[Change, ...]] = {
     System.DUNE: (Change("impulso", dune.scene_end().momentum, clamp=True),),
 }
+# The pools named for one scene (cogs/dune/state.py: a trait, a created asset).
+SCENE_POOLS: dict[System, tuple[str, ...]] = {System.DUNE: ("rasgo:", "recurso:")}
 
 
 async def setup(bot: Tirada) -> None:

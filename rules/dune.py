@@ -47,6 +47,9 @@ DETERMINATION_PER_TEST = 1
 # The GM's quick Amenaza spends ("Gastar amenaza").
 THREAT_SPENDS = {"dificultad": 2, "rasgo": 2, "casa_rival": 1, "complicacion_pnj": 2}
 POINTS_PER_PASS = 2
+# "por debajo de 6, ya no tendrá frase asociada (igualmente, cualquier motivación
+# incrementada hasta 6 gana una frase)": the drives with a statement.
+STATEMENT_FROM = 6
 
 
 def die_successes(value: int, target: int, focus_skill: int | None = None) -> int:
@@ -398,17 +401,30 @@ def check_determination(roll: DuneRoll) -> None:
         raise RuleError("dune.determination_once")
 
 
-def reroll(roll: DuneRoll, rng: random.Random) -> DuneRoll:
-    """Determinación after the roll: "gastarlo después de lanzar los dados para volver a
-    lanzarlos todos de nuevo". All the actor's rolled dice are rolled again; helpers' dice
-    are theirs, not the actor's, and stay. One point per test (:func:`check_determination`),
-    and refused once anything was spent, saved or settled, since the verdict it would
-    change has already been used."""
+def check_statement(statement: bool | None) -> None:
+    """ "No puedes gastar Determinación si la motivación que empleas no tiene declaración":
+    ``statement`` says whether the drive used has one (None when no sheet said)."""
+    if statement is False:
+        raise RuleError("dune.no_statement")
+
+
+def reroll(roll: DuneRoll, rng: random.Random, dice: Sequence[int]) -> DuneRoll:
+    """Determinación after the roll: "repite la tirada de cualquier número de d20 en tu
+    reserva", and "siempre puedes decidir NO repetir un dado". Only the actor's dice at the
+    positions in ``dice`` (at least one, each once) are rolled again; the others, a 1 kept
+    for its two successes, stay, and so do the helpers' dice (theirs, not the actor's). One
+    point per test (:func:`check_determination`), and refused once anything was spent,
+    saved or settled, since the verdict it would change has already been used."""
     _open(roll)
     check_determination(roll)
     if roll.spends or roll.price or roll.ignored:
         raise RuleError("dune.reroll_too_late")
-    slots = tuple(Slot((*s.values, rng.randint(1, SIDES))) for s in roll.slots)
+    chosen = set(dice)
+    if not chosen or len(chosen) != len(dice) or not chosen <= set(range(len(roll.slots))):
+        raise RuleError("dune.reroll_dice", count=len(roll.slots))
+    slots = tuple(
+        Slot((*s.values, rng.randint(1, SIDES))) if i in chosen else s for i, s in enumerate(roll.slots)
+    )
     return replace(roll, slots=slots)
 
 
@@ -426,8 +442,10 @@ def opponent_momentum(difficulty: int, successes: int) -> int:
 
 def task_points(roll: DuneRoll) -> int:
     """Points a roll adds to an extended task: 2 for a passed test, +1 per Impulso spent
-    on the task, + the quality of an asset used, -1 per complication not bought off."""
-    if not roll.test.passed:
+    on the task, + the quality of an asset used, -1 per complication not bought off. A
+    success at a price is passed ("un chequeo superado de esta forma"), as it is for a
+    looming problem (:func:`opposing_task_points`); its complications take their points."""
+    if not roll.passed:
         return 0
     pushed = roll.spends.count("tarea")
     return max(POINTS_PER_PASS + pushed + roll.asset_quality - roll.complications, 0)
@@ -535,6 +553,42 @@ def opposing_task_points(roll: DuneRoll) -> int:
     standing 1. A success at a price is a pass, its complications still count."""
     failed = 0 if roll.passed else POINTS_PER_PASS
     return failed + max(roll.complications, 0)
+
+
+# -- scene traits ---------------------------------------------------------------------------
+
+# "humo denso 2, donde el número indica que el rasgo cuenta como dos rasgos": a trait's count.
+MAX_TRAIT_COUNT = 5
+# What each way to "crear, cambiar o eliminar" a trait costs: Impulso ("Gastando 2 puntos"),
+# Amenaza ("gastando dos puntos de Amenaza"), Determinación (a Declaración, one point).
+TRAIT_COSTS = {
+    "impulso": Pools(momentum=-2),
+    "amenaza": Pools(threat=-2),
+    "determinacion": Pools(determination=-1),
+}
+
+
+def edit_trait(traits: dict[str, int], text: str, count: int, before: str | None = None) -> dict[str, int]:
+    """One trait created, changed or removed ("crear un rasgo completamente nuevo, cambiar
+    uno que exista o eliminarlo"): ``text`` at ``count`` (0 removes it), or, with
+    ``before``, that trait turned into ``text``. ``traits`` are the scene's, by text; the
+    answer is the new count of each trait touched (0: gone). Names compare without case."""
+    check_range("cantidad", count, 0, MAX_TRAIT_COUNT)
+    known = {name.casefold(): name for name, value in traits.items() if value > 0}
+    result: dict[str, int] = {}
+    if before is not None:
+        old = known.get(before.casefold())
+        if old is None:
+            raise RuleError("dune.trait.unknown", name=before)
+        result[old] = 0
+    name = known.get(text.casefold(), text)
+    if count == 0 and before is None and name.casefold() not in known:
+        raise RuleError("dune.trait.unknown", name=text)
+    if count or before is None:
+        result[name] = count
+    if all(traits.get(k, 0) == v for k, v in result.items()):
+        raise RuleError("dune.trait.unchanged", name=text)
+    return result
 
 
 # -- storage ----------------------------------------------------------------------------

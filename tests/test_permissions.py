@@ -86,6 +86,26 @@ async def own_sheets(h: Harness) -> None:
         await h.slash("ficha crear", user=user, nombre="Ana")
 
 
+async def fresh_trait(h: Harness) -> dict[str, Any]:
+    """Pools to pay with and a trait the scene does not have yet."""
+    await some_pools(h)
+    return {"texto": f"humo {next(SETUP_IDS)}"}
+
+
+async def crossed_drive(h: Harness) -> dict[str, Any]:
+    """The player's sheet with Deber crossed out (defied on a roll)."""
+    await h.slash("ficha importar", user=PLAYER, archivo=Upload("f.json", DUNE_SHEET))
+    await h.slash("dune tirada", user=PLAYER, habilidad="combate", motivacion="deber", desafiar=True)
+    return {"ficha": "Irulan Vex"}
+
+
+async def created_assets(h: Harness) -> None:
+    """Everyone's own sheet, an asset each created this scene, and Impulso to keep it."""
+    await own_sheets(h)
+    await some_pools(h)
+    await add(h, *(Change("recurso:Cuerda", owner_id=u.id, set_to=1, cap=1) for u in ROLES.values()))
+
+
 async def table_roll(h: Harness) -> None:
     """A roll the GM saved for the whole table (kept once: later calls find it there)."""
     assert h.bot is not None
@@ -142,6 +162,10 @@ CASES = [
     Case("dune determinacion quitar", options={"jugador": PLAYER}, allowed=GM_ONLY, setup=some_pools),
     Case("dune determinacion gastar", setup=some_pools),
     Case("dune tarea crear", options={"nombre": "Huir", "requisito": 3}, allowed=GM_ONLY),
+    Case("dune rasgo", setup=fresh_trait),
+    Case("dune rasgo", options={"pago": "amenaza"}, allowed=GM_ONLY, setup=fresh_trait),
+    Case("dune recuperar", options={"motivacion": "deber"}, allowed=GM_ONLY, setup=crossed_drive),
+    Case("dune recurso", options={"recurso": "Cuerda"}, setup=created_assets),
     Case("dune tarea ver", changes=False),
     Case("dune tirada", options={"habilidad": 6, "motivacion": 6}),
     Case("dune tirada", options={"habilidad": 6, "motivacion": 6, "pnj": True}, allowed=GM_ONLY),

@@ -95,6 +95,10 @@ def ledger_line(lang: Lang, row: LedgerRow) -> str:
 # -- Dune ------------------------------------------------------------------------------------
 
 
+# Dune's pools named for one scene: its traits and created assets (cogs/dune/state.py).
+SCENE = ("rasgo:", "recurso:")
+
+
 async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
     """Impulso n/6, Amenaza (or hidden), each player's Determinación, open tasks, +1 dificultad."""
     values = {(p.pool, p.owner_id): p.value for p in await store.pools(table.channel_id)}
@@ -116,7 +120,18 @@ async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed
     ]
     if lines:
         embeds.field(embed, t(lang, "board.dune.determinacion"), fit(more(lang, lines, len(holders))), False)
+    scene = sorted((pool, owner, v) for (pool, owner), v in values.items() if pool.startswith(SCENE) and v)
+    if scene:
+        shown = [scene_line(lang, pool, owner, v) for pool, owner, v in scene[:SHOWN]]
+        embeds.field(embed, t(lang, "board.dune.scene"), fit(more(lang, shown, len(scene))), False)
     await dune_tasks(store, lang, table, embed)
+
+
+def scene_line(lang: Lang, pool: str, owner: int, value: int) -> str:
+    """A scene trait with its count ("Rasgo «humo denso» 2"), or an asset and whose."""
+    if owner:
+        return t(lang, "board.dune.asset", asset=pool_name(lang, pool), owner=owner)
+    return t(lang, "board.dune.trait", trait=pool_name(lang, pool), value=value)
 
 
 async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
@@ -125,10 +140,13 @@ async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embe
         return
     shown = list(reversed(tasks))[:SHOWN]
     points = dict.fromkeys((task.id for task in shown), 0)
+    looming = {task.id for task in shown if task.data.get("opposing")}
     for record in await store.linked_records(table.channel_id, DUNE_ROLL, "task_id", list(points)):
         roll = dune.from_data(record.data)
         if roll.task_id in points:
-            points[roll.task_id] += dune.task_points(roll)
+            # A looming problem fills with failures and complications ("desde la dirección opuesta").
+            count = dune.opposing_task_points if roll.task_id in looming else dune.task_points
+            points[roll.task_id] += count(roll)
     lines = [
         t(
             lang,

@@ -46,6 +46,7 @@ KINDS = {
     "skill_attribute": "skill_attribute",
     "level_cap": "level_cap",
     "item_skill": "item_skill",
+    "statement": "statement",
 }
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS, SHEET_POOLS
 from bot.models import Change, NewRecord, SheetRow
-from bot.sheets.models import SheetBase, physique_of
+from bot.sheets.models import DuneDrives, SheetBase, physique_of
 from rules import donjon, mediana
 
 Data = dict[str, Any]
@@ -58,7 +58,10 @@ LIVE: dict[str, tuple[Live, ...]] = {
         Live(name, f"ficha_{name}", lambda d: donjon.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
-    "dune": (),
+    "dune": tuple(
+        Live(f"motivaciones.{drive}.tachada", f"ficha_tachada_{drive}", lambda d: 1)
+        for drive in DuneDrives.model_fields
+    ),
     "mediana": (Live("pv.actuales", MEDIANA_WOUNDS, _wounds_cap, lambda d: int(d["pv"]["maximos"]), True),),
 }
 # The pools a sheet owns: declared in bot.kinds (the store reads them); tests/bot/test_sheets.py

@@ -25,7 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from bot.names import fold
-from rules import dnd5e, donjon, mediana
+from rules import dnd5e, donjon, dune, mediana
 from rules.errors import RuleError
 
 VERSION: Literal[1] = 1
@@ -97,6 +97,24 @@ class DuneSkills(Part):
 class Drive(Part):
     valor: DuneScore
     declaracion: Text = ""
+    # Defied ("la declaración es inmediatamente tachada tras resolver el chequeo"): the drive
+    # is not used again until recovered. Play changes it, so its value lives in a pool.
+    tachada: bool = False
+
+    @model_validator(mode="after")
+    def _high_drives_have_a_statement(self) -> Drive:
+        """ "cualquier motivación incrementada hasta 6 gana una frase": a drive of 6 or more
+        has its statement (one below 6 has none: :attr:`statement` ignores its text)."""
+        if self.valor >= dune.STATEMENT_FROM and not self.declaracion:
+            raise PydanticCustomError("statement", "declaracion", {"limit": dune.STATEMENT_FROM})
+        return self
+
+    @property
+    def statement(self) -> bool:
+        """Whether the drive has a statement, which Determinación needs ("No puedes gastar
+        Determinación si la motivación que empleas no tiene declaración"); "por debajo de
+        6, ya no tendrá frase asociada"."""
+        return self.valor >= dune.STATEMENT_FROM and bool(self.declaracion)
 
 
 class DuneDrives(Part):

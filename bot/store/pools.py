@@ -19,6 +19,7 @@ from bot.models import (
     PoolValue,
     RecordUpdate,
     Refused,
+    SheetUpdate,
     Undo,
 )
 from bot.store.connection import Connection
@@ -90,6 +91,8 @@ class Pools(Connection):
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
+        if op.sheet_update is not None and not self._update_sheet_file(db, op.sheet_update):
+            return Refused("fichas.busy", "", 0, 0, 0)
         changes = op.changes
         if op.undo is not None:
             reverted = self._undo_plan(db, op.channel_id, op.undo)
@@ -163,6 +166,13 @@ class Pools(Connection):
         exists = cursor.fetchone()
         key = "roll.stale" if exists else "error.roll_gone"
         return Refused(key, "", 0, 0, 0)
+
+    def _update_sheet_file(self, db: sqlite3.Connection, update: SheetUpdate) -> bool:
+        cursor = db.execute(
+            "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ? RETURNING id",
+            (json.dumps(update.data, ensure_ascii=False), update.sheet_id, update.version),
+        )
+        return cursor.fetchone() is not None
 
     def _insert_record(
         self, db: sqlite3.Connection, channel_id: int, interaction_id: int, record: NewRecord

@@ -332,6 +332,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
+        if op.sheet_update is not None and not await steps.update_sheet_file(db, op.sheet_update):
+            return Refused("fichas.busy", "", 0, 0, 0)
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from bot.models import Change, Operation, RecordUpdate, Refused, Undo
+from bot.models import Change, Operation, RecordUpdate, Refused, SheetUpdate, Undo
 from bot.store.pools import refusal
 from bot.store.postgres_play import count_dice
 from bot.store.retention import PRUNE_BATCH, Pruned, newest_per_table
@@ -36,6 +36,17 @@ async def update_record(db: Db, day: str, op: Operation, update: RecordUpdate) -
         return None
     exists = await db.fetchval("SELECT 1 FROM records WHERE id = $1 AND NOT retired", update.record_id)
     return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
+
+
+async def update_sheet_file(db: Db, update: SheetUpdate) -> bool:
+    """A sheet's file moves only from the version it was read at (as SQLite's)."""
+    updated = await db.fetchval(
+        "UPDATE sheets SET data = $1, version = version + 1 WHERE id = $2 AND version = $3 RETURNING id",
+        json.dumps(update.data, ensure_ascii=False),
+        update.sheet_id,
+        update.version,
+    )
+    return updated is not None
 
 
 async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:

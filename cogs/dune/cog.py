@@ -28,30 +28,42 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import T, lang_for, options, t
-from bot.models import Change, RecordUpdate, Table
+from bot.models import Change, Operation, RecordUpdate, Refused, SheetUpdate, Table
 from bot.options import Bounded
-from bot.sheets import access
+from bot.sheets import access, io
+from bot.sheets.models import LIST_LIMIT, DuneSheet
 from cogs.dune import flow, sheet
-from cogs.dune.components import AssistButton, DuneButton, OpposedSelect
-from cogs.dune.render import pools_text, progress_bar
+from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedHelpButton, OpposedSelect
+from cogs.dune.render import pools_text, progress_bar, safe
+from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
     AMENAZA,
+    ASSET,
     DETERMINACION,
     KIND,
     MAX_TASK_REQUIREMENT,
     MAX_THREAT_STEP,
+    SCENE_TEXT_LIMIT,
     TASK_KIND,
     TASK_NAME_LIMIT,
     RollSpec,
+    asset_pool,
+    challenged,
+    crossed_pool,
     determination_change,
     momentum_change,
     named_players,
     pool_changes,
+    scene_lines,
+    scene_traits,
     task_progress,
     test_spec,
     threat_change,
+    trait_edit,
+    typed_text,
 )
 from rules import dune
+from rules.errors import check_range
 
 MAX_PLAYERS = 12
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
@@ -69,7 +81,24 @@ Threat = app_commands.Transform[int, Bounded(1, MAX_THREAT_STEP)]
 Determination = app_commands.Transform[int, Bounded(1, dune.DETERMINATION_CAP)]
 Requirement = app_commands.Transform[int, Bounded(1, MAX_TASK_REQUIREMENT)]
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
-THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS]
+# A trait's Amenaza is spent with its text, through /dune rasgo.
+THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS if k != "rasgo"]
+TRAIT_PAYMENTS = [Choice(name=T(f"dune.pago_rasgo.{p}"), value=p) for p in (*dune.TRAIT_COSTS, "libre")]
+TraitCount = app_commands.Transform[int, Bounded(0, dune.MAX_TRAIT_COUNT)]
+
+
+def rival_helpers(typed: str | None) -> list[int]:
+    """The opponent's helpers as their target numbers ("11 9"): each rolls one d20 with
+    the opposition ("pueden aceptar la ayuda de otros personajes próximos")."""
+    words = (typed or "").replace(",", " ").split()
+    if not all(word.isdigit() and len(word) <= 2 for word in words):
+        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
+    if len(words) > dune.MAX_HELPERS:
+        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
+    targets = [int(word) for word in words]
+    for target in targets:
+        check_range("rival_ayuda", target, 1, 2 * dune.MAX_SCORE)
+    return targets
 
 
 # -- the cog --------------------------------------------------------------------------------
@@ -92,11 +121,11 @@ class Dune(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
         self.bot.repeaters[KIND] = flow.repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton)
+        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
         self.bot.repeaters.pop(KIND, None)
 
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
@@ -116,6 +145,7 @@ class Dune(commands.Cog):
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
@@ -126,7 +156,7 @@ class Dune(commands.Cog):
         interaction: discord.Interaction,
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
@@ -136,13 +166,14 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -152,6 +183,7 @@ class Dune(commands.Cog):
             secret=secreta,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         await flow.roll_and_post(self.bot, interaction, spec)
 
     async def roll_and_post(
@@ -181,12 +213,14 @@ class Dune(commands.Cog):
         "rival_enfoque",
         "rival_dados",
         "obstaculos",
+        "rival_ayuda",
         "ajuste_dificultad",
         "rango_complicacion",
         "bonificacion_impulso",
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como", "rival_pnj")
     @reason_option
@@ -197,18 +231,20 @@ class Dune(commands.Cog):
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
         rival_objetivo: Target | None = None,
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         rival_habilidad: app_commands.Range[str, 1, 40] | None = None,
         rival_motivacion: app_commands.Range[str, 1, 40] | None = None,
         rival_enfoque: Score | None = None,
         rival_dados: Dice = 2,
         obstaculos: Difficulty = 0,
+        rival_ayuda: app_commands.Range[str, 1, 60] | None = None,
         ajuste_dificultad: DifficultyShift = 0,
         rango_complicacion: ComplicationRange = 1,
         bonificacion_impulso: MomentumBonus = 0,
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         rival_pnj: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
@@ -220,14 +256,15 @@ class Dune(commands.Cog):
         skill and drive may be names: the actor's from their sheet (or the GM's NPC
         ``como``), the opponent's from the GM's NPC ``rival_pnj``; the opponent's target
         number, when given, wins over them."""
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             npc=pnj,
             task_id=tarea,
             secret=secreta,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         target = await sheet.opponent(
             self.bot, interaction, rival_objetivo, rival_pnj, rival_habilidad, rival_motivacion
         )
@@ -237,6 +274,7 @@ class Dune(commands.Cog):
             "count": rival_dados,
             "hindrances": obstaculos,
             "adjust": ajuste_dificultad,
+            "helpers": rival_helpers(rival_ayuda),
         }
         await flow.oppose(self.bot, interaction, spec, opponent)
 
@@ -255,6 +293,7 @@ class Dune(commands.Cog):
         "pnj",
         "tarea",
         "calidad_recurso",
+        "desafiar",
     )
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
@@ -264,7 +303,7 @@ class Dune(commands.Cog):
         interaction: discord.Interaction,
         habilidad: app_commands.Range[str, 1, 40],
         motivacion: app_commands.Range[str, 1, 40],
-        enfoque: bool = False,
+        enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
         pago: Choice[str] | None = None,
@@ -274,13 +313,14 @@ class Dune(commands.Cog):
         pnj: bool = False,
         tarea: int | None = None,
         calidad_recurso: AssetQuality = 0,
+        desafiar: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """A test others help with, with every option a plain test has."""
-        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como)
+        scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
-            test_spec(scores, enfoque, rango_complicacion, bonificacion_impulso, calidad_recurso),
+            test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),
             difficulty=dificultad,
             bought=dados_extra,
             payment=pago.value if pago else "impulso",
@@ -289,6 +329,7 @@ class Dune(commands.Cog):
             task_id=tarea,
             motivo=reason(motivo),
         )
+        spec = challenged(spec) if desafiar else spec
         await flow.prepare_assist(self.bot, interaction, spec)
 
     @tirada.autocomplete("tarea")
@@ -532,6 +573,143 @@ class Dune(commands.Cog):
         players -= {0, table.gm_id or 0}
         return sorted(players)
 
+    # -- /dune rasgo ------------------------------------------------------------------------------
+
+    @dune_group.command(name=T("dune.rasgo"), description=T("dune.rasgo.desc"))
+    @options("dune.opt", "texto", "cuenta", "antes")
+    @app_commands.rename(pago=T("dune.opt.pago_rasgo"))
+    @app_commands.describe(pago=T("dune.opt.pago_rasgo.desc"))
+    @app_commands.choices(pago=TRAIT_PAYMENTS)
+    async def rasgo(
+        self,
+        interaction: discord.Interaction,
+        texto: app_commands.Range[str, 1, SCENE_TEXT_LIMIT],
+        cuenta: TraitCount = 1,
+        antes: app_commands.Range[str, 1, SCENE_TEXT_LIMIT] | None = None,
+        pago: Choice[str] | None = None,
+    ) -> None:
+        """ "Se puede añadir, quitar o alterar los rasgos de una escena": with 2 Impulso ("Crear
+        un rasgo"), 2 Amenaza (the GM's "Rasgos"), 1 Determinación (a *Declaración*), or, for
+        the GM who sets the scene ("describir los rasgos que se aplican"), without paying. The
+        payment and the trait are one operation."""
+        table = await current_table(interaction)
+        gm = is_gm(table, interaction)
+        way = pago.value if pago is not None else ("libre" if gm else "impulso")
+        if way in ("amenaza", "libre") and not gm:
+            raise Refusal("dune.trait.gm_only")
+        if way == "determinacion" and gm:
+            raise Refusal("dune.trait.gm_no_determination")
+        reason = f"dune.trait.{way}"
+        cost = pool_changes(dune.TRAIT_COSTS[way], interaction.user.id, reason) if way != "libre" else ()
+        traits = await trait_edit(self.bot, table.channel_id, texto, cuenta, antes, reason)
+        applied = await rolls.change(self.bot.store, interaction, table, reason, *cost, *traits)
+        lang = lang_for(interaction.locale)
+        lines = [t(lang, f"dune.trait.paid.{way}", user=interaction.user.id), *scene_lines(lang, applied)]
+        await self.pools_answer(interaction, table, "\n".join(lines))
+
+    @rasgo.autocomplete("antes")
+    async def trait_choices(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """The scene's traits, to change or remove one."""
+        table = await current_table(interaction)
+        folded = current.casefold()
+        traits = await scene_traits(self.bot, table.channel_id)
+        return [
+            Choice(name=f"{name} {value}"[:100], value=name)
+            for name, value in traits.items()
+            if folded in name.casefold()
+        ][:25]
+
+    @dune_group.command(name=T("dune.recurso"), description=T("dune.recurso.desc"))
+    @options("dune.opt", "recurso")
+    async def recurso(
+        self, interaction: discord.Interaction, recurso: app_commands.Range[str, 1, SCENE_TEXT_LIMIT]
+    ) -> None:
+        """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante
+        una escena (en Calidad 0) en cuyo caso se añade a la lista de recursos de tu ficha":
+        the group's 2 Impulso, the asset no longer the scene's, and the asset on the roller's
+        active sheet, written together (the sheet only if nobody changed it meanwhile)."""
+        table = await current_table(interaction)
+        user = interaction.user.id
+        name = typed_text(recurso, SCENE_TEXT_LIMIT)
+        pool = asset_pool(name)
+        if not await self.bot.store.pool(table.channel_id, pool, user):
+            raise Refusal("dune.asset.unknown", name=safe(name))
+        row = await access.find(self.bot.store, table, is_gm(table, interaction), user, None, write=True)
+        _, found = await access.of_system(self.bot.store, table, row)
+        character = access.of_kind(found, DuneSheet)
+        data = {**row.data, "recursos": [*row.data.get("recursos", []), {"nombre": name, "texto": ""}]}
+        try:
+            io.validate(data)
+        except io.Rejected:
+            raise Refusal("dune.asset.sheet_full", max=LIST_LIMIT) from None
+        reason = "dune.asset.permanent"
+        outcome = await self.bot.store.apply(
+            Operation(
+                table.channel_id,
+                interaction.id,
+                user,
+                reason,
+                (momentum_change(-dune.MOMENTUM_SPENDS["recurso"]), Change(pool, owner_id=user, set_to=0)),
+                guild_id=interaction.guild_id,
+                sheet_update=SheetUpdate(row.id, row.version, data),
+            )
+        )
+        if isinstance(outcome, Refused):
+            raise outcome.error()
+        text = t(
+            lang_for(interaction.locale),
+            "dune.asset.permanent",
+            name=safe(name),
+            sheet=safe(character.nombre),
+        )
+        await self.pools_answer(interaction, table, text)
+
+    @recurso.autocomplete("recurso")
+    async def asset_choices(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        """The roller's assets created in this scene."""
+        table = await current_table(interaction)
+        folded = current.casefold()
+        mine = [
+            p.pool.removeprefix(ASSET)
+            for p in await self.bot.store.pools(table.channel_id)
+            if p.owner_id == interaction.user.id and p.pool.startswith(ASSET) and p.value
+        ]
+        return [Choice(name=n, value=n) for n in mine if folded in n.casefold()][:25]
+
+    # -- /dune recuperar -------------------------------------------------------------------------
+
+    @dune_group.command(name=T("dune.recuperar"), description=T("dune.recuperar.desc"))
+    @options("dune.recuperar.opt", "ficha", "motivacion")
+    @table_option
+    async def recuperar(
+        self,
+        interaction: discord.Interaction,
+        ficha: app_commands.Range[str, 1, 100],
+        motivacion: app_commands.Range[str, 1, 40],
+        mesa: str | None = None,
+    ) -> None:
+        """ "Al final de cualquier escena ... puedes solicitar al Director que permita a tu
+        personaje recuperar una motivación": the GM uncrosses one drive of a sheet, through
+        the ledger. The new statement or the shift of priorities is an edit of the sheet."""
+        table = await gm_table(interaction, mesa)
+        row = await access.find(self.bot.store, table, True, interaction.user.id, ficha, write=True)
+        _, found = await access.of_system(self.bot.store, table, row)
+        character = access.of_kind(found, DuneSheet)
+        key = sheet.DRIVES.find(motivacion)
+        if not getattr(character.motivaciones, key).tachada:
+            raise Refusal("dune.recover.not_crossed")
+        change = Change(crossed_pool(key), -1, row.id, cap=1)
+        await rolls.change(self.bot.store, interaction, table, "dune.recover", change)
+        lang = lang_for(interaction.locale)
+        drive = sheet.DRIVES.name(lang, key)
+        text = t(lang, "dune.recover.done", name=safe(character.nombre), drive=drive)
+        await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
+
+    @recuperar.autocomplete("motivacion")
+    async def recuperar_drives(self, interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+        lang = lang_for(interaction.locale)
+        return [Choice(name=label, value=key) for key, label in sheet.DRIVES.suggest(lang, current)]
+
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
@@ -586,7 +764,9 @@ class Dune(commands.Cog):
 for _command in (Dune.tirada, Dune.enfrentada, Dune.ayuda):
     _command.autocomplete("habilidad")(sheet.skill_choices)
     _command.autocomplete("motivacion")(sheet.drive_choices)
+    _command.autocomplete("enfoque")(sheet.focus_choices)
     _command.autocomplete("como")(access.npc_choices)
 Dune.enfrentada.autocomplete("rival_pnj")(access.npc_choices)
+Dune.recuperar.autocomplete("ficha")(access.sheet_choices)
 Dune.enfrentada.autocomplete("rival_habilidad")(sheet.rival_skill_choices)
 Dune.enfrentada.autocomplete("rival_motivacion")(sheet.rival_drive_choices)

@@ -3,8 +3,8 @@ panels survive restarts) and ``decide``, which maps a button to the rules and th
 
 from __future__ import annotations
 
-import random
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -12,7 +12,7 @@ import discord
 from bot import embeds
 from bot.checks import is_gm, table_of
 from bot.client import Tirada
-from bot.delivery import update
+from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import LANGS, Lang, lang_for, t
@@ -22,21 +22,28 @@ from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
 from cogs.dune import sheet
-from cogs.dune.render import assist_embed, pools_text, roll_embed, saved_text, task_line
+from cogs.dune.render import assist_embed, opposed_embed, pools_text, roll_embed, safe, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
+    DETERMINACION,
     KIND,
+    OPPOSED_KIND,
+    SCENE_TEXT_LIMIT,
     Funds,
     RollSpec,
     announce_task,
+    asset_pool,
     determination_change,
     momentum_change,
     table_funds,
     threat_change,
+    trait_edit,
+    typed_text,
 )
 from rules import dune
 from rules.dune import DuneRoll
+from rules.errors import RuleError
 
 if TYPE_CHECKING:
     from cogs.dune.cog import Dune
@@ -71,7 +78,7 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
         broke = roll.npc and funds.threat < dune.IGNORE_COMPLICATION_THREAT
         action = "descartar" if roll.npc else "ignorar"
         view.add_item(button(lang, action, record_id, secondary, disabled=broke))
-    if roll.rerollable:
+    if roll.rerollable and roll.extra.get("spec", {}).get("drive_statement") is not False:
         view.add_item(button(lang, "repetir", record_id, secondary, disabled=funds.determination < 1))
     if not roll.test.passed and not roll.price and not roll.closed:
         view.add_item(button(lang, "precio", record_id, danger))
@@ -112,8 +119,15 @@ class DuneButton(
         if self.action == "precio":
             await interaction.response.send_modal(PriceModal(self.record_id, lang))
             return
+        if self.action == "repetir":
+            await offer_reroll(interaction, lang, record)
+            return
+        if self.action in SCENE_FORMS:
+            dune.spend(dune.from_data(record.data), self.action)  # refused now, not after the form
+            await interaction.response.send_modal(SCENE_FORMS[self.action](self.record_id, lang))
+            return
         record, applied = await act(
-            bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r, bot.rng)
+            bot.store, interaction, self.record_id, KIND, lambda r: decide(self.action, r)
         )
         await show_update(interaction, lang, record, applied, self.action)
 
@@ -139,7 +153,7 @@ async def check_may_press(interaction: discord.Interaction, record: Record, acti
         raise Refusal("error.not_yours")
 
 
-def decide(action: str, record: Record, rng: random.Random) -> Decision:
+def decide(action: str, record: Record) -> Decision:
     """One button's effect on a roll: the rules decide, this maps them to pool changes."""
     roll = dune.from_data(record.data)
     if action in dune.MOMENTUM_SPENDS:
@@ -162,10 +176,195 @@ def decide(action: str, record: Record, rng: random.Random) -> Decision:
         return Decision(
             dune.to_data(roll), (Change(AMENAZA, -dune.IGNORE_COMPLICATION_THREAT),), "dune.discard"
         )
-    if action == "repetir":
-        roll = dune.reroll(roll, rng)
-        return Decision(dune.to_data(roll), (determination_change(record.user_id, -1),), "dune.reroll")
     raise Refusal("error.roll_gone")
+
+
+async def offer_reroll(interaction: discord.Interaction[Tirada], lang: Lang, record: Record) -> None:
+    """ "Repetir con Determinación": a private menu of the roller's dice, to choose which
+    to roll again ("siempre puedes decidir NO repetir un dado"). Nothing is paid until a
+    choice is made; what the test may not take is refused here already."""
+    roll = dune.from_data(record.data)
+    check_reroll(roll)
+    funds = await table_funds(interaction.client, record.channel_id, record.user_id)
+    if funds.determination < 1:
+        raise Refusal("pool.not_enough", pool=DETERMINACION, have=funds.determination, need=1)
+    message = interaction.message
+    panel_id = 0 if message is None or message.flags.ephemeral else message.id
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        DiceSelect(record.id, panel_id, dice_options(lang, roll), t(lang, "dune.reroll.placeholder"))
+    )
+    embed = embeds.card(t(lang, "dune.reroll.title"), t(lang, "dune.reroll.help"))
+    await send(interaction, embed=embed, view=view, ephemeral=True)
+
+
+def check_reroll(roll: DuneRoll) -> None:
+    """What a reroll needs beyond its point: the rules' own checks, and a drive with a
+    statement ("No puedes gastar Determinación si la motivación que empleas no tiene
+    declaración"), when a sheet said which."""
+    dune.check_statement(roll.extra.get("spec", {}).get("drive_statement"))
+    if not roll.rerollable:
+        dune.check_determination(roll)
+        raise RuleError("dune.reroll_too_late")
+
+
+def dice_options(lang: Lang, roll: DuneRoll) -> list[discord.SelectOption]:
+    """One option per die of the roller's: "Dado 2: 20"."""
+    return [
+        discord.SelectOption(label=t(lang, "dune.reroll.die", number=i + 1, value=slot.value), value=str(i))
+        for i, slot in enumerate(roll.slots)
+    ]
+
+
+class DiceSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"dune:dados:(?P<record>[0-9]{1,18}):(?P<panel>[0-9]{1,20})",
+):
+    """The dice to reroll with Determinación; ``panel`` is the message whose panel shows
+    the roll (0 when that one is private and cannot be edited)."""
+
+    def __init__(
+        self,
+        record_id: int,
+        panel_id: int,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "",
+    ) -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dune:dados:{record_id}:{panel_id}",
+                options=options,
+                placeholder=placeholder or None,
+                min_values=1,
+                max_values=len(options),
+            )
+        )
+        self.record_id = record_id
+        self.panel_id = panel_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DiceSelect:
+        options = item.options if isinstance(item, discord.ui.Select) else []
+        return cls(int(match["record"]), int(match["panel"]), options)
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        values = selected(interaction)
+        if not all(v.isdigit() and len(v) <= 2 for v in values):
+            raise Refusal("error.roll_gone")
+        dice = tuple(int(v) for v in values)
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "repetir")
+
+        def reroll(current: Record) -> Decision:
+            roll = dune.from_data(current.data)
+            check_reroll(roll)
+            roll = dune.reroll(roll, bot.rng, dice)
+            return Decision(dune.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll")
+
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, reroll)
+        embed, view = await render_roll(bot, lang, record)
+        if self.panel_id:
+            channel = bot.get_partial_messageable(interaction.channel_id or record.channel_id)
+            await channel.get_partial_message(self.panel_id).edit(embed=embed, view=view)
+            await update(interaction, embed=embed, view=None)
+        else:
+            await update(interaction, embed=embed, view=view)
+        await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
+
+
+class TraitModal(Modal):
+    """ "Crear un rasgo ... Gastando 2 puntos puedes crear un rasgo completamente nuevo,
+    cambiar uno que exista o eliminarlo": the trait's text, its count, and the trait it
+    replaces, if any. The spend and the trait are one operation."""
+
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.trait.modal_title"), custom_id=f"dune:rasgo-modal:{record_id}")
+        self.record_id = record_id
+        self.text: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_text"),
+            custom_id="rasgo",
+            max_length=SCENE_TEXT_LIMIT,
+            required=False,
+        )
+        self.count: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_count"), custom_id="cuenta", max_length=1, default="1"
+        )
+        self.before: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
+            label=t(lang, "dune.trait.modal_before"),
+            custom_id="sustituye",
+            max_length=SCENE_TEXT_LIMIT,
+            required=False,
+        )
+        for item in (self.text, self.count, self.before):
+            self.add_item(item)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        count = parse_int(self.count.value, "cuenta", 0, dune.MAX_TRAIT_COUNT)
+        text, before = self.text.value, self.before.value.strip() or None
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "rasgo")
+
+        async def trait(current: Record) -> Decision:
+            roll, from_group = dune.spend(dune.from_data(current.data), "rasgo")
+            traits = await trait_edit(bot, current.channel_id, text, count, before, "dune.spend.rasgo")
+            return scene_decision(roll, from_group, traits, "dune.spend.rasgo")
+
+        record, applied = await act(bot.store, interaction, self.record_id, KIND, trait)
+        await show_update(interaction, lang, record, applied, "rasgo")
+
+
+class AssetModal(Modal):
+    """ "Crear un recurso ... Un recurso creado tiene una Calidad de 0 ... son temporales y
+    dejan de existir al final de la escena": its name; the spend and the asset are one
+    operation, the asset the roller's until the scene ends."""
+
+    def __init__(self, record_id: int, lang: Lang) -> None:
+        super().__init__(title=t(lang, "dune.asset.modal_title"), custom_id=f"dune:recurso-modal:{record_id}")
+        self.record_id = record_id
+        self.text: discord.ui.TextInput[AssetModal] = discord.ui.TextInput(
+            label=t(lang, "dune.asset.modal_text"), custom_id="recurso", max_length=SCENE_TEXT_LIMIT
+        )
+        self.add_item(self.text)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        name = typed_text(self.text.value, SCENE_TEXT_LIMIT)
+        record = await load(bot.store, self.record_id, KIND)
+        await check_may_press(interaction, record, "recurso")
+
+        async def asset(current: Record) -> Decision:
+            pool = asset_pool(name)
+            if await bot.store.pool(current.channel_id, pool, current.user_id):
+                raise Refusal("dune.asset.exists", user=current.user_id, name=safe(name))
+            roll, from_group = dune.spend(dune.from_data(current.data), "recurso")
+            created = Change(
+                pool, owner_id=current.user_id, set_to=1, cap=1, reason="dune.spend.recurso.recurso"
+            )
+            return scene_decision(roll, from_group, (created,), "dune.spend.recurso")
+
+        record, applied = await act(bot.store, interaction, self.record_id, KIND, asset)
+        await show_update(interaction, lang, record, applied, "recurso")
+
+
+def scene_decision(roll: DuneRoll, from_group: int, scene: tuple[Change, ...], reason: str) -> Decision:
+    """A spend that changes the scene: the Impulso the group pays and each trait or asset
+    set, which the card lists (from the very changes written) on every redraw."""
+    changes = (momentum_change(-from_group),) if from_group else ()
+    shown = [*roll.extra.get("scene", []), *([c.pool, c.owner_id, c.set_to] for c in scene)]
+    roll = replace(roll, extra={**roll.extra, "scene": shown})
+    return Decision(dune.to_data(roll), changes + scene, reason)
+
+
+SCENE_FORMS: dict[str, type[TraitModal] | type[AssetModal]] = {"rasgo": TraitModal, "recurso": AssetModal}
 
 
 class PriceModal(Modal):
@@ -237,13 +436,18 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
 
 class AssistModal(Modal):
     """A helper joins: their target number, or their skill and drive (names from their own
-    active sheet, or numbers), and their focus."""
+    active sheet, or numbers), and their focus. ``kind``: the preparation joined, an
+    assisted test's or an opposed test's ("pueden aceptar la ayuda de otros personajes
+    próximos")."""
 
-    def __init__(self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None) -> None:
+    def __init__(
+        self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None, kind: str = ASSIST_KIND
+    ) -> None:
         """``scores``: the helper's skills and drives with their values, from their sheet."""
         super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
         skills, drives = scores or (None, None)
         self.prep_id = prep_id
+        self.kind = kind
         self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
             label=t(lang, "dune.ayuda.modal_target"),
             custom_id="objetivo",
@@ -278,26 +482,33 @@ class AssistModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        prep = await load(bot.store, self.prep_id, ASSIST_KIND)
+        prep = await load(bot.store, self.prep_id, self.kind)
         helper = await self.helper(bot, interaction, prep)
         user_id = interaction.user.id
 
         def join(current: Record) -> Decision:
             if current.data.get("rolled"):
                 raise Refusal("dune.ayuda.already_rolled")
-            helpers = [h for h in current.data["helpers"] if h["user"] != user_id]
+            helpers = [h for h in current.data.get("helpers", []) if h["user"] != user_id]
             if len(helpers) >= dune.MAX_HELPERS:
                 raise Refusal("dune.ayuda.full", max=dune.MAX_HELPERS)
             helpers.append(helper)
             return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
 
-        record, _ = await act(bot.store, interaction, self.prep_id, ASSIST_KIND, join)
-        await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
+        record, _ = await act(bot.store, interaction, self.prep_id, self.kind, join)
+        if self.kind == OPPOSED_KIND:
+            spec = RollSpec(**record.data["spec"])
+            await update(
+                interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record.id, spec)
+            )
+        else:
+            await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
     async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
         """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
         the target typed (numbers win), else skill plus drive, read from the helper's own
-        sheet when named, kept with where they came from."""
+        sheet when named, kept with where they came from. A skill named from the sheet takes
+        a focus named from it; otherwise the focus is the skill as a number, or "sí"."""
         entry: dict[str, Any] = {"user": interaction.user.id}
         skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
         if self.objetivo.value.strip():
@@ -305,6 +516,12 @@ class AssistModal(Modal):
             skill_value = None
         elif skill and drive:
             table = await table_of(interaction, prep)
+            typed = self.enfoque.value.strip()
+            if sheet.number(skill) is None:
+                # A skill from the sheet takes one of that skill's focuses on it, by name.
+                scores = await sheet.scores(bot, interaction, skill, drive, None, table, focus=typed or None)
+                entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
+                return entry | {"focus": scores.skill if scores.focus else None}
             scores = await sheet.scores(bot, interaction, skill, drive, None, table)
             entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
             skill_value = scores.skill
@@ -334,21 +551,22 @@ def focus(typed: str, skill: int | None) -> int | None:
 PAYMENT_WAYS = ("impulso", "amenaza", "mixto")
 
 
-def opposed_choices(lang: Lang, npc: bool) -> list[discord.SelectOption]:
+def opposed_choices(lang: Lang, npc: bool, determination: bool = True) -> list[discord.SelectOption]:
     """Every way to face the opposition: 0 to 3 bought dice and how they are paid (an NPC
-    pays with Amenaza), with or without Determinación (not for an NPC)."""
+    pays with Amenaza), with or without Determinación (not for an NPC, nor on a drive
+    without a statement: ``determination``)."""
     ways = [(0, "impulso")] + [
         (bought, way)
         for bought in range(1, dune.MAX_BOUGHT + 1)
         for way in (("amenaza",) if npc else PAYMENT_WAYS)
     ]
     options = []
-    for determination in (False,) if npc else (False, True):
+    for with_point in (False, True) if determination and not npc else (False,):
         for bought, way in ways:
             label = bought_text(lang, bought, way, dune.buy_cost(bought), npc)
-            if determination:
+            if with_point:
                 label = t(lang, "dune.contra.with_determination", choice=label)
-            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(determination)}"))
+            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(with_point)}"))
     return options
 
 
@@ -360,10 +578,35 @@ def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
     return t(lang, key, count=bought, cost=cost)
 
 
-def opposed_view(lang: Lang, prep_id: int, *, npc: bool) -> discord.ui.View:
+def opposed_view(lang: Lang, prep_id: int, spec: RollSpec) -> discord.ui.View:
+    """The actor's menu, and "Ayudar" for whoever helps them before they choose."""
     view = discord.ui.View(timeout=None)
-    view.add_item(OpposedSelect(prep_id, opposed_choices(lang, npc), t(lang, "dune.contra.placeholder")))
+    choices = opposed_choices(lang, spec.npc, spec.drive_statement is not False)
+    view.add_item(OpposedSelect(prep_id, choices, t(lang, "dune.contra.placeholder")))
+    view.add_item(
+        OpposedHelpButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+    )
     return view
+
+
+class OpposedHelpButton(
+    ActionButton, template=r"dune:contra-ayuda:(?P<action>unirme):(?P<record>[0-9]{1,18})"
+):
+    """ "los personajes en tiradas enfrentadas pueden aceptar la ayuda de otros personajes
+    próximos": a helper joins the actor's side before the actor chooses and rolls."""
+
+    prefix = "dune:contra-ayuda"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record = await load(bot.store, self.record_id, OPPOSED_KIND)
+        if record.data.get("rolled"):
+            raise Refusal("dune.ayuda.already_rolled")
+        if interaction.user.id == record.user_id:
+            raise Refusal("dune.ayuda.leader_cannot_help")
+        scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+        await interaction.response.send_modal(AssistModal(self.record_id, lang, scores, OPPOSED_KIND))
 
 
 class OpposedSelect(

@@ -14,7 +14,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import lang_for
-from bot.models import Record, RecordUpdate, Table
+from bot.models import NewRecord, Record, RecordUpdate, Table
 from bot.reveal import is_secret
 from bot.sheets import access
 from cogs.dune.components import OpposedSelect, assist_view, opposed_view, render_roll
@@ -28,6 +28,8 @@ from cogs.dune.state import (
     TASK_KIND,
     RollSpec,
     announce_task,
+    challenge_changes,
+    crossed_pool,
     pool_changes,
 )
 from rules import dune
@@ -63,13 +65,20 @@ async def roll_and_post(
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
+    if spec.determination:
+        dune.check_statement(spec.drive_statement)
     momentum = await store.pool(table.channel_id, IMPULSO)
     cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
-    # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there.
-    waiting = 0 if spec.npc else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
+    # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there, and
+    # a prepared test (``closes``) took it when it was prepared (:func:`prepare`).
+    waiting = 0 if spec.npc or closes is not None else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
     reason = "dune.npc_roll" if spec.npc else "dune.roll"
-    changes = pool_changes(cost, interaction.user.id, reason) + pool_changes(used, 0, reason)
+    changes = (
+        pool_changes(cost, interaction.user.id, reason)
+        + pool_changes(used, 0, reason)
+        + challenge_changes(spec, interaction.user.id, reason)
+    )
     roll = dune.roll_test(
         bot.rng,
         spec.target,
@@ -87,7 +96,7 @@ async def roll_and_post(
     extra: dict[str, Any] = {
         "spec": asdict(spec),
         "mode": mode,
-        "raised": difficulty - spec.difficulty,
+        "raised": spec.raised + difficulty - spec.difficulty,
         "paid": {"momentum": -cost.momentum, "threat": cost.threat},
     }
     if spec.opponent is not None:
@@ -123,23 +132,55 @@ async def oppose(
         dice=rival["count"],
         focus_skill=rival["focus"],
         complication_range=spec.complication_range,
+        helpers=tuple(dune.HelperSpec(0, target) for target in rival.get("helpers", ())),
     )
     base = dune.opposition_difficulty(opposition, rival["hindrances"])
     difficulty = min(max(base + rival["adjust"], 0), dune.MAX_RAISED_DIFFICULTY)
-    rival = {**rival, "dice": [s.value for s in opposition.slots], "difficulty": base}
-    spec = replace(spec, difficulty=difficulty, opponent=rival)
-    prep_id = await bot.store.save_record(
-        table.channel_id, interaction.id, interaction.user.id, OPPOSED_KIND, {"spec": asdict(spec)}
-    )
-    record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
-    lang = lang_for(interaction.locale)
+    rival = {
+        **rival,
+        "dice": [s.value for s in opposition.slots],
+        "helper_dice": [h.slot.value for h in opposition.helpers],
+        "difficulty": base,
+    }
     secret = is_secret(interaction, table, spec.secret)
+    spec = replace(spec, difficulty=difficulty, opponent=rival)
+    record = await prepare(bot, interaction, table, OPPOSED_KIND, spec, {"helpers": []})
+    lang = lang_for(interaction.locale)
     await send(
         interaction,
         embed=opposed_embed(lang, record),
-        view=opposed_view(lang, prep_id, npc=spec.npc),
+        view=opposed_view(lang, record.id, RollSpec(**record.data["spec"])),
         ephemeral=secret,
     )
+
+
+async def prepare(
+    bot: Tirada,
+    interaction: discord.Interaction,
+    table: Table,
+    kind: str,
+    spec: RollSpec,
+    data: dict[str, Any],
+) -> Record:
+    """Save a test's preparation (an opposed or assisted test, whose dice are bought
+    later) with the GM's waiting "+1 dificultad" taken into it in the same operation: the
+    raise "Debe hacerlo antes de que ningún dado sea comprado o lanzado en el chequeo", so
+    the menu shows it before anything is bought, and a raise spent afterwards waits for the
+    next test. An NPC's test leaves the raises there (they are spent against players)."""
+    waiting = 0 if spec.npc else await bot.store.pool(table.channel_id, DIFICULTAD_EXTRA)
+    difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
+    spec = replace(spec, difficulty=difficulty, raised=difficulty - spec.difficulty)
+    reason = "dune.prepare"
+    applied = await rolls.change(
+        bot.store,
+        interaction,
+        table,
+        reason,
+        *pool_changes(used, 0, reason),
+        new_record=NewRecord(interaction.user.id, kind, {"spec": asdict(spec), **data}),
+    )
+    assert applied.record_id is not None
+    return await rolls.load(bot.store, applied.record_id, kind)
 
 
 async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
@@ -155,7 +196,8 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     )
     closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
     table = await table_of(interaction, record)
-    await roll_and_post(bot, interaction, spec, closes=closes, mode="enfrentada", table=table)
+    helpers = tuple(record.data.get("helpers", ()))
+    await roll_and_post(bot, interaction, spec, helpers, closes, mode="enfrentada", table=table)
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
         done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
@@ -168,16 +210,9 @@ async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: Ro
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
     await check_task(bot, table, spec.task_id)
-    prep_id = await bot.store.save_record(
-        table.channel_id,
-        interaction.id,
-        interaction.user.id,
-        ASSIST_KIND,
-        {"spec": asdict(spec), "helpers": []},
-    )
-    record = await rolls.load(bot.store, prep_id, ASSIST_KIND)
+    record = await prepare(bot, interaction, table, ASSIST_KIND, spec, {"helpers": []})
     lang = lang_for(interaction.locale)
-    await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, prep_id))
+    await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
 
 async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
@@ -190,12 +225,19 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     spec = RollSpec(**extra["spec"])
     if spec.character:
         await access.check_repeat(interaction, record, character=spec.character)
+    if spec.challenge and spec.drive_key is not None:
+        # Defied, that drive is crossed out until recovered: it cannot be rolled again.
+        raise Refusal("dune.drive_crossed", pool=crossed_pool(spec.drive_key))
     mode = extra.get("mode", "tirada")
     if mode == "enfrentada" and spec.opponent is not None:
         # The opposition rolls again: drop what its last roll made, keep where its numbers came from.
-        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "difficulty")}
-        await oppose(bot, interaction, replace(spec, bought=0, determination=False, opponent=None), rival)
+        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "helper_dice", "difficulty")}
+        await oppose(
+            bot, interaction, replace(spec, bought=0, determination=False, opponent=None, raised=0), rival
+        )
     elif mode == "ayuda":
-        await prepare_assist(bot, interaction, spec)
+        await prepare_assist(
+            bot, interaction, replace(spec, difficulty=spec.difficulty - spec.raised, raised=0)
+        )
     else:
         await roll_and_post(bot, interaction, spec)

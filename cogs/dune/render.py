@@ -9,6 +9,7 @@ import discord
 from bot import embeds, render
 from bot.chances import dune_assisted_line, dune_bought_line
 from bot.client import Tirada
+from bot.errors import pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Record
 from cogs.dune.state import (
@@ -111,12 +112,22 @@ def roll_embed(lang: Lang, record: Record, roll: DuneRoll, pools: str, progress:
     if roll.spends:
         spent = ", ".join(t(lang, f"dune.spend.{use}") for use in roll.spends)
         embeds.field(embed, t(lang, "dune.roll.spent"), spent, inline=False)
+    if roll.extra.get("scene"):
+        embeds.field(embed, t(lang, "dune.trait.title"), scene_text(lang, roll.extra["scene"]), inline=False)
     if progress:
         embeds.field(embed, t(lang, "dune.roll.task"), progress, inline=False)
     embeds.field(embed, t(lang, "dune.roll.odds"), odds_line(lang, roll, record.shows_odds), inline=False)
     embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
     spec = roll.extra.get("spec", {})
     return embeds.titled(embed, spec.get("motivo"))
+
+
+def scene_text(lang: Lang, scene: list[list[Any]]) -> str:
+    """The traits and assets this roll's spends set, as written: "Rasgo «humo denso»: 2"."""
+    return "\n".join(
+        t(lang, "dune.trait.now" if value else "dune.trait.gone", pool=pool_name(lang, pool), value=value)
+        for pool, _, value in scene
+    )
 
 
 def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
@@ -126,13 +137,18 @@ def header_lines(lang: Lang, record: Record, roll: DuneRoll) -> list[str]:
     lines = [by_line(lang, record.user_id, spec.get("character"))]
     if spec.get("skill") is not None and spec.get("drive") is not None:
         lines.append(target_line(lang, spec, roll.target))
-    if roll.focus_skill is not None:
+    if roll.focus_skill is not None and spec.get("focus"):
+        lines.append(t(lang, "dune.roll.focus_named", name=safe(spec["focus"]), skill=roll.focus_skill))
+    elif roll.focus_skill is not None:
         lines.append(t(lang, "dune.roll.focus", skill=roll.focus_skill))
     bought = spec.get("bought", 0)
     if bought:
         lines.append(paid_text(lang, bought, roll.extra.get("paid", {}), roll.npc))
     if spec.get("determination"):
         lines.append(t(lang, "dune.roll.determination_before"))
+    if spec.get("challenge"):
+        drive = t(lang, f"fichas.dune.drive.{spec['drive_key']}")
+        lines.append(t(lang, "dune.roll.challenge", drive=drive))
     raised = roll.extra.get("raised", 0)
     if raised:
         lines.append(t(lang, "dune.roll.raised", value=raised))
@@ -237,12 +253,32 @@ def saved_text(lang: Lang, applied: Applied) -> str:
     return t(lang, "dune.roll.saved_all", saved=state.delta)
 
 
+def rival_test(rival: dict[str, Any], complication_range: int) -> dune.Test:
+    """The opposition's roll as it was thrown, its helpers' dice with it (their successes
+    count only if the opponent scores one, as on any test)."""
+    helpers = [
+        dune.Helper(0, target, None, dune.Slot((value,)))
+        for target, value in zip(rival.get("helpers", ()), rival.get("helper_dice", ()), strict=True)
+    ]
+    return dune.evaluate(
+        rival["dice"], rival["target"], rival["focus"], complication_range, 0, helpers=helpers
+    )
+
+
+def rival_dice(lang: Lang, test: dune.Test) -> str:
+    """The opponent's dice, then their helpers' ("ayuda del rival: **7**✓ **14**")."""
+    if not test.helper_dice:
+        return render.dice(test.dice)
+    helped = t(lang, "dune.opposed.rival_helpers", dice=render.dice(test.helper_dice))
+    return f"{render.dice(test.dice)} · {helped}"
+
+
 def opponent_text(lang: Lang, opponent: dict[str, Any], roll: DuneRoll) -> str:
-    rival = dune.evaluate(opponent["dice"], opponent["target"], opponent["focus"], roll.complication_range, 0)
+    rival = rival_test(opponent, roll.complication_range)
     text = t(
         lang,
         "dune.opposed.rival",
-        dice=render.dice(rival.dice),
+        dice=rival_dice(lang, rival),
         successes=rival.successes,
         hindrances=opponent["hindrances"],
         difficulty=opponent.get("difficulty", roll.difficulty),
@@ -278,7 +314,7 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     """The opposition's roll, posted first: the difficulty the actor now faces."""
     spec = RollSpec(**record.data["spec"])
     rival = spec.opponent or {}
-    opposition = dune.evaluate(rival["dice"], rival["target"], rival["focus"], spec.complication_range, 0)
+    opposition = rival_test(rival, spec.complication_range)
     lines = [t(lang, "dune.contra.help", user=record.user_id)]
     if spec.skill is not None and spec.drive is not None:
         keys = ("dune.contra.actor", "dune.contra.actor_as")
@@ -287,15 +323,20 @@ def opposed_embed(lang: Lang, record: Record) -> discord.Embed:
     text = t(
         lang,
         "dune.opposed.rival",
-        dice=render.dice(opposition.dice),
+        dice=rival_dice(lang, opposition),
         successes=opposition.successes,
         hindrances=rival["hindrances"],
         difficulty=rival["difficulty"],
     )
     if rival.get("adjust"):
         text += "\n" + t(lang, "dune.opposed.adjusted", adjust=rival["adjust"], difficulty=spec.difficulty)
+    if spec.raised:
+        text += "\n" + t(lang, "dune.roll.raised", value=spec.raised)
     text = "\n".join([*rival_source(lang, rival), text])
     embeds.field(embed, t(lang, "dune.roll.opponent"), text, inline=False)
+    helpers = [helper_line(lang, h) for h in record.data.get("helpers", ())]
+    if helpers:
+        embeds.field(embed, t(lang, "dune.ayuda.helpers"), "\n".join(helpers), inline=False)
     if record.data.get("rolled"):
         embed.set_footer(text=t(lang, "dune.ayuda.rolled"))
     return embeds.titled(embed, spec.motivo)
@@ -311,9 +352,11 @@ def progress_bar(points: int, requirement: int, width: int = 10) -> str:
 
 def assist_embed(lang: Lang, record: Record) -> discord.Embed:
     spec = RollSpec(**record.data["spec"])
+    help_lines = [t(lang, "dune.ayuda.help", user=record.user_id)]
+    if spec.raised:
+        help_lines.append(t(lang, "dune.roll.raised", value=spec.raised))
     embed = embeds.card(
-        t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty),
-        t(lang, "dune.ayuda.help", user=record.user_id),
+        t(lang, "dune.ayuda.title", target=spec.target, difficulty=spec.difficulty), "\n".join(help_lines)
     )
     lines = [helper_line(lang, h) for h in record.data["helpers"]]
     embeds.field(

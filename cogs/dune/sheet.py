@@ -19,16 +19,18 @@ from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for
 from bot.models import Table
-from bot.names import Names
+from bot.names import MAX_CHOICES, Names, closest, fold
 from bot.sheets import access
-from bot.sheets.models import DuneDrives, DuneSheet, DuneSkills
-from cogs.dune.state import Scores
+from bot.sheets.models import NAME_LIMIT, Drive, DuneDrives, DuneSheet, DuneSkills
+from cogs.dune.render import safe
+from cogs.dune.state import Scores, crossed_pool, typed_text
 from rules import dune
 from rules.errors import check_range
 
 SKILLS = Names("fichas.dune.skill", DuneSkills.model_fields, "fichas.dune.unknown_skill")
 DRIVES = Names("fichas.dune.drive", DuneDrives.model_fields, "fichas.dune.unknown_drive")
 NUMBER = re.compile(r"\s*\d{1,3}\s*")
+FOCUS_LIMIT = NAME_LIMIT
 
 
 def number(typed: str) -> int | None:
@@ -47,18 +49,44 @@ def numbers(skill: str, drive: str) -> tuple[int | None, int | None]:
     return skill_number, drive_number
 
 
-def read(sheet: DuneSheet, skill: str, drive: str) -> Scores:
+def read(
+    sheet: DuneSheet, skill: str, drive: str, focus: str | None = None, sheet_id: int | None = None
+) -> Scores:
     """A skill and a drive from ``sheet``: a number typed stays that number (numbers win),
-    a name is looked up on the sheet and named on the roll."""
+    a name is looked up on the sheet and named on the roll. A skill by name takes only a
+    focus the sheet lists for it (:func:`sheet_focus`)."""
     skill_number, drive_number = numbers(skill, drive)
-    skill_key = drive_key = None
+    skill_key = drive_key = statement = None
     if skill_number is None:
         skill_key = SKILLS.find(skill)
         skill_number = int(getattr(sheet.habilidades, skill_key))
     if drive_number is None:
         drive_key = DRIVES.find(drive)
-        drive_number = int(getattr(sheet.motivaciones, drive_key).valor)
-    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre)
+        found: Drive = getattr(sheet.motivaciones, drive_key)
+        if found.tachada:
+            raise Refusal("dune.drive_crossed", pool=crossed_pool(drive_key))
+        drive_number, statement = found.valor, found.statement
+    named = sheet_focus(sheet, skill_key, focus) if skill_key else typed_focus(focus)
+    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre, statement, named, sheet_id)
+
+
+def typed_focus(focus: str | None) -> str | None:
+    """A focus named without a sheet to check it against: "Ambas elecciones deben ser
+    aprobadas por el Director", so the name is shown on the card as typed."""
+    return None if focus is None else typed_text(focus, FOCUS_LIMIT)
+
+
+def sheet_focus(sheet: DuneSheet, skill_key: str, focus: str | None) -> str | None:
+    """ "comprueba si alguno de tus especializaciones se aplica": one of the focuses the
+    sheet lists for that skill, as the sheet spells it, or a refusal naming them."""
+    if focus is None:
+        return None
+    own = [f.nombre for f in sheet.enfoques if f.habilidad == skill_key]
+    found = closest(focus, own)
+    if found is None:
+        listed = ", ".join(own) or "—"
+        raise Refusal("dune.unknown_focus", name=safe(focus[:FOCUS_LIMIT]), focuses=safe(listed))
+    return found
 
 
 async def scores(
@@ -68,15 +96,17 @@ async def scores(
     drive: str,
     como: str | None,
     table: Table | None = None,
+    focus: str | None = None,
 ) -> Scores:
     """Numbers stay numbers; a name is read from the roller's active sheet (or, for the GM,
-    the NPC ``como`` names) at ``table`` (the interaction's, unless a panel names it)."""
+    the NPC ``como`` names) at ``table`` (the interaction's, unless a panel names it), and
+    so is the ``focus`` that applies."""
     skill_number, drive_number = numbers(skill, drive)
     if skill_number is not None and drive_number is not None and not como:
-        return Scores(skill_number, drive_number)
+        return Scores(skill_number, drive_number, focus=typed_focus(focus))
     table = table or await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    return read(access.of_kind(sheet, DuneSheet), skill, drive)
+    row, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+    return read(access.of_kind(sheet, DuneSheet), skill, drive, focus, row.id)
 
 
 async def opponent(
@@ -172,3 +202,19 @@ async def rival_skill_choices(interaction: discord.Interaction[Tirada], current:
 async def rival_drive_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
     """The drives on the GM's NPC ``rival_pnj`` with their value."""
     return _drives(interaction, await _sheet(interaction, "rival_pnj"), current)
+
+
+async def focus_choices(interaction: discord.Interaction[Tirada], current: str) -> list[Choice[str]]:
+    """The focuses on the roller's sheet (or the NPC ``como`` names) for the skill already
+    chosen, every focus while none is: "Diplomacia (Comunicación)"."""
+    found = await _sheet(interaction)
+    if found is None:
+        return []
+    lang = lang_for(interaction.locale)
+    skill = SKILLS.resolve(str(getattr(interaction.namespace, "habilidad", "") or ""))
+    folded = fold(current)
+    return [
+        Choice(name=f"{f.nombre} ({SKILLS.name(lang, f.habilidad)})"[:100], value=f.nombre)
+        for f in found.enfoques
+        if (skill is None or f.habilidad == skill) and folded in fold(f.nombre)
+    ][:MAX_CHOICES]

@@ -4,6 +4,7 @@ request, and extended tasks (their progress and the one-time "done" announcement
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -11,9 +12,11 @@ import discord
 
 from bot import embeds
 from bot.client import Tirada
+from bot.errors import Refusal, pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
 from rules import dune
+from rules.errors import RuleError
 
 KIND = "dune"
 ASSIST_KIND = "dune_ayuda"
@@ -157,22 +160,34 @@ class RollSpec:
     skill_key: str | None = None
     drive_key: str | None = None
     character: str | None = None
+    # Whether the drive has a statement, when a sheet said (Determinación needs one).
+    drive_statement: bool | None = None
+    # The focus that applies, by name (one of the skill's on the sheet, or as typed).
+    focus: str | None = None
+    # The GM's "+1 dificultad" already in ``difficulty``, taken when the test was prepared.
+    raised: int = 0
+    # The drive (``drive_key`` of sheet ``sheet_id``) is defied: crossed out with the roll.
+    challenge: bool = False
+    sheet_id: int | None = None
 
 
 @dataclass(frozen=True)
 class Scores:
-    """A test's skill and drive, with their names when a sheet gave them."""
+    """A test's skill and drive, with their names when a sheet gave them, whether that
+    drive has a statement (None when no sheet said) and the focus that applies."""
 
     skill: int
     drive: int
     skill_key: str | None = None
     drive_key: str | None = None
     character: str | None = None
+    drive_statement: bool | None = None
+    focus: str | None = None
+    sheet_id: int | None = None
 
 
 def test_spec(
     scores: Scores,
-    focus: bool,
     complication_range: int,
     bonus: int,
     asset_quality: int,
@@ -181,7 +196,7 @@ def test_spec(
     as the options arrive: ``bot.options.Bounded``), naming what a sheet gave."""
     return RollSpec(
         target=scores.skill + scores.drive,
-        focus_skill=scores.skill if focus else None,
+        focus_skill=scores.skill if scores.focus else None,
         skill=scores.skill,
         drive=scores.drive,
         complication_range=complication_range,
@@ -190,7 +205,109 @@ def test_spec(
         skill_key=scores.skill_key,
         drive_key=scores.drive_key,
         character=scores.character,
+        drive_statement=scores.drive_statement,
+        focus=scores.focus,
+        sheet_id=scores.sheet_id,
     )
+
+
+def crossed_pool(drive_key: str) -> str:
+    """The pool that holds whether a sheet's drive is crossed out (bot.sheets.live)."""
+    return f"ficha_tachada_{drive_key}"
+
+
+def challenged(spec: RollSpec) -> RollSpec:
+    """A test that defies its drive: "Si desafías la motivación, puedes usarla en el chequeo
+    de habilidad, pero la declaración es inmediatamente tachada tras resolver el chequeo".
+    It needs the drive by name from a sheet, with a statement to defy; no Determinación is
+    spent on it (the statement goes against the action, so it does not support it)."""
+    if spec.npc:
+        raise RuleError("dune.npc_determination")
+    if spec.drive_key is None or spec.sheet_id is None:
+        raise Refusal("dune.challenge_needs_sheet")
+    if not spec.drive_statement:
+        raise Refusal("dune.challenge_needs_statement")
+    if spec.determination:
+        raise RuleError("dune.no_statement")
+    return replace(spec, challenge=True, drive_statement=False)
+
+
+def challenge_changes(spec: RollSpec, user_id: int, reason: str) -> tuple[Change, ...]:
+    """What defying costs and gives, written with the roll: the drive crossed out on the
+    sheet and the Determinación point the GM offers ("el Director puede ofrecerte un punto
+    de Determinación"), which may not pass the cap of 3."""
+    if not spec.challenge or spec.drive_key is None or spec.sheet_id is None:
+        return ()
+    return (
+        Change(crossed_pool(spec.drive_key), 1, spec.sheet_id, cap=1, reason=f"{reason}.tachada"),
+        replace(determination_change(user_id, 1), reason=f"{reason}.desafio"),
+    )
+
+
+# -- scene traits and assets ---------------------------------------------------------------
+# A scene's trait is a pool of the table, ``rasgo:humo denso`` at its count, and a created
+# asset a pool of its creator, ``recurso:cuchillo`` at 1: each change is a ledger row, so the
+# history lists it, undo reverts it and the end of the scene clears them (cogs/mesa.py).
+TRAIT = "rasgo:"
+ASSET = "recurso:"
+# A pool's name holds at most 40 characters, the kind's prefix included.
+SCENE_TEXT_LIMIT = 30
+
+
+def trait_pool(name: str) -> str:
+    return f"{TRAIT}{name}"
+
+
+def asset_pool(name: str) -> str:
+    return f"{ASSET}{name}"
+
+
+async def scene_traits(bot: Tirada, channel_id: int) -> dict[str, int]:
+    """The scene's traits standing now, by text."""
+    return {
+        p.pool.removeprefix(TRAIT): p.value
+        for p in await bot.store.pools(channel_id)
+        if p.pool.startswith(TRAIT) and not p.owner_id and p.value > 0
+    }
+
+
+async def trait_edit(
+    bot: Tirada, channel_id: int, text: str, count: int, before: str | None, reason: str
+) -> tuple[Change, ...]:
+    """The changes that create, change or remove one trait (:func:`rules.dune.edit_trait`),
+    each setting its pool; the texts are checked as any text a player types."""
+    name = typed_text(text, SCENE_TEXT_LIMIT) if text.strip() or before is None else ""
+    old = typed_text(before, SCENE_TEXT_LIMIT) if before is not None else None
+    edited = dune.edit_trait(await scene_traits(bot, channel_id), name, count, old)
+    return tuple(
+        Change(trait_pool(n), set_to=v, cap=dune.MAX_TRAIT_COUNT, reason=f"{reason}.rasgo")
+        for n, v in edited.items()
+    )
+
+
+def scene_lines(lang: Lang, applied: Applied) -> list[str]:
+    """What an operation did to the scene's traits and assets, from what it wrote."""
+    return [
+        t(
+            lang,
+            "dune.trait.now" if p.value else "dune.trait.gone",
+            pool=pool_name(lang, p.pool),
+            value=p.value,
+        )
+        for p in applied.pools
+        if p.pool.startswith((TRAIT, ASSET))
+    ]
+
+
+def typed_text(text: str, limit: int) -> str:
+    """A name a player types (a focus, a trait) as one line, within ``limit``; control
+    characters are refused, not stripped, so what is stored is what was meant."""
+    if any(unicodedata.category(c) in ("Cc", "Cf") and c not in "\t\n\r" for c in text):
+        raise Refusal("dune.text_control")
+    line = " ".join(text.split())
+    if not line or len(line) > limit:
+        raise Refusal("dune.text_length", max=limit)
+    return line
 
 
 def named_players(text: str, gm_id: int | None) -> list[int]:

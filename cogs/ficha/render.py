@@ -45,7 +45,8 @@ def dune(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
     )
     drives = [
         f"{t(lang, f'fichas.dune.drive.{k}')} **{d.valor}**"
-        + (f" — {safe(d.declaracion)}" if d.declaracion else "")
+        + (f" — {safe(d.declaracion)}" if d.declaracion and not d.tachada else "")
+        + (f" — {t(lang, 'fichas.dune.crossed', statement=safe(d.declaracion))}" if d.tachada else "")
         for k, d in sheet.motivaciones
     ]
     embeds.field(embed, t(lang, "fichas.dune.drives"), "\n".join(drives), inline=False)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from pathlib import Path
 
 import pytest
 
-from bot.store import POOL_MAX
+from bot.models import Applied, Change, Operation, Refused, SheetRow, SheetUpdate
+from bot.store import POOL_MAX, Store
+from cogs.dune.state import SCENE_TEXT_LIMIT
+from tests.bot.test_board import shown
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -29,6 +33,15 @@ async def roll(h: Harness, *faces: int, user=PLAYER, locale: str = "es-ES", **op
     h.script(*faces)
     options = {"habilidad": 6, "motivacion": 6} | options
     return await h.slash("dune tirada", user=user, locale=locale, **options)
+
+
+async def create_trait(h: Harness, panel: Message, text: str, user=PLAYER) -> Reply:
+    """Press "Crear rasgo" on a roll's panel and name the trait in its form."""
+    form = await h.click(panel, button(panel, "dune:rasgo"), user=user)
+    assert form.callback.payload["type"] == 9, form.text
+    return await h.submit(
+        form.modal_id, {"rasgo": text, "cuenta": "1", "sustituye": ""}, user=user, message=panel
+    )
 
 
 async def test_a_test_shows_each_die_its_successes_and_the_verdict(table: Harness) -> None:
@@ -53,7 +66,8 @@ async def test_a_test_in_english(table: Harness) -> None:
 
 
 async def test_focus_makes_dice_under_the_skill_critical(table: Harness) -> None:
-    reply = await roll(table, 6, 12, habilidad=6, motivacion=6, especializacion=True, dificultad=3)
+    reply = await roll(table, 6, 12, habilidad=6, motivacion=6, especializacion="Espada", dificultad=3)
+    assert "Con la especialización «Espada»: cada dado igual o menor que 6 es crítico." in reply.text
     assert "**6**✨ **12**✓" in reply.text
     assert "3 éxitos contra dificultad 3" in reply.text
 
@@ -118,7 +132,7 @@ async def test_spending_takes_the_rolls_momentum_first_then_the_group(table: Har
     await table.slash("dune impulso añadir", user=GM, cantidad=2)
     reply = await roll(table, 2, 3, dificultad=1)  # 2 successes: 1 Impulso
     panel = reply.message
-    spent = await table.click(panel, button(panel, "dune:rasgo"))
+    spent = await create_trait(table, panel, "Cubierto")
     assert spent.callback.payload["type"] == 7
     assert "Gastos\ncrear o cambiar un rasgo" in spent.text
     assert await table.pool("impulso") == 1
@@ -240,30 +254,66 @@ async def test_only_the_roller_or_the_gm_press_the_panel(table: Harness) -> None
     assert not allowed.ephemeral
 
 
-async def test_determination_after_the_roll_rerolls_all_the_dice_once(table: Harness) -> None:
-    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo" (#15)."""
+async def reroll(h: Harness, panel: Message, *dice: int, faces: tuple[int, ...], user=PLAYER) -> Reply:
+    """Press "Repetir con Determinación" and choose ``dice`` (0-based) in the private menu."""
+    menu = await h.click(panel, button(panel, "dune:repetir"), user=user)
+    assert menu.ephemeral, menu.text
+    h.script(*faces)
+    select = button(menu.message, "dune:dados:")
+    return await h.click(menu.message, select, values=[str(d) for d in dice], component_type=3, user=user)
+
+
+async def test_determination_after_the_roll_rerolls_the_dice_the_player_chooses(table: Harness) -> None:
+    """ "repite la tirada de cualquier número de d20 en tu reserva" and "siempre puedes
+    decidir NO repetir un dado" (#26): a 1 kept for its two successes stays."""
     await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
-    reply = await roll(table, 20, 16, 17, dificultad=1, dados_extra=1, pago="amenaza")
-    table.script(4, 5, 18)
-    done = await table.click(reply.message, button(reply.message, "dune:repetir"))
-    assert not done.ephemeral
-    assert "~~20~~↺ **4**✓ ~~16~~↺ **5**✓ ~~17~~↺ **18**" in done.text
-    assert "✅ Superado" in done.text
+    reply = await roll(table, 1, 16, 17, dificultad=3, dados_extra=1, pago="amenaza")
+    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    assert menu.ephemeral
+    options = menu.data["components"][0]["components"][0]
+    assert [o["label"] for o in options["options"]] == ["Dado 1: 1", "Dado 2: 16", "Dado 3: 17"]
+    assert (options["min_values"], options["max_values"]) == (1, 3)
+    assert await table.pool("determinacion", PLAYER.id) == 2
+    select = button(menu.message, "dune:dados:")
+    table.script(4, 18)
+    done = await table.click(menu.message, select, values=["1", "2"], component_type=3)
+    assert "**1**✨ ~~16~~↺ **4**✓ ~~17~~↺ **18**" in done.text
+    panel = table.discord.messages[reply.message.id]
+    assert "**1**✨ ~~16~~↺ **4**✓ ~~17~~↺ **18**" in str(panel.data)
+    assert "✅ Superado: 3 éxitos contra dificultad 3." in str(panel.data)
+    assert "dune:repetir" not in " ".join(panel.custom_ids)
     assert await table.pool("determinacion", PLAYER.id) == 1
-    assert "dune:repetir" not in " ".join(table.discord.messages[reply.message.id].custom_ids)
-    again = await table.click(reply.message, "dune:repetir:1")
+    again = await table.click(menu.message, select, values=["0"], component_type=3)
     assert again.ephemeral
     assert await table.pool("determinacion", PLAYER.id) == 1
+    refused = await table.click(reply.message, "dune:repetir:1")
+    assert refused.ephemeral
+    await table.assert_ledger_matches()
+
+
+async def test_a_replayed_reroll_spends_one_point(table: Harness) -> None:
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=3)
+    reply = await roll(table, 20, 16, dificultad=1)
+    menu = await table.click(reply.message, button(reply.message, "dune:repetir"))
+    select = button(menu.message, "dune:dados:")
+    table.script(3, 5)
+    first, second = await asyncio.gather(
+        table.click(menu.message, select, values=["0"], component_type=3),
+        table.click(menu.message, select, values=["1"], component_type=3),
+    )
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    assert await table.pool("determinacion", PLAYER.id) == 2
+    await table.assert_ledger_matches()
 
 
 async def test_rerolling_needs_determination(table: Harness) -> None:
     reply = await roll(table, 20, 16, dificultad=1)
-    reroll = next(
+    reroll_button = next(
         c for row in reply.data["components"] for c in row["components"] if c["custom_id"] == "dune:repetir:1"
     )
-    assert reroll["disabled"] is True
-    table.script(4, 5)
+    assert reroll_button["disabled"] is True
     refused = await table.click(reply.message, "dune:repetir:1")
+    assert refused.ephemeral
     assert "No alcanza la reserva de Determinación" in refused.text
 
 
@@ -513,7 +563,7 @@ async def test_a_momentum_use_once_per_test_shows_disabled(table: Harness) -> No
     Obtener información: the used button stays, disabled (#15)."""
     await table.slash("dune impulso añadir", user=GM, cantidad=6)
     reply = await roll(table, 1, 1, dificultad=1)
-    spent = await table.click(reply.message, "dune:rasgo:1")
+    spent = await create_trait(table, reply.message, "Cubierto")
     data = spent.data
     assert component(data, "dune:rasgo:1")["disabled"] is True
     assert not component(data, "dune:info:1").get("disabled")
@@ -724,3 +774,274 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     shown = await table.slash("dune tarea ver")
     assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
     assert len([q for q in queries if "FROM records" in q]) == 2  # the tasks, then their rolls
+
+
+async def test_the_gms_extra_difficulty_is_shown_before_dice_are_bought(table: Harness) -> None:
+    """ "Debe hacerlo antes de que ningún dado sea comprado o lanzado en el chequeo" (#26):
+    the opposed menu and the assisted test's panel show the raised difficulty, taken when
+    they are prepared; a raise spent afterwards waits for the next test."""
+    await table.slash("dune amenaza añadir", user=GM, cantidad=6)
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    prompt = await opposed(table, 2, 15)
+    assert "Tirada enfrentada · dificultad 2" in prompt.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in prompt.text
+    assert await table.pool("dificultad_extra") == 0
+    await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(3, 4)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert "Chequeo · objetivo 12 · dificultad 2" in rolled.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ" in rolled.text
+    assert await table.pool("dificultad_extra") == 1
+    prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=1)
+    assert "Chequeo con ayuda · objetivo 10 · dificultad 2" in prep.text
+    assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in prep.text
+    assert await table.pool("dificultad_extra") == 0
+    table.script(3, 4)
+    helped = await table.click(prep.message, prep.message.custom_ids[1])
+    assert "Chequeo · objetivo 10 · dificultad 2" in helped.text
+    table.script(3, 4)
+    again = await table.click(helped.message, button(helped.message, "rep:repetir"))
+    assert "Chequeo con ayuda · objetivo 10 · dificultad 1" in again.text
+    await table.assert_ledger_matches()
+
+
+async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) -> None:
+    """ "los personajes en tiradas enfrentadas pueden aceptar la ayuda de otros personajes
+    próximos" (#26): the opponent's helpers roll with the opposition, the actor's join
+    before the actor chooses; each side's helpers count only if its leader scores."""
+    bad = await opposed(table, rival_ayuda="once")
+    assert "rival_ayuda son los objetivos" in bad.text and bad.ephemeral
+    prompt = await opposed(table, 3, 15, 9, rival_ayuda="9")
+    assert "**3**✓ **15** · ayuda del rival: **9**✓: 2 éxitos" in prompt.text
+    assert "Tirada enfrentada · dificultad 2" in prompt.text
+    join = button(prompt.message, "dune:contra-ayuda:unirme")
+    own = await table.click(prompt.message, join)
+    assert "no puedes ayudarte a ti mismo" in own.text
+    form = await table.click(prompt.message, join, user=OTHER)
+    joined = await table.submit(
+        form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prompt.message
+    )
+    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    await table.restart()
+    menu = prompt.data["components"][0]["components"][0]["custom_id"]
+    table.script(12, 16, 1)
+    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
+    assert "ayuda del rival: **9**✓" in rolled.text
+    late = await table.click(prompt.message, join, user=OTHER)
+    assert late.ephemeral
+
+
+async def ledger_delta(h: Harness, reply: Reply) -> dict[tuple[str, int], int]:
+    """What the ledger wrote for the interaction ``reply`` answered, pool by pool."""
+    assert h.bot is not None
+    interaction = int(reply.callback.path.split("/")[2])
+    rows = await h.bot.store.ledger(CHANNEL_ID, limit=200)
+    delta: dict[tuple[str, int], int] = {}
+    for row in rows:
+        if row.interaction_id == interaction:
+            delta[(row.pool, row.owner_id)] = delta.get((row.pool, row.owner_id), 0) + row.delta
+    return {k: v for k, v in delta.items() if v}
+
+
+async def test_every_change_a_dune_card_announces_is_its_interactions_ledger_delta(table: Harness) -> None:
+    """The card tells the truth (#26): what each card says changed is exactly what the
+    ledger wrote for that interaction, and a card that announces nothing wrote nothing."""
+    me = PLAYER.id
+    added = await table.slash("dune impulso añadir", user=GM, cantidad=1)
+    assert "1" in added.text and await ledger_delta(table, added) == {("impulso", 0): 1}
+    given = await table.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=3)
+    assert await ledger_delta(table, given) == {("determinacion", me): 3}
+    bought = await roll(table, 1, 18, 20, dificultad=1, dados_extra=2, pago="mixto", determinacion=True)
+    assert "2 dados: 1 de Impulso y +2 de Amenaza" in bought.text
+    assert "Determinación gastada antes de tirar" in bought.text
+    assert await ledger_delta(table, bought) == {
+        ("impulso", 0): -1,
+        ("amenaza", 0): 2,
+        ("determinacion", me): -1,
+    }
+    ignored = await table.click(bought.message, button(bought.message, "dune:ignorar"))
+    assert "descartadas: 1" in ignored.text
+    assert await ledger_delta(table, ignored) == {("amenaza", 0): 2}
+    saved = await table.click(bought.message, button(bought.message, "dune:guardar"))
+    assert "3 a la reserva del grupo." in saved.text
+    assert await ledger_delta(table, saved) == {("impulso", 0): 3}
+    spent = await table.slash("dune impulso gastar", cantidad=2)
+    assert "gasta 2 de Impulso" in spent.text and await ledger_delta(table, spent) == {("impulso", 0): -2}
+    raised = await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
+    assert "El DJ gasta 2 de Amenaza" in raised.text
+    assert await ledger_delta(table, raised) == {("amenaza", 0): -2, ("dificultad_extra", 0): 1}
+    failed = await roll(table, 15, 16, dificultad=1)
+    assert "+1 de dificultad por la Amenaza que gastó el DJ" in failed.text
+    assert await ledger_delta(table, failed) == {("dificultad_extra", 0): -1}
+    menu = await table.click(failed.message, button(failed.message, "dune:repetir"))
+    assert await ledger_delta(table, menu) == {}
+    table.script(3)
+    rerolled = await table.click(
+        menu.message, button(menu.message, "dune:dados:"), values=["0"], component_type=3
+    )
+    assert "~~15~~↺ **3**" in rerolled.text
+    assert await ledger_delta(table, rerolled) == {("determinacion", me): -1}
+    await table.assert_ledger_matches()
+
+
+async def test_scene_traits_are_table_state_in_the_ledger(table: Harness) -> None:
+    """ "En cada escena se incluyen descriptores llamados Rasgos" (#26): Impulso (2), Amenaza
+    (2) and Determinación (a Declaración) create, change or remove one, with its count; the
+    GM sets them freely; each change is a ledger row, listed, undone and cleared at the end
+    of the scene."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=3)
+    await table.slash("dune determinacion dar", user=GM, jugador=PLAYER)
+    set_up = await table.slash("dune rasgo", user=GM, texto="de noche")
+    assert "El DJ cambia los rasgos de la escena." in set_up.text
+    assert "Rasgo «de noche»: 1" in set_up.text
+    assert await ledger_delta(table, set_up) == {("rasgo:de noche", 0): 1}
+    smoke = await table.slash("dune rasgo", texto="humo   denso", cuenta=2)
+    assert f"<@{PLAYER.id}> gasta 2 de Impulso del grupo en un rasgo." in smoke.text
+    assert "Rasgo «humo denso»: 2" in smoke.text
+    assert await ledger_delta(table, smoke) == {("impulso", 0): -2, ("rasgo:humo denso", 0): 2}
+    declared = await table.slash("dune rasgo", texto="humo", antes="Humo denso", pago="determinacion")
+    assert "Rasgo «humo denso»: quitado" in declared.text and "Rasgo «humo»: 1" in declared.text
+    assert await ledger_delta(table, declared) == {
+        ("determinacion", PLAYER.id): -1,
+        ("rasgo:humo denso", 0): -2,
+        ("rasgo:humo", 0): 1,
+    }
+    assert await table.autocomplete("dune rasgo", "antes", "") == [
+        {"name": "de noche 1", "value": "de noche"},
+        {"name": "humo 1", "value": "humo"},
+    ]
+    for options, words in [
+        ({"pago": "amenaza"}, "Solo el DJ paga un rasgo con Amenaza"),
+        ({"pago": "libre"}, "Solo el DJ paga un rasgo con Amenaza"),
+        ({"antes": "granizo"}, "La escena no tiene el rasgo «granizo»."),
+        ({"texto": "@everyone\x07"}, "carácter de control"),
+        ({"cuenta": 9}, "entre 0 y 5"),
+    ]:
+        refused = await table.slash("dune rasgo", **({"texto": "nieve"} | options))
+        assert refused.ephemeral and words in refused.text, refused.text
+    old_way = await table.slash("dune amenaza gastar", user=GM, uso="rasgo")
+    assert "no es una opción válida" in old_way.text and old_way.ephemeral
+    status = await table.slash("mesa estado")
+    assert "Rasgo «humo»" in status.text and "Rasgo «de noche»" in status.text
+    history = await table.slash("mesa historial")
+    assert "Rasgo «humo»" in history.text
+    await table.slash("mesa deshacer", user=GM)
+    assert await table.pool("rasgo:humo denso") == 2 and await table.pool("rasgo:humo") == 0
+    assert await table.pool("determinacion", PLAYER.id) == 1
+    ended = await table.slash("mesa escena-fin", user=GM)
+    assert "Rasgo «humo denso»" in ended.text and "Rasgo «de noche»" in ended.text
+    assert await table.pool("rasgo:humo denso") == 0 and await table.pool("rasgo:de noche") == 0
+    await table.assert_ledger_matches()
+
+
+async def test_a_passed_tests_trait_and_asset_spends_ask_for_their_text(table: Harness) -> None:
+    """The panel's "crear un rasgo" and "crear un recurso" ask what they create; the spend
+    and the trait or asset are one operation, and the asset lasts until the scene ends."""
+    await table.slash("dune impulso añadir", user=GM, cantidad=2)
+    reply = await roll(table, 1, 1, dificultad=1)  # 4 successes: 3 Impulso
+    form = await table.click(reply.message, button(reply.message, "dune:rasgo"))
+    assert form.callback.payload["type"] == 9
+    bad = await table.submit(
+        form.modal_id, {"rasgo": "x", "cuenta": "7", "sustituye": ""}, message=reply.message
+    )
+    assert "cuenta debe estar entre 0 y 5" in bad.text and bad.ephemeral
+    done = await table.submit(
+        form.modal_id, {"rasgo": "Cubierto", "cuenta": "1", "sustituye": ""}, message=reply.message
+    )
+    assert "Rasgo «Cubierto»: 1" in done.text
+    assert await ledger_delta(table, done) == {("rasgo:Cubierto", 0): 1}
+    asset_form = await table.click(reply.message, button(reply.message, "dune:recurso"))
+    made = await table.submit(asset_form.modal_id, {"recurso": "Cuerda"}, message=reply.message)
+    assert "Recurso «Cuerda»: 1" in made.text and "Rasgo «Cubierto»: 1" in made.text
+    assert await ledger_delta(table, made) == {("impulso", 0): -1, ("recurso:Cuerda", PLAYER.id): 1}
+    status = await table.slash("mesa estado")
+    assert "Recurso «Cuerda»" in status.text
+    ended = await table.slash("mesa escena-fin", user=GM)
+    assert "Recurso «Cuerda»" in ended.text
+    assert await table.pool("recurso:Cuerda", PLAYER.id) == 0
+    await table.assert_ledger_matches()
+
+
+async def test_the_board_lists_the_scenes_traits_and_assets(table: Harness) -> None:
+    await table.slash("mesa tablero", user=GM)
+    await table.slash("dune rasgo", user=GM, texto="humo *denso*", cuenta=2)
+    await table.slash("dune impulso añadir", user=GM, cantidad=3)
+    reply = await roll(table, 1, 1, dificultad=1)
+    form = await table.click(reply.message, button(reply.message, "dune:recurso"))
+    await table.submit(form.modal_id, {"recurso": "Cuerda"}, message=reply.message)
+    now = await shown(table)
+    assert "Rasgos y recursos de la escena" in now
+    assert "Rasgo «humo \\*denso\\*» 2" in now
+    assert f"Recurso «Cuerda» de <@{PLAYER.id}>" in now
+
+
+async def test_a_trait_pool_is_the_same_on_both_stores(db_target: Path | str) -> None:
+    """Traits need no schema of their own: the longest trait name fits a pool's on SQLite
+    and PostgreSQL alike, and its count is set, capped and cleared through the ledger."""
+    store = await Store.open(db_target)
+    name = "rasgo:" + "ñ" * SCENE_TEXT_LIMIT
+    try:
+        first = Operation(
+            CHANNEL_ID, 1, GM.id, "dune.trait.libre", (Change(name, set_to=2, cap=5),), guild_id=1
+        )
+        assert isinstance(await store.apply(first), Applied)
+        over = Operation(CHANNEL_ID, 2, GM.id, "dune.trait.libre", (Change(name, 4, cap=5),), guild_id=1)
+        assert isinstance(await store.apply(over), Refused)
+        cleared = Operation(CHANNEL_ID, 3, GM.id, "mesa.scene_end", (Change(name, set_to=0),), guild_id=1)
+        assert isinstance(await store.apply(cleared), Applied)
+        assert await store.pool(CHANNEL_ID, name) == 0
+        assert (await store.ledger_sums(CHANNEL_ID)).get((name, 0), 0) == 0
+        assert [r.delta for r in await store.ledger(CHANNEL_ID, pool=name)] == [-2, 2]
+    finally:
+        await store.close()
+
+
+async def test_a_sheet_update_is_written_with_its_pool_changes_or_not_at_all(db_target: Path | str) -> None:
+    """A permanent asset's sheet and Impulso are one transaction, on both stores: a sheet
+    changed since it was read refuses the whole operation."""
+    store = await Store.open(db_target)
+    try:
+        row = SheetRow(0, CHANNEL_ID, PLAYER.id, False, "Irulan", "irulan", "dune", {"recursos": []})
+        sheet_id, _ = await store.create_sheet(
+            Operation(CHANNEL_ID, 1, PLAYER.id, "fichas.import", guild_id=1), row, lambda _: ()
+        )
+        await store.apply(
+            Operation(CHANNEL_ID, 2, GM.id, "dune.impulso.add", (Change("impulso", 3, cap=6),), guild_id=1)
+        )
+        with_asset = {"recursos": [{"nombre": "Cuerda", "texto": ""}]}
+        stale = Operation(
+            CHANNEL_ID,
+            3,
+            PLAYER.id,
+            "dune.asset.permanent",
+            (Change("impulso", -2),),
+            sheet_update=SheetUpdate(sheet_id, 7, with_asset),
+        )
+        assert isinstance(await store.apply(stale), Refused)
+        assert await store.pool(CHANNEL_ID, "impulso") == 3
+        fresh = Operation(
+            CHANNEL_ID,
+            4,
+            PLAYER.id,
+            "dune.asset.permanent",
+            (Change("impulso", -2),),
+            sheet_update=SheetUpdate(sheet_id, 0, with_asset),
+        )
+        assert isinstance(await store.apply(fresh), Applied)
+        stored = await store.sheet(CHANNEL_ID, sheet_id)
+        assert stored is not None and stored.data == with_asset and stored.version == 1
+        assert await store.pool(CHANNEL_ID, "impulso") == 1
+    finally:
+        await store.close()
+
+
+async def test_the_board_counts_a_looming_problem_as_its_task_card_does(table: Harness) -> None:
+    """A looming problem fills with failures and complications, on the board too."""
+    await table.slash("mesa tablero", user=GM)
+    await table.slash("dune tarea crear", user=GM, nombre="Alarma", requisito=5, opuesta=True)
+    failed = await roll(table, 15, 20, dificultad=1, tarea=1)
+    assert "«Alarma»: +3 con esta tirada" in failed.text
+    assert "Alarma: 3/5 puntos" in await shown(table)

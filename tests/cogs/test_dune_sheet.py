@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import json
 
+from tests.cogs.test_dune import ledger_delta
 from tests.cogs.test_ficha import example, imported, table_of
 from tests.support.harness import Harness, Message, Reply, Upload
-from tests.support.payloads import CHANNEL_ID, GM, OTHER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
 OPPOSED = "dune_enfrentada"
 ASSIST = "dune_ayuda"
@@ -128,14 +129,23 @@ async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: 
         "Combate 5 · Comunicación 6 · Disciplina 7 · Movimiento 4 · Comprensión 8",
         "Deber 6 · Fe 4 · Justicia 5 · Poder 4 · Verdad 7",
     ]
+    # A skill named from the sheet takes a focus named from it, not a yes (#26).
     fields = {"objetivo": "", "habilidad": "Discipline", "motivacion": "deber", "enfoque": "sí"}
+    yes = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
+    assert "«sí» no es una especialización de esa habilidad en la ficha. Tiene: —." in yes.text
+    fields = {
+        "objetivo": "",
+        "habilidad": "Understand",
+        "motivacion": "deber",
+        "enfoque": "historia imperial",
+    }
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
-    # Lía: Disciplina 7 + Deber 6 = 13, her focus at Disciplina 7.
-    assert f"<@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13)" in joined.text
+    # Lía: Comprensión 8 + Deber 6 = 14, her focus Historia imperial at Comprensión 8.
+    assert f"<@{OTHER.id}> como **Lía Brezo** (Comprensión 8 + Deber 6 = 14)" in joined.text
     await harness.restart()
     harness.script(13, 15, 7)  # the leader's 13 passes; the helper's 7 is a critical
     rolled = await harness.click(prep.message, go)
-    assert f"Ayuda de <@{OTHER.id}> como **Lía Brezo** (Disciplina 7 + Deber 6 = 13): **7**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> como **Lía Brezo** (Comprensión 8 + Deber 6 = 14): **7**✨" in rolled.text
     assert "Comunicación 6 + Verdad 7 = 13" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
 
@@ -158,6 +168,8 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
             "skill_key": None,
             "drive_key": None,
             "character": None,
+            "drive_statement": None,
+            "sheet_id": None,
             "focus": 5,
         }
     ]
@@ -313,3 +325,171 @@ async def test_a_players_rival_pnj_is_refused_even_beside_a_typed_target(harness
     )
     assert not allowed.ephemeral, allowed.text
     assert len(await stored(harness, OPPOSED)) == 1
+
+
+async def test_a_drive_of_six_or_more_has_a_statement_at_import_and_edit(harness: Harness) -> None:
+    """ "cualquier motivación incrementada hasta 6 gana una frase" (#26)."""
+    await table_of(harness, "dune")
+    data = json.loads(example("dune"))
+    data["motivaciones"]["fe"] = {"valor": 6, "declaracion": ""}
+    refused = await harness.slash("ficha importar", archivo=Upload("x.json", json.dumps(data).encode()))
+    assert "«motivaciones.fe»: una motivación de 6 o más tiene declaración" in refused.text
+    await imported(harness, "dune")
+    raised = await harness.slash("ficha editar", campo="motivaciones.fe.valor", valor="6")
+    assert "una motivación de 6 o más tiene declaración" in raised.text
+    await harness.slash("ficha editar", campo="motivaciones.fe.declaracion", valor="Creo en la Casa.")
+    done = await harness.slash("ficha editar", campo="motivaciones.fe.valor", valor="6")
+    assert "Creo en la Casa." in done.text
+
+
+async def test_no_determination_on_a_drive_without_a_statement(harness: Harness) -> None:
+    """ "No puedes gastar Determinación si la motivación que empleas no tiene declaración"
+    (#26): neither the automatic 1 nor the reroll, and nothing is paid or rolled."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
+    harness.script(3, 4)
+    # Fe 4 and Justicia 5 have no statement (docs/fichas/dune.json); Verdad 7 has one.
+    for drive in ("fe", "justicia"):
+        refused = await harness.slash(
+            "dune tirada", habilidad="combate", motivacion=drive, determinacion=True
+        )
+        assert refused.ephemeral
+        assert "la motivación que empleas no tiene declaración" in refused.text
+    assert await stored(harness, "dune") == []
+    assert await harness.pool("determinacion", PLAYER.id) == 2
+    plain = await harness.slash("dune tirada", habilidad="combate", motivacion="fe")
+    assert not any(c.startswith("dune:repetir") for c in plain.message.custom_ids)
+    harness.script(15, 16)
+    stated = await harness.slash("dune tirada", habilidad="combate", motivacion="verdad")
+    assert any(c.startswith("dune:repetir") for c in stated.message.custom_ids)
+    harness.script(2, 3)
+    prompt = await harness.slash("dune enfrentada", habilidad="combate", motivacion="fe", rival_objetivo=10)
+    values = [o["value"] for o in prompt.data["components"][0]["components"][0]["options"]]
+    assert values and all(v.endswith(":0") for v in values)
+    forged = await harness.click(prompt.message, menu(prompt), values=["0:impulso:1"], component_type=3)
+    assert "no tiene declaración" in forged.text
+    assert await harness.pool("determinacion", PLAYER.id) == 2
+    await harness.assert_ledger_matches()
+
+
+async def test_a_focus_by_name_is_one_of_that_skills_on_the_sheet(harness: Harness) -> None:
+    """ "comprueba si alguno de tus especializaciones se aplica" (#26): with a sheet, the
+    focus is one the sheet lists for that skill, autocompleted, not a free yes/no."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    choices = await harness.autocomplete("dune tirada", "enfoque", "", habilidad="comunicacion")
+    assert choices == [{"name": "Diplomacia (Comunicación)", "value": "Diplomacia"}]
+    every = await harness.autocomplete("dune tirada", "enfoque", "")
+    assert [c["value"] for c in every] == ["Diplomacia", "Historia imperial"]
+    wrong = await harness.slash(
+        "dune tirada", habilidad="combate", motivacion="verdad", especializacion="Diplomacia"
+    )
+    assert wrong.ephemeral
+    assert "«Diplomacia» no es una especialización de esa habilidad en la ficha. Tiene: —." in wrong.text
+    assert await stored(harness, "dune") == []
+    harness.script(6, 12)
+    rolled = await harness.slash(
+        "dune tirada",
+        habilidad="comunicacion",
+        motivacion="verdad",
+        especializacion="diplomacia",
+        dificultad=3,
+    )
+    assert "Con la especialización «Diplomacia»: cada dado igual o menor que 6 es crítico." in rolled.text
+    assert "**6**✨ **12**✓" in rolled.text
+    control = await harness.slash("dune tirada", habilidad=6, motivacion=6, especializacion="Es\x00pada")
+    assert "carácter de control" in control.text and control.ephemeral
+
+
+async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -> None:
+    """ "Si desafías la motivación, puedes usarla en el chequeo de habilidad, pero la
+    declaración es inmediatamente tachada tras resolver el chequeo, y no puedes volver a
+    usar esa motivación hasta que la recuperes" (#26): written with the roll, in the ledger."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    no_sheet = await harness.slash("dune tirada", habilidad=6, motivacion=6, desafiar=True)
+    assert "nómbrala desde tu ficha" in no_sheet.text and no_sheet.ephemeral
+    no_statement = await harness.slash("dune tirada", habilidad="combate", motivacion="fe", desafiar=True)
+    assert "esa no tiene" in no_statement.text and no_statement.ephemeral
+    harness.script(3, 15)
+    defied = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert not defied.ephemeral
+    assert "Desafía su motivación Deber: gana 1 de Determinación y la declaración queda" in defied.text
+    assert not any(c.startswith("dune:repetir") for c in defied.message.custom_ids)
+    assert await harness.pool("determinacion", PLAYER.id) == 1
+    written = await ledger_delta(harness, defied)
+    assert {pool: delta for (pool, _), delta in written.items()} == {
+        "determinacion": 1,
+        "ficha_tachada_deber": 1,
+    }
+    shown = await harness.slash("ficha ver")
+    assert "~~Serviré a la Casa aunque me cueste la vida.~~ (tachada" in shown.text
+    crossed = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
+    assert "Esa motivación está tachada (Deber tachada)" in crossed.text and crossed.ephemeral
+    again = await harness.click(defied.message, repeat_button(defied.message))
+    assert "Esa motivación está tachada" in again.text and again.ephemeral
+    history = await harness.slash("mesa historial", user=GM)
+    assert "desafía la motivación y la tacha" in history.text
+    not_gm = await harness.slash("dune recuperar", ficha="Irulan Vex", motivacion="deber")
+    assert not_gm.ephemeral
+    recovered = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    assert "**Irulan Vex** recupera su motivación Deber" in recovered.text
+    assert [(pool, delta) for (pool, _), delta in (await ledger_delta(harness, recovered)).items()] == [
+        ("ficha_tachada_deber", -1)
+    ]
+    twice = await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    assert "no está tachada" in twice.text and twice.ephemeral
+    harness.script(3, 15)
+    usable = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
+    assert not usable.ephemeral
+    await harness.assert_ledger_matches()
+
+
+async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harness) -> None:
+    """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante una
+    escena ... en cuyo caso se añade a la lista de recursos de tu ficha" (#26)."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune impulso añadir", user=GM, cantidad=3)
+    unknown = await harness.slash("dune recurso", recurso="Cuerda")
+    assert "No tienes el recurso «Cuerda» en esta escena" in unknown.text and unknown.ephemeral
+    harness.script(1, 1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    assert await harness.autocomplete("dune recurso", "recurso", "cu") == [
+        {"name": "Cuerda", "value": "Cuerda"}
+    ]
+    made = await harness.slash("dune recurso", recurso="Cuerda")
+    assert (
+        "El recurso «Cuerda» es permanente (2 de Impulso): ya está en la ficha de **Irulan Vex**."
+        in made.text
+    )
+    written = await ledger_delta(harness, made)
+    assert {pool: delta for (pool, _), delta in written.items()} == {"impulso": -2, "recurso:Cuerda": -1}
+    shown = await harness.slash("ficha ver")
+    assert "Cuerda" in shown.text
+    again = await harness.slash("dune recurso", recurso="Cuerda")
+    assert again.ephemeral
+    ended = await harness.slash("mesa escena-fin", user=GM)
+    assert "Cuerda" not in ended.text
+    await harness.assert_ledger_matches()
+
+
+async def test_a_permanent_asset_changes_nothing_if_the_impulso_is_short(harness: Harness) -> None:
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(1, 15)  # 2 successes: 1 Impulso of its own, the asset's 2 from it and the group
+    await harness.slash("dune impulso añadir", user=GM, cantidad=1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    assert await harness.pool("impulso") == 0
+    short = await harness.slash("dune recurso", recurso="Cuerda")
+    assert "No alcanza la reserva de Impulso" in short.text and short.ephemeral
+    shown = await harness.slash("ficha ver")
+    assert "Cuerda" not in shown.text
+    assert await harness.pool("recurso:Cuerda", PLAYER.id) == 1

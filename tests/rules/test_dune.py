@@ -10,6 +10,7 @@ from rules import dune
 from rules.dice import Mark
 from rules.dune import DuneRoll, Slot, evaluate
 from rules.errors import RuleError
+from tests.support.dice import Scripted
 
 
 def roll_of(values: list[int], target: int = 10, **kwargs: object) -> DuneRoll:
@@ -161,27 +162,35 @@ def test_each_complication_is_bought_off_once() -> None:
     assert caught.value.key == "dune.no_complication"
 
 
-def test_determination_after_the_roll_rerolls_all_the_actors_dice() -> None:
-    """ "gastarlo después de lanzar los dados para volver a lanzarlos todos de nuevo": every
-    die the actor rolled, once; the helpers' dice are theirs and stay."""
-    roll = dune.roll_test(random.Random(3), 10, dice=3, helpers=[dune.HelperSpec(7, 9)])
-    rerolled = dune.reroll(roll, random.Random(4))
-    expected = random.Random(4)
-    assert [s.values for s in rerolled.slots] == [(s.value, expected.randint(1, 20)) for s in roll.slots]
+def test_determination_after_the_roll_rerolls_the_dice_the_player_chooses() -> None:
+    """ "Repetir tirada: Después de lanzar, repite la tirada de cualquier número de d20 en tu
+    reserva" and "siempre puedes decidir NO repetir un dado": the chosen dice only, once;
+    the others (a 1 kept for its two successes) and the helpers' dice stay."""
+    roll = roll_of([1, 15, 17], helpers=(dune.Helper(7, 9, None, Slot((12,))),))
+    rerolled = dune.reroll(roll, Scripted([4, 20]), (1, 2))
+    assert [s.values for s in rerolled.slots] == [(1,), (15, 4), (17, 20)]
     assert rerolled.helpers == roll.helpers
     assert not rerolled.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(rerolled, random.Random(5))
+        dune.reroll(rerolled, Scripted([5]), (0,))
     assert caught.value.key == "dune.determination_once"
     shown = rerolled.test.dice
-    assert sum(Mark.REROLLED in d.marks for d in shown) == 3
+    assert sum(Mark.REROLLED in d.marks for d in shown) == 2
+    assert rerolled.test.successes == 3
+
+
+@pytest.mark.parametrize("dice", [(), (3,), (-1,), (0, 0)])
+def test_a_reroll_names_each_die_once_and_at_least_one(dice: tuple[int, ...]) -> None:
+    with pytest.raises(RuleError) as caught:
+        dune.reroll(roll_of([15, 16, 17]), Scripted([1]), dice)
+    assert caught.value.key == "dune.reroll_dice"
 
 
 def test_a_fixed_one_takes_the_tests_determination() -> None:
     roll = dune.roll_test(random.Random(1), 10, dice=2, automatic_ones=1)
     assert not roll.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(roll, random.Random(1))
+        dune.reroll(roll, random.Random(1), (0,))
     assert caught.value.key == "dune.determination_once"
 
 
@@ -189,7 +198,7 @@ def test_rerolling_after_spending_is_refused() -> None:
     roll, _ = dune.spend(roll_of([1, 2], target=10), "info")
     assert not roll.rerollable
     with pytest.raises(RuleError) as caught:
-        dune.reroll(roll, random.Random(1))
+        dune.reroll(roll, random.Random(1), (0,))
     assert caught.value.key == "dune.reroll_too_late"
 
 

@@ -76,7 +76,7 @@ def test_one_determination_point_per_test() -> None:
     """ "un punto ... para ganar uno de los siguientes beneficios": one point, one benefit."""
     fresh = roll_of([15, 16])
     dune.check_determination(fresh)
-    rerolled = dune.reroll(fresh, Scripted([3, 4]))
+    rerolled = dune.reroll(fresh, Scripted([3, 4]), (0, 1))
     with pytest.raises(RuleError) as refused:
         dune.check_determination(rerolled)
     assert refused.value.key == "dune.determination_once"
@@ -109,3 +109,38 @@ def test_assisted_odds_count_the_helpers_dice() -> None:
     helped = odds.dune_assisted_pass(10, 2, ((10, None),), difficulty=2)
     # The leader scores exactly 1 (2 · 9/20 · 10/20 = 9/20) and the helper at least 1 (1/2).
     assert helped == alone + Fraction(9, 40)
+
+
+def test_a_success_at_a_price_counts_as_passed_for_goal_and_looming_tasks() -> None:
+    """One reading for both kinds of task (#26): "el personaje que falla un chequeo de
+    habilidad aún logra su objetivo ... pero debe sufrir también una o más complicaciones",
+    and the text calls it "un chequeo superado de esta forma". A goal gets its 2 points less
+    each complication standing; a looming problem gets no failure, only the complications."""
+    priced = dune.success_at_price(roll_of([15, 16]), 1)
+    assert dune.task_points(priced) == 1
+    assert dune.opposing_task_points(priced) == 1
+    with_asset = dune.success_at_price(roll_of([15, 16], asset_quality=1), 1)
+    assert dune.task_points(with_asset) == 2
+    assert dune.task_points(dune.success_at_price(roll_of([15, 16]), 3)) == 0
+    assert dune.task_points(roll_of([15, 16])) == 0
+
+
+def test_a_trait_is_created_changed_or_removed_with_its_count() -> None:
+    """ "crear un rasgo completamente nuevo, cambiar uno que exista o eliminarlo", and
+    "humo denso 2, donde el número indica que el rasgo cuenta como dos rasgos" (#26)."""
+    scene = {"humo denso": 2, "de noche": 1}
+    assert dune.edit_trait(scene, "Tormenta", 1) == {"Tormenta": 1}
+    assert dune.edit_trait(scene, "Humo denso", 3) == {"humo denso": 3}
+    assert dune.edit_trait(scene, "humo denso", 0) == {"humo denso": 0}
+    assert dune.edit_trait(scene, "humo", 1, before="HUMO DENSO") == {"humo denso": 0, "humo": 1}
+    assert dune.edit_trait(scene, "", 0, before="de noche") == {"de noche": 0}
+    for args, key in [
+        (("nieve", 0), "dune.trait.unknown"),
+        (("nieve", 1, "granizo"), "dune.trait.unknown"),
+        (("humo denso", 2), "dune.trait.unchanged"),
+    ]:
+        with pytest.raises(RuleError) as caught:
+            dune.edit_trait(scene, *args)  # type: ignore[arg-type]
+        assert caught.value.key == key
+    with pytest.raises(RuleError):
+        dune.edit_trait(scene, "nieve", 6)

@@ -114,7 +114,7 @@ async def session_step(h: Harness, table: Table, rng: random.Random) -> list[Rep
                 replies.append(await h.click(roll.messages[0], button, user=player))
         replies.append(await h.slash("dune impulso gastar", user=rng.choice(table.players), channel_id=ch))
         replies.append(await h.slash("dune amenaza añadir", user=player, channel_id=ch, cantidad=2))
-        replies.append(await h.slash("dune amenaza gastar", user=table.gm, channel_id=ch, uso="rasgo"))
+        replies.append(await h.slash("dune amenaza gastar", user=table.gm, channel_id=ch, uso="casa_rival"))
     elif table.system == "donjon":
         test = await h.slash("donjon prueba", user=player, channel_id=ch, dados=5, contra=4)
         replies.append(test)
