@@ -156,14 +156,16 @@ async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[st
     effect = mediana.roll_effect(
         bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
-    lang = lang_for(interaction.locale)
-    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
-    text = effect_text(lang, effect, options.get("armadura"))
-    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
     record, outcome = await record_effect(interaction, table, data, change, secret)
+    # The record's effect, not the one just thrown: a replay's record is the first delivery's.
+    recorded = mediana.effect_from_data(record.data["effect"])
+    lang = lang_for(interaction.locale)
+    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
+    text = effect_text(lang, recorded, options.get("armadura"))
+    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     if struck:
         said = target_text(lang, *struck, outcome, untouched)
         embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
