@@ -23,6 +23,7 @@ from bot.reveal import is_secret
 from bot.rolls import load
 from bot.sheets import access
 from bot.sheets.live import live_field
+from bot.sheets.models import MedianaSheet
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
@@ -142,17 +143,23 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
     )
 
 
-async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+async def roll_damage(
+    interaction: discord.Interaction[Tirada],
+    options: dict[str, Any],
+    struck: tuple[SheetRow, MedianaSheet] | None = None,
+) -> None:
     """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
     critical, − armour. Against a target whose PV are in play, the damage comes off them
-    in the same operation as the roll's record, so the card tells what the books hold."""
+    in the same operation as the roll's record, so the card tells what the books hold.
+    ``struck``: the target as the command already found it (*Repetir* finds it by id)."""
     bot = interaction.client
     motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
     secret = is_secret(interaction, table, options["secreta"])
     spec = mediana.parse_effect(options["dados"])
     dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
-    struck = await sheet.target(bot, interaction, options["objetivo"]) if options.get("objetivo") else None
+    if struck is None and options.get("objetivo"):
+        struck = await sheet.target(bot, interaction, options["objetivo"])
     effect = mediana.roll_effect(
         bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
@@ -463,11 +470,11 @@ class Mediana(commands.Cog):
         """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
         The absorption typed wins; else the target's sheet's armour gives it."""
         armour, target = None, None
-        if objetivo:
-            row, struck = await sheet.target(self.bot, interaction, objetivo)
-            target = str(row.id)
+        struck = await sheet.target(self.bot, interaction, objetivo) if objetivo else None
+        if struck is not None:
+            target = str(struck[0].id)
             if absorcion is None:
-                absorcion, armour = struck.armadura.absorcion, struck.nombre
+                absorcion, armour = struck[1].armadura.absorcion, struck[1].nombre
         options = {
             "dados": dados,
             "absorcion": absorcion or 0,
@@ -478,7 +485,7 @@ class Mediana(commands.Cog):
             "secreta": secreta,
             "motivo": motivo,
         }
-        await roll_damage(interaction, options)
+        await roll_damage(interaction, options, struck)
 
     @group.command(name=T("mediana.iniciativa"), description=T("mediana.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:

@@ -4,6 +4,9 @@ its sheet (the roller's active one, the GM's NPC for the rival), numbers as befo
 from __future__ import annotations
 
 import json
+from typing import Any
+
+import pytest
 
 from bot.kinds import MEDIANA_WOUNDS
 from tests.cogs.test_ficha import example, exported, imported, table_of
@@ -384,3 +387,26 @@ async def test_a_replayed_damage_roll_shows_the_damage_its_record_took(harness: 
     assert first in replay.text, replay.text
     assert "Maese Tobías: 18 → **10**/18 PV · en pie" in replay.text
     assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+
+
+async def test_a_damage_roll_finds_its_target_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command finds the target for its armour and the roll then uses it: the table's
+    sheets are read once, not again by id."""
+    await sheets(harness)
+    assert harness.bot is not None
+    store = harness.bot.store
+    reads = []
+    original = store.sheets
+
+    async def counted(channel_id: int) -> Any:
+        reads.append(channel_id)
+        return await original(channel_id)
+
+    monkeypatch.setattr(store, "sheets", counted)
+    harness.script(6, 3)
+    reply = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "Maese Tobías: 18 → **10**/18 PV · en pie" in reply.text
+    assert reads == [CHANNEL_ID]
+    harness.script(4)
+    again = await harness.click(reply.message, "rep:repetir:" + reply.message.custom_ids[0].rsplit(":", 1)[1])
+    assert "Maese Tobías: 10 → **7**/18 PV · en pie" in again.text
