@@ -40,6 +40,43 @@ async def test_a_mistaken_damage_is_in_the_history_and_undone(table: Harness) ->
     await table.assert_ledger_matches()
 
 
+def count_records(table: Harness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of every ``store.records`` read from now on."""
+    assert table.bot is not None
+    store = table.bot.store
+    reads: list[str] = []
+    original = store.records
+
+    async def counted(channel_id: int, kind: str, limit: int) -> list[Record]:
+        reads.append(kind)
+        return await original(channel_id, kind, limit)
+
+    monkeypatch.setattr(store, "records", counted)
+    return reads
+
+
+async def test_a_pv_change_reads_the_pv_records_once(table: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/mediana pv daño`` reads the table's PV records once for the PV it changes."""
+    await table.slash("mediana pv fijar", fisico=4, maximo=20)
+    reads = count_records(table, monkeypatch)
+    hurt = await table.slash("mediana pv daño", cantidad=5)
+    assert "**15**/20 PV" in hurt.text
+    assert reads.count("mediana_ficha") == 1
+
+
+async def test_a_round_reads_the_pv_records_once(table: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new round of the combat panel reads the PV records once for all its players' ranks."""
+    panel = (await table.slash("mediana iniciativa")).message
+    await join(table, panel.id, PLAYER, "0", 2, 7, 9)
+    await join(table, panel.id, OTHER, "0", 2, 7, 9)
+    reads = count_records(table, monkeypatch)
+    table.script(2, 7, 9, 2, 7, 9)
+    round_button = next(c for c in table.current(panel).custom_ids if c.startswith("mediana:ini:ronda:"))
+    await table.click(table.current(panel), round_button, user=GM)
+    assert "Combate · ronda 2" in str(table.current(panel).data)
+    assert reads.count("mediana_ficha") == 1
+
+
 async def test_healing_and_rest_are_bounded_and_undone_too(table: Harness) -> None:
     await table.slash("mediana pv fijar", fisico=2, maximo=10, actual=5)
     healed = await table.slash("mediana pv curar", cantidad=50)
