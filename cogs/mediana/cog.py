@@ -219,14 +219,24 @@ def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow,
 
 
 async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
-    """Post a contest that players enter with *Participar* and the GM fills with NPCs."""
+    """Post a contest that players enter with *Participar* and the GM fills with NPCs. One
+    opened in the GM channel is secret, as everything rolled there (:func:`is_secret`)."""
     bot = interaction.client
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, False)
     data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
-    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret
+    )
     lang = lang_for(interaction.locale)
     await rolls.post(
-        bot.store, interaction, table, record, contest_embed(lang, record), open_view(lang, record)
+        bot.store,
+        interaction,
+        table,
+        record,
+        contest_embed(lang, record),
+        open_view(lang, record),
+        secret=secret,
     )
 
 
@@ -237,9 +247,12 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: Recor
     entries = [{k: v for k, v in e.items() if k != "test"} for e in record.data["entries"]]
     data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
     data.pop("rerolls", None)
-    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    secret = is_secret(interaction, table, False)
+    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret)
     lang = lang_for(interaction.locale)
-    await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
+    await rolls.post(
+        bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new), secret=secret
+    )
 
 
 async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
