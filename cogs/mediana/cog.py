@@ -23,6 +23,7 @@ from bot.reveal import is_secret
 from bot.rolls import load
 from bot.sheets import access
 from bot.sheets.live import live_field
+from bot.sheets.models import MedianaSheet
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton, contest_view, test_view
@@ -142,28 +143,36 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
     )
 
 
-async def roll_damage(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+async def roll_damage(
+    interaction: discord.Interaction[Tirada],
+    options: dict[str, Any],
+    struck: tuple[SheetRow, MedianaSheet] | None = None,
+) -> None:
     """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
     critical, − armour. Against a target whose PV are in play, the damage comes off them
-    in the same operation as the roll's record, so the card tells what the books hold."""
+    in the same operation as the roll's record, so the card tells what the books hold.
+    ``struck``: the target as the command already found it (*Repetir* finds it by id)."""
     bot = interaction.client
     motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
     secret = is_secret(interaction, table, options["secreta"])
     spec = mediana.parse_effect(options["dados"])
     dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
-    struck = await sheet.target(bot, interaction, options["objetivo"]) if options.get("objetivo") else None
+    if struck is None and options.get("objetivo"):
+        struck = await sheet.target(bot, interaction, options["objetivo"])
     effect = mediana.roll_effect(
         bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
-    lang = lang_for(interaction.locale)
-    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
-    text = effect_text(lang, effect, options.get("armadura"))
-    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
     record, outcome = await record_effect(interaction, table, data, change, secret)
+    # The record's effect, not the one just thrown: a replay's record is the first delivery's.
+    recorded = mediana.effect_from_data(record.data["effect"])
+    lang = lang_for(interaction.locale)
+    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
+    text = effect_text(lang, recorded, options.get("armadura"))
+    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
     if struck:
         said = target_text(lang, *struck, outcome, untouched)
         embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
@@ -210,14 +219,24 @@ def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow,
 
 
 async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
-    """Post a contest that players enter with *Participar* and the GM fills with NPCs."""
+    """Post a contest that players enter with *Participar* and the GM fills with NPCs. One
+    opened in the GM channel is secret, as everything rolled there (:func:`is_secret`)."""
     bot = interaction.client
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, False)
     data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
-    record = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    record = await rolls.record(
+        bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret
+    )
     lang = lang_for(interaction.locale)
     await rolls.post(
-        bot.store, interaction, table, record, contest_embed(lang, record), open_view(lang, record)
+        bot.store,
+        interaction,
+        table,
+        record,
+        contest_embed(lang, record),
+        open_view(lang, record),
+        secret=secret,
     )
 
 
@@ -228,9 +247,12 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: Recor
     entries = [{k: v for k, v in e.items() if k != "test"} for e in record.data["entries"]]
     data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
     data.pop("rerolls", None)
-    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion")
+    secret = is_secret(interaction, table, False)
+    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret)
     lang = lang_for(interaction.locale)
-    await rolls.post(bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new))
+    await rolls.post(
+        bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new), secret=secret
+    )
 
 
 async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
@@ -461,11 +483,11 @@ class Mediana(commands.Cog):
         """An effect roll on its own. Recorded so a secret one can be revealed and repeated.
         The absorption typed wins; else the target's sheet's armour gives it."""
         armour, target = None, None
-        if objetivo:
-            row, struck = await sheet.target(self.bot, interaction, objetivo)
-            target = str(row.id)
+        struck = await sheet.target(self.bot, interaction, objetivo) if objetivo else None
+        if struck is not None:
+            target = str(struck[0].id)
             if absorcion is None:
-                absorcion, armour = struck.armadura.absorcion, struck.nombre
+                absorcion, armour = struck[1].armadura.absorcion, struck[1].nombre
         options = {
             "dados": dados,
             "absorcion": absorcion or 0,
@@ -476,7 +498,7 @@ class Mediana(commands.Cog):
             "secreta": secreta,
             "motivo": motivo,
         }
-        await roll_damage(interaction, options)
+        await roll_damage(interaction, options, struck)
 
     @group.command(name=T("mediana.iniciativa"), description=T("mediana.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:

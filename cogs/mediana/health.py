@@ -13,7 +13,7 @@ from bot.errors import Refusal
 from bot.models import Applied, Change, NewRecord, SheetRow, Table
 from bot.sheets.live import live_field
 from bot.sheets.models import MedianaSheet
-from cogs.mediana.state import SHEET_KIND, WOUNDS, health, sheet, wounds_cap
+from cogs.mediana.state import SHEET_KIND, WOUNDS, health_of, sheet, wounds_cap
 from rules.mediana import Health
 
 
@@ -49,7 +49,7 @@ async def change_health(
     """Apply a rule (hurt, heal, rest) to a player's PV as one change of their wounds,
     bounded by the store (never below full health, never past death)."""
     record = await sheet(bot, table.channel_id, user_id)
-    before = await health(bot, table.channel_id, user_id)
+    before = await health_of(bot, table.channel_id, user_id, record)
     if record is None or before is None:
         raise Refusal("mediana.pv.no_sheet", user=user_id)
     after = change(before)

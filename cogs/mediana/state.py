@@ -49,7 +49,11 @@ async def health(bot: Tirada, channel_id: int, user_id: int) -> Health | None:
     """A player's PV from their PV record and wounds pool, with the Físico of their active
     Mediana sheet when they have one: its attribute, where a record written from a sheet
     stored before the sheet kept one Físico may carry the other."""
-    record = await sheet(bot, channel_id, user_id)
+    return await health_of(bot, channel_id, user_id, await sheet(bot, channel_id, user_id))
+
+
+async def health_of(bot: Tirada, channel_id: int, user_id: int, record: Record | None) -> Health | None:
+    """:func:`health` from the player's PV ``record`` already read (None: they have none)."""
     known = health_from(record, await bot.store.pool(channel_id, WOUNDS, user_id))
     if known is None:
         return None
@@ -71,9 +75,10 @@ async def current_ranks(bot: Tirada, channel_id: int, keys: list[str]) -> dict[s
     players = {key: int(key[1:]) for key in keys if key.startswith("u")}
     if not players:
         return {}
+    known = await sheets(bot, channel_id)
     ranks = {}
     for key, user_id in players.items():
-        hp = await health(bot, channel_id, user_id)
+        hp = await health_of(bot, channel_id, user_id, known.get(user_id))
         ranks[key] = mediana.effective_rank(badly_hurt=bool(hp and hp.badly_hurt))
     return ranks
 

@@ -4,6 +4,9 @@ its sheet (the roller's active one, the GM's NPC for the rival), numbers as befo
 from __future__ import annotations
 
 import json
+from typing import Any
+
+import pytest
 
 from bot.kinds import MEDIANA_WOUNDS
 from tests.cogs.test_ficha import example, exported, imported, table_of
@@ -363,3 +366,47 @@ async def test_a_sheet_stored_with_two_fisicos_still_loads_and_reads_the_attribu
     harness.script(6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1)  # 67 + 0: down to death at −30
     dead = await harness.slash("mediana daño", user=GM, dados="1d6", objetivo="maese tobias", absorcion=0)
     assert "5 → **-30**/18 PV · muerto" in dead.text
+
+
+async def test_a_replayed_damage_roll_shows_the_damage_its_record_took(harness: Harness) -> None:
+    """The first delivery wrote the roll and took its PV, then its answer never reached
+    Discord; the replay answers, with the damage the books hold, not dice thrown again."""
+    await sheets(harness)
+    harness.script(6, 3)  # 6💥 + 3 + 1 = 10, −2 armour: 8
+    data = harness._command_data(["mediana", "daño"], {"dados": "1d6+1", "objetivo": "maese tobias"})
+    payload = interaction_payload(
+        2, data, user=GM, locale="es-ES", channel_id=CHANNEL_ID, channels=harness.channels
+    )
+    harness.discord.fail_next = [500] * 5
+    await harness.feed(payload)
+    harness.discord.fail_next = []
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+    harness.script(1)
+    replay = await harness.feed(dict(payload))
+    first = "**6**💥 **3** +1 = 10 · absorción −2 (armadura de Maese Tobías) · total **8**"
+    assert first in replay.text, replay.text
+    assert "Maese Tobías: 18 → **10**/18 PV · en pie" in replay.text
+    assert await harness.pool(MEDIANA_WOUNDS, PLAYER.id) == 8
+
+
+async def test_a_damage_roll_finds_its_target_once(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command finds the target for its armour and the roll then uses it: the table's
+    sheets are read once, not again by id."""
+    await sheets(harness)
+    assert harness.bot is not None
+    store = harness.bot.store
+    reads = []
+    original = store.sheets
+
+    async def counted(channel_id: int) -> Any:
+        reads.append(channel_id)
+        return await original(channel_id)
+
+    monkeypatch.setattr(store, "sheets", counted)
+    harness.script(6, 3)
+    reply = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
+    assert "Maese Tobías: 18 → **10**/18 PV · en pie" in reply.text
+    assert reads == [CHANNEL_ID]
+    harness.script(4)
+    again = await harness.click(reply.message, "rep:repetir:" + reply.message.custom_ids[0].rsplit(":", 1)[1])
+    assert "Maese Tobías: 10 → **7**/18 PV · en pie" in again.text

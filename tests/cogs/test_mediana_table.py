@@ -10,8 +10,9 @@ import pytest
 from bot.models import Record
 from cogs.mediana.components import accept_tie
 from cogs.mediana.render import contest_embed
+from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, GM, OTHER, PLAYER, User
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
 
 PANEL = "mediana:ini:{action}:1:{step}"
 
@@ -38,6 +39,43 @@ async def test_a_mistaken_damage_is_in_the_history_and_undone(table: Harness) ->
     back = await table.slash("mediana pv ver")
     assert "**20**/20 PV (Físico 4) · en pie" in back.text
     await table.assert_ledger_matches()
+
+
+def count_records(table: Harness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The kinds of every ``store.records`` read from now on."""
+    assert table.bot is not None
+    store = table.bot.store
+    reads: list[str] = []
+    original = store.records
+
+    async def counted(channel_id: int, kind: str, limit: int) -> list[Record]:
+        reads.append(kind)
+        return await original(channel_id, kind, limit)
+
+    monkeypatch.setattr(store, "records", counted)
+    return reads
+
+
+async def test_a_pv_change_reads_the_pv_records_once(table: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/mediana pv daño`` reads the table's PV records once for the PV it changes."""
+    await table.slash("mediana pv fijar", fisico=4, maximo=20)
+    reads = count_records(table, monkeypatch)
+    hurt = await table.slash("mediana pv daño", cantidad=5)
+    assert "**15**/20 PV" in hurt.text
+    assert reads.count("mediana_ficha") == 1
+
+
+async def test_a_round_reads_the_pv_records_once(table: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new round of the combat panel reads the PV records once for all its players' ranks."""
+    panel = (await table.slash("mediana iniciativa")).message
+    await join(table, panel.id, PLAYER, "0", 2, 7, 9)
+    await join(table, panel.id, OTHER, "0", 2, 7, 9)
+    reads = count_records(table, monkeypatch)
+    table.script(2, 7, 9, 2, 7, 9)
+    round_button = next(c for c in table.current(panel).custom_ids if c.startswith("mediana:ini:ronda:"))
+    await table.click(table.current(panel), round_button, user=GM)
+    assert "Combate · ronda 2" in str(table.current(panel).data)
+    assert reads.count("mediana_ficha") == 1
 
 
 async def test_healing_and_rest_are_bounded_and_undone_too(table: Harness) -> None:
@@ -281,6 +319,35 @@ async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness)
     assert f"✅ Gana <@{PLAYER.id}>." in rerolled.text
     assert "Total: **9**" in rerolled.text  # the side that lost keeps its roll
     assert table.current(contest).custom_ids == ["rep:repetir:1"]
+
+
+async def test_a_contest_in_the_gm_channel_stays_there_until_revealed(table: Harness) -> None:
+    """Everything rolled in the GM channel is secret: a contest the GM runs there between
+    NPCs reaches neither the table's statistics nor its chronicle until it is revealed."""
+    await table.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+    opened = await table.slash("mediana competicion", user=GM, channel_id=GM_CHANNEL_ID)
+    contest = opened.message
+    assert "secreta:revelar:1" in contest.custom_ids
+    for name in ("Orco", "Trasgo"):
+        fields = {"nombre": name, "atributo": "4", "habilidad": "1", "estorbo": "", "rango": ""}
+        await enter(table, contest.id, GM, fields, npc=True)
+    table.script(5, 5, 5, 2, 3, 4)
+    resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1", user=GM)
+    assert "Total: **10**" in resolved.text
+    stats = await table.slash("estadisticas", de="mesa")
+    assert "Aún no hay dados registrados" in stats.text, stats.text
+    chronicle = await table.slash("mesa cronica", user=GM)
+    assert "Orco" not in chronicle.text and "1 suceso" not in chronicle.text
+    files = [data.decode() for call in chronicle.calls for _, data in call.attachments]
+    assert not any("10 / 7" in text for text in files), files
+    table.script(5, 5, 5, 2, 3, 4)
+    again = await table.click(table.current(contest), "rep:repetir:1", user=GM)
+    assert any(c.startswith("secreta:revelar:") for c in again.message.custom_ids)
+    assert "Aún no hay dados registrados" in (await table.slash("estadisticas", de="mesa")).text
+    revealed = await table.click(table.current(contest), "secreta:revelar:1", user=GM)
+    assert [m.channel_id for m in revealed.messages] == [CHANNEL_ID]
+    stats = await table.slash("estadisticas", de="mesa", dado=10)
+    assert "n = 6" in stats.text, stats.text
 
 
 async def test_contestants_with_no_skill_given_keep_their_rank(table: Harness) -> None:
