@@ -49,6 +49,8 @@ MAX_MODIFIER = 30
 MAX_TARGET = 50
 # The proficiency table's last level (and challenge rating).
 MAX_LEVEL = 30
+# Challenge ratings as stat blocks write them: "0", "1/8", "1/4", "1/2", then "1" to "30".
+CHALLENGE_RATINGS = ("0", "1/8", "1/4", "1/2", *(str(n) for n in range(1, MAX_LEVEL + 1)))
 # The most identical monsters one initiative roll stands for.
 MAX_GROUP = 20
 INSPIRATION_CAP = 1
@@ -79,6 +81,14 @@ def proficiency_bonus(level_or_cr: int) -> int:
     if not 0 <= level_or_cr <= MAX_LEVEL:
         raise RuleError("dnd.bad_level", level=level_or_cr)
     return 2 + max(level_or_cr - 1, 0) // 4
+
+
+def challenge_level(rating: str) -> int:
+    """A challenge rating as the proficiency table reads it: the fractions are below 1,
+    where the bonus is +2 as for CR 0 and 1."""
+    if rating not in CHALLENGE_RATINGS:
+        raise RuleError("dnd.bad_challenge", rating=rating)
+    return int(rating) if "/" not in rating else 0
 
 
 @dataclass(frozen=True)

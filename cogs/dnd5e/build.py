@@ -40,6 +40,12 @@ def modifier_parts(options: Options, ability: str | None, proficiency: int, expe
     return [p for p in parts if p["value"]]
 
 
+def level(options: Options) -> int:
+    """The level (or challenge rating) the proficiency bonus is read at: 1 when not given
+    (rolls stored before the option could be left empty kept 1)."""
+    return 1 if options["nivel"] is None else int(options["nivel"])
+
+
 def cancelled(advantage: bool, disadvantage: bool) -> bool:
     """Whether advantage and disadvantage met and cancelled: "la tirada no tiene ninguna"."""
     return advantage and disadvantage
@@ -58,7 +64,7 @@ def check(rng: random.Random, options: Options) -> dict[str, Any]:
     proficient, the_mode = dnd5e.tool_check(
         options["competencia"], tool, options["ventaja"], options["desventaja"]
     )
-    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    proficiency = dnd5e.proficiency_bonus(level(options))
     modifier = dnd5e.total_modifier(
         options["modificador"], proficiency, proficient, options["pericia"], options["bonificacion"]
     )
@@ -80,7 +86,7 @@ def save(rng: random.Random, options: Options) -> dict[str, Any]:
     ability = options["caracteristica"]
     cover = options.get("cobertura") or "ninguna"
     bonus = dnd5e.save_cover(ability, cover)
-    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    proficiency = dnd5e.proficiency_bonus(level(options))
     modifier = dnd5e.total_modifier(
         options["modificador"], proficiency, options["competencia"], False, options["bonificacion"]
     )

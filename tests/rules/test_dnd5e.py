@@ -147,3 +147,16 @@ def test_bounds_are_typed() -> None:
         dnd5e.roll_damage("1000d6", random.Random(1))
     with pytest.raises(RuleError):
         dnd5e.roll_damage("60d6", random.Random(1), critical=True)
+
+
+def test_challenge_ratings_are_the_sheets_and_give_the_table_bonus() -> None:
+    from typing import get_args
+
+    from bot.sheets.models import ChallengeRating
+
+    assert get_args(ChallengeRating) == dnd5e.CHALLENGE_RATINGS
+    ratings = ("0", "1/8", "1/2", "4", "5", "30")
+    bonuses = {r: dnd5e.proficiency_bonus(dnd5e.challenge_level(r)) for r in ratings}
+    assert bonuses == {"0": 2, "1/8": 2, "1/2": 2, "4": 2, "5": 3, "30": 9}
+    with pytest.raises(RuleError):
+        dnd5e.challenge_level("1/3")
