@@ -14,7 +14,16 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
-from rules.dnd5e_damage import HitPoints, Member, hit_points, members_of
+from rules.dnd5e_damage import (
+    DeathSave,
+    Fate,
+    HitPoints,
+    Member,
+    check_dying,
+    death_save,
+    hit_points,
+    members_of,
+)
 from rules.errors import RuleError, check_range
 from rules.expression import ExpressionRoll, check_tree, parse, roll_tree
 
@@ -297,6 +306,11 @@ def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> 
     return roll_tree(tree, rng, expression)
 
 
+def roll_death_save(rng: random.Random, fate: Fate, hp: HitPoints, turn: int | None = None) -> DeathSave:
+    """A death saving throw: one d20, no modifier (``rules.dnd5e_damage.death_save``)."""
+    return death_save(fate, hp, rng.randint(1, 20), turn)
+
+
 # -- initiative --------------------------------------------------------------------------------
 
 
@@ -389,7 +403,8 @@ class Tracker:
 
     ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
     change returns a new tracker; ``step`` counts turn changes so a stale button is refused;
-    ``applied`` notes each damage roll and creature it reached, so it reaches it once."""
+    ``applied`` notes each damage roll and creature it reached, so it reaches it once;
+    ``fates`` each creature's death saving throws, stability or death (by its target id)."""
 
     entries: tuple[Entry, ...] = ()
     started: bool = False
@@ -398,6 +413,7 @@ class Tracker:
     step: int = 0
     ended: bool = False
     applied: tuple[str, ...] = ()
+    fates: tuple[tuple[str, Fate], ...] = ()
 
     @property
     def order(self) -> tuple[Combatant, ...]:
@@ -485,13 +501,19 @@ class Tracker:
             raise RuleError("dnd.unknown_combatant")
         index = ordered.index(key)
         remaining = tuple(e for e in self.entries if e.combatant.key != key)
+        fates = tuple((t, f) for t, f in self.fates if t.split(".")[0] != key)
         if not self.started:
-            return replace(self, entries=remaining)
+            return replace(self, entries=remaining, fates=fates)
         turn, round_ = self.turn - (1 if index < self.turn else 0), self.round
         if remaining and turn >= len(remaining):
             turn, round_ = 0, round_ + 1
         return replace(
-            self, entries=remaining, turn=turn if remaining else 0, round=round_, step=self.step + 1
+            self,
+            entries=remaining,
+            turn=turn if remaining else 0,
+            round=round_,
+            step=self.step + 1,
+            fates=fates,
         )
 
     def move_up(self, key: str) -> Tracker:
@@ -534,6 +556,26 @@ class Tracker:
             for e in self.entries
         )
         return replace(tracker, entries=entries)
+
+    def fate(self, target: str) -> Fate:
+        """A creature's death saving throws, stability or death (nothing noted: none)."""
+        return next((f for t, f in self.fates if t == target), Fate())
+
+    def with_fate(self, target: str, fate: Fate) -> Tracker:
+        """The tracker with ``target``'s fate; one with nothing to tell is not kept."""
+        kept = tuple((t, f) for t, f in self.fates if t != target)
+        return replace(self, fates=kept if fate == Fate() else (*kept, (target, fate)))
+
+    def death_save(self, target: str, hp: HitPoints, rng: random.Random) -> tuple[Tracker, DeathSave]:
+        """A death saving throw for ``target`` at ``hp``: one a turn, noted in its fate."""
+        self._open()
+        self.member(target)
+        fate = self.fate(target)
+        check_dying(fate, hp)
+        if fate.saved_at is not None and fate.saved_at == self.step:
+            raise RuleError("dnd.death.once_a_turn")
+        saved = roll_death_save(rng, fate, hp, self.step)
+        return self.with_fate(target, saved.after), saved
 
     def noted(self, mark: str) -> Tracker:
         """Remember that ``mark`` (a roll and a creature) was applied, refusing it twice."""
@@ -594,7 +636,12 @@ def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
         "step": tracker.step,
         "ended": tracker.ended,
         "applied": list(tracker.applied),
+        "fates": {target: _fate_data(fate) for target, fate in tracker.fates},
     }
+
+
+def _fate_data(fate: Fate) -> list[Any]:
+    return [fate.successes, fate.failures, fate.stable, fate.dead, fate.saved_at]
 
 
 def tracker_from_data(data: dict[str, Any]) -> Tracker:
@@ -607,4 +654,5 @@ def tracker_from_data(data: dict[str, Any]) -> Tracker:
         step=data["step"],
         ended=data["ended"],
         applied=tuple(data.get("applied", [])),
+        fates=tuple((target, Fate(*fate)) for target, fate in data.get("fates", {}).items()),
     )

@@ -14,6 +14,7 @@ from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
+    is_gm,
     reason,
     reason_option,
     secret_option,
@@ -45,7 +46,15 @@ from cogs.dnd5e.combat import (
 )
 from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
 from cogs.dnd5e.damage import HitPointsButton, TargetSelect, damage_button
-from cogs.dnd5e.joining import aimed, combatant_choices, monster_entry, player_entry, target_choices
+from cogs.dnd5e.death import roll_death_save
+from cogs.dnd5e.joining import (
+    aimed,
+    combatant_choices,
+    monster_entry,
+    player_entry,
+    player_key,
+    target_choices,
+)
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
 from cogs.dnd5e.vitals import open_tracker
@@ -554,6 +563,17 @@ class Dnd(commands.Cog):
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
         await show_tracker(interaction, record)
 
+    @group.command(name=T("dnd.muerte"), description=T("dnd.muerte.desc"))
+    @options("dnd.opt", "combatiente")
+    async def muerte(self, interaction: discord.Interaction[Tirada], combatiente: str | None = None) -> None:
+        """A death saving throw for one's own dying character (the GM names the creature),
+        once a turn, counted on the tracker."""
+        table = await current_table(interaction)
+        record = await tracker_or_refuse(self.bot, table)
+        if combatiente is None and is_gm(table, interaction):
+            raise Refusal("dnd.death.whom")
+        await roll_death_save(interaction, record.id, combatiente or player_key(interaction.user.id))
+
     @prueba.autocomplete("como")
     @salvacion.autocomplete("como")
     @ataque.autocomplete("como")
@@ -565,6 +585,7 @@ class Dnd(commands.Cog):
 
     @iniciativa_subir.autocomplete("combatiente")
     @iniciativa_quitar.autocomplete("combatiente")
+    @muerte.autocomplete("combatiente")
     async def combatant_autocomplete(
         self, interaction: discord.Interaction[Tirada], current: str
     ) -> list[Choice[str]]:

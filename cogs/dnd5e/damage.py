@@ -19,6 +19,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.rolls import load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from cogs.dnd5e.order import refresh_order
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, KIND, NAME_LIMIT
 from cogs.dnd5e.vitals import (
     Target,
@@ -39,11 +40,12 @@ from rules import dnd5e
 from rules.dnd5e_damage import (
     MAX_AMOUNT,
     MAX_HP,
-    Condition,
+    Fate,
     Harm,
-    HitPoints,
-    condition,
+    after_harm,
+    after_healing,
     heal,
+    standing,
     with_maximum,
     with_temporary,
 )
@@ -165,7 +167,7 @@ async def apply_roll(
     lang = lang_for(interaction.locale)
     amount, critical = damage_of(roll)
     mark = f"{roll.id}:{target_id}"
-    target, harm = await alter(
+    done = await alter(
         interaction.client.store,
         interaction,
         tracker_id,
@@ -174,17 +176,19 @@ async def apply_roll(
         "dnd.hp.damage",
         mark,
     )
-    public = harm_text(lang, safe(target.member.name), harm)
+    target, harm = done.target, done.harm
+    public = harm_text(lang, safe(target.member.name), harm, done.fate)
     table = await table_of(interaction, roll)
     private = private_text(lang, target, harm) if allowed(table, interaction, target) else ""
     if from_menu:
         text = "\n".join(line for line in (public, private) if line)
         await update(interaction, embed=embeds.card(text, colour=embeds.FAILURE), view=None)
         await interaction.followup.send(embed=embeds.card(public, colour=embeds.FAILURE))
-        return
-    await send(interaction, embed=embeds.card(public, colour=embeds.FAILURE))
-    if private:
-        await interaction.followup.send(embed=embeds.card(private), ephemeral=True)
+    else:
+        await send(interaction, embed=embeds.card(public, colour=embeds.FAILURE))
+        if private:
+            await interaction.followup.send(embed=embeds.card(private), ephemeral=True)
+    await refresh_order(interaction, done.record, done.fate != done.target.fate)
 
 
 class HitPointsButton(ActionButton, template=r"dnd:(?P<action>pg|dano):(?P<record>[0-9]{1,18})"):
@@ -303,16 +307,19 @@ class HitPointsModal(Modal):
         if (maximum, hurt, cure, temporary) == (None, None, None, None):
             raise Refusal("dnd.hp.form.empty")
 
-        def step(hp: HitPoints | None, dies_at_zero: bool) -> Harm:
-            if maximum is not None:
-                hp = with_maximum(hp, maximum)
+        def step(target: Target) -> tuple[Harm, Fate]:
+            hp = target.hp if maximum is None else with_maximum(target.hp, maximum)
             if hp is None:
                 raise Refusal("dnd.hp.unknown")
-            harm = take_damage(hp, hurt or 0, dies_at_zero=dies_at_zero)
+            if target.dead and (hurt or cure):
+                raise Refusal("dnd.hp.already_dead" if hurt else "dnd.death.stays_dead")
+            harm = take_damage(hp, hurt or 0, dies_at_zero=target.dies_at_zero)
+            fate = after_harm(target.fate, harm)
             after = heal(harm.after, cure) if cure else harm.after
+            fate = after_healing(fate, after) if cure else fate
             after = with_temporary(after, temporary) if temporary is not None else after
-            state = harm.condition if harm.condition is Condition.DEAD and not cure else None
-            return replace(harm, after=after, condition=state or condition(after, dies_at_zero=dies_at_zero))
+            state = standing(after, fate, dies_at_zero=target.dies_at_zero)
+            return replace(harm, after=after, condition=state), fate
 
         table = await table_of(
             interaction, await load(interaction.client.store, self.tracker_id, COMBAT_KIND)
@@ -320,8 +327,9 @@ class HitPointsModal(Modal):
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         store = interaction.client.store
-        target, harm = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
-        lines = [private_text(lang, target, harm)]
-        if not target.dead:
-            lines += what_it_did(lang, safe(target.member.name), harm)
+        done = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
+        lines = [private_text(lang, done.target, done.harm)]
+        if not done.target.dead:
+            lines += what_it_did(lang, safe(done.target.member.name), done.harm, done.fate)
         await send(interaction, embed=embeds.card("\n".join(lines)), ephemeral=True)
+        await refresh_order(interaction, done.record, done.fate != done.target.fate)
