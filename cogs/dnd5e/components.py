@@ -18,11 +18,13 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
+from bot.store import Store
 from bot.ui import ActionButton, Guarded, selected
 from cogs.dnd5e.build import damage_for
 from cogs.dnd5e.damage import damage_button
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import GRANT_KIND, INSPIRATION, KIND
+from cogs.dnd5e.state import COMBAT_KIND, GRANT_KIND, INSPIRATION, KIND
+from cogs.dnd5e.vitals import RECENT_TRACKERS
 from rules import dnd5e
 
 
@@ -49,6 +51,17 @@ def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
 # -- heroic inspiration ---------------------------------------------------------------------------
 
 
+async def damage_applied(store: Store, roll: Record) -> bool:
+    """Whether the roll's damage already reached a creature of the table's recent combats:
+    Heroic Inspiration rerolls a die "immediately after rolling it", not once the hit has
+    been acted upon (a reroll to a miss would leave the damage standing)."""
+    if not roll.data.get("damage_roll"):
+        return False
+    mark = f"{roll.id}:"
+    trackers = await store.records(roll.channel_id, COMBAT_KIND, RECENT_TRACKERS)
+    return any(m.startswith(mark) for r in trackers for m in r.data.get("applied", ()))
+
+
 class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<record>[0-9]{1,18})"):
     prefix = "dnd"
 
@@ -59,8 +72,11 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<re
         if interaction.user.id != record.user_id:
             raise Refusal("dnd.not_your_roll")
         index = int(self.action[-1])
+        applied = await damage_applied(bot.store, record)
 
         def inspire(current: Record) -> Decision:
+            if applied:
+                raise Refusal("dnd.inspiration.damage_applied")
             test = dnd5e.use_inspiration(dnd5e.roll_from_data(current.data["test"]), bot.rng, index)
             data = {**current.data, "test": dnd5e.roll_to_data(test)}
             if test.attack:

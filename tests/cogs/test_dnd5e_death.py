@@ -231,3 +231,27 @@ async def test_a_replayed_death_save_counts_once(table: Harness) -> None:
         r for r in await table.bot.store.records(CHANNEL_ID, "dnd", 10) if r.data.get("kind") == "muerte"
     ]
     assert len(saves) == 1
+
+
+async def test_inspiration_is_refused_once_the_damage_was_applied(table: Harness) -> None:
+    """A hit on Goblin 1, its damage applied: rerolling the d20 now could turn it into a
+    miss with the damage standing, so it is refused and the inspiration kept; before the
+    damage is applied, a reroll to a miss takes the damage button away."""
+    await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    goblin = str((await table.autocomplete("dnd ataque", "objetivo", "Goblin 1"))[0]["value"])
+    table.script(15, 4)  # 15 + 5 hits AC 13; 1d6 = 4
+    attack = await table.slash("dnd ataque", objetivo=goblin, bonificador=5, dano="1d6")
+    insp = next(c for c in attack.message.custom_ids if c.startswith("dnd:insp0:"))
+    await table.click(attack.message, damage_button(attack.message))
+    table.script(2)
+    refused = await table.click(attack.message, insp)
+    assert refused.ephemeral and "ya se aplicó" in refused.text
+    assert await table.pool("inspiracion", PLAYER.id) == 1
+    table.script(15, 4)
+    second = await table.slash("dnd ataque", objetivo=goblin, bonificador=5, dano="1d6")
+    table.script(2)
+    rerolled = await table.click(second.message, next(c for c in second.message.custom_ids if "insp0" in c))
+    assert "Falla contra Goblin 1" in rerolled.text
+    assert not any(c.startswith("dnd:dano:") for c in table.current(second.message).custom_ids)
+    group = next(c for c in (await tracker(table)).order if c.name == "Goblin")
+    assert [m.hp.current for m in group.members if m.hp] == [3, 7, 7]
