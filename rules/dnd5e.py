@@ -14,6 +14,7 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
+from rules.dnd5e_conditions import Affliction, affliction
 from rules.dnd5e_damage import (
     DeathSave,
     Fate,
@@ -114,6 +115,10 @@ class D20Test:
     target: int | None = None
     attack: bool = False
     inspired: bool = False
+    # A condition decides: a hit is a critical (a Paralyzed target up close), or the test
+    # fails whatever the die (a Stunned creature's Dexterity save).
+    auto_critical: bool = False
+    auto_fail: bool = False
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -138,8 +143,15 @@ class D20Test:
 
     @property
     def critical(self) -> bool:
-        """Only attack rolls: natural 20/1 have no automatic effect on checks or saves."""
-        return self.attack and self.natural == 20
+        """Only attack rolls: natural 20/1 have no automatic effect on checks or saves. A
+        condition can make any hit a critical one."""
+        if not self.attack or self.auto_fail:
+            return False
+        if self.natural == 20:
+            return True
+        return (
+            self.auto_critical and not self.fumble and self.target is not None and self.total >= self.target
+        )
 
     @property
     def fumble(self) -> bool:
@@ -149,6 +161,8 @@ class D20Test:
     def success(self) -> bool | None:
         if self.target is None:
             return None
+        if self.auto_fail:
+            return False
         if self.critical:
             return True
         if self.fumble:
@@ -251,7 +265,8 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
 
 
 def roll_to_data(test: D20Test) -> dict[str, Any]:
-    return {
+    """The cog's stored shape; what a condition decided is kept only when it decided."""
+    data = {
         "rolls": [list(r) for r in test.rolls],
         "mode": test.mode.value,
         "modifier": test.modifier,
@@ -259,6 +274,8 @@ def roll_to_data(test: D20Test) -> dict[str, Any]:
         "attack": test.attack,
         "inspired": test.inspired,
     }
+    forced = {"auto_critical": test.auto_critical, "auto_fail": test.auto_fail}
+    return data | {key: True for key, value in forced.items() if value}
 
 
 def roll_from_data(data: dict[str, Any]) -> D20Test:
@@ -270,6 +287,8 @@ def roll_from_data(data: dict[str, Any]) -> D20Test:
         data["target"],
         data["attack"],
         data["inspired"],
+        data.get("auto_critical", False),
+        data.get("auto_fail", False),
     )
 
 
@@ -404,7 +423,8 @@ class Tracker:
     ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
     change returns a new tracker; ``step`` counts turn changes so a stale button is refused;
     ``applied`` notes each damage roll and creature it reached, so it reaches it once;
-    ``fates`` each creature's death saving throws, stability or death (by its target id)."""
+    ``fates`` each creature's death saving throws, stability or death, and ``afflictions``
+    the conditions the GM set on it (both by its target id)."""
 
     entries: tuple[Entry, ...] = ()
     started: bool = False
@@ -414,6 +434,7 @@ class Tracker:
     ended: bool = False
     applied: tuple[str, ...] = ()
     fates: tuple[tuple[str, Fate], ...] = ()
+    afflictions: tuple[tuple[str, tuple[Affliction, ...]], ...] = ()
 
     @property
     def order(self) -> tuple[Combatant, ...]:
@@ -502,8 +523,9 @@ class Tracker:
         index = ordered.index(key)
         remaining = tuple(e for e in self.entries if e.combatant.key != key)
         fates = tuple((t, f) for t, f in self.fates if t.split(".")[0] != key)
+        afflictions = tuple((t, a) for t, a in self.afflictions if t.split(".")[0] != key)
         if not self.started:
-            return replace(self, entries=remaining, fates=fates)
+            return replace(self, entries=remaining, fates=fates, afflictions=afflictions)
         turn, round_ = self.turn - (1 if index < self.turn else 0), self.round
         if remaining and turn >= len(remaining):
             turn, round_ = 0, round_ + 1
@@ -514,6 +536,7 @@ class Tracker:
             round=round_,
             step=self.step + 1,
             fates=fates,
+            afflictions=afflictions,
         )
 
     def move_up(self, key: str) -> Tracker:
@@ -565,6 +588,32 @@ class Tracker:
         """The tracker with ``target``'s fate; one with nothing to tell is not kept."""
         kept = tuple((t, f) for t, f in self.fates if t != target)
         return replace(self, fates=kept if fate == Fate() else (*kept, (target, fate)))
+
+    def conditions(self, target: str) -> tuple[Affliction, ...]:
+        """The conditions on ``target`` this round (one whose rounds ran out is gone)."""
+        kept = next((a for t, a in self.afflictions if t == target), ())
+        return tuple(a for a in kept if a.active(self.round))
+
+    def afflict(self, target: str, condition: str, rounds: int | None) -> Tracker:
+        """Set a condition on ``target`` (again: its new duration replaces the old one)."""
+        self._open()
+        self.member(target)
+        new = affliction(condition, self.round, rounds)
+        kept = tuple(a for a in self.conditions(target) if a.condition != condition)
+        return self._with_conditions(target, (*kept, new))
+
+    def relieve(self, target: str, condition: str) -> Tracker:
+        """Clear a condition from ``target``; refused when it does not have it."""
+        self._open()
+        self.member(target)
+        kept = self.conditions(target)
+        if all(a.condition != condition for a in kept):
+            raise RuleError("dnd.condition.not_there", condition=condition)
+        return self._with_conditions(target, tuple(a for a in kept if a.condition != condition))
+
+    def _with_conditions(self, target: str, kept: tuple[Affliction, ...]) -> Tracker:
+        others = tuple((t, a) for t, a in self.afflictions if t != target)
+        return replace(self, afflictions=(*others, (target, kept)) if kept else others)
 
     def death_save(self, target: str, hp: HitPoints, rng: random.Random) -> tuple[Tracker, DeathSave]:
         """A death saving throw for ``target`` at ``hp``: one a turn, noted in its fate."""
@@ -637,6 +686,9 @@ def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
         "ended": tracker.ended,
         "applied": list(tracker.applied),
         "fates": {target: _fate_data(fate) for target, fate in tracker.fates},
+        "conditions": {
+            target: [[a.condition, a.until] for a in kept] for target, kept in tracker.afflictions
+        },
     }
 
 
@@ -655,4 +707,8 @@ def tracker_from_data(data: dict[str, Any]) -> Tracker:
         ended=data["ended"],
         applied=tuple(data.get("applied", [])),
         fates=tuple((target, Fate(*fate)) for target, fate in data.get("fates", {}).items()),
+        afflictions=tuple(
+            (target, tuple(Affliction(*a) for a in kept))
+            for target, kept in data.get("conditions", {}).items()
+        ),
     )

@@ -164,6 +164,23 @@ async def dnd_hp(
     return (dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0), fate),)
 
 
+def with_conditions(
+    lang: Lang, tracker: dnd5e.Tracker, combatant: dnd5e.Combatant, shown: str | None
+) -> str | None:
+    """The hit points the board shows, then each member's conditions the GM set (the table
+    already sees them on the tracker's panel): "7/7 PG · Aturdido"."""
+    names = [
+        ", ".join(t(lang, f"dnd.condition.{a.condition}") for a in tracker.conditions(m.target))
+        for m in combatant.members
+    ]
+    tags = [
+        text if combatant.count == 1 else t(lang, "board.dnd.member_conditions", name=m.name, conditions=text)
+        for m, text in zip(combatant.members, names, strict=True)
+        if text
+    ]
+    return " · ".join([shown, *tags] if shown else tags) or None
+
+
 def group_text(lang: Lang, setting: BoardHitPoints, points: tuple[Hp, ...], player: bool) -> str | None:
     """A group's hit points on one line, member by member ("7/15 PG, 0/15 PG"); in words,
     alike ones counted ("Ileso ×2, Muerto"), so twenty goblins stay one short line."""

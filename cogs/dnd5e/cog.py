@@ -33,6 +33,7 @@ from bot.reveal import is_secret
 from bot.rolls import act, load
 from bot.sheets import access
 from cogs.dnd5e import sheet
+from cogs.dnd5e.afflictions import roll_whys
 from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
     TrackerButton,
@@ -57,8 +58,8 @@ from cogs.dnd5e.joining import (
 )
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
-from cogs.dnd5e.vitals import open_tracker
-from rules import dnd5e, dnd5e_damage
+from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
+from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import Mode, Tracker
 from rules.errors import RuleError
@@ -85,6 +86,8 @@ ADVANTAGE = {
 # The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
 COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect)
 HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
+Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
+CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in dnd5e_conditions.CONDITIONS]
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
@@ -102,6 +105,8 @@ class Dnd(commands.Cog):
     iniciativa = app_commands.Group(
         name=T("dnd.iniciativa"), description=T("dnd.iniciativa.desc"), parent=group
     )
+
+    condicion = app_commands.Group(name=T("dnd.condicion"), description=T("dnd.condicion.desc"), parent=group)
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
@@ -131,7 +136,9 @@ class Dnd(commands.Cog):
         ``motivo`` already made safe (making it safe twice would escape it twice)."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
-        data = BUILDERS[kind](self.bot.rng, options)
+        gm = is_gm(table, interaction)
+        whys = await roll_whys(self.bot.store, table, kind, options, interaction.user.id, gm)
+        data = BUILDERS[kind](self.bot.rng, options, whys)
         data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
         record = await rolls.record(self.bot.store, interaction, table, KIND, data, f"dnd.{kind}")
         lang = lang_for(interaction.locale)
@@ -202,7 +209,8 @@ class Dnd(commands.Cog):
         }
         if modificador is None or como:
             table = await current_table(interaction)
-            options = sheet.check(await sheet.read(self.bot, interaction, table, como), options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.check(found, options) | {"ficha_id": sheet_id}
         await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
@@ -252,11 +260,22 @@ class Dnd(commands.Cog):
         }
         if modificador is None or como:
             table = await current_table(interaction)
-            options = sheet.save(await sheet.read(self.bot, interaction, table, como), options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.save(found, options) | {"ficha_id": sheet_id}
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
-    @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura", "objetivo")
+    @options(
+        "dnd.opt",
+        "bonificador",
+        "ca",
+        "dano",
+        "ventaja",
+        "desventaja",
+        "cobertura",
+        "objetivo",
+        "a_distancia",
+    )
     @options("fichas.opt", "como", "arma")
     @app_commands.choices(cobertura=COVER_CHOICES)
     @reason_option
@@ -272,13 +291,15 @@ class Dnd(commands.Cog):
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
+        a_distancia: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20);
         with ``arma``, the bonus and damage of that attack on the sheet; with ``objetivo``,
-        a creature of the open tracker (its AC, and the damage offered to it)."""
+        a creature of the open tracker (its AC, its conditions, and the damage offered to
+        it); ``a_distancia``: the attacker is farther than 5 feet (Prone, Paralyzed)."""
         target = None
         if objetivo:
             target = await aimed(interaction, await current_table(interaction), objetivo, ca)
@@ -293,10 +314,12 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
             "objetivo": target,
+            "a_distancia": a_distancia,
         }
         if arma:
             table = await current_table(interaction)
-            options = sheet.attack(await sheet.read(self.bot, interaction, table, como), arma, options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.attack(found, arma, options) | {"ficha_id": sheet_id}
         elif bonificador is None:
             raise Refusal("fichas.dnd.need_bonus")
         await self.roll(interaction, "ataque", options, reason(motivo), secreta)
@@ -573,6 +596,68 @@ class Dnd(commands.Cog):
         if combatiente is None and is_gm(table, interaction):
             raise Refusal("dnd.death.whom")
         await roll_death_save(interaction, record.id, combatiente or player_key(interaction.user.id))
+
+    # -- conditions ----------------------------------------------------------------------
+
+    @condicion.command(name=T("dnd.condicion.poner"), description=T("dnd.condicion.poner.desc"))
+    @options("dnd.opt", "objetivo", "condicion", "rondas")
+    @app_commands.choices(condicion=CONDITION_CHOICES)
+    @table_option
+    async def condicion_poner(
+        self,
+        interaction: discord.Interaction[Tirada],
+        objetivo: app_commands.Range[str, 1, 100],
+        condicion: Choice[str],
+        rondas: Rounds | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """The GM sets a condition on a creature, for ``rondas`` rounds or until cleared."""
+        await self.afflict(interaction, mesa, objetivo, condicion.value, rondas, set_it=True)
+
+    @condicion.command(name=T("dnd.condicion.quitar"), description=T("dnd.condicion.quitar.desc"))
+    @options("dnd.opt", "objetivo", "condicion")
+    @app_commands.choices(condicion=CONDITION_CHOICES)
+    @table_option
+    async def condicion_quitar(
+        self,
+        interaction: discord.Interaction[Tirada],
+        objetivo: app_commands.Range[str, 1, 100],
+        condicion: Choice[str],
+        mesa: str | None = None,
+    ) -> None:
+        await self.afflict(interaction, mesa, objetivo, condicion.value, None, set_it=False)
+
+    async def afflict(
+        self,
+        interaction: discord.Interaction[Tirada],
+        mesa: str | None,
+        typed: str,
+        condition: str,
+        rounds: int | None,
+        *,
+        set_it: bool,
+    ) -> None:
+        """Set or clear one condition on the tracker, keyed by this interaction, and show it."""
+        table = await gm_table(interaction, mesa)
+        record = await tracker_or_refuse(self.bot, table)
+        found = await targets(self.bot.store, table.channel_id, tracker_of(record))
+        target = pick(found, typed).member.target
+
+        def change(tracker: Tracker) -> Tracker:
+            if set_it:
+                return tracker.afflict(target, condition, rounds)
+            return tracker.relieve(target, condition)
+
+        reason = "dnd.condition.set" if set_it else "dnd.condition.cleared"
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, changed(reason, change))
+        await show_tracker(interaction, record)
+
+    @condicion_poner.autocomplete("objetivo")
+    @condicion_quitar.autocomplete("objetivo")
+    async def condition_target_autocomplete(
+        self, interaction: discord.Interaction[Tirada], current: str
+    ) -> list[Choice[str]]:
+        return await target_choices(interaction, current)
 
     @prueba.autocomplete("como")
     @salvacion.autocomplete("como")

@@ -10,6 +10,7 @@ from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from cogs.dnd5e.vitals import saves_text, tracker_of
+from rules import dnd5e_conditions
 from rules.dnd5e import Combatant, Tracker
 
 
@@ -30,9 +31,21 @@ def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
         label = t(lang, "dnd.hp.group", name=name, n=c.count) if c.count > 1 else name
         tag = " " + t(lang, "dnd.tracker.monster") if c.monster else ""
         fates = fate_tags(lang, tracker, c)
-        lines.append(f"{marker}**{c.initiative}** · {label}{tag}{fates}")
+        lines.append(f"{marker}**{c.initiative}** · {label}{tag}{fates}{condition_tags(lang, tracker, c)}")
     embeds.field(embed, t(lang, "dnd.tracker.order"), "\n".join(lines) or "—", inline=False)
     return embed
+
+
+def condition_tags(lang: Lang, tracker: Tracker, combatant: Combatant) -> str:
+    """Each member's conditions with the rounds left: " · Aturdido (1 ronda)", or for a
+    group " · Goblin 2: Derribado"."""
+    tags = []
+    for member in combatant.members:
+        text = conditions_text(lang, tracker, member.target)
+        if text:
+            name = discord.utils.escape_markdown(member.name)
+            tags.append(text if combatant.count == 1 else f"{name}: {text}")
+    return "".join(f" · {tag}" for tag in tags)
 
 
 def fate_tags(lang: Lang, tracker: Tracker, combatant: Combatant) -> str:
@@ -50,6 +63,16 @@ def fate_tags(lang: Lang, tracker: Tracker, combatant: Combatant) -> str:
     if fate.successes or fate.failures:
         return " · " + saves_text(lang, fate)
     return ""
+
+
+def conditions_text(lang: Lang, tracker: Tracker, target: str) -> str:
+    """ "Aturdido (1 ronda), Derribado": a creature's conditions with the rounds left."""
+    parts = []
+    for a in tracker.conditions(target):
+        name = t(lang, f"dnd.condition.{a.condition}")
+        left = dnd5e_conditions.rounds_left(a, tracker.round)
+        parts.append(name if left is None else t(lang, "dnd.condition.lasting", condition=name, n=left))
+    return ", ".join(parts)
 
 
 async def refresh_order(

@@ -24,8 +24,16 @@ from rules import dnd5e
 
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
     """The roller's active sheet, or the GM's NPC ``como`` names."""
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    return access.of_kind(sheet, DndSheet)
+    return (await read_row(bot, interaction, table, como))[1]
+
+
+async def read_row(
+    bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None
+) -> tuple[int, DndSheet]:
+    """:func:`read` with the sheet's id: a roll made as an NPC is that creature's on the
+    tracker (its conditions change the roll)."""
+    row, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+    return row.id, access.of_kind(sheet, DndSheet)
 
 
 def modifier(sheet: DndSheet, ability: str) -> int:

@@ -19,10 +19,9 @@ SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
 LIA = f"u{PLAYER.id}"
 
 
-@pytest.fixture
-async def table(harness: Harness) -> Harness:
-    """The board; Lía Brezo (the player's sheet: 38 HP, initiative 18) and three goblins
-    (7 HP each, initiative 12), the combat started: Lía acts first."""
+async def fight(harness: Harness) -> Harness:
+    """The board; Lía Brezo (the player's sheet: 38 HP, AC 15, initiative 18) and three
+    goblins (7 HP, AC 13 each, initiative 12), the combat started: Lía acts first."""
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
     await harness.slash("mesa tablero", user=GM)
@@ -37,6 +36,11 @@ async def table(harness: Harness) -> Harness:
     )
     await harness.click(await panel(harness), "dnd:ini:empezar:1:0", user=GM)
     return harness
+
+
+@pytest.fixture
+async def table(harness: Harness) -> Harness:
+    return await fight(harness)
 
 
 async def panel(h: Harness) -> Message:
@@ -139,7 +143,7 @@ async def test_death_saves_on_the_turns_button_count_to_death(table: Harness) ->
     assert command.ephemeral and "ya hizo su tirada" in command.text
     assert "Lía Brezo · éxitos 1 · fallos 0" in str((await panel(table)).data)
     assert "0/38 PG, Inconsciente (éxitos 1 · fallos 0)" in await shown(table)
-    table.script(20, 3, 1)  # a critical hit (1d4 twice): two failures
+    table.script(20, 3, 3, 1)  # unconscious: advantage; a critical hit (1d4 twice): two failures
     attack = await table.slash("dnd ataque", user=GM, objetivo=LIA, bonificador=5, dano="1d4")
     hurt = await table.click(attack.message, damage_button(attack.message), user=GM)
     assert "Lía Brezo suma 2 fallos en las tiradas de salvación contra la muerte." in hurt.text
