@@ -193,6 +193,25 @@ ChallengeRating = Literal[
 ]
 
 
+# SRD 5.2's damage types (rules.dnd5e_damage.DAMAGE_TYPES, a test pins that they are the same).
+DamageType = Literal[
+    "acido",
+    "contundente",
+    "cortante",
+    "frio",
+    "fuego",
+    "fuerza",
+    "necrotico",
+    "perforante",
+    "psiquico",
+    "radiante",
+    "relampago",
+    "trueno",
+    "veneno",
+]
+DamageTypes = Annotated[list[DamageType], Field(max_length=13)]
+
+
 class DndSheet(SheetBase):
     sistema: Literal["dnd5e"] = "dnd5e"
     nivel: int = Field(ge=1, le=20)
@@ -205,6 +224,10 @@ class DndSheet(SheetBase):
     ca: int = Field(ge=1, le=dnd5e.MAX_TARGET)
     pg: DndHitPoints
     velocidad: int = Field(9, ge=0, le=100)
+    # The damage types its damage is halved by, doubled by, or none of it taken (SRD 5.2).
+    resistencias: DamageTypes = Field(default_factory=list)
+    vulnerabilidades: DamageTypes = Field(default_factory=list)
+    inmunidades: DamageTypes = Field(default_factory=list)
     ataques: list[Attack] = Field(default_factory=list, max_length=LIST_LIMIT)
     rasgos: list[Line] = Field(default_factory=list, max_length=LIST_LIMIT)
 

@@ -46,7 +46,7 @@ from cogs.dnd5e.combat import (
     tracker_or_refuse,
 )
 from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
-from cogs.dnd5e.damage import HitPointsButton, TargetSelect, damage_button
+from cogs.dnd5e.damage import AdjustSelect, HitPointsButton, TargetSelect, damage_button
 from cogs.dnd5e.death import roll_death_save
 from cogs.dnd5e.joining import (
     aimed,
@@ -57,7 +57,15 @@ from cogs.dnd5e.joining import (
     target_choices,
 )
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
+from cogs.dnd5e.state import (
+    COMBAT_KIND,
+    EXPRESSION_KIND,
+    GRANT_KIND,
+    INSPIRATION,
+    KIND,
+    NAME_LIMIT,
+    damage_type_name,
+)
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
 from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
@@ -84,9 +92,10 @@ ADVANTAGE = {
 
 
 # The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
-COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect)
+COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect, AdjustSelect)
 HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
 Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
+DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in dnd5e_damage.DAMAGE_TYPES]
 CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in dnd5e_conditions.CONDITIONS]
 
 
@@ -270,6 +279,7 @@ class Dnd(commands.Cog):
         "bonificador",
         "ca",
         "dano",
+        "tipo",
         "ventaja",
         "desventaja",
         "cobertura",
@@ -277,7 +287,7 @@ class Dnd(commands.Cog):
         "a_distancia",
     )
     @options("fichas.opt", "como", "arma")
-    @app_commands.choices(cobertura=COVER_CHOICES)
+    @app_commands.choices(cobertura=COVER_CHOICES, tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
     async def ataque(
@@ -288,6 +298,7 @@ class Dnd(commands.Cog):
         bonificador: Modifier | None = None,
         arma: app_commands.Range[str, 1, 100] | None = None,
         dano: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
+        tipo: Choice[str] | None = None,
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
@@ -310,6 +321,7 @@ class Dnd(commands.Cog):
             "bonificador": bonificador,
             "ca": ca,
             "dano": dano,
+            "tipo": tipo.value if tipo else None,
             "ventaja": ventaja,
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
@@ -353,7 +365,8 @@ class Dnd(commands.Cog):
         return [c for c in named if fold(current) in fold(c.name)][:25]
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
-    @options("dnd.opt", "expresion", "ventaja", "desventaja")
+    @options("dnd.opt", "expresion", "ventaja", "desventaja", "tipo")
+    @app_commands.choices(tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
     async def tirar(
@@ -362,10 +375,13 @@ class Dnd(commands.Cog):
         expresion: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         ventaja: bool = False,
         desventaja: bool = False,
+        tipo: Choice[str] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta)
+        """Any expression; ``tipo``: its damage type, when it is damage."""
+        kind = tipo.value if tipo else None
+        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta, kind)
 
     async def roll_expression(
         self,
@@ -375,6 +391,7 @@ class Dnd(commands.Cog):
         desventaja: bool,
         motivo: str | None,
         secret: bool,
+        kind: str | None = None,
     ) -> None:
         """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
         Recorded with its options so a secret one can be revealed and any can be repeated;
@@ -385,11 +402,12 @@ class Dnd(commands.Cog):
         roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
         lang = lang_for(interaction.locale)
         embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
+        kind_name = damage_type_name(lang, kind or "")
         mode_key = "dnd.mode.cancelled" if ventaja and desventaja else f"dnd.mode.{the_mode.value}"
         embeds.field(
             embed,
             t(lang, "dnd.roll.dice", mode=t(lang, mode_key)),
-            f"{render.expression(roll.tree)} = **{roll.total}**",
+            f"{render.expression(roll.tree)} = **{roll.total}** {kind_name}".strip(),
             inline=False,
         )
         data = {
@@ -398,6 +416,7 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "motivo": motivo,
             "secreta": secret,
+            "tipo": kind,
             # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
             "total": roll.total,
             "dados": [[d.sides, d.value] for d in roll.dice],
@@ -422,6 +441,7 @@ class Dnd(commands.Cog):
             data["desventaja"],
             data["motivo"],
             data["secreta"],
+            data.get("tipo"),
         )
 
     # -- heroic inspiration ---------------------------------------------------------------

@@ -11,7 +11,7 @@ from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.dnd5e.afflictions import why_lines
-from cogs.dnd5e.state import ability_name, skill_name
+from cogs.dnd5e.state import ability_name, damage_type_name, skill_name
 from cogs.dnd5e.vitals import safe
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
@@ -133,7 +133,7 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     damage = data.get("damage_roll")
     if damage:
         key = "dnd.roll.damage_critical" if test.critical else "dnd.roll.damage"
-        kind = discord.utils.escape_markdown(data["what"].get("type") or "")
+        kind = discord.utils.escape_markdown(damage_type_name(lang, data["what"].get("type") or ""))
         line = f"{damage['text']} = **{damage['total']}** {kind}".rstrip()
         embeds.field(embed, t(lang, key), line, inline=False)
     if test.inspired:

@@ -19,6 +19,7 @@ from bot.names import closest, containing
 from bot.sheets import access
 from bot.sheets.models import Attack, DndSheet
 from cogs.dnd5e.build import Options, part
+from cogs.dnd5e.state import DAMAGE
 from rules import dnd5e
 
 
@@ -99,7 +100,7 @@ def attack(sheet: DndSheet, typed: str, options: Options) -> Options:
         "dano": options["dano"] or chosen.dano or None,
         "partes": parts if options["bonificador"] is None else [],
         "arma": chosen.nombre,
-        "tipo": chosen.tipo,
+        "tipo": options.get("tipo") or DAMAGE.resolve(chosen.tipo) or chosen.tipo or None,
         "ficha": sheet.nombre,
     }
 

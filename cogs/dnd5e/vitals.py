@@ -31,7 +31,18 @@ from bot.store import Store
 from cogs.dnd5e.state import COMBAT_KIND
 from rules import dnd5e, dnd5e_damage
 from rules.dnd5e import Combatant, Member, Tracker
-from rules.dnd5e_damage import Condition, Fate, Harm, HitPoints, after_harm, standing
+from rules.dnd5e_damage import (
+    Adjusted,
+    Adjustment,
+    Condition,
+    Defences,
+    Fate,
+    Harm,
+    HitPoints,
+    adjusted,
+    after_harm,
+    standing,
+)
 
 # Trackers looked at for the open one (the newest few of the table).
 RECENT_TRACKERS = 5
@@ -66,6 +77,7 @@ class Target:
     ac: int | None
     row: SheetRow | None = None
     fate: Fate = field(default_factory=Fate)
+    defences: Defences = field(default_factory=Defences)
 
     @property
     def dies_at_zero(self) -> bool:
@@ -104,8 +116,12 @@ async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Targe
             sheet = access.of_kind(await access.content(store, row), DndSheet)
             pg = sheet.pg
             hp = HitPoints(pg.actuales, pg.maximos, pg.temporales)
+            defences = Defences(
+                frozenset(sheet.resistencias), frozenset(sheet.vulnerabilidades), frozenset(sheet.inmunidades)
+            )
             found += [
-                Target(combatant, m, hp, sheet.ca, row, tracker.fate(m.target)) for m in combatant.members
+                Target(combatant, m, hp, sheet.ca, row, tracker.fate(m.target), defences)
+                for m in combatant.members
             ]
         else:
             found += [
@@ -172,41 +188,70 @@ async def alter(
 ) -> Altered:
     """Change one creature's hit points and fate by ``step``, once: the tracker notes
     ``mark`` and the fate in the same operation."""
+    marks = {target_id: mark} if mark else {}
+    return (await alter_all(store, interaction, tracker_id, [target_id], step, reason, marks))[0]
+
+
+async def alter_all(
+    store: Store,
+    interaction: discord.Interaction,
+    tracker_id: int,
+    target_ids: list[str],
+    step: Step,
+    reason: str,
+    marks: dict[str, str],
+) -> list[Altered]:
+    """Change each creature's hit points and fate by ``step`` (one roll's damage reaching
+    several), all in one operation on the tracker or none: each ``marks`` entry, noted
+    there, refuses the same roll reaching the same creature twice."""
     done: list[tuple[Target, Harm, Fate]] = []
 
     async def decide(record: Record) -> Decision:
         tracker = tracker_of(record)
         if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
-        target = pick(await targets(store, record.channel_id, tracker), target_id)
-        harm, fate = step(target)
-        done[:] = [(target, harm, fate)]
-        tracker = tracker.with_fate(target.member.target, fate)
-        if target.row is not None:
-            changes = sheet_changes(target.row, harm.before, harm.after)
-            tracker = tracker.noted(mark) if mark else tracker
-        else:
-            changes = ()
-            tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
-        return Decision(dnd5e.tracker_to_data(tracker), changes, reason)
+        found = await targets(store, record.channel_id, tracker)
+        changes: list[Change] = []
+        done.clear()
+        for target_id in dict.fromkeys(target_ids):
+            target = pick(found, target_id)
+            harm, fate = step(target)
+            done.append((target, harm, fate))
+            tracker = tracker.with_fate(target.member.target, fate)
+            mark = marks.get(target_id)
+            if target.row is not None:
+                changes += sheet_changes(target.row, harm.before, harm.after)
+                tracker = tracker.noted(mark) if mark else tracker
+            else:
+                tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
+        return Decision(dnd5e.tracker_to_data(tracker), tuple(changes), reason)
 
     record, _ = await act(store, interaction, tracker_id, COMBAT_KIND, decide)
-    return Altered(record, *done[0])
+    return [Altered(record, *one) for one in done]
 
 
-def hurting(amount: int, critical: bool) -> Step:
-    """Damage from a roll: refused for a creature without hit points or already dead (the
-    dead take no more death saving throw failures)."""
+def hurting(
+    amount: int, critical: bool, kind: str | None = None, chosen: Adjustment = Adjustment.FULL
+) -> Step:
+    """Damage from a roll, adjusted for each creature (its sheet's defences against
+    ``kind``, and what was ``chosen`` when applying): refused for a creature without hit
+    points or already dead (the dead take no more death saving throw failures)."""
 
     def step(target: Target) -> tuple[Harm, Fate]:
         if target.hp is None:
             raise Refusal("dnd.hp.unknown")
         if target.dead:
             raise Refusal("dnd.hp.already_dead")
-        harm = dnd5e_damage.damage(target.hp, amount, critical=critical, dies_at_zero=target.dies_at_zero)
+        taken = adjusted(amount, kind, target.defences, chosen).amount
+        harm = dnd5e_damage.damage(target.hp, taken, critical=critical, dies_at_zero=target.dies_at_zero)
         return harm, after_harm(target.fate, harm)
 
     return step
+
+
+def adjustment_of(target: Target, amount: int, kind: str | None, chosen: Adjustment) -> Adjusted:
+    """What changed the damage a creature took (for the table to read why)."""
+    return adjusted(amount, kind, target.defences, chosen)
 
 
 # -- what the table and the GM read ------------------------------------------------------------
@@ -242,9 +287,14 @@ def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
     return embeds.card(t(lang, "dnd.hp.title"), fit_more(lang, lines, embeds.DESCRIPTION_LIMIT))
 
 
-def harm_text(lang: Lang, name: str, harm: Harm, fate: Fate) -> str:
-    """What the table reads: the damage and what it did, never the hit points left."""
-    took = t(lang, "dnd.hp.took", name=name, amount=harm.amount)
+def harm_text(lang: Lang, name: str, harm: Harm, fate: Fate, why: tuple[Adjustment, ...] = ()) -> str:
+    """What the table reads: the damage (and what changed it) and what it did, never the
+    hit points left."""
+    if why:
+        reasons = ", ".join(t(lang, f"dnd.adjust.why.{w.value}") for w in why)
+        took = t(lang, "dnd.hp.took_adjusted", name=name, amount=harm.amount, why=reasons)
+    else:
+        took = t(lang, "dnd.hp.took", name=name, amount=harm.amount)
     return "\n".join([took, *what_it_did(lang, name, harm, fate)])
 
 
