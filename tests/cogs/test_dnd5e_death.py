@@ -5,6 +5,7 @@ Every announced change is checked against what the books hold."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,16 @@ async def test_inspiration_is_refused_once_the_damage_was_applied(table: Harness
     assert not any(c.startswith("dnd:dano:") for c in table.current(second.message).custom_ids)
     group = next(c for c in (await tracker(table)).order if c.name == "Goblin")
     assert [m.hp.current for m in group.members if m.hp] == [3, 7, 7]
+
+
+async def test_two_presses_at_once_roll_one_death_save(table: Harness) -> None:
+    """Two presses race: one writes, the other re-reads the tracker and is refused."""
+    await gm_form(table, LIA, dano="38")
+    announced = await lias_turn(table)
+    button = next(c for c in announced.custom_ids if c.startswith("dnd:ini:muerte:"))
+    table.script(15, 15)
+    first, second = await asyncio.gather(table.click(announced, button), table.click(announced, button))
+    # Each answer is its callback (the panel's redraw happens while both are running).
+    private = [bool(r.callback.payload["data"].get("flags", 0) & 64) for r in (first, second)]
+    assert sorted(private) == [False, True]
+    assert (await tracker(table)).fate(LIA).successes == 1
