@@ -14,7 +14,7 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
-from rules.dnd5e_conditions import Affliction, affliction
+from rules.dnd5e_conditions import EXHAUSTION, MAX_EXHAUSTION, Affliction, affliction
 from rules.dnd5e_damage import (
     DeathSave,
     Fate,
@@ -595,21 +595,37 @@ class Tracker:
         return tuple(a for a in kept if a.active(self.round))
 
     def afflict(self, target: str, condition: str, rounds: int | None) -> Tracker:
-        """Set a condition on ``target`` (again: its new duration replaces the old one)."""
+        """Set a condition on ``target`` (again: its new duration replaces the old one).
+        Exhaustion adds a level each time ("This condition is cumulative"); the sixth kills."""
         self._open()
         self.member(target)
         new = affliction(condition, self.round, rounds)
+        had = next((a for a in self.conditions(target) if a.condition == condition), None)
+        if condition == EXHAUSTION and had is not None:
+            new = replace(new, level=min(had.level + 1, MAX_EXHAUSTION))
         kept = tuple(a for a in self.conditions(target) if a.condition != condition)
-        return self._with_conditions(target, (*kept, new))
+        tracker = self._with_conditions(target, (*kept, new))
+        if new.condition == EXHAUSTION and new.level == MAX_EXHAUSTION:
+            tracker = tracker.with_fate(target, replace(self.fate(target), dead=True))
+        return tracker
 
     def relieve(self, target: str, condition: str) -> Tracker:
-        """Clear a condition from ``target``; refused when it does not have it."""
+        """Clear a condition from ``target``; refused when it does not have it. Exhaustion
+        loses one level ("Finishing a Long Rest removes 1 of your Exhaustion levels")."""
         self._open()
         self.member(target)
         kept = self.conditions(target)
-        if all(a.condition != condition for a in kept):
+        had = next((a for a in kept if a.condition == condition), None)
+        if had is None:
             raise RuleError("dnd.condition.not_there", condition=condition)
-        return self._with_conditions(target, tuple(a for a in kept if a.condition != condition))
+        others = tuple(a for a in kept if a.condition != condition)
+        if condition == EXHAUSTION and had.level > 1:
+            return self._with_conditions(target, (*others, replace(had, level=had.level - 1)))
+        return self._with_conditions(target, others)
+
+    def exhaustion(self, target: str) -> int:
+        """``target``'s Exhaustion level (0 without it)."""
+        return next((a.level for a in self.conditions(target) if a.condition == EXHAUSTION), 0)
 
     def _with_conditions(self, target: str, kept: tuple[Affliction, ...]) -> Tracker:
         others = tuple((t, a) for t, a in self.afflictions if t != target)
@@ -687,7 +703,7 @@ def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
         "applied": list(tracker.applied),
         "fates": {target: _fate_data(fate) for target, fate in tracker.fates},
         "conditions": {
-            target: [[a.condition, a.until] for a in kept] for target, kept in tracker.afflictions
+            target: [[a.condition, a.until, a.level] for a in kept] for target, kept in tracker.afflictions
         },
     }
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from rules.errors import RuleError, check_range
 
 CONDITIONS = (
+    "agotamiento",
     "apresado",
     "asustado",
     "aturdido",
@@ -33,6 +34,11 @@ CONDITIONS = (
 )
 # A duration the GM gives, in rounds (a minute is 10; an hour-long effect needs no tracker).
 MAX_ROUNDS = 100
+# Exhaustion: "This condition is cumulative … If you have 6 levels of Exhaustion, you die";
+# "When you make a D20 Test, the roll is reduced by 2 times your Exhaustion level".
+EXHAUSTION = "agotamiento"
+MAX_EXHAUSTION = 6
+EXHAUSTION_PENALTY = 2
 
 # "Attack rolls against the creature have Advantage" (Blinded, Paralyzed, Petrified,
 # Restrained, Stunned, Unconscious); Invisible: "Attack rolls against you have Disadvantage".
@@ -60,16 +66,18 @@ class Effect(StrEnum):
     DISADVANTAGE = "desventaja"
     FAILS = "falla"
     CRITICAL = "critico"
+    PENALTY = "penalizador"
 
 
 @dataclass(frozen=True)
 class Why:
     """One condition changing one roll: whose it is (``target`` or the roller's ``own``),
-    which, and what it does."""
+    which, what it does, and by how much (Exhaustion's penalty)."""
 
     whose: str
     condition: str
     effect: Effect
+    value: int = 0
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,7 @@ class Affliction:
 
     condition: str
     until: int | None = None
+    level: int = 1
 
     def active(self, round_: int) -> bool:
         return self.until is None or round_ < self.until
@@ -107,6 +116,12 @@ def _each(whose: str, conditions: Iterable[str], table: dict[Effect, frozenset[s
         for effect, names in table.items()
         if c in names
     ]
+
+
+def exhaustion(level: int) -> tuple[Why, ...]:
+    """The penalty Exhaustion puts on every d20 test of its creature (none at level 0)."""
+    check_range("agotamiento", level, 0, MAX_EXHAUSTION)
+    return (Why("own", EXHAUSTION, Effect.PENALTY, -EXHAUSTION_PENALTY * level),) if level else ()
 
 
 def attack(own: Iterable[str], target: Iterable[str], ranged: bool) -> tuple[Why, ...]:

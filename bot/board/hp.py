@@ -21,6 +21,7 @@ from bot.sheets.access import played
 from bot.sheets.live import LIVE, Data
 from bot.store import Store
 from rules import dnd5e, dnd5e_damage, mediana
+from rules.dnd5e_conditions import EXHAUSTION, Affliction
 from rules.dnd5e_damage import Condition, Fate, HitPoints
 
 # The /mediana pv sheets read to find a player's (as cogs/mediana/state.py reads them).
@@ -164,14 +165,20 @@ async def dnd_hp(
     return (dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0), fate),)
 
 
+def condition_name(lang: Lang, affliction: Affliction) -> str:
+    """A condition's name; Exhaustion's with its level ("Agotamiento 2")."""
+    if affliction.condition == EXHAUSTION:
+        return t(lang, "dnd.condition.agotamiento_level", level=affliction.level)
+    return t(lang, f"dnd.condition.{affliction.condition}")
+
+
 def with_conditions(
     lang: Lang, tracker: dnd5e.Tracker, combatant: dnd5e.Combatant, shown: str | None
 ) -> str | None:
     """The hit points the board shows, then each member's conditions the GM set (the table
     already sees them on the tracker's panel): "7/7 PG · Aturdido"."""
     names = [
-        ", ".join(t(lang, f"dnd.condition.{a.condition}") for a in tracker.conditions(m.target))
-        for m in combatant.members
+        ", ".join(condition_name(lang, a) for a in tracker.conditions(m.target)) for m in combatant.members
     ]
     tags = [
         text if combatant.count == 1 else t(lang, "board.dnd.member_conditions", name=m.name, conditions=text)

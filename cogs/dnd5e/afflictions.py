@@ -38,7 +38,10 @@ def own_creature(found: list[Target], user_id: int, gm: bool, sheet_id: int | No
 def named(whys: tuple[Why, ...], own: Target | None, aimed: str | None) -> Whys:
     """The conditions as the roll stores them: whose (by name), which, what they do."""
     names = {"own": own.member.name if own else "", "target": aimed or ""}
-    return [{"name": names[w.whose], "condition": w.condition, "effect": w.effect.value} for w in whys]
+    return [
+        {"name": names[w.whose], "condition": w.condition, "effect": w.effect.value, "value": w.value}
+        for w in whys
+    ]
 
 
 async def roll_whys(store: Store, table: Table, kind: str, options: Options, user_id: int, gm: bool) -> Whys:
@@ -50,16 +53,17 @@ async def roll_whys(store: Store, table: Table, kind: str, options: Options, use
     found = await targets(store, table.channel_id, tracker)
     own = own_creature(found, user_id, gm, options.get("ficha_id"))
     mine = conditions_of(tracker, own) if own else []
+    tired = dnd5e_conditions.exhaustion(tracker.exhaustion(own.member.target)) if own else ()
     if kind == "prueba":
-        return named(dnd5e_conditions.check(mine), own, None)
+        return named((*dnd5e_conditions.check(mine), *tired), own, None)
     if kind == "salvacion":
-        return named(dnd5e_conditions.save(mine, options["caracteristica"]), own, None)
+        return named((*dnd5e_conditions.save(mine, options["caracteristica"]), *tired), own, None)
     aimed = options.get("objetivo") or {}
     on_it = aimed.get("tracker") == record.id
     target = next((x for x in found if on_it and x.member.target == aimed["target"]), None)
     theirs = conditions_of(tracker, target) if target else []
     whys = dnd5e_conditions.attack(mine, theirs, options.get("a_distancia", False))
-    return named(whys, own, aimed.get("name"))
+    return named((*whys, *tired), own, aimed.get("name"))
 
 
 def why_lines(lang: Lang, whys: Whys) -> list[str]:
@@ -70,6 +74,7 @@ def why_lines(lang: Lang, whys: Whys) -> list[str]:
             f"dnd.condition.why.{w['effect']}",
             name=safe(w["name"]),
             condition=t(lang, f"dnd.condition.{w['condition']}"),
+            value=f"{w.get('value', 0):+d}",
         )
         for w in whys
     ]

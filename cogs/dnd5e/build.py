@@ -22,7 +22,7 @@ from rules.dnd5e_conditions import Effect
 Options = dict[str, Any]
 # The conditions that change a roll, as ``cogs.dnd5e.afflictions`` finds them: each a
 # ``name`` (whose), ``condition`` and ``effect`` (a ``rules.dnd5e_conditions.Effect``).
-Whys = list[dict[str, str]]
+Whys = list[dict[str, Any]]
 Builder = Callable[[random.Random, Options, Whys], dict[str, Any]]
 
 
@@ -65,6 +65,15 @@ def by_conditions(whys: Whys, effect: Effect) -> bool:
     return any(w["effect"] == effect.value for w in whys)
 
 
+def penalised(test: D20Test, parts: list[Any], whys: Whys) -> D20Test:
+    """Exhaustion's penalty on the roll ("the roll is reduced by 2 times your Exhaustion
+    level"), added to the modifier and to its parts."""
+    penalty = sum(w["value"] for w in whys if w["effect"] == Effect.PENALTY.value)
+    if penalty:
+        parts.append(part("agotamiento", penalty))
+    return replace(test, modifier=test.modifier + penalty)
+
+
 def advantage(options: Options, whys: Whys) -> tuple[bool, bool]:
     """Advantage and disadvantage from the options and the conditions together (they still
     cancel: "la tirada no tiene ninguna de ellas")."""
@@ -86,13 +95,14 @@ def check(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     modifier = dnd5e.total_modifier(
         options["modificador"], proficiency, proficient, options["pericia"], options["bonificacion"]
     )
-    test = dnd5e.roll_test(rng, modifier, the_mode, options["cd"])
+    parts = modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"])
+    test = penalised(dnd5e.roll_test(rng, modifier, the_mode, options["cd"]), parts, whys)
     tool_advantage = options["competencia"] and tool
     return {
         "what": {"ability": ability, "skill": skill},
         **test_data(
             test,
-            modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"]),
+            parts,
             whys,
             cancelled=cancelled(ventaja or tool_advantage, desventaja),
             tool_advantage=tool_advantage,
@@ -112,10 +122,10 @@ def save(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     )
     ventaja, desventaja = advantage(options, whys)
     test = dnd5e.roll_test(rng, modifier + bonus, dnd5e.mode(ventaja, desventaja), options["cd"])
-    test = replace(test, auto_fail=by_conditions(whys, Effect.FAILS))
     parts = modifier_parts(options, ability, proficiency if options["competencia"] else 0, False)
     if bonus:
         parts.append(part("cobertura", bonus, cover=cover))
+    test = replace(penalised(test, parts, whys), auto_fail=by_conditions(whys, Effect.FAILS))
     return {
         "what": {"ability": ability},
         **test_data(test, parts, whys, cancelled=cancelled(ventaja, desventaja)),
@@ -133,10 +143,11 @@ def attack(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     test = dnd5e.roll_attack(
         rng, options["bonificador"], options["ca"], dnd5e.mode(ventaja, desventaja), cover
     )
-    test = replace(test, auto_critical=by_conditions(whys, Effect.CRITICAL))
+    parts = list(options.get("partes") or [])
+    test = replace(penalised(test, parts, whys), auto_critical=by_conditions(whys, Effect.CRITICAL))
     return {
         "what": {"weapon": options.get("arma"), "type": options.get("tipo")},
-        **test_data(test, options.get("partes") or [], whys, cancelled=cancelled(ventaja, desventaja)),
+        **test_data(test, parts, whys, cancelled=cancelled(ventaja, desventaja)),
         "cover": cover,
         "ac": options["ca"],
         "damage": damage,

@@ -1,11 +1,13 @@
 """The D&D tracker's order as the table reads it: who acts, the order, and what the table
-already heard of each combatant's fate (dead, stable, its death saving throws)."""
+already heard of each combatant's fate (dead, stable, its death saving throws) and its
+conditions."""
 
 from __future__ import annotations
 
 import discord
 
 from bot import embeds
+from bot.board.hp import condition_name
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
@@ -69,7 +71,7 @@ def conditions_text(lang: Lang, tracker: Tracker, target: str) -> str:
     """ "Aturdido (1 ronda), Derribado": a creature's conditions with the rounds left."""
     parts = []
     for a in tracker.conditions(target):
-        name = t(lang, f"dnd.condition.{a.condition}")
+        name = condition_name(lang, a)
         left = dnd5e_conditions.rounds_left(a, tracker.round)
         parts.append(name if left is None else t(lang, "dnd.condition.lasting", condition=name, n=left))
     return ", ".join(parts)

@@ -110,3 +110,24 @@ async def test_a_character_at_zero_is_unconscious_for_the_attacks_against_it(tab
     hurt = await table.click(attack.message, button, user=GM)
     assert "suma 2 fallos" in hurt.text
     assert (await tracker(table)).fate(LIA).failures == 2
+
+
+async def test_exhaustion_lowers_every_d20_test_and_a_long_rest_takes_a_level(table: Harness) -> None:
+    """Two levels: −4 on Lía's check, save and attack, said on the card; one cleared: −2."""
+    for _ in range(2):
+        await table.slash("dnd condicion poner", user=GM, objetivo=LIA, condicion="agotamiento")
+    assert "Lía Brezo · Agotamiento 2" in str((await panel(table)).data)
+    table.script(10)
+    check = await table.slash("dnd prueba", caracteristica="destreza")
+    assert "**10** -1 = **9**" in check.text and "-4 a la tirada: Lía Brezo · Agotamiento." in check.text
+    table.script(10)
+    save = await table.slash("dnd salvacion", caracteristica="sabiduria")
+    assert "**10** -3 = **7**" in save.text  # Sabiduría +1, exhaustion −4
+    table.script(10)
+    attack = await table.slash("dnd ataque", ca=10, bonificador=5)
+    assert "**10** +1 = **11**" in attack.text
+    await table.slash("dnd condicion quitar", user=GM, objetivo=LIA, condicion="agotamiento")
+    assert "Agotamiento 1" in str((await panel(table)).data)
+    table.script(10)
+    rested = await table.slash("dnd prueba", caracteristica="destreza")
+    assert "**10** +1 = **11**" in rested.text

@@ -82,3 +82,19 @@ def test_the_chronicle_reads_an_automatic_failure_as_failed() -> None:
     failed = dnd5e.D20Test(((19,),), dnd5e.Mode.NORMAL, 5, 10, auto_fail=True)
     reading = READERS["dnd"]("es", {"test": dnd5e.roll_to_data(failed)})
     assert reading.verdict == "cronica.failed"
+
+
+def test_exhaustion_adds_up_to_six_levels_and_the_sixth_kills() -> None:
+    entry = dnd5e.initiative_entry(Scripted([5]), "u1", "Lía", 0, user_id=1)
+    tracker = dnd5e.Tracker().join(entry)
+    for _ in range(5):
+        tracker = tracker.afflict("u1", "agotamiento", None)
+    assert tracker.exhaustion("u1") == 5 and not tracker.fate("u1").dead
+    assert effects(conditions.exhaustion(5)) == {("own", "agotamiento", "penalizador")}
+    assert conditions.exhaustion(5)[0].value == -10
+    rested = tracker.relieve("u1", "agotamiento")
+    assert rested.exhaustion("u1") == 4
+    again = dnd5e.tracker_from_data(dnd5e.tracker_to_data(rested))
+    assert again.exhaustion("u1") == 4
+    dead = tracker.afflict("u1", "agotamiento", None)
+    assert dead.exhaustion("u1") == 6 and dead.fate("u1").dead
