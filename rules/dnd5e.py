@@ -325,6 +325,50 @@ def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> 
     return roll_tree(tree, rng, expression)
 
 
+# A damage die as drawn: its size and its face, in the order the roll drew them.
+Draw = tuple[int, int]
+
+
+class _Recorder(random.Random):
+    """Draws from ``rng`` and notes each (size and face), in order; replaying ``draws``
+    gives the same faces again except the ``fresh`` one, drawn anew ("reroll any die")."""
+
+    def __init__(self, rng: random.Random, draws: Sequence[Draw] = (), fresh: int | None = None) -> None:
+        super().__init__(0)
+        self.rng, self.draws, self.fresh = rng, tuple(draws), fresh
+        self.noted: list[Draw] = []
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        index = len(self.noted)
+        kept = self.draws[index] if index < len(self.draws) and index != self.fresh else None
+        if kept is not None and stop is None and kept[0] == start:
+            value = kept[1] - 1
+        else:
+            value = self.rng.randrange(start, stop, step)
+        self.noted.append((start if stop is None else stop - start, value + 1))
+        return value
+
+
+def roll_damage_dice(
+    expression: str, rng: random.Random, critical: bool = False
+) -> tuple[ExpressionRoll, tuple[Draw, ...]]:
+    """:func:`roll_damage`, with every die it drew (for Heroic Inspiration to reroll one)."""
+    recorder = _Recorder(rng)
+    return roll_damage(expression, recorder, critical), tuple(recorder.noted)
+
+
+def reroll_damage_die(
+    expression: str, rng: random.Random, critical: bool, draws: Sequence[Draw], index: int
+) -> tuple[ExpressionRoll, tuple[Draw, ...]]:
+    """The same damage with one die rolled again: Heroic Inspiration "can reroll any die
+    immediately after rolling it, and you must use the new roll". A die that set off more
+    dice (an explosion) may now set off fewer, or more, drawn anew."""
+    if not 0 <= index < len(draws):
+        raise RuleError("dnd.bad_die", die=index + 1)
+    recorder = _Recorder(rng, draws, index)
+    return roll_damage(expression, recorder, critical), tuple(recorder.noted)
+
+
 def roll_death_save(rng: random.Random, fate: Fate, hp: HitPoints, turn: int | None = None) -> DeathSave:
     """A death saving throw: one d20, no modifier (``rules.dnd5e_damage.death_save``)."""
     return death_save(fate, hp, rng.randint(1, 20), turn)

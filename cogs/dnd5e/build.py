@@ -18,6 +18,7 @@ from bot import render
 from rules import dnd5e
 from rules.dnd5e import D20Test
 from rules.dnd5e_conditions import Effect
+from rules.expression import ExpressionRoll
 
 Options = dict[str, Any]
 # The conditions that change a roll, as ``cogs.dnd5e.afflictions`` finds them: each a
@@ -159,8 +160,13 @@ def damage_for(rng: random.Random, expression: str | None, test: D20Test) -> dic
     """Damage is rolled only on a hit, with doubled dice on a critical."""
     if not expression or not test.success:
         return None
-    damage = dnd5e.roll_damage(expression, rng, critical=test.critical)
-    return {"text": render.expression(damage.tree), "total": damage.total}
+    damage, draws = dnd5e.roll_damage_dice(expression, rng, critical=test.critical)
+    return damage_data(damage, draws)
+
+
+def damage_data(damage: ExpressionRoll, draws: tuple[dnd5e.Draw, ...]) -> dict[str, Any]:
+    """A damage roll as stored: its rendering, total, and each die drawn (size and face)."""
+    return {"text": render.expression(damage.tree), "total": damage.total, "draws": [list(d) for d in draws]}
 
 
 BUILDERS: dict[str, Builder] = {"prueba": check, "salvacion": save, "ataque": attack}

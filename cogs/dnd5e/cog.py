@@ -45,7 +45,7 @@ from cogs.dnd5e.combat import (
     show_tracker,
     tracker_or_refuse,
 )
-from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
+from cogs.dnd5e.components import DamageDieSelect, InspirationButton, PassSelect, roll_view
 from cogs.dnd5e.damage import AdjustSelect, HitPointsButton, TargetSelect, damage_button
 from cogs.dnd5e.death import roll_death_save
 from cogs.dnd5e.joining import (
@@ -92,7 +92,15 @@ ADVANTAGE = {
 
 
 # The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
-COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect, AdjustSelect)
+COMPONENTS = (
+    InspirationButton,
+    DamageDieSelect,
+    PassSelect,
+    TrackerButton,
+    HitPointsButton,
+    TargetSelect,
+    AdjustSelect,
+)
 HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
 Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
 DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in dnd5e_damage.DAMAGE_TYPES]

@@ -136,6 +136,10 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
         kind = discord.utils.escape_markdown(damage_type_name(lang, data["what"].get("type") or ""))
         line = f"{damage['text']} = **{damage['total']}** {kind}".rstrip()
         embeds.field(embed, t(lang, key), line, inline=False)
-    if test.inspired:
+    rerolled = (damage or {}).get("rerolled")
+    if rerolled:
+        sides, old, new = rerolled
+        embed.set_footer(text=t(lang, "dnd.roll.inspired_damage", sides=sides, old=old, new=new))
+    elif test.inspired:
         embed.set_footer(text=t(lang, "dnd.roll.inspired"))
     return embeds.titled(embed, data.get("motivo"))

@@ -273,3 +273,30 @@ async def test_two_presses_at_once_roll_one_death_save(table: Harness) -> None:
     private = [bool(r.callback.payload["data"].get("flags", 0) & 64) for r in (first, second)]
     assert sorted(private) == [False, True]
     assert (await tracker(table)).fate(LIA).successes == 1
+
+
+async def test_inspiration_rerolls_one_damage_die_before_it_is_applied(table: Harness) -> None:
+    """SRD 5.2: Heroic Inspiration rerolls "any die": a hit's 2d6 of 1 and 5 becomes 6 and
+    5, the d20 buttons go (one use a roll), and the damage applied is the new one."""
+    await table.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    goblin = str((await table.autocomplete("dnd ataque", "objetivo", "Goblin 1"))[0]["value"])
+    table.script(15, 1, 5)
+    attack = await table.slash("dnd ataque", objetivo=goblin, bonificador=5, dano="2d6")
+    select = next(c for c in attack.message.custom_ids if c.startswith("dnd:inspdano:"))
+    options = [
+        o["label"]
+        for row in attack.message.data["components"]
+        for c in row["components"]
+        for o in c.get("options", [])
+    ]
+    assert options == ["d6: 1", "d6: 5"]
+    table.script(6)
+    rerolled = await table.click(attack.message, select, values=["0"], component_type=3)
+    assert "= **11**" in rerolled.text and "se repitió un d6 del daño (1 → 6)" in rerolled.text
+    assert await table.pool("inspiracion", PLAYER.id) == 0
+    now = table.current(attack.message)
+    assert not any(c.startswith(("dnd:insp0:", "dnd:inspdano:")) for c in now.custom_ids)
+    applied = await table.click(now, damage_button(now))
+    assert "Goblin 1 recibe 11 de daño." in applied.text
+    history = await table.slash("mesa historial", user=GM)
+    assert "inspiración heroica usada para repetir un dado de daño" in history.text
