@@ -50,10 +50,19 @@ PRESSES_PER_COMPONENT = 30
 LEGACY = {"rep:repetir:": "tirar:repetir:"}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
-# A panel only a small roll walks to its end, swept first with its dice scripted, so what it
-# reaches never depends on the seeded dice: Donjon's Ley de los Éxitos with 4 successes to
-# spend (a fact form, a banked die, a friend's die) then the narration's *Narrado*.
-SMALL_PANELS = {"donjon": (["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4))}
+# A panel only a small roll walks to its end, swept first with its dice scripted (after the
+# commands that set it up), so what it reaches never depends on the seeded dice: Donjon's Ley
+# de los Éxitos with 4 successes to spend (a fact form, a banked die, a friend's die) then the
+# narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu).
+SMALL_PANELS = {
+    "donjon": ([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4)),
+    "dnd5e": (
+        [(["dnd", "inspiracion", "dar"], {"jugador": BOSS})],
+        ["dnd", "ataque"],
+        {"ca": 10, "bonificador": 5, "dano": "2d6"},
+        (15, 3, 4),
+    ),
+}
 
 
 @dataclass
@@ -244,14 +253,18 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     """Roll the system's small panel with its scripted dice, then sweep it (seeded dice again)."""
     if system not in SMALL_PANELS:
         return
-    path, options, faces = SMALL_PANELS[system]
+    setup, path, options, faces = SMALL_PANELS[system]
     assert sweep.h.bot is not None
     seeded = sweep.h.bot.rng
     await table(sweep, system)
+    for before, before_options in setup:
+        await sweep.command(before, before_options)
     sweep.h.script(*faces)
     reply = await sweep.command(path, options)
     sweep.h.bot.rng = seeded
     await sweep.crawl([reply])
+    if system != "donjon":
+        return
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
     record = await sweep.h.bot.store.record(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
     assert record is not None

@@ -35,10 +35,22 @@ MAX_OPTIONS = 25
 
 def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
     """*Repetir* on every roll and, on the holder's own roll, "Usar inspiración": one button
-    per d20 it could reroll; "Aplicar daño" on a hit that rolled damage."""
+    per d20 it could reroll, and above them, on a hit, a menu of the damage dice; "Aplicar
+    daño" on a hit that rolled damage."""
     view = discord.ui.View(timeout=None)
     test = dnd5e.roll_from_data(record.data["test"])
-    if holds and not test.inspired:
+    damage = record.data.get("damage_roll")
+    inspiring = holds and not test.inspired
+    draws = (damage or {}).get("draws") or []
+    if inspiring and draws:
+        options = [
+            discord.SelectOption(
+                label=t(lang, "dnd.inspiration.damage_die", sides=sides, value=face), value=str(i)
+            )
+            for i, (sides, face) in enumerate(draws[:MAX_OPTIONS])
+        ]
+        view.add_item(DamageDieSelect(record.id, options, t(lang, "dnd.inspiration.damage_pick")))
+    if inspiring:
         key = "dnd.button.inspiration_die" if len(test.faces) > 1 else "dnd.button.inspiration"
         for index, face in enumerate(test.faces):
             view.add_item(
@@ -48,18 +60,8 @@ def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
             )
     if "options" in record.data:  # rolls made before *Repetir* did not keep their options
         view.add_item(repeat_button(lang, record.id))
-    damage = record.data.get("damage_roll")
     if damage:
         view.add_item(damage_button(lang, record.id))
-    draws = (damage or {}).get("draws") or []
-    if holds and not test.inspired and draws:
-        options = [
-            discord.SelectOption(
-                label=t(lang, "dnd.inspiration.damage_die", sides=sides, value=face), value=str(i)
-            )
-            for i, (sides, face) in enumerate(draws[:MAX_OPTIONS])
-        ]
-        view.add_item(DamageDieSelect(record.id, options, t(lang, "dnd.inspiration.damage_pick")))
     return view
 
 
