@@ -54,8 +54,8 @@ def _dnd(lang: Lang, data: dict[str, Any]) -> Reading:
     test = dnd5e.roll_from_data(data["test"])
     faces = tuple((20, v) for roll in test.rolls for v in roll)
     verdict = None
-    if test.target is not None:
-        verdict = "cronica.passed" if test.total >= test.target else "cronica.failed"
+    if test.success is not None:
+        verdict = "cronica.passed" if test.success else "cronica.failed"
     return Reading("dnd5e", str(test.total), verdict, faces)
 
 

@@ -14,7 +14,17 @@ from typing import Any
 import d20.diceast as ast
 
 from rules.dice import Die, Mark
-from rules.dnd5e_damage import HitPoints, Member, hit_points, members_of
+from rules.dnd5e_conditions import EXHAUSTION, MAX_EXHAUSTION, Affliction, affliction
+from rules.dnd5e_damage import (
+    DeathSave,
+    Fate,
+    HitPoints,
+    Member,
+    check_dying,
+    death_save,
+    hit_points,
+    members_of,
+)
 from rules.errors import RuleError, check_range
 from rules.expression import ExpressionRoll, check_tree, parse, roll_tree
 
@@ -49,6 +59,8 @@ MAX_MODIFIER = 30
 MAX_TARGET = 50
 # The proficiency table's last level (and challenge rating).
 MAX_LEVEL = 30
+# Challenge ratings as stat blocks write them: "0", "1/8", "1/4", "1/2", then "1" to "30".
+CHALLENGE_RATINGS = ("0", "1/8", "1/4", "1/2", *(str(n) for n in range(1, MAX_LEVEL + 1)))
 # The most identical monsters one initiative roll stands for.
 MAX_GROUP = 20
 INSPIRATION_CAP = 1
@@ -81,6 +93,14 @@ def proficiency_bonus(level_or_cr: int) -> int:
     return 2 + max(level_or_cr - 1, 0) // 4
 
 
+def challenge_level(rating: str) -> int:
+    """A challenge rating as the proficiency table reads it: the fractions are below 1,
+    where the bonus is +2 as for CR 0 and 1."""
+    if rating not in CHALLENGE_RATINGS:
+        raise RuleError("dnd.bad_challenge", rating=rating)
+    return int(rating) if "/" not in rating else 0
+
+
 @dataclass(frozen=True)
 class D20Test:
     """A d20 test: the d20s (two with advantage or disadvantage), the one that counts,
@@ -95,6 +115,10 @@ class D20Test:
     target: int | None = None
     attack: bool = False
     inspired: bool = False
+    # A condition decides: a hit is a critical (a Paralyzed target up close), or the test
+    # fails whatever the die (a Stunned creature's Dexterity save).
+    auto_critical: bool = False
+    auto_fail: bool = False
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -119,8 +143,15 @@ class D20Test:
 
     @property
     def critical(self) -> bool:
-        """Only attack rolls: natural 20/1 have no automatic effect on checks or saves."""
-        return self.attack and self.natural == 20
+        """Only attack rolls: natural 20/1 have no automatic effect on checks or saves. A
+        condition can make any hit a critical one."""
+        if not self.attack or self.auto_fail:
+            return False
+        if self.natural == 20:
+            return True
+        return (
+            self.auto_critical and not self.fumble and self.target is not None and self.total >= self.target
+        )
 
     @property
     def fumble(self) -> bool:
@@ -130,6 +161,8 @@ class D20Test:
     def success(self) -> bool | None:
         if self.target is None:
             return None
+        if self.auto_fail:
+            return False
         if self.critical:
             return True
         if self.fumble:
@@ -232,7 +265,8 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
 
 
 def roll_to_data(test: D20Test) -> dict[str, Any]:
-    return {
+    """The cog's stored shape; what a condition decided is kept only when it decided."""
+    data = {
         "rolls": [list(r) for r in test.rolls],
         "mode": test.mode.value,
         "modifier": test.modifier,
@@ -240,6 +274,8 @@ def roll_to_data(test: D20Test) -> dict[str, Any]:
         "attack": test.attack,
         "inspired": test.inspired,
     }
+    forced = {"auto_critical": test.auto_critical, "auto_fail": test.auto_fail}
+    return data | {key: True for key, value in forced.items() if value}
 
 
 def roll_from_data(data: dict[str, Any]) -> D20Test:
@@ -251,6 +287,8 @@ def roll_from_data(data: dict[str, Any]) -> D20Test:
         data["target"],
         data["attack"],
         data["inspired"],
+        data.get("auto_critical", False),
+        data.get("auto_fail", False),
     )
 
 
@@ -285,6 +323,55 @@ def _doubled(node: Any) -> Any:
 def roll_damage(expression: str, rng: random.Random, critical: bool = False) -> ExpressionRoll:
     tree = critical_tree(expression) if critical else parse(expression)
     return roll_tree(tree, rng, expression)
+
+
+# A damage die as drawn: its size and its face, in the order the roll drew them.
+Draw = tuple[int, int]
+
+
+class _Recorder(random.Random):
+    """Draws from ``rng`` and notes each (size and face), in order; replaying ``draws``
+    gives the same faces again except the ``fresh`` one, drawn anew ("reroll any die")."""
+
+    def __init__(self, rng: random.Random, draws: Sequence[Draw] = (), fresh: int | None = None) -> None:
+        super().__init__(0)
+        self.rng, self.draws, self.fresh = rng, tuple(draws), fresh
+        self.noted: list[Draw] = []
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
+        index = len(self.noted)
+        kept = self.draws[index] if index < len(self.draws) and index != self.fresh else None
+        if kept is not None and stop is None and kept[0] == start:
+            value = kept[1] - 1
+        else:
+            value = self.rng.randrange(start, stop, step)
+        self.noted.append((start if stop is None else stop - start, value + 1))
+        return value
+
+
+def roll_damage_dice(
+    expression: str, rng: random.Random, critical: bool = False
+) -> tuple[ExpressionRoll, tuple[Draw, ...]]:
+    """:func:`roll_damage`, with every die it drew (for Heroic Inspiration to reroll one)."""
+    recorder = _Recorder(rng)
+    return roll_damage(expression, recorder, critical), tuple(recorder.noted)
+
+
+def reroll_damage_die(
+    expression: str, rng: random.Random, critical: bool, draws: Sequence[Draw], index: int
+) -> tuple[ExpressionRoll, tuple[Draw, ...]]:
+    """The same damage with one die rolled again: Heroic Inspiration "can reroll any die
+    immediately after rolling it, and you must use the new roll". A die that set off more
+    dice (an explosion) may now set off fewer, or more, drawn anew."""
+    if not 0 <= index < len(draws):
+        raise RuleError("dnd.bad_die", die=index + 1)
+    recorder = _Recorder(rng, draws, index)
+    return roll_damage(expression, recorder, critical), tuple(recorder.noted)
+
+
+def roll_death_save(rng: random.Random, fate: Fate, hp: HitPoints, turn: int | None = None) -> DeathSave:
+    """A death saving throw: one d20, no modifier (``rules.dnd5e_damage.death_save``)."""
+    return death_save(fate, hp, rng.randint(1, 20), turn)
 
 
 # -- initiative --------------------------------------------------------------------------------
@@ -379,7 +466,9 @@ class Tracker:
 
     ``entries`` keep the table's order for ties; ``turn`` indexes :attr:`order`. Every
     change returns a new tracker; ``step`` counts turn changes so a stale button is refused;
-    ``applied`` notes each damage roll and creature it reached, so it reaches it once."""
+    ``applied`` notes each damage roll and creature it reached, so it reaches it once;
+    ``fates`` each creature's death saving throws, stability or death, and ``afflictions``
+    the conditions the GM set on it (both by its target id)."""
 
     entries: tuple[Entry, ...] = ()
     started: bool = False
@@ -388,6 +477,8 @@ class Tracker:
     step: int = 0
     ended: bool = False
     applied: tuple[str, ...] = ()
+    fates: tuple[tuple[str, Fate], ...] = ()
+    afflictions: tuple[tuple[str, tuple[Affliction, ...]], ...] = ()
 
     @property
     def order(self) -> tuple[Combatant, ...]:
@@ -475,13 +566,21 @@ class Tracker:
             raise RuleError("dnd.unknown_combatant")
         index = ordered.index(key)
         remaining = tuple(e for e in self.entries if e.combatant.key != key)
+        fates = tuple((t, f) for t, f in self.fates if t.split(".")[0] != key)
+        afflictions = tuple((t, a) for t, a in self.afflictions if t.split(".")[0] != key)
         if not self.started:
-            return replace(self, entries=remaining)
+            return replace(self, entries=remaining, fates=fates, afflictions=afflictions)
         turn, round_ = self.turn - (1 if index < self.turn else 0), self.round
         if remaining and turn >= len(remaining):
             turn, round_ = 0, round_ + 1
         return replace(
-            self, entries=remaining, turn=turn if remaining else 0, round=round_, step=self.step + 1
+            self,
+            entries=remaining,
+            turn=turn if remaining else 0,
+            round=round_,
+            step=self.step + 1,
+            fates=fates,
+            afflictions=afflictions,
         )
 
     def move_up(self, key: str) -> Tracker:
@@ -524,6 +623,68 @@ class Tracker:
             for e in self.entries
         )
         return replace(tracker, entries=entries)
+
+    def fate(self, target: str) -> Fate:
+        """A creature's death saving throws, stability or death (nothing noted: none)."""
+        return next((f for t, f in self.fates if t == target), Fate())
+
+    def with_fate(self, target: str, fate: Fate) -> Tracker:
+        """The tracker with ``target``'s fate; one with nothing to tell is not kept."""
+        kept = tuple((t, f) for t, f in self.fates if t != target)
+        return replace(self, fates=kept if fate == Fate() else (*kept, (target, fate)))
+
+    def conditions(self, target: str) -> tuple[Affliction, ...]:
+        """The conditions on ``target`` this round (one whose rounds ran out is gone)."""
+        kept = next((a for t, a in self.afflictions if t == target), ())
+        return tuple(a for a in kept if a.active(self.round))
+
+    def afflict(self, target: str, condition: str, rounds: int | None) -> Tracker:
+        """Set a condition on ``target`` (again: its new duration replaces the old one).
+        Exhaustion adds a level each time ("This condition is cumulative"); the sixth kills."""
+        self._open()
+        self.member(target)
+        new = affliction(condition, self.round, rounds)
+        had = next((a for a in self.conditions(target) if a.condition == condition), None)
+        if condition == EXHAUSTION and had is not None:
+            new = replace(new, level=min(had.level + 1, MAX_EXHAUSTION))
+        kept = tuple(a for a in self.conditions(target) if a.condition != condition)
+        tracker = self._with_conditions(target, (*kept, new))
+        if new.condition == EXHAUSTION and new.level == MAX_EXHAUSTION:
+            tracker = tracker.with_fate(target, replace(self.fate(target), dead=True))
+        return tracker
+
+    def relieve(self, target: str, condition: str) -> Tracker:
+        """Clear a condition from ``target``; refused when it does not have it. Exhaustion
+        loses one level ("Finishing a Long Rest removes 1 of your Exhaustion levels")."""
+        self._open()
+        self.member(target)
+        kept = self.conditions(target)
+        had = next((a for a in kept if a.condition == condition), None)
+        if had is None:
+            raise RuleError("dnd.condition.not_there", condition=condition)
+        others = tuple(a for a in kept if a.condition != condition)
+        if condition == EXHAUSTION and had.level > 1:
+            return self._with_conditions(target, (*others, replace(had, level=had.level - 1)))
+        return self._with_conditions(target, others)
+
+    def exhaustion(self, target: str) -> int:
+        """``target``'s Exhaustion level (0 without it)."""
+        return next((a.level for a in self.conditions(target) if a.condition == EXHAUSTION), 0)
+
+    def _with_conditions(self, target: str, kept: tuple[Affliction, ...]) -> Tracker:
+        others = tuple((t, a) for t, a in self.afflictions if t != target)
+        return replace(self, afflictions=(*others, (target, kept)) if kept else others)
+
+    def death_save(self, target: str, hp: HitPoints, rng: random.Random) -> tuple[Tracker, DeathSave]:
+        """A death saving throw for ``target`` at ``hp``: one a turn, noted in its fate."""
+        self._open()
+        self.member(target)
+        fate = self.fate(target)
+        check_dying(fate, hp)
+        if fate.saved_at is not None and fate.saved_at == self.step:
+            raise RuleError("dnd.death.once_a_turn")
+        saved = roll_death_save(rng, fate, hp, self.step)
+        return self.with_fate(target, saved.after), saved
 
     def noted(self, mark: str) -> Tracker:
         """Remember that ``mark`` (a roll and a creature) was applied, refusing it twice."""
@@ -584,7 +745,15 @@ def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
         "step": tracker.step,
         "ended": tracker.ended,
         "applied": list(tracker.applied),
+        "fates": {target: _fate_data(fate) for target, fate in tracker.fates},
+        "conditions": {
+            target: [[a.condition, a.until, a.level] for a in kept] for target, kept in tracker.afflictions
+        },
     }
+
+
+def _fate_data(fate: Fate) -> list[Any]:
+    return [fate.successes, fate.failures, fate.stable, fate.dead, fate.saved_at]
 
 
 def tracker_from_data(data: dict[str, Any]) -> Tracker:
@@ -597,4 +766,9 @@ def tracker_from_data(data: dict[str, Any]) -> Tracker:
         step=data["step"],
         ended=data["ended"],
         applied=tuple(data.get("applied", [])),
+        fates=tuple((target, Fate(*fate)) for target, fate in data.get("fates", {}).items()),
+        afflictions=tuple(
+            (target, tuple(Affliction(*a) for a in kept))
+            for target, kept in data.get("conditions", {}).items()
+        ),
     )

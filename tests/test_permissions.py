@@ -78,6 +78,7 @@ async def sheets(h: Harness) -> None:
 
 
 DUNE_SHEET = (Path(__file__).resolve().parents[1] / "docs" / "fichas" / "dune.json").read_bytes()
+DND_SHEET = (Path(__file__).resolve().parents[1] / "docs" / "fichas" / "dnd5e.json").read_bytes()
 
 
 async def own_sheets(h: Harness) -> None:
@@ -134,6 +135,39 @@ async def dnd_tracker(h: Harness) -> dict[str, Any]:
 
 async def dnd_tracker_open(h: Harness) -> None:
     await h.slash("dnd iniciativa panel", user=GM)
+
+
+async def dnd_target(h: Harness) -> dict[str, Any]:
+    """The tied monsters' tracker; the option names the second as a target."""
+    return {"objetivo": (await dnd_tracker(h))["combatiente"]}
+
+
+async def dnd_stunned(h: Harness) -> dict[str, Any]:
+    """The tracker's second monster is stunned (the GM set it), for clearing."""
+    target = await dnd_target(h)
+    await h.slash("dnd condicion poner", user=GM, condicion="aturdido", **target)
+    return target
+
+
+async def dnd_dying(h: Harness) -> dict[str, Any]:
+    """The player's character (the example sheet) at 0 hit points on the tracker, with no
+    death saving throw made yet: joined again each time, dropped by a GM's hit once."""
+    assert h.bot is not None
+    key = f"u{PLAYER.id}"
+    await h.slash("dnd iniciativa panel", user=GM)
+    if await h.bot.store.active_sheet(CHANNEL_ID, PLAYER.id) is None:
+        await h.slash("ficha importar", archivo=Upload("dnd5e.json", DND_SHEET))
+    else:
+        await h.slash("dnd iniciativa quitar", user=GM, combatiente=key)
+    h.script(10)
+    await h.slash("dnd iniciativa unirme")
+    if "PG 38/38" in (await h.slash("ficha ver")).text:
+        h.script(10)
+        attack = await h.slash("dnd ataque", user=GM, objetivo=key, bonificador=30, dano="40")
+        button = next(c for c in attack.message.custom_ids if c.startswith("dnd:dano:"))
+        await h.click(attack.message, button, user=GM)
+    h.bot.rng = random.Random(1)
+    return {"combatiente": key}
 
 
 CASES = [
@@ -232,6 +266,9 @@ CASES = [
     Case("dnd salvacion", "dnd5e", {"caracteristica": "fuerza", "modificador": 2}),
     Case("dnd ataque", "dnd5e", {"bonificador": 5, "ca": 12}),
     Case("dnd tirar", "dnd5e", {"expresion": "1d20"}),
+    Case("dnd muerte", "dnd5e", allowed=OWN, setup=dnd_dying),
+    Case("dnd condicion poner", "dnd5e", {"condicion": "aturdido"}, allowed=GM_ONLY, setup=dnd_target),
+    Case("dnd condicion quitar", "dnd5e", {"condicion": "aturdido"}, allowed=GM_ONLY, setup=dnd_stunned),
     # /mediana
     Case("mediana pv fijar", "mediana", {"fisico": 5, "maximo": 20, "jugador": PLAYER}, allowed=OWN),
     Case("mediana pv ver", "mediana", {"jugador": PLAYER}, changes=False, setup=sheets),

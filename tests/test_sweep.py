@@ -50,10 +50,26 @@ PRESSES_PER_COMPONENT = 30
 LEGACY = {"rep:repetir:": "tirar:repetir:"}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
-# A panel only a small roll walks to its end, swept first with its dice scripted, so what it
-# reaches never depends on the seeded dice: Donjon's Ley de los Éxitos with 4 successes to
-# spend (a fact form, a banked die, a friend's die) then the narration's *Narrado*.
-SMALL_PANELS = {"donjon": (["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4))}
+# A panel only a small roll walks to its end, swept first with its dice scripted (after the
+# commands that set it up), so what it reaches never depends on the seeded dice: Donjon's Ley
+# de los Éxitos with 4 successes to spend (a fact form, a banked die, a friend's die) then the
+# narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu);
+# Dune's test by a holder of Determinación (the menu of the dice it may reroll).
+SMALL_PANELS = {
+    "dune": (
+        [(["dune", "determinacion", "dar"], {"jugador": BOSS})],
+        ["dune", "tirada"],
+        {"habilidad": 6, "motivacion": 6, "dificultad": 1},
+        (15, 3),
+    ),
+    "donjon": ([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4)),
+    "dnd5e": (
+        [(["dnd", "inspiracion", "dar"], {"jugador": BOSS})],
+        ["dnd", "ataque"],
+        {"ca": 10, "bonificador": 5, "dano": "2d6"},
+        (15, 3, 4),
+    ),
+}
 
 
 @dataclass
@@ -80,6 +96,14 @@ class Sweep:
             return False
         return custom_id in self.panels[kind] or len(self.panels[kind]) < PANELS_PER_KIND
 
+    def kind_presses(self, component: dict[str, Any]) -> int:
+        """How often a component of this kind was pressed: of two equally fresh ones, the
+        kind never pressed goes first, then a button before a menu (a menu that settles a
+        panel, like Dune's opposed choice, would otherwise always beat the button beside it,
+        which then never shows again)."""
+        kind = _IDS.sub("#", component["custom_id"])
+        return sum(1 for pressed in self.pressed if _IDS.sub("#", pressed) == kind)
+
     def mark(self, message: Message, custom_id: str) -> None:
         self.panels[_IDS.sub("#", custom_id)].add(custom_id)
         self.last_seen[custom_id] = json.dumps(message.data, sort_keys=True)
@@ -99,7 +123,9 @@ class Sweep:
             fresh = [c for c in components(message) if self.worth_pressing(message, c["custom_id"])]
             if not fresh:
                 continue
-            component = min(fresh, key=lambda c: self.times[c["custom_id"]])
+            component = min(
+                fresh, key=lambda c: (self.times[c["custom_id"]], self.kind_presses(c), c["type"] != 2)
+            )
             self.mark(message, component["custom_id"])
             replies = await self.press(message, component)
             replies += await self.press_legacy(message, component["custom_id"])
@@ -244,14 +270,18 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     """Roll the system's small panel with its scripted dice, then sweep it (seeded dice again)."""
     if system not in SMALL_PANELS:
         return
-    path, options, faces = SMALL_PANELS[system]
+    setup, path, options, faces = SMALL_PANELS[system]
     assert sweep.h.bot is not None
     seeded = sweep.h.bot.rng
     await table(sweep, system)
+    for before, before_options in setup:
+        await sweep.command(before, before_options)
     sweep.h.script(*faces)
     reply = await sweep.command(path, options)
     sweep.h.bot.rng = seeded
     await sweep.crawl([reply])
+    if system != "donjon":
+        return
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
     record = await sweep.h.bot.store.record(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
     assert record is not None

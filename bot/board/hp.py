@@ -22,10 +22,13 @@ from bot.sheets.access import played
 from bot.sheets.live import LIVE, Data
 from bot.sheets.models import physique_of
 from bot.store import Store
-from rules import dnd5e, mediana
+from rules import dnd5e, dnd5e_damage, mediana
+from rules.dnd5e_conditions import EXHAUSTION, Affliction
+from rules.dnd5e_damage import Condition, Fate, HitPoints
 
-# The states the Mediana rules name, said after a player's numbers too (each changes play).
-MEDIANA_NAMED = frozenset({"malherido", "inconsciente", "muerto"})
+# The states the rules name, said after a player's numbers too (each changes play): Mediana's
+# malherido, inconsciente and muerto; D&D's inconsciente, estable and muerto.
+NAMED_STATES = frozenset({"malherido", "inconsciente", "estable", "muerto"})
 # The pools that hold hit points (a D&D sheet's PG and temporary PG, a player's Mediana
 # wounds): the board's ledger lines would tell their numbers.
 HP_POOLS = frozenset(live.pool for system in ("dnd5e", "mediana") for live in LIVE[system])
@@ -41,6 +44,15 @@ class Hp:
     state: str
     unit: str
     temporary: int = 0
+    # D&D's death saving throws so far (successes, failures), told beside "Inconsciente".
+    saves: tuple[int, int] = (0, 0)
+
+
+def state_text(lang: Lang, hp: Hp) -> str:
+    """The state's word, with the death saving throws counted when there are any."""
+    if any(hp.saves):
+        return t(lang, "board.hp.state.dying", successes=hp.saves[0], failures=hp.saves[1])
+    return t(lang, f"board.hp.state.{hp.state}")
 
 
 def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) -> str | None:
@@ -48,13 +60,13 @@ def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) ->
     if hp is None or setting is BoardHitPoints.HIDDEN:
         return None
     if setting is BoardHitPoints.STATE and not player:
-        return t(lang, f"board.hp.state.{hp.state}")
+        return state_text(lang, hp)
     if hp.temporary:
         return t(
             lang, f"board.hp.{hp.unit}_temp", current=hp.current, maximum=hp.maximum, temporary=hp.temporary
         )
-    if hp.state in MEDIANA_NAMED:
-        state = t(lang, f"board.hp.state.{hp.state}")
+    if hp.state in NAMED_STATES:
+        state = state_text(lang, hp)
         return t(lang, f"board.hp.{hp.unit}_state", current=hp.current, maximum=hp.maximum, state=state)
     return t(lang, f"board.hp.{hp.unit}", current=hp.current, maximum=hp.maximum)
 
@@ -79,12 +91,19 @@ async def sheet_data(store: Store, table: Table, user_id: int, system: System) -
 # -- D&D -----------------------------------------------------------------------------------------
 
 
-def dnd_points(current: int, maximum: int, temporary: int = 0) -> Hp:
+def dnd_points(
+    current: int, maximum: int, temporary: int = 0, fate: Fate | None = None, *, dies_at_zero: bool = False
+) -> Hp:
     """D&D hit points and their word: Ensangrentado ("Bloodied") at half the maximum or
-    less (SRD 5.2, "Daño y curación"), Caído at 0 (unconscious or dead: the GM says which)."""
-    if current <= 0:
-        state = "caido"
-    elif current * 2 <= maximum:
+    less (SRD 5.2, "Daño y curación"); at 0, what the tracker knows (``fate``): Muerto,
+    Estable, or Inconsciente with its death saving throws (a monster without a sheet dies
+    at 0)."""
+    fate = fate or Fate()
+    standing = dnd5e_damage.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
+    if standing is not Condition.UP:
+        saves = (fate.successes, fate.failures) if standing is Condition.UNCONSCIOUS else (0, 0)
+        return Hp(current, maximum, standing.value, "pg", temporary, saves)
+    if current * 2 <= maximum:
         state = "ensangrentado"
     elif current < maximum:
         state = "herido"
@@ -98,8 +117,11 @@ def dnd_player(combatant: dnd5e.Combatant) -> bool:
     return combatant.user_id is not None and not combatant.monster
 
 
-async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> tuple[Hp, ...]:
-    """Each creature's hit points, one per member of a group. A combatant linked to a
+async def dnd_hp(
+    store: Store, table: Table, combatant: dnd5e.Combatant, tracker: dnd5e.Tracker | None = None
+) -> tuple[Hp, ...]:
+    """Each creature's hit points, one per member of a group, with its fate on ``tracker``
+    (its death saving throws, stable, dead). A combatant linked to a
     sheet (``sheet_id``: a player's character or an NPC's sheet) reads it: current (pool
     ``ficha_pg``) and temporary (``ficha_pg_temp``), both owned by the sheet, and the
     file's maximum; a player of a tracker from before the link reads their active sheet.
@@ -113,17 +135,49 @@ async def dnd_hp(store: Store, table: Table, combatant: dnd5e.Combatant) -> tupl
         data = await sheet_data(store, table, combatant.user_id, System.DND5E)
     else:
         return tuple(
-            dnd_points(m.hp.current, m.hp.maximum, m.hp.temporary) for m in combatant.members if m.hp
+            dnd_points(
+                m.hp.current,
+                m.hp.maximum,
+                m.hp.temporary,
+                tracker.fate(m.target) if tracker else None,
+                dies_at_zero=combatant.monster,
+            )
+            for m in combatant.members
+            if m.hp
         )
     if data is None:
         return ()
     pg = data["pg"]
-    return (dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0)),)
+    fate = tracker.fate(combatant.key) if tracker else None
+    return (dnd_points(int(pg["actuales"]), int(pg["maximos"]), int(pg.get("temporales") or 0), fate),)
+
+
+def condition_name(lang: Lang, affliction: Affliction) -> str:
+    """A condition's name; Exhaustion's with its level ("Agotamiento 2")."""
+    if affliction.condition == EXHAUSTION:
+        return t(lang, "dnd.condition.agotamiento_level", level=affliction.level)
+    return t(lang, f"dnd.condition.{affliction.condition}")
+
+
+def with_conditions(
+    lang: Lang, tracker: dnd5e.Tracker, combatant: dnd5e.Combatant, shown: str | None
+) -> str | None:
+    """The hit points the board shows, then each member's conditions the GM set (the table
+    already sees them on the tracker's panel): "7/7 PG · Aturdido"."""
+    names = [
+        ", ".join(condition_name(lang, a) for a in tracker.conditions(m.target)) for m in combatant.members
+    ]
+    tags = [
+        text if combatant.count == 1 else t(lang, "board.dnd.member_conditions", name=m.name, conditions=text)
+        for m, text in zip(combatant.members, names, strict=True)
+        if text
+    ]
+    return " · ".join([shown, *tags] if shown else tags) or None
 
 
 def group_text(lang: Lang, setting: BoardHitPoints, points: tuple[Hp, ...], player: bool) -> str | None:
     """A group's hit points on one line, member by member ("7/15 PG, 0/15 PG"); in words,
-    alike ones counted ("Ileso ×2, Caído"), so twenty goblins stay one short line."""
+    alike ones counted ("Ileso ×2, Muerto"), so twenty goblins stay one short line."""
     texts = [text for p in points if (text := hp_text(lang, setting, p, player)) is not None]
     if not texts:
         return None

@@ -214,8 +214,9 @@ async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed)
     setting = table.settings.board_hit_points
     lines = []
     for c in tracker.order:
-        points = () if setting is BoardHitPoints.HIDDEN else await hp.dnd_hp(store, table, c)
+        points = () if setting is BoardHitPoints.HIDDEN else await hp.dnd_hp(store, table, c, tracker)
         shown = hp.group_text(lang, setting, points, hp.dnd_player(c))
+        shown = hp.with_conditions(lang, tracker, c, shown)
         lines.append(
             order_line(lang, c.name, c.initiative, c.count, acting is not None and c.key == acting.key, shown)
         )

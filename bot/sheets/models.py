@@ -181,9 +181,70 @@ class Attack(Part):
         return self
 
 
+# A monster's challenge rating as its stat block writes it (rules.dnd5e.CHALLENGE_RATINGS,
+# a test pins that they are the same).
+ChallengeRating = Literal[
+    "0",
+    "1/8",
+    "1/4",
+    "1/2",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "11",
+    "12",
+    "13",
+    "14",
+    "15",
+    "16",
+    "17",
+    "18",
+    "19",
+    "20",
+    "21",
+    "22",
+    "23",
+    "24",
+    "25",
+    "26",
+    "27",
+    "28",
+    "29",
+    "30",
+]
+
+
+# SRD 5.2's damage types (rules.dnd5e_damage.DAMAGE_TYPES, a test pins that they are the same).
+DamageType = Literal[
+    "acido",
+    "contundente",
+    "cortante",
+    "frio",
+    "fuego",
+    "fuerza",
+    "necrotico",
+    "perforante",
+    "psiquico",
+    "radiante",
+    "relampago",
+    "trueno",
+    "veneno",
+]
+DamageTypes = Annotated[list[DamageType], Field(max_length=13)]
+
+
 class DndSheet(SheetBase):
     sistema: Literal["dnd5e"] = "dnd5e"
     nivel: int = Field(ge=1, le=20)
+    # An NPC's challenge rating: when given, its proficiency bonus comes from it, not the level.
+    vd: ChallengeRating | None = None
     caracteristicas: Abilities
     competencias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
     pericias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
@@ -191,8 +252,30 @@ class DndSheet(SheetBase):
     ca: int = Field(ge=1, le=dnd5e.MAX_TARGET)
     pg: DndHitPoints
     velocidad: int = Field(9, ge=0, le=100)
+    # The damage types its damage is halved by, doubled by, or none of it taken (SRD 5.2).
+    resistencias: DamageTypes = Field(default_factory=list)
+    vulnerabilidades: DamageTypes = Field(default_factory=list)
+    inmunidades: DamageTypes = Field(default_factory=list)
     ataques: list[Attack] = Field(default_factory=list, max_length=LIST_LIMIT)
     rasgos: list[Line] = Field(default_factory=list, max_length=LIST_LIMIT)
+
+    @field_validator("vd", mode="before")
+    @classmethod
+    def _rating_as_written(cls, value: object) -> object:
+        """ "VD 5" typed in /ficha editar arrives as the number 5: the ratings are words."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    @property
+    def proficiency(self) -> int:
+        """The proficiency bonus: by challenge rating when the sheet has one, else by level."""
+        if self.vd is not None:
+            return dnd5e.proficiency_bonus(dnd5e.challenge_level(self.vd))
+        return dnd5e.proficiency_bonus(self.nivel)
+
+    @property
+    def proficiency_level(self) -> int:
+        """The level (or challenge rating, fractions as 0) the proficiency table reads."""
+        return self.nivel if self.vd is None else dnd5e.challenge_level(self.vd)
 
     @model_validator(mode="after")
     def _expertise_needs_proficiency(self) -> DndSheet:

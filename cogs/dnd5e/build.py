@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bot import render
 from rules import dnd5e
 from rules.dnd5e import D20Test
+from rules.dnd5e_conditions import Effect
+from rules.expression import ExpressionRoll
 
 Options = dict[str, Any]
-Builder = Callable[[random.Random, Options], dict[str, Any]]
+# The conditions that change a roll, as ``cogs.dnd5e.afflictions`` finds them: each a
+# ``name`` (whose), ``condition`` and ``effect`` (a ``rules.dnd5e_conditions.Effect``).
+Whys = list[dict[str, Any]]
+Builder = Callable[[random.Random, Options, Whys], dict[str, Any]]
 
 
 def part(name: str, value: int, **extra: Any) -> dict[str, Any]:
@@ -40,79 +46,109 @@ def modifier_parts(options: Options, ability: str | None, proficiency: int, expe
     return [p for p in parts if p["value"]]
 
 
+def level(options: Options) -> int:
+    """The level (or challenge rating) the proficiency bonus is read at: 1 when not given
+    (rolls stored before the option could be left empty kept 1)."""
+    return 1 if options["nivel"] is None else int(options["nivel"])
+
+
 def cancelled(advantage: bool, disadvantage: bool) -> bool:
     """Whether advantage and disadvantage met and cancelled: "la tirada no tiene ninguna"."""
     return advantage and disadvantage
 
 
-def test_data(test: D20Test, parts: list[Any], **notes: Any) -> dict[str, Any]:
-    return {"test": dnd5e.roll_to_data(test), "parts": parts, **notes}
+def test_data(test: D20Test, parts: list[Any], whys: Whys, **notes: Any) -> dict[str, Any]:
+    """The stored roll; ``condiciones``: the conditions that changed it, for the card."""
+    return {"test": dnd5e.roll_to_data(test), "parts": parts, "condiciones": whys, **notes}
 
 
-def check(rng: random.Random, options: Options) -> dict[str, Any]:
+def by_conditions(whys: Whys, effect: Effect) -> bool:
+    return any(w["effect"] == effect.value for w in whys)
+
+
+def penalised(test: D20Test, parts: list[Any], whys: Whys) -> D20Test:
+    """Exhaustion's penalty on the roll ("the roll is reduced by 2 times your Exhaustion
+    level"), added to the modifier and to its parts."""
+    penalty = sum(w["value"] for w in whys if w["effect"] == Effect.PENALTY.value)
+    if penalty:
+        parts.append(part("agotamiento", penalty))
+    return replace(test, modifier=test.modifier + penalty)
+
+
+def advantage(options: Options, whys: Whys) -> tuple[bool, bool]:
+    """Advantage and disadvantage from the options and the conditions together (they still
+    cancel: "la tirada no tiene ninguna de ellas")."""
+    return (
+        options["ventaja"] or by_conditions(whys, Effect.ADVANTAGE),
+        options["desventaja"] or by_conditions(whys, Effect.DISADVANTAGE),
+    )
+
+
+def check(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     """An ability check. With a tool: proficiency from either, once, and advantage when
     both ("Si también tienes Competencia en la habilidad … también tienes Ventaja")."""
     skill = options["habilidad"]
     ability = options["caracteristica"] or (dnd5e.SKILLS[skill] if skill else None)
     tool = options.get("herramienta", False)
-    proficient, the_mode = dnd5e.tool_check(
-        options["competencia"], tool, options["ventaja"], options["desventaja"]
-    )
-    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    ventaja, desventaja = advantage(options, whys)
+    proficient, the_mode = dnd5e.tool_check(options["competencia"], tool, ventaja, desventaja)
+    proficiency = dnd5e.proficiency_bonus(level(options))
     modifier = dnd5e.total_modifier(
         options["modificador"], proficiency, proficient, options["pericia"], options["bonificacion"]
     )
-    test = dnd5e.roll_test(rng, modifier, the_mode, options["cd"])
+    parts = modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"])
+    test = penalised(dnd5e.roll_test(rng, modifier, the_mode, options["cd"]), parts, whys)
     tool_advantage = options["competencia"] and tool
     return {
         "what": {"ability": ability, "skill": skill},
         **test_data(
             test,
-            modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"]),
-            cancelled=cancelled(options["ventaja"] or tool_advantage, options["desventaja"]),
+            parts,
+            whys,
+            cancelled=cancelled(ventaja or tool_advantage, desventaja),
             tool_advantage=tool_advantage,
         ),
     }
 
 
-def save(rng: random.Random, options: Options) -> dict[str, Any]:
-    """A saving throw; cover adds to Dexterity saves only (``rules.dnd5e.save_cover``)."""
+def save(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
+    """A saving throw; cover adds to Dexterity saves only (``rules.dnd5e.save_cover``); a
+    condition may fail it whatever the die."""
     ability = options["caracteristica"]
     cover = options.get("cobertura") or "ninguna"
     bonus = dnd5e.save_cover(ability, cover)
-    proficiency = dnd5e.proficiency_bonus(options["nivel"])
+    proficiency = dnd5e.proficiency_bonus(level(options))
     modifier = dnd5e.total_modifier(
         options["modificador"], proficiency, options["competencia"], False, options["bonificacion"]
     )
-    the_mode = dnd5e.mode(options["ventaja"], options["desventaja"])
-    test = dnd5e.roll_test(rng, modifier + bonus, the_mode, options["cd"])
+    ventaja, desventaja = advantage(options, whys)
+    test = dnd5e.roll_test(rng, modifier + bonus, dnd5e.mode(ventaja, desventaja), options["cd"])
     parts = modifier_parts(options, ability, proficiency if options["competencia"] else 0, False)
     if bonus:
         parts.append(part("cobertura", bonus, cover=cover))
+    test = replace(penalised(test, parts, whys), auto_fail=by_conditions(whys, Effect.FAILS))
     return {
         "what": {"ability": ability},
-        **test_data(test, parts, cancelled=cancelled(options["ventaja"], options["desventaja"])),
+        **test_data(test, parts, whys, cancelled=cancelled(ventaja, desventaja)),
     }
 
 
-def attack(rng: random.Random, options: Options) -> dict[str, Any]:
-    """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20)."""
+def attack(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
+    """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20, or on
+    any hit a condition makes critical)."""
     damage = options["dano"]
     if damage is not None:
         dnd5e.critical_tree(damage)  # refuse a bad damage expression before rolling anything
     cover = options.get("cobertura") or "ninguna"
+    ventaja, desventaja = advantage(options, whys)
     test = dnd5e.roll_attack(
-        rng,
-        options["bonificador"],
-        options["ca"],
-        dnd5e.mode(options["ventaja"], options["desventaja"]),
-        cover,
+        rng, options["bonificador"], options["ca"], dnd5e.mode(ventaja, desventaja), cover
     )
+    parts = list(options.get("partes") or [])
+    test = replace(penalised(test, parts, whys), auto_critical=by_conditions(whys, Effect.CRITICAL))
     return {
         "what": {"weapon": options.get("arma"), "type": options.get("tipo")},
-        **test_data(
-            test, options.get("partes") or [], cancelled=cancelled(options["ventaja"], options["desventaja"])
-        ),
+        **test_data(test, parts, whys, cancelled=cancelled(ventaja, desventaja)),
         "cover": cover,
         "ac": options["ca"],
         "damage": damage,
@@ -124,8 +160,13 @@ def damage_for(rng: random.Random, expression: str | None, test: D20Test) -> dic
     """Damage is rolled only on a hit, with doubled dice on a critical."""
     if not expression or not test.success:
         return None
-    damage = dnd5e.roll_damage(expression, rng, critical=test.critical)
-    return {"text": render.expression(damage.tree), "total": damage.total}
+    damage, draws = dnd5e.roll_damage_dice(expression, rng, critical=test.critical)
+    return damage_data(damage, draws)
+
+
+def damage_data(damage: ExpressionRoll, draws: tuple[dnd5e.Draw, ...]) -> dict[str, Any]:
+    """A damage roll as stored: its rendering, total, and each die drawn (size and face)."""
+    return {"text": render.expression(damage.tree), "total": damage.total, "draws": [list(d) for d in draws]}
 
 
 BUILDERS: dict[str, Builder] = {"prueba": check, "salvacion": save, "ataque": attack}

@@ -14,6 +14,7 @@ from bot.checks import (
     current_table,
     gm_table,
     in_gm_channel,
+    is_gm,
     reason,
     reason_option,
     secret_option,
@@ -32,6 +33,7 @@ from bot.reveal import is_secret
 from bot.rolls import act, load
 from bot.sheets import access
 from cogs.dnd5e import sheet
+from cogs.dnd5e.afflictions import roll_whys
 from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
     TrackerButton,
@@ -43,13 +45,29 @@ from cogs.dnd5e.combat import (
     show_tracker,
     tracker_or_refuse,
 )
-from cogs.dnd5e.components import InspirationButton, PassSelect, roll_view
-from cogs.dnd5e.damage import HitPointsButton, TargetSelect, damage_button
-from cogs.dnd5e.joining import aimed, combatant_choices, monster_entry, player_entry, target_choices
+from cogs.dnd5e.components import DamageDieSelect, InspirationButton, PassSelect, roll_view
+from cogs.dnd5e.damage import AdjustSelect, HitPointsButton, TargetSelect, damage_button
+from cogs.dnd5e.death import roll_death_save
+from cogs.dnd5e.joining import (
+    aimed,
+    combatant_choices,
+    monster_entry,
+    player_entry,
+    player_key,
+    target_choices,
+)
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND, NAME_LIMIT
-from cogs.dnd5e.vitals import open_tracker
-from rules import dnd5e, dnd5e_damage
+from cogs.dnd5e.state import (
+    COMBAT_KIND,
+    EXPRESSION_KIND,
+    GRANT_KIND,
+    INSPIRATION,
+    KIND,
+    NAME_LIMIT,
+    damage_type_name,
+)
+from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
+from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import Mode, Tracker
 from rules.errors import RuleError
@@ -74,8 +92,19 @@ ADVANTAGE = {
 
 
 # The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
-COMPONENTS = (InspirationButton, PassSelect, TrackerButton, HitPointsButton, TargetSelect)
+COMPONENTS = (
+    InspirationButton,
+    DamageDieSelect,
+    PassSelect,
+    TrackerButton,
+    HitPointsButton,
+    TargetSelect,
+    AdjustSelect,
+)
 HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
+Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
+DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in dnd5e_damage.DAMAGE_TYPES]
+CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in dnd5e_conditions.CONDITIONS]
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
@@ -93,6 +122,8 @@ class Dnd(commands.Cog):
     iniciativa = app_commands.Group(
         name=T("dnd.iniciativa"), description=T("dnd.iniciativa.desc"), parent=group
     )
+
+    condicion = app_commands.Group(name=T("dnd.condicion"), description=T("dnd.condicion.desc"), parent=group)
 
     def __init__(self, bot: Tirada) -> None:
         self.bot = bot
@@ -122,7 +153,9 @@ class Dnd(commands.Cog):
         ``motivo`` already made safe (making it safe twice would escape it twice)."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
-        data = BUILDERS[kind](self.bot.rng, options)
+        gm = is_gm(table, interaction)
+        whys = await roll_whys(self.bot.store, table, kind, options, interaction.user.id, gm)
+        data = BUILDERS[kind](self.bot.rng, options, whys)
         data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
         record = await rolls.record(
             self.bot.store, interaction, table, KIND, data, f"dnd.{kind}", secret=secret
@@ -168,7 +201,7 @@ class Dnd(commands.Cog):
         competencia: bool = False,
         pericia: bool = False,
         herramienta: bool = False,
-        nivel: Level = 1,
+        nivel: Level | None = None,
         bonificacion: Modifier = 0,
         ventaja: bool = False,
         desventaja: bool = False,
@@ -195,7 +228,8 @@ class Dnd(commands.Cog):
         }
         if modificador is None or como:
             table = await current_table(interaction)
-            options = sheet.check(await sheet.read(self.bot, interaction, table, como), options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.check(found, options) | {"ficha_id": sheet_id}
         await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
@@ -221,7 +255,7 @@ class Dnd(commands.Cog):
         caracteristica: str,
         modificador: Modifier | None = None,
         competencia: bool = False,
-        nivel: Level = 1,
+        nivel: Level | None = None,
         bonificacion: Modifier = 0,
         ventaja: bool = False,
         desventaja: bool = False,
@@ -245,13 +279,25 @@ class Dnd(commands.Cog):
         }
         if modificador is None or como:
             table = await current_table(interaction)
-            options = sheet.save(await sheet.read(self.bot, interaction, table, como), options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.save(found, options) | {"ficha_id": sheet_id}
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
-    @options("dnd.opt", "bonificador", "ca", "dano", "ventaja", "desventaja", "cobertura", "objetivo")
+    @options(
+        "dnd.opt",
+        "bonificador",
+        "ca",
+        "dano",
+        "tipo",
+        "ventaja",
+        "desventaja",
+        "cobertura",
+        "objetivo",
+        "a_distancia",
+    )
     @options("fichas.opt", "como", "arma")
-    @app_commands.choices(cobertura=COVER_CHOICES)
+    @app_commands.choices(cobertura=COVER_CHOICES, tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
     async def ataque(
@@ -262,16 +308,19 @@ class Dnd(commands.Cog):
         bonificador: Modifier | None = None,
         arma: app_commands.Range[str, 1, 100] | None = None,
         dano: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH] | None = None,
+        tipo: Choice[str] | None = None,
         ventaja: bool = False,
         desventaja: bool = False,
         cobertura: Choice[str] | None = None,
+        a_distancia: bool = False,
         como: app_commands.Range[str, 1, 100] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """To hit against AC (+ cover) and, on a hit, the damage (doubled dice on a 20);
         with ``arma``, the bonus and damage of that attack on the sheet; with ``objetivo``,
-        a creature of the open tracker (its AC, and the damage offered to it)."""
+        a creature of the open tracker (its AC, its conditions, and the damage offered to
+        it); ``a_distancia``: the attacker is farther than 5 feet (Prone, Paralyzed)."""
         target = None
         if objetivo:
             target = await aimed(interaction, await current_table(interaction), objetivo, ca)
@@ -282,14 +331,17 @@ class Dnd(commands.Cog):
             "bonificador": bonificador,
             "ca": ca,
             "dano": dano,
+            "tipo": tipo.value if tipo else None,
             "ventaja": ventaja,
             "desventaja": desventaja,
             "cobertura": cobertura.value if cobertura else None,
             "objetivo": target,
+            "a_distancia": a_distancia,
         }
         if arma:
             table = await current_table(interaction)
-            options = sheet.attack(await sheet.read(self.bot, interaction, table, como), arma, options)
+            sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
+            options = sheet.attack(found, arma, options) | {"ficha_id": sheet_id}
         elif bonificador is None:
             raise Refusal("fichas.dnd.need_bonus")
         await self.roll(interaction, "ataque", options, reason(motivo), secreta)
@@ -323,7 +375,8 @@ class Dnd(commands.Cog):
         return [c for c in named if fold(current) in fold(c.name)][:25]
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
-    @options("dnd.opt", "expresion", "ventaja", "desventaja")
+    @options("dnd.opt", "expresion", "ventaja", "desventaja", "tipo")
+    @app_commands.choices(tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
     async def tirar(
@@ -332,10 +385,13 @@ class Dnd(commands.Cog):
         expresion: app_commands.Range[str, 1, MAX_EXPRESSION_LENGTH],
         ventaja: bool = False,
         desventaja: bool = False,
+        tipo: Choice[str] | None = None,
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
-        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta)
+        """Any expression; ``tipo``: its damage type, when it is damage."""
+        kind = tipo.value if tipo else None
+        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta, kind)
 
     async def roll_expression(
         self,
@@ -345,6 +401,7 @@ class Dnd(commands.Cog):
         desventaja: bool,
         motivo: str | None,
         secret: bool,
+        kind: str | None = None,
     ) -> None:
         """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
         Recorded with its options so a secret one can be revealed and any can be repeated;
@@ -355,11 +412,12 @@ class Dnd(commands.Cog):
         roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
         lang = lang_for(interaction.locale)
         embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
+        kind_name = damage_type_name(lang, kind or "")
         mode_key = "dnd.mode.cancelled" if ventaja and desventaja else f"dnd.mode.{the_mode.value}"
         embeds.field(
             embed,
             t(lang, "dnd.roll.dice", mode=t(lang, mode_key)),
-            f"{render.expression(roll.tree)} = **{roll.total}**",
+            f"{render.expression(roll.tree)} = **{roll.total}** {kind_name}".strip(),
             inline=False,
         )
         data = {
@@ -368,6 +426,7 @@ class Dnd(commands.Cog):
             "desventaja": desventaja,
             "motivo": motivo,
             "secreta": secret,
+            "tipo": kind,
             # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
             "total": roll.total,
             "dados": [[d.sides, d.value] for d in roll.rolled],
@@ -394,6 +453,7 @@ class Dnd(commands.Cog):
             data["desventaja"],
             data["motivo"],
             data["secreta"],
+            data.get("tipo"),
         )
 
     # -- heroic inspiration ---------------------------------------------------------------
@@ -558,6 +618,79 @@ class Dnd(commands.Cog):
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, decide)
         await show_tracker(interaction, record)
 
+    @group.command(name=T("dnd.muerte"), description=T("dnd.muerte.desc"))
+    @options("dnd.opt", "combatiente")
+    async def muerte(self, interaction: discord.Interaction[Tirada], combatiente: str | None = None) -> None:
+        """A death saving throw for one's own dying character (the GM names the creature),
+        once a turn, counted on the tracker."""
+        table = await current_table(interaction)
+        record = await tracker_or_refuse(self.bot, table)
+        if combatiente is None and is_gm(table, interaction):
+            raise Refusal("dnd.death.whom")
+        await roll_death_save(interaction, record.id, combatiente or player_key(interaction.user.id))
+
+    # -- conditions ----------------------------------------------------------------------
+
+    @condicion.command(name=T("dnd.condicion.poner"), description=T("dnd.condicion.poner.desc"))
+    @options("dnd.opt", "objetivo", "condicion", "rondas")
+    @app_commands.choices(condicion=CONDITION_CHOICES)
+    @table_option
+    async def condicion_poner(
+        self,
+        interaction: discord.Interaction[Tirada],
+        objetivo: app_commands.Range[str, 1, 100],
+        condicion: Choice[str],
+        rondas: Rounds | None = None,
+        mesa: str | None = None,
+    ) -> None:
+        """The GM sets a condition on a creature, for ``rondas`` rounds or until cleared."""
+        await self.afflict(interaction, mesa, objetivo, condicion.value, rondas, set_it=True)
+
+    @condicion.command(name=T("dnd.condicion.quitar"), description=T("dnd.condicion.quitar.desc"))
+    @options("dnd.opt", "objetivo", "condicion")
+    @app_commands.choices(condicion=CONDITION_CHOICES)
+    @table_option
+    async def condicion_quitar(
+        self,
+        interaction: discord.Interaction[Tirada],
+        objetivo: app_commands.Range[str, 1, 100],
+        condicion: Choice[str],
+        mesa: str | None = None,
+    ) -> None:
+        await self.afflict(interaction, mesa, objetivo, condicion.value, None, set_it=False)
+
+    async def afflict(
+        self,
+        interaction: discord.Interaction[Tirada],
+        mesa: str | None,
+        typed: str,
+        condition: str,
+        rounds: int | None,
+        *,
+        set_it: bool,
+    ) -> None:
+        """Set or clear one condition on the tracker, keyed by this interaction, and show it."""
+        table = await gm_table(interaction, mesa)
+        record = await tracker_or_refuse(self.bot, table)
+        found = await targets(self.bot.store, table.channel_id, tracker_of(record))
+        target = pick(found, typed).member.target
+
+        def change(tracker: Tracker) -> Tracker:
+            if set_it:
+                return tracker.afflict(target, condition, rounds)
+            return tracker.relieve(target, condition)
+
+        reason = "dnd.condition.set" if set_it else "dnd.condition.cleared"
+        record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, changed(reason, change))
+        await show_tracker(interaction, record)
+
+    @condicion_poner.autocomplete("objetivo")
+    @condicion_quitar.autocomplete("objetivo")
+    async def condition_target_autocomplete(
+        self, interaction: discord.Interaction[Tirada], current: str
+    ) -> list[Choice[str]]:
+        return await target_choices(interaction, current)
+
     @prueba.autocomplete("como")
     @salvacion.autocomplete("como")
     @ataque.autocomplete("como")
@@ -569,6 +702,7 @@ class Dnd(commands.Cog):
 
     @iniciativa_subir.autocomplete("combatiente")
     @iniciativa_quitar.autocomplete("combatiente")
+    @muerte.autocomplete("combatiente")
     async def combatant_autocomplete(
         self, interaction: discord.Interaction[Tirada], current: str
     ) -> list[Choice[str]]:

@@ -20,9 +20,11 @@ from bot.models import Change, Record, Table
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton, parse_int
 from cogs.dnd5e.damage import vitals_button
+from cogs.dnd5e.death import roll_death_save
 from cogs.dnd5e.joining import player_entry, player_key
+from cogs.dnd5e.order import tracker_embed
 from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
-from cogs.dnd5e.vitals import open_tracker, tracker_of
+from cogs.dnd5e.vitals import open_tracker, targets, tracker_of
 from rules import dnd5e
 from rules.dnd5e import Mode, Tracker
 
@@ -36,27 +38,6 @@ def changed(reason: str, change: Callable[[Tracker], Tracker], *costs: Change) -
         return Decision(dnd5e.tracker_to_data(change(tracker_of(record))), costs, reason)
 
     return decide
-
-
-def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
-    acting = tracker.acting
-    if tracker.ended:
-        head = t(lang, "dnd.tracker.ended")
-    elif acting is None:
-        head = t(lang, "dnd.tracker.waiting")
-    else:
-        name = discord.utils.escape_markdown(acting.name)
-        head = t(lang, "dnd.tracker.acts", name=name, round=tracker.round)
-    embed = embeds.card(t(lang, "dnd.tracker.title", round=tracker.round), head)
-    lines = []
-    for c in tracker.order:
-        marker = "▶️ " if acting is not None and c.key == acting.key else ""
-        name = discord.utils.escape_markdown(c.name)
-        label = t(lang, "dnd.hp.group", name=name, n=c.count) if c.count > 1 else name
-        tag = " " + t(lang, "dnd.tracker.monster") if c.monster else ""
-        lines.append(f"{marker}**{c.initiative}** · {label}{tag}")
-    embeds.field(embed, t(lang, "dnd.tracker.order"), "\n".join(lines) or "—", inline=False)
-    return embed
 
 
 def tracker_view(lang: Lang, record: Record) -> discord.ui.View | None:
@@ -142,7 +123,7 @@ async def refresh_panel(interaction: discord.Interaction[Tirada], record: Record
 
 class TrackerButton(
     StepButton,
-    template=r"dnd:ini:(?P<action>unirme|empezar|siguiente|terminar|insp[01]):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
+    template=r"dnd:ini:(?P<action>unirme|empezar|siguiente|terminar|muerte|insp[01]):(?P<record>[0-9]{1,18}):(?P<step>[0-9]{1,6})",
 ):
     prefix = "dnd:ini"
 
@@ -161,6 +142,12 @@ class TrackerButton(
         if self.action.startswith("insp"):
             await self.inspire(interaction, int(self.action[-1]))
             return
+        if self.action == "muerte":
+            acting = tracker.acting
+            if acting is None or self.step != tracker.step:
+                raise Refusal("dnd.death.turn_over")
+            await roll_death_save(interaction, self.record_id, acting.key, self.step)
+            return
         gm = is_gm(await table_of(interaction, record), interaction)
         if self.action in ("empezar", "terminar") and not gm:
             raise Refusal("error.not_gm")
@@ -175,7 +162,7 @@ class TrackerButton(
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
         await update(interaction, **panel(lang, record))
         if self.action == "siguiente":
-            await announce_turn(interaction, tracker_of(record), lang)
+            await announce_turn(interaction, record, lang)
 
     async def inspire(self, interaction: discord.Interaction[Tirada], index: int) -> None:
         """Reroll one d20 of one's own initiative: the tracker changes and the inspiration
@@ -190,8 +177,11 @@ class TrackerButton(
         await refresh_panel(interaction, record)
 
 
-async def announce_turn(interaction: discord.Interaction, tracker: Tracker, lang: Lang) -> None:
-    """Tell the table whose turn it is, pinging the player whose character acts."""
+async def announce_turn(interaction: discord.Interaction[Tirada], record: Record, lang: Lang) -> None:
+    """Tell the table whose turn it is, pinging the player whose character acts; a dying
+    one gets the button for its death saving throw ("Whenever you start your turn with 0
+    Hit Points, you must make a Death Saving Throw")."""
+    tracker = tracker_of(record)
     current = tracker.acting
     if current is None:
         return
@@ -199,7 +189,15 @@ async def announce_turn(interaction: discord.Interaction, tracker: Tracker, lang
     text = t(lang, "dnd.tracker.your_turn", name=name, round=tracker.round)
     mentions = discord.AllowedMentions(users=[discord.Object(current.user_id)] if current.user_id else False)
     content = f"<@{current.user_id}>" if current.user_id else discord.utils.MISSING
-    await interaction.followup.send(content=content, embed=embeds.card(text), allowed_mentions=mentions)
+    found = await targets(interaction.client.store, record.channel_id, tracker)
+    view = discord.ui.View(timeout=None)
+    if any(x.combatant.key == current.key and x.dying for x in found):
+        text += "\n" + t(lang, "dnd.death.your_turn", name=name)
+        label = t(lang, "dnd.button.death_save")
+        view.add_item(TrackerButton(record.id, "muerte", tracker.step, label, discord.ButtonStyle.danger))
+    await interaction.followup.send(
+        content=content, embed=embeds.card(text), view=view, allowed_mentions=mentions
+    )
 
 
 def joined(entry: dnd5e.Entry) -> Decide:

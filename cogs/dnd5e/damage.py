@@ -5,7 +5,7 @@ the record ids, so it works after a restart."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -19,11 +19,14 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.rolls import load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
-from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, KIND, NAME_LIMIT
+from cogs.dnd5e.order import refresh_order
+from cogs.dnd5e.state import COMBAT_KIND, DAMAGE, EXPRESSION_KIND, KIND, NAME_LIMIT
 from cogs.dnd5e.vitals import (
     Target,
+    adjustment_of,
     allowed,
     alter,
+    alter_all,
     harm_text,
     hurting,
     numbers,
@@ -39,11 +42,13 @@ from rules import dnd5e
 from rules.dnd5e_damage import (
     MAX_AMOUNT,
     MAX_HP,
-    Condition,
+    Adjustment,
+    Fate,
     Harm,
-    HitPoints,
-    condition,
+    after_harm,
+    after_healing,
     heal,
+    standing,
     with_maximum,
     with_temporary,
 )
@@ -65,17 +70,31 @@ def vitals_button(lang: Lang, tracker_id: int) -> HitPointsButton:
     return HitPointsButton(tracker_id, "pg", t(lang, "dnd.button.vitals"))
 
 
-def damage_of(roll: Record) -> tuple[int, bool]:
-    """A roll's damage and whether it was a critical's (rolled doubled already)."""
+@dataclass(frozen=True)
+class Dealt:
+    """A roll's damage: the total, whether a critical rolled it (doubled already), its type."""
+
+    amount: int
+    critical: bool
+    kind: str | None
+
+
+def damage_of(roll: Record) -> Dealt:
+    """The damage a roll dealt: an attack's on a hit, or a plain roll's total."""
     if roll.kind == KIND:
         rolled = roll.data.get("damage_roll")
         if not rolled:
             raise Refusal("dnd.hp.no_damage")
         critical = dnd5e.roll_from_data(roll.data["test"]).critical
-        return min(max(rolled["total"], 0), MAX_AMOUNT), critical
+        return Dealt(min(max(rolled["total"], 0), MAX_AMOUNT), critical, typed(roll.data["what"].get("type")))
     if "total" not in roll.data:
         raise Refusal("error.roll_gone")
-    return min(max(roll.data["total"], 0), MAX_AMOUNT), False
+    return Dealt(min(max(roll.data["total"], 0), MAX_AMOUNT), False, typed(roll.data.get("tipo")))
+
+
+def typed(kind: str | None) -> str | None:
+    """A damage type the defences know (a sheet's free text that names none: no type)."""
+    return DAMAGE.resolve(kind) if kind else None
 
 
 def can_take(found: list[Target]) -> list[Target]:
@@ -84,11 +103,19 @@ def can_take(found: list[Target]) -> list[Target]:
 
 
 def target_menu(
-    lang: Lang, source: int, tracker_id: int, found: list[Target], scope: str, gm: bool
+    lang: Lang,
+    source: int,
+    tracker_id: int,
+    found: list[Target],
+    scope: str,
+    gm: bool,
+    chosen: Adjustment = Adjustment.FULL,
 ) -> discord.ui.View:
     """A menu of creatures (numbers only for the GM). Past 25 creatures it lists the
-    combatants, and a group picked opens the menu of its members."""
+    combatants, and a group picked opens the menu of its members. A roll's damage may go
+    to several creatures at once, with a second menu for how they take it."""
     shown = [x for x in found if scope == ALL or x.combatant.key == scope]
+    several = bool(source) and len(shown) <= MAX_OPTIONS
     if len(shown) <= MAX_OPTIONS:
         options = [
             discord.SelectOption(
@@ -107,8 +134,20 @@ def target_menu(
             for key, c in list(groups.items())[:MAX_OPTIONS]
         ]
     view = discord.ui.View(timeout=None)
-    view.add_item(TargetSelect(source, tracker_id, scope, options, t(lang, "dnd.hp.pick")))
+    count = len(options) if several else 1
+    view.add_item(TargetSelect(source, tracker_id, scope, options, t(lang, "dnd.hp.pick"), chosen, count))
+    if source:
+        view.add_item(
+            AdjustSelect(source, tracker_id, scope, adjust_options(lang, chosen), t(lang, "dnd.adjust.pick"))
+        )
     return view
+
+
+def adjust_options(lang: Lang, chosen: Adjustment) -> list[discord.SelectOption]:
+    return [
+        discord.SelectOption(label=t(lang, f"dnd.adjust.{a.value}"), value=a.value, default=a is chosen)
+        for a in Adjustment
+    ]
 
 
 async def show_vitals(interaction: discord.Interaction[Tirada], record: Record) -> None:
@@ -134,7 +173,7 @@ async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) 
     gm = is_gm(await table_of(interaction, roll), interaction)
     if interaction.user.id != roll.user_id and not gm:
         raise Refusal("dnd.hp.not_your_roll")
-    damage_of(roll)
+    damage_of(roll)  # refuse a roll without damage before looking for targets
     tracker = await open_tracker(bot.store, roll.channel_id)
     if tracker is None:
         raise Refusal("dnd.tracker.none")
@@ -143,7 +182,7 @@ async def offer_targets(interaction: discord.Interaction[Tirada], roll: Record) 
     if aimed and aimed["tracker"] == tracker.id:
         if all(x.member.target != aimed["target"] for x in found):
             raise Refusal("dnd.hp.unknown_target", name=safe(aimed["name"]))
-        await apply_roll(interaction, roll, tracker.id, aimed["target"], from_menu=False)
+        await apply_roll(interaction, roll, tracker.id, [aimed["target"]], from_menu=False)
         return
     alive = can_take(found)
     if not alive:
@@ -156,35 +195,39 @@ async def apply_roll(
     interaction: discord.Interaction[Tirada],
     roll: Record,
     tracker_id: int,
-    target_id: str,
+    target_ids: list[str],
     *,
     from_menu: bool,
+    chosen: Adjustment = Adjustment.FULL,
 ) -> None:
-    """Apply a roll's damage to one creature, once; the table reads what it did, the
-    roller the hit points only when they may see them."""
+    """Apply a roll's damage to each creature picked, once each and all in one operation;
+    the table reads what it did (and what changed it), the roller the hit points only
+    where they may see them."""
     lang = lang_for(interaction.locale)
-    amount, critical = damage_of(roll)
-    mark = f"{roll.id}:{target_id}"
-    target, harm = await alter(
-        interaction.client.store,
-        interaction,
-        tracker_id,
-        target_id,
-        hurting(amount, critical),
-        "dnd.hp.damage",
-        mark,
+    dealt = damage_of(roll)
+    marks = {target_id: f"{roll.id}:{target_id}" for target_id in target_ids}
+    step = hurting(dealt.amount, dealt.critical, dealt.kind, chosen)
+    done = await alter_all(
+        interaction.client.store, interaction, tracker_id, target_ids, step, "dnd.hp.damage", marks
     )
-    public = harm_text(lang, safe(target.member.name), harm)
     table = await table_of(interaction, roll)
-    private = private_text(lang, target, harm) if allowed(table, interaction, target) else ""
+    public_lines, private_lines = [], []
+    for one in done:
+        why = adjustment_of(one.target, dealt.amount, dealt.kind, chosen).why
+        public_lines.append(harm_text(lang, safe(one.target.member.name), one.harm, one.fate, why))
+        if allowed(table, interaction, one.target):
+            private_lines.append(private_text(lang, one.target, one.harm))
+    public, private = "\n".join(public_lines), "\n".join(private_lines)
     if from_menu:
         text = "\n".join(line for line in (public, private) if line)
         await update(interaction, embed=embeds.card(text, colour=embeds.FAILURE), view=None)
         await interaction.followup.send(embed=embeds.card(public, colour=embeds.FAILURE))
-        return
-    await send(interaction, embed=embeds.card(public, colour=embeds.FAILURE))
-    if private:
-        await interaction.followup.send(embed=embeds.card(private), ephemeral=True)
+    else:
+        await send(interaction, embed=embeds.card(public, colour=embeds.FAILURE))
+        if private:
+            await interaction.followup.send(embed=embeds.card(private), ephemeral=True)
+    changed = any(one.fate != one.target.fate for one in done)
+    await refresh_order(interaction, done[-1].record, changed)
 
 
 class HitPointsButton(ActionButton, template=r"dnd:(?P<action>pg|dano):(?P<record>[0-9]{1,18})"):
@@ -207,10 +250,102 @@ class HitPointsButton(ActionButton, template=r"dnd:(?P<action>pg|dano):(?P<recor
 class TargetSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"dnd:blanco:(?P<source>[0-9]{1,18}):(?P<tracker>[0-9]{1,18}):(?P<scope>-|[um][0-9]{1,20})",
+    template=r"dnd:blanco:(?P<source>[0-9]{1,18}):(?P<tracker>[0-9]{1,18}):(?P<scope>-|[um][0-9]{1,20})"
+    r"(?::(?P<how>[a-z]{1,20}))?",
 ):
-    """The creature to change: ``source`` is the roll whose damage it takes, or 0 for the
-    GM's form; ``scope`` narrows the menu to one group's members."""
+    """The creatures to change: ``source`` is the roll whose damage they take (one or
+    several), or 0 for the GM's form (one); ``scope`` narrows the menu to one group's
+    members; ``how`` is how they take the damage (menus posted before it: in full)."""
+
+    def __init__(
+        self,
+        source: int,
+        tracker_id: int,
+        scope: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str = "",
+        how: Adjustment = Adjustment.FULL,
+        several: int = 1,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dnd:blanco:{source}:{tracker_id}:{scope}:{how.value}",
+                options=options or [discord.SelectOption(label="-")],
+                placeholder=placeholder or None,
+                max_values=several,
+            )
+        )
+        self.source = source
+        self.tracker_id = tracker_id
+        self.scope = scope
+        self.how = how
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TargetSelect:
+        return cls(int(match["source"]), int(match["tracker"]), match["scope"], how=adjustment(match["how"]))
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        return await record_channel(interaction, self.tracker_id)
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        store = interaction.client.store
+        lang = lang_for(interaction.locale)
+        values = list(dict.fromkeys(selected(interaction)))
+        if not values or (len(values) > 1 and not self.source):
+            raise Refusal("dnd.hp.pick_one")
+        record = await load(store, self.tracker_id, COMBAT_KIND)
+        found = await targets(store, record.channel_id, tracker_of(record))
+        gm = is_gm(await table_of(interaction, record), interaction)
+        if len(values) == 1 and any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
+            offered = can_take(found) if self.source else found
+            view = target_menu(lang, self.source, self.tracker_id, offered, values[0], gm, self.how)
+            await update(interaction, view=view)
+            return
+        picked = [next((x for x in found if x.member.target == value), None) for value in values]
+        missing = next((value for value, x in zip(values, picked, strict=True) if x is None), None)
+        if missing is not None:
+            raise Refusal("dnd.hp.unknown_target", name=safe(missing[:60]))
+        if self.source:
+            roll = await source_roll(interaction, self.source, record, gm)
+            await apply_roll(interaction, roll, self.tracker_id, values, from_menu=True, chosen=self.how)
+            return
+        if not gm:
+            raise Refusal("error.not_gm")
+        target = picked[0]
+        assert target is not None
+        await interaction.response.send_modal(HitPointsModal(self.tracker_id, target, lang))
+
+
+def adjustment(value: str | None) -> Adjustment:
+    """How a menu's damage is taken, from its custom_id (a value no menu carries: refused)."""
+    try:
+        return Adjustment(value or Adjustment.FULL.value)
+    except ValueError:
+        raise Refusal("error.roll_gone") from None
+
+
+async def source_roll(
+    interaction: discord.Interaction[Tirada], roll_id: int, tracker: Record, gm: bool
+) -> Record:
+    """The roll a damage menu applies: of this table, and the presser's own unless GM."""
+    roll = await interaction.client.store.record(roll_id)
+    if roll is None or roll.channel_id != tracker.channel_id or roll.kind not in (KIND, EXPRESSION_KIND):
+        raise Refusal("error.roll_gone")
+    if interaction.user.id != roll.user_id and not gm:
+        raise Refusal("dnd.hp.not_your_roll")
+    return roll
+
+
+class AdjustSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"dnd:ajuste:(?P<source>[0-9]{1,18}):(?P<tracker>[0-9]{1,18}):(?P<scope>-|[um][0-9]{1,20})",
+):
+    """How the creatures picked take a roll's damage (in full, half for a successful save,
+    a resistance, vulnerability or immunity no sheet notes): the creatures' menu is drawn
+    again carrying it."""
 
     def __init__(
         self,
@@ -222,7 +357,7 @@ class TargetSelect(
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                custom_id=f"dnd:blanco:{source}:{tracker_id}:{scope}",
+                custom_id=f"dnd:ajuste:{source}:{tracker_id}:{scope}",
                 options=options or [discord.SelectOption(label="-")],
                 placeholder=placeholder or None,
             )
@@ -234,7 +369,7 @@ class TargetSelect(
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> TargetSelect:
+    ) -> AdjustSelect:
         return cls(int(match["source"]), int(match["tracker"]), match["scope"])
 
     async def record_table(self, interaction: discord.Interaction) -> int:
@@ -242,32 +377,18 @@ class TargetSelect(
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         store = interaction.client.store
-        lang = lang_for(interaction.locale)
         values = selected(interaction)
         if len(values) != 1:
             raise Refusal("dnd.hp.pick_one")
+        how = adjustment(values[0])
         record = await load(store, self.tracker_id, COMBAT_KIND)
-        found = await targets(store, record.channel_id, tracker_of(record))
         gm = is_gm(await table_of(interaction, record), interaction)
-        if any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
-            offered = can_take(found) if self.source else found
-            view = target_menu(lang, self.source, self.tracker_id, offered, values[0], gm)
-            await update(interaction, view=view)
-            return
-        target = next((x for x in found if x.member.target == values[0]), None)
-        if target is None:
-            raise Refusal("dnd.hp.unknown_target", name=safe(values[0][:60]))
-        if self.source:
-            roll = await store.record(self.source)
-            if roll is None or roll.channel_id != record.channel_id:
-                raise Refusal("error.roll_gone")
-            if interaction.user.id != roll.user_id and not gm:
-                raise Refusal("dnd.hp.not_your_roll")
-            await apply_roll(interaction, roll, self.tracker_id, target.member.target, from_menu=True)
-            return
-        if not gm:
-            raise Refusal("error.not_gm")
-        await interaction.response.send_modal(HitPointsModal(self.tracker_id, target, lang))
+        await source_roll(interaction, self.source, record, gm)
+        found = can_take(await targets(store, record.channel_id, tracker_of(record)))
+        lang = lang_for(interaction.locale)
+        await update(
+            interaction, view=target_menu(lang, self.source, self.tracker_id, found, self.scope, gm, how)
+        )
 
 
 class HitPointsModal(Modal):
@@ -303,16 +424,19 @@ class HitPointsModal(Modal):
         if (maximum, hurt, cure, temporary) == (None, None, None, None):
             raise Refusal("dnd.hp.form.empty")
 
-        def step(hp: HitPoints | None, dies_at_zero: bool) -> Harm:
-            if maximum is not None:
-                hp = with_maximum(hp, maximum)
+        def step(target: Target) -> tuple[Harm, Fate]:
+            hp = target.hp if maximum is None else with_maximum(target.hp, maximum)
             if hp is None:
                 raise Refusal("dnd.hp.unknown")
-            harm = take_damage(hp, hurt or 0, dies_at_zero=dies_at_zero)
+            if target.dead and (hurt or cure):
+                raise Refusal("dnd.hp.already_dead" if hurt else "dnd.death.stays_dead")
+            harm = take_damage(hp, hurt or 0, dies_at_zero=target.dies_at_zero)
+            fate = after_harm(target.fate, harm)
             after = heal(harm.after, cure) if cure else harm.after
+            fate = after_healing(fate, after) if cure else fate
             after = with_temporary(after, temporary) if temporary is not None else after
-            state = harm.condition if harm.condition is Condition.DEAD and not cure else None
-            return replace(harm, after=after, condition=state or condition(after, dies_at_zero=dies_at_zero))
+            state = standing(after, fate, dies_at_zero=target.dies_at_zero)
+            return replace(harm, after=after, condition=state), fate
 
         table = await table_of(
             interaction, await load(interaction.client.store, self.tracker_id, COMBAT_KIND)
@@ -320,8 +444,9 @@ class HitPointsModal(Modal):
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         store = interaction.client.store
-        target, harm = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
-        lines = [private_text(lang, target, harm)]
-        if not target.dead:
-            lines += what_it_did(lang, safe(target.member.name), harm)
+        done = await alter(store, interaction, self.tracker_id, self.target, step, "dnd.hp.gm")
+        lines = [private_text(lang, done.target, done.harm)]
+        if not done.target.dead:
+            lines += what_it_did(lang, safe(done.target.member.name), done.harm, done.fate)
         await send(interaction, embed=embeds.card("\n".join(lines)), ephemeral=True)
+        await refresh_order(interaction, done.record, done.fate != done.target.fate)

@@ -10,7 +10,8 @@ from bot import embeds, render
 from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
 from bot.models import Record
-from cogs.dnd5e.state import ability_name, skill_name
+from cogs.dnd5e.afflictions import why_lines
+from cogs.dnd5e.state import ability_name, damage_type_name, skill_name
 from cogs.dnd5e.vitals import safe
 from rules import dnd5e
 from rules.dnd5e import D20Test, Mode
@@ -18,7 +19,11 @@ from rules.dnd5e import D20Test, Mode
 
 def verdict(lang: Lang, test: D20Test, aimed: dict[str, Any] | None = None) -> str:
     """Against a monster of the tracker (``aimed``, its AC hidden) the card names it
-    instead of its AC."""
+    instead of its AC; a condition's automatic failure or critical says so."""
+    if test.auto_fail:
+        return t(lang, "dnd.verdict.auto_fail")
+    if test.critical and test.natural != 20:
+        return t(lang, "dnd.verdict.critical_condition", total=test.total)
     if test.critical:
         return t(lang, "dnd.verdict.critical")
     if test.fumble:
@@ -109,7 +114,7 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     test = dnd5e.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     embed = embeds.card(title(lang, data), by_line(lang, record), colour)
-    dice = [dice_line(test), breakdown(lang, data, test)]
+    dice = [dice_line(test), breakdown(lang, data, test), *why_lines(lang, data.get("condiciones") or [])]
     embeds.field(
         embed,
         t(lang, "dnd.roll.dice", mode=mode_text(lang, data, test)),
@@ -128,9 +133,13 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     damage = data.get("damage_roll")
     if damage:
         key = "dnd.roll.damage_critical" if test.critical else "dnd.roll.damage"
-        kind = discord.utils.escape_markdown(data["what"].get("type") or "")
+        kind = discord.utils.escape_markdown(damage_type_name(lang, data["what"].get("type") or ""))
         line = f"{damage['text']} = **{damage['total']}** {kind}".rstrip()
         embeds.field(embed, t(lang, key), line, inline=False)
-    if test.inspired:
+    rerolled = (damage or {}).get("rerolled")
+    if rerolled:
+        sides, old, new = rerolled
+        embed.set_footer(text=t(lang, "dnd.roll.inspired_damage", sides=sides, old=old, new=new))
+    elif test.inspired:
         embed.set_footer(text=t(lang, "dnd.roll.inspired"))
     return embeds.titled(embed, data.get("motivo"))

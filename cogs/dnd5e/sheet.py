@@ -19,32 +19,47 @@ from bot.names import closest, containing
 from bot.sheets import access
 from bot.sheets.models import Attack, DndSheet
 from cogs.dnd5e.build import Options, part
+from cogs.dnd5e.state import DAMAGE
 from rules import dnd5e
 
 
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
     """The roller's active sheet, or the GM's NPC ``como`` names."""
-    _, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
-    return access.of_kind(sheet, DndSheet)
+    return (await read_row(bot, interaction, table, como))[1]
+
+
+async def read_row(
+    bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None
+) -> tuple[int, DndSheet]:
+    """:func:`read` with the sheet's id: a roll made as an NPC is that creature's on the
+    tracker (its conditions change the roll)."""
+    row, sheet = await access.for_roll(bot.store, table, is_gm(table, interaction), interaction.user.id, como)
+    return row.id, access.of_kind(sheet, DndSheet)
 
 
 def modifier(sheet: DndSheet, ability: str) -> int:
     return dnd5e.ability_modifier(getattr(sheet.caracteristicas, ability))
 
 
+def typed_or(options: Options, key: str, from_sheet: int) -> int:
+    """A number typed in the command wins over the sheet's, as in every other roll."""
+    typed = options[key]
+    return from_sheet if typed is None else typed
+
+
 def check(sheet: DndSheet, options: Options) -> Options:
     """A check's numbers: the ability (the skill's, unless one is named), proficiency and
-    expertise in the skill, the level."""
+    expertise in the skill, the level; a typed modifier or level wins over the sheet."""
     skill = options["habilidad"]
     ability = options["caracteristica"] or (dnd5e.SKILLS[skill] if skill else None)
-    if ability is None:
+    if ability is None and options["modificador"] is None:
         raise Refusal("fichas.dnd.need_ability")
     return options | {
         "caracteristica": ability,
-        "modificador": modifier(sheet, ability),
+        "modificador": typed_or(options, "modificador", modifier(sheet, ability) if ability else 0),
         "competencia": options["competencia"] or skill in sheet.competencias,
         "pericia": options["pericia"] or skill in sheet.pericias,
-        "nivel": sheet.nivel,
+        "nivel": typed_or(options, "nivel", sheet.proficiency_level),
         "ficha": sheet.nombre,
     }
 
@@ -52,9 +67,9 @@ def check(sheet: DndSheet, options: Options) -> Options:
 def save(sheet: DndSheet, options: Options) -> Options:
     ability = options["caracteristica"]
     return options | {
-        "modificador": modifier(sheet, ability),
+        "modificador": typed_or(options, "modificador", modifier(sheet, ability)),
         "competencia": options["competencia"] or ability in sheet.salvaciones,
-        "nivel": sheet.nivel,
+        "nivel": typed_or(options, "nivel", sheet.proficiency_level),
         "ficha": sheet.nombre,
     }
 
@@ -70,7 +85,7 @@ def attack(sheet: DndSheet, typed: str, options: Options) -> Options:
     """An attack's bonus from the sheet (ability + proficiency + the weapon's own bonus) and
     its damage expression, unless the command gave them."""
     chosen = weapon(sheet, typed)
-    proficiency = dnd5e.proficiency_bonus(sheet.nivel) if chosen.competente else 0
+    proficiency = sheet.proficiency if chosen.competente else 0
     parts = [
         part("caracteristica", modifier(sheet, chosen.caracteristica), ability=chosen.caracteristica)
         if chosen.caracteristica
@@ -85,7 +100,7 @@ def attack(sheet: DndSheet, typed: str, options: Options) -> Options:
         "dano": options["dano"] or chosen.dano or None,
         "partes": parts if options["bonificador"] is None else [],
         "arma": chosen.nombre,
-        "tipo": chosen.tipo,
+        "tipo": options.get("tipo") or DAMAGE.resolve(chosen.tipo) or chosen.tipo or None,
         "ficha": sheet.nombre,
     }
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.i18n import Lang, t
+from bot.names import Names
+from rules.dnd5e_damage import DAMAGE_TYPES
 
 KIND = "dnd"
 COMBAT_KIND = "dnd_combate"
@@ -19,3 +21,13 @@ def ability_name(lang: Lang, key: str) -> str:
 
 def skill_name(lang: Lang, key: str) -> str:
     return t(lang, f"dnd.skill.{key}")
+
+
+# The damage types by name in either language ("fuego", "Fire", "relampago"), for a sheet's
+# attack whose type is free text.
+DAMAGE = Names("dnd.damage_type", DAMAGE_TYPES, "dnd.unknown_damage_type")
+
+
+def damage_type_name(lang: Lang, kind: str) -> str:
+    """A damage type's name; a sheet's free text that is not one stays as written."""
+    return t(lang, f"dnd.damage_type.{kind}") if kind in DAMAGE_TYPES else kind

@@ -12,7 +12,7 @@ Either way the change and the tracker's note of it are one operation on the trac
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import discord
 
@@ -31,12 +31,25 @@ from bot.store import Store
 from cogs.dnd5e.state import COMBAT_KIND
 from rules import dnd5e, dnd5e_damage
 from rules.dnd5e import Combatant, Member, Tracker
-from rules.dnd5e_damage import Condition, Harm, HitPoints
+from rules.dnd5e_damage import (
+    Adjusted,
+    Adjustment,
+    Condition,
+    Defences,
+    Fate,
+    Harm,
+    HitPoints,
+    adjusted,
+    after_harm,
+    standing,
+)
 
 # Trackers looked at for the open one (the newest few of the table).
 RECENT_TRACKERS = 5
 
-Step = Callable[[HitPoints | None, bool], Harm]
+# What a change does to one creature: the damage it takes (with the hit points it leaves)
+# and its fate afterwards (death saving throws, stable, dead).
+Step = Callable[["Target"], tuple[Harm, Fate]]
 
 
 def tracker_of(record: Record) -> Tracker:
@@ -63,6 +76,8 @@ class Target:
     hp: HitPoints | None
     ac: int | None
     row: SheetRow | None = None
+    fate: Fate = field(default_factory=Fate)
+    defences: Defences = field(default_factory=Defences)
 
     @property
     def dies_at_zero(self) -> bool:
@@ -71,10 +86,18 @@ class Target:
 
     @property
     def dead(self) -> bool:
-        return self.hp is not None and self.hp.current == 0 and self.dies_at_zero
+        """Killed (outright, by three failed death saves) or a monster at 0: for good."""
+        return self.condition() is Condition.DEAD
+
+    @property
+    def dying(self) -> bool:
+        """At 0 hit points, neither stable nor dead: it makes death saving throws."""
+        return self.condition() is Condition.UNCONSCIOUS
 
     def condition(self) -> Condition | None:
-        return None if self.hp is None else dnd5e_damage.condition(self.hp, dies_at_zero=self.dies_at_zero)
+        if self.fate.dead:
+            return Condition.DEAD
+        return None if self.hp is None else standing(self.hp, self.fate, dies_at_zero=self.dies_at_zero)
 
     def visible_to(self, gm: bool, user_id: int) -> bool:
         """Its numbers are the GM's, and a player's own character's (their sheet's, or the
@@ -93,9 +116,18 @@ async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Targe
             sheet = access.of_kind(await access.content(store, row), DndSheet)
             pg = sheet.pg
             hp = HitPoints(pg.actuales, pg.maximos, pg.temporales)
-            found += [Target(combatant, m, hp, sheet.ca, row) for m in combatant.members]
+            defences = Defences(
+                frozenset(sheet.resistencias), frozenset(sheet.vulnerabilidades), frozenset(sheet.inmunidades)
+            )
+            found += [
+                Target(combatant, m, hp, sheet.ca, row, tracker.fate(m.target), defences)
+                for m in combatant.members
+            ]
         else:
-            found += [Target(combatant, m, m.hp, combatant.ac) for m in combatant.members]
+            found += [
+                Target(combatant, m, m.hp, combatant.ac, fate=tracker.fate(m.target))
+                for m in combatant.members
+            ]
     return found
 
 
@@ -134,6 +166,17 @@ def sheet_changes(row: SheetRow, before: HitPoints, after: HitPoints) -> tuple[C
     return tuple(changes)
 
 
+@dataclass(frozen=True)
+class Altered:
+    """A change made: the tracker as stored after it, the creature as it was, the damage
+    it took (with the hit points left) and its fate now."""
+
+    record: Record
+    target: Target
+    harm: Harm
+    fate: Fate
+
+
 async def alter(
     store: Store,
     interaction: discord.Interaction,
@@ -142,41 +185,73 @@ async def alter(
     step: Step,
     reason: str,
     mark: str | None = None,
-) -> tuple[Target, Harm]:
-    """Change one creature's hit points by ``step`` (given them, or None when unknown, and
-    whether it dies at 0), once: the tracker notes ``mark`` in the same operation."""
-    done: list[tuple[Target, Harm]] = []
+) -> Altered:
+    """Change one creature's hit points and fate by ``step``, once: the tracker notes
+    ``mark`` and the fate in the same operation."""
+    marks = {target_id: mark} if mark else {}
+    return (await alter_all(store, interaction, tracker_id, [target_id], step, reason, marks))[0]
+
+
+async def alter_all(
+    store: Store,
+    interaction: discord.Interaction,
+    tracker_id: int,
+    target_ids: list[str],
+    step: Step,
+    reason: str,
+    marks: dict[str, str],
+) -> list[Altered]:
+    """Change each creature's hit points and fate by ``step`` (one roll's damage reaching
+    several), all in one operation on the tracker or none: each ``marks`` entry, noted
+    there, refuses the same roll reaching the same creature twice."""
+    done: list[tuple[Target, Harm, Fate]] = []
 
     async def decide(record: Record) -> Decision:
         tracker = tracker_of(record)
         if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
-        target = pick(await targets(store, record.channel_id, tracker), target_id)
-        harm = step(target.hp, target.dies_at_zero)
-        done[:] = [(target, harm)]
-        if target.row is not None:
-            changes = sheet_changes(target.row, harm.before, harm.after)
-            tracker = tracker.noted(mark) if mark else tracker
-        else:
-            changes = ()
-            tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
-        return Decision(dnd5e.tracker_to_data(tracker), changes, reason)
+        found = await targets(store, record.channel_id, tracker)
+        changes: list[Change] = []
+        done.clear()
+        for target_id in dict.fromkeys(target_ids):
+            target = pick(found, target_id)
+            harm, fate = step(target)
+            done.append((target, harm, fate))
+            tracker = tracker.with_fate(target.member.target, fate)
+            mark = marks.get(target_id)
+            if target.row is not None:
+                changes += sheet_changes(target.row, harm.before, harm.after)
+                tracker = tracker.noted(mark) if mark else tracker
+            else:
+                tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
+        return Decision(dnd5e.tracker_to_data(tracker), tuple(changes), reason)
 
-    await act(store, interaction, tracker_id, COMBAT_KIND, decide)
-    return done[0]
+    record, _ = await act(store, interaction, tracker_id, COMBAT_KIND, decide)
+    return [Altered(record, *one) for one in done]
 
 
-def hurting(amount: int, critical: bool) -> Step:
-    """Damage from a roll: refused for a creature without hit points or already dead."""
+def hurting(
+    amount: int, critical: bool, kind: str | None = None, chosen: Adjustment = Adjustment.FULL
+) -> Step:
+    """Damage from a roll, adjusted for each creature (its sheet's defences against
+    ``kind``, and what was ``chosen`` when applying): refused for a creature without hit
+    points or already dead (the dead take no more death saving throw failures)."""
 
-    def step(hp: HitPoints | None, dies_at_zero: bool) -> Harm:
-        if hp is None:
+    def step(target: Target) -> tuple[Harm, Fate]:
+        if target.hp is None:
             raise Refusal("dnd.hp.unknown")
-        if dies_at_zero and hp.current == 0:
+        if target.dead:
             raise Refusal("dnd.hp.already_dead")
-        return dnd5e_damage.damage(hp, amount, critical=critical, dies_at_zero=dies_at_zero)
+        taken = adjusted(amount, kind, target.defences, chosen).amount
+        harm = dnd5e_damage.damage(target.hp, taken, critical=critical, dies_at_zero=target.dies_at_zero)
+        return harm, after_harm(target.fate, harm)
 
     return step
+
+
+def adjustment_of(target: Target, amount: int, kind: str | None, chosen: Adjustment) -> Adjusted:
+    """What changed the damage a creature took (for the table to read why)."""
+    return adjusted(amount, kind, target.defences, chosen)
 
 
 # -- what the table and the GM read ------------------------------------------------------------
@@ -195,7 +270,14 @@ def numbers(lang: Lang, target: Target) -> str:
     state = target.condition()
     if state is not None and state is not Condition.UP:
         parts.append(t(lang, f"dnd.hp.condition.{state.value}"))
+    if target.dying and (target.fate.successes or target.fate.failures):
+        parts.append(saves_text(lang, target.fate))
     return " · ".join(parts)
+
+
+def saves_text(lang: Lang, fate: Fate) -> str:
+    """ "éxitos 1 · fallos 2": the death saving throws counted so far."""
+    return t(lang, "dnd.death.count", successes=fate.successes, failures=fate.failures)
 
 
 def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
@@ -205,20 +287,29 @@ def vitals_embed(lang: Lang, shown: list[Target]) -> discord.Embed:
     return embeds.card(t(lang, "dnd.hp.title"), fit_more(lang, lines, embeds.DESCRIPTION_LIMIT))
 
 
-def harm_text(lang: Lang, name: str, harm: Harm) -> str:
-    """What the table reads: the damage and what it did, never the hit points left."""
-    return "\n".join([t(lang, "dnd.hp.took", name=name, amount=harm.amount), *what_it_did(lang, name, harm)])
+def harm_text(lang: Lang, name: str, harm: Harm, fate: Fate, why: tuple[Adjustment, ...] = ()) -> str:
+    """What the table reads: the damage (and what changed it) and what it did, never the
+    hit points left."""
+    if why:
+        reasons = ", ".join(t(lang, f"dnd.adjust.why.{w.value}") for w in why)
+        took = t(lang, "dnd.hp.took_adjusted", name=name, amount=harm.amount, why=reasons)
+    else:
+        took = t(lang, "dnd.hp.took", name=name, amount=harm.amount)
+    return "\n".join([took, *what_it_did(lang, name, harm, fate)])
 
 
-def what_it_did(lang: Lang, name: str, harm: Harm) -> list[str]:
-    """The lines damage earns: death, falling unconscious, death saving throws failed."""
-    lines = []
+def what_it_did(lang: Lang, name: str, harm: Harm, fate: Fate) -> list[str]:
+    """The lines damage earns: death (outright, or the third failure), falling
+    unconscious, death saving throws failed."""
     if harm.condition is Condition.DEAD:
-        lines.append(t(lang, "dnd.hp.dies", name=name))
-    elif harm.before.current > 0 and harm.condition is Condition.UNCONSCIOUS:
+        return [t(lang, "dnd.hp.dies", name=name)]
+    lines = []
+    if harm.before.current > 0 and harm.after.current == 0:
         lines.append(t(lang, "dnd.hp.falls", name=name))
     if harm.death_failures:
         lines.append(t(lang, "dnd.hp.death_failures", name=name, n=harm.death_failures))
+    if fate.dead:
+        lines.append(t(lang, "dnd.hp.dies", name=name))
     return lines
 
 

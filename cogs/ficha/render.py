@@ -68,9 +68,9 @@ def dnd(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
     pg = sheet.pg
     summary = t(
         lang,
-        "fichas.dnd.summary",
-        level=sheet.nivel,
-        proficiency=dnd5e.proficiency_bonus(sheet.nivel),
+        "fichas.dnd.summary" if sheet.vd is None else "fichas.dnd.summary_cr",
+        level=sheet.nivel if sheet.vd is None else sheet.vd,
+        proficiency=sheet.proficiency,
         ac=sheet.ca,
         hp=pg.actuales,
         max=pg.maximos,

@@ -212,7 +212,7 @@ async def test_an_npc_sheet_on_the_tracker_reads_its_hit_points(harness: Harness
 @pytest.mark.parametrize(
     ("current", "maximum", "word"),
     [(38, 38, "Ileso"), (37, 38, "Herido"), (20, 38, "Herido"), (19, 38, "Ensangrentado"),
-     (19, 37, "Herido"), (18, 37, "Ensangrentado"), (1, 38, "Ensangrentado"), (0, 38, "Caído")],
+     (19, 37, "Herido"), (18, 37, "Ensangrentado"), (1, 38, "Ensangrentado")],
 )  # fmt: skip
 def test_dnd_words(current: int, maximum: int, word: str) -> None:
     """SRD 5.2: "Si tienes la mitad de tus puntos de golpe o menos, estás Ensangrentado"."""

@@ -298,7 +298,7 @@ async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
     # Destreza +3, competencia +3; damage 1d6+3 as on the sheet.
     assert "Ataque con Arco corto" in reply.text
     assert "**12** +6 = **18**" in reply.text and "+6 = Destreza +3, competencia +3" in reply.text
-    assert "= **7** perforante" in reply.text
+    assert "= **7** Perforante" in reply.text
     unknown = await harness.slash("dnd ataque", arma="hacha", ca=13)
     assert "no tiene el ataque «hacha»" in unknown.text
     bare = await harness.slash("dnd ataque", ca=13)

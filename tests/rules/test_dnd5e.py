@@ -147,3 +147,27 @@ def test_bounds_are_typed() -> None:
         dnd5e.roll_damage("1000d6", random.Random(1))
     with pytest.raises(RuleError):
         dnd5e.roll_damage("60d6", random.Random(1), critical=True)
+
+
+def test_challenge_ratings_are_the_sheets_and_give_the_table_bonus() -> None:
+    from typing import get_args
+
+    from bot.sheets.models import ChallengeRating
+
+    assert get_args(ChallengeRating) == dnd5e.CHALLENGE_RATINGS
+    ratings = ("0", "1/8", "1/2", "4", "5", "30")
+    bonuses = {r: dnd5e.proficiency_bonus(dnd5e.challenge_level(r)) for r in ratings}
+    assert bonuses == {"0": 2, "1/8": 2, "1/2": 2, "4": 2, "5": 3, "30": 9}
+    with pytest.raises(RuleError):
+        dnd5e.challenge_level("1/3")
+
+
+def test_inspiration_rerolls_one_damage_die_and_keeps_the_others() -> None:
+    rolled, draws = dnd5e.roll_damage_dice("2d6+1d8+2", Scripted([3, 5, 7]))
+    assert rolled.total == 17 and draws == ((6, 3), (6, 5), (8, 7))
+    again, redrawn = dnd5e.reroll_damage_die("2d6+1d8+2", Scripted([1]), False, draws, 1)
+    assert again.total == 13 and redrawn == ((6, 3), (6, 1), (8, 7))
+    critical, doubled = dnd5e.roll_damage_dice("1d6+3", Scripted([2, 4]), critical=True)
+    assert critical.total == 9 and len(doubled) == 2
+    with pytest.raises(RuleError):
+        dnd5e.reroll_damage_die("1d6", Scripted([1]), False, draws[:1], 3)
