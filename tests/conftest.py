@@ -4,9 +4,7 @@ so WAL and reopening behave as in production), and a PostgreSQL server for the s
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -14,20 +12,6 @@ import pytest
 
 from tests.support.harness import Harness
 from tests.support.postgres import Server, Unavailable
-
-# Temporary files (each test's database, the PostgreSQL cluster, the e2e processes' data)
-# go to RAM where the machine has room there and nobody chose a TMPDIR: a file on tmpfs is
-# still a file (WAL, locks, reopening), but creating a database no longer waits on the
-# disk's fsync, which was most of a store's opening (130 ms against 15) on a busy disk.
-SHARED_MEMORY = Path("/dev/shm")
-ROOM_NEEDED = 2 * 1024**3
-if (
-    "TMPDIR" not in os.environ
-    and os.access(SHARED_MEMORY, os.W_OK)
-    and shutil.disk_usage(SHARED_MEMORY).free > ROOM_NEEDED
-):
-    os.environ["TMPDIR"] = str(SHARED_MEMORY)
-    tempfile.tempdir = None
 
 
 @pytest.fixture
