@@ -39,7 +39,7 @@ async def test_every_reason_the_load_writes_to_the_ledger_reads_as_a_sentence(tm
 
     h = Harness(tmp_path / "reasons.db", seed=3)
     await h.start()
-    await run_load(h, make_tables(8), rounds=2, batch=8)
+    await run_load(h, make_tables(8), rounds=4, batch=8)
     await h.close()
     with sqlite3.connect(tmp_path / "reasons.db") as db:
         reasons = {r for (r,) in db.execute("SELECT DISTINCT reason FROM ledger")}

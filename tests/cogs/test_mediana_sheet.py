@@ -396,13 +396,14 @@ async def test_a_damage_roll_finds_its_target_once(harness: Harness, monkeypatch
     assert harness.bot is not None
     store = harness.bot.store
     reads = []
-    original = store.sheets
+    for name in ("sheets", "named_sheets"):
+        original = getattr(store, name)
 
-    async def counted(channel_id: int) -> Any:
-        reads.append(channel_id)
-        return await original(channel_id)
+        async def counted(channel_id: int, *args: Any, _original: Any = original, **kwargs: Any) -> Any:
+            reads.append(channel_id)
+            return await _original(channel_id, *args, **kwargs)
 
-    monkeypatch.setattr(store, "sheets", counted)
+        monkeypatch.setattr(store, name, counted)
     harness.script(6, 3)
     reply = await harness.slash("mediana daño", user=GM, dados="1d6+1", objetivo="maese tobias")
     assert "Maese Tobías: 18 → **10**/18 PV · en pie" in reply.text

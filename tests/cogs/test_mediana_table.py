@@ -4,6 +4,7 @@ rounds, opposed tests with both sides' state, motivo and *Repetir*."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -42,17 +43,19 @@ async def test_a_mistaken_damage_is_in_the_history_and_undone(table: Harness) ->
 
 
 def count_records(table: Harness, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The kinds of every ``store.records`` read from now on."""
+    """The kinds of every read of records from now on (``store.records`` and
+    ``store.latest_records``, each player's newest)."""
     assert table.bot is not None
     store = table.bot.store
     reads: list[str] = []
-    original = store.records
+    for name in ("records", "latest_records"):
+        original = getattr(store, name)
 
-    async def counted(channel_id: int, kind: str, limit: int) -> list[Record]:
-        reads.append(kind)
-        return await original(channel_id, kind, limit)
+        async def counted(channel_id: int, kind: str, *args: Any, _original: Any = original) -> Any:
+            reads.append(kind)
+            return await _original(channel_id, kind, *args)
 
-    monkeypatch.setattr(store, "records", counted)
+        monkeypatch.setattr(store, name, counted)
     return reads
 
 
