@@ -40,7 +40,7 @@ def writable(gm: bool, user_id: int, row: SheetRow) -> bool:
 
 async def content(store: Store, row: SheetRow) -> SheetBase:
     """The sheet as play has left it: the stored file with its live pools' values."""
-    return io.validate(await played(store, row))
+    return io.validate(await played(store, row), stored=True)
 
 
 async def played(store: Store, row: SheetRow) -> Data:

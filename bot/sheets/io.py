@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from bot.options import typable, untypable
-from bot.sheets.models import SHEETS, VERSION, Sheet, SheetBase
+from bot.sheets.models import SHEETS, STORED, VERSION, Sheet, SheetBase
 
 MAX_BYTES = 64 * 1024
 # How deep a file may nest lists and objects: a sheet nests three levels at most.
@@ -106,8 +106,9 @@ def untypable_texts(data: Any, where: str = "", depth: int = 0) -> Iterator[Prob
         yield from untypable_texts(value, path, depth + 1)
 
 
-def validate(data: Any) -> SheetBase:
-    """A sheet from decoded JSON (an import, or a stored sheet read back)."""
+def validate(data: Any, *, stored: bool = False) -> SheetBase:
+    """A sheet from decoded JSON (an import, or a ``stored`` sheet read back: the rules of
+    what is written, added after it was stored, do not make it unreadable)."""
     if not isinstance(data, dict):
         raise Rejected([Problem("not_object")])
     if data.get("version") != VERSION:
@@ -115,7 +116,7 @@ def validate(data: Any) -> SheetBase:
     if data.get("sistema") not in SHEETS:
         raise Rejected([Problem("system", "sistema", ", ".join(SHEETS))])
     try:
-        return SHEET.validate_python(data)
+        return SHEET.validate_python(data, context={STORED: True} if stored else None)
     except ValidationError as error:
         raise Rejected([problem(e) for e in error.errors()]) from None
 

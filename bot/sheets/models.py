@@ -29,6 +29,16 @@ from rules import dnd5e, donjon, dune, mediana
 from rules.errors import RuleError
 
 VERSION: Literal[1] = 1
+# The validation context of a stored sheet read back (``bot.sheets.io.validate``): the rules a
+# sheet must meet when it is written, added after it was stored, do not make it unreadable.
+STORED = "stored"
+
+
+def written(info: ValidationInfo) -> bool:
+    """Whether the sheet being validated is being written (imported, edited), not read back."""
+    return not (info.context or {}).get(STORED)
+
+
 NAME_LIMIT = 60
 TEXT_LIMIT = 200
 LIST_LIMIT = 40
@@ -102,10 +112,11 @@ class Drive(Part):
     tachada: bool = False
 
     @model_validator(mode="after")
-    def _high_drives_have_a_statement(self) -> Drive:
+    def _high_drives_have_a_statement(self, info: ValidationInfo) -> Drive:
         """ "cualquier motivación incrementada hasta 6 gana una frase": a drive of 6 or more
-        has its statement (one below 6 has none: :attr:`statement` ignores its text)."""
-        if self.valor >= dune.STATEMENT_FROM and not self.declaracion:
+        has its statement (one below 6 has none: :attr:`statement` ignores its text). A rule
+        of what is written: a sheet stored before it was read back still loads."""
+        if written(info) and self.valor >= dune.STATEMENT_FROM and not self.declaracion:
             raise PydanticCustomError("statement", "declaracion", {"limit": dune.STATEMENT_FROM})
         return self
 
@@ -343,10 +354,13 @@ class DonjonSheet(SheetBase):
     equipo: list[DonjonItem] = Field(default_factory=list, max_length=LIST_LIMIT)
 
     @model_validator(mode="after")
-    def _within_level_plus_three(self) -> DonjonSheet:
+    def _within_level_plus_three(self, info: ValidationInfo) -> DonjonSheet:
         """ "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas
         características": Heridas, the two Tiradas de Salvación and the Habilidades (not
-        Provisiones or Riqueza: Roland starts with 5 Provisiones at level 1)."""
+        Provisiones or Riqueza: Roland starts with 5 Provisiones at level 1). A rule of what
+        is written (an import, an edit): a sheet stored before it was read back still loads."""
+        if not written(info):
+            return self
         cap = donjon.characteristic_cap(self.nivel)
         dice = {"heridas": self.heridas, **self.salvaciones.model_dump()}
         dice |= {s.nombre: s.dados for s in self.habilidades}

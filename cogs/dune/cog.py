@@ -639,7 +639,7 @@ class Dune(commands.Cog):
         character = access.of_kind(found, DuneSheet)
         data = {**row.data, "recursos": [*row.data.get("recursos", []), {"nombre": name, "texto": ""}]}
         try:
-            io.validate(data)
+            io.validate(data, stored=True)
         except io.Rejected:
             raise Refusal("dune.asset.sheet_full", max=LIST_LIMIT) from None
         reason = "dune.asset.permanent"

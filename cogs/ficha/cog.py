@@ -159,7 +159,7 @@ class Sheets(commands.Cog):
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
             raise Refusal("fichas.busy")
         else:
-            await self.renew_companion(interaction, ctx, row, io.validate(current), sheet)
+            await self.renew_companion(interaction, ctx, row, io.validate(current, stored=True), sheet)
         fresh = await self.bot.store.sheet(ctx.table.channel_id, row.id)
         assert fresh is not None
         await self.show(interaction, ctx, fresh, "fichas.editar.done")

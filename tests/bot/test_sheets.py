@@ -103,3 +103,18 @@ def test_the_pools_the_store_knows_as_a_sheets_are_exactly_its_live_fields() -> 
     they must be the pools the live fields are built on, no more and no fewer."""
     owned = {live.pool for fields in LIVE.values() for live in fields if not live.by_player}
     assert owned == SHEET_POOLS
+
+
+def test_a_rule_of_what_is_written_does_not_make_a_stored_sheet_unreadable() -> None:
+    """Nivel + 3 (Donjon) and a statement on a drive of 6 or more (Dune) came after sheets
+    were stored: an import or an edit breaking them is refused, but a stored sheet read back
+    (every roll by name reads it) still loads, so a table's old sheet never ends in a crash."""
+    donjon = example("donjon") | {"heridas": 9}
+    dune = example("dune")
+    drive = next(iter(dune["motivaciones"]))
+    dune["motivaciones"][drive] = dune["motivaciones"][drive] | {"valor": 7, "declaracion": ""}
+    for data, kind in ((donjon, "level_cap"), (dune, "statement")):
+        with pytest.raises(io.Rejected) as refused:
+            io.validate(data)
+        assert [p.kind for p in refused.value.problems] == [kind]
+        assert io.validate(data, stored=True).nombre == data["nombre"]
