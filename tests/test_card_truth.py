@@ -622,6 +622,16 @@ async def dnd_inspiration_on_damage(play: Play) -> None:
     await play.click(attack.message, menu, values=["0"], component_type=3)
 
 
+async def dnd_initiative_inspiration(play: Play) -> None:
+    """Heroic Inspiration spent on one's own initiative, from the private offer."""
+    await play.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    await play.slash("dnd iniciativa panel")
+    play.harness.script(3)
+    joined = await play.slash("dnd iniciativa unirme", modificador=2)
+    play.harness.script(18)
+    await play.click(joined.message, custom_id(joined.message, "dnd:ini:insp0"))
+
+
 async def mediana_rest(play: Play) -> None:
     await play.slash("mediana pv daño", user=GM, cantidad=5, jugador=PLAYER)
     await play.slash("mediana descanso", comodidad=True)
@@ -710,6 +720,7 @@ CASES = [
     case("dnd5e", True, dnd_inspiration),
     case("dnd5e", True, dnd_inspiration_spent),
     case("dnd5e", False, dnd_inspiration_on_damage),
+    case("dnd5e", False, dnd_initiative_inspiration),
     case("dnd5e", True, dnd_damage_to_a_sheet),
 ]
 
