@@ -98,13 +98,22 @@ def _client(interaction: discord.Interaction) -> Tirada:
     return cast("Tirada", interaction.client)
 
 
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel this interaction came from. A channel discord.py cannot build (a DM's
+    partial channel with no type, or a type it does not know) leaves no id, and every
+    table, roll and record hangs on one: refused in words, not asserted."""
+    if interaction.channel_id is None:
+        raise Refusal("error.no_channel")
+    return interaction.channel_id
+
+
 async def current_table(interaction: discord.Interaction, mesa: str | None = None) -> Table:
     """The table this interaction acts on: its own channel's, or from a GM channel the
     linked table named by ``mesa`` (a channel id from the autocomplete) or the only one."""
-    assert interaction.channel_id is not None
-    own, served = await _client(interaction).store.tables_seen_from(interaction.channel_id)
+    channel_id = channel_of(interaction)
+    own, served = await _client(interaction).store.tables_seen_from(channel_id)
     if not served:
-        return own or Table(interaction.channel_id, interaction.guild_id)
+        return own or Table(channel_id, interaction.guild_id)
     if mesa:
         chosen = next((table for table in served if str(table.channel_id) == mesa.strip()), None)
         if chosen is None:

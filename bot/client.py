@@ -19,7 +19,7 @@ from discord.ext import commands, tasks
 
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
-from bot.errors import RefusedCheck, answer_error
+from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
@@ -148,10 +148,12 @@ class Tirada(commands.Bot):
 
     @tasks.loop(minutes=10)
     async def prune(self) -> None:
-        """Retention, in the background: a failure is logged and the next round tries again."""
+        """Retention, in the background: a failure is logged and the next round tries again.
+        A PostgreSQL connection lost mid-prune (``DATABASE_GONE``: asyncpg's InterfaceError,
+        not a PostgresError) would otherwise end the task for good."""
         try:
             pruned = await self.store.prune(RETENTION)
-        except (sqlite3.Error, asyncpg.PostgresError, OSError):
+        except (sqlite3.Error, asyncpg.PostgresError, OSError, *DATABASE_GONE):
             log.exception("pruning failed; nothing was lost, it runs again later")
             return
         if any(asdict(pruned).values()):

@@ -18,7 +18,15 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds
-from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, is_gm, reason, with_tirada
+from bot.checks import (
+    ANYWHERE_CONTEXTS,
+    ANYWHERE_INSTALLS,
+    channel_of,
+    current_table,
+    is_gm,
+    reason,
+    with_tirada,
+)
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
@@ -198,8 +206,7 @@ class Guardada(commands.Cog):
             raise Refusal("guardada.system_needs_server")
         else:
             data = saved.data
-        assert interaction.channel_id is not None
-        record = Record(0, interaction.channel_id, roller(interaction, saved), saved.kind, data)
+        record = Record(0, channel_of(interaction), roller(interaction, saved), saved.kind, data)
         try:
             await repeater(interaction, record)
         except (KeyError, TypeError, ValueError):

@@ -193,7 +193,10 @@ def mediana_changes(text: str) -> Tally:
 
 
 MEDIANA_SHOWN = (Shown(rf"^{MENTION}: \*\*(-?\d+)\*\*/{NUMBER} PV", "PV", whose=1, value=2, of=3),)
-DND_SENTENCES = (Sentence(rf"^✨ {MENTION} recibe inspiración heroica", "inspiración", whose=1, amount=None),)
+DND_SENTENCES = (
+    Sentence(rf"^✨ {MENTION} recibe inspiración heroica", "inspiración", whose=1, amount=None),
+    Sentence(rf"^✨ {MENTION} gasta su inspiración heroica", "inspiración", -1, whose=1, amount=None),
+)
 
 
 def dnd_changes(text: str) -> Tally:
@@ -609,6 +612,26 @@ async def dnd_inspiration_spent(play: Play) -> None:
     await play.click(roll.message, custom_id(roll.message, "dnd:insp0"))
 
 
+async def dnd_inspiration_on_damage(play: Play) -> None:
+    """Heroic Inspiration spent on one die of a hit's damage, not on the d20."""
+    await play.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    play.harness.script(15, 1, 5)
+    attack = await play.slash("dnd ataque", bonificador=5, ca=10, dano="2d6")
+    play.harness.script(6)
+    menu = custom_id(attack.message, "dnd:inspdano:")
+    await play.click(attack.message, menu, values=["0"], component_type=3)
+
+
+async def dnd_initiative_inspiration(play: Play) -> None:
+    """Heroic Inspiration spent on one's own initiative, from the private offer."""
+    await play.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+    await play.slash("dnd iniciativa panel")
+    play.harness.script(3)
+    joined = await play.slash("dnd iniciativa unirme", modificador=2)
+    play.harness.script(18)
+    await play.click(joined.message, custom_id(joined.message, "dnd:ini:insp0"))
+
+
 async def mediana_rest(play: Play) -> None:
     await play.slash("mediana pv daño", user=GM, cantidad=5, jugador=PLAYER)
     await play.slash("mediana descanso", comodidad=True)
@@ -695,14 +718,9 @@ CASES = [
     case("dnd5e", False, dnd_quiet),
     case("dnd5e", True, dnd_quiet),
     case("dnd5e", True, dnd_inspiration),
-    case(
-        "dnd5e",
-        True,
-        dnd_inspiration_spent,
-        pytest.mark.xfail(
-            strict=True, reason="issue 27: spending Heroic Inspiration shows only ↺ on the die"
-        ),
-    ),
+    case("dnd5e", True, dnd_inspiration_spent),
+    case("dnd5e", False, dnd_inspiration_on_damage),
+    case("dnd5e", False, dnd_initiative_inspiration),
     case("dnd5e", True, dnd_damage_to_a_sheet),
 ]
 

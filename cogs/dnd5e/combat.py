@@ -166,14 +166,15 @@ class TrackerButton(
 
     async def inspire(self, interaction: discord.Interaction[Tirada], index: int) -> None:
         """Reroll one d20 of one's own initiative: the tracker changes and the inspiration
-        is spent in one operation, or neither."""
+        is spent in one operation, or neither; the answer says it was spent."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
         key = player_key(interaction.user.id)
         spend = Change(INSPIRATION, -1, owner_id=interaction.user.id, cap=dnd5e.INSPIRATION_CAP)
         decide = changed("dnd.inspiration.initiative", lambda tr: tr.inspire(key, bot.rng, index), spend)
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
-        await update(interaction, embed=tracker_embed(lang, tracker_of(record)), view=None)
+        spent = t(lang, "dnd.roll.inspired", user=interaction.user.id)
+        await update(interaction, content=spent, embed=tracker_embed(lang, tracker_of(record)), view=None)
         await refresh_panel(interaction, record)
 
 

@@ -109,11 +109,24 @@ def by_line(lang: Lang, record: Record) -> str:
     return t(lang, "dnd.roll.by", user=record.user_id)
 
 
+def inspiration_line(lang: Lang, record: Record, test: D20Test) -> str | None:
+    """The spend of the roller's heroic inspiration, said in the card's body with whose it
+    was: the ledger books it, so the card must say it (a footer cannot mention anyone)."""
+    rerolled = (record.data.get("damage_roll") or {}).get("rerolled")
+    if rerolled:
+        sides, old, new = rerolled
+        return t(lang, "dnd.roll.inspired_damage", user=record.user_id, sides=sides, old=old, new=new)
+    if test.inspired:
+        return t(lang, "dnd.roll.inspired", user=record.user_id)
+    return None
+
+
 def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
     test = dnd5e.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
-    embed = embeds.card(title(lang, data), by_line(lang, record), colour)
+    header = [by_line(lang, record), inspiration_line(lang, record, test)]
+    embed = embeds.card(title(lang, data), "\n".join(line for line in header if line), colour)
     dice = [dice_line(test), breakdown(lang, data, test), *why_lines(lang, data.get("condiciones") or [])]
     embeds.field(
         embed,
@@ -136,10 +149,4 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
         kind = discord.utils.escape_markdown(damage_type_name(lang, data["what"].get("type") or ""))
         line = f"{damage['text']} = **{damage['total']}** {kind}".rstrip()
         embeds.field(embed, t(lang, key), line, inline=False)
-    rerolled = (damage or {}).get("rerolled")
-    if rerolled:
-        sides, old, new = rerolled
-        embed.set_footer(text=t(lang, "dnd.roll.inspired_damage", sides=sides, old=old, new=new))
-    elif test.inspired:
-        embed.set_footer(text=t(lang, "dnd.roll.inspired"))
     return embeds.titled(embed, data.get("motivo"))

@@ -1,5 +1,6 @@
 """The bot as a whole: start-up, command sync, the command surface, error answers."""
 
+import asyncio
 import importlib
 import logging
 import pkgutil
@@ -8,10 +9,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot.client import RETENTION
-from bot.store import Store
+from bot.store import Pruned, Retention, Store
 from tests.support.harness import Harness
 from tests.support.payloads import GUILD_ID
 
@@ -124,6 +126,32 @@ async def test_a_database_that_times_out_is_a_database_problem_not_discords(
     with pytest.raises(ConnectionError, match="did not answer"):
         await h.start()
     assert h.bot is None
+
+
+async def test_a_database_lost_during_a_prune_is_logged_and_the_next_prune_runs(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A PostgreSQL connection cut under the retention ("connection is closed") must not end
+    the background task: it is logged, and the next round prunes."""
+    assert harness.bot is not None
+    bot = harness.bot
+    rounds: list[Retention] = []
+    real = bot.store.prune
+
+    async def prune(retention: Retention) -> Pruned:
+        rounds.append(retention)
+        if len(rounds) == 1:
+            raise asyncpg.InterfaceError("connection is closed")
+        return await real(retention)
+
+    monkeypatch.setattr(bot.store, "prune", prune)
+    bot.prune.change_interval(seconds=0.01)
+    for _ in range(300):
+        if len(rounds) >= 2:
+            break
+        await asyncio.sleep(0.01)
+    assert len(rounds) >= 2 and bot.prune.is_running()
+    assert "pruning failed" in caplog.text
 
 
 # Records that are table state, never forgotten by age: sheets, extended tasks, combats,
