@@ -17,3 +17,7 @@ SHEET_POOLS = frozenset(
         *(f"ficha_tachada_{drive}" for drive in ("deber", "fe", "justicia", "poder", "verdad")),
     }
 )
+# Reasons of operations that also write a sheet's file (Dune's permanent asset joins the
+# sheet's list of assets): ``/mesa deshacer`` refuses them, as compensating ledger rows
+# cannot take the file back.
+SHEET_FILE_REASONS = frozenset({"dune.asset.permanent"})

@@ -478,6 +478,28 @@ async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harne
     await harness.assert_ledger_matches()
 
 
+async def test_undoing_a_permanent_asset_is_refused_and_says_how(harness: Harness) -> None:
+    """The asset's place on the sheet is the file's, not the ledger's: an undo that gave the
+    Impulso back would leave the sheet holding it, so it is refused with the way by hand."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune impulso añadir", user=GM, cantidad=3)
+    harness.script(1, 1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    await harness.slash("dune recurso", recurso="Cuerda")
+    before = await harness.pool("impulso")
+    undone = await harness.slash("mesa deshacer", user=GM)
+    assert undone.ephemeral
+    assert "también escribió en la ficha" in undone.text and "/ficha importar" in undone.text
+    assert await harness.pool("impulso") == before
+    assert await harness.pool("recurso:Cuerda", PLAYER.id) == 0
+    assert "Cuerda" in (await harness.slash("ficha ver")).text
+    await harness.assert_ledger_matches()
+
+
 async def test_a_permanent_asset_changes_nothing_if_the_impulso_is_short(harness: Harness) -> None:
     await table_of(harness, "dune")
     await imported(harness, "dune")
