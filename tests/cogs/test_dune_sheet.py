@@ -446,6 +446,24 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     await harness.assert_ledger_matches()
 
 
+async def test_only_the_gm_uncrosses_a_drive_by_editing_the_sheet(harness: Harness) -> None:
+    """Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu personaje
+    recuperar una motivación"): the player may not edit the crossed-out mark away."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    mine = await harness.slash("ficha editar", campo="motivaciones.deber.tachada", valor="no")
+    assert "Solo el DJ puede cambiar «motivaciones.deber.tachada»" in mine.text and mine.ephemeral
+    assert await harness.pool("ficha_tachada_deber", 1) == 1
+    gm = await harness.slash(
+        "ficha editar", user=GM, campo="motivaciones.deber.tachada", valor="no", ficha="Irulan Vex"
+    )
+    assert "Ficha **Irulan Vex** cambiada." in gm.text
+    assert await harness.pool("ficha_tachada_deber", 1) == 0
+    await harness.assert_ledger_matches()
+
+
 async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harness) -> None:
     """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante una
     escena ... en cuyo caso se añade a la lista de recursos de tu ficha" (#26)."""
