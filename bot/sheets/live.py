@@ -62,9 +62,11 @@ LIVE: dict[str, tuple[Live, ...]] = {
     ),
     # Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu
     # personaje recuperar una motivación"): a player may not edit the mark away.
+    # Nor the mark of a drive defied this adventure (which only a new adventure clears).
     "dune": tuple(
-        Live(f"motivaciones.{drive}.tachada", f"ficha_tachada_{drive}", lambda d: 1, gm_edits=True)
+        Live(f"motivaciones.{drive}.{mark}", f"ficha_{mark}_{drive}", lambda d: 1, gm_edits=True)
         for drive in DuneDrives.model_fields
+        for mark in ("tachada", "desafiada")
     ),
     "mediana": (Live("pv.actuales", MEDIANA_WOUNDS, _wounds_cap, lambda d: int(d["pv"]["maximos"]), True),),
 }

@@ -171,6 +171,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
             "drive_statement": None,
             "sheet_id": None,
             "focus": 5,
+            "drive_challenged": False,
         }
     ]
 
@@ -422,6 +423,7 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     assert {pool: delta for (pool, _), delta in written.items()} == {
         "determinacion": 1,
         "ficha_tachada_deber": 1,
+        "ficha_desafiada_deber": 1,
     }
     shown = await harness.slash("ficha ver")
     assert "~~Serviré a la Casa aunque me cueste la vida.~~ (tachada" in shown.text
@@ -443,6 +445,34 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     harness.script(3, 15)
     usable = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
     assert not usable.ephemeral
+    await harness.assert_ledger_matches()
+
+
+async def test_a_drive_defied_and_recovered_is_not_defied_again_this_adventure(harness: Harness) -> None:
+    """ "no puedes desafiar una motivación que ya ha sido desafiada y recuperada durante la
+    misma aventura": the sheet remembers it, and a new adventure (/dune aventura) forgets it."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    defied = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    written = await ledger_delta(harness, defied)
+    assert {pool: delta for (pool, _), delta in written.items()} == {
+        "determinacion": 1,
+        "ficha_tachada_deber": 1,
+        "ficha_desafiada_deber": 1,
+    }
+    await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    again = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert "ya ha sido desafiada y recuperada durante la misma aventura" in again.text and again.ephemeral
+    assert await harness.pool("ficha_tachada_deber", 1) == 0
+    started = await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    assert "pueden volver a desafiarse" in started.text
+    assert await harness.pool("ficha_desafiada_deber", 1) == 0
+    harness.script(3, 15)
+    anew = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert not anew.ephemeral
+    mine = await harness.slash("ficha editar", campo="motivaciones.deber.desafiada", valor="no")
+    assert "Solo el DJ" in mine.text and mine.ephemeral
     await harness.assert_ledger_matches()
 
 
