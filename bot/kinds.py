@@ -15,5 +15,11 @@ SHEET_POOLS = frozenset(
         "ficha_riqueza",
         # A Dune drive crossed out after it was challenged (1) until it is recovered (0).
         *(f"ficha_tachada_{drive}" for drive in ("deber", "fe", "justicia", "poder", "verdad")),
+        # A Dune drive defied since the adventure began (1): it may not be defied again.
+        *(f"ficha_desafiada_{drive}" for drive in ("deber", "fe", "justicia", "poder", "verdad")),
     }
 )
+# Reasons of operations that also write a sheet's file (Dune's permanent asset joins the
+# sheet's list of assets): ``/mesa deshacer`` refuses them, as compensating ledger rows
+# cannot take the file back.
+SHEET_FILE_REASONS = frozenset({"dune.asset.permanent"})

@@ -142,6 +142,9 @@ class Undo:
 
     pool: str | None = None
     owner_id: int | None = None
+    # Reasons of operations that also wrote outside the ledger (a sheet's file): reverting
+    # only their rows would leave the books disagreeing, so such an undo is refused.
+    final: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal, pool_name
 from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
-from bot.kinds import MEDIANA_SHEET
+from bot.kinds import MEDIANA_SHEET, SHEET_FILE_REASONS
 from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
 from bot.sheets.live import POOLS as SHEET_POOLS
@@ -474,7 +474,7 @@ class Mesa(commands.Cog):
             interaction,
             table,
             "mesa.undo",
-            undo=Undo(pool, jugador.id if jugador else None),
+            undo=Undo(pool, jugador.id if jugador else None, SHEET_FILE_REASONS),
             refuse=undo_refusal,
         )
         lang = lang_for(interaction.locale)

@@ -26,13 +26,15 @@ Data = dict[str, Any]
 class Live:
     """A field whose value is pool ``pool``, at most ``cap(sheet)``. ``full`` marks a pool
     of what was lost: the field is ``full(sheet)`` less the pool. ``by_player``: the pool is
-    the player's (the active sheet's), not the sheet's own."""
+    the player's (the active sheet's), not the sheet's own. ``gm_edits``: only the GM edits
+    the field by hand (a rule gives the change to the GM)."""
 
     path: str
     pool: str
     cap: Callable[[Data], int]
     full: Callable[[Data], int] | None = None
     by_player: bool = False
+    gm_edits: bool = False
 
     def owner(self, row: SheetRow) -> int:
         return row.owner_id if self.by_player else row.id
@@ -58,9 +60,13 @@ LIVE: dict[str, tuple[Live, ...]] = {
         Live(name, f"ficha_{name}", lambda d: donjon.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
+    # Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu
+    # personaje recuperar una motivación"): a player may not edit the mark away.
+    # Nor the mark of a drive defied this adventure (which only a new adventure clears).
     "dune": tuple(
-        Live(f"motivaciones.{drive}.tachada", f"ficha_tachada_{drive}", lambda d: 1)
+        Live(f"motivaciones.{drive}.{mark}", f"ficha_{mark}_{drive}", lambda d: 1, gm_edits=True)
         for drive in DuneDrives.model_fields
+        for mark in ("tachada", "desafiada")
     ),
     "mediana": (Live("pv.actuales", MEDIANA_WOUNDS, _wounds_cap, lambda d: int(d["pv"]["maximos"]), True),),
 }

@@ -110,6 +110,9 @@ class Drive(Part):
     # Defied ("la declaración es inmediatamente tachada tras resolver el chequeo"): the drive
     # is not used again until recovered. Play changes it, so its value lives in a pool.
     tachada: bool = False
+    # Defied since the adventure began: "no puedes desafiar una motivación que ya ha sido
+    # desafiada y recuperada durante la misma aventura". A pool too; /dune aventura clears it.
+    desafiada: bool = False
 
     @model_validator(mode="after")
     def _high_drives_have_a_statement(self, info: ValidationInfo) -> Drive:

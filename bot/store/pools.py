@@ -96,6 +96,8 @@ class Pools(Connection):
         changes = op.changes
         if op.undo is not None:
             reverted = self._undo_plan(db, op.channel_id, op.undo)
+            if isinstance(reverted, Refused):
+                return reverted
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted
@@ -117,9 +119,11 @@ class Pools(Connection):
             record_id = self._insert_record(db, op.channel_id, op.interaction_id, op.new_record)
         return Applied(tuple(states), record_id=record_id, retired=retired)
 
-    def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+    def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
         """The compensating changes for the last operation not yet reverted (that touched
-        the pool, when one is named). Reading here is safe: the write lock is held."""
+        the pool, when one is named). Reading here is safe: the write lock is held. Refused
+        when that operation also wrote a sheet's file (``undo.final``), which compensating
+        rows cannot take back."""
         live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
         cursor = db.execute(
             f"SELECT interaction_id FROM ledger WHERE channel_id = :channel AND {live} "
@@ -131,11 +135,13 @@ class Pools(Connection):
         if last is None:
             return ()
         cursor = db.execute(
-            "SELECT id, pool, owner_id, delta FROM ledger "
+            "SELECT id, pool, owner_id, delta, reason FROM ledger "
             f"WHERE channel_id = ? AND interaction_id = ? AND {live} ORDER BY id",
             (channel_id, last[0]),
         )
         rows = cursor.fetchall()
+        if any(r["reason"] in undo.final for r in rows):
+            return Refused("mesa.deshacer.final", "", 0, 0, 0)
         return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
     def _reset_plan(

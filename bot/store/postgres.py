@@ -337,6 +337,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         changes = op.changes
         if op.undo is not None:
             reverted = await steps.undo_plan(db, op.channel_id, op.undo)
+            if isinstance(reverted, Refused):
+                return reverted
             if not reverted:
                 return Refused("mesa.deshacer.nothing", "", 0, 0, 0)
             changes += reverted

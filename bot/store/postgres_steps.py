@@ -49,9 +49,10 @@ async def update_sheet_file(db: Db, update: SheetUpdate) -> bool:
     return updated is not None
 
 
-async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:
+async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
     """The compensating changes for the last operation not yet reverted (that touched the
-    pool, when one is named). Reading here is safe: the table's advisory lock is held."""
+    pool, when one is named). Reading here is safe: the table's advisory lock is held. Refused when that
+    operation also wrote a sheet's file (``undo.final``), which compensating rows cannot take back."""
     live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
     last = await db.fetchval(
         f"SELECT interaction_id FROM ledger WHERE channel_id = $1 AND {live} "
@@ -64,11 +65,13 @@ async def undo_plan(db: Db, channel_id: int, undo: Undo) -> tuple[Change, ...]:
     if last is None:
         return ()
     rows = await db.fetch(
-        "SELECT id, pool, owner_id, delta FROM ledger "
+        "SELECT id, pool, owner_id, delta, reason FROM ledger "
         f"WHERE channel_id = $1 AND interaction_id = $2 AND {live} ORDER BY id",
         channel_id,
         last,
     )
+    if any(r["reason"] in undo.final for r in rows):
+        return Refused("mesa.deshacer.final", "", 0, 0, 0)
     return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
 

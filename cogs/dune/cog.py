@@ -49,6 +49,7 @@ from cogs.dune.state import (
     RollSpec,
     asset_pool,
     challenged,
+    challenged_pool,
     crossed_pool,
     determination_change,
     momentum_change,
@@ -183,7 +184,7 @@ class Dune(commands.Cog):
             secret=secreta,
             motivo=reason(motivo),
         )
-        spec = challenged(spec) if desafiar else spec
+        spec = challenged(spec, scores) if desafiar else spec
         await flow.roll_and_post(self.bot, interaction, spec)
 
     async def roll_and_post(
@@ -264,7 +265,7 @@ class Dune(commands.Cog):
             secret=secreta,
             motivo=reason(motivo),
         )
-        spec = challenged(spec) if desafiar else spec
+        spec = challenged(spec, scores) if desafiar else spec
         target = await sheet.opponent(
             self.bot, interaction, rival_objetivo, rival_pnj, rival_habilidad, rival_motivacion
         )
@@ -329,7 +330,7 @@ class Dune(commands.Cog):
             task_id=tarea,
             motivo=reason(motivo),
         )
-        spec = challenged(spec) if desafiar else spec
+        spec = challenged(spec, scores) if desafiar else spec
         await flow.prepare_assist(self.bot, interaction, spec)
 
     @tirada.autocomplete("tarea")
@@ -546,7 +547,8 @@ class Dune(commands.Cog):
     ) -> None:
         """ "Al comienzo de cada aventura, tienes un único punto de Determinación" and "el
         Director comienza con 2 puntos por jugador": every player named (or, unnamed, every
-        player the table knows) gets their point, and the Amenaza counts the same players."""
+        player the table knows) gets their point, and the Amenaza counts the same players.
+        The drives defied in the last adventure may be defied again: their marks are cleared."""
         table = await gm_table(interaction, mesa)
         players = named_players(jugadores or "", table.gm_id) or await self.known_players(table)
         if not players:
@@ -557,11 +559,24 @@ class Dune(commands.Cog):
         changes = [Change(AMENAZA, set_to=threat, cap=dune.THREAT_CAP)] + [
             determination_change(u, set_to=determination) for u in players
         ]
-        await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes)
+        cleared = await self.challenges_cleared(table)
+        await rolls.change(self.bot.store, interaction, table, "dune.adventure", *changes, *cleared)
         lang = lang_for(interaction.locale)
         who = ", ".join(f"<@{u}>" for u in players)
         text = t(lang, "dune.aventura.done", threat=threat, players=len(players), who=who)
+        if cleared:
+            text += "\n" + t(lang, "dune.aventura.challenges_cleared")
         await self.pools_answer(interaction, table, text)
+
+    async def challenges_cleared(self, table: Table) -> tuple[Change, ...]:
+        """Every sheet's drive defied this adventure, set back to not defied (a set, so a
+        replay or a racing defiance cannot count twice)."""
+        marks = tuple(challenged_pool(drive) for drive in sheet.DRIVES.keys)
+        return tuple(
+            Change(p.pool, owner_id=p.owner_id, set_to=0)
+            for p in await self.bot.store.pools(table.channel_id)
+            if p.pool in marks and p.value
+        )
 
     async def known_players(self, table: Table) -> list[int]:
         """The players this table knows, but the GM: who rolled or holds Determinación here.

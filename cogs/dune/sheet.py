@@ -57,6 +57,7 @@ def read(
     focus the sheet lists for it (:func:`sheet_focus`)."""
     skill_number, drive_number = numbers(skill, drive)
     skill_key = drive_key = statement = None
+    drive_challenged = False
     if skill_number is None:
         skill_key = SKILLS.find(skill)
         skill_number = int(getattr(sheet.habilidades, skill_key))
@@ -65,9 +66,19 @@ def read(
         found: Drive = getattr(sheet.motivaciones, drive_key)
         if found.tachada:
             raise Refusal("dune.drive_crossed", pool=crossed_pool(drive_key))
-        drive_number, statement = found.valor, found.statement
+        drive_number, statement, drive_challenged = found.valor, found.statement, found.desafiada
     named = sheet_focus(sheet, skill_key, focus) if skill_key else typed_focus(focus)
-    return Scores(skill_number, drive_number, skill_key, drive_key, sheet.nombre, statement, named, sheet_id)
+    return Scores(
+        skill_number,
+        drive_number,
+        skill_key,
+        drive_key,
+        sheet.nombre,
+        statement,
+        named,
+        sheet_id,
+        drive_challenged,
+    )
 
 
 def typed_focus(focus: str | None) -> str | None:

@@ -184,6 +184,8 @@ class Scores:
     drive_statement: bool | None = None
     focus: str | None = None
     sheet_id: int | None = None
+    # The drive was defied this adventure (a sheet's mark): it may not be defied again.
+    drive_challenged: bool = False
 
 
 def test_spec(
@@ -216,17 +218,26 @@ def crossed_pool(drive_key: str) -> str:
     return f"ficha_tachada_{drive_key}"
 
 
-def challenged(spec: RollSpec) -> RollSpec:
+def challenged_pool(drive_key: str) -> str:
+    """The pool that holds whether a sheet's drive was defied this adventure (bot.sheets.live)."""
+    return f"ficha_desafiada_{drive_key}"
+
+
+def challenged(spec: RollSpec, scores: Scores) -> RollSpec:
     """A test that defies its drive: "Si desafías la motivación, puedes usarla en el chequeo
     de habilidad, pero la declaración es inmediatamente tachada tras resolver el chequeo".
-    It needs the drive by name from a sheet, with a statement to defy; no Determinación is
-    spent on it (the statement goes against the action, so it does not support it)."""
+    It needs the drive by name from a sheet, with a statement to defy, not defied already
+    this adventure ("no puedes desafiar una motivación que ya ha sido desafiada y recuperada
+    durante la misma aventura"); no Determinación is spent on it (the statement goes against
+    the action, so it does not support it)."""
     if spec.npc:
         raise RuleError("dune.npc_determination")
     if spec.drive_key is None or spec.sheet_id is None:
         raise Refusal("dune.challenge_needs_sheet")
     if not spec.drive_statement:
         raise Refusal("dune.challenge_needs_statement")
+    if scores.drive_challenged:
+        raise Refusal("dune.challenge_again")
     if spec.determination:
         raise RuleError("dune.no_statement")
     return replace(spec, challenge=True, drive_statement=False)
@@ -234,12 +245,14 @@ def challenged(spec: RollSpec) -> RollSpec:
 
 def challenge_changes(spec: RollSpec, user_id: int, reason: str) -> tuple[Change, ...]:
     """What defying costs and gives, written with the roll: the drive crossed out on the
-    sheet and the Determinación point the GM offers ("el Director puede ofrecerte un punto
-    de Determinación"), which may not pass the cap of 3."""
+    sheet, marked as defied this adventure (at its cap of 1, so a second defiance racing the
+    first is refused by the store), and the Determinación point the GM offers ("el Director
+    puede ofrecerte un punto de Determinación"), which may not pass the cap of 3."""
     if not spec.challenge or spec.drive_key is None or spec.sheet_id is None:
         return ()
     return (
         Change(crossed_pool(spec.drive_key), 1, spec.sheet_id, cap=1, reason=f"{reason}.tachada"),
+        Change(challenged_pool(spec.drive_key), 1, spec.sheet_id, cap=1, reason=f"{reason}.tachada"),
         replace(determination_change(user_id, 1), reason=f"{reason}.desafio"),
     )
 

@@ -148,6 +148,8 @@ class Sheets(commands.Cog):
             ) from None
         after = sheet.model_dump(mode="json")
         live = live_field(row, path)
+        if live is not None and live.gm_edits and not ctx.gm:
+            raise Refusal("fichas.editar.gm_only", field=path)
         if live is not None:
             # A set, not a difference from what was read: simultaneous edits (or an edit
             # and damage) cannot apply twice; the ledger row records what it really moved.

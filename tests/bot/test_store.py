@@ -352,6 +352,19 @@ async def test_undo_by_pool_and_owner(store: Store) -> None:
     assert await store.pool(CHANNEL, "determinacion", 11) == 1 and await store.pool(CHANNEL, "amenaza") == 2
 
 
+async def test_undo_refuses_an_operation_whose_reason_is_final(store: Store) -> None:
+    """An operation that also wrote a sheet's file is not reverted by its rows alone."""
+    from bot.models import Undo
+
+    await store.apply(op(1, Change("impulso", 3)))
+    await store.apply(Operation(CHANNEL, 2, 7, "dune.asset.permanent", (Change("impulso", -2),)))
+    final = Undo(final=frozenset({"dune.asset.permanent"}))
+    refused = await store.apply(Operation(CHANNEL, 3, 7, "mesa.undo", undo=final))
+    assert isinstance(refused, Refused) and refused.key == "mesa.deshacer.final"
+    assert await store.pool(CHANNEL, "impulso") == 1
+    await assert_ledger_matches(store)
+
+
 async def test_reset_zeroes_pools_and_retires_rolls_but_keeps_the_kinds_asked(store: Store) -> None:
     from bot.models import NewRecord, Reset
 

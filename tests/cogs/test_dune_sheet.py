@@ -171,6 +171,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
             "drive_statement": None,
             "sheet_id": None,
             "focus": 5,
+            "drive_challenged": False,
         }
     ]
 
@@ -422,6 +423,7 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     assert {pool: delta for (pool, _), delta in written.items()} == {
         "determinacion": 1,
         "ficha_tachada_deber": 1,
+        "ficha_desafiada_deber": 1,
     }
     shown = await harness.slash("ficha ver")
     assert "~~Serviré a la Casa aunque me cueste la vida.~~ (tachada" in shown.text
@@ -443,6 +445,52 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     harness.script(3, 15)
     usable = await harness.slash("dune tirada", habilidad="combate", motivacion="deber")
     assert not usable.ephemeral
+    await harness.assert_ledger_matches()
+
+
+async def test_a_drive_defied_and_recovered_is_not_defied_again_this_adventure(harness: Harness) -> None:
+    """ "no puedes desafiar una motivación que ya ha sido desafiada y recuperada durante la
+    misma aventura": the sheet remembers it, and a new adventure (/dune aventura) forgets it."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    defied = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    written = await ledger_delta(harness, defied)
+    assert {pool: delta for (pool, _), delta in written.items()} == {
+        "determinacion": 1,
+        "ficha_tachada_deber": 1,
+        "ficha_desafiada_deber": 1,
+    }
+    await harness.slash("dune recuperar", user=GM, ficha="Irulan Vex", motivacion="deber")
+    again = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert "ya ha sido desafiada y recuperada durante la misma aventura" in again.text and again.ephemeral
+    assert await harness.pool("ficha_tachada_deber", 1) == 0
+    started = await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    assert "pueden volver a desafiarse" in started.text
+    assert await harness.pool("ficha_desafiada_deber", 1) == 0
+    harness.script(3, 15)
+    anew = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    assert not anew.ephemeral
+    mine = await harness.slash("ficha editar", campo="motivaciones.deber.desafiada", valor="no")
+    assert "Solo el DJ" in mine.text and mine.ephemeral
+    await harness.assert_ledger_matches()
+
+
+async def test_only_the_gm_uncrosses_a_drive_by_editing_the_sheet(harness: Harness) -> None:
+    """Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu personaje
+    recuperar una motivación"): the player may not edit the crossed-out mark away."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    harness.script(3, 15)
+    await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
+    mine = await harness.slash("ficha editar", campo="motivaciones.deber.tachada", valor="no")
+    assert "Solo el DJ puede cambiar «motivaciones.deber.tachada»" in mine.text and mine.ephemeral
+    assert await harness.pool("ficha_tachada_deber", 1) == 1
+    gm = await harness.slash(
+        "ficha editar", user=GM, campo="motivaciones.deber.tachada", valor="no", ficha="Irulan Vex"
+    )
+    assert "Ficha **Irulan Vex** cambiada." in gm.text
+    assert await harness.pool("ficha_tachada_deber", 1) == 0
     await harness.assert_ledger_matches()
 
 
@@ -475,6 +523,28 @@ async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harne
     assert again.ephemeral
     ended = await harness.slash("mesa escena-fin", user=GM)
     assert "Cuerda" not in ended.text
+    await harness.assert_ledger_matches()
+
+
+async def test_undoing_a_permanent_asset_is_refused_and_says_how(harness: Harness) -> None:
+    """The asset's place on the sheet is the file's, not the ledger's: an undo that gave the
+    Impulso back would leave the sheet holding it, so it is refused with the way by hand."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    await harness.slash("dune impulso añadir", user=GM, cantidad=3)
+    harness.script(1, 1)
+    rolled = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    create = next(c for c in rolled.message.custom_ids if c.startswith("dune:recurso"))
+    form = await harness.click(rolled.message, create)
+    await harness.submit(form.modal_id, {"recurso": "Cuerda"}, message=rolled.message)
+    await harness.slash("dune recurso", recurso="Cuerda")
+    before = await harness.pool("impulso")
+    undone = await harness.slash("mesa deshacer", user=GM)
+    assert undone.ephemeral
+    assert "también escribió en la ficha" in undone.text and "/ficha importar" in undone.text
+    assert await harness.pool("impulso") == before
+    assert await harness.pool("recurso:Cuerda", PLAYER.id) == 0
+    assert "Cuerda" in (await harness.slash("ficha ver")).text
     await harness.assert_ledger_matches()
 
 
