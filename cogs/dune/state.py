@@ -4,7 +4,6 @@ request, and extended tasks (their progress and the one-time "done" announcement
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -313,10 +312,9 @@ def scene_lines(lang: Lang, applied: Applied) -> list[str]:
 
 
 def typed_text(text: str, limit: int) -> str:
-    """A name a player types (a focus, a trait) as one line, within ``limit``; control
-    characters are refused, not stripped, so what is stored is what was meant."""
-    if any(unicodedata.category(c) in ("Cc", "Cf") and c not in "\t\n\r" for c in text):
-        raise Refusal("dune.text_control")
+    """A name a player types (a focus, a trait) as one line, within ``limit``. Control
+    characters never reach it: every option and form field is checked once for them
+    (``bot.options.untypable``), and so is every text of an imported sheet."""
     line = " ".join(text.split())
     if not line or len(line) > limit:
         raise Refusal("dune.text_length", max=limit)
