@@ -107,6 +107,27 @@ async def record(
     its kind's reader, counted in the same transaction; a ``secret`` roll's only once
     revealed, a ``private`` one's only in its roller's own statistics. Whether a roll is
     secret is known before it is written, so no reader ever sees it as public."""
+    stored, _ = await record_applied(
+        store, interaction, table, kind, data, reason, changes, closes, secret=secret, private=private
+    )
+    return stored
+
+
+async def record_applied(
+    store: Store,
+    interaction: discord.Interaction,
+    table: Table,
+    kind: str,
+    data: dict[str, Any],
+    reason: str,
+    changes: tuple[Change, ...] = (),
+    closes: RecordUpdate | None = None,
+    *,
+    secret: bool = False,
+    private: bool = False,
+) -> tuple[Record, Applied]:
+    """:func:`record`, with what the operation applied: for a card that tells the numbers
+    the books now hold (a replay gets the first answer's, not the ones just thrown)."""
     system, dice = faces(kind, data)
     outcome = await change(
         store,
@@ -118,7 +139,7 @@ async def record(
         closes=closes,
     )
     assert outcome.record_id is not None
-    return await load(store, outcome.record_id, kind)
+    return await load(store, outcome.record_id, kind), outcome
 
 
 async def post(

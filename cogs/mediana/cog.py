@@ -15,9 +15,8 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Applied, Change, NewRecord, Record, SheetRow, Table
+from bot.models import Record, SheetRow, Table
 from bot.options import Bounded
-from bot.readers import faces
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import load
@@ -166,7 +165,16 @@ async def roll_damage(
     data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
-    record, outcome = await record_effect(interaction, table, data, change, secret)
+    record, outcome = await rolls.record_applied(
+        bot.store,
+        interaction,
+        table,
+        EFFECT_KIND,
+        data,
+        "mediana.dano",
+        (change,) if change else (),
+        secret=secret,
+    )
     # The record's effect, not the one just thrown: a replay's record is the first delivery's.
     recorded = mediana.effect_from_data(record.data["effect"])
     lang = lang_for(interaction.locale)
@@ -179,30 +187,6 @@ async def roll_damage(
     view = discord.ui.View(timeout=None)
     view.add_item(repeat_button(lang, record.id))
     await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
-
-
-async def record_effect(
-    interaction: discord.Interaction[Tirada],
-    table: Table,
-    data: dict[str, Any],
-    change: Change | None,
-    secret: bool,
-) -> tuple[Record, Applied]:
-    """The effect roll's record and the PV it takes, in one operation: ``rolls.record``'s
-    write, with the outcome kept so the card tells the PV the operation wrote (a replay
-    gets the first answer's)."""
-    store = interaction.client.store
-    system, dice = faces(EFFECT_KIND, data)
-    outcome = await rolls.change(
-        store,
-        interaction,
-        table,
-        "mediana.dano",
-        *([change] if change else []),
-        new_record=NewRecord(interaction.user.id, EFFECT_KIND, data, system, dice, secret),
-    )
-    assert outcome.record_id is not None
-    return await load(store, outcome.record_id, EFFECT_KIND), outcome
 
 
 def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow, secret: bool) -> str | None:
