@@ -15,7 +15,8 @@ import pytest
 
 from tests.support import spec_check
 from tests.support.discord_schema import Refused, check, flatten
-from tests.support.harness import Discord
+from tests.support.harness import Discord, Harness, Upload
+from tests.support.payloads import CHANNEL_ID
 
 CALLBACK = "/interactions/1/token/callback"
 FOLLOWUP = "/webhooks/1/token"
@@ -252,3 +253,423 @@ def test_the_spec_check_flags_a_limit_that_differs_from_the_spec() -> None:
     assert len(spec_check.compare(ours, theirs)) == 2
     assert spec_check.compare({**ours, "maxLength": 45, "minLength": 1}, theirs) == []
     assert spec_check.compare({**ours, "maxLength": 44, "minLength": 1, "x-stricter": "why"}, theirs) == []
+
+
+# -- Components V2 (docs: developers/components/reference.mdx) ---------------------------
+
+V2 = 1 << 15
+
+
+def text(content: str = "t") -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def v2(*components: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"flags": V2, "components": list(components), **extra}
+
+
+def section(*texts: dict[str, Any], accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    button = {"type": 2, "style": 1, "label": "ok", "custom_id": "b"}
+    return {"type": 9, "components": list(texts), "accessory": accessory or button}
+
+
+def container(*components: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": 17, "components": list(components), **extra}
+
+
+def gallery(count: int) -> dict[str, Any]:
+    return {"type": 12, "items": [{"media": {"url": f"https://x.test/{i}.png"}} for i in range(count)]}
+
+
+def thumbnail(**extra: Any) -> dict[str, Any]:
+    return {"type": 11, "media": {"url": "https://x.test/a.png"}, **extra}
+
+
+def where(body: dict[str, Any], **v2_edit: bool) -> list[str]:
+    """The paths of the problems a follow-up (or an edit, with ``components_v2``) has."""
+    try:
+        check("POST", FOLLOWUP, body, **v2_edit)
+    except Refused as error:
+        return sorted({path for path, _ in flatten(error.body["errors"])})
+    return []
+
+
+async def _layout_payload() -> dict[str, Any]:
+    """What discord.py 2.7 sends for a LayoutView using every V2 component."""
+
+    class Panel(discord.ui.LayoutView):
+        box = discord.ui.Container(
+            discord.ui.TextDisplay("# Lía Brezo"),
+            discord.ui.Section(
+                discord.ui.TextDisplay("Sigilo +7"),
+                discord.ui.TextDisplay("Percepción +4"),
+                accessory=discord.ui.Button(label="Tirar", custom_id="tirar:sigilo"),
+            ),
+            discord.ui.Separator(spacing=discord.SeparatorSpacing.large),
+            discord.ui.ActionRow(discord.ui.Button(label="PG", custom_id="pg")),
+            discord.ui.MediaGallery(discord.MediaGalleryItem("https://x.test/mapa.png")),
+            discord.ui.File("attachment://ficha.json"),
+            accent_colour=0x2F6B3A,
+        )
+        portrait = discord.ui.Section(
+            discord.ui.TextDisplay("Nivel 5"), accessory=discord.ui.Thumbnail("https://x.test/a.png")
+        )
+
+    params = discord.webhook.async_.interaction_message_response_params(
+        type=4, view=Panel(), flags=discord.MessageFlags(ephemeral=True)
+    )
+    return dict(params.payload)
+
+
+async def _modal_payloads() -> list[dict[str, Any]]:
+    """What discord.py 2.7 sends for forms using every modal component."""
+
+    class Roll(discord.ui.Modal, title="Tirada"):
+        intro = discord.ui.TextDisplay("Elige habilidad y dificultad")
+        skill = discord.ui.Label(
+            text="Habilidad",
+            description="La de tu ficha",
+            component=discord.ui.Select(
+                options=[discord.SelectOption(label=s) for s in ("Combate", "Mover")]
+            ),
+        )
+        difficulty = discord.ui.Label(
+            text="Dificultad",
+            component=discord.ui.RadioGroup(
+                options=[discord.RadioGroupOption(label=str(d)) for d in range(6)]
+            ),
+        )
+        extras = discord.ui.Label(
+            text="Extras",
+            component=discord.ui.CheckboxGroup(
+                options=[discord.CheckboxGroupOption(label=s) for s in ("Enfoque", "Ayuda")], required=False
+            ),
+        )
+        determination = discord.ui.Label(text="Determinación", component=discord.ui.Checkbox())
+
+    class Upload(discord.ui.Modal, title="Importar"):
+        sheet = discord.ui.Label(text="Archivo", component=discord.ui.FileUpload(max_values=2))
+        who = discord.ui.Label(text="Jugador", component=discord.ui.UserSelect())
+        note = discord.ui.Label(text="Nota", component=discord.ui.TextInput(required=False))
+
+    return [{"type": 9, "data": modal.to_dict()} for modal in (Roll(), Upload())]
+
+
+def test_what_discord_py_sends_for_a_layout_view_and_the_new_forms_is_accepted() -> None:
+    layout = asyncio.run(_layout_payload())
+    assert layout["data"]["flags"] & V2
+    assert refused("POST", CALLBACK, layout) == []
+    for form in asyncio.run(_modal_payloads()):
+        assert refused("POST", CALLBACK, form) == []
+
+
+@pytest.mark.parametrize(
+    ("fits", "past", "path"),
+    [
+        # 40 components counting nested ones: a container and 39 texts, then 40.
+        (v2(container(*[text()] * 39)), v2(container(*[text()] * 40)), "components"),
+        (v2(*[text()] * 40), v2(*[text()] * 41), "components"),
+        # 4,000 characters across the texts.
+        (v2(text("x" * 2000), text("x" * 2000)), v2(text("x" * 2000), text("x" * 2001)), "components"),
+        (v2(text("x" * 4000)), v2(text("x" * 4001)), "components.0.content"),
+        (v2(section(*[text()] * 3)), v2(section(*[text()] * 4)), "components.0.components"),
+        (v2(section(text())), v2(section()), "components.0.components"),
+        (v2(gallery(10)), v2(gallery(11)), "components.0.items"),
+        (v2(gallery(1)), v2(gallery(0)), "components.0.items"),
+        (
+            v2(section(text(), accessory=thumbnail(description="x" * 1024))),
+            v2(section(text(), accessory=thumbnail(description="x" * 1025))),
+            "components.0.accessory.description",
+        ),
+        (
+            v2(section(text(), accessory={"type": 2, "style": 1, "label": "x" * 80, "custom_id": "a"})),
+            v2(section(text(), accessory={"type": 2, "style": 1, "label": "x" * 81, "custom_id": "a"})),
+            "components.0.accessory.label",
+        ),
+        (
+            v2(section(text(), accessory={"type": 2, "style": 1, "custom_id": "x" * 100})),
+            v2(section(text(), accessory={"type": 2, "style": 1, "custom_id": "x" * 101})),
+            "components.0.accessory.custom_id",
+        ),
+        (
+            v2(section(text(), accessory=thumbnail())),
+            v2(
+                section(
+                    text(), accessory={"type": 3, "custom_id": "s", "options": [{"label": "a", "value": "a"}]}
+                )
+            ),
+            "components.0.accessory.type",
+        ),
+        (
+            v2(container(text(), accent_color=0xFFFFFF)),
+            v2(container(text(), accent_color=0x1000000)),
+            "components.0.accent_color",
+        ),
+        (v2(container(text())), v2(container()), "components.0.components"),
+        (v2(container(text())), v2(container(container(text()))), "components.0.components.0.type"),
+        ({"type": 14, "spacing": 2}, {"type": 14, "spacing": 3}, "components.0.spacing"),
+        (
+            {"type": 13, "file": {"url": "attachment://ficha.json"}},
+            {"type": 13, "file": {"url": "https://x.test/ficha.json"}},
+            "components.0.file.url",
+        ),
+        # custom_ids unique in the whole message, a section's accessory and a row's alike.
+        (
+            v2(
+                container(
+                    section(text()),
+                    {"type": 1, "components": [buttons("c")["components"][0]["components"][0]]},
+                )
+            ),
+            v2(
+                container(
+                    section(text()),
+                    {"type": 1, "components": [buttons("b")["components"][0]["components"][0]]},
+                )
+            ),
+            "components.0.components.1.components.0.custom_id",
+        ),
+        (
+            v2({**text(), "id": 1}, {**text(), "id": 2}),
+            v2({**text(), "id": 1}, {**text(), "id": 1}),
+            "components.1.id",
+        ),
+        # The flag forbids content and embeds; the layout components need the flag.
+        (v2(text(), content=""), v2(text(), content="hola"), "content"),
+        (v2(text(), embeds=[]), v2(text(), embeds=[{"title": "t"}]), "embeds"),
+        ({"content": "x", "components": []}, {"content": "x", "components": [text()]}, "components.0.type"),
+    ],
+)
+def test_v2_messages_past_a_limit_are_refused(fits: dict[str, Any], past: dict[str, Any], path: str) -> None:
+    if "flags" not in fits and "content" not in fits:
+        fits, past = v2(fits), v2(past)
+    assert where(fits) == []
+    assert path in where(past), where(past)
+
+
+def test_the_v2_flag_stays_with_the_message_an_edit_cannot_remove_it() -> None:
+    layout = v2(text("hola"))
+    assert where({**layout, "flags": 0}, components_v2=True) == ["flags"]
+    assert where({"components": [text("otra")]}, components_v2=True) == []
+    assert where({"content": "hola"}, components_v2=True) == ["content"]
+    assert where({"components": [text("otra")]}) == ["components.0.type"]  # a classic message
+
+
+def label(component: dict[str, Any], text_: str = "Campo", **extra: Any) -> dict[str, Any]:
+    return {"type": 18, "label": text_, "component": component, **extra}
+
+
+def form(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 9, "data": {"custom_id": "f", "title": "Tirada", "components": list(components)}}
+
+
+def choices(count: int) -> list[dict[str, Any]]:
+    return [{"label": f"o{i}", "value": str(i)} for i in range(count)]
+
+
+def radio(count: int, **extra: Any) -> dict[str, Any]:
+    return {"type": 21, "custom_id": "r", "options": choices(count), **extra}
+
+
+def group(count: int, **extra: Any) -> dict[str, Any]:
+    return {"type": 22, "custom_id": "g", "options": choices(count), **extra}
+
+
+def checkbox() -> dict[str, Any]:
+    return {"type": 23, "custom_id": "c"}
+
+
+def upload(**extra: Any) -> dict[str, Any]:
+    return {"type": 19, "custom_id": "u", **extra}
+
+
+def form_problems(body: dict[str, Any]) -> list[str]:
+    return sorted({p.split(":")[0] for p in refused("POST", CALLBACK, body)})
+
+
+@pytest.mark.parametrize(
+    ("fits", "past", "path"),
+    [
+        (
+            form(*[label({**checkbox(), "custom_id": f"c{i}"}) for i in range(5)]),
+            form(*[label({**checkbox(), "custom_id": f"c{i}"}) for i in range(6)]),
+            "data.components",
+        ),
+        (form(label(checkbox(), "x" * 45)), form(label(checkbox(), "x" * 46)), "data.components.0.label"),
+        (
+            form(label(checkbox(), description="x" * 100)),
+            form(label(checkbox(), description="x" * 101)),
+            "data.components.0.description",
+        ),
+        (form(label(radio(2))), form(label(radio(1))), "data.components.0.component.options"),
+        (form(label(radio(10))), form(label(radio(11))), "data.components.0.component.options"),
+        (form(label(group(10))), form(label(group(11))), "data.components.0.component.options"),
+        (form(label(group(1))), form(label(group(0))), "data.components.0.component.options"),
+        (
+            form(label(group(10, max_values=10))),
+            form(label(group(10, max_values=11))),
+            "data.components.0.component.max_values",
+        ),
+        (
+            form(label(group(3, max_values=3))),
+            form(label(group(3, max_values=4))),
+            "data.components.0.component.max_values",
+        ),
+        (
+            form(label(group(3, min_values=0, required=False))),
+            form(label(group(3, min_values=0))),
+            "data.components.0.component.min_values",
+        ),
+        (
+            form(label(upload(max_values=10))),
+            form(label(upload(max_values=11))),
+            "data.components.0.component.max_values",
+        ),
+        (
+            form(label(upload(min_values=2, max_values=2))),
+            form(label(upload(min_values=3, max_values=2))),
+            "data.components.0.component.max_values",
+        ),
+        (
+            form(label(select())),
+            form(label(select(options=choices(26)))),
+            "data.components.0.component.options",
+        ),
+        (form(label(select())), form(label(select(disabled=True))), "data.components.0.component.disabled"),
+        (
+            form(label(radio(2, custom_id="x" * 100))),
+            form(label(radio(2, custom_id="x" * 101))),
+            "data.components.0.component.custom_id",
+        ),
+        (
+            form(label(radio(2)), label(checkbox())),
+            form(label(radio(2)), label({**checkbox(), "custom_id": "r"})),
+            "data.components.1.component.custom_id",
+        ),
+        (
+            form(text("x" * 4000), label(checkbox())),
+            form(text("x" * 4001), label(checkbox())),
+            "data.components.0.content",
+        ),
+        (
+            form(label(checkbox())),
+            form(label({"type": 2, "style": 1, "custom_id": "b", "label": "x"})),
+            "data.components.0.component.type",
+        ),
+    ],
+)
+def test_forms_with_the_new_components_past_a_limit_are_refused(
+    fits: dict[str, Any], past: dict[str, Any], path: str
+) -> None:
+    assert form_problems(fits) == []
+    assert path in form_problems(past), form_problems(past)
+
+
+def test_the_harness_holds_an_edit_of_a_v2_message_to_v2s_rules() -> None:
+    fake = Discord()
+    sent = fake.earlier(CHANNEL_ID, v2(text("Heridas: 2")))
+    fake.register("t", 1, CHANNEL_ID, sent.id)
+    update = discord.http.Route(
+        "POST", "/interactions/{webhook_id}/{webhook_token}/callback", webhook_id=1, webhook_token="t"
+    )
+    edit = discord.http.Route(
+        "PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=CHANNEL_ID, message_id=sent.id
+    )
+
+    async def edits() -> None:
+        with fake.expect_refusals() as caught:
+            with pytest.raises(discord.HTTPException):
+                await fake.webhook(update, payload={"type": 7, "data": {"content": "Heridas: 3"}})
+            with pytest.raises(discord.HTTPException):
+                await fake.rest(edit, json={"flags": 0})
+        assert [flatten(r.body["errors"])[0][0] for r in caught] == ["data.content", "flags"]
+        await fake.rest(edit, json={"components": [text("Heridas: 3")]})
+        assert fake.messages[sent.id].data["flags"] & V2
+
+    asyncio.run(edits())
+
+
+class _Roll(discord.ui.Modal, title="Tirada"):
+    """A form with every new modal component, as the panel's forms will hold them (five:
+    a sixth, even a Text Display, is refused)."""
+
+    skill = discord.ui.Label(
+        text="Habilidad",
+        component=discord.ui.Select(
+            custom_id="skill", options=[discord.SelectOption(label=s) for s in ("Combate", "Mover")]
+        ),
+    )
+    difficulty = discord.ui.Label(
+        text="Dificultad",
+        component=discord.ui.RadioGroup(
+            custom_id="difficulty",
+            options=[discord.RadioGroupOption(label=str(d), default=d == 2) for d in range(6)],
+        ),
+    )
+    extras = discord.ui.Label(
+        text="Extras",
+        component=discord.ui.CheckboxGroup(
+            custom_id="extras",
+            options=[discord.CheckboxGroupOption(label=s) for s in ("Enfoque", "Ayuda")],
+            required=False,
+        ),
+    )
+    determination = discord.ui.Label(text="Determinación", component=discord.ui.Checkbox(custom_id="det"))
+    sheet = discord.ui.Label(text="Ficha", component=discord.ui.FileUpload(custom_id="sheet", required=False))
+
+    def __init__(self, seen: dict[str, Any]) -> None:
+        super().__init__(custom_id="roll-form")
+        self.seen = seen
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        self.seen.update(
+            skill=self.skill.component.values,  # type: ignore[attr-defined]
+            difficulty=self.difficulty.component.value,  # type: ignore[attr-defined]
+            extras=self.extras.component.values,  # type: ignore[attr-defined]
+            det=self.determination.component.value,  # type: ignore[attr-defined]
+            sheet=[a.filename for a in self.sheet.component.values],  # type: ignore[attr-defined]
+        )
+        layout = discord.ui.LayoutView()
+        layout.add_item(discord.ui.TextDisplay(f"Dificultad {self.seen['difficulty']}"))
+        await interaction.response.send_message(view=layout)
+
+
+async def _opened(harness: Harness, seen: dict[str, Any]) -> str:
+    """Open the form through a command added for the test; the form's custom_id."""
+    assert harness.bot is not None
+
+    async def formulario(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(_Roll(seen))
+
+    harness.bot.tree.add_command(
+        discord.app_commands.Command(name="formulario", description="d", callback=formulario)
+    )
+    return (await harness.slash("formulario")).modal_id
+
+
+async def test_the_harness_submits_a_form_of_new_components_as_discord_does(harness: Harness) -> None:
+    seen: dict[str, Any] = {}
+    form_id = await _opened(harness, seen)
+    fields = {"skill": ["Mover"], "det": True, "sheet": [Upload("lia.json", b"{}")]}
+    reply = await harness.submit(form_id, fields)
+    # Left out: the radio group answers its default, the optional checkbox group nothing.
+    assert seen == {"skill": ["Mover"], "difficulty": "2", "extras": [], "det": True, "sheet": ["lia.json"]}
+    assert reply.data["flags"] & V2 and reply.text == "Dificultad 2"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"skill": ["Saltar"]},
+        {"skill": []},
+        {"skill": ["Mover", "Combate"]},
+        {"difficulty": "9"},
+        {"extras": ["Otro"]},
+    ],
+)
+async def test_the_harness_refuses_a_submission_the_form_could_not_send(
+    harness: Harness, fields: dict[str, Any]
+) -> None:
+    form_id = await _opened(harness, {})
+    with pytest.raises(AssertionError, match=r"not among|chosen, allowed"):
+        await harness.submit(form_id, {"skill": ["Mover"], **fields})

@@ -68,3 +68,27 @@ async def test_a_connection_without_shard_holds_every_guild(fake: FakeDiscord) -
         assert ready[0][1]["shard"] == [0, 1]
         assert [name for name, _ in ready] == ["READY", "GUILD_CREATE", "GUILD_CREATE"]
         await ws.close()
+
+
+async def test_a_components_v2_message_keeps_its_flag_and_its_rules(fake: FakeDiscord) -> None:
+    """Discord's component reference: once sent with IS_COMPONENTS_V2 the flag "can't be
+    removed from that message", and such a message takes no content or embeds."""
+    base = f"{fake.api_base}/channels/{GUILD_ID + 1}/messages"
+    layout = {"flags": 1 << 15, "components": [{"type": 10, "content": "Heridas: 2"}]}
+    async with aiohttp.ClientSession() as session:
+        async with session.post(base, json=layout) as posted:
+            assert posted.status == 200
+            message = await posted.json()
+        assert message["flags"] & (1 << 15)
+        edit = f"{base}/{message['id']}"
+        for body, status in [
+            ({"components": [{"type": 10, "content": "Heridas: 3"}]}, 200),
+            ({"flags": 0, "components": [{"type": 10, "content": "Heridas: 3"}]}, 400),
+            ({"content": "Heridas: 3"}, 400),
+            ({"components": [{"type": 10, "content": "x" * 4001}]}, 400),
+        ]:
+            async with session.patch(edit, json=body) as answer:
+                assert answer.status == status, (body, await answer.json())
+        async with session.post(base, json={"content": "x", "components": layout["components"]}) as classic:
+            assert classic.status == 400  # a layout needs the flag
+    assert len(fake.refused) == 4

@@ -17,6 +17,13 @@ documents in its developer docs.
 
 What a schema cannot say (sums across fields, uniqueness, order, the 3-second answer
 window) is checked in :func:`extra_errors` and in the offline Discord itself.
+
+Components V2 (the message flag ``IS_COMPONENTS_V2``) and the modal components (Label,
+radio groups, checkboxes, file uploads) follow the same spec, and Discord's component
+reference where the spec says less: ``discord/discord-api-docs``
+``developers/components/reference.mdx`` at commit c98d64bc (2026-08-06), cited as
+"reference, <section>". A message's flag is known only to the offline Discord that keeps
+it: :func:`check` takes ``components_v2=True`` for an edit of a message sent with it.
 """
 
 from __future__ import annotations
@@ -41,6 +48,16 @@ LOCALES = (
     "ru", "sv-SE", "th", "tr", "uk", "vi", "zh-CN", "zh-TW",
 )  # fmt: skip
 EMBEDS_TOTAL = 6000  # docs, Embed Limits: the sum over every embed of a message
+# reference, "Component Reference" intro: the flag 1 << 15; "Messages allow up to 40 total
+# components" (nested ones count: rows, their buttons, a section's texts and accessory).
+COMPONENTS_V2 = 1 << 15
+V2_COMPONENTS_TOTAL = 40
+# The sum of a V2 message's Text Display contents. Discord's reference gives no figure;
+# discord.py 2.7's ``LayoutView.content_length`` says "a maximum of 4000 display characters
+# across all its items", as JDA's TextDisplay docs do ("the 4000 total characters, as
+# imposed by components V2", docs.jda.wiki .../textdisplay/TextDisplay.html).
+V2_TEXT_TOTAL = 4000
+CLASSIC_ROWS = 5  # reference, Legacy Message Component Behavior; docs: 5 action rows
 COMMAND_TOTAL = 8000  # docs, Application Command: names, descriptions and choices together
 ANSWER_SECONDS = 3.0  # docs, Receiving an Interaction: the first answer, or a deferral
 _NAME = re.compile(r"^[-_'\w]{1,32}$")  # docs' \p{L}\p{N} pattern; \w adds only "_"
@@ -68,6 +85,26 @@ _NOT_NULL = frozenset(
         "ActionRowComponentForModalRequest/properties/components",
         "TextInputComponentForModalRequest/properties/custom_id",
         "LabelComponentForModalRequest/properties/label",
+        "StringSelectComponentForModalRequest/properties/custom_id",
+        "StringSelectComponentForModalRequest/properties/options",
+        "UserSelectComponentForModalRequest/properties/custom_id",
+        "RadioGroupComponentForModalRequest/properties/custom_id",
+        "RadioGroupComponentForModalRequest/properties/options",
+        "RadioGroupOptionForRequest/properties/label",
+        "RadioGroupOptionForRequest/properties/value",
+        "CheckboxGroupComponentForModalRequest/properties/custom_id",
+        "CheckboxGroupComponentForModalRequest/properties/options",
+        "CheckboxGroupOptionForRequest/properties/label",
+        "CheckboxGroupOptionForRequest/properties/value",
+        "CheckboxComponentForModalRequest/properties/custom_id",
+        "FileUploadComponentForModalRequest/properties/custom_id",
+        "SectionComponentForMessageRequest/properties/components",
+        "TextDisplayComponentForMessageRequest/properties/content",
+        "TextDisplayComponentForModalRequest/properties/content",
+        "MediaGalleryComponentForMessageRequest/properties/items",
+        "ContainerComponentForMessageRequest/properties/components",
+        "UnfurledMediaRequest/properties/url",
+        "UnfurledMediaRequestWithAttachmentReferenceRequired/properties/url",
     }
 )
 
@@ -108,8 +145,7 @@ def _localized(spec: str, high: int) -> dict[str, Any]:
 
 _STRICTER_DESCRIPTION = "a chat-input command needs a description (docs); 0 is for context-menu ones"
 _STRICTER_CONTENT = "a bot message's content is at most 2,000 (docs); 4,000 is Nitro users'"
-_STRICTER_ROWS = "classic messages: at most 5 action rows (docs); 40 needs the components v2 flag"
-_STRICTER_MODAL_ROWS = "a form of action rows holds at most 5 text inputs (docs); 40 is for labels"
+_STRICTER_MODAL_ROWS = "docs, Interaction Response Object, Modal: between 1 and 5 components"
 _STRICTER_MODAL_ROW = "a form's action row holds one text input (docs)"
 _STRICTER_FIELD = "Discord refuses an empty field name or value (docs, Embed Object)"
 _STRICTER_CHOICE = "a string choice's value is at most 100 characters (docs, Option Choice)"
@@ -171,63 +207,60 @@ BUTTON = {
     "else": {"required": ["custom_id"]},
 }
 
-_SELECT = "StringSelectComponentForMessageRequest/properties"
-STRING_SELECT = {
-    "type": "object",
-    "required": ["custom_id", "options"],
-    "properties": {
-        "custom_id": _text(f"{_SELECT}/custom_id", 100, 1),
-        "placeholder": _text(f"{_SELECT}/placeholder", 150),
-        "min_values": {
-            "type": ["integer", "null"],
-            "minimum": 0,
-            "maximum": 25,
-            "x-spec": f"{_SELECT}/min_values",
-        },
-        "max_values": {
-            "type": ["integer", "null"],
-            "minimum": 1,
-            "maximum": 25,
-            "x-spec": f"{_SELECT}/max_values",
-        },
-        "options": _array(
-            f"{_SELECT}/options",
-            {
-                "type": "object",
-                "required": ["label", "value"],
-                "properties": {
-                    "label": _text("StringSelectOptionForRequest/properties/label", 100, 1),
-                    "value": _text("StringSelectOptionForRequest/properties/value", 100, 1),
-                    "description": _text("StringSelectOptionForRequest/properties/description", 100),
-                },
-            },
-            25,
-            1,
-        ),
-    },
-}
 
-_ENTITY_SELECT = "UserSelectComponentForMessageRequest/properties"
-ENTITY_SELECT = {
-    "type": "object",
-    "required": ["custom_id"],
-    "properties": {
-        "custom_id": _text(f"{_ENTITY_SELECT}/custom_id", 100, 1),
-        "placeholder": _text(f"{_ENTITY_SELECT}/placeholder", 150),
-        "min_values": {
-            "type": ["integer", "null"],
-            "minimum": 0,
-            "maximum": 25,
-            "x-spec": f"{_ENTITY_SELECT}/min_values",
+def _count(spec: str, low: int, high: int) -> dict[str, Any]:
+    """An optional integer of ``low``..``high`` (``min_values``, ``max_values``)."""
+    return {"type": ["integer", "null"], "minimum": low, "maximum": high, "x-spec": spec}
+
+
+def _options(spec: str, option: str, high: int, low: int = 1) -> dict[str, Any]:
+    """A list of choices (a string select's, a radio or checkbox group's): label and value
+    of 1-100 characters, a description of up to 100."""
+    item = {
+        "type": "object",
+        "required": ["label", "value"],
+        "properties": {
+            "label": _text(f"{option}/properties/label", 100, 1),
+            "value": _text(f"{option}/properties/value", 100, 1),
+            "description": _text(f"{option}/properties/description", 100),
         },
-        "max_values": {
-            "type": ["integer", "null"],
-            "minimum": 1,
-            "maximum": 25,
-            "x-spec": f"{_ENTITY_SELECT}/max_values",
+    }
+    return _array(spec, item, high, low)
+
+
+def _string_select(where: str) -> dict[str, Any]:
+    """A string select in a message or (``where`` = "Modal") in a form: the same limits."""
+    spec = f"StringSelectComponentFor{where}Request/properties"
+    return {
+        "type": "object",
+        "required": ["custom_id", "options"],
+        "properties": {
+            "custom_id": _text(f"{spec}/custom_id", 100, 1),
+            "placeholder": _text(f"{spec}/placeholder", 150),
+            "min_values": _count(f"{spec}/min_values", 0, 25),
+            "max_values": _count(f"{spec}/max_values", 1, 25),
+            "options": _options(f"{spec}/options", "StringSelectOptionForRequest", 25),
         },
-    },
-}
+    }
+
+
+def _entity_select(where: str) -> dict[str, Any]:
+    """A user, role, mentionable or channel select (the spec gives them the same limits)."""
+    spec = f"UserSelectComponentFor{where}Request/properties"
+    return {
+        "type": "object",
+        "required": ["custom_id"],
+        "properties": {
+            "custom_id": _text(f"{spec}/custom_id", 100, 1),
+            "placeholder": _text(f"{spec}/placeholder", 150),
+            "min_values": _count(f"{spec}/min_values", 0, 25),
+            "max_values": _count(f"{spec}/max_values", 1, 25),
+        },
+    }
+
+
+STRING_SELECT = _string_select("Message")
+ENTITY_SELECT = _entity_select("Message")
 
 MESSAGE_ROW = {
     "type": "object",
@@ -248,19 +281,156 @@ MESSAGE_ROW = {
     },
 }
 
+# -- Components V2 (reference: Section, Text Display, Thumbnail, Media Gallery, File,
+# Separator, Container). Only messages with the flag may hold them (extra_errors).
+
+
+def _media(spec: str) -> dict[str, Any]:
+    """An unfurled media item: only its ``url`` is the bot's to set (reference)."""
+    return {
+        "type": "object",
+        "required": ["url"],
+        "properties": {"url": _text(f"{spec}/properties/url", 2048)},
+    }
+
+
+def _text_display(where: str) -> dict[str, Any]:
+    spec = f"TextDisplayComponentFor{where}Request/properties"
+    return {
+        "type": "object",
+        "required": ["content"],
+        "properties": {"content": _text(f"{spec}/content", 4000, 1)},
+    }
+
+
+TEXT_DISPLAY = _text_display("Message")
+
+THUMBNAIL = {
+    "type": "object",
+    "required": ["media"],
+    "properties": {
+        "media": _media("UnfurledMediaRequest"),
+        "description": _text("ThumbnailComponentForMessageRequest/properties/description", 1024, 1),
+        "spoiler": {"type": ["boolean", "null"]},
+    },
+}
+
+_SECTION = "SectionComponentForMessageRequest/properties"
+SECTION = {
+    "type": "object",
+    "required": ["components", "accessory"],
+    "properties": {
+        "components": _array(
+            f"{_SECTION}/components",
+            {**TEXT_DISPLAY, "properties": {**TEXT_DISPLAY["properties"], "type": {"const": 10}}},
+            3,
+            1,
+        ),
+        # reference, Section Accessory Components: a button or a thumbnail.
+        "accessory": {
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"enum": [2, 11]}},
+            "allOf": [_when(2, BUTTON), _when(11, THUMBNAIL)],
+        },
+    },
+}
+
+MEDIA_GALLERY = {
+    "type": "object",
+    "required": ["items"],
+    "properties": {
+        "items": _array(
+            "MediaGalleryComponentForMessageRequest/properties/items",
+            {
+                "type": "object",
+                "required": ["media"],
+                "properties": {
+                    "media": _media("UnfurledMediaRequest"),
+                    "description": _text("MediaGalleryItemRequest/properties/description", 1024, 1),
+                    "spoiler": {"type": ["boolean", "null"]},
+                },
+            },
+            10,
+            1,
+        )
+    },
+}
+
+# reference, File: "only supports attachment references using the attachment://<filename>".
+FILE = {
+    "type": "object",
+    "required": ["file"],
+    "properties": {
+        "file": {
+            **_media("UnfurledMediaRequestWithAttachmentReferenceRequired"),
+            "properties": {
+                "url": _text(
+                    "UnfurledMediaRequestWithAttachmentReferenceRequired/properties/url",
+                    2048,
+                    pattern="^attachment://.+",
+                )
+            },
+        },
+        "spoiler": {"type": ["boolean", "null"]},
+    },
+}
+
+SEPARATOR = {
+    "type": "object",
+    "properties": {
+        "divider": {"type": ["boolean", "null"]},
+        "spacing": {"enum": [1, 2, None]},  # reference, Separator: 1 small, 2 large
+    },
+}
+
+
+def _v2(kinds: list[int], container: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A message's component of one of ``kinds``, each checked by its own schema."""
+    shapes = {1: MESSAGE_ROW, 9: SECTION, 10: TEXT_DISPLAY, 12: MEDIA_GALLERY, 13: FILE, 14: SEPARATOR}
+    if container is not None:
+        shapes[17] = container
+    return {
+        "type": "object",
+        "required": ["type"],
+        "properties": {"type": {"enum": kinds}, "id": {"type": ["integer", "null"], "minimum": 0}},
+        "allOf": [_when(kind, shapes[kind]) for kind in kinds if kind in shapes],
+    }
+
+
+# reference, Container Child Components: no container inside a container.
+CONTAINER = {
+    "type": "object",
+    "required": ["components"],
+    "properties": {
+        "components": _array(
+            "ContainerComponentForMessageRequest/properties/components", _v2([1, 9, 10, 12, 13, 14]), 40, 1
+        ),
+        "accent_color": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "maximum": 16777215,
+            "x-spec": "ContainerComponentForMessageRequest/properties/accent_color",
+        },
+        "spoiler": {"type": ["boolean", "null"]},
+    },
+}
+
+# The top level of a message (spec: MessageCreateRequest components' oneOf).
+MESSAGE_COMPONENT = _v2([1, 9, 10, 12, 13, 14, 17], CONTAINER)
+
 
 def _message(spec: str) -> dict[str, Any]:
-    """A message body: posts, follow-ups, edits and type-4/7 callbacks share these limits."""
+    """A message body: posts, follow-ups, edits and type-4/7 callbacks share these limits.
+    The classic five rows and what needs the V2 flag depend on the flag (extra_errors)."""
     stricter = {"x-stricter": _STRICTER_CONTENT} if spec.startswith("Message") else {}
     return {
         "type": "object",
         "properties": {
             "content": _text(f"{spec}/properties/content", 2000, **stricter),
             "embeds": _array(f"{spec}/properties/embeds", EMBED, 10),
-            "components": _array(
-                f"{spec}/properties/components", MESSAGE_ROW, 5, **{"x-stricter": _STRICTER_ROWS}
-            ),
-            "flags": {"type": "integer"},
+            "components": _array(f"{spec}/properties/components", MESSAGE_COMPONENT, V2_COMPONENTS_TOTAL),
+            "flags": {"type": ["integer", "null"]},
             "allowed_mentions": {"type": "object"},
             "attachments": _array(f"{spec}/properties/attachments", {"type": "object"}, 10),
         },
@@ -294,6 +464,79 @@ TEXT_INPUT = {
     },
 }
 
+_RADIO = "RadioGroupComponentForModalRequest/properties"
+RADIO_GROUP = {
+    "type": "object",
+    "required": ["custom_id", "options"],
+    "properties": {
+        "custom_id": _text(f"{_RADIO}/custom_id", 100, 1),
+        # reference, Radio Group: "List of options to show; min 2, max 10".
+        "options": _options(f"{_RADIO}/options", "RadioGroupOptionForRequest", 10, 2),
+        "required": {"type": ["boolean", "null"]},
+    },
+}
+
+_CHECKBOXES = "CheckboxGroupComponentForModalRequest/properties"
+CHECKBOX_GROUP = {
+    "type": "object",
+    "required": ["custom_id", "options"],
+    "properties": {
+        "custom_id": _text(f"{_CHECKBOXES}/custom_id", 100, 1),
+        # reference, Checkbox Group: options 1-10, min_values 0-10, max_values 1-10.
+        "options": _options(f"{_CHECKBOXES}/options", "CheckboxGroupOptionForRequest", 10),
+        "min_values": _count(f"{_CHECKBOXES}/min_values", 0, 10),
+        "max_values": _count(f"{_CHECKBOXES}/max_values", 1, 10),
+        "required": {"type": ["boolean", "null"]},
+    },
+}
+
+CHECKBOX = {
+    "type": "object",
+    "required": ["custom_id"],
+    "properties": {
+        "custom_id": _text("CheckboxComponentForModalRequest/properties/custom_id", 100, 1),
+        "default": {"type": ["boolean", "null"]},
+    },
+}
+
+_UPLOAD = "FileUploadComponentForModalRequest/properties"
+FILE_UPLOAD = {
+    "type": "object",
+    "required": ["custom_id"],
+    "properties": {
+        "custom_id": _text(f"{_UPLOAD}/custom_id", 100, 1),
+        # reference, File Upload: "between 0 and 10" files.
+        "min_values": _count(f"{_UPLOAD}/min_values", 0, 10),
+        "max_values": _count(f"{_UPLOAD}/max_values", 1, 10),
+        "required": {"type": ["boolean", "null"]},
+    },
+}
+
+# reference, Label Child Components: a text input, any select, a file upload, a radio group,
+# a checkbox group or a checkbox; a label holds exactly one.
+LABEL = {
+    "type": "object",
+    "required": ["label", "component"],
+    "properties": {
+        "label": _text("LabelComponentForModalRequest/properties/label", 45, 1),
+        "description": _text("LabelComponentForModalRequest/properties/description", 100, 1),
+        "component": {
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"enum": [3, 4, 5, 6, 7, 8, 19, 21, 22, 23]}},
+            "allOf": [
+                _when(3, _string_select("Modal")),
+                _when(4, TEXT_INPUT),
+                _when([5, 6, 7, 8], _entity_select("Modal")),
+                _when(19, FILE_UPLOAD),
+                _when(21, RADIO_GROUP),
+                _when(22, CHECKBOX_GROUP),
+                _when(23, CHECKBOX),
+            ],
+        },
+    },
+}
+
 MODAL = {
     "type": "object",
     "required": ["custom_id", "title", "components"],
@@ -305,7 +548,8 @@ MODAL = {
             {
                 "type": "object",
                 "required": ["type"],
-                "properties": {"type": {"enum": [1, 18]}},
+                # spec: an action row (deprecated), a label or a text display.
+                "properties": {"type": {"enum": [1, 10, 18]}},
                 "allOf": [
                     _when(
                         1,
@@ -322,19 +566,8 @@ MODAL = {
                             },
                         },
                     ),
-                    _when(
-                        18,
-                        {
-                            "required": ["label", "component"],
-                            "properties": {
-                                "label": _text("LabelComponentForModalRequest/properties/label", 45, 1),
-                                "description": _text(
-                                    "LabelComponentForModalRequest/properties/description", 100, 1
-                                ),
-                                "component": TEXT_INPUT,
-                            },
-                        },
-                    ),
+                    _when(10, _text_display("Modal")),
+                    _when(18, LABEL),
                 ],
             },
             5,
@@ -533,25 +766,29 @@ def kind_of(method: str, path: str) -> str | None:
     return next((name for m, regex, name in _ROUTES if m == method and regex.match(path)), None)
 
 
-def check(method: str, path: str, body: Any) -> None:
-    """Raise :class:`Refused` with Discord's 50035 answer if Discord would refuse ``body``."""
+def check(method: str, path: str, body: Any, *, components_v2: bool = False) -> None:
+    """Raise :class:`Refused` with Discord's 50035 answer if Discord would refuse ``body``;
+    ``components_v2``: the request edits a message that was sent with that flag."""
     kind = kind_of(method, path)
     if kind is None or body is None:
         return
-    problems = _problems(kind, json.dumps(body))
+    problems = _problems(kind, json.dumps(body), components_v2)
     if problems:
         raise Refused(400, invalid_form_body(list(problems)))
 
 
 @functools.lru_cache(maxsize=256)
-def _problems(kind: str, body: str) -> tuple[Problem, ...]:
+def _problems(kind: str, body: str, components_v2: bool = False) -> tuple[Problem, ...]:
     """Every problem Discord would find in ``body``, as the JSON text Discord receives.
 
     Checked once per distinct text: every bot a test starts syncs the same command tree
     (validating it was a third of a bot's start) and many answers repeat word for word.
     """
     parsed = json.loads(body)
-    return (*[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)], *extra_errors(kind, parsed))
+    return (
+        *[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)],
+        *extra_errors(kind, parsed, components_v2=components_v2),
+    )
 
 
 def invalid_form_body(problems: list[Problem]) -> dict[str, Any]:
@@ -591,17 +828,19 @@ def _problem(error: ValidationError) -> Problem:
 # -- what a schema cannot say -----------------------------------------------------------
 
 
-def extra_errors(kind: str, body: Any) -> list[Problem]:
+def extra_errors(kind: str, body: Any, *, components_v2: bool = False) -> list[Problem]:
+    """What a schema cannot say; ``components_v2``: the body edits a message sent with the
+    flag (it stays a V2 message whatever the body says)."""
     if kind == "commands":
         return [p for i, command in enumerate(body) for p in _command_problems(command, (i,))]
     if kind == "callback":
         data = body.get("data") or {}
         if body.get("type") in (4, 7):
-            return _message_problems(data, ("data",))
+            return _message_problems(data, ("data",), components_v2=components_v2 and body.get("type") == 7)
         if body.get("type") == 9:
             return _modal_problems(data, ("data",))
         return []
-    return _message_problems(body, ())
+    return _message_problems(body, (), components_v2=components_v2)
 
 
 def embed_size(embed: dict[str, Any]) -> int:
@@ -612,41 +851,148 @@ def embed_size(embed: dict[str, Any]) -> int:
     return size + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in embed.get("fields") or [])
 
 
-def _message_problems(message: dict[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+Where = tuple[str | int, ...]
+
+
+def walk(components: list[Any], at: Where) -> Iterator[tuple[Where, dict[str, Any]]]:
+    """Every component and the path to it, nested ones included: a row's items, a
+    section's texts and its ``accessory``, a container's children, a label's ``component``."""
+    for i, item in enumerate(components):
+        if not isinstance(item, dict):
+            continue
+        where = (*at, i)
+        yield where, item
+        yield from walk(item.get("components") or [], (*where, "components"))
+        for key in ("accessory", "component"):
+            if isinstance(item.get(key), dict):
+                yield (*where, key), item[key]
+                yield from walk(item[key].get("components") or [], (*where, key, "components"))
+
+
+def _message_problems(message: dict[str, Any], at: Where, *, components_v2: bool = False) -> list[Problem]:
     problems: list[Problem] = []
     total = sum(embed_size(e) for e in message.get("embeds") or [])
     if total > EMBEDS_TOTAL:
         message_ = f"Embed size exceeds maximum size of {EMBEDS_TOTAL} ({total})"
         problems.append(Problem((*at, "embeds"), "BASE_TYPE_MAX_LENGTH", message_))
-    rows = message.get("components") or []
-    problems += _duplicate_ids(_custom_ids(rows, (*at, "components")))
-    for r, row in enumerate(rows):
-        items = row.get("components") or []
-        where = (*at, "components", r, "components")
-        if any(c.get("type") != 2 for c in items) and len(items) > 1:
-            problems.append(Problem(where, "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "A select takes its row alone"))
-        for c, item in enumerate(items):
-            problems += _select_problems(item, (*where, c))
+    components = message.get("components") or []
+    flags = message.get("flags")
+    if components_v2 and flags is not None and not flags & COMPONENTS_V2:
+        # reference, intro: "Once a message has been sent with this flag, it can't be removed".
+        text = "The IS_COMPONENTS_V2 flag cannot be removed from a message"
+        problems.append(Problem((*at, "flags"), "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG", text))
+    if components_v2 or (flags or 0) & COMPONENTS_V2:
+        problems += _v2_problems(message, components, at)
+    else:
+        problems += _classic_problems(components, at)
+    found = list(walk(components, (*at, "components")))
+    problems += _duplicate_ids([(path, item) for path, item in found if "custom_id" in item])
+    for path, item in found:
+        if item.get("type") == 1:
+            problems += _row_problems(item, (*path, "components"))
+        problems += _select_problems(item, path)
     return problems
 
 
-def _select_problems(item: dict[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
-    if item.get("type") not in (3, 5, 6, 7, 8):
+def _classic_problems(components: list[dict[str, Any]], at: Where) -> list[Problem]:
+    """Without the flag: at most five action rows and nothing but rows (reference, Legacy
+    Message Component Behavior; the layout components need the flag)."""
+    if len(components) > CLASSIC_ROWS:
+        text = f"Must be between 0 and {CLASSIC_ROWS} in length."
+        return [Problem((*at, "components"), "BASE_TYPE_BAD_LENGTH", text)]
+    return [
+        Problem(
+            (*at, "components", i, "type"), "COMPONENT_TYPE_INVALID", "This component needs IS_COMPONENTS_V2"
+        )
+        for i, item in enumerate(components)
+        if item.get("type") != 1
+    ]
+
+
+def _v2_problems(message: dict[str, Any], components: list[dict[str, Any]], at: Where) -> list[Problem]:
+    """With the flag: no content, embeds, poll or stickers (reference, intro), at most 40
+    components counting nested ones, 4,000 characters of Text Display, unique ``id``s
+    (reference, Anatomy of a Component: "The id must be unique within the message")."""
+    problems = [
+        Problem(
+            (*at, field),
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            f"The '{field}' field cannot be used when using MessageFlags.IS_COMPONENTS_V2",
+        )
+        for field in ("content", "embeds", "poll", "sticker_ids")
+        if message.get(field)
+    ]
+    found = list(walk(components, (*at, "components")))
+    if len(found) > V2_COMPONENTS_TOTAL:
+        text = f"Must be {V2_COMPONENTS_TOTAL} or fewer components in total ({len(found)})"
+        problems.append(Problem((*at, "components"), "BASE_TYPE_MAX_LENGTH", text))
+    text_size = sum(len(item.get("content") or "") for _, item in found if item.get("type") == 10)
+    if text_size > V2_TEXT_TOTAL:
+        text = f"Text display content exceeds maximum size of {V2_TEXT_TOTAL} ({text_size})"
+        problems.append(Problem((*at, "components"), "BASE_TYPE_MAX_LENGTH", text))
+    seen: set[int] = set()
+    for path, item in found:
+        number = item.get("id")
+        if number:  # 0 "will be treated as empty" (reference)
+            if number in seen:
+                problems.append(
+                    Problem((*path, "id"), "COMPONENT_ID_DUPLICATED", "Component id must be unique")
+                )
+            seen.add(number)
+    return problems
+
+
+def _row_problems(row: dict[str, Any], at: Where) -> list[Problem]:
+    """An action row holds up to five buttons or one select (reference, Action Row)."""
+    items = row.get("components") or []
+    if any(c.get("type") != 2 for c in items) and len(items) > 1:
+        return [Problem(at, "COMPONENT_LAYOUT_WIDTH_EXCEEDED", "A select takes its row alone")]
+    return []
+
+
+def _select_problems(item: dict[str, Any], at: Where) -> list[Problem]:
+    """min_values ≤ max_values ≤ the choices there are: a select's options (25 users,
+    roles or channels at most), a checkbox group's or a file upload's (at most 10)."""
+    kind = item.get("type")
+    if kind not in (3, 5, 6, 7, 8, 19, 22):
         return []
-    low, high = item.get("min_values", 1), item.get("max_values", 1)
-    options = len(item.get("options") or []) if item.get("type") == 3 else 25
+    defaults = {19: (1, 1), 22: (1, len(item.get("options") or []))}.get(kind, (1, 1))
+    low = item.get("min_values") if item.get("min_values") is not None else defaults[0]
+    high = item.get("max_values") if item.get("max_values") is not None else defaults[1]
+    options = len(item.get("options") or []) if kind in (3, 22) else 10 if kind == 19 else 25
     if not options:
-        return []  # the schema already says a select needs options
+        return []  # the schema already says it needs options
     if low > high or high > options:
         text = f"min_values ({low}) ≤ max_values ({high}) ≤ options ({options}) does not hold"
         return [Problem((*at, "max_values"), "SELECT_COMPONENT_VALUES_INVALID", text)]
     return []
 
 
-def _modal_problems(modal: dict[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
-    problems = _duplicate_ids(_custom_ids(modal.get("components") or [], (*at, "components")))
-    for where, item in _text_inputs(modal.get("components") or [], (*at, "components")):
-        low, high = item.get("min_length", 0), item.get("max_length", 4000)
+def _modal_problems(modal: dict[str, Any], at: Where) -> list[Problem]:
+    found = list(walk(modal.get("components") or [], (*at, "components")))
+    problems = _duplicate_ids([(path, item) for path, item in found if "custom_id" in item])
+    for where, item in found:
+        problems += _select_problems(item, where)
+        problems += _modal_item_problems(item, where)
+    return problems
+
+
+def _modal_item_problems(item: dict[str, Any], where: Where) -> list[Problem]:
+    """A form's own rules (reference): nothing disabled; ``min_values`` of 0 only when not
+    required; a text input's lengths in order."""
+    problems = []
+    if item.get("disabled"):
+        text = "Modals can not currently have disabled components in them"
+        problems.append(Problem((*where, "disabled"), "COMPONENT_DISABLED_IN_MODAL", text))
+    if (
+        item.get("type") in (3, 5, 6, 7, 8, 19, 22)
+        and item.get("min_values") == 0
+        and item.get("required", True)
+    ):
+        text = "min_values must be at least 1 when the component is required"
+        problems.append(Problem((*where, "min_values"), "NUMBER_TYPE_MIN", text))
+    if item.get("type") == 4:
+        low, high = item.get("min_length") or 0, item.get("max_length") or 4000
         if low > high:
             problems.append(
                 Problem((*where, "min_length"), "BASE_TYPE_BAD_LENGTH", "min_length exceeds max_length")
@@ -658,37 +1004,20 @@ def _modal_problems(modal: dict[str, Any], at: tuple[str | int, ...]) -> list[Pr
     return problems
 
 
-def _text_inputs(
-    rows: list[dict[str, Any]], at: tuple[str | int, ...]
-) -> Iterator[tuple[tuple[str | int, ...], dict[str, Any]]]:
-    for r, row in enumerate(rows):
-        if row.get("type") == 18:
-            yield (*at, r, "component"), row.get("component") or {}
-        for c, item in enumerate(row.get("components") or []):
-            yield (*at, r, "components", c), item
-
-
-def _custom_ids(
-    rows: list[dict[str, Any]], at: tuple[str | int, ...]
-) -> list[tuple[tuple[str | int, ...], str]]:
-    found = []
-    for r, row in enumerate(rows):
-        children = [("component", row["component"])] if "component" in row else []
-        children += list(enumerate(row.get("components") or []))
-        for key, item in children:
-            if isinstance(item, dict) and "custom_id" in item:
-                path = (*at, r, "component") if key == "component" else (*at, r, "components", key)
-                found.append(((*path, "custom_id"), item["custom_id"]))
-    return found
-
-
-def _duplicate_ids(found: list[tuple[tuple[str | int, ...], str]]) -> list[Problem]:
+def _duplicate_ids(found: list[tuple[Where, dict[str, Any]]]) -> list[Problem]:
+    """reference, Custom ID: "Multiple components on the same message must not share the
+    same custom_id" (a form's likewise)."""
     seen: set[str] = set()
     problems = []
-    for path, custom_id in found:
+    for path, item in found:
+        custom_id = item["custom_id"]
         if custom_id in seen:
             problems.append(
-                Problem(path, "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+                Problem(
+                    (*path, "custom_id"),
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                )
             )
         seen.add(custom_id)
     return problems

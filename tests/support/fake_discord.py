@@ -16,6 +16,8 @@ discord.py then reads the body as text).
 
 Like the in-process harness it is as strict as Discord: a body past Discord's limits is
 answered with Discord's 400 (code 50035) and kept in ``refused`` for the test to fail on.
+It remembers which messages were sent with ``IS_COMPONENTS_V2``: an edit of one is held to
+V2's rules, and cannot take the flag away.
 ``reject_token`` makes it answer 401 to the login, as Discord does to a reset token.
 """
 
@@ -30,7 +32,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from tests.support.discord_schema import Refused, check
+from tests.support.discord_schema import COMPONENTS_V2, Refused, check
 from tests.support.payloads import (
     APP_ID,
     BOT_USER_ID,
@@ -103,6 +105,8 @@ class FakeDiscord:
         self.port = 0
         self.refused: list[Refused] = []
         self.reject_token = False
+        # The messages sent with the components V2 flag (it stays with them).
+        self.v2_messages: set[int] = set()
 
     @property
     def api_base(self) -> str:
@@ -166,8 +170,11 @@ class FakeDiscord:
         async with self.changed:
             self.requests.append(Request(request.method, path, body))
             self.changed.notify_all()
+        edited = re.search(r"/messages/(\d+)$", path)
         try:
-            check(request.method, path, body)
+            check(
+                request.method, path, body, components_v2=bool(edited) and int(edited[1]) in self.v2_messages
+            )
         except Refused as refused:
             self.refused.append(refused)
             return _json(refused.body, status=refused.status)
@@ -199,10 +206,19 @@ class FakeDiscord:
         posted = re.fullmatch(r"/channels/(\d+)/messages(?:/(\d+))?", path)
         if posted and request.method in ("POST", "PATCH"):
             message_id = int(posted[2]) if posted[2] else snowflake()
-            return _json(Message(message_id, int(posted[1]), body or {}, ephemeral=False).payload())
+            return _json(self._sent(Message(message_id, int(posted[1]), body or {}, ephemeral=False)))
         if re.fullmatch(r"/webhooks/\d+/[^/]+", path) and request.method == "POST":  # a follow-up
-            return _json(Message(snowflake(), CHANNEL_ID, body or {}, False).payload())
+            return _json(self._sent(Message(snowflake(), CHANNEL_ID, body or {}, False)))
         return _json({})
+
+    def _sent(self, message: Message) -> dict[str, Any]:
+        """A posted or edited message's payload; one sent with the V2 flag is remembered."""
+        if (message.data.get("flags") or 0) & COMPONENTS_V2:
+            self.v2_messages.add(message.id)
+        payload = message.payload()
+        if message.id in self.v2_messages:
+            payload["flags"] = (payload["flags"] or 0) | COMPONENTS_V2
+        return payload
 
     # -- gateway ----------------------------------------------------------------------
 

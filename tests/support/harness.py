@@ -15,9 +15,10 @@ import asyncio
 import contextlib
 import json
 import random
+import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -32,7 +33,7 @@ from bot.client import Tirada
 from bot.settings import Settings
 from bot.store.postgres_follow import TASK_PREFIX as LISTEN_TASKS
 from tests.support.dice import Scripted
-from tests.support.discord_schema import ANSWER_SECONDS, Refused, check
+from tests.support.discord_schema import ANSWER_SECONDS, COMPONENTS_V2, Refused, check, walk
 from tests.support.payloads import (
     ALL_PERMISSIONS,
     APP_ID,
@@ -117,8 +118,14 @@ class Reply:
 
     @property
     def text(self) -> str:
-        """All visible text of the first message, for substring assertions."""
+        """All visible text of the first message, for substring assertions (a V2 layout's
+        Text Displays included)."""
         parts = [self.data.get("content") or ""]
+        parts += [
+            c.get("content") or ""
+            for _, c in walk(self.data.get("components") or [], ())
+            if c.get("type") == 10
+        ]
         for embed in self.data.get("embeds", []):
             parts += [embed.get("title", ""), embed.get("description", "")]
             parts += [embed.get("author", {}).get("name", ""), embed.get("footer", {}).get("text", "")]
@@ -174,6 +181,8 @@ class Discord:
         self._delivered: dict[str, int] = {}
         self._created: dict[str, float] = {}
         self._acknowledged: set[str] = set()
+        # The message each interaction's first answer posted or updated (its @original).
+        self._originals: dict[str, int] = {}
 
     async def cdn(self, url: str) -> bytes:
         """Discord's CDN: an attachment's bytes (``Attachment.read``)."""
@@ -207,11 +216,25 @@ class Discord:
         kind = {403: discord.Forbidden, 404: discord.NotFound}.get(refused.status, discord.HTTPException)
         raise kind(_FakeResponse(refused.status), refused.body)
 
-    def _validate(self, method: str, path: str, payload: Any) -> None:
+    def _validate(self, method: str, path: str, payload: Any, token: str = "") -> None:
         try:
-            check(method, path, payload)
+            check(method, path, payload, components_v2=self._edits_v2(path, payload, token))
         except Refused as refused:
             self._refuse(refused)
+
+    def _edits_v2(self, path: str, payload: Any, token: str) -> bool:
+        """Whether the request edits a message sent with ``IS_COMPONENTS_V2``: the flag stays
+        with the message, so the edit is held to V2's rules whatever flags it sends."""
+        edited = re.search(r"/messages/(\d+|@original)$", path)
+        message_id: int | None = None
+        if path.endswith("/callback") and isinstance(payload, dict) and payload.get("type") == 7:
+            message_id = self._interactions.get(token, (0, 0, None))[2]
+        elif edited and edited[1] == "@original":
+            message_id = self._originals.get(token, self._interactions.get(token, (0, 0, None))[2])
+        elif edited:
+            message_id = int(edited[1])
+        message = self.messages.get(message_id) if message_id is not None else None
+        return message is not None and bool((message.data.get("flags") or 0) & COMPONENTS_V2)
 
     def _acknowledge(self, token: str) -> None:
         """The first answer of an interaction: once, and within 3 s of its creation.
@@ -289,8 +312,8 @@ class Discord:
         attachments = [(f.filename, _content(f)) for f in files]
         call = Call(route.method, path, payload, files=len(files), attachments=attachments)
         self.calls.append(call)
-        self._validate(route.method, path, payload)
         token = route.webhook_token or ""
+        self._validate(route.method, path, payload, token)
         if path.endswith("/callback"):
             self._acknowledge(token)
         status = self.fail_next.pop(0) if self.fail_next else 0
@@ -320,6 +343,7 @@ class Discord:
         answer: dict[str, Any] = {"interaction": {"id": str(interaction_id), "type": 2}}
         if kind == 4:
             message = self._post(channel_id, data, ephemeral=bool(data.get("flags", 0) & 64), token=token)
+            self._originals[token] = message.id
             answer["interaction"]["response_message_id"] = str(message.id)
             answer["resource"] = {"type": 4, "message": message.payload()}
         elif kind == 7:
@@ -565,24 +589,100 @@ class Harness:
     async def submit(
         self,
         custom_id: str,
-        fields: dict[str, str],
+        fields: Mapping[str, Any],
         *,
         user: User = PLAYER,
         locale: str = "es-ES",
         message: Message | None = None,
     ) -> Reply:
-        rows = [
-            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in fields.items()
+        """Submit the form ``custom_id`` with ``fields``, keyed by each component's custom_id,
+        in the shape Discord sends a MODAL_SUBMIT (interaction type 5):
+
+        - a text input: its text (``str``);
+        - a string select or a checkbox group: the values chosen (``list[str]``);
+        - a radio group: the value chosen (``str``; ``None`` for none);
+        - a checkbox: checked or not (``bool``);
+        - a file upload: the files (``list[Upload]``, sent as attachment ids and resolved);
+        - a user select: the users (``list[User]``, resolved as Discord does).
+
+        When the bot opened that form (its type-9 answer is recorded), the submission follows
+        the form's layout: a component inside a Label answers inside it, a Text Display
+        answers with its id, and a select, radio group, checkbox or file upload the test
+        leaves out answers with what Discord sends untouched (its defaults); text inputs left
+        out are not sent. A value that form could not produce fails the test (a choice it
+        does not offer, fewer or more choices than it allows, a required one left empty):
+        forge those with :meth:`dispatch`. Fields for a form never opened, or not in it, go
+        as action rows holding a text input, the shape of the forms before labels."""
+        resolved: dict[str, dict[str, Any]] = {}
+        left = dict(fields)
+        form = self._opened_form(custom_id)
+        answers = self._form_answers(form, left, resolved) if form else []
+        answers += [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]} for k, v in left.items()
         ]
+        data: dict[str, Any] = {"custom_id": custom_id, "components": answers}
+        if resolved:
+            data["resolved"] = resolved
         channel = message.channel_id if message else CHANNEL_ID
-        return await self.dispatch(
-            5,
-            {"custom_id": custom_id, "components": rows},
-            user=user,
-            locale=locale,
-            channel_id=channel,
-            message=message,
-        )
+        return await self.dispatch(5, data, user=user, locale=locale, channel_id=channel, message=message)
+
+    def _opened_form(self, custom_id: str) -> dict[str, Any] | None:
+        """The last form the bot opened with that custom_id, as it sent it."""
+        for call in reversed(self.discord.calls):
+            payload = call.payload
+            if not (call.path.endswith("/callback") and isinstance(payload, dict)):
+                continue
+            if payload.get("type") == 9 and payload["data"].get("custom_id") == custom_id:
+                return dict(payload["data"])
+        return None
+
+    def _form_answers(
+        self, form: dict[str, Any], left: dict[str, Any], resolved: dict[str, dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The submitted components of an opened form, top level first; ``left`` loses the
+        fields answered. Components without an id get Discord's sequential ones."""
+        answers: list[dict[str, Any]] = []
+        numbers = iter(range(1, 1000))
+        for item in form.get("components") or []:
+            number = item.get("id") or next(numbers)
+            if item.get("type") == 10:
+                answers.append({"type": 10, "id": number})
+                continue
+            children = [item["component"]] if item.get("type") == 18 else item.get("components") or []
+            inner = [self._answer(c, left, resolved, c.get("id") or next(numbers)) for c in children]
+            given = [a for a in inner if a is not None]
+            if given and item.get("type") == 18:
+                answers.append({"type": 18, "id": number, "component": given[0]})
+            elif given:
+                answers.append({"type": 1, "id": number, "components": given})
+        return answers
+
+    def _answer(
+        self, item: dict[str, Any], left: dict[str, Any], resolved: dict[str, dict[str, Any]], number: int
+    ) -> dict[str, Any] | None:
+        """One component's answer, as the reference's "Interaction Response Structure"s say."""
+        kind, custom_id = item.get("type"), item["custom_id"]
+        answer: dict[str, Any] = {"type": kind, "id": number, "custom_id": custom_id}
+        given = custom_id in left
+        value = left.pop(custom_id, None)
+        if kind == 4:
+            return {**answer, "value": value} if given else None
+        if kind == 23:
+            return {**answer, "value": bool(value) if given else bool(item.get("default"))}
+        options = [o["value"] for o in item.get("options") or []]
+        defaults = [o["value"] for o in item.get("options") or [] if o.get("default")]
+        if kind == 21:
+            chosen = value if given else next(iter(defaults), None)
+            assert chosen is None or chosen in options, f"{custom_id}: {chosen!r} is not among {options}"
+            assert chosen is not None or item.get("required") is False, f"{custom_id} is required"
+            return {**answer, "value": chosen}
+        chosen_many = list(value) if given else defaults
+        _within(item, chosen_many, options)
+        if kind == 19:
+            chosen_many = [_upload(self.discord, u, resolved) for u in chosen_many]
+        elif kind == 5:
+            chosen_many = [resolve_user(u, resolved) for u in chosen_many]
+        return {**answer, "values": chosen_many}
 
     async def dispatch(
         self,
@@ -679,17 +779,7 @@ class Harness:
         if isinstance(value, User):
             value = resolve_user(value, resolved)
         elif isinstance(value, Upload):
-            upload_id = str(snowflake())
-            url = f"https://cdn.discordapp.test/attachments/{upload_id}/{value.filename}"
-            self.discord.uploads[url] = value.data
-            resolved.setdefault("attachments", {})[upload_id] = {
-                "id": upload_id,
-                "filename": value.filename,
-                "size": len(value.data),
-                "url": url,
-                "proxy_url": url,
-            }
-            value = upload_id
+            value = _upload(self.discord, value, resolved)
         elif isinstance(value, dict) and value.get("type") == 0:  # a channel payload
             resolved.setdefault("channels", {})[value["id"]] = dict(value, permissions=str(ALL_PERMISSIONS))
             value = value["id"]
@@ -742,6 +832,38 @@ async def settle(before: set[asyncio.Task[Any]], limit: float = 10.0) -> None:
         remaining = deadline - loop.time()
         assert remaining > 0, f"interaction still running after {limit}s: {pending}"
         await asyncio.wait(pending, timeout=remaining)
+
+
+def _within(item: dict[str, Any], chosen: list[Any], options: list[str]) -> None:
+    """Fail the test if Discord's client could not submit ``chosen`` in that component: a
+    value it does not offer, or a count outside its min_values..max_values (none at all is
+    allowed only when it is not required)."""
+    kind = item.get("type")
+    if kind in (3, 22):
+        strange = [c for c in chosen if c not in options]
+        assert not strange, f"{item['custom_id']}: {strange} not among {options}"
+    ceiling = {3: len(options), 22: len(options), 19: 10}.get(kind, 25)
+    low = 1 if item.get("min_values") is None else item["min_values"]
+    high = (ceiling if kind == 22 else 1) if item.get("max_values") is None else item["max_values"]
+    if item.get("required") is False:
+        low = 0
+    assert low <= len(chosen) <= high, f"{item['custom_id']}: {len(chosen)} chosen, allowed {low}..{high}"
+
+
+def _upload(discord_: Discord, upload: Upload, resolved: dict[str, dict[str, Any]]) -> str:
+    """A file the user attached, put on the CDN and in ``resolved`` as Discord does; the
+    value sent for it (its attachment id)."""
+    upload_id = str(snowflake())
+    url = f"https://cdn.discordapp.test/attachments/{upload_id}/{upload.filename}"
+    discord_.uploads[url] = upload.data
+    resolved.setdefault("attachments", {})[upload_id] = {
+        "id": upload_id,
+        "filename": upload.filename,
+        "size": len(upload.data),
+        "url": url,
+        "proxy_url": url,
+    }
+    return upload_id
 
 
 def resolve_user(user: User, resolved: dict[str, dict[str, Any]]) -> str:

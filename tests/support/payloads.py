@@ -259,7 +259,11 @@ class Message:
 
 
 def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterable[str]:
+    """Every custom_id in reading order: rows' items, and in a V2 layout a container's
+    children and a section's button (its ``accessory``)."""
     for component in components:
         if "custom_id" in component:
             yield component["custom_id"]
         yield from _custom_ids(component.get("components", []))
+        if isinstance(component.get("accessory"), dict):
+            yield from _custom_ids([component["accessory"]])
