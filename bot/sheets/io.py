@@ -2,7 +2,8 @@
 
 A file is refused whole, with its first problems named (``Problem``: a catalog key and
 where), before anything is stored: not UTF-8 JSON, over ``MAX_BYTES``, an unknown version
-or system, or any value outside the book's ranges.
+or system, or any value outside the book's ranges. A character exported from Foundry VTT's
+dnd5e system is read too (``bot.sheets.foundry``), up to ``MAX_UPLOAD_BYTES``.
 """
 
 from __future__ import annotations
@@ -15,9 +16,12 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from bot.options import typable, untypable
+from bot.sheets import foundry
 from bot.sheets.models import SHEETS, STORED, VERSION, Sheet, SheetBase
 
 MAX_BYTES = 64 * 1024
+# What an upload may weigh: a Foundry export carries more than the sheet it becomes.
+MAX_UPLOAD_BYTES = foundry.MAX_BYTES
 # How deep a file may nest lists and objects: a sheet nests three levels at most.
 MAX_DEPTH = 16
 # How many problems a refusal lists: the first few say what to fix without a wall of text.
@@ -70,21 +74,54 @@ class Rejected(Exception):
 def load(raw: bytes) -> SheetBase:
     """The sheet in ``raw``, or :class:`Rejected` saying why not. Python's own limits are
     reasons too: nesting past its recursion (60,000 ``[`` fit in 64 KB) and an integer of
-    more than 4,300 digits are refused like any other bad file."""
-    if len(raw) > MAX_BYTES:
-        raise Rejected([Problem("too_large", limit=MAX_BYTES // 1024)])
+    more than 4,300 digits are refused like any other bad file. Only a Foundry actor may
+    pass ``MAX_BYTES``."""
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise Rejected([Problem("too_large", limit=MAX_UPLOAD_BYTES // 1024)])
+    too_large = Rejected([Problem("too_large", limit=MAX_BYTES // 1024)])
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = decoded(raw)
+    except Rejected:
+        if len(raw) > MAX_BYTES:
+            raise too_large from None
+        raise
+    if foundry.is_actor(data):
+        return from_foundry(data)
+    if len(raw) > MAX_BYTES:
+        raise too_large
+    problems = list(untypable_texts(data))
+    if problems:
+        raise Rejected(problems)
+    return validate(data)
+
+
+def decoded(raw: bytes) -> Any:
+    """The JSON in ``raw``, or :class:`Rejected` naming why it is not JSON we read."""
+    try:
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise Rejected([Problem("not_json")]) from None
     except RecursionError:
         raise Rejected([Problem("too_deep", limit=MAX_DEPTH)]) from None
     except ValueError:
         raise Rejected([Problem("long_number")]) from None
+
+
+def from_foundry(actor: dict[str, Any]) -> SheetBase:
+    """The sheet a Foundry actor becomes, its problems named by Foundry's paths. Only what
+    is kept is checked for control characters: a description's line breaks are dropped."""
+    try:
+        data = foundry.sheet_data(actor)
+    except foundry.Unreadable as error:
+        raise Rejected([Problem(*p) for p in error.problems]) from None
     problems = list(untypable_texts(data))
     if problems:
         raise Rejected(problems)
-    return validate(data)
+    try:
+        return validate(data)
+    except Rejected as rejected:
+        named = [Problem(p.kind, foundry.PATHS.get(p.where, p.where), p.limit) for p in rejected.problems]
+        raise Rejected(named) from None
 
 
 def untypable_texts(data: Any, where: str = "", depth: int = 0) -> Iterator[Problem]:

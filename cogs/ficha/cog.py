@@ -261,8 +261,8 @@ class Sheets(commands.Cog):
     ) -> None:
         """A sheet from a file: refused whole, with its first problems, or kept whole."""
         ctx = await self.here(interaction)
-        if archivo.size > io.MAX_BYTES:
-            raise Refusal("fichas.problem.too_large", limit=io.MAX_BYTES // 1024)
+        if archivo.size > io.MAX_UPLOAD_BYTES:
+            raise Refusal("fichas.problem.too_large", limit=io.MAX_UPLOAD_BYTES // 1024)
         try:
             sheet = io.load(await archivo.read())
         except io.Rejected as rejected:

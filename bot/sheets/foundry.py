@@ -1,0 +1,454 @@
+"""A character exported from Foundry VTT's dnd5e system, read as a Tirada D&D sheet.
+
+Foundry's export (an actor's *Export Data*) keeps what the player entered and derives the
+rest each time it loads, so neither is in the file: the level (the sum of the class items'
+``system.levels``), the proficiency bonus (from that level), the ability modifiers, the
+maximum hit points when ``system.attributes.hp.max`` is null (each class's HitPoints
+advancement, plus the Constitution modifier per level) and the armour class from the armour
+worn. They are recomputed here as the system's data model does (foundryvtt/dnd5e,
+``module/data/actor/character.mjs``, ``templates/attributes.mjs``,
+``documents/advancement/hit-points.mjs``, ``data/item/weapon.mjs``).
+
+Foundry's keys are English (``str``, ``ste``, ``slashing``) and map to the sheet's Spanish
+ones through the tables below; names (the actor's, its items') stay as written, in
+whatever language the world was played (docs/decisiones.md, D&D 5e, "Fichas de Foundry").
+A file this module cannot read whole raises :class:`Unreadable` with its first problems,
+each naming the Foundry path at fault; ``bot.sheets.io`` turns them into the refusal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from rules import dnd5e
+
+# A Foundry export carries item descriptions, effects and flags the sheet does not keep: it
+# may be larger than a sheet file (bot.sheets.io.MAX_BYTES), within this bound.
+MAX_BYTES = 1024 * 1024
+# Items (classes, weapons, features, spells, gear) an actor may hold; a level-20 caster
+# with a full spellbook stays well under it.
+MAX_ITEMS = 500
+
+ABILITIES = {
+    "str": "fuerza",
+    "dex": "destreza",
+    "con": "constitucion",
+    "int": "inteligencia",
+    "wis": "sabiduria",
+    "cha": "carisma",
+}
+# CONFIG.DND5E.skills: Foundry's three-letter keys, the SRD's skills.
+SKILLS = {
+    "acr": "acrobacias",
+    "ani": "trato_con_animales",
+    "arc": "conocimiento_arcano",
+    "ath": "atletismo",
+    "dec": "engano",
+    "his": "historia",
+    "ins": "perspicacia",
+    "itm": "intimidacion",
+    "inv": "investigacion",
+    "med": "medicina",
+    "nat": "naturaleza",
+    "prc": "percepcion",
+    "prf": "interpretacion",
+    "per": "persuasion",
+    "rel": "religion",
+    "slt": "juego_de_manos",
+    "ste": "sigilo",
+    "sur": "supervivencia",
+}
+# CONFIG.DND5E.damageTypes, named as SRD 5.2 in Spanish names them (bot.sheets.models).
+DAMAGE_TYPES = {
+    "acid": "acido",
+    "slashing": "cortante",
+    "bludgeoning": "contundente",
+    "cold": "frio",
+    "fire": "fuego",
+    "force": "fuerza",
+    "lightning": "relampago",
+    "necrotic": "necrotico",
+    "piercing": "perforante",
+    "poison": "veneno",
+    "psychic": "psiquico",
+    "radiant": "radiante",
+    "thunder": "trueno",
+}
+# system.skills.*.value: none, half (Jack of All Trades), proficient, expertise.
+PROFICIENCY_LEVELS = (0, 0.5, 1, 2)
+# The armour class formulas Foundry offers (CONFIG.DND5E.armorClasses) that need no items:
+# a base and the abilities added to it.
+UNARMOURED = {"unarmoredMonk": (10, ("dex", "wis")), "unarmoredBarb": (10, ("dex", "con"))}
+UNARMOURED |= {"mage": (13, ("dex",)), "draconic": (13, ("dex",))}
+# How much Dexterity each armour lets through when the item does not say (armor.dex null).
+DEX_CAP = {"light": None, "medium": 2, "heavy": 0}
+FEET_TO_METRES = 0.3  # the SRD in Spanish: 30 feet are 9 metres
+
+# The sheet's fields a problem of the converted sheet names, as Foundry's paths.
+PATHS = {
+    "nombre": "name",
+    "nivel": "items.system.levels",
+    "ca": "system.attributes.ac",
+    "pg.actuales": "system.attributes.hp.value",
+    "pg.maximos": "system.attributes.hp.max",
+    "pg.temporales": "system.attributes.hp.temp",
+    "velocidad": "system.attributes.movement.walk",
+} | {f"caracteristicas.{es}": f"system.abilities.{en}.value" for en, es in ABILITIES.items()}
+
+Problem = tuple[str, str, Any]  # a catalog kind, the Foundry path, the limit broken
+
+
+class Unreadable(Exception):
+    """The actor cannot be read whole: ``problems`` say where, in the file's order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__(problems)
+        self.problems = problems
+
+
+def is_actor(data: Any) -> bool:
+    """Whether decoded JSON is a Foundry actor rather than a Tirada sheet: Foundry nests
+    the game data under ``system`` and has no ``sistema``."""
+    return isinstance(data, dict) and "sistema" not in data and isinstance(data.get("system"), dict)
+
+
+def sheet_data(actor: dict[str, Any]) -> dict[str, Any]:
+    """The Tirada sheet (as JSON data, to validate) for a Foundry dnd5e character."""
+    problems = list(_actor_problems(actor))
+    if problems:
+        raise Unreadable(problems)
+    system = actor["system"]
+    scores = {key: system["abilities"][key]["value"] for key in ABILITIES}
+    mods = {key: dnd5e.ability_modifier(score) for key, score in scores.items()}
+    classes = [item for item in actor.get("items") or [] if item.get("type") == "class"]
+    level = sum(item["system"]["levels"] for item in classes)
+    skills = _skills(system.get("skills") or {})
+    return {
+        "version": 1,
+        "nombre": actor.get("name"),
+        "sistema": "dnd5e",
+        "nivel": level,
+        "caracteristicas": {ABILITIES[key]: score for key, score in scores.items()},
+        "competencias": skills[1] + skills[2],
+        "pericias": skills[2],
+        "salvaciones": [ABILITIES[k] for k in ABILITIES if system["abilities"][k].get("proficient") == 1],
+        "ca": armour_class(system["attributes"].get("ac") or {}, actor.get("items") or [], mods),
+        "pg": hit_points(system["attributes"]["hp"], classes, mods["con"]),
+        "velocidad": speed(system["attributes"].get("movement") or {}),
+        **_traits(system.get("traits") or {}),
+        "ataques": [attack(item, mods, dnd5e.proficiency_bonus(level)) for item in _weapons(actor)],
+        "rasgos": _features(actor, skills[0.5]),
+    }
+
+
+# -- what the file must hold --------------------------------------------------------------
+
+
+def _actor_problems(actor: dict[str, Any]) -> Iterator[Problem]:
+    """Each thing the conversion needs and the file lacks, with the first one first."""
+    stats = actor.get("_stats") or {}
+    if stats.get("systemId") not in (None, "dnd5e"):
+        yield ("foundry_system", "_stats.systemId", stats.get("systemId"))
+        return
+    if actor.get("type") != "character":
+        yield ("foundry_type", "type", actor.get("type"))
+        return
+    items = actor.get("items")
+    if not isinstance(items, list) or len(items) > MAX_ITEMS:
+        yield ("foundry_items", "items", MAX_ITEMS)
+        return
+    for i, item in enumerate(items):
+        if not (isinstance(item, dict) and isinstance(item.get("system"), dict)):
+            yield ("invalid", f"items.{i}", None)
+            return
+    system = actor["system"]
+    attributes = system.get("attributes")
+    if not isinstance(attributes, dict):
+        yield ("missing", "system.attributes", None)
+        return
+    yield from _ability_problems(system.get("abilities"))
+    yield from _skill_problems(system.get("skills"))
+    yield from _hp_problems(attributes.get("hp"))
+    yield from _ac_problems(attributes.get("ac"))
+    yield from _class_problems(items)
+    yield from _weapon_problems(items)
+    yield from _trait_problems(system.get("traits"))
+
+
+def _ability_problems(abilities: Any) -> Iterator[Problem]:
+    if not isinstance(abilities, dict):
+        yield ("missing", "system.abilities", None)
+        return
+    for key in ABILITIES:
+        where = f"system.abilities.{key}.value"
+        value = (abilities.get(key) or {}).get("value") if isinstance(abilities.get(key), dict) else None
+        yield from _integer(value, where, 1, 30)
+
+
+def _skill_problems(skills: Any) -> Iterator[Problem]:
+    if not isinstance(skills, dict):
+        return
+    for key, skill in skills.items():
+        if key not in SKILLS:
+            yield ("foundry_skill", f"system.skills.{key}", ", ".join(SKILLS))
+        elif not isinstance(skill, dict) or skill.get("value", 0) not in PROFICIENCY_LEVELS:
+            yield ("choice", f"system.skills.{key}.value", "0, 0.5, 1, 2")
+
+
+def _hp_problems(hp: Any) -> Iterator[Problem]:
+    if not isinstance(hp, dict):
+        yield ("missing", "system.attributes.hp", None)
+        return
+    for field in ("value", "max", "temp"):
+        if hp.get(field) is not None:
+            yield from _integer(hp[field], f"system.attributes.hp.{field}", 0, 999)
+    for field in ("level", "overall"):
+        bonus = (hp.get("bonuses") or {}).get(field)
+        if bonus not in (None, "") and _number(bonus) is None:
+            yield ("foundry_formula", f"system.attributes.hp.bonuses.{field}", bonus)
+
+
+def _ac_problems(ac: Any) -> Iterator[Problem]:
+    """An armour class Foundry computes by a formula of the player's is not read."""
+    if ac is None:
+        return
+    calc = ac.get("calc") if isinstance(ac, dict) else None
+    if calc not in (None, "", "default", "flat", "natural", *UNARMOURED):
+        yield ("foundry_ac", "system.attributes.ac.calc", calc)
+    elif calc in ("flat", "natural"):
+        yield from _integer(ac.get("flat"), "system.attributes.ac.flat", 1, dnd5e.MAX_TARGET)
+
+
+def _class_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
+    classes = [(i, item) for i, item in enumerate(items) if item.get("type") == "class"]
+    if not classes:
+        yield ("foundry_no_class", "items", None)
+    for i, item in classes:
+        yield from _integer(item["system"].get("levels"), f"items.{i}.system.levels", 1, 20)
+        if hit_die(item) is None:
+            yield ("missing", f"items.{i}.system.hd.denomination", None)
+
+
+def _weapon_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
+    """A weapon's bonuses must be numbers and its damage a formula of dice and numbers
+    (``@mod`` and ``@prof`` are read; other roll data is the Foundry world's)."""
+    for i, item in enumerate(items):
+        if item.get("type") != "weapon":
+            continue
+        for field in ("attackBonus", "magicalBonus"):
+            bonus = item["system"].get(field)
+            if bonus not in (None, "") and _number(bonus) is None:
+                yield ("foundry_formula", f"items.{i}.system.{field}", bonus)
+        if _damage_formula(item["system"], 0, 0) is None:
+            yield ("foundry_formula", f"items.{i}.system.damage", item.get("name"))
+
+
+def _trait_problems(traits: Any) -> Iterator[Problem]:
+    for key in ("dr", "dv", "di"):
+        trait = traits.get(key) if isinstance(traits, dict) else None
+        if trait is not None and not (isinstance(trait, dict) and isinstance(trait.get("value") or [], list)):
+            yield ("invalid", f"system.traits.{key}", None)
+
+
+def _integer(value: Any, where: str, low: int, high: int) -> Iterator[Problem]:
+    if not isinstance(value, int) or isinstance(value, bool):
+        yield ("missing" if value is None else "invalid", where, None)
+    elif value < low:
+        yield ("too_small", where, low)
+    elif value > high:
+        yield ("too_big", where, high)
+
+
+def _number(text: Any) -> int | None:
+    """A bonus Foundry keeps as a formula, when the formula is a whole number."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    if isinstance(text, str) and re.fullmatch(r"\s*[+-]?\s*\d+\s*", text):
+        return int(text.replace(" ", ""))
+    return None
+
+
+# -- what Foundry derives -----------------------------------------------------------------
+
+
+def _skills(skills: dict[str, Any]) -> dict[float, list[str]]:
+    """The SRD skills at each proficiency level Foundry records, in the sheet's order."""
+    found: dict[float, list[str]] = {level: [] for level in PROFICIENCY_LEVELS}
+    for key, name in sorted(SKILLS.items(), key=lambda pair: pair[1]):
+        found[(skills.get(key) or {}).get("value", 0)].append(name)
+    return found
+
+
+def hit_die(item: dict[str, Any]) -> int | None:
+    """A class's hit die faces: ``system.hd.denomination`` ("d10"), or before dnd5e 3.0
+    ``system.hitDice``."""
+    system = item.get("system") or {}
+    text = (system.get("hd") or {}).get("denomination") or system.get("hitDice")
+    found = re.fullmatch(r"d(\d+)", str(text or ""))
+    return int(found[1]) if found else None
+
+
+def class_hit_points(item: dict[str, Any], con: int) -> int:
+    """What one class gives to the maximum (HitPointsAdvancement.getAdjustedTotal): each
+    level's recorded value ("max", "avg" or the number rolled) plus the Constitution
+    modifier, at least 1; a level with nothing recorded takes the average, the SRD's fixed
+    value (docs/decisiones.md)."""
+    faces = hit_die(item) or 0
+    average = faces // 2 + 1
+    recorded = next(
+        (
+            a.get("value") or {}
+            for a in item["system"].get("advancement") or []
+            if a.get("type") == "HitPoints"
+        ),
+        {},
+    )
+    total = 0
+    for level in range(1, item["system"]["levels"] + 1):
+        value = recorded.get(str(level))
+        gained = faces if value == "max" else value if isinstance(value, int) else average
+        total += max(gained + con, 1)
+    return total
+
+
+def hit_points(hp: dict[str, Any], classes: list[dict[str, Any]], con: int) -> dict[str, int]:
+    """Current, maximum and temporary hit points. A null maximum is derived from the
+    classes and the per-level and overall bonuses; a null current is the maximum (a
+    character arrives rested) and a current above it is cut to it, as Foundry shows it."""
+    maximum = hp.get("max")
+    if maximum is None:
+        level = sum(item["system"]["levels"] for item in classes)
+        bonuses = hp.get("bonuses") or {}
+        maximum = sum(class_hit_points(item, con) for item in classes)
+        maximum += (_number(bonuses.get("level")) or 0) * level + (_number(bonuses.get("overall")) or 0)
+    current = maximum if hp.get("value") is None else min(hp["value"], maximum)
+    return {"actuales": current, "maximos": maximum, "temporales": hp.get("temp") or 0}
+
+
+def armour_class(ac: dict[str, Any], items: list[dict[str, Any]], mods: dict[str, int]) -> int:
+    """Foundry's armour class: a flat or natural value as entered, an unarmoured formula,
+    or (the default) the armour worn plus the Dexterity it lets through and a shield."""
+    calc = ac.get("calc") or "default"
+    if calc in ("flat", "natural"):
+        return int(ac.get("flat") or 10)
+    if calc in UNARMOURED:
+        base, abilities = UNARMOURED[calc]
+        return base + sum(mods[a] for a in abilities)
+    worn = [i for i in items if i.get("type") == "equipment" and (i.get("system") or {}).get("equipped")]
+    armour = next((i["system"] for i in worn if _armour_kind(i) in DEX_CAP), None)
+    shields = sum(
+        int((i["system"].get("armor") or {}).get("value") or 0) for i in worn if _armour_kind(i) == "shield"
+    )
+    if armour is None:
+        return 10 + mods["dex"] + shields
+    cap = (armour.get("armor") or {}).get("dex")
+    cap = DEX_CAP[armour["type"]["value"]] if cap is None else cap
+    dex = mods["dex"] if cap is None else min(mods["dex"], cap)
+    return int((armour.get("armor") or {}).get("value") or 10) + dex + shields
+
+
+def _armour_kind(item: dict[str, Any]) -> str | None:
+    kind = ((item.get("system") or {}).get("type") or {}).get("value")
+    return kind if isinstance(kind, str) else None
+
+
+def speed(movement: dict[str, Any]) -> int:
+    """Walking speed in metres (the sheet's unit): feet become metres as the SRD in
+    Spanish writes them (30 feet, 9 m); none given is the usual 9 m."""
+    walk = movement.get("walk")
+    if not isinstance(walk, (int, float)):
+        return 9
+    return round(walk) if movement.get("units") == "m" else round(walk * FEET_TO_METRES)
+
+
+def _traits(traits: dict[str, Any]) -> dict[str, list[str]]:
+    """Resistances, vulnerabilities and immunities by their Spanish names; a type the SRD
+    does not have (a world's own) is left out, as the sheet could not roll it."""
+    fields = {"dr": "resistencias", "dv": "vulnerabilidades", "di": "inmunidades"}
+    return {
+        name: sorted(
+            {DAMAGE_TYPES[t] for t in (traits.get(key) or {}).get("value") or [] if t in DAMAGE_TYPES}
+        )
+        for key, name in fields.items()
+    }
+
+
+# -- weapons and features -----------------------------------------------------------------
+
+
+def _weapons(actor: dict[str, Any]) -> list[dict[str, Any]]:
+    return [item for item in actor.get("items") or [] if item.get("type") == "weapon"]
+
+
+def attack_ability(system: dict[str, Any], mods: dict[str, int]) -> str:
+    """The ability a weapon attacks with: the one the item names (dnd5e before 4.0), else
+    the SRD's: Dexterity for a ranged weapon, the better of Strength and Dexterity for a
+    finesse one, Strength otherwise."""
+    named = system.get("ability")
+    if named in ABILITIES:
+        return str(named)
+    kind = str((system.get("type") or {}).get("value") or "")
+    if kind.endswith("R"):
+        return "dex"
+    if "fin" in (system.get("properties") or []):
+        return "dex" if mods["dex"] > mods["str"] else "str"
+    return "str"
+
+
+def attack(item: dict[str, Any], mods: dict[str, int], proficiency: int) -> dict[str, Any]:
+    """A weapon as the sheet's attack: its ability, its own bonus (``attackBonus`` and the
+    magical bonus), proficiency (a null ``proficient`` is Foundry's "automatic", taken as
+    proficient) and its damage with the ability modifier written in."""
+    system = item.get("system") or {}
+    ability = attack_ability(system, mods)
+    magic = _number(system.get("magicalBonus")) or 0
+    formula = _damage_formula(system, mods[ability] + magic, proficiency) or ""
+    return {
+        "nombre": item.get("name"),
+        "caracteristica": ABILITIES[ability],
+        "bonificacion": (_number(system.get("attackBonus")) or 0) + magic,
+        "competente": system.get("proficient") != 0,
+        "dano": formula,
+        "tipo": next((DAMAGE_TYPES[t] for t in _damage_types(system) if t in DAMAGE_TYPES), ""),
+    }
+
+
+def _damage_formula(system: dict[str, Any], modifier: int, proficiency: int) -> str | None:
+    """The damage as a plain expression, or None if it holds what cannot be rolled here.
+    dnd5e 4.0 and later: ``damage.base`` (number, die, bonus), to which Foundry adds the
+    attack's modifier; before: ``damage.parts``, formulas naming ``@mod``."""
+    damage = system.get("damage") or {}
+    if isinstance(damage.get("base"), dict):
+        base = damage["base"]
+        number, faces = base.get("number"), base.get("denomination")
+        dice = f"{number}d{faces}" if number and faces else ""
+        parts = [dice, str(modifier), str(base.get("bonus") or "")]
+    else:
+        parts = [str(part[0]) for part in damage.get("parts") or [] if isinstance(part, list) and part]
+    formula = " + ".join(p for p in parts if p.strip() and p.strip() != "0")
+    formula = formula.replace("@mod", str(modifier)).replace("@prof", str(proficiency))
+    if "@" in formula:
+        return None
+    return re.sub(r"\+\s*-", "-", formula).replace(" ", "")
+
+
+def _damage_types(system: dict[str, Any]) -> list[str]:
+    damage = system.get("damage") or {}
+    if isinstance(damage.get("base"), dict):
+        return list(damage["base"].get("types") or [])
+    return [str(part[1]) for part in damage.get("parts") or [] if isinstance(part, list) and len(part) > 1]
+
+
+def _features(actor: dict[str, Any], half: list[str]) -> list[dict[str, str]]:
+    """The features (``feat`` items) by name; half proficiency, which the sheet cannot
+    hold, is kept as a feature naming its skills (docs/decisiones.md)."""
+    features = [
+        {"nombre": item.get("name"), "texto": ""}
+        for item in actor.get("items") or []
+        if item.get("type") == "feat"
+    ]
+    if half:
+        features.append({"nombre": "Competencia a medias", "texto": ", ".join(half)})
+    return features
