@@ -18,6 +18,7 @@ each naming the Foundry path at fault; ``bot.sheets.io`` turns them into the ref
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -80,8 +81,12 @@ DAMAGE_TYPES = {
 PROFICIENCY_LEVELS = (0, 0.5, 1, 2)
 # The armour class formulas Foundry offers (CONFIG.DND5E.armorClasses) that need no items:
 # a base and the abilities added to it.
-UNARMOURED = {"unarmoredMonk": (10, ("dex", "wis")), "unarmoredBarb": (10, ("dex", "con"))}
-UNARMOURED |= {"mage": (13, ("dex",)), "draconic": (13, ("dex",))}
+UNARMOURED: dict[str, tuple[int, tuple[str, ...]]] = {
+    "unarmoredMonk": (10, ("dex", "wis")),
+    "unarmoredBarb": (10, ("dex", "con")),
+    "mage": (13, ("dex",)),
+    "draconic": (13, ("dex",)),
+}
 # How much Dexterity each armour lets through when the item does not say (armor.dex null).
 DEX_CAP = {"light": None, "medium": 2, "heavy": 0}
 FEET_TO_METRES = 0.3  # the SRD in Spanish: 30 feet are 9 metres
@@ -148,7 +153,7 @@ def sheet_data(actor: dict[str, Any]) -> dict[str, Any]:
 
 def _actor_problems(actor: dict[str, Any]) -> Iterator[Problem]:
     """Each thing the conversion needs and the file lacks, with the first one first."""
-    stats = actor.get("_stats") or {}
+    stats = actor.get("_stats") if isinstance(actor.get("_stats"), dict) else {}
     if stats.get("systemId") not in (None, "dnd5e"):
         yield ("foundry_system", "_stats.systemId", stats.get("systemId"))
         return
@@ -168,11 +173,21 @@ def _actor_problems(actor: dict[str, Any]) -> Iterator[Problem]:
     if not isinstance(attributes, dict):
         yield ("missing", "system.attributes", None)
         return
+    for name in ("skills", "traits"):
+        if not isinstance(system.get(name) or {}, dict):
+            yield ("invalid", f"system.{name}", None)
+            return
+    for name in ("hp", "ac", "movement"):
+        if not isinstance(attributes.get(name) or {}, dict):
+            yield ("invalid", f"system.attributes.{name}", None)
+            return
     yield from _ability_problems(system.get("abilities"))
     yield from _skill_problems(system.get("skills"))
     yield from _hp_problems(attributes.get("hp"))
     yield from _ac_problems(attributes.get("ac"))
+    yield from _speed_problems(attributes.get("movement"))
     yield from _class_problems(items)
+    yield from _armour_problems(items)
     yield from _weapon_problems(items)
     yield from _trait_problems(system.get("traits"))
 
@@ -204,8 +219,12 @@ def _hp_problems(hp: Any) -> Iterator[Problem]:
     for field in ("value", "max", "temp"):
         if hp.get(field) is not None:
             yield from _integer(hp[field], f"system.attributes.hp.{field}", 0, 999)
+    bonuses = hp.get("bonuses") or {}
+    if not isinstance(bonuses, dict):
+        yield ("invalid", "system.attributes.hp.bonuses", None)
+        return
     for field in ("level", "overall"):
-        bonus = (hp.get("bonuses") or {}).get(field)
+        bonus = bonuses.get(field)
         if bonus not in (None, "") and _number(bonus) is None:
             yield ("foundry_formula", f"system.attributes.hp.bonuses.{field}", bonus)
 
@@ -221,7 +240,15 @@ def _ac_problems(ac: Any) -> Iterator[Problem]:
         yield from _integer(ac.get("flat"), "system.attributes.ac.flat", 1, dnd5e.MAX_TARGET)
 
 
+def _speed_problems(movement: Any) -> Iterator[Problem]:
+    walk = movement.get("walk") if isinstance(movement, dict) else None
+    finite = isinstance(walk, (int, float)) and math.isfinite(walk)
+    if walk is not None and not (finite and 0 <= walk <= 1000):
+        yield ("invalid", "system.attributes.movement.walk", None)
+
+
 def _class_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
+    """Each class a level of 1 to 20 and a hit die; the character, 20 levels at most."""
     classes = [(i, item) for i, item in enumerate(items) if item.get("type") == "class"]
     if not classes:
         yield ("foundry_no_class", "items", None)
@@ -229,6 +256,25 @@ def _class_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
         yield from _integer(item["system"].get("levels"), f"items.{i}.system.levels", 1, 20)
         if hit_die(item) is None:
             yield ("missing", f"items.{i}.system.hd.denomination", None)
+        advancement = item["system"].get("advancement")
+        if advancement is not None and not _all_dicts(advancement):
+            yield ("invalid", f"items.{i}.system.advancement", None)
+    levels = [item["system"].get("levels") for _, item in classes]
+    if all(_whole(n) for n in levels) and sum(levels) > 20:
+        yield ("too_big", "items.system.levels", 20)
+
+
+def _armour_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
+    """Armour and shields worn need a whole armour value (and Dexterity cap, if any)."""
+    for i, item in enumerate(items):
+        if item.get("type") == "equipment" and item["system"].get("equipped") and _armour_kind(item):
+            armour = item["system"].get("armor")
+            if not isinstance(armour, dict):
+                yield ("invalid", f"items.{i}.system.armor", None)
+                continue
+            yield from _integer(armour.get("value"), f"items.{i}.system.armor.value", 0, dnd5e.MAX_TARGET)
+            if armour.get("dex") is not None:
+                yield from _integer(armour["dex"], f"items.{i}.system.armor.dex", 0, 10)
 
 
 def _weapon_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
@@ -241,19 +287,44 @@ def _weapon_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
             bonus = item["system"].get(field)
             if bonus not in (None, "") and _number(bonus) is None:
                 yield ("foundry_formula", f"items.{i}.system.{field}", bonus)
-        if _damage_formula(item["system"], 0, 0) is None:
+        damage = item["system"].get("damage")
+        if not isinstance(damage, dict) or not _damage_shape(damage):
+            yield ("invalid", f"items.{i}.system.damage", None)
+        elif _damage_formula(item["system"], 0, 0) is None:
             yield ("foundry_formula", f"items.{i}.system.damage", item.get("name"))
+        shapes: tuple[tuple[str, type | tuple[type, ...]], ...] = (
+            ("type", dict),
+            ("properties", (dict, list)),
+        )
+        for field, shape in shapes:
+            if not isinstance(item["system"].get(field) or {}, shape):
+                yield ("invalid", f"items.{i}.system.{field}", None)
+
+
+def _damage_shape(damage: dict[str, Any]) -> bool:
+    """4.x: ``base`` an object whose ``types`` is a list; 3.x: ``parts`` a list of lists."""
+    if isinstance(damage.get("base"), dict):
+        return isinstance(damage["base"].get("types") or [], list)
+    parts = damage.get("parts") or []
+    return isinstance(parts, list) and all(isinstance(part, list) for part in parts)
+
+
+def _all_dicts(values: Any) -> bool:
+    return isinstance(values, list) and all(isinstance(value, dict) for value in values)
 
 
 def _trait_problems(traits: Any) -> Iterator[Problem]:
     for key in ("dr", "dv", "di"):
         trait = traits.get(key) if isinstance(traits, dict) else None
-        if trait is not None and not (isinstance(trait, dict) and isinstance(trait.get("value") or [], list)):
+        if trait is None:
+            continue
+        values = (trait.get("value") or []) if isinstance(trait, dict) else None
+        if not (isinstance(values, list) and all(isinstance(v, str) for v in values)):
             yield ("invalid", f"system.traits.{key}", None)
 
 
 def _integer(value: Any, where: str, low: int, high: int) -> Iterator[Problem]:
-    if not isinstance(value, int) or isinstance(value, bool):
+    if not _whole(value):
         yield ("missing" if value is None else "invalid", where, None)
     elif value < low:
         yield ("too_small", where, low)
@@ -261,10 +332,15 @@ def _integer(value: Any, where: str, low: int, high: int) -> Iterator[Problem]:
         yield ("too_big", where, high)
 
 
+def _whole(value: Any) -> bool:
+    """An integer that is not a bool (JSON's true is Python's 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _number(text: Any) -> int | None:
     """A bonus Foundry keeps as a formula, when the formula is a whole number."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        return text
+    if _whole(text):
+        return int(text)
     if isinstance(text, str) and re.fullmatch(r"\s*[+-]?\s*\d+\s*", text):
         return int(text.replace(" ", ""))
     return None
@@ -284,9 +360,10 @@ def _skills(skills: dict[str, Any]) -> dict[float, list[str]]:
 def hit_die(item: dict[str, Any]) -> int | None:
     """A class's hit die faces: ``system.hd.denomination`` ("d10"), or before dnd5e 3.0
     ``system.hitDice``."""
-    system = item.get("system") or {}
-    text = (system.get("hd") or {}).get("denomination") or system.get("hitDice")
-    found = re.fullmatch(r"d(\d+)", str(text or ""))
+    system = item["system"]
+    hd = system.get("hd")
+    text = (hd.get("denomination") if isinstance(hd, dict) else None) or system.get("hitDice")
+    found = re.fullmatch(r"d(\d{1,3})", str(text or ""))
     return int(found[1]) if found else None
 
 
@@ -297,18 +374,13 @@ def class_hit_points(item: dict[str, Any], con: int) -> int:
     value (docs/decisiones.md)."""
     faces = hit_die(item) or 0
     average = faces // 2 + 1
-    recorded = next(
-        (
-            a.get("value") or {}
-            for a in item["system"].get("advancement") or []
-            if a.get("type") == "HitPoints"
-        ),
-        {},
-    )
+    advancement = item["system"].get("advancement") or []
+    recorded = next((a.get("value") for a in advancement if a.get("type") == "HitPoints"), None)
+    recorded = recorded if isinstance(recorded, dict) else {}
     total = 0
     for level in range(1, item["system"]["levels"] + 1):
         value = recorded.get(str(level))
-        gained = faces if value == "max" else value if isinstance(value, int) else average
+        gained = faces if value == "max" else value if _whole(value) else average
         total += max(gained + con, 1)
     return total
 
@@ -332,26 +404,30 @@ def armour_class(ac: dict[str, Any], items: list[dict[str, Any]], mods: dict[str
     or (the default) the armour worn plus the Dexterity it lets through and a shield."""
     calc = ac.get("calc") or "default"
     if calc in ("flat", "natural"):
-        return int(ac.get("flat") or 10)
+        return int(ac["flat"])
     if calc in UNARMOURED:
         base, abilities = UNARMOURED[calc]
         return base + sum(mods[a] for a in abilities)
-    worn = [i for i in items if i.get("type") == "equipment" and (i.get("system") or {}).get("equipped")]
-    armour = next((i["system"] for i in worn if _armour_kind(i) in DEX_CAP), None)
-    shields = sum(
-        int((i["system"].get("armor") or {}).get("value") or 0) for i in worn if _armour_kind(i) == "shield"
-    )
+    worn = [
+        (i["system"], _armour_kind(i))
+        for i in items
+        if i.get("type") == "equipment" and i["system"].get("equipped")
+    ]
+    shields = sum(system["armor"]["value"] for system, kind in worn if kind == "shield")
+    armour = next(((system, kind) for system, kind in worn if kind in DEX_CAP), None)
     if armour is None:
         return 10 + mods["dex"] + shields
-    cap = (armour.get("armor") or {}).get("dex")
-    cap = DEX_CAP[armour["type"]["value"]] if cap is None else cap
+    system, kind = armour
+    cap = DEX_CAP[str(kind)] if system["armor"].get("dex") is None else system["armor"]["dex"]
     dex = mods["dex"] if cap is None else min(mods["dex"], cap)
-    return int((armour.get("armor") or {}).get("value") or 10) + dex + shields
+    return int(system["armor"]["value"]) + dex + shields
 
 
 def _armour_kind(item: dict[str, Any]) -> str | None:
-    kind = ((item.get("system") or {}).get("type") or {}).get("value")
-    return kind if isinstance(kind, str) else None
+    """light, medium, heavy or shield: the armour an equipment item is, if it is one."""
+    kind = item["system"].get("type")
+    value = kind.get("value") if isinstance(kind, dict) else None
+    return value if value in (*DEX_CAP, "shield") else None
 
 
 def speed(movement: dict[str, Any]) -> int:
@@ -369,7 +445,7 @@ def _traits(traits: dict[str, Any]) -> dict[str, list[str]]:
     fields = {"dr": "resistencias", "dv": "vulnerabilidades", "di": "inmunidades"}
     return {
         name: sorted(
-            {DAMAGE_TYPES[t] for t in (traits.get(key) or {}).get("value") or [] if t in DAMAGE_TYPES}
+            {DAMAGE_TYPES[t] for t in ((traits.get(key) or {}).get("value") or []) if t in DAMAGE_TYPES}
         )
         for key, name in fields.items()
     }
@@ -387,12 +463,12 @@ def attack_ability(system: dict[str, Any], mods: dict[str, int]) -> str:
     the SRD's: Dexterity for a ranged weapon, the better of Strength and Dexterity for a
     finesse one, Strength otherwise."""
     named = system.get("ability")
-    if named in ABILITIES:
-        return str(named)
+    if isinstance(named, str) and named in ABILITIES:
+        return named
     kind = str((system.get("type") or {}).get("value") or "")
     if kind.endswith("R"):
         return "dex"
-    if "fin" in (system.get("properties") or []):
+    if "fin" in (system.get("properties") or ()):
         return "dex" if mods["dex"] > mods["str"] else "str"
     return "str"
 
@@ -419,7 +495,7 @@ def _damage_formula(system: dict[str, Any], modifier: int, proficiency: int) -> 
     """The damage as a plain expression, or None if it holds what cannot be rolled here.
     dnd5e 4.0 and later: ``damage.base`` (number, die, bonus), to which Foundry adds the
     attack's modifier; before: ``damage.parts``, formulas naming ``@mod``."""
-    damage = system.get("damage") or {}
+    damage = system["damage"]
     if isinstance(damage.get("base"), dict):
         base = damage["base"]
         number, faces = base.get("number"), base.get("denomination")
@@ -435,9 +511,9 @@ def _damage_formula(system: dict[str, Any], modifier: int, proficiency: int) -> 
 
 
 def _damage_types(system: dict[str, Any]) -> list[str]:
-    damage = system.get("damage") or {}
+    damage = system["damage"]
     if isinstance(damage.get("base"), dict):
-        return list(damage["base"].get("types") or [])
+        return [str(t) for t in damage["base"].get("types") or []]
     return [str(part[1]) for part in damage.get("parts") or [] if isinstance(part, list) and len(part) > 1]
 
 

