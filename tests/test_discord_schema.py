@@ -673,3 +673,43 @@ async def test_the_harness_refuses_a_submission_the_form_could_not_send(
     form_id = await _opened(harness, {})
     with pytest.raises(AssertionError, match=r"not among|chosen, allowed"):
         await harness.submit(form_id, {"skill": ["Mover"], **fields})
+
+
+class _Beside(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"prueba:(?P<n>\d+)"):
+    """A persistent button beside a section's text, as the panel's rolls will be."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label="Tirar", custom_id=f"prueba:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any
+    ) -> _Beside:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        layout = discord.ui.LayoutView()
+        layout.add_item(
+            discord.ui.Section(discord.ui.TextDisplay(f"Pulsado {self.n}"), accessory=_Beside(self.n + 1))
+        )
+        await interaction.response.edit_message(view=layout)
+
+
+async def test_the_harness_presses_a_button_beside_a_sections_text(harness: Harness) -> None:
+    assert harness.bot is not None
+    harness.bot.add_dynamic_items(_Beside)
+    panel = harness.discord.earlier(
+        CHANNEL_ID,
+        v2(
+            section(
+                text("Sigilo +7"),
+                accessory={"type": 2, "style": 2, "label": "Tirar", "custom_id": "prueba:1"},
+            )
+        ),
+    )
+    assert panel.custom_ids == ["prueba:1"]
+    await harness.click(panel, "prueba:1")
+    now = harness.current(panel)
+    assert now.data["flags"] & V2 and now.custom_ids == ["prueba:2"]
+    assert now.data["components"][0]["components"][0]["content"] == "Pulsado 1"
