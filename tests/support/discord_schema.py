@@ -851,6 +851,7 @@ def embed_size(embed: dict[str, Any]) -> int:
     return size + sum(len(f.get("name", "")) + len(f.get("value", "")) for f in embed.get("fields") or [])
 
 
+# A place in a request body, as the keys of Discord's ``errors`` tree name it.
 Where = tuple[str | int, ...]
 
 
