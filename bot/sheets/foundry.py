@@ -153,7 +153,7 @@ def sheet_data(actor: dict[str, Any]) -> dict[str, Any]:
 
 def _actor_problems(actor: dict[str, Any]) -> Iterator[Problem]:
     """Each thing the conversion needs and the file lacks, with the first one first."""
-    stats = actor.get("_stats") if isinstance(actor.get("_stats"), dict) else {}
+    stats: dict[str, Any] = actor["_stats"] if isinstance(actor.get("_stats"), dict) else {}
     if stats.get("systemId") not in (None, "dnd5e"):
         yield ("foundry_system", "_stats.systemId", stats.get("systemId"))
         return
@@ -375,8 +375,8 @@ def class_hit_points(item: dict[str, Any], con: int) -> int:
     faces = hit_die(item) or 0
     average = faces // 2 + 1
     advancement = item["system"].get("advancement") or []
-    recorded = next((a.get("value") for a in advancement if a.get("type") == "HitPoints"), None)
-    recorded = recorded if isinstance(recorded, dict) else {}
+    found = next((a.get("value") for a in advancement if a.get("type") == "HitPoints"), None)
+    recorded: dict[str, Any] = found if isinstance(found, dict) else {}
     total = 0
     for level in range(1, item["system"]["levels"] + 1):
         value = recorded.get(str(level))
