@@ -373,16 +373,18 @@ def class_hit_points(item: dict[str, Any], con: int) -> int:
     modifier, at least 1; a level with nothing recorded takes the average, the SRD's fixed
     value (docs/decisiones.md)."""
     faces = hit_die(item) or 0
-    average = faces // 2 + 1
     advancement = item["system"].get("advancement") or []
     found = next((a.get("value") for a in advancement if a.get("type") == "HitPoints"), None)
     recorded: dict[str, Any] = found if isinstance(found, dict) else {}
-    total = 0
-    for level in range(1, item["system"]["levels"] + 1):
-        value = recorded.get(str(level))
-        gained = faces if value == "max" else value if _whole(value) else average
-        total += max(gained + con, 1)
-    return total
+    levels = range(1, item["system"]["levels"] + 1)
+    return sum(max(_gained(recorded.get(str(level)), faces) + con, 1) for level in levels)
+
+
+def _gained(value: Any, faces: int) -> int:
+    """One level's hit points as the advancement records them (before Constitution)."""
+    if value == "max":
+        return faces
+    return int(value) if _whole(value) else faces // 2 + 1
 
 
 def hit_points(hp: dict[str, Any], classes: list[dict[str, Any]], con: int) -> dict[str, int]:
