@@ -644,7 +644,9 @@ async def _opened(harness: Harness, seen: dict[str, Any]) -> str:
     harness.bot.tree.add_command(
         discord.app_commands.Command(name="formulario", description="d", callback=formulario)
     )
-    return (await harness.slash("formulario")).modal_id
+    opened = await harness.slash("formulario")
+    assert [c["type"] for c in opened.form["components"]] == [18] * 5
+    return opened.modal_id
 
 
 async def test_the_harness_submits_a_form_of_new_components_as_discord_does(harness: Harness) -> None:

@@ -141,11 +141,16 @@ class Reply:
         return "\n".join(p for p in parts if p)
 
     @property
-    def modal_id(self) -> str:
-        """The custom_id of the form this interaction opened."""
+    def form(self) -> dict[str, Any]:
+        """The form this interaction opened, as the bot sent it (title, components)."""
         payload = self.callback.payload
         assert isinstance(payload, dict) and payload["type"] == 9, f"no form opened: {payload}"
-        return str(payload["data"]["custom_id"])
+        return dict(payload["data"])
+
+    @property
+    def modal_id(self) -> str:
+        """The custom_id of the form this interaction opened."""
+        return str(self.form["custom_id"])
 
     @property
     def message(self) -> Message:
