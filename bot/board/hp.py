@@ -34,14 +34,24 @@ def hp_pools() -> frozenset[str]:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """How a system's hit points read (PG, PV): the catalog keys of the numbers alone, with
+    temporary points (None: the system has none) and with a named state."""
+
+    plain: str
+    temporary: str | None
+    state: str
+
+
+@dataclass(frozen=True)
 class Hp:
     """A combatant's hit points as play has left them, and the word for their state
-    (``board.hp.state.*``). ``unit``: PG (D&D) or PV (Mediana)."""
+    (``board.hp.state.*``)."""
 
     current: int
     maximum: int
     state: str
-    unit: str
+    unit: Unit
     temporary: int = 0
     # D&D's death saving throws so far (successes, failures), told beside "Inconsciente".
     saves: tuple[int, int] = (0, 0)
@@ -60,14 +70,12 @@ def hp_text(lang: Lang, setting: BoardHitPoints, hp: Hp | None, player: bool) ->
         return None
     if setting is BoardHitPoints.STATE and not player:
         return state_text(lang, hp)
-    if hp.temporary:
-        return t(
-            lang, f"board.hp.{hp.unit}_temp", current=hp.current, maximum=hp.maximum, temporary=hp.temporary
-        )
+    if hp.temporary and hp.unit.temporary:
+        return t(lang, hp.unit.temporary, current=hp.current, maximum=hp.maximum, temporary=hp.temporary)
     if hp.state in NAMED_STATES:
         state = state_text(lang, hp)
-        return t(lang, f"board.hp.{hp.unit}_state", current=hp.current, maximum=hp.maximum, state=state)
-    return t(lang, f"board.hp.{hp.unit}", current=hp.current, maximum=hp.maximum)
+        return t(lang, hp.unit.state, current=hp.current, maximum=hp.maximum, state=state)
+    return t(lang, hp.unit.plain, current=hp.current, maximum=hp.maximum)
 
 
 def secret(table: Table) -> Callable[[LedgerRow], bool]:

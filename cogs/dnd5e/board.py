@@ -23,6 +23,7 @@ from rules.dnd5e_conditions import EXHAUSTION, Affliction
 from rules.dnd5e_damage import Condition, Fate, HitPoints
 
 SYSTEM = "dnd5e"
+PG = hp.Unit("board.hp.pg", "board.hp.pg_temp", "board.hp.pg_state")
 
 
 async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
@@ -60,14 +61,14 @@ def points(
     standing = dnd5e_damage.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
     if standing is not Condition.UP:
         saves = (fate.successes, fate.failures) if standing is Condition.UNCONSCIOUS else (0, 0)
-        return hp.Hp(current, maximum, standing.value, "pg", temporary, saves)
+        return hp.Hp(current, maximum, standing.value, PG, temporary, saves)
     if current * 2 <= maximum:
         state = "ensangrentado"
     elif current < maximum:
         state = "herido"
     else:
         state = "ileso"
-    return hp.Hp(current, maximum, state, "pg", temporary)
+    return hp.Hp(current, maximum, state, PG, temporary)
 
 
 def player(combatant: dnd5e.Combatant) -> bool:

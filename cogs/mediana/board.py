@@ -20,6 +20,7 @@ from cogs.mediana.state import COMBAT_KIND, SHEET_KIND, WOUNDS
 from rules import mediana
 
 SYSTEM = "mediana"
+PV = hp.Unit("board.hp.pv", None, "board.hp.pv_state")
 
 
 async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:
@@ -53,7 +54,7 @@ def points(physique: int, maximum: int, current: int) -> hp.Hp:
     state = health.state
     if state == "bien":
         state = "ileso" if current >= maximum else "herido"
-    return hp.Hp(current, maximum, state, "pv")
+    return hp.Hp(current, maximum, state, PV)
 
 
 def player(fighter: mediana.Fighter) -> int | None:
