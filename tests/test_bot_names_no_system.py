@@ -32,8 +32,9 @@ KNOWN = {
     # The sheet models of the four systems (validated on import, read by the Foundry import
     # and the panel, both rewritten by other branches this round).
     "bot/sheets/models.py": "each system's sheet model",
-    # Each system's odds line, shared by its roll card and /probabilidad (no cog imports
-    # another cog).
+    # Every system's odds line, decided in one place (docs/decisiones.md, "La línea de
+    # probabilidades se decide en un solo sitio") and shared by the roll cards and
+    # /probabilidad, and no cog imports another.
     "bot/chances.py": "each system's odds line",
 }
 # A word spelled alike by something generic: /tirar's stored dice (``data["dados"]``), not

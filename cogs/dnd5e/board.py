@@ -22,6 +22,7 @@ from rules import dnd5e, dnd5e_damage
 from rules.dnd5e_conditions import EXHAUSTION, Affliction
 from rules.dnd5e_damage import Condition, Fate, HitPoints
 
+# The system's stored id, its declaration's name (cogs/dnd5e/system.py): the sheets it reads.
 SYSTEM = "dnd5e"
 PG = hp.Unit("board.hp.pg", "board.hp.pg_temp", "board.hp.pg_state")
 

@@ -19,6 +19,7 @@ from bot.store import Store
 from cogs.mediana.state import COMBAT_KIND, SHEET_KIND, WOUNDS
 from rules import mediana
 
+# The system's stored id, its declaration's name (cogs/mediana/system.py): the sheets it reads.
 SYSTEM = "mediana"
 PV = hp.Unit("board.hp.pv", None, "board.hp.pv_state")
 
