@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.client import RETENTION
+from bot.client import retention
 from bot.store import Store
 from tests.support.harness import Harness
 from tests.support.load import check_invariants, make_tables, run_load
@@ -52,9 +52,10 @@ async def measure(count: int) -> str:
 
 async def after_retention(db: Path) -> tuple[int, int]:
     """Prune as the bot would 31 days later; the bytes still in use, and the file after VACUUM."""
-    later = datetime.now(UTC) + RETENTION.records + timedelta(days=1)
+    kept = retention()
+    later = datetime.now(UTC) + kept.records + timedelta(days=1)
     store = await Store.open(db, clock=lambda: later)
-    await store.prune(RETENTION)
+    await store.prune(kept)
     await store.close()
     with sqlite3.connect(db) as conn:
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib.util
 import json
 import logging
+import pkgutil
 import random
 import sqlite3
 from dataclasses import asdict
@@ -17,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot import systems
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
@@ -31,37 +34,41 @@ from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = (
-    "cogs.mesa",
-    "cogs.tirar",
-    "cogs.dune",
-    "cogs.donjon",
-    "cogs.dnd5e",
-    "cogs.mediana",
-    "cogs.probabilidad",
-    "cogs.ficha",
-    "cogs.guardada",
-    "cogs.estadisticas",
-)
+# The cogs that play no system, loaded before and after the systems' own.
+COGS = "cogs"
+BEFORE_SYSTEMS = (f"{COGS}.mesa", f"{COGS}.tirar")
+AFTER_SYSTEMS = (f"{COGS}.probabilidad", f"{COGS}.ficha", f"{COGS}.guardada", f"{COGS}.estadisticas")
+
+
+def system_extensions() -> tuple[str, ...]:
+    """Every system's cog package, found by its declaration (``cogs/<system>/system.py``,
+    bot/systems.py): adding a system is adding its package. Found on disk, so that nothing
+    of a cog runs before its extension loads."""
+    spec = importlib.util.find_spec(COGS)
+    assert spec is not None and spec.submodule_search_locations is not None
+    folders = [Path(location) for location in spec.submodule_search_locations]
+    found = {
+        module.name
+        for module in pkgutil.iter_modules([str(folder) for folder in folders])
+        if module.ispkg and any((folder / module.name / "system.py").is_file() for folder in folders)
+    }
+    return tuple(f"{COGS}.{name}" for name in sorted(found))
+
+
+EXTENSIONS = (*BEFORE_SYSTEMS, *system_extensions(), *AFTER_SYSTEMS)
 COMMANDS_HASH = "commands_hash"
 DRAIN_SECONDS = 10.0
 # Rolls read by nothing but their own buttons (and, for Dune, the task they count towards):
-# forgotten after ``Retention.records``. Sheets, tasks, combats, inspiration and Donjon tests
-# (their facts wait to be narrated) are table state and stay. docs/decisiones.md; a test
-# checks every kind the cogs declare is one or the other.
-RETENTION = Retention(
-    kinds=(
-        "tirar",
-        "dune",
-        "dune_ayuda",
-        "dune_enfrentada",
-        "dnd",
-        "dnd_tirar",
-        "mediana",
-        "mediana_efecto",
-        "donjon_atributos",
-    )
-)
+# forgotten after ``Retention.records``; ``/tirar``'s here, each system's in its declaration
+# (bot/systems.py ``forgotten``). Sheets, tasks, combats, inspiration and Donjon tests (their
+# facts wait to be narrated) are table state and stay. docs/decisiones.md; a test checks
+# every kind the cogs declare is one or the other.
+FORGOTTEN = ("tirar",)
+
+
+def retention() -> Retention:
+    """What pruning forgets, of every system declared."""
+    return Retention(kinds=(*FORGOTTEN, *(kind for system in systems.every() for kind in system.forgotten)))
 
 
 class TiradaTree(app_commands.CommandTree):
@@ -152,7 +159,7 @@ class Tirada(commands.Bot):
         A PostgreSQL connection lost mid-prune (``DATABASE_GONE``: asyncpg's InterfaceError,
         not a PostgresError) would otherwise end the task for good."""
         try:
-            pruned = await self.store.prune(RETENTION)
+            pruned = await self.store.prune(retention())
         except (sqlite3.Error, asyncpg.PostgresError, OSError, *DATABASE_GONE):
             log.exception("pruning failed; nothing was lost, it runs again later")
             return

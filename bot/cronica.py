@@ -89,7 +89,7 @@ async def span(
 
 
 def roll_events(lang: Lang, at: str, record: Record) -> list[Event]:
-    """A roll's line, then the facts narrated from it (Donjon), if any."""
+    """A roll's line, then the facts narrated from it (its reader's ``facts``), if any."""
     data = record.data
     if data.get("privada"):
         return []
@@ -100,10 +100,8 @@ def roll_events(lang: Lang, at: str, record: Record) -> list[Event]:
     verdict = t(lang, reading.verdict) if reading and reading.verdict else ""
     detail = " · ".join(part for part in (motivo, verdict) if part)
     events = [Event(at, "roll", record.user_id, what, detail)]
-    law = data.get("law") if record.kind == "donjon" else None
-    if isinstance(law, dict) and law.get("narrated"):
-        for author, text in law.get("facts", ()):
-            events.append(Event(at, "fact", int(author), " ".join(str(text).split())))
+    for author, text in reading.facts if reading else ():
+        events.append(Event(at, "fact", author, text))
     return events
 
 

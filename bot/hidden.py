@@ -9,17 +9,16 @@ Every output a player can read asks this module, rather than each deciding for i
   each ledger row that tells one says so itself (``LedgerRow.gm_only``), unless the table
   shows every number (``/mesa ajustes vida_tablero:exactos``);
 - Dune's Amenaza, when the GM hides it (``/mesa tablero ocultar_amenaza``): its value, and
-  the ledger rows that would tell it.
+  the ledger rows that would tell it (each system declares which of its pools the GM may
+  hide: bot/systems.py ``hideable``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot import systems
 from bot.models import BoardHitPoints, LedgerRow, Table
-
-# Dune's Amenaza, as the Dune cog stores it (bot/ names no system's pools otherwise).
-THREAT = "amenaza"
 
 
 def threat_hidden(table: Table) -> bool:
@@ -30,5 +29,12 @@ def threat_hidden(table: Table) -> bool:
 def ledger_rows(table: Table) -> Callable[[LedgerRow], bool]:
     """The ledger rows of ``table`` a player may not read (the GM reads them all)."""
     npc_numbers = table.settings.board_hit_points is not BoardHitPoints.EXACT
-    threat = threat_hidden(table)
-    return lambda row: (npc_numbers and bool(row.gm_only)) or (threat and row.pool == THREAT)
+    hidden = hidden_pools(table)
+    return lambda row: (npc_numbers and bool(row.gm_only)) or row.pool in hidden
+
+
+def hidden_pools(table: Table) -> frozenset[str]:
+    """The pools whose value the GM keeps from the players now (Dune's Amenaza, when hidden)."""
+    if not threat_hidden(table):
+        return frozenset()
+    return frozenset(pool for system in systems.every() for pool in system.hideable)

@@ -39,6 +39,8 @@ class TableSettings(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     donjon_sides: int = Field(20, ge=2, le=1000)
+    # Donjon's level of the table (a column of the table until issue 30: docs/decisiones.md).
+    donjon_level: int = Field(START_LEVEL, ge=0, le=100)
     player_secret_rolls: bool = True
     # Whether players may read each other's character sheets (the GM reads them all).
     public_sheets: bool = False
@@ -59,7 +61,6 @@ class Table:
     system: System | None = None
     gm_id: int | None = None
     gm_channel_id: int | None = None
-    donjon_level: int = START_LEVEL
     settings: TableSettings = field(default_factory=TableSettings)
 
 

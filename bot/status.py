@@ -7,44 +7,33 @@ from __future__ import annotations
 
 import discord
 
-from bot import embeds
+from bot import embeds, systems
 from bot.errors import pool_name
-from bot.hidden import THREAT, threat_hidden
+from bot.hidden import hidden_pools
 from bot.i18n import Lang, t
-from bot.models import PoolValue, System, Table
-from bot.sheets.live import POOLS as SHEET_POOLS
+from bot.kinds import SHEET_POOLS
+from bot.models import PoolValue, Table
 
-# The pools each system keeps, so that the status shows them at zero too: the table's own
-# (owner 0) and each player's. (No cog imports another: the names are the stored ids.)
-TABLE_POOLS: dict[System, tuple[str, ...]] = {
-    System.DUNE: ("impulso", "amenaza", "dificultad_extra"),
-    System.DONJON: ("dados_dj",),
-}
-PLAYER_POOLS: dict[System, tuple[str, ...]] = {
-    System.DUNE: ("determinacion",),
-    System.DONJON: ("dados",),
-    System.DND5E: ("inspiracion",),
-}
 # Players listed in the status, at most: some forty short lines, well inside an embed.
 STATUS_PLAYERS = 40
 
 
 def table_pool_lines(
     lang: Lang,
-    system: System | None,
+    system: systems.Declaration | None,
     values: dict[tuple[str, int], int],
     hidden: frozenset[str] = frozenset(),
 ) -> list[str]:
     """The table's own pools: the system's, zeros included, then any other holding points;
     a ``hidden`` pool's value is the GM's (bot/hidden.py) and reads "oculta"."""
-    names = list(TABLE_POOLS.get(system, ())) if system else []
+    names = list(system.table_pools) if system else []
     names += sorted(p for (p, owner), v in values.items() if not owner and v and p not in names)
     return [
         t(
             lang,
             "mesa.estado.table_pool",
             pool=pool_name(lang, p),
-            value=t(lang, "board.dune.hidden") if p in hidden else values.get((p, 0), 0),
+            value=t(lang, "mesa.estado.hidden") if p in hidden else values.get((p, 0), 0),
         )
         for p in names
     ]
@@ -64,7 +53,8 @@ def player_lines(
 ) -> list[str]:
     """Every player with the system's pools, zeros included, and any other pool they hold;
     the GM only for what they hold (a GM's "Determinación 0" is noise)."""
-    system_pools = list(PLAYER_POOLS.get(table.system, ())) if table.system else []
+    declaration = systems.declared(table.system)
+    system_pools = list(declaration.player_pools) if declaration else []
     lines = []
     for player in players[:STATUS_PLAYERS]:
         held = sorted(p for (p, owner), v in values.items() if owner == player and v)
@@ -75,8 +65,9 @@ def player_lines(
 
 
 def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[int]) -> discord.Embed:
-    """The whole table at a glance: system, GM, the Donjon level, every pool of the
-    system (zeros included) and every player's own pools."""
+    """The whole table at a glance: system, GM, the system's own fields (the Donjon level),
+    every pool of the system (zeros included) and every player's own pools."""
+    declaration = systems.declared(table.system)
     embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
     system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
     embeds.field(embed, t(lang, "mesa.estado.system"), system)
@@ -84,16 +75,16 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[
     embeds.field(embed, t(lang, "mesa.estado.gm"), gm)
     if table.gm_channel_id:
         embeds.field(embed, t(lang, "mesa.estado.gm_channel"), f"<#{table.gm_channel_id}>")
-    if table.system is System.DONJON:
-        embeds.field(embed, t(lang, "mesa.estado.level"), str(table.donjon_level))
+    for name, value in declaration.status(lang, table) if declaration and declaration.status else ():
+        embeds.field(embed, name, value)
     # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
     values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
-    hidden = frozenset({THREAT}) if threat_hidden(table) else frozenset()
-    pool_text = "\n".join(table_pool_lines(lang, table.system, values, hidden))
+    hidden = hidden_pools(table)
+    pool_text = "\n".join(table_pool_lines(lang, declaration, values, hidden))
     embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)
     everyone = list(dict.fromkeys([*players, *(owner for _, owner in values if owner)]))
     lines = player_lines(lang, table, everyone, values)
-    if lines or table.system in PLAYER_POOLS:
+    if lines or (declaration and declaration.player_pools):
         for text in field_values(lines) or [t(lang, "mesa.estado.no_players")]:
             embeds.field(embed, t(lang, "mesa.estado.players"), text, inline=False)
     return embed

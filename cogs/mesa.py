@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import cronica, embeds, rolls
+from bot import cronica, embeds, rolls, systems
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -32,22 +32,23 @@ from bot.delivery import send, update
 from bot.errors import Refusal, pool_name
 from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
-from bot.kinds import MEDIANA_SHEET, SHEET_FILE_REASONS
+from bot.kinds import SHEET_POOLS
 from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, System, Table, Undo
 from bot.reveal import RevealButton
-from bot.sheets.live import POOLS as SHEET_POOLS
+from bot.sheets.live import sheet_pools
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
 from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
-# The tables whose board shows hit points (and a table yet to choose its system).
-HIT_POINT_SYSTEMS = (None, System.DND5E, System.MEDIANA)
 HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
 HISTORY_PAGE = 10
-# Character sheets are not table state: a reset keeps them.
-KEPT_ON_RESET = (MEDIANA_SHEET,)
-KEEPING = Reset(keep=KEPT_ON_RESET, keep_pools=tuple(sorted(SHEET_POOLS)))
+
+
+def keeping() -> Reset:
+    """Character sheets are not table state: a reset keeps them (and what each system keeps
+    beside them)."""
+    return Reset(keep=systems.kept_on_reset(), keep_pools=tuple(sorted(sheet_pools())))
 
 
 # Entries an undo's notice names one by one (undoing a reset may touch many pools).
@@ -203,7 +204,7 @@ class ResetButton(ActionButton, template=r"mesa:reiniciar:(?P<action>si|no):(?P<
         if self.action == "no":
             await update(interaction, embed=embeds.card(t(lang, "mesa.reiniciar.cancelled")), view=None)
             return
-        outcome = await rolls.change(bot.store, interaction, table, "mesa.reset", reset=KEEPING)
+        outcome = await rolls.change(bot.store, interaction, table, "mesa.reset", reset=keeping())
         done = embeds.card(
             t(lang, "mesa.reiniciar.title"),
             t(lang, "mesa.reiniciar.done", count=len(outcome.pools)),
@@ -240,7 +241,7 @@ class Mesa(commands.Cog):
         table = await current_table(interaction, mesa)
         store = self.bot.store
         pools = await store.pools(table.channel_id)
-        players = await store.players(table.channel_id, not_players=SHEET_POOLS)
+        players = await store.players(table.channel_id, not_players=sheet_pools())
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools, players))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
@@ -357,7 +358,7 @@ class Mesa(commands.Cog):
         secret = "mesa.ajustes.secret_on" if table.settings.player_secret_rolls else "mesa.ajustes.secret_off"
         odds = "mesa.ajustes.odds_on" if table.settings.roll_odds else "mesa.ajustes.odds_off"
         lines = [t(lang, secret), t(lang, odds)]
-        if table.system in HIT_POINT_SYSTEMS:
+        if systems.shows_hit_points(table.system):
             lines.append(t(lang, f"mesa.ajustes.hp.{table.settings.board_hit_points.value}"))
         text = "\n".join(lines)
         await send(interaction, embed=embeds.card(t(lang, "mesa.ajustes.title"), text), ephemeral=True)
@@ -474,7 +475,7 @@ class Mesa(commands.Cog):
             interaction,
             table,
             "mesa.undo",
-            undo=Undo(pool, jugador.id if jugador else None, SHEET_FILE_REASONS),
+            undo=Undo(pool, jugador.id if jugador else None, systems.file_reasons()),
             refuse=undo_refusal,
         )
         lang = lang_for(interaction.locale)

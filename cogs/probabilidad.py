@@ -151,7 +151,9 @@ class Probabilidad(commands.Cog):
         against = (
             contra
             if contra is not None
-            else donjon.difficulty_dice(dificultad.value if dificultad else "media", table.donjon_level)
+            else donjon.difficulty_dice(
+                dificultad.value if dificultad else "media", table.settings.donjon_level
+            )
         )
         sides = min(table.settings.donjon_sides, 100)
         result = odds.donjon_distribution(dados, against, sides)

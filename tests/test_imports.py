@@ -109,18 +109,7 @@ KNOWN = (
             "bot.store.postgres_steps",
         }
     ),
-    frozenset(
-        {
-            "bot.board.hp",
-            "bot.board.render",
-            "bot.board.updater",
-            "bot.checks",
-            "bot.client",
-            "bot.repeat",
-            "bot.sheets.access",
-            "bot.ui",
-        }
-    ),
+    frozenset({"bot.checks", "bot.client", "bot.repeat", "bot.ui"}),
     frozenset({"cogs.dune.cog", "cogs.dune.components", "cogs.dune.flow"}),
 )
 

@@ -26,7 +26,7 @@ import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import asyncpg
 import discord
@@ -34,9 +34,8 @@ from discord.types.embed import Embed as EmbedData
 
 from bot.board.render import board_embed
 from bot.i18n import Lang, t
-
-if TYPE_CHECKING:
-    from bot.client import Tirada
+from bot.settings import Settings
+from bot.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +77,22 @@ class Spot:
         return cls(channel_id, int(data["message"]), lang, None if guild is None else int(guild))
 
 
+class Host(Protocol):
+    """What the boards need of the bot (``bot.client.Tirada``, which imports this module):
+    its store, its settings and its channels."""
+
+    store: Store
+    settings: Settings
+
+    def get_partial_messageable(
+        self, id: int, *, guild_id: int | None = None, type: discord.ChannelType | None = None
+    ) -> discord.PartialMessageable: ...
+
+
 class Boards:
     """Every table's board: where it is, whether it is stale, the task that refreshes it."""
 
-    def __init__(self, bot: Tirada, *, delay: float = DELAY, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, bot: Host, *, delay: float = DELAY, sleep: Sleep = asyncio.sleep) -> None:
         self.bot = bot
         self.delay = delay
         # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).

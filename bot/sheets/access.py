@@ -18,7 +18,7 @@ from bot.errors import Refusal
 from bot.models import Record, SheetRow, Table
 from bot.names import MAX_CHOICES, fold
 from bot.sheets import io
-from bot.sheets.live import Data, lives, with_pools
+from bot.sheets.live import played
 from bot.sheets.models import SheetBase
 from bot.store import Store
 
@@ -41,13 +41,6 @@ def writable(gm: bool, user_id: int, row: SheetRow) -> bool:
 async def content(store: Store, row: SheetRow) -> SheetBase:
     """The sheet as play has left it: the stored file with its live pools' values."""
     return io.validate(await played(store, row), stored=True)
-
-
-async def played(store: Store, row: SheetRow) -> Data:
-    """:func:`content` as plain data, unvalidated: the live board reads it and must draw
-    even a sheet whose pool has left the file's bounds."""
-    values = {live.pool: await store.pool(row.channel_id, live.pool, live.owner(row)) for live in lives(row)}
-    return with_pools(row, values)
 
 
 async def find(

@@ -2,77 +2,34 @@
 ledger pool, so ``/mesa historial`` lists every change and ``/mesa deshacer`` reverts it.
 The stored file keeps the other fields; reading a sheet puts the pools' values back in.
 
-Most pools are owned by the sheet (its id). Mediana's PV are the player's wounds pool that
-``/mediana pv`` already keeps (``mediana_heridas``, owned by the player, PV lost rather than
-PV left), so the active Mediana sheet and ``/mediana pv`` are one and the same; an NPC's or
-an inactive sheet's PV stay in the file until the sheet is chosen.
+Which fields live in pools is each system's declaration (bot/systems.py ``Live``). Most
+pools are owned by the sheet (its id). Mediana's PV are the player's wounds pool that
+``/mediana pv`` already keeps (owned by the player, PV lost rather than PV left), so the
+active Mediana sheet and ``/mediana pv`` are one and the same; an NPC's or an inactive
+sheet's PV stay in the file until the sheet is chosen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS, SHEET_POOLS
+from bot import systems
 from bot.models import Change, NewRecord, SheetRow
-from bot.sheets.models import DuneDrives, SheetBase, physique_of
-from rules import donjon, mediana
-
-Data = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Live:
-    """A field whose value is pool ``pool``, at most ``cap(sheet)``. ``full`` marks a pool
-    of what was lost: the field is ``full(sheet)`` less the pool. ``by_player``: the pool is
-    the player's (the active sheet's), not the sheet's own. ``gm_edits``: only the GM edits
-    the field by hand (a rule gives the change to the GM)."""
-
-    path: str
-    pool: str
-    cap: Callable[[Data], int]
-    full: Callable[[Data], int] | None = None
-    by_player: bool = False
-    gm_edits: bool = False
-
-    def owner(self, row: SheetRow) -> int:
-        return row.owner_id if self.by_player else row.id
-
-    def field(self, data: Data, pool_value: int) -> int:
-        return pool_value if self.full is None else self.full(data) - pool_value
-
-    def pool_value(self, data: Data, value: int) -> int:
-        return value if self.full is None else self.full(data) - value
+from bot.sheets.models import SheetBase
+from bot.store import Store
+from bot.systems import Data, Live
 
 
-def _wounds_cap(data: Data) -> int:
-    """From the maximum down to death at −Físico × 6 (``cogs/mediana``'s own bound)."""
-    return int(data["pv"]["maximos"]) + physique_of(data) * mediana.DEATH_FACTOR
+def live_fields(system: str) -> tuple[Live, ...]:
+    """Every field of ``system``'s sheets that lives in a pool."""
+    declaration = systems.declared(system)
+    return declaration.live if declaration is not None else ()
 
 
-LIVE: dict[str, tuple[Live, ...]] = {
-    "dnd5e": (
-        Live("pg.actuales", "ficha_pg", lambda d: int(d["pg"]["maximos"])),
-        Live("pg.temporales", "ficha_pg_temp", lambda d: 999),
-    ),
-    "donjon": tuple(
-        Live(name, f"ficha_{name}", lambda d: donjon.MAX_POOL)
-        for name in ("heridas", "provisiones", "riqueza")
-    ),
-    # Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu
-    # personaje recuperar una motivación"): a player may not edit the mark away.
-    # Nor the mark of a drive defied this adventure (which only a new adventure clears).
-    "dune": tuple(
-        Live(f"motivaciones.{drive}.{mark}", f"ficha_{mark}_{drive}", lambda d: 1, gm_edits=True)
-        for drive in DuneDrives.model_fields
-        for mark in ("tachada", "desafiada")
-    ),
-    "mediana": (Live("pv.actuales", MEDIANA_WOUNDS, _wounds_cap, lambda d: int(d["pv"]["maximos"]), True),),
-}
-# The pools a sheet owns: declared in bot.kinds (the store reads them); tests/bot/test_sheets.py
-# checks that they are exactly the fields' own.
-POOLS = SHEET_POOLS
+def sheet_pools() -> frozenset[str]:
+    """The pools a sheet owns (its id), of every system: kept by a table reset, never a
+    player's (bot/kinds.py tells them by name)."""
+    return frozenset(live.pool for s in systems.every() for live in s.live if not live.by_player)
 
 
 def get(data: Data, path: str) -> Any:
@@ -91,7 +48,9 @@ def put(data: Data, path: str, value: Any) -> Data:
 
 def lives(row: SheetRow) -> tuple[Live, ...]:
     """The live fields of this sheet: a player's pool only for their active sheet."""
-    return tuple(live for live in LIVE[row.system] if not live.by_player or (row.active and not row.npc))
+    return tuple(
+        live for live in live_fields(row.system) if not live.by_player or (row.active and not row.npc)
+    )
 
 
 def live_field(row: SheetRow, path: str) -> Live | None:
@@ -113,13 +72,12 @@ def opening(row: SheetRow, sheet: SheetBase) -> tuple[Change, ...]:
 
 
 def companion(row: SheetRow, sheet: SheetBase) -> NewRecord | None:
-    """The record ``/mediana pv`` reads (Físico and maximum) for the active Mediana sheet."""
-    if row.system != "mediana" or not lives(row):
+    """The record the system keeps beside an active sheet, if it keeps one (the Físico and
+    maximum ``/mediana pv`` reads)."""
+    declaration = systems.declared(row.system)
+    if declaration is None or declaration.companion is None or not lives(row):
         return None
-    data = sheet.model_dump(mode="json")
-    return NewRecord(
-        row.owner_id, MEDIANA_SHEET, {"physique": physique_of(data), "maximum": data["pv"]["maximos"]}
-    )
+    return declaration.companion(row, sheet.model_dump(mode="json"))
 
 
 def with_pools(row: SheetRow, values: dict[str, int]) -> Data:
@@ -137,3 +95,10 @@ def as_stored(row: SheetRow, after: Data) -> Data:
     for live in lives(row):
         after = put(after, live.path, get(row.data, live.path))
     return after
+
+
+async def played(store: Store, row: SheetRow) -> Data:
+    """The sheet as play has left it, as plain data, unvalidated: the live board reads it
+    and must draw even a sheet whose pool has left the file's bounds."""
+    values = {live.pool: await store.pool(row.channel_id, live.pool, live.owner(row)) for live in lives(row)}
+    return with_pools(row, values)

@@ -12,7 +12,6 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.internals import run_on_connection
-from rules.donjon import START_LEVEL
 
 Clock = Callable[[], datetime]
 Sleep = Callable[[float], Awaitable[None]]
@@ -94,9 +93,9 @@ class Connection:
 
     def _ensure_table(self, db: sqlite3.Connection, channel_id: int, guild_id: int | None) -> None:
         db.execute(
-            "INSERT INTO tables (channel_id, guild_id, donjon_level, created_at) VALUES (?, ?, ?, ?) "
+            "INSERT INTO tables (channel_id, guild_id, created_at) VALUES (?, ?, ?) "
             "ON CONFLICT (channel_id) DO NOTHING",
-            (channel_id, guild_id, START_LEVEL, self._now()),
+            (channel_id, guild_id, self._now()),
         )
 
 

@@ -61,7 +61,6 @@ from bot.store.records import record_of
 from bot.store.retention import Pruned, Retention, forgotten_key
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
-from rules.donjon import START_LEVEL
 
 log = logging.getLogger(__name__)
 
@@ -185,11 +184,10 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
 
     async def _add_table(self, db: Db, channel_id: int, guild_id: int | None) -> None:
         await db.execute(
-            "INSERT INTO tables (channel_id, guild_id, donjon_level, created_at) VALUES ($1, $2, $3, $4) "
+            "INSERT INTO tables (channel_id, guild_id, created_at) VALUES ($1, $2, $3) "
             "ON CONFLICT (channel_id) DO NOTHING",
             channel_id,
             guild_id,
-            START_LEVEL,
             self._now(),
         )
 
@@ -209,9 +207,6 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
 
     async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_id", gm_id)
-
-    async def set_donjon_level(self, channel_id: int, guild_id: int | None, level: int) -> Table:
-        return await self._update_table(channel_id, guild_id, "donjon_level", level)
 
     async def set_gm_channel(self, channel_id: int, guild_id: int | None, gm_channel_id: int | None) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_channel_id", gm_channel_id)

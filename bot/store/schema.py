@@ -12,6 +12,9 @@ log = logging.getLogger(__name__)
 # The pools a sheet owned when migration 7 was written (bot/sheets/live.py ``POOLS``): a
 # migration is history, so it names them as they were then.
 SHEET_POOLS_THEN = "('ficha_pg', 'ficha_pg_temp', 'ficha_heridas', 'ficha_provisiones', 'ficha_riqueza')"
+# The CHECK migration 1 wrote on ``tables.system``, which migration 8 takes away (as the
+# text of a SQL string: its quotes doubled).
+SYSTEMS_CHECK_THEN = "CHECK (system IN (''donjon'', ''dune'', ''dnd5e'', ''mediana''))"
 
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -183,6 +186,20 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "(SELECT 1 FROM sheets s WHERE s.id = ledger.owner_id "
         "AND s.channel_id = ledger.channel_id AND s.npc)",
     ),
+    (
+        # Issue 30, a system registers itself: the registry (bot/systems.py) says which
+        # systems there are, so the schema names none. SQLite cannot drop a CHECK without
+        # building the table again, which would cascade to every pool and sheet; removing a
+        # CHECK changes nothing on disk, so the table's definition is edited in place (the
+        # procedure SQLite's "ALTER TABLE" page gives for it) and the schema read again.
+        # Donjon's level moves to the table's settings, beside its die (TableSettings).
+        "PRAGMA writable_schema = ON",
+        f"UPDATE sqlite_schema SET sql = replace(sql, ' {SYSTEMS_CHECK_THEN}', '') "
+        "WHERE type = 'table' AND name = 'tables'",
+        "PRAGMA writable_schema = RESET",
+        "UPDATE tables SET settings = json_set(settings, '$.donjon_level', donjon_level)",
+        "ALTER TABLE tables DROP COLUMN donjon_level",
+    ),
 )
 
 
@@ -325,6 +342,13 @@ POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"UPDATE ledger SET gm_only = true WHERE pool IN {SHEET_POOLS_THEN} AND EXISTS "
         "(SELECT 1 FROM sheets s WHERE s.id = ledger.owner_id "
         "AND s.channel_id = ledger.channel_id AND s.npc)",
+    ),
+    (
+        # As SQLite's migration 8: the CHECK PostgreSQL named after its column goes, and
+        # Donjon's level moves to the table's settings.
+        "ALTER TABLE tables DROP CONSTRAINT tables_system_check",
+        "UPDATE tables SET settings = settings || jsonb_build_object('donjon_level', donjon_level)",
+        "ALTER TABLE tables DROP COLUMN donjon_level",
     ),
 )
 

@@ -45,9 +45,6 @@ class Tables(Connection):
     async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_id", gm_id)
 
-    async def set_donjon_level(self, channel_id: int, guild_id: int | None, level: int) -> Table:
-        return await self._update_table(channel_id, guild_id, "donjon_level", level)
-
     async def set_gm_channel(self, channel_id: int, guild_id: int | None, gm_channel_id: int | None) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_channel_id", gm_channel_id)
 
@@ -94,6 +91,5 @@ def table_of(row: sqlite3.Row | asyncpg.Record) -> Table:
         system=System(row["system"]) if row["system"] else None,
         gm_id=row["gm_id"],
         gm_channel_id=row["gm_channel_id"],
-        donjon_level=row["donjon_level"],
         settings=TableSettings.model_validate_json(row["settings"]),
     )

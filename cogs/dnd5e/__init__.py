@@ -8,9 +8,12 @@ their own rolls to reroll one d20.
 
 from __future__ import annotations
 
+from bot import systems
 from bot.client import Tirada
 from cogs.dnd5e.cog import Dnd
+from cogs.dnd5e.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
+    systems.register(SYSTEM)
     await bot.add_cog(Dnd(bot))

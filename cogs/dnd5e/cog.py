@@ -26,7 +26,7 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Record, Table
-from bot.names import ABILITIES, SKILLS, Names, fold
+from bot.names import Names, fold
 from bot.options import Bounded
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
@@ -58,12 +58,14 @@ from cogs.dnd5e.joining import (
 )
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import (
+    ABILITIES,
     COMBAT_KIND,
     EXPRESSION_KIND,
     GRANT_KIND,
     INSPIRATION,
     KIND,
     NAME_LIMIT,
+    SKILLS,
     damage_type_name,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of

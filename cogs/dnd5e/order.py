@@ -7,10 +7,10 @@ from __future__ import annotations
 import discord
 
 from bot import embeds
-from bot.board.hp import condition_name
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
+from cogs.dnd5e.board import condition_name
 from cogs.dnd5e.vitals import saves_text, tracker_of
 from rules import dnd5e_conditions
 from rules.dnd5e import Combatant, Tracker

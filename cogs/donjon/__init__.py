@@ -8,9 +8,12 @@ with ``banco`` on a later test. Every panel survives a restart.
 
 from __future__ import annotations
 
+from bot import systems
 from bot.client import Tirada
 from cogs.donjon.cog import Donjon
+from cogs.donjon.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
+    systems.register(SYSTEM)
     await bot.add_cog(Donjon(bot))

@@ -488,13 +488,18 @@ class Donjon(commands.Cog):
         table = await current_table(interaction, mesa)
         if (nivel is not None or dado is not None) and not is_gm(table, interaction):
             raise Refusal("error.not_gm")
-        if nivel is not None:
-            table = await self.bot.store.set_donjon_level(table.channel_id, interaction.guild_id, nivel)
-        if dado is not None:
-            settings = table.settings.model_copy(update={"donjon_sides": dado})
+        update = {
+            name: value
+            for name, value in (("donjon_level", nivel), ("donjon_sides", dado))
+            if value is not None
+        }
+        if update:
+            settings = table.settings.model_copy(update=update)
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
         lang = lang_for(interaction.locale)
-        text = t(lang, "donjon.ajustes.state", level=table.donjon_level, sides=table.settings.donjon_sides)
+        text = t(
+            lang, "donjon.ajustes.state", level=table.settings.donjon_level, sides=table.settings.donjon_sides
+        )
         await send(
             interaction,
             embed=embeds.card(t(lang, "donjon.ajustes.title"), text),

@@ -171,8 +171,9 @@ async def prueba(
         against, parts = contra, [("contra", contra)]
     else:
         level_name = dificultad or donjon.DEFAULT_SEVERITY
-        against = donjon.difficulty_dice(level_name, table.donjon_level)
-        parts = [(f"dificultad.{level_name}", donjon.DIFFICULTIES[level_name]), ("nivel", table.donjon_level)]
+        level = table.settings.donjon_level
+        against = donjon.difficulty_dice(level_name, level)
+        parts = [(f"dificultad.{level_name}", donjon.DIFFICULTIES[level_name]), ("nivel", level)]
     mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
     theirs, gm_spend = await spend_banked(interaction, table, against, banco_dj, GM, "donjon.spend.banco_dj")
     await contest(
@@ -310,8 +311,9 @@ async def dano(
         parts = [(str(n), v) for n, v in npc_parts]
     else:
         severity = severidad or donjon.DEFAULT_SEVERITY
-        base = donjon.damage_dice(table.donjon_level, severity)
-        parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", table.donjon_level)]
+        level = table.settings.donjon_level
+        base = donjon.damage_dice(level, severity)
+        parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
     absorbed = skill[1] if skill else 0
     mine: Parts = []

@@ -7,9 +7,12 @@ working after a restart until the roll is settled.
 
 from __future__ import annotations
 
+from bot import systems
 from bot.client import Tirada
 from cogs.dune.cog import Dune
+from cogs.dune.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
+    systems.register(SYSTEM)
     await bot.add_cog(Dune(bot))

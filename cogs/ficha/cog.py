@@ -18,7 +18,7 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
-from bot.sheets.live import LIVE, Data, as_stored, companion, get, live_field, opening
+from bot.sheets.live import Data, as_stored, companion, get, live_field, live_fields, opening
 from bot.sheets.models import NAME_LIMIT, SheetBase, blank
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
@@ -215,7 +215,7 @@ class Sheets(commands.Cog):
         """Before another sheet becomes active: where the player's pool is shared by their
         characters (Mediana's PV), the active one keeps its value in its file. Returns
         whether the pool is shared."""
-        if not any(live.by_player for live in LIVE[system]):
+        if not any(live.by_player for live in live_fields(system)):
             return False
         old = await self.bot.store.active_sheet(ctx.table.channel_id, user_id)
         if old is not None and old.system == system:

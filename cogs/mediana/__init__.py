@@ -4,9 +4,12 @@ and hit points that lower the rank by themselves when a character is malherido.
 
 from __future__ import annotations
 
+from bot import systems
 from bot.client import Tirada
 from cogs.mediana.cog import Mediana
+from cogs.mediana.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
+    systems.register(SYSTEM)
     await bot.add_cog(Mediana(bot))

@@ -6,8 +6,6 @@ from dataclasses import replace
 from typing import Any
 
 from bot.client import Tirada
-from bot.kinds import MEDIANA_SHEET as SHEET_KIND
-from bot.kinds import MEDIANA_WOUNDS
 from bot.models import Record
 from bot.sheets.models import physique_of
 from rules import mediana
@@ -16,9 +14,11 @@ from rules.mediana import Health
 KIND = "mediana"
 COMBAT_KIND = "mediana_combate"
 EFFECT_KIND = "mediana_efecto"
+# A player's PV sheet (``/mediana pv ficha``: Físico and maximum), kept by a table reset.
+SHEET_KIND = "mediana_ficha"
 # PV lost, per player: a pool, so every change is in the ledger and /mesa deshacer reverts it
 # (shared with the player's active character sheet: bot.sheets.live).
-WOUNDS = MEDIANA_WOUNDS
+WOUNDS = "mediana_heridas"
 
 
 def wounds_cap(physique: int, maximum: int) -> int:

@@ -9,7 +9,6 @@ import json
 import asyncpg
 import pytest
 
-from bot.board import render
 from bot.board.updater import META_PREFIX, TASK_PREFIX
 from bot.models import Change, Operation, Table
 from bot.store import Store
@@ -307,24 +306,10 @@ async def test_a_table_without_a_board_is_never_edited(dune: Harness) -> None:
     assert edits(dune) == 0
 
 
-def test_the_board_names_what_the_cogs_store() -> None:
-    """The board reads the store without importing a cog: the names must stay the same."""
-    from cogs.dnd5e import state as dnd_state
-    from cogs.donjon import state as donjon_state
-    from cogs.dune import state as dune_state
-    from cogs.mediana import state as mediana_state
+async def test_every_system_a_table_plays_declares_its_board_section(harness: Harness) -> None:
+    """The board reads the store without importing a cog: each system's cog, once loaded,
+    has declared its own section (bot/systems.py), named after what it stores."""
+    from bot import systems
+    from bot.models import System
 
-    assert (render.DUNE_ROLL, render.DUNE_TASK) == (dune_state.KIND, dune_state.TASK_KIND)
-    assert (render.IMPULSO, render.AMENAZA, render.DETERMINACION, render.DIFICULTAD_EXTRA) == (
-        dune_state.IMPULSO,
-        dune_state.AMENAZA,
-        dune_state.DETERMINACION,
-        dune_state.DIFICULTAD_EXTRA,
-    )
-    assert (render.DONJON_ROLL, render.DONJON_BANK, render.DONJON_GM_BANK) == (
-        donjon_state.KIND,
-        donjon_state.BANK,
-        donjon_state.GM_BANK,
-    )
-    assert render.DND_COMBAT == dnd_state.COMBAT_KIND
-    assert render.MEDIANA_COMBAT == mediana_state.COMBAT_KIND
+    assert {s.name for s in systems.every() if s.board is not None} == {s.value for s in System}

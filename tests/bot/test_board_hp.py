@@ -13,6 +13,8 @@ from bot.board import render
 from bot.i18n import t
 from bot.models import BoardHitPoints, Change, Operation, SheetRow, TableSettings
 from bot.store import Store
+from cogs.dnd5e import board as dnd_board
+from cogs.mediana import board as mediana_board
 from rules import dnd5e, mediana
 from tests.bot.test_board import play, shown
 from tests.support.harness import Harness, Upload
@@ -216,7 +218,7 @@ async def test_an_npc_sheet_on_the_tracker_reads_its_hit_points(harness: Harness
 )  # fmt: skip
 def test_dnd_words(current: int, maximum: int, word: str) -> None:
     """SRD 5.2: "Si tienes la mitad de tus puntos de golpe o menos, estás Ensangrentado"."""
-    points = board_hp.dnd_points(current, maximum)
+    points = dnd_board.points(current, maximum)
     assert board_hp.hp_text("es", BoardHitPoints.STATE, points, player=False) == word
     numbers = board_hp.hp_text("es", BoardHitPoints.STATE, points, player=True)
     assert numbers == f"{current}/{maximum} PG"
@@ -300,7 +302,7 @@ async def test_a_pool_past_the_sheets_bounds_still_draws(harness: Harness) -> No
 def test_mediana_words(current: int, word: str) -> None:
     """ "iguales o menores a su Físico, se le considera malherido", "Al llegar a 0 puntos de
     vida un personaje está inconsciente. Para matarlo hay que llegar a Físico x6 PV"."""
-    points = board_hp.mediana_points(3, 18, current)
+    points = mediana_board.points(3, 18, current)
     assert board_hp.hp_text("es", BoardHitPoints.STATE, points, player=False) == word
     assert board_hp.hp_text("en", BoardHitPoints.HIDDEN, points, player=True) is None
 
@@ -336,7 +338,7 @@ async def test_every_sheet_write_reaches_the_boards(db_target: Path | str) -> No
 
 def test_a_long_order_fits_its_field_and_says_how_many_more() -> None:
     name = "x" * 40
-    points = board_hp.hp_text("es", BoardHitPoints.EXACT, board_hp.dnd_points(999, 999, 999), True)
+    points = board_hp.hp_text("es", BoardHitPoints.EXACT, dnd_board.points(999, 999, 999), True)
     assert points is not None
     lines = [render.order_line("es", name, 30, 1, False, points) for _ in range(dnd5e.MAX_COMBATANTS)]
     assert len("\n".join(lines)) > 1024
@@ -353,10 +355,10 @@ def test_names_are_escaped() -> None:
 
 
 def test_mediana_numbers_are_said_with_the_fighter_keys() -> None:
-    assert board_hp.mediana_player(mediana.Fighter("u42", "Ana", 0, 0, "medio", 3)) == 42
-    assert board_hp.mediana_player(mediana.Fighter("n42", "Orco", 0, 0, "medio", 3)) is None
-    assert board_hp.dnd_player(dnd5e.Combatant("m1", "Goblin", True, 3)) is False
-    assert board_hp.dnd_player(dnd5e.Combatant("u1", "Ana", False, 3, user_id=1)) is True
+    assert mediana_board.player(mediana.Fighter("u42", "Ana", 0, 0, "medio", 3)) == 42
+    assert mediana_board.player(mediana.Fighter("n42", "Orco", 0, 0, "medio", 3)) is None
+    assert dnd_board.player(dnd5e.Combatant("m1", "Goblin", True, 3)) is False
+    assert dnd_board.player(dnd5e.Combatant("u1", "Ana", False, 3, user_id=1)) is True
 
 
 async def test_a_player_without_a_sheet_shows_the_hit_points_the_gm_notes(harness: Harness) -> None:

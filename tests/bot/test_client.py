@@ -12,10 +12,11 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.client import RETENTION
+from bot.client import retention
 from bot.store import Pruned, Retention, Store
 from tests.support.harness import Harness
 from tests.support.payloads import GUILD_ID
+from tests.support.systems import declare_all
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -156,7 +157,7 @@ async def test_a_database_lost_during_a_prune_is_logged_and_the_next_prune_runs(
 
 # Records that are table state, never forgotten by age: sheets, extended tasks, combats,
 # inspiration, Donjon tests (their facts wait to be narrated). Every other kind a cog
-# declares is a roll read by nothing but its own buttons, forgotten by RETENTION.
+# declares is a roll read by nothing but its own buttons, forgotten by the retention.
 TABLE_STATE = {
     "mediana_ficha",
     "dune_tarea",
@@ -182,17 +183,20 @@ def declared_kinds() -> set[str]:
 
 
 def test_every_record_kind_is_either_forgotten_in_time_or_kept_as_table_state() -> None:
-    """A new kind must be placed on purpose: a roll left out of RETENTION piles up forever."""
-    forgotten = set(RETENTION.kinds)
+    """A new kind must be placed on purpose: a roll left out of the retention piles up forever."""
+    declarations = declare_all()
+    forgotten = set(retention().kinds)
     assert not forgotten & TABLE_STATE
     assert forgotten | TABLE_STATE == declared_kinds()
+    # Each system says which of its kinds are table state (what a newcomer reads first).
+    assert {kind for d in declarations for kind in d.kept} == TABLE_STATE
 
 
 def test_dice_counts_are_kept_as_long_as_statistics_read_them() -> None:
     """/estadisticas reads back to ``MAX_DAYS - 1`` days before today; pruning keeps those."""
     from cogs.estadisticas import MAX_DAYS
 
-    assert RETENTION.dice >= timedelta(days=MAX_DAYS - 1)
+    assert retention().dice >= timedelta(days=MAX_DAYS - 1)
 
 
 async def test_closing_twice_is_harmless(harness: Harness) -> None:

@@ -1,7 +1,8 @@
 import pytest
 
 from bot.errors import Refusal
-from bot.names import ABILITIES, SKILLS, fold
+from bot.names import fold
+from cogs.dnd5e.state import ABILITIES, SKILLS
 
 
 def test_fold_drops_case_accents_underscores_and_extra_spaces() -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.kinds import SHEET_POOLS
+from bot.kinds import SHEET_POOL_PREFIX, SHEET_POOLS
 from bot.sheets import io
 from bot.sheets.__main__ import SCHEMA_PATH, schema_text
-from bot.sheets.live import LIVE
 from bot.sheets.models import blank
+from tests.support.systems import DECLARATIONS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
 SYSTEMS = ("dune", "dnd5e", "donjon", "mediana")
@@ -99,10 +99,21 @@ def test_the_sheets_skills_are_the_rules_skills() -> None:
 
 
 def test_the_pools_the_store_knows_as_a_sheets_are_exactly_its_live_fields() -> None:
-    """bot.kinds declares the sheet pools for the store (which may not import the sheets);
-    they must be the pools the live fields are built on, no more and no fewer."""
-    owned = {live.pool for fields in LIVE.values() for live in fields if not live.by_player}
-    assert owned == SHEET_POOLS
+    """bot.kinds tells a sheet's pools by their name for the store (which may not read the
+    systems' declarations): every pool a sheet owns carries the prefix, a player's does not."""
+    lives = [live for declaration in DECLARATIONS for live in declaration.live]
+    owned = {live.pool for live in lives if not live.by_player}
+    drives = ("deber", "fe", "justicia", "poder", "verdad")
+    assert owned == {
+        "ficha_pg",
+        "ficha_pg_temp",
+        "ficha_heridas",
+        "ficha_provisiones",
+        "ficha_riqueza",
+        *(f"ficha_{mark}_{drive}" for drive in drives for mark in ("tachada", "desafiada")),
+    }
+    assert all(pool in SHEET_POOLS and pool.startswith(SHEET_POOL_PREFIX) for pool in owned)
+    assert not any(live.pool in SHEET_POOLS for live in lives if live.by_player)
 
 
 def test_a_rule_of_what_is_written_does_not_make_a_stored_sheet_unreadable() -> None:

@@ -223,7 +223,7 @@ async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | st
     store = await Store.open(db_target)
     try:
         table = await store.set_settings(CHANNEL_ID, 9, TableSettings())
-        assert table.donjon_level == donjon.START_LEVEL == 1
-        assert (await store.table_or_default(OTHER_CHANNEL_ID, 9)).donjon_level == 1
+        assert table.settings.donjon_level == donjon.START_LEVEL == 1
+        assert (await store.table_or_default(OTHER_CHANNEL_ID, 9)).settings.donjon_level == 1
     finally:
         await store.close()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.kinds import MEDIANA_SHEET
 from bot.models import Operation, Outcome, SheetRow
 from bot.names import fold
 from bot.sheets.models import blank
+from cogs.mediana.state import SHEET_KIND as MEDIANA_SHEET
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.kinds import MEDIANA_WOUNDS
+from cogs.mediana.state import WOUNDS as MEDIANA_WOUNDS
 from tests.cogs.test_ficha import example, exported, imported, table_of
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload

@@ -77,10 +77,10 @@ def test_conditions_last_their_rounds_on_the_tracker() -> None:
 
 
 def test_the_chronicle_reads_an_automatic_failure_as_failed() -> None:
-    from bot.readers import READERS
+    from cogs.dnd5e.system import read
 
     failed = dnd5e.D20Test(((19,),), dnd5e.Mode.NORMAL, 5, 10, auto_fail=True)
-    reading = READERS["dnd"]("es", {"test": dnd5e.roll_to_data(failed)})
+    reading = read("es", {"test": dnd5e.roll_to_data(failed)})
     assert reading.verdict == "cronica.failed"
 
 

@@ -97,9 +97,10 @@ def test_a_tracker_keeps_each_creatures_fate_through_its_data() -> None:
 def test_the_board_tells_dead_stable_and_the_death_saves_counted() -> None:
     from bot.board import hp as board_hp
     from bot.models import BoardHitPoints
+    from cogs.dnd5e import board as dnd_board
 
     def word(fate: Fate | None, *, player: bool = False, dies_at_zero: bool = False) -> str | None:
-        points = board_hp.dnd_points(0, 38, 0, fate, dies_at_zero=dies_at_zero)
+        points = dnd_board.points(0, 38, 0, fate, dies_at_zero=dies_at_zero)
         return board_hp.hp_text("es", BoardHitPoints.STATE, points, player)
 
     assert word(None) == "Inconsciente"

@@ -1,0 +1,149 @@
+"""What ``bot/`` needs from a game system, declared by the system itself (issue 30).
+
+``bot/`` names no system: the board, ``/mesa estado``, retention, the chronicle, the dice
+statistics and the live fields of a character sheet iterate this registry. Each system's
+cog package declares one :class:`Declaration` in ``cogs/<system>/system.py`` and registers it
+when the extension loads, as each cog registers its *Repetir* (``bot.repeaters``). Adding a
+system, a record kind or a pool is then an edit of that one declaration.
+
+A leaf module: it imports only value types, so that every part of ``bot/`` may read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import Lang
+from bot.models import NewRecord, SheetRow, Table
+
+if TYPE_CHECKING:
+    from bot.store import Store
+
+Data = dict[str, Any]
+# A die as statistics count it: its size and the face it showed.
+Face = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A roll as the chronicle tells it: its system, its result, its verdict key (or none),
+    every die it showed, and the facts narrated from it (author, text), if any."""
+
+    system: str
+    result: str
+    verdict: str | None
+    dice: tuple[Face, ...]
+    facts: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Live:
+    """A sheet's field whose value is pool ``pool``, at most ``cap(sheet)`` (bot/sheets/live.py).
+    ``full`` marks a pool of what was lost: the field is ``full(sheet)`` less the pool.
+    ``by_player``: the pool is the player's (the active sheet's), not the sheet's own.
+    ``gm_edits``: only the GM edits the field by hand (a rule gives the change to the GM)."""
+
+    path: str
+    pool: str
+    cap: Callable[[Data], int]
+    full: Callable[[Data], int] | None = None
+    by_player: bool = False
+    gm_edits: bool = False
+
+    def owner(self, row: SheetRow) -> int:
+        return row.owner_id if self.by_player else row.id
+
+    def field(self, data: Data, pool_value: int) -> int:
+        return pool_value if self.full is None else self.full(data) - pool_value
+
+    def pool_value(self, data: Data, value: int) -> int:
+        return value if self.full is None else self.full(data) - value
+
+
+# A roll's stored data read back for the chronicle and the statistics (bot/readers.py).
+Reader = Callable[[Lang, Data], Reading]
+# The system's own section of the table's board, added to ``embed`` (bot/board/render.py).
+BoardPart = Callable[["Store", Lang, Table, discord.Embed], Awaitable[None]]
+# Fields of ``/mesa estado`` only this system has (name, value), after the GM's channel.
+StatusFields = Callable[[Lang, Table], list[tuple[str, str]]]
+# The record a sheet's active row keeps beside it for the system's own commands.
+Companion = Callable[[SheetRow, Data], NewRecord | None]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One game system as ``bot/`` sees it. ``name`` is its stored id (``tables.system``,
+    ``sheets.system``, the ``system.*`` catalog keys)."""
+
+    name: str
+    # Record kinds read by nothing but their own buttons: forgotten after
+    # ``Retention.records`` (docs/decisiones.md). Every other kind is table state.
+    forgotten: tuple[str, ...] = ()
+    # Record kinds that are table state and stay (sheets, tasks, combats, tests whose facts
+    # wait to be narrated); with ``forgotten``, every kind the system writes.
+    kept: tuple[str, ...] = ()
+    # Record kinds a table reset keeps (``/mesa reiniciar``).
+    kept_on_reset: tuple[str, ...] = ()
+    # The pools ``/mesa estado`` shows at zero too: the table's own (owner 0), each player's.
+    table_pools: tuple[str, ...] = ()
+    player_pools: tuple[str, ...] = ()
+    # Table pools the GM may keep from the players (``/mesa tablero ocultar_amenaza``):
+    # their value and the ledger rows that tell it (bot/hidden.py).
+    hideable: tuple[str, ...] = ()
+    status: StatusFields | None = None
+    board: BoardPart | None = None
+    # Whether the live fields of its sheets are hit points (the board's setting hides them).
+    hit_points: bool = False
+    readers: Mapping[str, Reader] = field(default_factory=dict)
+    # The fields of its character sheet that live in ledger pools.
+    live: tuple[Live, ...] = ()
+    companion: Companion | None = None
+    # Reasons of operations that also write a sheet's file: ``/mesa deshacer`` refuses them,
+    # as compensating ledger rows cannot take the file back.
+    file_reasons: frozenset[str] = frozenset()
+
+
+SYSTEMS: dict[str, Declaration] = {}
+
+
+def register(system: Declaration) -> None:
+    """Declare ``system`` (each bot of a process loads the same cogs: registering the same
+    declaration again is no change; another under the same name is a mistake)."""
+    known = SYSTEMS.setdefault(system.name, system)
+    if known is not system:
+        raise ValueError(f"two systems named {system.name!r}")
+
+
+def declared(name: str | None) -> Declaration | None:
+    """The system a table or a sheet plays, if one is declared under that name."""
+    return SYSTEMS.get(name) if name else None
+
+
+def every() -> tuple[Declaration, ...]:
+    return tuple(SYSTEMS.values())
+
+
+def reader(kind: str) -> Reader | None:
+    """The reader of record kind ``kind``, whichever system declared it."""
+    return next((s.readers[kind] for s in SYSTEMS.values() if kind in s.readers), None)
+
+
+def kept_on_reset() -> tuple[str, ...]:
+    """The record kinds a table reset keeps, of every system."""
+    return tuple(kind for s in SYSTEMS.values() for kind in s.kept_on_reset)
+
+
+def file_reasons() -> frozenset[str]:
+    """The reasons ``/mesa deshacer`` refuses, of every system (they wrote a sheet's file)."""
+    return frozenset().union(*(s.file_reasons for s in SYSTEMS.values()))
+
+
+def shows_hit_points(name: str | None) -> bool:
+    """Whether the board of a table playing ``name`` shows hit points (a table yet to
+    choose its system may choose one that does)."""
+    system = declared(name)
+    return system.hit_points if system is not None else not name

@@ -1,0 +1,64 @@
+"""What ``bot/`` needs from Donjon (bot/systems.py): its record kinds, its banks, its board
+section and status line (the level), how its rolls read back with the facts narrated from
+them, the numbers its sheets keep in pools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Lang, t
+from bot.kinds import SHEET_POOL_PREFIX
+from bot.models import Table
+from bot.systems import Declaration, Live, Reading
+from cogs.donjon import board
+from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
+from rules import donjon
+
+NAME = "donjon"
+
+
+def read(lang: Lang, data: dict[str, Any]) -> Reading:
+    """A test's dice and winner, and the facts narrated from it (the chronicle tells them
+    after the roll)."""
+    roll = donjon.from_data(data)
+    test = roll.test
+    faces = tuple((test.sides, v) for v in (*test.a, *test.b))
+    winner = test.winner
+    verdict = None if winner is None else ("cronica.won_a" if winner == "a" else "cronica.won_b")
+    return Reading(NAME, f"{list(test.a)} / {list(test.b)}", verdict, faces, narrated(data))
+
+
+def narrated(data: dict[str, Any]) -> tuple[tuple[int, str], ...]:
+    """The facts of a test's law once narrated (author, text), as stored."""
+    law = data.get("law")
+    if not isinstance(law, dict) or not law.get("narrated"):
+        return ()
+    return tuple((int(author), " ".join(str(text).split())) for author, text in law.get("facts", ()))
+
+
+def read_attributes(lang: Lang, data: dict[str, Any]) -> Reading:
+    """Six 3d6, each giving its median: every die counts, the medians are the result."""
+    roll = donjon.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
+    faces = tuple((6, v) for dice in roll.rolls for v in dice)
+    return Reading(NAME, f"{list(roll.medians)} = {roll.total}", None, faces)
+
+
+def status(lang: Lang, table: Table) -> list[tuple[str, str]]:
+    return [(t(lang, "mesa.estado.level"), str(board.level(table)))]
+
+
+SYSTEM = Declaration(
+    name=NAME,
+    forgotten=(ATTRIBUTES_KIND,),
+    # A test's facts wait to be narrated.
+    kept=(KIND, COMBAT_KIND),
+    table_pools=(GM_BANK,),
+    player_pools=(BANK,),
+    status=status,
+    board=board.part,
+    readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
+    live=tuple(
+        Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: donjon.MAX_POOL)
+        for name in ("heridas", "provisiones", "riqueza")
+    ),
+)

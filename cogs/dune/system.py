@@ -1,0 +1,59 @@
+"""What ``bot/`` needs from Dune (bot/systems.py): its record kinds, its pools, its board
+section, how its rolls read back, the drive marks its sheets keep in pools."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Lang, t
+from bot.sheets.models import DuneDrives
+from bot.systems import Declaration, Live, Reading
+from cogs.dune import board
+from cogs.dune.state import (
+    AMENAZA,
+    ASSIST_KIND,
+    DETERMINACION,
+    DIFICULTAD_EXTRA,
+    IMPULSO,
+    KIND,
+    OPPOSED_KIND,
+    TASK_KIND,
+    challenged_pool,
+    crossed_pool,
+)
+from rules import dune
+
+NAME = "dune"
+# A permanent asset joins the sheet's list of assets: ``/mesa deshacer`` cannot take it back.
+PERMANENT_ASSET = "dune.asset.permanent"
+
+
+def read(lang: Lang, data: dict[str, Any]) -> Reading:
+    roll = dune.from_data(data)
+    test = roll.test
+    faces = tuple((20, v) for slot in roll.slots for v in slot.values)
+    result = t(lang, "cronica.dune", successes=test.successes, difficulty=roll.difficulty)
+    return Reading(NAME, result, "cronica.passed" if roll.passed else "cronica.failed", faces)
+
+
+# Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu personaje
+# recuperar una motivación"): a player may not edit the mark away. Nor the mark of a drive
+# defied this adventure (which only a new adventure clears).
+LIVE = tuple(
+    Live(f"motivaciones.{drive}.{mark}", pool(drive), lambda d: 1, gm_edits=True)
+    for drive in DuneDrives.model_fields
+    for mark, pool in (("tachada", crossed_pool), ("desafiada", challenged_pool))
+)
+
+SYSTEM = Declaration(
+    name=NAME,
+    forgotten=(KIND, ASSIST_KIND, OPPOSED_KIND),
+    kept=(TASK_KIND,),
+    table_pools=(IMPULSO, AMENAZA, DIFICULTAD_EXTRA),
+    player_pools=(DETERMINACION,),
+    hideable=(AMENAZA,),
+    board=board.part,
+    readers={KIND: read},
+    live=LIVE,
+    file_reasons=frozenset({PERMANENT_ASSET}),
+)

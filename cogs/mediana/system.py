@@ -1,0 +1,73 @@
+"""What ``bot/`` needs from Mediana (bot/systems.py): its record kinds, its board section,
+how its rolls read back, the PV its sheets share with ``/mediana pv``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.i18n import Lang
+from bot.models import NewRecord, SheetRow
+from bot.sheets.models import physique_of
+from bot.systems import Data, Declaration, Live, Reading
+from cogs.mediana import board
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, SHEET_KIND, WOUNDS, wounds_cap
+from rules import mediana
+
+NAME = board.SYSTEM
+
+
+def read(lang: Lang, data: dict[str, Any]) -> Reading:
+    if data.get("kind") in ("enfrentada", "competicion"):
+        return read_contest(data)
+    test = mediana.roll_from_data(data["test"])
+    faces = tuple((10, v) for throw in test.throws for v in throw.dice)
+    if test.difficulty is None:
+        return Reading(NAME, str(test.total), None, faces)
+    verdict = "cronica.passed" if test.total >= test.difficulty and not test.fumble else "cronica.failed"
+    return Reading(NAME, f"{test.total} / {test.difficulty}", verdict, faces)
+
+
+def read_contest(data: dict[str, Any]) -> Reading:
+    """An opposed test or a contest: every side's dice and total; who won, when the roller
+    met one rival. A contest still open has rolled nothing: it is told by name."""
+    tests = [mediana.roll_from_data(entry["test"]) for entry in data["entries"]]
+    if not tests:
+        raise ValueError("nothing rolled yet")
+    faces = tuple((10, v) for test in tests for throw in test.throws for v in throw.dice)
+    verdict = None
+    if data["kind"] == "enfrentada" and len(tests) == 2:
+        winners = mediana.contest_winners(tests)
+        if len(winners) == 1:
+            verdict = "cronica.won_a" if winners[0] == 0 else "cronica.won_b"
+    return Reading(NAME, " / ".join(str(test.total) for test in tests), verdict, faces)
+
+
+def read_effect(lang: Lang, data: dict[str, Any]) -> Reading:
+    effect = mediana.effect_from_data(data["effect"])
+    faces = tuple((die.sides, die.value) for chain in effect.chains for die in chain)
+    return Reading(NAME, str(effect.total), None, faces)
+
+
+def wounds_limit(data: Data) -> int:
+    """From the maximum down to death at −Físico × 6 (the wounds pool's own bound)."""
+    return wounds_cap(physique_of(data), int(data["pv"]["maximos"]))
+
+
+def companion(row: SheetRow, data: Data) -> NewRecord:
+    """The PV sheet ``/mediana pv`` reads (Físico and maximum) for the active sheet."""
+    return NewRecord(
+        row.owner_id, SHEET_KIND, {"physique": physique_of(data), "maximum": data["pv"]["maximos"]}
+    )
+
+
+SYSTEM = Declaration(
+    name=NAME,
+    forgotten=(KIND, EFFECT_KIND),
+    kept=(COMBAT_KIND, SHEET_KIND),
+    kept_on_reset=(SHEET_KIND,),
+    board=board.part,
+    hit_points=True,
+    readers={KIND: read, EFFECT_KIND: read_effect},
+    live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
+    companion=companion,
+)

@@ -1,0 +1,27 @@
+"""The registry of systems (bot/systems.py): one declaration a name, read by kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot import readers, systems
+from bot.systems import Declaration
+from tests.support.systems import DUNE, declare_all
+
+
+def test_registering_a_system_again_is_no_change_but_another_of_its_name_is_refused() -> None:
+    declare_all()
+    before = systems.every()
+    systems.register(DUNE)
+    assert systems.every() == before
+    with pytest.raises(ValueError, match="two systems named 'dune'"):
+        systems.register(Declaration(name=DUNE.name))
+    assert systems.declared(DUNE.name) is DUNE
+
+
+def test_a_kind_is_read_by_the_system_that_declares_it_and_an_unknown_one_by_nobody() -> None:
+    declare_all()
+    assert systems.reader("dune") is DUNE.readers["dune"]
+    assert systems.reader("otro") is None
+    assert readers.read("es", "otro", {}) is None
+    assert systems.declared(None) is None and systems.declared("otro") is None
