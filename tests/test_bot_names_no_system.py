@@ -32,6 +32,9 @@ KNOWN = {
     # The sheet models of the four systems (validated on import, read by the Foundry import
     # and the panel, both rewritten by other branches this round).
     "bot/sheets/models.py": "each system's sheet model",
+    # The Foundry VTT import reads a D&D actor into that D&D sheet model; it leaves bot/
+    # with the sheet models, when each system declares its sheet model and importers.
+    "bot/sheets/foundry.py": "D&D's sheet read from a Foundry actor",
     # Every system's odds line, decided in one place (docs/decisiones.md, "La línea de
     # probabilidades se decide en un solo sitio") and shared by the roll cards and
     # /probabilidad, and no cog imports another.
