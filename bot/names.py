@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 
 from bot.errors import Refusal
 from bot.i18n import LANGS, Lang, t
-from rules import dnd5e
+from rules.dnd5e import checks
 
 # A typed name this close to a known one (rapidfuzz ratio, 0-100) is taken for it:
 # "percepcon" scores 95 against "percepcion", "stelth" 92 against "stealth", while the
@@ -86,8 +86,8 @@ class Names:
         return f"{own} ({other})" if folded not in fold(own) and folded in fold(other) else own
 
 
-SKILLS = Names("dnd.skill", dnd5e.SKILLS, "dnd.unknown_skill")
-ABILITIES = Names("dnd.ability", dnd5e.ABILITIES, "dnd.unknown_ability")
+SKILLS = Names("dnd.skill", checks.SKILLS, "dnd.unknown_skill")
+ABILITIES = Names("dnd.ability", checks.ABILITIES, "dnd.unknown_ability")
 
 
 def closest(typed: str, names: Iterable[str]) -> str | None:

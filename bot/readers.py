@@ -2,7 +2,7 @@
 
 The chronicle (bot/cronica.py) and the dice statistics (bot/estadisticas.py) read rolls
 of every system from the store. Each system keeps its roll in the shape its rules module
-writes (``rules.dune.to_data``, ``rules.dnd5e.roll_to_data`` inside ``test``…), so they
+writes (``rules.dune.skill_test.to_data``, ``rules.dnd5e.checks.roll_to_data`` inside ``test``…), so they
 are read back with the same module's reader; one table of readers per kind, here, keeps
 every other module free of those shapes. A kind without a reader still appears, by name.
 """
@@ -14,7 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.i18n import Lang, t
-from rules import dnd5e, donjon, dune, mediana
+from rules.dnd5e import checks as dnd5e_checks
+from rules.donjon import attributes, posted
+from rules.dune import skill_test
+from rules.mediana import checks as mediana_checks
+from rules.mediana import contests, effects
 
 # A die as statistics count it: its size and the face it showed.
 Face = tuple[int, int]
@@ -43,7 +47,7 @@ def _dnd_tirar(lang: Lang, data: dict[str, Any]) -> Reading:
 
 
 def _dune(lang: Lang, data: dict[str, Any]) -> Reading:
-    roll = dune.from_data(data)
+    roll = skill_test.from_data(data)
     test = roll.test
     faces = tuple((20, v) for slot in roll.slots for v in slot.values)
     result = t(lang, "cronica.dune", successes=test.successes, difficulty=roll.difficulty)
@@ -51,7 +55,7 @@ def _dune(lang: Lang, data: dict[str, Any]) -> Reading:
 
 
 def _dnd(lang: Lang, data: dict[str, Any]) -> Reading:
-    test = dnd5e.roll_from_data(data["test"])
+    test = dnd5e_checks.roll_from_data(data["test"])
     faces = tuple((20, v) for roll in test.rolls for v in roll)
     verdict = None
     if test.success is not None:
@@ -62,7 +66,7 @@ def _dnd(lang: Lang, data: dict[str, Any]) -> Reading:
 def _mediana(lang: Lang, data: dict[str, Any]) -> Reading:
     if data.get("kind") in ("enfrentada", "competicion"):
         return _mediana_contest(data)
-    test = mediana.roll_from_data(data["test"])
+    test = mediana_checks.roll_from_data(data["test"])
     faces = tuple((10, v) for throw in test.throws for v in throw.dice)
     if test.difficulty is None:
         return Reading("mediana", str(test.total), None, faces)
@@ -73,26 +77,26 @@ def _mediana(lang: Lang, data: dict[str, Any]) -> Reading:
 def _mediana_contest(data: dict[str, Any]) -> Reading:
     """An opposed test or a contest: every side's dice and total; who won, when the roller
     met one rival. A contest still open has rolled nothing: it is told by name."""
-    tests = [mediana.roll_from_data(entry["test"]) for entry in data["entries"]]
+    tests = [mediana_checks.roll_from_data(entry["test"]) for entry in data["entries"]]
     if not tests:
         raise ValueError("nothing rolled yet")
     faces = tuple((10, v) for test in tests for throw in test.throws for v in throw.dice)
     verdict = None
     if data["kind"] == "enfrentada" and len(tests) == 2:
-        winners = mediana.contest_winners(tests)
+        winners = contests.contest_winners(tests)
         if len(winners) == 1:
             verdict = "cronica.won_a" if winners[0] == 0 else "cronica.won_b"
     return Reading("mediana", " / ".join(str(test.total) for test in tests), verdict, faces)
 
 
 def _mediana_effect(lang: Lang, data: dict[str, Any]) -> Reading:
-    effect = mediana.effect_from_data(data["effect"])
+    effect = effects.effect_from_data(data["effect"])
     faces = tuple((die.sides, die.value) for chain in effect.chains for die in chain)
     return Reading("mediana", str(effect.total), None, faces)
 
 
 def _donjon(lang: Lang, data: dict[str, Any]) -> Reading:
-    roll = donjon.from_data(data)
+    roll = posted.from_data(data)
     test = roll.test
     faces = tuple((test.sides, v) for v in (*test.a, *test.b))
     winner = test.winner
@@ -102,7 +106,7 @@ def _donjon(lang: Lang, data: dict[str, Any]) -> Reading:
 
 def _donjon_attributes(lang: Lang, data: dict[str, Any]) -> Reading:
     """Six 3d6, each giving its median: every die counts, the medians are the result."""
-    roll = donjon.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
+    roll = attributes.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
     faces = tuple((6, v) for dice in roll.rolls for v in dice)
     return Reading("donjon", f"{list(roll.medians)} = {roll.total}", None, faces)
 

@@ -38,7 +38,7 @@ from bot.reveal import RevealButton
 from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
-from rules import dune
+from rules.dune import pools as dune_pools
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 # The tables whose board shows hit points (and a table yet to choose its system).
@@ -565,7 +565,7 @@ def undo_refusal(outcome: Refused) -> Refusal:
 
 # What the end of a scene does to each system's pools.
 SCENE_END: dict[System, tuple[Change, ...]] = {
-    System.DUNE: (Change("impulso", dune.scene_end().momentum, clamp=True),),
+    System.DUNE: (Change("impulso", dune_pools.scene_end().momentum, clamp=True),),
 }
 # The pools named for one scene (cogs/dune/state.py: a trait, a created asset).
 SCENE_POOLS: dict[System, tuple[str, ...]] = {System.DUNE: ("rasgo:", "recurso:")}

@@ -22,9 +22,13 @@ from bot.sheets.access import played
 from bot.sheets.live import LIVE, Data
 from bot.sheets.models import physique_of
 from bot.store import Store
-from rules import dnd5e, dnd5e_damage, mediana
-from rules.dnd5e_conditions import EXHAUSTION, Affliction
-from rules.dnd5e_damage import Condition, Fate, HitPoints
+from rules.dnd5e import death, initiative
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.conditions import EXHAUSTION, Affliction
+from rules.dnd5e.death import Fate
+from rules.dnd5e.hit_points import Condition, HitPoints
+from rules.mediana import combat
+from rules.mediana import health as mediana_health
 
 # The states the rules name, said after a player's numbers too (each changes play): Mediana's
 # malherido, inconsciente and muerto; D&D's inconsciente, estable and muerto.
@@ -99,7 +103,7 @@ def dnd_points(
     Estable, or Inconsciente with its death saving throws (a monster without a sheet dies
     at 0)."""
     fate = fate or Fate()
-    standing = dnd5e_damage.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
+    standing = death.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
     if standing is not Condition.UP:
         saves = (fate.successes, fate.failures) if standing is Condition.UNCONSCIOUS else (0, 0)
         return Hp(current, maximum, standing.value, "pg", temporary, saves)
@@ -112,13 +116,13 @@ def dnd_points(
     return Hp(current, maximum, state, "pg", temporary)
 
 
-def dnd_player(combatant: dnd5e.Combatant) -> bool:
+def dnd_player(combatant: initiative.Combatant) -> bool:
     """A player's character (``u{user id}``), whose numbers the table sees."""
     return combatant.user_id is not None and not combatant.monster
 
 
 async def dnd_hp(
-    store: Store, table: Table, combatant: dnd5e.Combatant, tracker: dnd5e.Tracker | None = None
+    store: Store, table: Table, combatant: initiative.Combatant, tracker: dnd5e_tracker.Tracker | None = None
 ) -> tuple[Hp, ...]:
     """Each creature's hit points, one per member of a group, with its fate on ``tracker``
     (its death saving throws, stable, dead). A combatant linked to a
@@ -160,7 +164,7 @@ def condition_name(lang: Lang, affliction: Affliction) -> str:
 
 
 def with_conditions(
-    lang: Lang, tracker: dnd5e.Tracker, combatant: dnd5e.Combatant, shown: str | None
+    lang: Lang, tracker: dnd5e_tracker.Tracker, combatant: initiative.Combatant, shown: str | None
 ) -> str | None:
     """The hit points the board shows, then each member's conditions the GM set (the table
     already sees them on the tracker's panel): "7/7 PG · Aturdido"."""
@@ -195,14 +199,14 @@ def group_text(lang: Lang, setting: BoardHitPoints, points: tuple[Hp, ...], play
 def mediana_points(physique: int, maximum: int, current: int) -> Hp:
     """Mediana's PV and their word: the rules' malherido (PV ≤ Físico), inconsciente (0)
     and muerto (−Físico × 6); above malherido, Ileso at the maximum, else Herido."""
-    health = mediana.Health(physique, maximum, current)
+    health = mediana_health.Health(physique, maximum, current)
     state = health.state
     if state == "bien":
         state = "ileso" if current >= maximum else "herido"
     return Hp(current, maximum, state, "pv")
 
 
-def mediana_player(fighter: mediana.Fighter) -> int | None:
+def mediana_player(fighter: combat.Fighter) -> int | None:
     """The player a fighter is (``u{user id}``; an NPC's key is ``n…``)."""
     digits = fighter.key[1:]
     return int(digits) if fighter.key.startswith("u") and digits.isdigit() else None
@@ -214,7 +218,7 @@ async def pv_sheets(store: Store, table: Table) -> dict[int, Record]:
 
 
 async def mediana_hp(
-    store: Store, table: Table, fighter: mediana.Fighter, kept_sheets: dict[int, Record]
+    store: Store, table: Table, fighter: combat.Fighter, kept_sheets: dict[int, Record]
 ) -> Hp | None:
     """A player's PV: from their active Mediana sheet (``pv.maximos`` less the player's
     ``mediana_heridas`` pool), else from their PV sheet in ``kept_sheets`` (:func:`pv_sheets`;

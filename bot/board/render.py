@@ -21,7 +21,12 @@ from bot.i18n import CATALOG, Lang, t
 from bot.models import BoardHitPoints, LedgerRow, System, Table
 from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.store import Store
-from rules import dnd5e, donjon, dune, mediana
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.donjon import law as donjon_law
+from rules.donjon import posted
+from rules.dune import pools, skill_test
+from rules.dune import tasks as rules_dune_tasks
+from rules.mediana import combat as mediana_combat
 
 DUNE_ROLL, DUNE_TASK = "dune", "dune_tarea"
 IMPULSO, AMENAZA, DETERMINACION, DIFICULTAD_EXTRA = "impulso", "amenaza", "determinacion", "dificultad_extra"
@@ -103,7 +108,7 @@ async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed
     """Impulso n/6, Amenaza (or hidden), each player's Determinación, open tasks, +1 dificultad."""
     values = {(p.pool, p.owner_id): p.value for p in await store.pools(table.channel_id)}
     embeds.field(
-        embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{dune.MOMENTUM_CAP}"
+        embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{pools.MOMENTUM_CAP}"
     )
     threat = str(values.get((AMENAZA, 0), 0))
     hidden = threat_hidden(table)
@@ -115,7 +120,7 @@ async def dune_part(store: Store, lang: Lang, table: Table, embed: discord.Embed
         embeds.field(embed, t(lang, "board.dune.extra"), t(lang, "board.dune.extra_value", n=extra))
     holders = sorted((owner, v) for (pool, owner), v in values.items() if pool == DETERMINACION and owner)
     lines = [
-        t(lang, "board.dune.determinacion_line", user=owner, value=v, cap=dune.DETERMINATION_CAP)
+        t(lang, "board.dune.determinacion_line", user=owner, value=v, cap=pools.DETERMINATION_CAP)
         for owner, v in holders[:SHOWN]
     ]
     if lines:
@@ -142,10 +147,14 @@ async def dune_tasks(store: Store, lang: Lang, table: Table, embed: discord.Embe
     points = dict.fromkeys((task.id for task in shown), 0)
     looming = {task.id for task in shown if task.data.get("opposing")}
     for record in await store.linked_records(table.channel_id, DUNE_ROLL, "task_id", list(points)):
-        roll = dune.from_data(record.data)
+        roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             # A looming problem fills with failures and complications ("desde la dirección opuesta").
-            count = dune.opposing_task_points if roll.task_id in looming else dune.task_points
+            count = (
+                rules_dune_tasks.opposing_task_points
+                if roll.task_id in looming
+                else rules_dune_tasks.task_points
+            )
             points[roll.task_id] += count(roll)
     lines = [
         t(
@@ -175,7 +184,7 @@ async def donjon_part(store: Store, lang: Lang, table: Table, embed: discord.Emb
     embeds.field(embed, t(lang, "board.donjon.bank"), text)
     pending = []
     for record in await store.records(table.channel_id, DONJON_ROLL, limit=200):
-        law = donjon.from_data(record.data).law
+        law = posted.from_data(record.data).law
         if law is not None and law.facts and not law.narrated:
             pending.append(law)
     if not pending:
@@ -190,7 +199,7 @@ def bank_line(lang: Lang, pool: str, owner: int, value: int) -> str:
     return t(lang, "board.donjon.player_bank", user=owner, n=value)
 
 
-def fact_line(lang: Lang, law: donjon.Law) -> str:
+def fact_line(lang: Lang, law: donjon_law.Law) -> str:
     facts = " · ".join(escape_markdown(embeds.clip(f.text, FACT_SHOWN)) for f in law.facts)
     if law.narrator_id:
         return t(lang, "board.donjon.fact", narrator=law.narrator_id, facts=facts)
@@ -209,7 +218,7 @@ async def dnd_part(store: Store, lang: Lang, table: Table, embed: discord.Embed)
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
         return
-    tracker = dnd5e.tracker_from_data(record.data)
+    tracker = dnd5e_tracker.tracker_from_data(record.data)
     acting = tracker.acting
     setting = table.settings.board_hit_points
     lines = []
@@ -233,7 +242,7 @@ async def mediana_part(store: Store, lang: Lang, table: Table, embed: discord.Em
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
         return
-    combat = mediana.combat_from_data(record.data)
+    combat = mediana_combat.combat_from_data(record.data)
     acting = combat.acting
     setting = table.settings.board_hit_points
     kept_sheets = {} if setting is BoardHitPoints.HIDDEN else await hp.pv_sheets(store, table)

@@ -17,7 +17,8 @@ from typing import Any
 from bot.kinds import MEDIANA_SHEET, MEDIANA_WOUNDS, SHEET_POOLS
 from bot.models import Change, NewRecord, SheetRow
 from bot.sheets.models import DuneDrives, SheetBase, physique_of
-from rules import donjon, mediana
+from rules.donjon import contest
+from rules.mediana import health
 
 Data = dict[str, Any]
 
@@ -48,7 +49,7 @@ class Live:
 
 def _wounds_cap(data: Data) -> int:
     """From the maximum down to death at −Físico × 6 (``cogs/mediana``'s own bound)."""
-    return int(data["pv"]["maximos"]) + physique_of(data) * mediana.DEATH_FACTOR
+    return int(data["pv"]["maximos"]) + physique_of(data) * health.DEATH_FACTOR
 
 
 LIVE: dict[str, tuple[Live, ...]] = {
@@ -57,7 +58,7 @@ LIVE: dict[str, tuple[Live, ...]] = {
         Live("pg.temporales", "ficha_pg_temp", lambda d: 999),
     ),
     "donjon": tuple(
-        Live(name, f"ficha_{name}", lambda d: donjon.MAX_POOL)
+        Live(name, f"ficha_{name}", lambda d: contest.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
     # Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu

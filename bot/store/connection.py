@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.internals import run_on_connection
-from rules.donjon import START_LEVEL
+from rules.donjon.difficulty import START_LEVEL
 
 Clock = Callable[[], datetime]
 Sleep = Callable[[float], Awaitable[None]]

@@ -61,7 +61,7 @@ from bot.store.records import record_of
 from bot.store.retention import Pruned, Retention, forgotten_key
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 from bot.store.tables import table_of
-from rules.donjon import START_LEVEL
+from rules.donjon.difficulty import START_LEVEL
 
 log = logging.getLogger(__name__)
 

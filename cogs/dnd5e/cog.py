@@ -67,18 +67,20 @@ from cogs.dnd5e.state import (
     damage_type_name,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
-from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
-from rules.dnd5e import Mode, Tracker
+from rules.dnd5e import checks, conditions, damage_types, hit_points, initiative
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.checks import Mode
+from rules.dnd5e.tracker import Tracker
 from rules.errors import RuleError
 from rules.expression import roll_expression
 
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
-Modifier = app_commands.Transform[int, Bounded(-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)]
+Modifier = app_commands.Transform[int, Bounded(-checks.MAX_MODIFIER, checks.MAX_MODIFIER)]
 # The level's range is the proficiency table's, checked by the rule with its own sentence.
-Level = app_commands.Range[int, 0, dnd5e.MAX_LEVEL]
-Target = app_commands.Transform[int, Bounded(1, dnd5e.MAX_TARGET)]
-GroupSize = app_commands.Transform[int, Bounded(1, dnd5e.MAX_GROUP)]
+Level = app_commands.Range[int, 0, checks.MAX_LEVEL]
+Target = app_commands.Transform[int, Bounded(1, checks.MAX_TARGET)]
+GroupSize = app_commands.Transform[int, Bounded(1, initiative.MAX_GROUP)]
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
 # Cover on a save: "+2 a la CA y a las tiradas de salvación de Destreza" (+5 for three quarters).
 SAVE_COVER_CHOICES = [
@@ -101,10 +103,10 @@ COMPONENTS = (
     TargetSelect,
     AdjustSelect,
 )
-HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
-Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
-DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in dnd5e_damage.DAMAGE_TYPES]
-CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in dnd5e_conditions.CONDITIONS]
+HitPoints = app_commands.Transform[int, Bounded(1, hit_points.MAX_HP)]
+Rounds = app_commands.Transform[int, Bounded(1, conditions.MAX_ROUNDS)]
+DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in damage_types.DAMAGE_TYPES]
+CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in conditions.CONDITIONS]
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
@@ -371,7 +373,7 @@ class Dnd(commands.Cog):
     @salvacion.autocomplete("cd")
     async def dc_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         lang = lang_for(interaction.locale)
-        named = [Choice(name=t(lang, f"dnd.dc.{k}", dc=v), value=v) for k, v in dnd5e.DCS.items()]
+        named = [Choice(name=t(lang, f"dnd.dc.{k}", dc=v), value=v) for k, v in checks.DCS.items()]
         return [c for c in named if fold(current) in fold(c.name)][:25]
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
@@ -408,7 +410,7 @@ class Dnd(commands.Cog):
         ``motivo`` comes already made safe."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
-        the_mode = dnd5e.mode(ventaja, desventaja)
+        the_mode = checks.mode(ventaja, desventaja)
         roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
         lang = lang_for(interaction.locale)
         embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
@@ -482,7 +484,7 @@ class Dnd(commands.Cog):
         if jugador.bot:
             raise Refusal("dnd.inspiration.bad_friend")
         lang = lang_for(interaction.locale)
-        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP)
+        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=checks.INSPIRATION_CAP)
         try:
             await rolls.change(self.bot.store, interaction, table, "dnd.inspiration.grant", grant)
         except RuleError:
@@ -519,7 +521,7 @@ class Dnd(commands.Cog):
         table = await current_table(interaction)
         record = await open_tracker(self.bot.store, table.channel_id)
         if record is None:
-            state = dnd5e.tracker_to_data(Tracker())
+            state = dnd5e_tracker.tracker_to_data(Tracker())
             tracker_id = await self.bot.store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
@@ -545,7 +547,7 @@ class Dnd(commands.Cog):
         offered to reroll, like on any d20 test. Without a modifier, the sheet's Dexterity."""
         table = await current_table(interaction)
         record = await tracker_or_refuse(self.bot, table)
-        the_mode = dnd5e.mode(ventaja, sorprendido)
+        the_mode = checks.mode(ventaja, sorprendido)
         entry = await player_entry(interaction, table, modificador, nombre, the_mode)
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
         holds = await holds_inspiration(self.bot, record, interaction.user.id)

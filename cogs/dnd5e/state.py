@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.i18n import Lang, t
 from bot.names import Names
-from rules.dnd5e_damage import DAMAGE_TYPES
+from rules.dnd5e.damage_types import DAMAGE_TYPES
 
 KIND = "dnd"
 COMBAT_KIND = "dnd_combate"

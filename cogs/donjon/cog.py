@@ -41,17 +41,18 @@ from cogs.donjon.state import (
     bank_change,
     who,
 )
-from rules import donjon
+from rules.donjon import attributes as donjon_attributes
+from rules.donjon import combat, contest, difficulty, posted
 
-DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
-Pool = app_commands.Transform[int, Bounded(0, donjon.MAX_POOL)]
-PoolShift = app_commands.Transform[int, Bounded(-donjon.MAX_POOL, donjon.MAX_POOL)]
-Bank = app_commands.Transform[int, Bounded(0, donjon.MAX_BANK)]
-BankShift = app_commands.Transform[int, Bounded(-donjon.MAX_BANK, donjon.MAX_BANK)]
-ItemSkill = app_commands.Transform[int, Bounded(0, donjon.MAX_ITEM_SKILL)]
-Level = app_commands.Transform[int, Bounded(0, donjon.MAX_LEVEL)]
-Sides = app_commands.Transform[int, Bounded(donjon.MIN_SIDES, donjon.MAX_SIDES)]
-ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon.ATTRIBUTES]
+DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in difficulty.DIFFICULTIES]
+Pool = app_commands.Transform[int, Bounded(0, contest.MAX_POOL)]
+PoolShift = app_commands.Transform[int, Bounded(-contest.MAX_POOL, contest.MAX_POOL)]
+Bank = app_commands.Transform[int, Bounded(0, difficulty.MAX_BANK)]
+BankShift = app_commands.Transform[int, Bounded(-difficulty.MAX_BANK, difficulty.MAX_BANK)]
+ItemSkill = app_commands.Transform[int, Bounded(0, difficulty.MAX_ITEM_SKILL)]
+Level = app_commands.Transform[int, Bounded(0, difficulty.MAX_LEVEL)]
+Sides = app_commands.Transform[int, Bounded(contest.MIN_SIDES, contest.MAX_SIDES)]
+ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon_attributes.ATTRIBUTES]
 
 
 def adjust_text(lang: Lang, owner: int, delta: int, value: int) -> str:
@@ -462,7 +463,7 @@ class Donjon(commands.Cog):
         lang = lang_for(interaction.locale)
         pending = []
         for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
-            law = donjon.from_data(record.data).law
+            law = posted.from_data(record.data).law
             if law is not None and law.facts and not law.narrated:
                 pending.append((record, law))
         embed = embeds.card(t(lang, "donjon.hechos.title"))
@@ -513,7 +514,7 @@ class Donjon(commands.Cog):
             None,
         )
         if open_combat is None:
-            state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
+            state = combat.combat_to_data(combat.Combat(sides=table.settings.donjon_sides))
             combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
@@ -530,7 +531,7 @@ class Donjon(commands.Cog):
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
     @options("donjon.opt", "metodo")
     @app_commands.choices(
-        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon.ROLLED_METHODS]
+        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon_attributes.ROLLED_METHODS]
     )
     @reason_option
     @secret_option
@@ -555,7 +556,7 @@ class Donjon(commands.Cog):
         await attributes.swap(interaction, sube.value, baja.value)
 
     @group.command(name=T("donjon.puntos"), description=T("donjon.puntos.desc"))
-    @options("donjon.opt", *donjon.ATTRIBUTES)
+    @options("donjon.opt", *donjon_attributes.ATTRIBUTES)
     async def puntos(
         self,
         interaction: discord.Interaction,
@@ -568,10 +569,11 @@ class Donjon(commands.Cog):
     ) -> None:
         """A Elección del Jugador: 21 points, each Atributo from 1 to 6."""
         scores = [virilidad, cerebralidad, discernimiento, celeridad, aguante, sociabilidad]
-        donjon.check_point_buy(scores)
+        donjon_attributes.check_point_buy(scores)
         lang = lang_for(interaction.locale)
         lines = [
-            t(lang, f"donjon.attr.{name}", value=v) for name, v in zip(donjon.ATTRIBUTES, scores, strict=True)
+            t(lang, f"donjon.attr.{name}", value=v)
+            for name, v in zip(donjon_attributes.ATTRIBUTES, scores, strict=True)
         ]
         await send(
             interaction, embed=embeds.card(t(lang, "donjon.puntos.ok"), "\n".join(lines), embeds.SUCCESS)
