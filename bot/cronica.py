@@ -29,6 +29,7 @@ from bot.i18n import CATALOG, Lang, lang_for, t
 from bot.models import LedgerRow, Record, Table
 from bot.readers import read
 from bot.store import Store
+from rules.donjon import posted
 
 MAX_ROWS = 5000
 MAX_FILES = 10
@@ -100,10 +101,10 @@ def roll_events(lang: Lang, at: str, record: Record) -> list[Event]:
     verdict = t(lang, reading.verdict) if reading and reading.verdict else ""
     detail = " · ".join(part for part in (motivo, verdict) if part)
     events = [Event(at, "roll", record.user_id, what, detail)]
-    law = data.get("law") if record.kind == "donjon" else None
-    if isinstance(law, dict) and law.get("narrated"):
-        for author, text in law.get("facts", ()):
-            events.append(Event(at, "fact", int(author), " ".join(str(text).split())))
+    law = posted.from_data(data).law if record.kind == "donjon" else None
+    if law is not None and law.narrated:
+        for fact in law.facts:
+            events.append(Event(at, "fact", fact.author, " ".join(fact.text.split())))
     return events
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
 
+from rules.codec import Codec
 from rules.dice import Die, Mark
 from rules.errors import RuleError, check_range
 
@@ -228,29 +228,8 @@ def use_inspiration(test: D20Test, rng: random.Random, index: int = 0) -> D20Tes
     return replace(test, rolls=tuple(rolls), inspired=True)
 
 
-def roll_to_data(test: D20Test) -> dict[str, Any]:
-    """The cog's stored shape; what a condition decided is kept only when it decided."""
-    data = {
-        "rolls": [list(r) for r in test.rolls],
-        "mode": test.mode.value,
-        "modifier": test.modifier,
-        "target": test.target,
-        "attack": test.attack,
-        "inspired": test.inspired,
-    }
-    forced = {"auto_critical": test.auto_critical, "auto_fail": test.auto_fail}
-    return data | {key: True for key, value in forced.items() if value}
-
-
-def roll_from_data(data: dict[str, Any]) -> D20Test:
-    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
-    return D20Test(
-        tuple(tuple(r) for r in data["rolls"]),
-        Mode(data["mode"]),
-        data["modifier"],
-        data["target"],
-        data["attack"],
-        data["inspired"],
-        data.get("auto_critical", False),
-        data.get("auto_fail", False),
-    )
+# A d20 test as stored: its fields by name. One stored before the codec left out
+# ``auto_critical`` and ``auto_fail`` when False, their defaults: it reads as it is.
+D20_TESTS = Codec(D20Test)
+roll_to_data = D20_TESTS.to_data
+roll_from_data = D20_TESTS.from_data

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.codec import Codec
 from rules.dnd5e.checks import MAX_MODIFIER, MAX_TARGET, D20Test, Mode, roll_test, use_inspiration
 from rules.dnd5e.conditions import EXHAUSTION, MAX_EXHAUSTION, Affliction, affliction
 from rules.dnd5e.death import DeathSave, Fate, check_dying, roll_death_save
@@ -290,25 +291,6 @@ class Tracker:
         return replace(self, applied=(*self.applied, mark)[-MAX_APPLIED:])
 
 
-def _entry_data(entry: Entry) -> dict[str, Any]:
-    c = entry.combatant
-    return {
-        "key": c.key,
-        "name": c.name,
-        "monster": c.monster,
-        "initiative": c.initiative,
-        "count": c.count,
-        "user": c.user_id,
-        "sheet": c.sheet_id,
-        "ac": c.ac,
-        "hp": [[h.current, h.maximum, h.temporary] for h in c.hp],
-        "rolls": [list(r) for r in entry.roll.rolls],
-        "mode": entry.roll.mode.value,
-        "inspired": entry.roll.inspired,
-        "settled": entry.settled,
-    }
-
-
 def _entry_from(data: dict[str, Any], started: bool) -> Entry:
     """Older trackers stored only each d20's final face and no modifier: the modifier is
     what the initiative adds to the kept die, and an old entry counts as settled once the
@@ -333,28 +315,11 @@ def _entry_from(data: dict[str, Any], started: bool) -> Entry:
     return Entry(combatant, test, data.get("settled", started))
 
 
-def tracker_to_data(tracker: Tracker) -> dict[str, Any]:
-    return {
-        "combatants": [_entry_data(e) for e in tracker.entries],
-        "started": tracker.started,
-        "round": tracker.round,
-        "turn": tracker.turn,
-        "step": tracker.step,
-        "ended": tracker.ended,
-        "applied": list(tracker.applied),
-        "fates": {target: _fate_data(fate) for target, fate in tracker.fates},
-        "conditions": {
-            target: [[a.condition, a.until, a.level] for a in kept] for target, kept in tracker.afflictions
-        },
-    }
-
-
-def _fate_data(fate: Fate) -> list[Any]:
-    return [fate.successes, fate.failures, fate.stable, fate.dead, fate.saved_at]
-
-
-def tracker_from_data(data: dict[str, Any]) -> Tracker:
-    """Reads what ``tracker_to_data`` writes and the dicts the cog stored before it."""
+def _before_codec(data: dict[str, Any]) -> Tracker | None:
+    """A tracker stored before the codec listed ``combatants`` (each entry flattened into
+    one object), its fates as positional lists and its afflictions as ``conditions``."""
+    if "combatants" not in data:
+        return None
     return Tracker(
         entries=tuple(_entry_from(c, data["started"]) for c in data["combatants"]),
         started=data["started"],
@@ -369,3 +334,8 @@ def tracker_from_data(data: dict[str, Any]) -> Tracker:
             for target, kept in data.get("conditions", {}).items()
         ),
     )
+
+
+TRACKERS = Codec(Tracker, _before_codec)
+tracker_to_data = TRACKERS.to_data
+tracker_from_data = TRACKERS.from_data

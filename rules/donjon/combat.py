@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.codec import Codec
 from rules.donjon.contest import DEFAULT_SIDES, check_pool_size
 from rules.donjon.initiative import Combatant, Turn, roll_initiative, schedule
 from rules.errors import RuleError
@@ -99,31 +100,18 @@ class Combat:
         return replace(self, ended=True)
 
 
-def combat_to_data(combat: Combat) -> dict[str, Any]:
-    return {
-        "combatants": [
-            {
-                "key": s.combatant.key,
-                "name": s.combatant.name,
-                "npc": s.combatant.npc,
-                "pool": s.pool,
-                "count": s.combatant.count,
-                "user": s.combatant.user_id,
-                "dice": list(s.combatant.dice),
-            }
-            for s in combat.seats
-        ],
-        "rafaga": combat.rafaga,
-        "step": combat.step,
-        "ended": combat.ended,
-        "sides": combat.sides,
-    }
-
-
-def combat_from_data(data: dict[str, Any]) -> Combat:
-    """Reads what ``combat_to_data`` writes, which is the shape the cog stored before it."""
+def _before_codec(data: dict[str, Any]) -> Combat | None:
+    """A combat stored before the codec listed ``combatants``, each seat flattened into
+    one object (its ``user`` the combatant's ``user_id``)."""
+    if "combatants" not in data:
+        return None
     seats = tuple(
         Seat(Combatant(c["key"], c["name"], c["npc"], tuple(c["dice"]), c["count"], c.get("user")), c["pool"])
         for c in data["combatants"]
     )
     return Combat(seats, data["rafaga"], data["step"], data["ended"], data["sides"])
+
+
+COMBATS = Codec(Combat, _before_codec)
+combat_to_data = COMBATS.to_data
+combat_from_data = COMBATS.from_data

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.codec import Codec
 from rules.donjon.contest import Contest
 from rules.donjon.law import Fact, Law
 
@@ -21,29 +22,11 @@ class DonjonRoll:
     details: dict[str, Any] = field(default_factory=dict)
 
 
-def to_data(roll: DonjonRoll) -> dict[str, Any]:
-    law = roll.law
-    return {
-        "kind": roll.kind,
-        "a": list(roll.test.a),
-        "b": list(roll.test.b),
-        "sides": roll.test.sides,
-        "extra": [list(p) for p in roll.test.extra],
-        "law": None
-        if law is None
-        else {
-            "winner_id": law.winner_id,
-            "narrator_id": law.narrator_id,
-            "successes": law.successes,
-            "facts": [[f.author, f.text] for f in law.facts],
-            "banked": list(law.banked),
-            "narrated": law.narrated,
-        },
-        "details": roll.details,
-    }
-
-
-def from_data(data: dict[str, Any]) -> DonjonRoll:
+def _before_codec(data: dict[str, Any]) -> DonjonRoll | None:
+    """A roll stored before the codec kept the contest's pools at the top (``a``, ``b``,
+    ``sides``, ``extra``) and each fact as ``[author, text]``."""
+    if "test" in data:
+        return None
     test = Contest(tuple(data["a"]), tuple(data["b"]), data["sides"], tuple((x, y) for x, y in data["extra"]))
     law_data = data["law"]
     law = None
@@ -57,3 +40,8 @@ def from_data(data: dict[str, Any]) -> DonjonRoll:
             law_data["narrated"],
         )
     return DonjonRoll(data["kind"], test, law, data["details"])
+
+
+ROLLS = Codec(DonjonRoll, _before_codec)
+to_data = ROLLS.to_data
+from_data = ROLLS.from_data

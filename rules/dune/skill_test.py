@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rules.codec import Codec
 from rules.dune.pools import MAX_BOUGHT
 from rules.dune.successes import (
     MAX_COMPLICATION_RANGE,
@@ -230,30 +231,11 @@ def reroll(roll: DuneRoll, rng: random.Random, dice: Sequence[int]) -> DuneRoll:
     return replace(roll, slots=slots)
 
 
-def to_data(roll: DuneRoll) -> dict[str, Any]:
-    return {
-        "target": roll.target,
-        "focus_skill": roll.focus_skill,
-        "complication_range": roll.complication_range,
-        "difficulty": roll.difficulty,
-        "slots": [[list(s.values), s.fixed] for s in roll.slots],
-        "helpers": [[h.user_id, h.target, h.focus_skill, list(h.slot.values)] for h in roll.helpers],
-        "bonus": roll.bonus,
-        "npc": roll.npc,
-        "spends": list(roll.spends),
-        "from_roll": roll.from_roll,
-        "bonus_spent": roll.bonus_spent,
-        "ignored": roll.ignored,
-        "price": roll.price,
-        "price_complications": roll.price_complications,
-        "closed": roll.closed,
-        "task_id": roll.task_id,
-        "asset_quality": roll.asset_quality,
-        "extra": roll.extra,
-    }
-
-
-def from_data(data: dict[str, Any]) -> DuneRoll:
+def _before_codec(data: dict[str, Any]) -> DuneRoll | None:
+    """A roll stored before the codec kept each slot as ``[values, fixed]`` and each
+    helper as ``[user, target, focus, values]``; the oldest have no ``price_complications``."""
+    if data["slots"] and isinstance(data["slots"][0], dict):
+        return None
     return DuneRoll(
         target=data["target"],
         focus_skill=data["focus_skill"],
@@ -274,3 +256,8 @@ def from_data(data: dict[str, Any]) -> DuneRoll:
         asset_quality=data["asset_quality"],
         extra=data["extra"],
     )
+
+
+ROLLS = Codec(DuneRoll, _before_codec)
+to_data = ROLLS.to_data
+from_data = ROLLS.from_data

@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from rules.codec import Codec
 from rules.dice import MAX_EXPLOSIONS, Die, Mark
 from rules.errors import check_range
 from rules.mediana.ranks import is_fumble, objective_die, rank_index
@@ -147,19 +148,17 @@ def fails_outright(test: Test) -> bool:
     return test.fumble or (test.skill_test and test.natural_one)
 
 
-def roll_to_data(test: Test) -> dict[str, Any]:
-    return {
-        "throws": [[list(x.dice), x.rank] for x in test.throws],
-        "score": test.score,
-        "difficulty": test.difficulty,
-        "skill_test": test.skill_test,
-    }
-
-
-def roll_from_data(data: dict[str, Any]) -> Test:
-    """Reads what :func:`roll_to_data` writes, the shape the cog stored before it."""
+def _before_codec(data: dict[str, Any]) -> Test | None:
+    """A test stored before the codec kept each throw as ``[dice, rank]``."""
+    if data["throws"] and isinstance(data["throws"][0], dict):
+        return None
     throws = tuple(Throw((d[0], d[1], d[2]), rank) for d, rank in data["throws"])
     return Test(throws, data["score"], data["difficulty"], data["skill_test"])
+
+
+TESTS = Codec(Test, _before_codec)
+roll_to_data = TESTS.to_data
+roll_from_data = TESTS.from_data
 
 
 def roll_kind(attribute_test: bool) -> dict[str, bool]:

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.codec import Codec
 from rules.errors import RuleError, check_range
-from rules.mediana.checks import MAX_SCORE, Test, roll_from_data, roll_test, roll_to_data
+from rules.mediana.checks import MAX_SCORE, Test, roll_from_data, roll_test
 
 
 def actions(initiative_total: int) -> int:
@@ -145,33 +146,11 @@ class Combat:
         return replace(self, ended=True, step=self.step + 1)
 
 
-def _fighter_data(f: Fighter) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "key": f.key,
-        "name": f.name,
-        "bonus": f.bonus,
-        "encumbrance": f.encumbrance,
-        "rank": f.rank,
-        "total": f.total,
-    }
-    if f.roll is not None:
-        data["roll"] = roll_to_data(f.roll)
-    return data
-
-
-def combat_to_data(combat: Combat) -> dict[str, Any]:
-    return {
-        "combatants": [_fighter_data(f) for f in combat.fighters],
-        "round": combat.round,
-        "ended": combat.ended,
-        "turn": combat.turn,
-        "step": combat.step,
-    }
-
-
-def combat_from_data(data: dict[str, Any]) -> Combat:
-    """Reads what :func:`combat_to_data` writes, and the shape stored before the turn and
-    the dice were kept (no ``turn``, ``step`` or ``roll``)."""
+def _before_codec(data: dict[str, Any]) -> Combat | None:
+    """A combat stored before the codec listed ``combatants``; the oldest have no ``turn``,
+    ``step`` or fighters' ``roll``."""
+    if "combatants" not in data:
+        return None
     fighters = tuple(
         Fighter(
             c["key"],
@@ -185,3 +164,8 @@ def combat_from_data(data: dict[str, Any]) -> Combat:
         for c in data["combatants"]
     )
     return Combat(fighters, data["round"], data["ended"], data.get("turn", 0), data.get("step", 0))
+
+
+COMBATS = Codec(Combat, _before_codec)
+combat_to_data = COMBATS.to_data
+combat_from_data = COMBATS.from_data

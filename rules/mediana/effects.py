@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from rules.codec import Codec
 from rules.dice import Die, Mark, explode_chain
 from rules.errors import RuleError, check_range
 from rules.mediana.checks import MAX_SCORE
@@ -80,19 +81,11 @@ def roll_effect(
     return Effect(chains, spec.bonus, critical, absorption)
 
 
-def effect_to_data(effect: Effect) -> dict[str, Any]:
-    """What an effect roll keeps of itself (its record's data, read back by the chronicle
-    and the dice statistics): each chain's faces."""
-    return {
-        "chains": [[d.value for d in chain] for chain in effect.chains],
-        "bonus": effect.bonus,
-        "critical": effect.critical,
-        "absorption": effect.absorption,
-    }
-
-
-def effect_from_data(data: dict[str, Any]) -> Effect:
-    """Reads what :func:`effect_to_data` writes: in a chain every die but the last exploded."""
+def _before_codec(data: dict[str, Any]) -> Effect | None:
+    """An effect stored before the codec kept each chain's faces only: in a chain every
+    die but the last exploded."""
+    if any(isinstance(face, dict) for chain in data["chains"] for face in chain):
+        return None
     chains = tuple(
         tuple(
             Die(EFFECT_SIDES, v, frozenset({Mark.EXPLODED}) if i < len(faces) - 1 else frozenset())
@@ -101,3 +94,8 @@ def effect_from_data(data: dict[str, Any]) -> Effect:
         for faces in data["chains"]
     )
     return Effect(chains, data["bonus"], data["critical"], data["absorption"])
+
+
+EFFECTS = Codec(Effect, _before_codec)
+effect_to_data = EFFECTS.to_data
+effect_from_data = EFFECTS.from_data

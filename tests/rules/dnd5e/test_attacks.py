@@ -79,7 +79,7 @@ def test_a_d20_test_serialises_itself_in_the_cogs_shape() -> None:
         attacks.roll_attack(Scripted([4, 17]), 5, 15, Mode.ADVANTAGE), Scripted([20]), 0
     )
     data = checks.roll_to_data(test)
-    assert data == {
+    stored_before_the_codec = {
         "rolls": [[4, 20], [17]],
         "mode": "ventaja",
         "modifier": 5,
@@ -87,4 +87,6 @@ def test_a_d20_test_serialises_itself_in_the_cogs_shape() -> None:
         "attack": True,
         "inspired": True,
     }
+    assert data == {**stored_before_the_codec, "auto_critical": False, "auto_fail": False}
     assert checks.roll_from_data(data) == test
+    assert checks.roll_from_data(stored_before_the_codec) == test

@@ -8,6 +8,7 @@ from rules.dice import Mark
 from rules.dnd5e import checks
 from rules.dnd5e.checks import Mode
 from rules.errors import RuleError
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 # Modificadores por característica, straight from the table.
@@ -146,3 +147,11 @@ def test_tool_and_skill_proficiency_give_advantage_and_one_bonus() -> None:
     assert checks.tool_check(False, True) == (True, Mode.NORMAL)
     assert checks.tool_check(True, False) == (True, Mode.NORMAL)
     assert checks.tool_check(True, True, disadvantage=True) == (True, Mode.NORMAL)
+
+
+def test_a_d20_test_stored_before_the_codec_still_loads() -> None:
+    test = checks.roll_from_data(stored("dnd5e_d20_test"))
+    assert test == checks.D20Test(
+        ((11, 13), (5,)), Mode.ADVANTAGE, 5, 15, attack=True, inspired=True, auto_critical=True
+    )
+    assert checks.roll_from_data(checks.roll_to_data(test)) == test

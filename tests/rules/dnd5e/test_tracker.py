@@ -6,12 +6,15 @@ import pytest
 
 from rules.dnd5e import conditions
 from rules.dnd5e import tracker as dnd5e_tracker
-from rules.dnd5e.checks import Mode
+from rules.dnd5e.checks import D20Test, Mode
+from rules.dnd5e.conditions import Affliction
 from rules.dnd5e.death import Fate
 from rules.dnd5e.hit_points import HitPoints
+from rules.dnd5e.initiative import Combatant
 from rules.dnd5e.tracker import Tracker
 from rules.errors import RuleError
 from tests.rules.dnd5e.support import effects
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -219,3 +222,18 @@ def test_round_trip_and_the_cogs_old_data() -> None:
     assert restored.entries[0].roll.modifier == 2
     assert restored.entries[0].roll.mode is Mode.ADVANTAGE
     assert restored.entries[0].settled
+
+
+def test_a_tracker_stored_before_the_codec_still_loads() -> None:
+    tracker = dnd5e_tracker.tracker_from_data(stored("dnd5e_tracker"))
+    goblins, ana = tracker.entries
+    hps = (HitPoints(0, 7), HitPoints(7, 7))
+    assert goblins.combatant == Combatant("m2", "Goblin", True, 20, 2, None, None, 13, hps)
+    assert (goblins.roll, goblins.settled) == (D20Test(((3,), (18,)), Mode.ADVANTAGE, 2), True)
+    assert ana.combatant == Combatant("u1", "Ana", False, 7, 1, 11, 5)
+    assert ana.roll == D20Test(((2, 4),), Mode.NORMAL, 3, inspired=True)
+    assert (tracker.started, tracker.round, tracker.turn, tracker.step) == (True, 1, 1, 1)
+    assert (tracker.ended, tracker.applied) == (False, ("r9:m2.1",))
+    assert tracker.fates == (("m2.1", Fate(1, 0, False, False, 0)),)
+    assert tracker.afflictions == (("m2.2", (Affliction("envenenado", 4), Affliction("agotamiento"))),)
+    assert dnd5e_tracker.tracker_from_data(dnd5e_tracker.tracker_to_data(tracker)) == tracker

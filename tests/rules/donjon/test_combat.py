@@ -4,9 +4,10 @@ initiative gave, the round."""
 import pytest
 
 from rules.donjon import combat as donjon_combat
-from rules.donjon.combat import Combat
+from rules.donjon.combat import Combat, Seat
 from rules.donjon.initiative import Combatant
 from rules.errors import RuleError
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -71,5 +72,17 @@ def test_round_trip_reads_the_cogs_stored_shape() -> None:
         "sides": 20,
     }
     combat = donjon_combat.combat_from_data(stored)
-    assert donjon_combat.combat_to_data(combat) == stored
+    assert donjon_combat.combat_from_data(donjon_combat.combat_to_data(combat)) == combat
+    assert donjon_combat.combat_to_data(combat)["seats"][1] == {
+        "combatant": {"key": "n5", "name": "Orcos", "npc": True, "dice": [6], "count": 3, "user_id": None},
+        "pool": 1,
+    }
     assert [t.key for t in combat.turns] == ["u1", "n5", "n5", "n5", "u1"]
+
+
+def test_a_combat_stored_before_the_codec_still_loads() -> None:
+    combat = donjon_combat.combat_from_data(stored("donjon_combat"))
+    ana = Seat(Combatant("u1", "Ana", False, (19, 17, 2), 1, 11), 3)
+    orcs = Seat(Combatant("n1", "Orco", True, (7, 2), 2, None), 2)
+    assert combat == Combat((ana, orcs), rafaga=1, step=1, ended=False, sides=20)
+    assert donjon_combat.combat_from_data(donjon_combat.combat_to_data(combat)) == combat

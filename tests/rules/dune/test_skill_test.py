@@ -12,9 +12,11 @@ from hypothesis import strategies as st
 from rules.dice import Mark
 from rules.dune import pools, skill_test, successes
 from rules.dune.pools import Pools
-from rules.dune.successes import Slot
+from rules.dune.skill_test import DuneRoll
+from rules.dune.successes import Helper, Slot
 from rules.errors import RuleError
 from tests.rules.dune.support import roll_of
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -127,3 +129,25 @@ def test_one_determination_point_per_test() -> None:
         skill_test.check_determination(roll_of([15, 16], npc=True))
     with pytest.raises(RuleError):
         skill_test.roll_test(random.Random(1), 10, dice=3, automatic_ones=2)
+
+
+def test_a_roll_stored_before_the_codec_still_loads() -> None:
+    roll = skill_test.from_data(stored("dune_roll"))
+    assert roll == DuneRoll(
+        target=12,
+        focus_skill=4,
+        complication_range=1,
+        difficulty=2,
+        slots=(Slot((3,)), Slot((14,)), Slot((19, 2))),
+        helpers=(Helper(12, 10, None, Slot((3,))),),
+        bonus=1,
+        spends=("info", "tarea"),
+        from_roll=1,
+        bonus_spent=1,
+        task_id=3,
+        asset_quality=1,
+        extra={"motivo": "Huir"},
+    )
+    data = skill_test.to_data(roll)
+    assert skill_test.from_data(data) == roll
+    assert (data["task_id"], data["slots"][2]) == (3, {"values": [19, 2], "fixed": False})

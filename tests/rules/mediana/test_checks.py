@@ -9,7 +9,9 @@ import pytest
 
 from rules.dice import MAX_EXPLOSIONS, Mark
 from rules.mediana import checks, ranks
+from rules.mediana.checks import Throw
 from tests.rules.mediana.support import exact_objective
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -72,4 +74,10 @@ def test_only_a_10_followed_by_another_throw_exploded() -> None:
 
 def test_test_data_round_trip() -> None:
     test = checks.roll_test(Scripted([10, 10, 10, 1, 2, 3]), 4, 15)
+    assert checks.roll_from_data(checks.roll_to_data(test)) == test
+
+
+def test_a_test_stored_before_the_codec_still_loads() -> None:
+    test = checks.roll_from_data(stored("mediana_test"))
+    assert test == checks.Test((Throw((1, 10, 10), "medio"), Throw((7, 1, 4), "medio")), 8, 15)
     assert checks.roll_from_data(checks.roll_to_data(test)) == test

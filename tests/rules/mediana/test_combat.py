@@ -4,8 +4,11 @@ gives, turns and rounds."""
 import pytest
 
 from rules.errors import RuleError
+from rules.mediana import checks
 from rules.mediana import combat as mediana_combat
-from rules.mediana.combat import Combat
+from rules.mediana.checks import Throw
+from rules.mediana.combat import Combat, Fighter
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -50,7 +53,13 @@ def test_round_trip_reads_the_cogs_stored_shape() -> None:
     }
     combat = mediana_combat.combat_from_data(stored)
     assert (combat.round, combat.turn, combat.step, combat.fighters[0].roll) == (3, 0, 0, None)
-    assert mediana_combat.combat_to_data(combat) == {**stored, "turn": 0, "step": 0}
+    assert mediana_combat.combat_to_data(combat) == {
+        "fighters": [{**stored["combatants"][0], "roll": None}],
+        "round": 3,
+        "ended": False,
+        "turn": 0,
+        "step": 0,
+    }
 
 
 def test_round_trip_keeps_the_dice_the_turn_and_the_step() -> None:
@@ -86,3 +95,14 @@ def test_remove_and_finish() -> None:
     assert combat.fighters == () and combat.ended
     with pytest.raises(RuleError, match="is_over"):
         combat.finish()
+
+
+def test_a_combat_stored_before_the_codec_still_loads() -> None:
+    combat = mediana_combat.combat_from_data(stored("mediana_combat"))
+    ana = checks.Test((Throw((2, 10, 10), "medio"), Throw((4, 6, 2), "medio")), 4, None)
+    wolf = checks.Test(
+        (Throw((9, 2, 10), "alto"), Throw((1, 10, 4), "alto"), Throw((8, 9, 7), "alto")), 3, None
+    )
+    fighters = (Fighter("u1", "Ana", 5, 1, "medio", 18, ana), Fighter("n1", "Lobo", 3, 0, "alto", 32, wolf))
+    assert combat == Combat(fighters, round=1, ended=False, turn=0, step=0)
+    assert mediana_combat.combat_from_data(mediana_combat.combat_to_data(combat)) == combat

@@ -3,8 +3,11 @@ success and for a critical."""
 
 import pytest
 
+from rules.dice import Die, Mark
 from rules.errors import RuleError
 from rules.mediana import effects
+from rules.mediana.effects import Effect
+from tests.rules.stored import stored
 from tests.support.dice import Scripted
 
 
@@ -44,3 +47,10 @@ def test_a_combat_critical_doubles_the_damage_its_degrees_gave() -> None:
     assert effects.effect_dice(2, 0, critical=True, in_combat=True) == (2, True)
     assert effects.effect_dice(2, 2, critical=True, in_combat=False) == (4, False)
     assert effects.effect_dice(2, 1, critical=False, in_combat=True) == (3, False)
+
+
+def test_an_effect_stored_before_the_codec_still_loads() -> None:
+    effect = effects.effect_from_data(stored("mediana_effect"))
+    exploded = Die(6, 6, frozenset({Mark.EXPLODED}))
+    assert effect == Effect(((Die(6, 3),), (Die(6, 5),), (exploded, Die(6, 2))), 1, True, 2)
+    assert effects.effect_from_data(effects.effect_to_data(effect)) == effect
