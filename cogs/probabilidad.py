@@ -150,7 +150,7 @@ class Probabilidad(commands.Cog):
         self.bot = bot
 
     @group.command(name=T("odds.donjon"), description=T("odds.donjon.desc"))
-    @options("donjon.opt", "dados", "contra", "dificultad")
+    @options("donjon.opt")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
     async def donjon_odds(
         self,
@@ -189,16 +189,7 @@ class Probabilidad(commands.Cog):
         await answer(interaction, lang, title, lines, donjon_chart(lang, title, result))
 
     @group.command(name=T("odds.dune"), description=T("odds.dune.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "rango_complicacion",
-        "determinacion",
-    )
+    @options("dune.opt")
     async def dune_odds(
         self,
         interaction: discord.Interaction,
@@ -248,7 +239,7 @@ class Probabilidad(commands.Cog):
         await answer(interaction, lang, title, lines, chart)
 
     @group.command(name=T("odds.dnd"), description=T("odds.dnd.desc"))
-    @options("dnd.opt", "modificador", "cd", "ventaja", "desventaja", "ataque", "dano")
+    @options("dnd.opt")
     async def dnd_odds(
         self,
         interaction: discord.Interaction,
@@ -288,7 +279,7 @@ class Probabilidad(commands.Cog):
         await answer(interaction, lang, title, lines or [t(lang, "odds.dnd.no_target")], chart)
 
     @group.command(name=T("odds.mediana"), description=T("odds.mediana.desc"))
-    @options("mediana.opt", "atributo", "dificultad", "habilidad", "rango", "malherido", "solo_atributo")
+    @options("mediana.opt")
     @app_commands.choices(rango=RANK_CHOICES)
     async def mediana_odds(
         self,

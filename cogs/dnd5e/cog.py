@@ -177,20 +177,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
-    @options(
-        "dnd.opt",
-        "modificador",
-        "caracteristica",
-        "habilidad",
-        "competencia",
-        "pericia",
-        "herramienta",
-        "nivel",
-        "bonificacion",
-        "ventaja",
-        "desventaja",
-        "cd",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como")
     @reason_option
     @secret_option
@@ -235,18 +222,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
-    @options(
-        "dnd.opt",
-        "caracteristica",
-        "modificador",
-        "competencia",
-        "nivel",
-        "bonificacion",
-        "ventaja",
-        "desventaja",
-        "cd",
-        "cobertura",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(cobertura=SAVE_COVER_CHOICES)
     @reason_option
@@ -286,18 +262,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
-    @options(
-        "dnd.opt",
-        "bonificador",
-        "ca",
-        "dano",
-        "tipo",
-        "ventaja",
-        "desventaja",
-        "cobertura",
-        "objetivo",
-        "a_distancia",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como", "arma")
     @app_commands.choices(cobertura=COVER_CHOICES, tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
@@ -377,7 +342,7 @@ class Dnd(commands.Cog):
         return [c for c in named if fold(current) in fold(c.name)][:25]
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
-    @options("dnd.opt", "expresion", "ventaja", "desventaja", "tipo")
+    @options("dnd.opt")
     @app_commands.choices(tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
@@ -473,7 +438,7 @@ class Dnd(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "dnd.inspiration.title"), text), ephemeral=True)
 
     @inspiracion.command(name=T("dnd.dar"), description=T("dnd.inspiracion.dar.desc"))
-    @options("dnd.opt", "jugador")
+    @options("dnd.opt")
     @table_option
     async def inspiracion_dar(
         self, interaction: discord.Interaction, jugador: discord.Member, mesa: str | None = None
@@ -533,7 +498,7 @@ class Dnd(commands.Cog):
             await self.bot.store.set_record_message(record.id, message_id)
 
     @iniciativa.command(name=T("dnd.iniciativa.unirme"), description=T("dnd.iniciativa.unirme.desc"))
-    @options("dnd.opt", "modificador", "nombre", "ventaja", "sorprendido")
+    @options("dnd.opt")
     async def iniciativa_unirme(
         self,
         interaction: discord.Interaction[Tirada],
@@ -555,7 +520,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record, inspiration_view(lang, record, entry.combatant.key, holds))
 
     @iniciativa.command(name=T("dnd.iniciativa.monstruos"), description=T("dnd.iniciativa.monstruos.desc"))
-    @options("dnd.opt", "nombre", "modificador", "cantidad", "sorprendidos")
+    @options("dnd.opt")
     @options("dnd.monstruos.opt", "pg", "ca", "como")
     @table_option
     async def iniciativa_monstruos(
@@ -588,7 +553,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.subir"), description=T("dnd.iniciativa.subir.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     async def iniciativa_subir(self, interaction: discord.Interaction[Tirada], combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
         here = await table_context(interaction)
@@ -610,7 +575,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.quitar"), description=T("dnd.iniciativa.quitar.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     @table_option
     async def iniciativa_quitar(
         self, interaction: discord.Interaction[Tirada], combatiente: str, mesa: str | None = None
@@ -621,7 +586,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @group.command(name=T("dnd.muerte"), description=T("dnd.muerte.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     async def muerte(self, interaction: discord.Interaction[Tirada], combatiente: str | None = None) -> None:
         """A death saving throw for one's own dying character (the GM names the creature),
         once a turn, counted on the tracker."""
@@ -634,7 +599,7 @@ class Dnd(commands.Cog):
     # -- conditions ----------------------------------------------------------------------
 
     @condicion.command(name=T("dnd.condicion.poner"), description=T("dnd.condicion.poner.desc"))
-    @options("dnd.opt", "objetivo", "condicion", "rondas")
+    @options("dnd.opt")
     @app_commands.choices(condicion=CONDITION_CHOICES)
     @table_option
     async def condicion_poner(
@@ -649,7 +614,7 @@ class Dnd(commands.Cog):
         await self.afflict(interaction, mesa, objetivo, condicion.value, rondas, set_it=True)
 
     @condicion.command(name=T("dnd.condicion.quitar"), description=T("dnd.condicion.quitar.desc"))
-    @options("dnd.opt", "objetivo", "condicion")
+    @options("dnd.opt")
     @app_commands.choices(condicion=CONDITION_CHOICES)
     @table_option
     async def condicion_quitar(

@@ -86,7 +86,7 @@ class Donjon(commands.Cog):
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
-    @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador", "objeto")
+    @options("donjon.opt")
     @options("fichas.opt", "atributo", "habilidad", "como")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
     @reason_option
@@ -132,8 +132,8 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
-    @options("donjon.opt", "dados", "rival", "rival_dados", "banco", "rival_banco", "jugador", "objeto")
-    @options("donjon.opt", "rival_atributo", "rival_habilidad")
+    @options("donjon.opt")
+    @options("donjon.opt")
     @options("fichas.opt", "atributo", "habilidad", "como", "rival_pnj")
     @reason_option
     @secret_option
@@ -199,18 +199,7 @@ class Donjon(commands.Cog):
     # -- tests without the Law -------------------------------------------------------------------
 
     @group.command(name=T("donjon.dano"), description=T("donjon.dano.desc"))
-    @options(
-        "donjon.opt",
-        "aguante",
-        "habilidad",
-        "modificadores",
-        "severidad",
-        "pnj",
-        "atributo_pnj",
-        "habilidad_pnj",
-        "bonificacion_dj",
-        "jugador",
-    )
+    @options("donjon.opt")
     @app_commands.choices(severidad=DIFFICULTY_CHOICES)
     @reason_option
     @secret_option
@@ -256,7 +245,7 @@ class Donjon(commands.Cog):
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
-    @options("donjon.opt", "riqueza", "valor", "sociabilidad", "sobreprecio", "habilidad", "intercambio")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_comprar(
@@ -285,7 +274,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_provisiones(
@@ -312,7 +301,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad", "provisiones"), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
-    @options("donjon.opt", "riqueza", "riqueza_pnj", "discernimiento_pnj", "sociabilidad", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_influencia(
@@ -339,7 +328,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
-    @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_objeto(
@@ -368,7 +357,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("cerebralidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
-    @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_vender(
@@ -410,7 +399,7 @@ class Donjon(commands.Cog):
     # -- banked dice, facts, settings -------------------------------------------------------------
 
     @banco.command(name=T("donjon.banco.ver"), description=T("donjon.banco.ver.desc"))
-    @options("donjon.opt", "jugador")
+    @options("donjon.opt")
     async def banco_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
@@ -430,7 +419,7 @@ class Donjon(commands.Cog):
         await send(interaction, embed=embed, ephemeral=True)
 
     @banco.command(name=T("donjon.banco.ajustar"), description=T("donjon.banco.ajustar.desc"))
-    @options("donjon.opt", "cantidad", "jugador")
+    @options("donjon.opt")
     @table_option
     async def banco_ajustar(
         self,
@@ -476,7 +465,7 @@ class Donjon(commands.Cog):
         await send(interaction, embed=embed)
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
-    @options("donjon.opt", "nivel", "dado")
+    @options("donjon.opt")
     @table_option
     async def ajustes(
         self,
@@ -529,7 +518,7 @@ class Donjon(commands.Cog):
             await store.set_record_message(open_combat.id, message_id)
 
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
-    @options("donjon.opt", "metodo")
+    @options("donjon.opt")
     @app_commands.choices(
         metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon_attributes.ROLLED_METHODS]
     )
@@ -547,7 +536,7 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.cambiar"), description=T("donjon.cambiar.desc"))
-    @options("donjon.opt", "sube", "baja")
+    @options("donjon.opt")
     @app_commands.choices(sube=ATTRIBUTE_CHOICES, baja=ATTRIBUTE_CHOICES)
     async def cambiar(
         self, interaction: discord.Interaction[Tirada], sube: Choice[str], baja: Choice[str]
@@ -556,7 +545,7 @@ class Donjon(commands.Cog):
         await attributes.swap(interaction, sube.value, baja.value)
 
     @group.command(name=T("donjon.puntos"), description=T("donjon.puntos.desc"))
-    @options("donjon.opt", *donjon_attributes.ATTRIBUTES)
+    @options("donjon.opt")
     async def puntos(
         self,
         interaction: discord.Interaction,

@@ -136,22 +136,7 @@ class Dune(commands.Cog):
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
 
     @dune_group.command(name=T("dune.tirada"), description=T("dune.tirada.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "pago",
-        "rango_complicacion",
-        "determinacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
@@ -207,26 +192,7 @@ class Dune(commands.Cog):
         await flow.roll_opposed(self.bot, interaction, prep_id, choice)
 
     @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "rival_objetivo",
-        "enfoque",
-        "rival_habilidad",
-        "rival_motivacion",
-        "rival_enfoque",
-        "rival_dados",
-        "obstaculos",
-        "rival_ayuda",
-        "ajuste_dificultad",
-        "rango_complicacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como", "rival_pnj")
     @reason_option
     @secret_option
@@ -284,22 +250,7 @@ class Dune(commands.Cog):
         await flow.oppose(self.bot, interaction, spec, opponent)
 
     @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "pago",
-        "rango_complicacion",
-        "determinacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
@@ -383,7 +334,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @impulso.command(name=T("dune.anadir"), description=T("dune.impulso.anadir.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     @table_option
     async def impulso_anadir(
         self,
@@ -401,7 +352,7 @@ class Dune(commands.Cog):
         )
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     async def impulso_gastar(self, interaction: discord.Interaction, cantidad: Momentum = 1) -> None:
         table = await current_table(interaction)
         await rolls.change(
@@ -417,7 +368,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     async def amenaza_anadir(self, interaction: discord.Interaction, cantidad: Threat = 1) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         table = await current_table(interaction)
@@ -428,7 +379,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, table, text)
 
     @amenaza.command(name=T("dune.gastar"), description=T("dune.amenaza.gastar.desc"))
-    @options("dune.opt", "gasto", "cantidad")
+    @options("dune.opt")
     @app_commands.choices(gasto=THREAT_SPENDS)
     @table_option
     async def amenaza_gastar(
@@ -456,7 +407,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, table, text, gm=True)
 
     @determinacion.command(name=T("dune.ver"), description=T("dune.determinacion.ver.desc"))
-    @options("dune.opt", "jugador")
+    @options("dune.opt")
     async def determinacion_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
@@ -468,7 +419,7 @@ class Dune(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), text), ephemeral=True)
 
     @determinacion.command(name=T("dune.dar"), description=T("dune.determinacion.dar.desc"))
-    @options("dune.opt", "jugador", "cantidad")
+    @options("dune.opt")
     @table_option
     async def determinacion_dar(
         self,
@@ -489,7 +440,7 @@ class Dune(commands.Cog):
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
 
     @determinacion.command(name=T("dune.quitar"), description=T("dune.determinacion.quitar.desc"))
-    @options("dune.opt", "jugador", "cantidad")
+    @options("dune.opt")
     @table_option
     async def determinacion_quitar(
         self,
@@ -543,7 +494,7 @@ class Dune(commands.Cog):
     # -- /dune aventura ------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.aventura"), description=T("dune.aventura.desc"))
-    @options("dune.opt", "jugadores")
+    @options("dune.opt")
     @table_option
     async def aventura(
         self,
@@ -597,7 +548,7 @@ class Dune(commands.Cog):
     # -- /dune rasgo ------------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.rasgo"), description=T("dune.rasgo.desc"))
-    @options("dune.opt", "texto", "cuenta", "antes")
+    @options("dune.opt")
     @app_commands.rename(pago=T("dune.opt.pago_rasgo"))
     @app_commands.describe(pago=T("dune.opt.pago_rasgo.desc"))
     @app_commands.choices(pago=TRAIT_PAYMENTS)
@@ -643,7 +594,7 @@ class Dune(commands.Cog):
         ][:25]
 
     @dune_group.command(name=T("dune.recurso"), description=T("dune.recurso.desc"))
-    @options("dune.opt", "recurso")
+    @options("dune.opt")
     async def recurso(
         self, interaction: discord.Interaction, recurso: app_commands.Range[str, 1, SCENE_TEXT_LIMIT]
     ) -> None:
@@ -705,7 +656,7 @@ class Dune(commands.Cog):
     # -- /dune recuperar -------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.recuperar"), description=T("dune.recuperar.desc"))
-    @options("dune.recuperar.opt", "ficha", "motivacion")
+    @options("dune.recuperar.opt")
     @table_option
     async def recuperar(
         self,
@@ -739,7 +690,7 @@ class Dune(commands.Cog):
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
-    @options("dune.opt", "nombre", "requisito", "opuesta")
+    @options("dune.opt")
     @table_option
     async def tarea_crear(
         self,

@@ -289,17 +289,7 @@ class Mediana(commands.Cog):
         self.bot.repeaters.pop(EFFECT_KIND, None)
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
-    @options(
-        "mediana.opt",
-        "atributo",
-        "dificultad",
-        "habilidad",
-        "sin_habilidad",
-        "malherido",
-        "rango",
-        "estorbo",
-        "ataque",
-    )
+    @options("mediana.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
@@ -341,7 +331,7 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
-    @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.opt")
     @options("mediana.atributo.opt", "atributo")
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
@@ -378,20 +368,7 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
-    @options(
-        "mediana.opt",
-        "atributo",
-        "habilidad",
-        "rival_atributo",
-        "rival_habilidad",
-        "rival",
-        "malherido",
-        "rango",
-        "estorbo",
-        "rival_malherido",
-        "rival_rango",
-        "rival_estorbo",
-    )
+    @options("mediana.opt")
     @options("fichas.opt", "como", "rival_pnj")
     @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
     @reason_option
@@ -453,7 +430,7 @@ class Mediana(commands.Cog):
         await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
-    @options("mediana.opt", "dados", "absorcion", "objetivo", "grados", "critico")
+    @options("mediana.opt")
     @reason_option
     @secret_option
     async def dano(
@@ -515,7 +492,7 @@ class Mediana(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "mediana.pv.title"), body))
 
     @pv.command(name=T("mediana.pv.fijar"), description=T("mediana.pv.fijar.desc"))
-    @options("mediana.opt", "fisico", "maximo", "actual", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_fijar(
         self,
@@ -548,7 +525,7 @@ class Mediana(commands.Cog):
             )
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
-    @options("mediana.opt", "jugador")
+    @options("mediana.opt")
     async def pv_ver(self, interaction: discord.Interaction, jugador: discord.Member | None = None) -> None:
         table = await current_table(interaction)
         owner = jugador or interaction.user
@@ -558,7 +535,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, known)
 
     @pv.command(name=T("mediana.pv.dano"), description=T("mediana.pv.dano.desc"))
-    @options("mediana.opt", "cantidad", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_dano(
         self,
@@ -577,7 +554,7 @@ class Mediana(commands.Cog):
         )
 
     @pv.command(name=T("mediana.pv.curar"), description=T("mediana.pv.curar.desc"))
-    @options("mediana.opt", "cantidad", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_curar(
         self,
@@ -620,7 +597,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, after, text)
 
     @group.command(name=T("mediana.descanso"), description=T("mediana.descanso.desc"))
-    @options("mediana.opt", "comodidad")
+    @options("mediana.opt")
     async def descanso(self, interaction: discord.Interaction, comodidad: bool = False) -> None:
         """A night's rest: 1 PV, or 2 with every comfort."""
         table = await current_table(interaction)
