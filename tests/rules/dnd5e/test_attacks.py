@@ -1,4 +1,4 @@
-"""``rules.dnd5e.attacks`` on exact dice. D&D 5e attacks (SRD 5.2): the attack roll against an AC, and
+"""Tests of ``rules.dnd5e.attacks``: D&D 5e attacks (SRD 5.2): the attack roll against an AC, and
 its damage roll, with a critical hit's doubled dice and Heroic Inspiration's reroll of one damage
 die."""
 

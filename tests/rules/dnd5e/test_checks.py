@@ -1,4 +1,4 @@
-"""``rules.dnd5e.checks`` on exact dice. D&D 5e d20 tests (SRD 5.2, "Cómo jugar"): ability checks,
+"""Tests of ``rules.dnd5e.checks``: D&D 5e d20 tests (SRD 5.2, "Cómo jugar"): ability checks,
 saving throws and attack rolls, advantage and disadvantage, modifiers, proficiency, and Heroic
 Inspiration's reroll."""
 

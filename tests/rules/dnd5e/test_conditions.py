@@ -1,4 +1,4 @@
-"""``rules.dnd5e.conditions`` on exact dice. D&D 5e conditions (SRD 5.2, "Rules Glossary"), as far as
+"""Tests of ``rules.dnd5e.conditions``: D&D 5e conditions (SRD 5.2, "Rules Glossary"), as far as
 they change the rolls the bot makes: advantage or disadvantage on attacks by and against the
 creature, automatic failures on saving throws, and hits that are critical up close. Quotes are the
 SRD's, in English (the Spanish rule text stops before the glossary); the names are the Spanish

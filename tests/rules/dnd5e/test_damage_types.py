@@ -1,4 +1,4 @@
-"""``rules.dnd5e.damage_types`` on exact dice. D&D 5e damage types (SRD 5.2): resistance halves,
+"""Tests of ``rules.dnd5e.damage_types``: D&D 5e damage types (SRD 5.2): resistance halves,
 vulnerability doubles, immunity stops it, and the GM may choose which applies when the sheet says
 nothing."""
 

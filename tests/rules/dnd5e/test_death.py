@@ -1,4 +1,4 @@
-"""``rules.dnd5e.death`` on exact dice. D&D 5e at 0 hit points (SRD 5.2, "Dropping to 0 Hit Points"):
+"""Tests of ``rules.dnd5e.death``: D&D 5e at 0 hit points (SRD 5.2, "Dropping to 0 Hit Points"):
 death saving throws, stable, dead; what damage and healing do to them."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""``rules.dnd5e.hit_points`` on exact dice. D&D 5e hit points: damage, healing, temporary hit points,
+"""Tests of ``rules.dnd5e.hit_points``: D&D 5e hit points: damage, healing, temporary hit points,
 and what 0 hit points means."""
 
 import pytest

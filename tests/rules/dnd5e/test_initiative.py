@@ -1,4 +1,4 @@
-"""``rules.dnd5e.initiative`` on exact dice. D&D 5e initiative (SRD 5.2, "Iniciativa"): who is in a
+"""Tests of ``rules.dnd5e.initiative``: D&D 5e initiative (SRD 5.2, "Iniciativa"): who is in a
 combat, a group of identical monsters as its numbered members, and the order, whose ties the table
 settles."""
 

@@ -1,4 +1,4 @@
-"""``rules.dnd5e.odds`` on exact dice. D&D 5e's exact odds: a d20 test's chance against a DC or AC, and
+"""Tests of ``rules.dnd5e.odds``: D&D 5e's exact odds: a d20 test's chance against a DC or AC, and
 a damage expression's expected value."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""``rules.dnd5e.tracker`` on exact dice. The D&D 5e initiative tracker: a combat's order, turns and
+"""Tests of ``rules.dnd5e.tracker``: The D&D 5e initiative tracker: a combat's order, turns and
 rounds, and what happens to each creature in it (hit points, death saving throws, conditions), as
 one stored value."""
 

@@ -1,4 +1,4 @@
-"""``rules.donjon.attributes`` on exact dice. Donjon's attributes: rolled by each method of the book,
+"""Tests of ``rules.donjon.attributes``: Donjon's attributes: rolled by each method of the book,
 or bought with points, and the swap of a point from one to another."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""``rules.donjon.combat`` on exact dice. The Donjon combat tracker: who is in, the turns their
+"""Tests of ``rules.donjon.combat``: The Donjon combat tracker: who is in, the turns their
 initiative gave, the round."""
 
 import pytest

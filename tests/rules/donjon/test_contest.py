@@ -1,4 +1,4 @@
-"""``rules.donjon.contest`` on exact dice. Donjon's test: two pools of dice compared die by die ("Cómo
+"""Tests of ``rules.donjon.contest``: Donjon's test: two pools of dice compared die by die ("Cómo
 se juega"), ties rolled again, and the successes of the winner."""
 
 from hypothesis import given

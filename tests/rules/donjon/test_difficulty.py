@@ -1,4 +1,4 @@
-"""``rules.donjon.difficulty`` on exact dice. What the GM rolls in Donjon: the dice of a difficulty
+"""Tests of ``rules.donjon.difficulty``: What the GM rolls in Donjon: the dice of a difficulty
 (Tabla 4-2) at the Donjon's level, of damage and of an NPC, banked dice added to a pool, and
 provisions (Tabla 3-3)."""
 

@@ -1,4 +1,4 @@
-"""``rules.donjon.expenses`` on exact dice. What a Donjon test takes from the sheet: dice put in from a
+"""Tests of ``rules.donjon.expenses``: What a Donjon test takes from the sheet: dice put in from a
 characteristic, and the successes of expense and damage tests, counted against what the sheet holds."""
 
 import pytest

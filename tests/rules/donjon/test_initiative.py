@@ -1,4 +1,4 @@
-"""``rules.donjon.initiative`` on exact dice. Donjon's initiative: each combatant's pool rolled, and
+"""Tests of ``rules.donjon.initiative``: Donjon's initiative: each combatant's pool rolled, and
 the turns it gives, in order."""
 
 from rules.donjon import initiative

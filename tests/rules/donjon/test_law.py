@@ -1,4 +1,4 @@
-"""``rules.donjon.law`` on exact dice. The Ley de los Éxitos: "1 éxito = 1 hecho o 1 dado". The winner
+"""Tests of ``rules.donjon.law``: The Ley de los Éxitos: "1 éxito = 1 hecho o 1 dado". The winner
 of a test narrates a fact, or banks a die, for each success."""
 
 import pytest

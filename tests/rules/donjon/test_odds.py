@@ -1,4 +1,4 @@
-"""``rules.donjon.odds`` on exact dice. Donjon's exact odds. Both entry points run the same dynamic
+"""Tests of ``rules.donjon.odds``: Donjon's exact odds. Both entry points run the same dynamic
 programme of small matrix products: in float64, or exactly modulo a few primes put back together at
 the end."""
 

@@ -1,4 +1,4 @@
-"""``rules.donjon.posted`` on exact dice. A posted Donjon test, as stored: what kind of test, its
+"""Tests of ``rules.donjon.posted``: A posted Donjon test, as stored: what kind of test, its
 pools, and the Law over its successes (where the Law applies)."""
 
 import random

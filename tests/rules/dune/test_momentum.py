@@ -1,4 +1,4 @@
-"""``rules.dune.momentum`` on exact dice. Impulso from a passed Dune test: spent on its uses ("Gastar
+"""Tests of ``rules.dune.momentum``: Impulso from a passed Dune test: spent on its uses ("Gastar
 Impulso"), saved to the group pool, or, for an NPC, turned into Amenaza."""
 
 import random

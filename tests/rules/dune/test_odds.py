@@ -1,4 +1,4 @@
-"""``rules.dune.odds`` on exact dice. Dune's exact odds: a test's chance to pass, its successes and
+"""Tests of ``rules.dune.odds``: Dune's exact odds: a test's chance to pass, its successes and
 complications."""
 
 import itertools

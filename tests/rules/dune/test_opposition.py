@@ -1,4 +1,4 @@
-"""``rules.dune.opposition`` on exact dice. Dune's opposed tests: the opponent rolls first, and its
+"""Tests of ``rules.dune.opposition``: Dune's opposed tests: the opponent rolls first, and its
 successes are the actor's difficulty; a failed actor gives the opponent Impulso."""
 
 from rules.dune import opposition as dune_opposition

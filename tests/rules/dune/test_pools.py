@@ -1,4 +1,4 @@
-"""``rules.dune.pools`` on exact dice. The table's pools in Dune: Impulso, Amenaza and Determinación,
+"""Tests of ``rules.dune.pools``: The table's pools in Dune: Impulso, Amenaza and Determinación,
 what buying dice and the GM's spends cost, and what an adventure's start and a scene's end do to
 them."""
 

@@ -1,4 +1,4 @@
-"""``rules.dune.skill_test`` on exact dice. A Dune skill test as a value (:class:`DuneRoll`): what was
+"""Tests of ``rules.dune.skill_test``: A Dune skill test as a value (:class:`DuneRoll`): what was
 rolled, and its life afterwards: Determinación's reroll, complications bought off, a success at a
 price. Every action returns a new roll, so the store can write it with the pool changes in one
 transaction."""

@@ -1,4 +1,4 @@
-"""``rules.dune.successes`` on exact dice. What Dune's dice count (the 2d20 skill test, "Chequeos de
+"""Tests of ``rules.dune.successes``: What Dune's dice count (the 2d20 skill test, "Chequeos de
 habilidad"): each d20's successes against the target and focus, complications, and the verdict
 against the difficulty."""
 

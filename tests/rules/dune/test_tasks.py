@@ -1,4 +1,4 @@
-"""``rules.dune.tasks`` on exact dice. Dune's extended tasks: the points a test adds to a goal's track,
+"""Tests of ``rules.dune.tasks``: Dune's extended tasks: the points a test adds to a goal's track,
 or, from the opposite direction, to a looming problem's."""
 
 import pytest

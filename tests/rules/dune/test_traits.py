@@ -1,4 +1,4 @@
-"""``rules.dune.traits`` on exact dice. Dune's scene traits: created, changed or removed, each for its
+"""Tests of ``rules.dune.traits``: Dune's scene traits: created, changed or removed, each for its
 price."""
 
 import pytest

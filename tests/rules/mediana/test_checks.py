@@ -1,4 +1,4 @@
-"""``rules.mediana.checks`` on exact dice. A Mediana test: the objective die (exploding on a 10) plus
+"""Tests of ``rules.mediana.checks``: A Mediana test: the objective die (exploding on a 10) plus
 the score, against a difficulty; criticals, fumbles, and the degrees of success."""
 
 import math

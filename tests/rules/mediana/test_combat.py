@@ -1,4 +1,4 @@
-"""``rules.mediana.combat`` on exact dice. The Mediana combat tracker: initiative, the actions it
+"""Tests of ``rules.mediana.combat``: The Mediana combat tracker: initiative, the actions it
 gives, turns and rounds."""
 
 import pytest

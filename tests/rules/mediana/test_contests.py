@@ -1,4 +1,4 @@
-"""``rules.mediana.contests`` on exact dice. Mediana's opposed tests: each side rolls, the highest
+"""Tests of ``rules.mediana.contests``: Mediana's opposed tests: each side rolls, the highest
 success wins."""
 
 import pytest

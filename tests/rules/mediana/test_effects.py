@@ -1,4 +1,4 @@
-"""``rules.mediana.effects`` on exact dice. Mediana's effect rolls: d6s, one more for each degree of
+"""Tests of ``rules.mediana.effects``: Mediana's effect rolls: d6s, one more for each degree of
 success and for a critical."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""``rules.mediana.health`` on exact dice. Mediana's hit points: hurt, healed, rested; badly hurt and
+"""Tests of ``rules.mediana.health``: Mediana's hit points: hurt, healed, rested; badly hurt and
 dead."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""``rules.mediana.odds`` on exact dice. Mediana's exact odds: the objective die's distribution by
+"""Tests of ``rules.mediana.odds``: Mediana's exact odds: the objective die's distribution by
 rank, explosions included."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""``rules.mediana.ranks`` on exact dice. Mediana's 1o3d10: three d10, of which the rank (bajo, medio,
+"""Tests of ``rules.mediana.ranks``: Mediana's 1o3d10: three d10, of which the rank (bajo, medio,
 alto) picks the objective die; which throws are fumbles."""
 
 from fractions import Fraction
