@@ -1,5 +1,6 @@
-"""D&D 5e damage types (SRD 5.2): resistance halves, vulnerability doubles, immunity
-stops it, and the GM may choose which applies when the sheet says nothing.
+"""D&D 5e damage types (SRD 5.2): immunity stops the damage, resistance halves it,
+vulnerability doubles it, each once; half on a successful save first. A defence the
+creature's sheet does not note, the one applying the damage chooses.
 """
 
 from __future__ import annotations

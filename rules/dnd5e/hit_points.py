@@ -1,4 +1,5 @@
-"""D&D 5e hit points: damage, healing, temporary hit points, and what 0 hit points means.
+"""D&D 5e hit points: damage, healing, temporary hit points, and where damage leaves a
+creature (up, unconscious at 0, dead outright); its death saving throws are ``death.py``'s.
 
 The Spanish rule text in ``../shared/reglas`` stops before the SRD's "Damage and Healing";
 the rules below are the SRD's (quoted, in English, in docs/decisiones.md), with its worked

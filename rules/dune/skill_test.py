@@ -167,6 +167,7 @@ def roll_test(
 
 
 def check_open(roll: DuneRoll) -> None:
+    """Refuse to change a roll that is settled: its Impulso saved, or turned into Amenaza."""
     if roll.closed:
         raise RuleError("dune.closed")
 

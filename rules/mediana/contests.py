@@ -1,4 +1,5 @@
-"""Mediana's opposed tests: each side rolls, the highest success wins."""
+"""Mediana's opposed tests: each side rolls; the highest total among those that did not
+fail outright wins, and a tie is the GM's to accept or reroll."""
 
 from __future__ import annotations
 
