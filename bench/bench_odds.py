@@ -2,7 +2,7 @@
 
 Run: ``python bench/bench_odds.py`` (test extras installed: icepool is a test dependency).
 icepool computes the same first comparison by enumerating both pools' multisets and
-applying ``rules.donjon.compare`` to every pair, exactly; it is run only on the sizes it
+applying ``rules.donjon.contest.compare`` to every pair, exactly; it is run only on the sizes it
 finishes in seconds. Times are the process's CPU time (the machine is shared: other
 processes' load would otherwise decide the figures), with every memo cleared first.
 """
@@ -19,7 +19,12 @@ import icepool
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from rules import donjon, expression, odds
+from rules import expression, odds
+from rules.dnd5e import odds as dnd5e_odds
+from rules.donjon import contest
+from rules.donjon import odds as donjon_odds
+from rules.dune import odds as dune_odds
+from rules.mediana import odds as mediana_odds
 
 
 def best_ms(fn: Callable[[], object], repeat: int = 5) -> float:
@@ -34,7 +39,7 @@ def best_ms(fn: Callable[[], object], repeat: int = 5) -> float:
 def clear_memos() -> None:
     """Every memo the odds can use: each question's, the per-rank Mediana tables and the
     parsed damage expressions."""
-    for module in (odds, expression):
+    for module in (odds, donjon_odds, dune_odds, dnd5e_odds, mediana_odds, expression):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
@@ -57,15 +62,15 @@ def uncached(fn: Callable[..., object]) -> Callable[..., object]:
 
 def icepool_first(n: int, m: int, sides: int) -> object:
     def compared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[str, int]:
-        result = donjon.compare(a, b, sides)
+        result = contest.compare(a, b, sides)
         return (result.winner or "tie", result.successes)
 
     return icepool.map(compared, icepool.d(sides).pool(n).expand(), icepool.d(sides).pool(m).expand())
 
 
 def main() -> None:
-    donjon_dist = uncached(odds.donjon_distribution)
-    donjon_exact = uncached(odds.donjon_exact)
+    donjon_dist = uncached(donjon_odds.donjon_distribution)
+    donjon_exact = uncached(donjon_odds.donjon_exact)
     rows = []
     for n, m, sides in [(2, 2, 20), (3, 3, 10), (5, 5, 6), (6, 6, 6)]:
         ours = best_ms(lambda n=n, m=m, sides=sides: donjon_exact(n, m, sides), 3)
@@ -84,11 +89,11 @@ def main() -> None:
         both = f"{fast:.1f} ms (floats), {exact:.1f} ms (exact)"
         rows.append((f"Donjon {n} vs {m} d20 (median of {RUNS})", both, "—", "—"))
     others: dict[str, Callable[[], object]] = {
-        "Dune, 5 dice, focus, range 3": lambda: uncached(odds.dune_distribution)(14, 5, 6, 3, 2, 1),
-        "D&D attack with advantage and 2d6+3": lambda: uncached(odds.dnd_distribution)(
+        "Dune, 5 dice, focus, range 3": lambda: uncached(dune_odds.dune_distribution)(14, 5, 6, 3, 2, 1),
+        "D&D attack with advantage and 2d6+3": lambda: uncached(dnd5e_odds.dnd_distribution)(
             5, 15, "ventaja", True, "2d6+3"
         ),
-        "Mediana, exploding, rank alto": lambda: uncached(odds.mediana_distribution)(10, 25, "alto"),
+        "Mediana, exploding, rank alto": lambda: uncached(mediana_odds.mediana_distribution)(10, 25, "alto"),
     }
     for name, fn in others.items():
         rows.append((name, f"{median_ms(fn):.2f} ms", "—", "—"))

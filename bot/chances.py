@@ -11,7 +11,12 @@ table's setting, passed by the render) and is empty when it is false, an empty l
 from __future__ import annotations
 
 from bot.i18n import Lang, percent, t
-from rules import dnd5e, dune, odds
+from rules import odds
+from rules.dnd5e import checks
+from rules.dnd5e import odds as dnd5e_odds
+from rules.donjon import odds as donjon_odds
+from rules.dune import odds as dune_odds
+from rules.dune import pools
 
 
 def dune_bought_line(
@@ -31,9 +36,11 @@ def dune_bought_line(
     chances = [
         percent(
             lang,
-            odds.dune_distribution(target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)).p_pass,
+            dune_odds.dune_distribution(
+                target, 2 + bought, focus, rng, difficulty, min(ones, 2 + bought)
+            ).p_pass,
         )
-        for bought in range(dune.MAX_BOUGHT + 1)
+        for bought in range(pools.MAX_BOUGHT + 1)
     ]
     return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
 
@@ -55,10 +62,12 @@ def dune_assisted_line(
         percent(
             lang,
             float(
-                odds.dune_assisted_pass(target, 2 + bought, helpers, focus, difficulty, min(ones, 2 + bought))
+                dune_odds.dune_assisted_pass(
+                    target, 2 + bought, helpers, focus, difficulty, min(ones, 2 + bought)
+                )
             ),
         )
-        for bought in range(dune.MAX_BOUGHT + 1)
+        for bought in range(pools.MAX_BOUGHT + 1)
     ]
     return t(lang, "odds.dune.bought", zero=chances[0], one=chances[1], two=chances[2], three=chances[3])
 
@@ -68,18 +77,20 @@ def dnd_modes_line(lang: Lang, modifier: int, target: int, attack: bool, *, show
     if not shown:
         return ""
     p = {
-        m.value: percent(lang, odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0)
-        for m in dnd5e.Mode
+        m.value: percent(
+            lang, dnd5e_odds.dnd_distribution(modifier, target, m.value, attack).p_success or 0.0
+        )
+        for m in checks.Mode
     }
     return t(lang, "odds.dnd.modes", normal=p["normal"], advantage=p["ventaja"], disadvantage=p["desventaja"])
 
 
 def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str:
     """The chance to win with and without the banked dice put in, in one line."""
-    with_bank = odds.donjon_distribution(min(dice, odds.MAX_POOL), min(against, odds.MAX_POOL), sides).win(
-        "a"
-    )
-    without = odds.donjon_distribution(
+    with_bank = donjon_odds.donjon_distribution(
+        min(dice, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
+    ).win("a")
+    without = donjon_odds.donjon_distribution(
         min(dice - bank, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
     ).win("a")
     return t(
@@ -101,5 +112,7 @@ def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int, *, s
     if bank:
         return donjon_bank_line(lang, dice, bank, against, sides)
     return t(
-        lang, "odds.donjon.plain", p=percent(lang, odds.donjon_distribution(dice, against, sides).win("a"))
+        lang,
+        "odds.donjon.plain",
+        p=percent(lang, donjon_odds.donjon_distribution(dice, against, sides).win("a")),
     )

@@ -26,6 +26,7 @@ pick them are CLDR's, through Babel; so are the decimal and percent formats of
 from __future__ import annotations
 
 import copy
+import inspect
 import string
 import tomllib
 from collections.abc import Callable, Mapping
@@ -159,13 +160,27 @@ def T(key: str) -> app_commands.locale_str:
 
 def options(prefix: str, *names: str) -> Callable[[F], F]:
     """Name and describe a command's options from the catalog: ``{prefix}.{name}`` is the
-    option's name, ``{prefix}.{name}.desc`` its description."""
+    option's name, ``{prefix}.{name}.desc`` its description.
+
+    Without ``names``, the options are the callback's own parameters (after ``self`` and the
+    interaction) that no decorator below this one (applied first) has named already, so a
+    command states them once, in its signature. ``names`` picks some from another family
+    (``@options("fichas.opt", "como")``, below the command's own)."""
 
     def decorate(func: F) -> F:
-        described = app_commands.describe(**{n: T(f"{prefix}.{n}.desc") for n in names})(func)
-        return app_commands.rename(**{n: T(f"{prefix}.{n}") for n in names})(described)
+        chosen = names or _unnamed_parameters(func)
+        described = app_commands.describe(**{n: T(f"{prefix}.{n}.desc") for n in chosen})(func)
+        return app_commands.rename(**{n: T(f"{prefix}.{n}") for n in chosen})(described)
 
     return decorate
+
+
+def _unnamed_parameters(func: Callable[..., Any]) -> tuple[str, ...]:
+    parameters = list(inspect.signature(func).parameters)
+    if parameters[:1] == ["self"]:
+        parameters.pop(0)
+    named = getattr(func, "__discord_app_commands_param_rename__", {})
+    return tuple(p for p in parameters[1:] if p not in named)
 
 
 class Translator(app_commands.Translator):

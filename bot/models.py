@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.donjon import START_LEVEL
+from rules.donjon.difficulty import START_LEVEL
 from rules.errors import RuleError
 
 

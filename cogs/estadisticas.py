@@ -81,7 +81,7 @@ class Estadisticas(commands.Cog):
 
     @app_commands.command(name=T("estadisticas.cmd"), description=T("estadisticas.cmd.desc"))
     @anywhere
-    @options("estadisticas.opt", "de", "dias", "dado")
+    @options("estadisticas.opt")
     @app_commands.choices(de=[Choice(name=T(f"estadisticas.de.{s}"), value=s) for s in SCOPES])
     async def estadisticas(
         self,

@@ -138,7 +138,7 @@ class Guardada(commands.Cog):
         return choices
 
     @group.command(name=T("guardada.crear"), description=T("guardada.crear.desc"))
-    @options("guardada.opt", "nombre", "expresion", "valores", "ultima", "compartida")
+    @options("guardada.opt")
     async def crear(
         self,
         interaction: discord.Interaction,
@@ -180,7 +180,7 @@ class Guardada(commands.Cog):
         )
 
     @group.command(name=T("guardada.tirar"), description=T("guardada.tirar.desc"))
-    @options("guardada.opt", "nombre", "valores", "privada")
+    @options("guardada.opt")
     async def tirar(
         self,
         interaction: discord.Interaction[Tirada],
@@ -229,7 +229,7 @@ class Guardada(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "guardada.list"), text), ephemeral=True)
 
     @group.command(name=T("guardada.borrar"), description=T("guardada.borrar.desc"))
-    @options("guardada.opt", "nombre")
+    @options("guardada.opt")
     async def borrar(self, interaction: discord.Interaction, nombre: app_commands.Range[str, 1, 40]) -> None:
         saved = await self.find(interaction, nombre)
         if saved.scope and saved.creator_id != interaction.user.id:

@@ -38,7 +38,7 @@ from bot.reveal import RevealButton
 from bot.sheets.live import sheet_pools
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
-from rules import dune
+from rules.dune import pools as dune_pools
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
 HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
@@ -245,7 +245,7 @@ class Mesa(commands.Cog):
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools, players))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))
-    @options("mesa.opt", "sistema")
+    @options("mesa.opt")
     @app_commands.choices(sistema=SYSTEM_CHOICES)
     @table_option
     async def sistema(
@@ -259,7 +259,7 @@ class Mesa(commands.Cog):
         await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
-    @options("mesa.opt", "miembro")
+    @options("mesa.opt")
     async def dj(self, interaction: discord.Interaction, miembro: discord.Member | None = None) -> None:
         """Hand the table over. The GM passes it on; anyone who may manage channels can
         always take over (a table whose GM left the server)."""
@@ -274,7 +274,7 @@ class Mesa(commands.Cog):
         await send(interaction, embed=embeds.card("", text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.canal_dj"), description=T("mesa.canal_dj.desc"))
-    @options("mesa.opt", "canal")
+    @options("mesa.opt")
     async def canal_dj(
         self, interaction: discord.Interaction, canal: discord.TextChannel | None = None
     ) -> None:
@@ -329,7 +329,7 @@ class Mesa(commands.Cog):
             raise Refusal("mesa.canal_dj.taken", channel=channel_id, table=other.channel_id, gm=other.gm_id)
 
     @mesa.command(name=T("mesa.ajustes"), description=T("mesa.ajustes.desc"))
-    @options("mesa.opt", "secretas_jugadores", "probabilidades", "vida_tablero")
+    @options("mesa.opt")
     @app_commands.choices(vida_tablero=HIT_POINT_CHOICES)
     @table_option
     async def ajustes(
@@ -366,7 +366,7 @@ class Mesa(commands.Cog):
     # -- the live board (issue 19: bot/board) ----------------------------------------------------
 
     @mesa.command(name=T("board.cmd"), description=T("board.cmd.desc"))
-    @options("board.opt", "ocultar_amenaza")
+    @options("board.opt")
     @table_option
     async def tablero(
         self, interaction: discord.Interaction, ocultar_amenaza: bool | None = None, mesa: str | None = None
@@ -416,7 +416,7 @@ class Mesa(commands.Cog):
         )
 
     @mesa.command(name=T("cronica.cmd"), description=T("cronica.cmd.desc"))
-    @options("cronica.opt", "desde", "hasta", "formato")
+    @options("cronica.opt")
     @app_commands.choices(formato=[Choice(name=T(f"cronica.formato.{f}"), value=f) for f in cronica.FORMATS])
     @table_option
     async def cronica(
@@ -435,7 +435,7 @@ class Mesa(commands.Cog):
     # -- the ledger ----------------------------------------------------------------------------
 
     @mesa.command(name=T("mesa.historial"), description=T("mesa.historial.desc"))
-    @options("mesa.opt", "reserva", "jugador")
+    @options("mesa.opt")
     @table_option
     async def historial(
         self,
@@ -457,7 +457,7 @@ class Mesa(commands.Cog):
     # -- undo and reset --------------------------------------------------------------------------
 
     @mesa.command(name=T("mesa.deshacer"), description=T("mesa.deshacer.desc"))
-    @options("mesa.opt", "reserva", "jugador")
+    @options("mesa.opt")
     @table_option
     async def deshacer(
         self,
@@ -566,7 +566,7 @@ def undo_refusal(outcome: Refused) -> Refusal:
 
 # What the end of a scene does to each system's pools.
 SCENE_END: dict[System, tuple[Change, ...]] = {
-    System.DUNE: (Change("impulso", dune.scene_end().momentum, clamp=True),),
+    System.DUNE: (Change("impulso", dune_pools.scene_end().momentum, clamp=True),),
 }
 # The pools named for one scene (cogs/dune/state.py: a trait, a created asset).
 SCENE_POOLS: dict[System, tuple[str, ...]] = {System.DUNE: ("rasgo:", "recurso:")}

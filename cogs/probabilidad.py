@@ -19,23 +19,35 @@ from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
 from bot.models import Table
 from bot.options import Bounded
-from rules import dnd5e, donjon, dune, mediana, odds
+from rules import odds
+from rules.dnd5e import checks as dnd5e_checks
+from rules.dnd5e import odds as dnd5e_odds
+from rules.donjon import difficulty as donjon_difficulty
+from rules.donjon import odds as rules_donjon_odds
+from rules.dune import odds as rules_dune_odds
+from rules.dune import pools, successes
+from rules.dune import skill_test as dune_skill_test
+from rules.mediana import checks as mediana_checks
+from rules.mediana import odds as rules_mediana_odds
+from rules.mediana import ranks as mediana_ranks
 
-DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
-RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
+DIFFICULTY_CHOICES = [
+    Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon_difficulty.DIFFICULTIES
+]
+RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana_ranks.RANKS]
 MAX_BARS = 30
 # Donjon's pool sizes stay app_commands.Range: rules.odds refuses a larger pool with its own
 # sentence ("para las probabilidades…"), which says more than a bare range would.
-DuneScore = app_commands.Transform[int, Bounded(1, dune.MAX_SCORE)]
-DuneDrive = app_commands.Transform[int, Bounded(0, dune.MAX_SCORE)]
-DuneDifficulty = app_commands.Transform[int, Bounded(0, dune.MAX_RAISED_DIFFICULTY)]
-DuneBought = app_commands.Transform[int, Bounded(0, dune.MAX_BOUGHT)]
-DuneComplicationRange = app_commands.Transform[int, Bounded(1, dune.MAX_COMPLICATION_RANGE)]
-DndModifier = app_commands.Transform[int, Bounded(-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)]
-DndTarget = app_commands.Transform[int, Bounded(1, dnd5e.MAX_TARGET)]
-MedianaScore = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE, mediana.MAX_SCORE)]
-MedianaSkill = app_commands.Transform[int, Bounded(0, mediana.MAX_SCORE)]
-MedianaDifficulty = app_commands.Transform[int, Bounded(0, mediana.MAX_DIFFICULTY)]
+DuneScore = app_commands.Transform[int, Bounded(1, dune_skill_test.MAX_SCORE)]
+DuneDrive = app_commands.Transform[int, Bounded(0, dune_skill_test.MAX_SCORE)]
+DuneDifficulty = app_commands.Transform[int, Bounded(0, successes.MAX_RAISED_DIFFICULTY)]
+DuneBought = app_commands.Transform[int, Bounded(0, pools.MAX_BOUGHT)]
+DuneComplicationRange = app_commands.Transform[int, Bounded(1, successes.MAX_COMPLICATION_RANGE)]
+DndModifier = app_commands.Transform[int, Bounded(-dnd5e_checks.MAX_MODIFIER, dnd5e_checks.MAX_MODIFIER)]
+DndTarget = app_commands.Transform[int, Bounded(1, dnd5e_checks.MAX_TARGET)]
+MedianaScore = app_commands.Transform[int, Bounded(-mediana_checks.MAX_SCORE, mediana_checks.MAX_SCORE)]
+MedianaSkill = app_commands.Transform[int, Bounded(0, mediana_checks.MAX_SCORE)]
+MedianaDifficulty = app_commands.Transform[int, Bounded(0, mediana_checks.MAX_DIFFICULTY)]
 # A result less likely than this (under 0.05 %) is not drawn: its bar would be invisible.
 NEGLIGIBLE = 0.0005
 # The largest mean damage shown: a float still exact to the decimal, which CLDR formatting
@@ -77,7 +89,7 @@ async def answer(
     )
 
 
-def donjon_chart(lang: Lang, title: str, result: odds.DonjonOdds) -> Chart:
+def donjon_chart(lang: Lang, title: str, result: rules_donjon_odds.DonjonOdds) -> Chart:
     """Both sides on one axis: the rival's wins on the left (most successes outermost),
     yours on the right; the line between them is the middle of the table."""
     theirs = shown(result.successes("b"), MAX_BARS // 2)
@@ -96,7 +108,7 @@ def donjon_chart(lang: Lang, title: str, result: odds.DonjonOdds) -> Chart:
 
 
 def dnd_chart(
-    lang: Lang, title: str, result: odds.DndOdds, modifier: int, target: int | None, attack: bool
+    lang: Lang, title: str, result: dnd5e_odds.DndOdds, modifier: int, target: int | None, attack: bool
 ) -> Chart:
     """Totals coloured by the verdict; on an attack a natural 20 is a critical and a
     natural 1 a miss, whatever the total."""
@@ -151,12 +163,12 @@ class Probabilidad(commands.Cog):
         against = (
             contra
             if contra is not None
-            else donjon.difficulty_dice(
+            else donjon_difficulty.difficulty_dice(
                 dificultad.value if dificultad else "media", table.settings.donjon_level
             )
         )
         sides = min(table.settings.donjon_sides, 100)
-        result = odds.donjon_distribution(dados, against, sides)
+        result = rules_donjon_odds.donjon_distribution(dados, against, sides)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = [
@@ -206,7 +218,7 @@ class Probabilidad(commands.Cog):
             dificultad,
             int(determinacion),
         )
-        result = odds.dune_distribution(*args)
+        result = rules_dune_odds.dune_distribution(*args)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)
         lines = [
@@ -247,8 +259,8 @@ class Probabilidad(commands.Cog):
         ataque: bool = False,
         dano: app_commands.Range[str, 1, 200] | None = None,
     ) -> None:
-        mode = dnd5e.mode(ventaja, desventaja).value
-        result = odds.dnd_distribution(modificador, cd, mode, ataque, dano)
+        mode = dnd5e_checks.mode(ventaja, desventaja).value
+        result = dnd5e_odds.dnd_distribution(modificador, cd, mode, ataque, dano)
         lang = lang_for(interaction.locale)
         means = (result.damage_hit, result.damage_critical, result.expected_damage)
         if any(m is not None and abs(m) > MAX_MEAN_DAMAGE for m in means):
@@ -293,10 +305,12 @@ class Probabilidad(commands.Cog):
         if solo_atributo and habilidad:
             raise Refusal("odds.mediana.attribute_with_skill")
         skill = None if solo_atributo else habilidad
-        kind = mediana.roll_kind(solo_atributo)["skill_test"]
-        ranks = {r: mediana.odds_rank(r, skill, malherido) for r in mediana.RANKS}
+        kind = mediana_checks.roll_kind(solo_atributo)["skill_test"]
+        ranks = {r: mediana_ranks.odds_rank(r, skill, malherido) for r in mediana_ranks.RANKS}
         results = {
-            r: odds.mediana_distribution(atributo + habilidad, dificultad, rank, skill_test=kind)
+            r: rules_mediana_odds.mediana_distribution(
+                atributo + habilidad, dificultad, rank, skill_test=kind
+            )
             for r, rank in ranks.items()
         }
         await interaction.response.defer()
@@ -313,7 +327,7 @@ class Probabilidad(commands.Cog):
         )
 
 
-def mediana_line(lang: Lang, base: str, rank: str, result: odds.MedianaOdds) -> str:
+def mediana_line(lang: Lang, base: str, rank: str, result: rules_mediana_odds.MedianaOdds) -> str:
     """One rank's chances; when the roll drops it, say which rank it rolls at."""
     key = "odds.mediana.rank" if base == rank else "odds.mediana.rank_dropped"
     return t(
@@ -328,12 +342,17 @@ def mediana_line(lang: Lang, base: str, rank: str, result: odds.MedianaOdds) -> 
 
 
 def mediana_chart(
-    lang: Lang, result: odds.MedianaOdds, rank: str, score: int, difficulty: int, skill_test: bool
+    lang: Lang,
+    result: rules_mediana_odds.MedianaOdds,
+    rank: str,
+    score: int,
+    difficulty: int,
+    skill_test: bool,
 ) -> Chart:
     """Totals of the rank rolled: failure, success, and critical from the difficulty + 10
     on; in a skill test an objective die of 1 fails whatever the total. A fumble depends on
     the dice, not the total: its chance is written in the legend."""
-    critical = difficulty + mediana.CRITICAL_MARGIN
+    critical = difficulty + mediana_checks.CRITICAL_MARGIN
 
     def kind(bar: Bar) -> str:
         if skill_test and int(bar.label) == score + 1:

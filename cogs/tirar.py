@@ -96,7 +96,7 @@ class Tirar(commands.Cog):
 
     @app_commands.command(name=T("tirar.cmd"), description=T("tirar.cmd.desc"))
     @anywhere
-    @options("tirar.opt", "expresion", "privada")
+    @options("tirar.opt")
     @reason_option
     @secret_option
     async def tirar(

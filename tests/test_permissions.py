@@ -130,7 +130,7 @@ async def dnd_tracker(h: Harness) -> dict[str, Any]:
     assert h.bot is not None
     h.bot.rng = random.Random(1)
     tracker = (await h.bot.store.records(CHANNEL_ID, "dnd_combate", 1))[0]
-    return {"combatiente": tracker.data["combatants"][-1]["key"]}
+    return {"combatiente": tracker.data["entries"][-1]["combatant"]["key"]}
 
 
 async def dnd_tracker_open(h: Harness) -> None:

@@ -24,7 +24,7 @@ import pytest
 from discord import AppCommandOptionType, app_commands
 
 from bot import charts
-from rules import donjon
+from rules.donjon import posted as donjon_posted
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
 
@@ -308,7 +308,7 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
     record = await sweep.h.bot.store.record(int(reply.message.custom_ids[0].rsplit(":", 1)[1]))
     assert record is not None
-    law = donjon.from_data(record.data).law
+    law = donjon_posted.from_data(record.data).law
     assert law is not None and law.narrated and RIVAL.id in law.banked
 
 

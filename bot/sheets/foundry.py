@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rules import dnd5e
+from rules.dnd5e import checks
 
 # A Foundry export carries item descriptions, effects and flags the sheet does not keep: it
 # may be larger than a sheet file (bot.sheets.io.MAX_BYTES), within this bound.
@@ -126,7 +126,7 @@ def sheet_data(actor: dict[str, Any]) -> dict[str, Any]:
         raise Unreadable(problems)
     system = actor["system"]
     scores = {key: system["abilities"][key]["value"] for key in ABILITIES}
-    mods = {key: dnd5e.ability_modifier(score) for key, score in scores.items()}
+    mods = {key: checks.ability_modifier(score) for key, score in scores.items()}
     classes = [item for item in actor.get("items") or [] if item.get("type") == "class"]
     level = sum(item["system"]["levels"] for item in classes)
     skills = _skills(system.get("skills") or {})
@@ -143,7 +143,7 @@ def sheet_data(actor: dict[str, Any]) -> dict[str, Any]:
         "pg": hit_points(system["attributes"]["hp"], classes, mods["con"]),
         "velocidad": speed(system["attributes"].get("movement") or {}),
         **_traits(system.get("traits") or {}),
-        "ataques": [attack(item, mods, dnd5e.proficiency_bonus(level)) for item in _weapons(actor)],
+        "ataques": [attack(item, mods, checks.proficiency_bonus(level)) for item in _weapons(actor)],
         "rasgos": _features(actor, skills[0.5]),
     }
 
@@ -237,7 +237,7 @@ def _ac_problems(ac: Any) -> Iterator[Problem]:
     if calc not in (None, "", "default", "flat", "natural", *UNARMOURED):
         yield ("foundry_ac", "system.attributes.ac.calc", calc)
     elif calc in ("flat", "natural"):
-        yield from _integer(ac.get("flat"), "system.attributes.ac.flat", 1, dnd5e.MAX_TARGET)
+        yield from _integer(ac.get("flat"), "system.attributes.ac.flat", 1, checks.MAX_TARGET)
 
 
 def _speed_problems(movement: Any) -> Iterator[Problem]:
@@ -272,7 +272,7 @@ def _armour_problems(items: list[dict[str, Any]]) -> Iterator[Problem]:
             if not isinstance(armour, dict):
                 yield ("invalid", f"items.{i}.system.armor", None)
                 continue
-            yield from _integer(armour.get("value"), f"items.{i}.system.armor.value", 0, dnd5e.MAX_TARGET)
+            yield from _integer(armour.get("value"), f"items.{i}.system.armor.value", 0, checks.MAX_TARGET)
             if armour.get("dex") is not None:
                 yield from _integer(armour["dex"], f"items.{i}.system.armor.dex", 0, 10)
 

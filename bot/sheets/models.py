@@ -3,8 +3,8 @@ rules' own keys ("sigilo", "destreza"), every size bounded.
 
 Ranges are the books' (docs/decisiones.md, "Fichas"): Dune skills and drives "entre 4 y
 8"; D&D ability scores 1–30 and levels 1–20; Donjon attributes 0–6 ("entre uno y seis",
-cero para monstruos) and dice counts up to ``rules.donjon.MAX_POOL``; Mediana scores up to
-``rules.mediana.MAX_SCORE``. A number play changes (hit points, Heridas, Provisiones,
+cero para monstruos) and dice counts up to ``rules.donjon.contest.MAX_POOL``; Mediana scores up to
+``rules.mediana.checks.MAX_SCORE``. A number play changes (hit points, Heridas, Provisiones,
 Riqueza) is in the file as its current value; the store keeps it in a ledger pool.
 """
 
@@ -25,8 +25,13 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from bot.names import fold
-from rules import dnd5e, donjon, dune, mediana
+from rules.dnd5e import attacks
+from rules.dnd5e import checks as dnd5e_checks
+from rules.donjon import contest, difficulty, sheet
+from rules.dune import skill_test
 from rules.errors import RuleError
+from rules.mediana import checks as mediana_checks
+from rules.mediana import health
 
 VERSION: Literal[1] = 1
 # The validation context of a stored sheet read back (``bot.sheets.io.validate``): the rules a
@@ -47,7 +52,7 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=TEXT_LIMIT)]
 DuneScore = Annotated[int, Field(ge=4, le=8)]
 Ability = Literal["fuerza", "destreza", "constitucion", "inteligencia", "sabiduria", "carisma"]
-# The SRD's skills, as rules.dnd5e.SKILLS names them (a test pins that they are the same).
+# The SRD's skills, as rules.dnd5e.checks.SKILLS names them (a test pins that they are the same).
 Skill = Literal[
     "acrobacias",
     "atletismo",
@@ -69,8 +74,8 @@ Skill = Literal[
     "trato_con_animales",
 ]
 HitPoints = Annotated[int, Field(ge=0, le=999)]
-Dice = Annotated[int, Field(ge=0, le=donjon.MAX_POOL)]
-MedianaScore = Annotated[int, Field(ge=-mediana.MAX_SCORE, le=mediana.MAX_SCORE)]
+Dice = Annotated[int, Field(ge=0, le=contest.MAX_POOL)]
+MedianaScore = Annotated[int, Field(ge=-mediana_checks.MAX_SCORE, le=mediana_checks.MAX_SCORE)]
 
 
 class Part(BaseModel):
@@ -119,8 +124,8 @@ class Drive(Part):
         """ "cualquier motivación incrementada hasta 6 gana una frase": a drive of 6 or more
         has its statement (one below 6 has none: :attr:`statement` ignores its text). A rule
         of what is written: a sheet stored before it was read back still loads."""
-        if written(info) and self.valor >= dune.STATEMENT_FROM and not self.declaracion:
-            raise PydanticCustomError("statement", "declaracion", {"limit": dune.STATEMENT_FROM})
+        if written(info) and self.valor >= skill_test.STATEMENT_FROM and not self.declaracion:
+            raise PydanticCustomError("statement", "declaracion", {"limit": skill_test.STATEMENT_FROM})
         return self
 
     @property
@@ -128,7 +133,7 @@ class Drive(Part):
         """Whether the drive has a statement, which Determinación needs ("No puedes gastar
         Determinación si la motivación que empleas no tiene declaración"); "por debajo de
         6, ya no tendrá frase asociada"."""
-        return self.valor >= dune.STATEMENT_FROM and bool(self.declaracion)
+        return self.valor >= skill_test.STATEMENT_FROM and bool(self.declaracion)
 
 
 class DuneDrives(Part):
@@ -180,7 +185,7 @@ class DndHitPoints(Part):
 class Attack(Part):
     nombre: Name
     caracteristica: Ability | None = None
-    bonificacion: int = Field(0, ge=-dnd5e.MAX_MODIFIER, le=dnd5e.MAX_MODIFIER)
+    bonificacion: int = Field(0, ge=-dnd5e_checks.MAX_MODIFIER, le=dnd5e_checks.MAX_MODIFIER)
     competente: bool = True
     dano: Annotated[str, StringConstraints(strip_whitespace=True, max_length=TEXT_LIMIT)] = ""
     tipo: Annotated[str, StringConstraints(strip_whitespace=True, max_length=30)] = ""
@@ -189,13 +194,13 @@ class Attack(Part):
     def _damage_parses(self) -> Attack:
         if self.dano:
             try:
-                dnd5e.critical_tree(self.dano)
+                attacks.critical_tree(self.dano)
             except RuleError as error:
                 raise PydanticCustomError("damage", "dano", {"limit": self.dano}) from error
         return self
 
 
-# A monster's challenge rating as its stat block writes it (rules.dnd5e.CHALLENGE_RATINGS,
+# A monster's challenge rating as its stat block writes it (rules.dnd5e.checks.CHALLENGE_RATINGS,
 # a test pins that they are the same).
 ChallengeRating = Literal[
     "0",
@@ -235,7 +240,7 @@ ChallengeRating = Literal[
 ]
 
 
-# SRD 5.2's damage types (rules.dnd5e_damage.DAMAGE_TYPES, a test pins that they are the same).
+# SRD 5.2's damage types (rules.dnd5e.damage_types.DAMAGE_TYPES, a test pins that they are the same).
 DamageType = Literal[
     "acido",
     "contundente",
@@ -260,10 +265,10 @@ class DndSheet(SheetBase):
     # An NPC's challenge rating: when given, its proficiency bonus comes from it, not the level.
     vd: ChallengeRating | None = None
     caracteristicas: Abilities
-    competencias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
-    pericias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e.SKILLS))
+    competencias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e_checks.SKILLS))
+    pericias: list[Skill] = Field(default_factory=list, max_length=len(dnd5e_checks.SKILLS))
     salvaciones: list[Ability] = Field(default_factory=list, max_length=6)
-    ca: int = Field(ge=1, le=dnd5e.MAX_TARGET)
+    ca: int = Field(ge=1, le=dnd5e_checks.MAX_TARGET)
     pg: DndHitPoints
     velocidad: int = Field(9, ge=0, le=100)
     # The damage types its damage is halved by, doubled by, or none of it taken (SRD 5.2).
@@ -283,13 +288,13 @@ class DndSheet(SheetBase):
     def proficiency(self) -> int:
         """The proficiency bonus: by challenge rating when the sheet has one, else by level."""
         if self.vd is not None:
-            return dnd5e.proficiency_bonus(dnd5e.challenge_level(self.vd))
-        return dnd5e.proficiency_bonus(self.nivel)
+            return dnd5e_checks.proficiency_bonus(dnd5e_checks.challenge_level(self.vd))
+        return dnd5e_checks.proficiency_bonus(self.nivel)
 
     @property
     def proficiency_level(self) -> int:
         """The level (or challenge rating, fractions as 0) the proficiency table reads."""
-        return self.nivel if self.vd is None else dnd5e.challenge_level(self.vd)
+        return self.nivel if self.vd is None else dnd5e_checks.challenge_level(self.vd)
 
     @model_validator(mode="after")
     def _expertise_needs_proficiency(self) -> DndSheet:
@@ -314,7 +319,7 @@ class DonjonAttributes(Part):
 
 class DonjonSkill(Part):
     nombre: Name
-    dados: Annotated[int, Field(ge=1, le=donjon.MAX_POOL)]
+    dados: Annotated[int, Field(ge=1, le=contest.MAX_POOL)]
 
 
 class DonjonSaves(Part):
@@ -334,20 +339,20 @@ class DonjonItem(Part):
 
     nombre: Name
     tipo: Literal["arma", "arma_distancia", "armadura", "escudo", "objeto"] = "objeto"
-    nd: int = Field(0, ge=donjon.MIN_DAMAGE_LEVEL, le=donjon.MAX_DAMAGE_LEVEL)
+    nd: int = Field(0, ge=sheet.MIN_DAMAGE_LEVEL, le=sheet.MAX_DAMAGE_LEVEL)
     magico: bool = False
     habilidades: list[DonjonSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
 
     @model_validator(mode="after")
     def _mundane_skills(self) -> DonjonItem:
-        if not self.magico and any(s.dados > donjon.MAX_ITEM_SKILL for s in self.habilidades):
-            raise PydanticCustomError("item_skill", "habilidades", {"limit": donjon.MAX_ITEM_SKILL})
+        if not self.magico and any(s.dados > difficulty.MAX_ITEM_SKILL for s in self.habilidades):
+            raise PydanticCustomError("item_skill", "habilidades", {"limit": difficulty.MAX_ITEM_SKILL})
         return self
 
 
 class DonjonSheet(SheetBase):
     sistema: Literal["donjon"] = "donjon"
-    nivel: int = Field(ge=1, le=donjon.MAX_LEVEL)
+    nivel: int = Field(ge=1, le=difficulty.MAX_LEVEL)
     atributos: DonjonAttributes
     habilidades: list[DonjonSkill] = Field(default_factory=list, max_length=LIST_LIMIT)
     salvaciones: DonjonSaves = DonjonSaves()
@@ -364,7 +369,7 @@ class DonjonSheet(SheetBase):
         is written (an import, an edit): a sheet stored before it was read back still loads."""
         if not written(info):
             return self
-        cap = donjon.characteristic_cap(self.nivel)
+        cap = sheet.characteristic_cap(self.nivel)
         dice = {"heridas": self.heridas, **self.salvaciones.model_dump()}
         dice |= {s.nombre: s.dados for s in self.habilidades}
         over = next((name for name, n in dice.items() if n > cap), None)
@@ -384,14 +389,14 @@ class MedianaAttribute(Part):
 class MedianaSkill(Part):
     nombre: Name
     atributo: Name
-    valor: Annotated[int, Field(ge=0, le=mediana.MAX_SCORE)]
+    valor: Annotated[int, Field(ge=0, le=mediana_checks.MAX_SCORE)]
 
 
 class MedianaHealth(Part):
     """PV only: the Físico they follow is the sheet's attribute (:func:`physique_in`)."""
 
     maximos: Annotated[int, Field(ge=1, le=1000)]
-    actuales: Annotated[int, Field(ge=-6 * mediana.MAX_SCORE, le=1000)]
+    actuales: Annotated[int, Field(ge=-6 * mediana_checks.MAX_SCORE, le=1000)]
 
 
 # The attribute malherido and death follow ("iguales o menores a su Físico", "Físico x6 PV"),
@@ -418,8 +423,8 @@ def physique_of(data: Mapping[str, Any]) -> int:
 
 
 class Armour(Part):
-    absorcion: int = Field(0, ge=0, le=mediana.MAX_SCORE)
-    estorbo: int = Field(0, ge=0, le=mediana.MAX_SCORE)
+    absorcion: int = Field(0, ge=0, le=mediana_checks.MAX_SCORE)
+    estorbo: int = Field(0, ge=0, le=mediana_checks.MAX_SCORE)
 
 
 class MedianaSheet(SheetBase):
@@ -450,8 +455,8 @@ class MedianaSheet(SheetBase):
     def _has_physique(cls, attributes: list[MedianaAttribute]) -> list[MedianaAttribute]:
         """PV need a Físico of at least 1: malherido at PV ≤ Físico, dead at −Físico × 6."""
         physique = physique_in(attributes)
-        if physique is None or not 1 <= physique <= mediana.MAX_SCORE:
-            raise PydanticCustomError("physique", "atributos", {"limit": f"1..{mediana.MAX_SCORE}"})
+        if physique is None or not 1 <= physique <= mediana_checks.MAX_SCORE:
+            raise PydanticCustomError("physique", "atributos", {"limit": f"1..{mediana_checks.MAX_SCORE}"})
         return attributes
 
     @field_validator("pv")
@@ -461,8 +466,8 @@ class MedianaSheet(SheetBase):
         physique = physique_in(info.data.get("atributos") or ())
         if physique is None:
             return pv
-        if not -physique * mediana.DEATH_FACTOR <= pv.actuales <= pv.maximos:
-            limit = f"{-physique * mediana.DEATH_FACTOR}..{pv.maximos}"
+        if not -physique * health.DEATH_FACTOR <= pv.actuales <= pv.maximos:
+            limit = f"{-physique * health.DEATH_FACTOR}..{pv.maximos}"
             raise PydanticCustomError("health", "actuales", {"limit": limit})
         return pv
 

@@ -1,6 +1,6 @@
 """Conditions on the D&D tracker's creatures: the GM sets and clears them (with a duration in
 rounds), and a roll made by or against a creature of the open combat finds the ones that
-change it (``rules.dnd5e_conditions``), for the builder to apply and the card to name.
+change it (``rules.dnd5e.conditions``), for the builder to apply and the card to name.
 
 Whose a roll is: a player's, their character on the tracker; the GM's with ``como:``, the
 creature linked to that NPC sheet. A creature at 0 hit points is Unconscious without the GM
@@ -14,10 +14,10 @@ from bot.store import Store
 from cogs.dnd5e.build import Options, Whys
 from cogs.dnd5e.joining import player_key
 from cogs.dnd5e.vitals import Target, open_tracker, safe, targets, tracker_of
-from rules import dnd5e_conditions
-from rules.dnd5e import Tracker
-from rules.dnd5e_conditions import Why
-from rules.dnd5e_damage import Condition
+from rules.dnd5e import conditions
+from rules.dnd5e.conditions import Why
+from rules.dnd5e.hit_points import Condition
+from rules.dnd5e.tracker import Tracker
 
 
 def conditions_of(tracker: Tracker, target: Target) -> list[str]:
@@ -53,16 +53,16 @@ async def roll_whys(store: Store, table: Table, kind: str, options: Options, use
     found = await targets(store, table.channel_id, tracker)
     own = own_creature(found, user_id, gm, options.get("ficha_id"))
     mine = conditions_of(tracker, own) if own else []
-    tired = dnd5e_conditions.exhaustion(tracker.exhaustion(own.member.target)) if own else ()
+    tired = conditions.exhaustion(tracker.exhaustion(own.member.target)) if own else ()
     if kind == "prueba":
-        return named((*dnd5e_conditions.check(mine), *tired), own, None)
+        return named((*conditions.check(mine), *tired), own, None)
     if kind == "salvacion":
-        return named((*dnd5e_conditions.save(mine, options["caracteristica"]), *tired), own, None)
+        return named((*conditions.save(mine, options["caracteristica"]), *tired), own, None)
     aimed = options.get("objetivo") or {}
     on_it = aimed.get("tracker") == record.id
     target = next((x for x in found if on_it and x.member.target == aimed["target"]), None)
     theirs = conditions_of(tracker, target) if target else []
-    whys = dnd5e_conditions.attack(mine, theirs, options.get("a_distancia", False))
+    whys = conditions.attack(mine, theirs, options.get("a_distancia", False))
     return named((*whys, *tired), own, aimed.get("name"))
 
 

@@ -18,9 +18,11 @@ from bot.models import BoardHitPoints, Table
 from bot.sheets.live import played
 from bot.store import Store
 from cogs.dnd5e.state import COMBAT_KIND
-from rules import dnd5e, dnd5e_damage
-from rules.dnd5e_conditions import EXHAUSTION, Affliction
-from rules.dnd5e_damage import Condition, Fate, HitPoints
+from rules.dnd5e import death, initiative
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.conditions import EXHAUSTION, Affliction
+from rules.dnd5e.death import Fate
+from rules.dnd5e.hit_points import Condition, HitPoints
 
 # The system's stored id, its declaration's name (cogs/dnd5e/system.py): the sheets it reads.
 SYSTEM = "dnd5e"
@@ -36,7 +38,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
         return
-    tracker = dnd5e.tracker_from_data(record.data)
+    tracker = dnd5e_tracker.tracker_from_data(record.data)
     acting = tracker.acting
     setting = table.settings.board_hit_points
     lines = []
@@ -59,7 +61,7 @@ def points(
     Estable, or Inconsciente with its death saving throws (a monster without a sheet dies
     at 0)."""
     fate = fate or Fate()
-    standing = dnd5e_damage.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
+    standing = death.standing(HitPoints(max(current, 0), maximum), fate, dies_at_zero=dies_at_zero)
     if standing is not Condition.UP:
         saves = (fate.successes, fate.failures) if standing is Condition.UNCONSCIOUS else (0, 0)
         return hp.Hp(current, maximum, standing.value, PG, temporary, saves)
@@ -72,13 +74,13 @@ def points(
     return hp.Hp(current, maximum, state, PG, temporary)
 
 
-def player(combatant: dnd5e.Combatant) -> bool:
+def player(combatant: initiative.Combatant) -> bool:
     """A player's character (``u{user id}``), whose numbers the table sees."""
     return combatant.user_id is not None and not combatant.monster
 
 
 async def combatant_hp(
-    store: Store, table: Table, combatant: dnd5e.Combatant, tracker: dnd5e.Tracker | None = None
+    store: Store, table: Table, combatant: initiative.Combatant, tracker: dnd5e_tracker.Tracker | None = None
 ) -> tuple[hp.Hp, ...]:
     """Each creature's hit points, one per member of a group, with its fate on ``tracker``
     (its death saving throws, stable, dead). A combatant linked to a
@@ -120,7 +122,7 @@ def condition_name(lang: Lang, affliction: Affliction) -> str:
 
 
 def with_conditions(
-    lang: Lang, tracker: dnd5e.Tracker, combatant: dnd5e.Combatant, shown: str | None
+    lang: Lang, tracker: dnd5e_tracker.Tracker, combatant: initiative.Combatant, shown: str | None
 ) -> str | None:
     """The hit points the board shows, then each member's conditions the GM set (the table
     already sees them on the tracker's panel): "7/7 PG · Aturdido"."""

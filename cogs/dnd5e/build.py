@@ -1,7 +1,7 @@
 """From a command's options to a roll's stored data: the rules decide and roll, and the data
 keeps the options too, so *Repetir* can roll the same thing again for whoever presses.
 
-A stored roll holds its d20 test (``rules.dnd5e.roll_to_data``), the parts its modifier
+A stored roll holds its d20 test (``rules.dnd5e.checks.roll_to_data``), the parts its modifier
 is made of (each a ``part``/``value`` pair, zeros left out), and what the card should say
 about the roll: that advantage and disadvantage cancelled, that tool and skill proficiency
 gave advantage, how much cover raised an AC.
@@ -15,14 +15,14 @@ from dataclasses import replace
 from typing import Any
 
 from bot import render
-from rules import dnd5e
-from rules.dnd5e import D20Test
-from rules.dnd5e_conditions import Effect
+from rules.dnd5e import attacks, checks
+from rules.dnd5e.checks import D20Test
+from rules.dnd5e.conditions import Effect
 from rules.expression import ExpressionRoll
 
 Options = dict[str, Any]
 # The conditions that change a roll, as ``cogs.dnd5e.afflictions`` finds them: each a
-# ``name`` (whose), ``condition`` and ``effect`` (a ``rules.dnd5e_conditions.Effect``).
+# ``name`` (whose), ``condition`` and ``effect`` (a ``rules.dnd5e.conditions.Effect``).
 Whys = list[dict[str, Any]]
 Builder = Callable[[random.Random, Options, Whys], dict[str, Any]]
 
@@ -59,7 +59,7 @@ def cancelled(advantage: bool, disadvantage: bool) -> bool:
 
 def test_data(test: D20Test, parts: list[Any], whys: Whys, **notes: Any) -> dict[str, Any]:
     """The stored roll; ``condiciones``: the conditions that changed it, for the card."""
-    return {"test": dnd5e.roll_to_data(test), "parts": parts, "condiciones": whys, **notes}
+    return {"test": checks.roll_to_data(test), "parts": parts, "condiciones": whys, **notes}
 
 
 def by_conditions(whys: Whys, effect: Effect) -> bool:
@@ -88,16 +88,16 @@ def check(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     """An ability check. With a tool: proficiency from either, once, and advantage when
     both ("Si también tienes Competencia en la habilidad … también tienes Ventaja")."""
     skill = options["habilidad"]
-    ability = options["caracteristica"] or (dnd5e.SKILLS[skill] if skill else None)
+    ability = options["caracteristica"] or (checks.SKILLS[skill] if skill else None)
     tool = options.get("herramienta", False)
     ventaja, desventaja = advantage(options, whys)
-    proficient, the_mode = dnd5e.tool_check(options["competencia"], tool, ventaja, desventaja)
-    proficiency = dnd5e.proficiency_bonus(level(options))
-    modifier = dnd5e.total_modifier(
+    proficient, the_mode = checks.tool_check(options["competencia"], tool, ventaja, desventaja)
+    proficiency = checks.proficiency_bonus(level(options))
+    modifier = checks.total_modifier(
         options["modificador"], proficiency, proficient, options["pericia"], options["bonificacion"]
     )
     parts = modifier_parts(options, ability, proficiency if proficient else 0, options["pericia"])
-    test = penalised(dnd5e.roll_test(rng, modifier, the_mode, options["cd"]), parts, whys)
+    test = penalised(checks.roll_test(rng, modifier, the_mode, options["cd"]), parts, whys)
     tool_advantage = options["competencia"] and tool
     return {
         "what": {"ability": ability, "skill": skill},
@@ -112,17 +112,17 @@ def check(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
 
 
 def save(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
-    """A saving throw; cover adds to Dexterity saves only (``rules.dnd5e.save_cover``); a
+    """A saving throw; cover adds to Dexterity saves only (``rules.dnd5e.checks.save_cover``); a
     condition may fail it whatever the die."""
     ability = options["caracteristica"]
     cover = options.get("cobertura") or "ninguna"
-    bonus = dnd5e.save_cover(ability, cover)
-    proficiency = dnd5e.proficiency_bonus(level(options))
-    modifier = dnd5e.total_modifier(
+    bonus = checks.save_cover(ability, cover)
+    proficiency = checks.proficiency_bonus(level(options))
+    modifier = checks.total_modifier(
         options["modificador"], proficiency, options["competencia"], False, options["bonificacion"]
     )
     ventaja, desventaja = advantage(options, whys)
-    test = dnd5e.roll_test(rng, modifier + bonus, dnd5e.mode(ventaja, desventaja), options["cd"])
+    test = checks.roll_test(rng, modifier + bonus, checks.mode(ventaja, desventaja), options["cd"])
     parts = modifier_parts(options, ability, proficiency if options["competencia"] else 0, False)
     if bonus:
         parts.append(part("cobertura", bonus, cover=cover))
@@ -138,11 +138,11 @@ def attack(rng: random.Random, options: Options, whys: Whys) -> dict[str, Any]:
     any hit a condition makes critical)."""
     damage = options["dano"]
     if damage is not None:
-        dnd5e.critical_tree(damage)  # refuse a bad damage expression before rolling anything
+        attacks.critical_tree(damage)  # refuse a bad damage expression before rolling anything
     cover = options.get("cobertura") or "ninguna"
     ventaja, desventaja = advantage(options, whys)
-    test = dnd5e.roll_attack(
-        rng, options["bonificador"], options["ca"], dnd5e.mode(ventaja, desventaja), cover
+    test = attacks.roll_attack(
+        rng, options["bonificador"], options["ca"], checks.mode(ventaja, desventaja), cover
     )
     parts = list(options.get("partes") or [])
     test = replace(penalised(test, parts, whys), auto_critical=by_conditions(whys, Effect.CRITICAL))
@@ -160,11 +160,11 @@ def damage_for(rng: random.Random, expression: str | None, test: D20Test) -> dic
     """Damage is rolled only on a hit, with doubled dice on a critical."""
     if not expression or not test.success:
         return None
-    damage, draws = dnd5e.roll_damage_dice(expression, rng, critical=test.critical)
+    damage, draws = attacks.roll_damage_dice(expression, rng, critical=test.critical)
     return damage_data(damage, draws)
 
 
-def damage_data(damage: ExpressionRoll, draws: tuple[dnd5e.Draw, ...]) -> dict[str, Any]:
+def damage_data(damage: ExpressionRoll, draws: tuple[attacks.Draw, ...]) -> dict[str, Any]:
     """A damage roll as stored: its rendering, total, and each die drawn (size and face)."""
     return {"text": render.expression(damage.tree), "total": damage.total, "draws": [list(d) for d in draws]}
 

@@ -69,18 +69,20 @@ from cogs.dnd5e.state import (
     damage_type_name,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
-from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
-from rules.dnd5e import Mode, Tracker
+from rules.dnd5e import checks, conditions, damage_types, hit_points, initiative
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.checks import Mode
+from rules.dnd5e.tracker import Tracker
 from rules.errors import RuleError
 from rules.expression import roll_expression
 
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
-Modifier = app_commands.Transform[int, Bounded(-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)]
+Modifier = app_commands.Transform[int, Bounded(-checks.MAX_MODIFIER, checks.MAX_MODIFIER)]
 # The level's range is the proficiency table's, checked by the rule with its own sentence.
-Level = app_commands.Range[int, 0, dnd5e.MAX_LEVEL]
-Target = app_commands.Transform[int, Bounded(1, dnd5e.MAX_TARGET)]
-GroupSize = app_commands.Transform[int, Bounded(1, dnd5e.MAX_GROUP)]
+Level = app_commands.Range[int, 0, checks.MAX_LEVEL]
+Target = app_commands.Transform[int, Bounded(1, checks.MAX_TARGET)]
+GroupSize = app_commands.Transform[int, Bounded(1, initiative.MAX_GROUP)]
 COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media", "tres_cuartos", "completa")]
 # Cover on a save: "+2 a la CA y a las tiradas de salvación de Destreza" (+5 for three quarters).
 SAVE_COVER_CHOICES = [
@@ -103,10 +105,10 @@ COMPONENTS = (
     TargetSelect,
     AdjustSelect,
 )
-HitPoints = app_commands.Transform[int, Bounded(1, dnd5e_damage.MAX_HP)]
-Rounds = app_commands.Transform[int, Bounded(1, dnd5e_conditions.MAX_ROUNDS)]
-DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in dnd5e_damage.DAMAGE_TYPES]
-CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in dnd5e_conditions.CONDITIONS]
+HitPoints = app_commands.Transform[int, Bounded(1, hit_points.MAX_HP)]
+Rounds = app_commands.Transform[int, Bounded(1, conditions.MAX_ROUNDS)]
+DAMAGE_TYPE_CHOICES = [Choice(name=T(f"dnd.damage_type.{k}"), value=k) for k in damage_types.DAMAGE_TYPES]
+CONDITION_CHOICES = [Choice(name=T(f"dnd.condition.{c}"), value=c) for c in conditions.CONDITIONS]
 
 
 def matches(lang: Lang, current: str, names: Names) -> list[Choice[str]]:
@@ -177,20 +179,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
-    @options(
-        "dnd.opt",
-        "modificador",
-        "caracteristica",
-        "habilidad",
-        "competencia",
-        "pericia",
-        "herramienta",
-        "nivel",
-        "bonificacion",
-        "ventaja",
-        "desventaja",
-        "cd",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como")
     @reason_option
     @secret_option
@@ -235,18 +224,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
-    @options(
-        "dnd.opt",
-        "caracteristica",
-        "modificador",
-        "competencia",
-        "nivel",
-        "bonificacion",
-        "ventaja",
-        "desventaja",
-        "cd",
-        "cobertura",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(cobertura=SAVE_COVER_CHOICES)
     @reason_option
@@ -286,18 +264,7 @@ class Dnd(commands.Cog):
         await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
-    @options(
-        "dnd.opt",
-        "bonificador",
-        "ca",
-        "dano",
-        "tipo",
-        "ventaja",
-        "desventaja",
-        "cobertura",
-        "objetivo",
-        "a_distancia",
-    )
+    @options("dnd.opt")
     @options("fichas.opt", "como", "arma")
     @app_commands.choices(cobertura=COVER_CHOICES, tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
@@ -373,11 +340,11 @@ class Dnd(commands.Cog):
     @salvacion.autocomplete("cd")
     async def dc_autocomplete(self, interaction: discord.Interaction, current: str) -> list[Choice[int]]:
         lang = lang_for(interaction.locale)
-        named = [Choice(name=t(lang, f"dnd.dc.{k}", dc=v), value=v) for k, v in dnd5e.DCS.items()]
+        named = [Choice(name=t(lang, f"dnd.dc.{k}", dc=v), value=v) for k, v in checks.DCS.items()]
         return [c for c in named if fold(current) in fold(c.name)][:25]
 
     @group.command(name=T("dnd.tirar"), description=T("dnd.tirar.desc"))
-    @options("dnd.opt", "expresion", "ventaja", "desventaja", "tipo")
+    @options("dnd.opt")
     @app_commands.choices(tipo=DAMAGE_TYPE_CHOICES)
     @reason_option
     @secret_option
@@ -410,7 +377,7 @@ class Dnd(commands.Cog):
         ``motivo`` comes already made safe."""
         table = await current_table(interaction)
         secret = is_secret(interaction, table, secret)
-        the_mode = dnd5e.mode(ventaja, desventaja)
+        the_mode = checks.mode(ventaja, desventaja)
         roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
         lang = lang_for(interaction.locale)
         embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
@@ -473,7 +440,7 @@ class Dnd(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "dnd.inspiration.title"), text), ephemeral=True)
 
     @inspiracion.command(name=T("dnd.dar"), description=T("dnd.inspiracion.dar.desc"))
-    @options("dnd.opt", "jugador")
+    @options("dnd.opt")
     @table_option
     async def inspiracion_dar(
         self, interaction: discord.Interaction, jugador: discord.Member, mesa: str | None = None
@@ -484,7 +451,7 @@ class Dnd(commands.Cog):
         if jugador.bot:
             raise Refusal("dnd.inspiration.bad_friend")
         lang = lang_for(interaction.locale)
-        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=dnd5e.INSPIRATION_CAP)
+        grant = Change(INSPIRATION, 1, owner_id=jugador.id, cap=checks.INSPIRATION_CAP)
         try:
             await rolls.change(self.bot.store, interaction, table, "dnd.inspiration.grant", grant)
         except RuleError:
@@ -521,7 +488,7 @@ class Dnd(commands.Cog):
         table = await current_table(interaction)
         record = await open_tracker(self.bot.store, table.channel_id)
         if record is None:
-            state = dnd5e.tracker_to_data(Tracker())
+            state = dnd5e_tracker.tracker_to_data(Tracker())
             tracker_id = await self.bot.store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
@@ -533,7 +500,7 @@ class Dnd(commands.Cog):
             await self.bot.store.set_record_message(record.id, message_id)
 
     @iniciativa.command(name=T("dnd.iniciativa.unirme"), description=T("dnd.iniciativa.unirme.desc"))
-    @options("dnd.opt", "modificador", "nombre", "ventaja", "sorprendido")
+    @options("dnd.opt")
     async def iniciativa_unirme(
         self,
         interaction: discord.Interaction[Tirada],
@@ -547,7 +514,7 @@ class Dnd(commands.Cog):
         offered to reroll, like on any d20 test. Without a modifier, the sheet's Dexterity."""
         table = await current_table(interaction)
         record = await tracker_or_refuse(self.bot, table)
-        the_mode = dnd5e.mode(ventaja, sorprendido)
+        the_mode = checks.mode(ventaja, sorprendido)
         entry = await player_entry(interaction, table, modificador, nombre, the_mode)
         record, _ = await act(self.bot.store, interaction, record.id, COMBAT_KIND, joined(entry))
         holds = await holds_inspiration(self.bot, record, interaction.user.id)
@@ -555,7 +522,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record, inspiration_view(lang, record, entry.combatant.key, holds))
 
     @iniciativa.command(name=T("dnd.iniciativa.monstruos"), description=T("dnd.iniciativa.monstruos.desc"))
-    @options("dnd.opt", "nombre", "modificador", "cantidad", "sorprendidos")
+    @options("dnd.opt")
     @options("dnd.monstruos.opt", "pg", "ca", "como")
     @table_option
     async def iniciativa_monstruos(
@@ -588,7 +555,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.subir"), description=T("dnd.iniciativa.subir.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     async def iniciativa_subir(self, interaction: discord.Interaction[Tirada], combatiente: str) -> None:
         """Settle a tie: the GM for monsters and mixed ties, players between their characters."""
         here = await table_context(interaction)
@@ -610,7 +577,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @iniciativa.command(name=T("dnd.iniciativa.quitar"), description=T("dnd.iniciativa.quitar.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     @table_option
     async def iniciativa_quitar(
         self, interaction: discord.Interaction[Tirada], combatiente: str, mesa: str | None = None
@@ -621,7 +588,7 @@ class Dnd(commands.Cog):
         await show_tracker(interaction, record)
 
     @group.command(name=T("dnd.muerte"), description=T("dnd.muerte.desc"))
-    @options("dnd.opt", "combatiente")
+    @options("dnd.opt")
     async def muerte(self, interaction: discord.Interaction[Tirada], combatiente: str | None = None) -> None:
         """A death saving throw for one's own dying character (the GM names the creature),
         once a turn, counted on the tracker."""
@@ -634,7 +601,7 @@ class Dnd(commands.Cog):
     # -- conditions ----------------------------------------------------------------------
 
     @condicion.command(name=T("dnd.condicion.poner"), description=T("dnd.condicion.poner.desc"))
-    @options("dnd.opt", "objetivo", "condicion", "rondas")
+    @options("dnd.opt")
     @app_commands.choices(condicion=CONDITION_CHOICES)
     @table_option
     async def condicion_poner(
@@ -649,7 +616,7 @@ class Dnd(commands.Cog):
         await self.afflict(interaction, mesa, objetivo, condicion.value, rondas, set_it=True)
 
     @condicion.command(name=T("dnd.condicion.quitar"), description=T("dnd.condicion.quitar.desc"))
-    @options("dnd.opt", "objetivo", "condicion")
+    @options("dnd.opt")
     @app_commands.choices(condicion=CONDITION_CHOICES)
     @table_option
     async def condicion_quitar(

@@ -1,4 +1,4 @@
-"""The D&D initiative tracker (a ``rules.dnd5e.Tracker``): its embed, buttons and form."""
+"""The D&D initiative tracker (a ``rules.dnd5e.tracker.Tracker``): its embed, buttons and form."""
 
 from __future__ import annotations
 
@@ -25,8 +25,10 @@ from cogs.dnd5e.joining import player_entry, player_key
 from cogs.dnd5e.order import tracker_embed
 from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
 from cogs.dnd5e.vitals import open_tracker, targets, tracker_of
-from rules import dnd5e
-from rules.dnd5e import Mode, Tracker
+from rules.dnd5e import checks
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.checks import Mode
+from rules.dnd5e.tracker import Tracker
 
 # -- initiative tracker ---------------------------------------------------------------------------
 
@@ -35,7 +37,7 @@ def changed(reason: str, change: Callable[[Tracker], Tracker], *costs: Change) -
     """A decision that applies ``change`` to the stored tracker (with what it costs)."""
 
     def decide(record: Record) -> Decision:
-        return Decision(dnd5e.tracker_to_data(change(tracker_of(record))), costs, reason)
+        return Decision(dnd5e_tracker.tracker_to_data(change(tracker_of(record))), costs, reason)
 
     return decide
 
@@ -170,7 +172,7 @@ class TrackerButton(
         bot = interaction.client
         lang = lang_for(interaction.locale)
         key = player_key(interaction.user.id)
-        spend = Change(INSPIRATION, -1, owner_id=interaction.user.id, cap=dnd5e.INSPIRATION_CAP)
+        spend = Change(INSPIRATION, -1, owner_id=interaction.user.id, cap=checks.INSPIRATION_CAP)
         decide = changed("dnd.inspiration.initiative", lambda tr: tr.inspire(key, bot.rng, index), spend)
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
         spent = t(lang, "dnd.roll.inspired", user=interaction.user.id)
@@ -201,7 +203,7 @@ async def announce_turn(interaction: discord.Interaction[Tirada], record: Record
     )
 
 
-def joined(entry: dnd5e.Entry) -> Decide:
+def joined(entry: dnd5e_tracker.Entry) -> Decide:
     """Join once; a second roll is refused (the order "permanece invariable")."""
     return changed("dnd.tracker.join", lambda tr: tr.join(entry))
 
@@ -227,7 +229,7 @@ class JoinModal(Modal):
         lang = lang_for(interaction.locale)
         the_mode = join_mode(self.condition.value)
         typed = self.modifier.value.strip()
-        bounds = (-dnd5e.MAX_MODIFIER, dnd5e.MAX_MODIFIER)
+        bounds = (-checks.MAX_MODIFIER, checks.MAX_MODIFIER)
         modifier = parse_int(typed, "modificador", *bounds) if typed else None
         table = await table_of(interaction, await load(bot.store, self.combat_id, COMBAT_KIND))
         entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)
@@ -247,4 +249,4 @@ def join_mode(text: str) -> Mode:
     letters = set(text.strip().lower())
     if not letters <= set("vsad"):
         raise Refusal("dnd.join.bad_condition", value=text.strip()[:10])
-    return dnd5e.mode(bool(letters & {"v", "a"}), bool(letters & {"s", "d"}))
+    return checks.mode(bool(letters & {"v", "a"}), bool(letters & {"s", "d"}))

@@ -26,7 +26,7 @@ from cogs.dnd5e.damage import damage_button
 from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import COMBAT_KIND, GRANT_KIND, INSPIRATION, KIND
 from cogs.dnd5e.vitals import RECENT_TRACKERS
-from rules import dnd5e
+from rules.dnd5e import attacks, checks
 from rules.errors import RuleError
 
 # Discord's limit of options in a select: a damage roll's first 25 dice are offered.
@@ -38,7 +38,7 @@ def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
     per d20 it could reroll, and above them, on a hit, a menu of the damage dice; "Aplicar
     daño" on a hit that rolled damage."""
     view = discord.ui.View(timeout=None)
-    test = dnd5e.roll_from_data(record.data["test"])
+    test = checks.roll_from_data(record.data["test"])
     damage = record.data.get("damage_roll")
     inspiring = holds and not test.inspired
     draws = (damage or {}).get("draws") or []
@@ -80,7 +80,7 @@ async def damage_applied(store: Store, roll: Record) -> bool:
 
 
 def spend(current: Record) -> Change:
-    return Change(INSPIRATION, -1, owner_id=current.user_id, cap=dnd5e.INSPIRATION_CAP)
+    return Change(INSPIRATION, -1, owner_id=current.user_id, cap=checks.INSPIRATION_CAP)
 
 
 class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<record>[0-9]{1,18})"):
@@ -98,8 +98,8 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<re
         def inspire(current: Record) -> Decision:
             if applied:
                 raise Refusal("dnd.inspiration.damage_applied")
-            test = dnd5e.use_inspiration(dnd5e.roll_from_data(current.data["test"]), bot.rng, index)
-            data = {**current.data, "test": dnd5e.roll_to_data(test)}
+            test = checks.use_inspiration(checks.roll_from_data(current.data["test"]), bot.rng, index)
+            data = {**current.data, "test": checks.roll_to_data(test)}
             if test.attack:
                 data["damage_roll"] = damage_for(bot.rng, current.data.get("damage"), test)
             return Decision(data, (spend(current),), "dnd.inspiration.use")
@@ -150,19 +150,19 @@ class DamageDieSelect(
         def inspire(current: Record) -> Decision:
             if applied:
                 raise Refusal("dnd.inspiration.damage_applied")
-            test = dnd5e.roll_from_data(current.data["test"])
+            test = checks.roll_from_data(current.data["test"])
             damage = current.data.get("damage_roll")
             if test.inspired:
                 raise RuleError("dnd.already_inspired")
             if not damage or not damage.get("draws"):
                 raise Refusal("dnd.hp.no_damage")
             draws = [(int(sides), int(face)) for sides, face in damage["draws"]]
-            rolled, redrawn = dnd5e.reroll_damage_die(
+            rolled, redrawn = attacks.reroll_damage_die(
                 current.data["damage"], bot.rng, test.critical, draws, index
             )
             data = {
                 **current.data,
-                "test": dnd5e.roll_to_data(replace(test, inspired=True)),
+                "test": checks.roll_to_data(replace(test, inspired=True)),
                 "damage_roll": {
                     **damage_data(rolled, redrawn),
                     "rerolled": [*draws[index], redrawn[index][1]],
@@ -213,7 +213,7 @@ class PassSelect(
         def give(current: Record) -> Decision:
             if current.data.get("passed_to"):
                 raise Refusal("dnd.inspiration.already_passed")
-            change = Change(INSPIRATION, 1, owner_id=friend, cap=dnd5e.INSPIRATION_CAP)
+            change = Change(INSPIRATION, 1, owner_id=friend, cap=checks.INSPIRATION_CAP)
             return Decision({**current.data, "passed_to": friend}, (change,), "dnd.inspiration.pass")
 
         await act(bot.store, interaction, self.grant_id, GRANT_KIND, give)

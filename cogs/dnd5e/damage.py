@@ -38,21 +38,11 @@ from cogs.dnd5e.vitals import (
     vitals_embed,
     what_it_did,
 )
-from rules import dnd5e
-from rules.dnd5e_damage import (
-    MAX_AMOUNT,
-    MAX_HP,
-    Adjustment,
-    Fate,
-    Harm,
-    after_harm,
-    after_healing,
-    heal,
-    standing,
-    with_maximum,
-    with_temporary,
-)
-from rules.dnd5e_damage import damage as take_damage
+from rules.dnd5e import checks
+from rules.dnd5e.damage_types import Adjustment
+from rules.dnd5e.death import Fate, after_harm, after_healing, standing
+from rules.dnd5e.hit_points import MAX_AMOUNT, MAX_HP, Harm, heal, with_maximum, with_temporary
+from rules.dnd5e.hit_points import damage as take_damage
 
 # Discord's limits: 25 options a select, 100 characters a label or description.
 MAX_OPTIONS = 25
@@ -85,7 +75,7 @@ def damage_of(roll: Record) -> Dealt:
         rolled = roll.data.get("damage_roll")
         if not rolled:
             raise Refusal("dnd.hp.no_damage")
-        critical = dnd5e.roll_from_data(roll.data["test"]).critical
+        critical = checks.roll_from_data(roll.data["test"]).critical
         return Dealt(min(max(rolled["total"], 0), MAX_AMOUNT), critical, typed(roll.data["what"].get("type")))
     if "total" not in roll.data:
         raise Refusal("error.roll_gone")

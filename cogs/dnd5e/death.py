@@ -20,9 +20,11 @@ from bot.rolls import load
 from cogs.dnd5e.order import refresh_order
 from cogs.dnd5e.state import COMBAT_KIND, KIND
 from cogs.dnd5e.vitals import Target, pick, safe, saves_text, sheet_changes, targets, tracker_of
-from rules import dnd5e
-from rules.dnd5e import D20Test, Mode
-from rules.dnd5e_damage import DEATH_SAVE_DC, DeathSave, Fate, heal
+from rules.dnd5e import checks
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.checks import D20Test, Mode
+from rules.dnd5e.death import DEATH_SAVE_DC, DeathSave, Fate
+from rules.dnd5e.hit_points import heal
 from rules.errors import RuleError
 
 ATTEMPTS = 3
@@ -52,7 +54,7 @@ def save_data(tracker_id: int, target: Target, saved: DeathSave) -> dict[str, ob
     test = D20Test(((saved.face,),), Mode.NORMAL, 0, DEATH_SAVE_DC)
     return {
         "kind": "muerte",
-        "test": dnd5e.roll_to_data(test),
+        "test": checks.roll_to_data(test),
         "tracker": tracker_id,
         "target": target.member.target,
         "name": target.member.name,
@@ -86,7 +88,7 @@ async def roll_death_save(
                 changes = sheet_changes(target.row, target.hp, healed)
             else:
                 after = after.hurt(target.member.target, healed, unlink=True)
-        closes = RecordUpdate(record.id, record.version, dnd5e.tracker_to_data(after))
+        closes = RecordUpdate(record.id, record.version, dnd5e_tracker.tracker_to_data(after))
         data = save_data(record.id, target, saved)
         try:
             roll = await rolls.record(
@@ -106,7 +108,7 @@ def save_embed(lang: Lang, roll: Record) -> discord.Embed:
     """The table reads the d20, what it counted, and where the creature stands now (all
     from the stored roll: a replayed press shows what was written)."""
     name = safe(roll.data["name"])
-    test = dnd5e.roll_from_data(roll.data["test"])
+    test = checks.roll_from_data(roll.data["test"])
     fate, regained, face = Fate(**roll.data["after"]), roll.data["regained"], test.natural
     if regained:
         verdict, colour = t(lang, "dnd.death.twenty", name=name), embeds.SUCCESS

@@ -19,8 +19,8 @@ from bot.sheets.models import DndSheet
 from cogs.dnd5e import sheet
 from cogs.dnd5e.state import NAME_LIMIT
 from cogs.dnd5e.vitals import linked_sheet, open_tracker, pick, safe, targets, tracker_of
-from rules import dnd5e
-from rules.dnd5e import Mode
+from rules.dnd5e import checks, tracker
+from rules.dnd5e.checks import Mode
 
 
 def player_key(user_id: int) -> str:
@@ -38,7 +38,7 @@ async def player_entry(
     modifier: int | None,
     name: str | None,
     the_mode: Mode,
-) -> dnd5e.Entry:
+) -> tracker.Entry:
     """A player's initiative, linked to their active D&D sheet when they have one (its
     hit points and AC are then the tracker's). Without a modifier, the sheet's Dexterity
     and name."""
@@ -47,7 +47,7 @@ async def player_entry(
     if modifier is None:
         modifier, name = sheet.initiative(await sheet.read(bot, interaction, table, None))
     user = interaction.user
-    return dnd5e.initiative_entry(
+    return tracker.initiative_entry(
         bot.rng,
         player_key(user.id),
         clean(name or "") or clean(user.display_name),
@@ -62,7 +62,7 @@ async def monster_entry(
     interaction: discord.Interaction[Tirada],
     table: Table,
     options: dict[str, Any],
-) -> dnd5e.Entry:
+) -> tracker.Entry:
     """The GM's monsters: ``como`` an NPC sheet (one creature, its numbers), else a group
     of ``cantidad`` with ``pg`` each and ``ca``, when given."""
     name, modifier, sheet_id = options["nombre"], options["modificador"], None
@@ -79,12 +79,12 @@ async def monster_entry(
         raise Refusal("dnd.tracker.no_name")
     if modifier is None:
         raise Refusal("dnd.hp.need_modifier")
-    return dnd5e.initiative_entry(
+    return tracker.initiative_entry(
         interaction.client.rng,
         f"m{interaction.id}",
         clean(name or ""),
         modifier,
-        dnd5e.mode(False, options["sorprendidos"]),
+        checks.mode(False, options["sorprendidos"]),
         monster=True,
         count=options["cantidad"],
         sheet_id=sheet_id,

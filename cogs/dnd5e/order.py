@@ -12,8 +12,9 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from cogs.dnd5e.board import condition_name
 from cogs.dnd5e.vitals import saves_text, tracker_of
-from rules import dnd5e_conditions
-from rules.dnd5e import Combatant, Tracker
+from rules.dnd5e import conditions
+from rules.dnd5e.initiative import Combatant
+from rules.dnd5e.tracker import Tracker
 
 
 def tracker_embed(lang: Lang, tracker: Tracker) -> discord.Embed:
@@ -72,7 +73,7 @@ def conditions_text(lang: Lang, tracker: Tracker, target: str) -> str:
     parts = []
     for a in tracker.conditions(target):
         name = condition_name(lang, a)
-        left = dnd5e_conditions.rounds_left(a, tracker.round)
+        left = conditions.rounds_left(a, tracker.round)
         parts.append(name if left is None else t(lang, "dnd.condition.lasting", condition=name, n=left))
     return ", ".join(parts)
 

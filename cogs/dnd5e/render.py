@@ -13,8 +13,8 @@ from bot.models import Record
 from cogs.dnd5e.afflictions import why_lines
 from cogs.dnd5e.state import ability_name, damage_type_name, skill_name
 from cogs.dnd5e.vitals import safe
-from rules import dnd5e
-from rules.dnd5e import D20Test, Mode
+from rules.dnd5e import checks
+from rules.dnd5e.checks import D20Test, Mode
 
 
 def verdict(lang: Lang, test: D20Test, aimed: dict[str, Any] | None = None) -> str:
@@ -95,7 +95,7 @@ def dice_line(test: D20Test) -> str:
 def cover_line(lang: Lang, data: dict[str, Any], test: D20Test) -> str | None:
     """ "Cobertura media: la CA sube de 15 a 17." on an attack against a covered target."""
     cover = data.get("cover", "ninguna")
-    if not dnd5e.COVER.get(cover) or test.target is None:
+    if not checks.COVER.get(cover) or test.target is None:
         return None
     return t(lang, f"dnd.roll.cover_raised.{cover}", ac=data["ac"], target=test.target)
 
@@ -123,7 +123,7 @@ def inspiration_line(lang: Lang, record: Record, test: D20Test) -> str | None:
 
 def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
-    test = dnd5e.roll_from_data(data["test"])
+    test = checks.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     header = [by_line(lang, record), inspiration_line(lang, record, test)]
     embed = embeds.card(title(lang, data), "\n".join(line for line in header if line), colour)
@@ -140,7 +140,7 @@ def roll_embed(lang: Lang, record: Record) -> discord.Embed:
     if aimed and (not hidden or test.critical or test.fumble):
         result.append(t(lang, "dnd.roll.target", name=safe(aimed["name"])))
     embeds.field(embed, t(lang, "dnd.roll.verdict"), "\n".join(line for line in result if line), inline=False)
-    if test.target is not None and test.target <= dnd5e.MAX_TARGET and not hidden:
+    if test.target is not None and test.target <= checks.MAX_TARGET and not hidden:
         line = dnd_modes_line(lang, test.modifier, test.target, test.attack, shown=record.shows_odds)
         embeds.field(embed, t(lang, "dnd.roll.odds"), line, inline=False)
     damage = data.get("damage_roll")

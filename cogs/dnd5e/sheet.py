@@ -20,7 +20,7 @@ from bot.sheets import access
 from bot.sheets.models import Attack, DndSheet
 from cogs.dnd5e.build import Options, part
 from cogs.dnd5e.state import DAMAGE
-from rules import dnd5e
+from rules.dnd5e import checks
 
 
 async def read(bot: Tirada, interaction: discord.Interaction, table: Table, como: str | None) -> DndSheet:
@@ -38,7 +38,7 @@ async def read_row(
 
 
 def modifier(sheet: DndSheet, ability: str) -> int:
-    return dnd5e.ability_modifier(getattr(sheet.caracteristicas, ability))
+    return checks.ability_modifier(getattr(sheet.caracteristicas, ability))
 
 
 def typed_or(options: Options, key: str, from_sheet: int) -> int:
@@ -51,7 +51,7 @@ def check(sheet: DndSheet, options: Options) -> Options:
     """A check's numbers: the ability (the skill's, unless one is named), proficiency and
     expertise in the skill, the level; a typed modifier or level wins over the sheet."""
     skill = options["habilidad"]
-    ability = options["caracteristica"] or (dnd5e.SKILLS[skill] if skill else None)
+    ability = options["caracteristica"] or (checks.SKILLS[skill] if skill else None)
     if ability is None and options["modificador"] is None:
         raise Refusal("fichas.dnd.need_ability")
     return options | {

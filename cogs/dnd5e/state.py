@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.i18n import Lang, t
 from bot.names import Names
-from rules import dnd5e
-from rules.dnd5e_damage import DAMAGE_TYPES
+from rules.dnd5e import checks
+from rules.dnd5e.damage_types import DAMAGE_TYPES
 
 KIND = "dnd"
 COMBAT_KIND = "dnd_combate"
@@ -25,8 +25,8 @@ def skill_name(lang: Lang, key: str) -> str:
 
 
 # The SRD's skills and abilities by name in either language ("Percepción", "Perception").
-SKILLS = Names("dnd.skill", dnd5e.SKILLS, "dnd.unknown_skill")
-ABILITIES = Names("dnd.ability", dnd5e.ABILITIES, "dnd.unknown_ability")
+SKILLS = Names("dnd.skill", checks.SKILLS, "dnd.unknown_skill")
+ABILITIES = Names("dnd.ability", checks.ABILITIES, "dnd.unknown_ability")
 # The damage types by name in either language ("fuego", "Fire", "relampago"), for a sheet's
 # attack whose type is free text.
 DAMAGE = Names("dnd.damage_type", DAMAGE_TYPES, "dnd.unknown_damage_type")

@@ -11,7 +11,7 @@ from bot.readers import expression
 from bot.systems import Declaration, Live, Reading
 from cogs.dnd5e import board
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND
-from rules import dnd5e
+from rules.dnd5e import checks
 
 NAME = board.SYSTEM
 # The most temporary hit points a sheet holds.
@@ -19,7 +19,7 @@ MAX_TEMPORARY = 999
 
 
 def read(lang: Lang, data: dict[str, Any]) -> Reading:
-    test = dnd5e.roll_from_data(data["test"])
+    test = checks.roll_from_data(data["test"])
     faces = tuple((20, v) for roll in test.rolls for v in roll)
     verdict = None
     if test.success is not None:

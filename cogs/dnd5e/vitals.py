@@ -29,20 +29,13 @@ from bot.sheets.live import live_field
 from bot.sheets.models import DndSheet
 from bot.store import Store
 from cogs.dnd5e.state import COMBAT_KIND
-from rules import dnd5e, dnd5e_damage
-from rules.dnd5e import Combatant, Member, Tracker
-from rules.dnd5e_damage import (
-    Adjusted,
-    Adjustment,
-    Condition,
-    Defences,
-    Fate,
-    Harm,
-    HitPoints,
-    adjusted,
-    after_harm,
-    standing,
-)
+from rules.dnd5e import hit_points
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.damage_types import Adjusted, Adjustment, Defences, adjusted
+from rules.dnd5e.death import Fate, after_harm, standing
+from rules.dnd5e.hit_points import Condition, Harm, HitPoints
+from rules.dnd5e.initiative import Combatant, Member
+from rules.dnd5e.tracker import Tracker
 
 # Trackers looked at for the open one (the newest few of the table).
 RECENT_TRACKERS = 5
@@ -53,7 +46,7 @@ Step = Callable[["Target"], tuple[Harm, Fate]]
 
 
 def tracker_of(record: Record) -> Tracker:
-    return dnd5e.tracker_from_data(record.data)
+    return dnd5e_tracker.tracker_from_data(record.data)
 
 
 async def open_tracker(store: Store, channel_id: int) -> Record | None:
@@ -224,7 +217,7 @@ async def alter_all(
                 tracker = tracker.noted(mark) if mark else tracker
             else:
                 tracker = tracker.hurt(target.member.target, harm.after, mark, unlink=True)
-        return Decision(dnd5e.tracker_to_data(tracker), tuple(changes), reason)
+        return Decision(dnd5e_tracker.tracker_to_data(tracker), tuple(changes), reason)
 
     record, _ = await act(store, interaction, tracker_id, COMBAT_KIND, decide)
     return [Altered(record, *one) for one in done]
@@ -243,7 +236,7 @@ def hurting(
         if target.dead:
             raise Refusal("dnd.hp.already_dead")
         taken = adjusted(amount, kind, target.defences, chosen).amount
-        harm = dnd5e_damage.damage(target.hp, taken, critical=critical, dies_at_zero=target.dies_at_zero)
+        harm = hit_points.damage(target.hp, taken, critical=critical, dies_at_zero=target.dies_at_zero)
         return harm, after_harm(target.fate, harm)
 
     return step

@@ -24,16 +24,16 @@ from bot.models import Record
 from bot.reveal import is_secret
 from bot.rolls import Decision, act
 from cogs.donjon.state import ATTRIBUTES_KIND
-from rules import donjon
 from rules.dice import Die, Mark
+from rules.donjon import attributes
 from rules.errors import RuleError
 
 SWAP_METHOD = "jugador_mejorado"
 
 
-def stored_roll(data: dict[str, Any]) -> donjon.AttributeRoll:
+def stored_roll(data: dict[str, Any]) -> attributes.AttributeRoll:
     rolls = tuple((a, b, c) for a, b, c in data["rolls"])
-    return donjon.AttributeRoll(rolls, data["method"] == "eleccion")
+    return attributes.AttributeRoll(rolls, data["method"] == "eleccion")
 
 
 def may_reroll(data: dict[str, Any]) -> bool:
@@ -41,7 +41,7 @@ def may_reroll(data: dict[str, Any]) -> bool:
         "rolls" in data
         and not data.get("rerolled")
         and not data.get("scores")
-        and donjon.offers_reroll(data["method"], stored_roll(data))
+        and attributes.offers_reroll(data["method"], stored_roll(data))
     )
 
 
@@ -64,7 +64,7 @@ def attributes_embed(lang: Lang, data: dict[str, Any]) -> discord.Embed:
             lines.append(t(lang, "donjon.attr.free", n=index + 1, dice=dice, value=scores[index]))
         else:
             lines.append(
-                t(lang, f"donjon.attr.{donjon.ATTRIBUTES[index]}", value=scores[index]) + f" · {dice}"
+                t(lang, f"donjon.attr.{attributes.ATTRIBUTES[index]}", value=scores[index]) + f" · {dice}"
             )
     if data.get("scores"):
         plus, minus = data["swap"]
@@ -98,11 +98,11 @@ async def roll_attributes(
     interaction: discord.Interaction[Tirada], method: str, *, secreta: bool = False, motivo: str | None = None
 ) -> None:
     bot = interaction.client
-    if method not in donjon.ROLLED_METHODS:
+    if method not in attributes.ROLLED_METHODS:
         raise Refusal("donjon.bad_method", method=method)
     table = await current_table(interaction)
     secret = is_secret(interaction, table, secreta)
-    roll = donjon.roll_attributes(bot.rng, method == "eleccion")
+    roll = attributes.roll_attributes(bot.rng, method == "eleccion")
     data = {
         "method": method,
         "rolls": [list(r) for r in roll.rolls],
@@ -173,7 +173,7 @@ async def swap(interaction: discord.Interaction[Tirada], plus: str, minus: str) 
         if data.get("scores"):
             raise Refusal("donjon.attr.already_swapped")
         try:
-            scores = donjon.swap_point(stored_roll(data).medians, plus, minus)
+            scores = attributes.swap_point(stored_roll(data).medians, plus, minus)
         except RuleError as error:
             if error.key != "donjon.swap_range":
                 raise

@@ -12,7 +12,8 @@ from bot.i18n import Lang, t
 from bot.models import Table
 from bot.store import Store
 from cogs.donjon.state import BANK, GM_BANK, KIND
-from rules import donjon
+from rules.donjon import law as donjon_law
+from rules.donjon import posted
 
 FACT_SHOWN = 80
 
@@ -32,7 +33,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     embeds.field(embed, t(lang, "board.donjon.bank"), text)
     pending = []
     for record in await store.records(table.channel_id, KIND, limit=200):
-        law = donjon.from_data(record.data).law
+        law = posted.from_data(record.data).law
         if law is not None and law.facts and not law.narrated:
             pending.append(law)
     if not pending:
@@ -47,7 +48,7 @@ def bank_line(lang: Lang, pool: str, owner: int, value: int) -> str:
     return t(lang, "board.donjon.player_bank", user=owner, n=value)
 
 
-def fact_line(lang: Lang, law: donjon.Law) -> str:
+def fact_line(lang: Lang, law: donjon_law.Law) -> str:
     facts = " · ".join(escape_markdown(embeds.clip(f.text, FACT_SHOWN)) for f in law.facts)
     if law.narrator_id:
         return t(lang, "board.donjon.fact", narrator=law.narrator_id, facts=facts)

@@ -41,17 +41,18 @@ from cogs.donjon.state import (
     bank_change,
     who,
 )
-from rules import donjon
+from rules.donjon import attributes as donjon_attributes
+from rules.donjon import combat, contest, difficulty, posted
 
-DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in donjon.DIFFICULTIES]
-Pool = app_commands.Transform[int, Bounded(0, donjon.MAX_POOL)]
-PoolShift = app_commands.Transform[int, Bounded(-donjon.MAX_POOL, donjon.MAX_POOL)]
-Bank = app_commands.Transform[int, Bounded(0, donjon.MAX_BANK)]
-BankShift = app_commands.Transform[int, Bounded(-donjon.MAX_BANK, donjon.MAX_BANK)]
-ItemSkill = app_commands.Transform[int, Bounded(0, donjon.MAX_ITEM_SKILL)]
-Level = app_commands.Transform[int, Bounded(0, donjon.MAX_LEVEL)]
-Sides = app_commands.Transform[int, Bounded(donjon.MIN_SIDES, donjon.MAX_SIDES)]
-ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon.ATTRIBUTES]
+DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in difficulty.DIFFICULTIES]
+Pool = app_commands.Transform[int, Bounded(0, contest.MAX_POOL)]
+PoolShift = app_commands.Transform[int, Bounded(-contest.MAX_POOL, contest.MAX_POOL)]
+Bank = app_commands.Transform[int, Bounded(0, difficulty.MAX_BANK)]
+BankShift = app_commands.Transform[int, Bounded(-difficulty.MAX_BANK, difficulty.MAX_BANK)]
+ItemSkill = app_commands.Transform[int, Bounded(0, difficulty.MAX_ITEM_SKILL)]
+Level = app_commands.Transform[int, Bounded(0, difficulty.MAX_LEVEL)]
+Sides = app_commands.Transform[int, Bounded(contest.MIN_SIDES, contest.MAX_SIDES)]
+ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon_attributes.ATTRIBUTES]
 
 
 def adjust_text(lang: Lang, owner: int, delta: int, value: int) -> str:
@@ -85,7 +86,7 @@ class Donjon(commands.Cog):
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 
     @group.command(name=T("donjon.prueba"), description=T("donjon.prueba.desc"))
-    @options("donjon.opt", "dados", "contra", "dificultad", "banco", "banco_dj", "jugador", "objeto")
+    @options("donjon.opt")
     @options("fichas.opt", "atributo", "habilidad", "como")
     @app_commands.choices(dificultad=DIFFICULTY_CHOICES)
     @reason_option
@@ -131,8 +132,8 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.enfrentada"), description=T("donjon.enfrentada.desc"))
-    @options("donjon.opt", "dados", "rival", "rival_dados", "banco", "rival_banco", "jugador", "objeto")
-    @options("donjon.opt", "rival_atributo", "rival_habilidad")
+    @options("donjon.opt")
+    @options("donjon.opt")
     @options("fichas.opt", "atributo", "habilidad", "como", "rival_pnj")
     @reason_option
     @secret_option
@@ -198,18 +199,7 @@ class Donjon(commands.Cog):
     # -- tests without the Law -------------------------------------------------------------------
 
     @group.command(name=T("donjon.dano"), description=T("donjon.dano.desc"))
-    @options(
-        "donjon.opt",
-        "aguante",
-        "habilidad",
-        "modificadores",
-        "severidad",
-        "pnj",
-        "atributo_pnj",
-        "habilidad_pnj",
-        "bonificacion_dj",
-        "jugador",
-    )
+    @options("donjon.opt")
     @app_commands.choices(severidad=DIFFICULTY_CHOICES)
     @reason_option
     @secret_option
@@ -255,7 +245,7 @@ class Donjon(commands.Cog):
         )
 
     @gastos.command(name=T("donjon.gastos.comprar"), description=T("donjon.gastos.comprar.desc"))
-    @options("donjon.opt", "riqueza", "valor", "sociabilidad", "sobreprecio", "habilidad", "intercambio")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_comprar(
@@ -284,7 +274,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.provisiones"), description=T("donjon.gastos.provisiones.desc"))
-    @options("donjon.opt", "riqueza", "sociabilidad", "provisiones", "sobreprecio", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_provisiones(
@@ -311,7 +301,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad", "provisiones"), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.influencia"), description=T("donjon.gastos.influencia.desc"))
-    @options("donjon.opt", "riqueza", "riqueza_pnj", "discernimiento_pnj", "sociabilidad", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_influencia(
@@ -338,7 +328,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("sociabilidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.objeto"), description=T("donjon.gastos.objeto.desc"))
-    @options("donjon.opt", "provisiones", "cerebralidad", "valor", "habilidad_objeto", "inusual", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_objeto(
@@ -367,7 +357,7 @@ class Donjon(commands.Cog):
         await self.expense(interaction, ask, ("cerebralidad",), secreta, motivo)
 
     @gastos.command(name=T("donjon.gastos.vender"), description=T("donjon.gastos.vender.desc"))
-    @options("donjon.opt", "valor", "sociabilidad", "riqueza", "sobreprecio", "habilidad")
+    @options("donjon.opt")
     @reason_option
     @secret_option
     async def gastos_vender(
@@ -409,7 +399,7 @@ class Donjon(commands.Cog):
     # -- banked dice, facts, settings -------------------------------------------------------------
 
     @banco.command(name=T("donjon.banco.ver"), description=T("donjon.banco.ver.desc"))
-    @options("donjon.opt", "jugador")
+    @options("donjon.opt")
     async def banco_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
@@ -429,7 +419,7 @@ class Donjon(commands.Cog):
         await send(interaction, embed=embed, ephemeral=True)
 
     @banco.command(name=T("donjon.banco.ajustar"), description=T("donjon.banco.ajustar.desc"))
-    @options("donjon.opt", "cantidad", "jugador")
+    @options("donjon.opt")
     @table_option
     async def banco_ajustar(
         self,
@@ -462,7 +452,7 @@ class Donjon(commands.Cog):
         lang = lang_for(interaction.locale)
         pending = []
         for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
-            law = donjon.from_data(record.data).law
+            law = posted.from_data(record.data).law
             if law is not None and law.facts and not law.narrated:
                 pending.append((record, law))
         embed = embeds.card(t(lang, "donjon.hechos.title"))
@@ -475,7 +465,7 @@ class Donjon(commands.Cog):
         await send(interaction, embed=embed)
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
-    @options("donjon.opt", "nivel", "dado")
+    @options("donjon.opt")
     @table_option
     async def ajustes(
         self,
@@ -518,7 +508,7 @@ class Donjon(commands.Cog):
             None,
         )
         if open_combat is None:
-            state = donjon.combat_to_data(donjon.Combat(sides=table.settings.donjon_sides))
+            state = combat.combat_to_data(combat.Combat(sides=table.settings.donjon_sides))
             combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
@@ -533,9 +523,9 @@ class Donjon(commands.Cog):
             await store.set_record_message(open_combat.id, message_id)
 
     @group.command(name=T("donjon.atributos"), description=T("donjon.atributos.desc"))
-    @options("donjon.opt", "metodo")
+    @options("donjon.opt")
     @app_commands.choices(
-        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon.ROLLED_METHODS]
+        metodo=[Choice(name=T(f"donjon.metodo.{m}"), value=m) for m in donjon_attributes.ROLLED_METHODS]
     )
     @reason_option
     @secret_option
@@ -551,7 +541,7 @@ class Donjon(commands.Cog):
         )
 
     @group.command(name=T("donjon.cambiar"), description=T("donjon.cambiar.desc"))
-    @options("donjon.opt", "sube", "baja")
+    @options("donjon.opt")
     @app_commands.choices(sube=ATTRIBUTE_CHOICES, baja=ATTRIBUTE_CHOICES)
     async def cambiar(
         self, interaction: discord.Interaction[Tirada], sube: Choice[str], baja: Choice[str]
@@ -560,7 +550,7 @@ class Donjon(commands.Cog):
         await attributes.swap(interaction, sube.value, baja.value)
 
     @group.command(name=T("donjon.puntos"), description=T("donjon.puntos.desc"))
-    @options("donjon.opt", *donjon.ATTRIBUTES)
+    @options("donjon.opt")
     async def puntos(
         self,
         interaction: discord.Interaction,
@@ -573,10 +563,11 @@ class Donjon(commands.Cog):
     ) -> None:
         """A Elección del Jugador: 21 points, each Atributo from 1 to 6."""
         scores = [virilidad, cerebralidad, discernimiento, celeridad, aguante, sociabilidad]
-        donjon.check_point_buy(scores)
+        donjon_attributes.check_point_buy(scores)
         lang = lang_for(interaction.locale)
         lines = [
-            t(lang, f"donjon.attr.{name}", value=v) for name, v in zip(donjon.ATTRIBUTES, scores, strict=True)
+            t(lang, f"donjon.attr.{name}", value=v)
+            for name, v in zip(donjon_attributes.ATTRIBUTES, scores, strict=True)
         ]
         await send(
             interaction, embed=embeds.card(t(lang, "donjon.puntos.ok"), "\n".join(lines), embeds.SUCCESS)

@@ -19,18 +19,20 @@ from bot.rolls import Decision, act, load
 from bot.ui import Guarded, Modal, StepButton, parse_int, selected
 from cogs.donjon import sheet
 from cogs.donjon.state import COMBAT_KIND
-from rules import donjon
+from rules.donjon import combat as donjon_combat
+from rules.donjon import contest
+from rules.donjon import initiative as donjon_initiative
 
 # -- initiative ----------------------------------------------------------------------------------
 
 
-def turn_name(combat: donjon.Combat, turn: donjon.Turn) -> str:
+def turn_name(combat: donjon_combat.Combat, turn: donjon_initiative.Turn) -> str:
     group = next(s.combatant for s in combat.seats if s.combatant.key == turn.key)
     name = discord.utils.escape_markdown(turn.name)
     return f"{name} {turn.member + 1}" if group.count > 1 else name
 
 
-def acting_user(combat: donjon.Combat) -> int | None:
+def acting_user(combat: donjon_combat.Combat) -> int | None:
     """Whose group acts now in this ráfaga (None for an NPC, or once all have acted)."""
     turn = combat.acting
     if turn is None:
@@ -38,7 +40,7 @@ def acting_user(combat: donjon.Combat) -> int | None:
     return next(s.combatant.user_id for s in combat.seats if s.combatant.key == turn.key)
 
 
-def combat_embed(lang: Lang, combat: donjon.Combat) -> discord.Embed:
+def combat_embed(lang: Lang, combat: donjon_combat.Combat) -> discord.Embed:
     schedule = combat.turns
     title = t(lang, "donjon.combat.title", rafaga=combat.rafaga)
     if combat.ended:
@@ -67,8 +69,8 @@ def combat_embed(lang: Lang, combat: donjon.Combat) -> discord.Embed:
     return embed
 
 
-def load_combat(record: Record) -> donjon.Combat:
-    return donjon.combat_from_data(record.data)
+def load_combat(record: Record) -> donjon_combat.Combat:
+    return donjon_combat.combat_from_data(record.data)
 
 
 def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
@@ -100,12 +102,14 @@ def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
 GM_COMBAT = frozenset({"pnj", "rafaga", "terminar", "quitar"})
 
 
-def decide(reason: str, step: Callable[[donjon.Combat], donjon.Combat]) -> Callable[[Record], Decision]:
+def decide(
+    reason: str, step: Callable[[donjon_combat.Combat], donjon_combat.Combat]
+) -> Callable[[Record], Decision]:
     """A rule step on the stored combat as a Decision (the rules refuse what cannot be)."""
 
     def decision(record: Record) -> Decision:
         combat = step(load_combat(record))
-        return Decision(donjon.combat_to_data(combat), (), f"donjon.initiative.{reason}")
+        return Decision(donjon_combat.combat_to_data(combat), (), f"donjon.initiative.{reason}")
 
     return decision
 
@@ -154,11 +158,11 @@ class CombatButton(
         await redraw(interaction, record)
 
 
-def remove_view(lang: Lang, record_id: int, combat: donjon.Combat) -> discord.ui.View:
+def remove_view(lang: Lang, record_id: int, combat: donjon_combat.Combat) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     options = [
         discord.SelectOption(label=s.combatant.name[:100], value=s.combatant.key)
-        for s in combat.seats[: donjon.MAX_COMBATANTS]
+        for s in combat.seats[: donjon_combat.MAX_COMBATANTS]
     ]
     view.add_item(RemoveSelect(record_id, options, t(lang, "donjon.combat.remove_placeholder")))
     return view
@@ -222,7 +226,10 @@ async def initiative(interaction: discord.Interaction[Tirada], npc: str | None) 
 
 
 async def join(
-    interaction: discord.Interaction[Tirada], record_id: int, combatant: donjon.Combatant, pool: int
+    interaction: discord.Interaction[Tirada],
+    record_id: int,
+    combatant: donjon_initiative.Combatant,
+    pool: int,
 ) -> None:
     bot = interaction.client
     record, _ = await act(
@@ -250,10 +257,10 @@ class JoinModal(Modal):
         user = interaction.user
         name = user.display_name[:40]
         if self.dice.value.strip():
-            pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+            pool = parse_int(self.dice.value, "dados", 0, contest.MAX_POOL)
         else:
             pool, name = await initiative(interaction, None)
-        combatant = donjon.Combatant(f"u{user.id}", name, False, (), 1, user.id)
+        combatant = donjon_initiative.Combatant(f"u{user.id}", name, False, (), 1, user.id)
         await join(interaction, self.record_id, combatant, pool)
 
 
@@ -282,9 +289,9 @@ class NpcModal(Modal):
         if not name:
             raise Refusal("donjon.npc.no_name")
         if self.dice.value.strip():
-            pool = parse_int(self.dice.value, "dados", 0, donjon.MAX_POOL)
+            pool = parse_int(self.dice.value, "dados", 0, contest.MAX_POOL)
         else:
             pool, name = await initiative(interaction, name)
         count = parse_int(self.count.value or "1", "cantidad", 1, 20)
-        combatant = donjon.Combatant(f"n{interaction.id}", name, True, (), count)
+        combatant = donjon_initiative.Combatant(f"n{interaction.id}", name, True, (), count)
         await join(interaction, self.record_id, combatant, pool)

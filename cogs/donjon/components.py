@@ -22,13 +22,14 @@ from bot.store import Store
 from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import narration_embed, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
-from rules import donjon
-from rules.donjon import Law
+from rules.donjon import law as donjon_law
+from rules.donjon import posted
+from rules.donjon.law import Law
 
 
 def roll_view(lang: Lang, record: Record) -> discord.ui.View:
     """A test's buttons: the Ley de los Éxitos while successes are left, and *Repetir*."""
-    roll = donjon.from_data(record.data)
+    roll = posted.from_data(record.data)
     view = discord.ui.View(timeout=None)
     if roll.law is not None and not roll.law.allocated:
         for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
@@ -57,7 +58,7 @@ async def load_law(store: Store, record_id: int) -> tuple[Record, Law]:
     """A Donjon test whose Ley de los Éxitos is still open, or a refusal: its buttons act
     on nothing else."""
     record = await load(store, record_id, KIND)
-    law = donjon.from_data(record.data).law
+    law = posted.from_data(record.data).law
     if law is None:
         raise Refusal("error.roll_gone")
     return record, law
@@ -77,7 +78,7 @@ async def allocate(interaction: discord.Interaction[Tirada], record_id: int, cha
 
 async def narrate_when_allocated(interaction: discord.Interaction, lang: Lang, record: Record) -> None:
     """Once the last success is spent, the facts go to the narrator."""
-    law = donjon.from_data(record.data).law
+    law = posted.from_data(record.data).law
     if law is not None and law.allocated and law.facts:
         await post_narration(interaction, lang, record, law)
 
@@ -95,10 +96,10 @@ async def post_narration(interaction: discord.Interaction, lang: Lang, record: R
 
 
 def law_decision(record: Record, step: Any, reason: str, changes: tuple[Change, ...] = ()) -> Decision:
-    roll = donjon.from_data(record.data)
+    roll = posted.from_data(record.data)
     if roll.law is None:
         raise Refusal("error.roll_gone")
-    return Decision(donjon.to_data(replace(roll, law=step(roll.law))), changes, reason)
+    return Decision(posted.to_data(replace(roll, law=step(roll.law))), changes, reason)
 
 
 class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo):(?P<record>[0-9]{1,18})"):
@@ -124,7 +125,10 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
 
             def keep(current: Record) -> Decision:
                 return law_decision(
-                    current, lambda law_: donjon.bank(law_, owner), "donjon.bank", (bank_change(owner, 1),)
+                    current,
+                    lambda law_: donjon_law.bank(law_, owner),
+                    "donjon.bank",
+                    (bank_change(owner, 1),),
                 )
 
             await allocate(interaction, self.record_id, keep)
@@ -138,7 +142,7 @@ class FactModal(Modal):
             label=t(lang, "donjon.fact.label"),
             custom_id="hecho",
             style=discord.TextStyle.paragraph,
-            max_length=donjon.FACT_LIMIT,
+            max_length=donjon_law.FACT_LIMIT,
         )
         self.add_item(self.fact)
 
@@ -147,7 +151,7 @@ class FactModal(Modal):
         author = interaction.user.id
 
         def add(current: Record) -> Decision:
-            return law_decision(current, lambda law_: donjon.narrate(law_, author, text), "donjon.fact")
+            return law_decision(current, lambda law_: donjon_law.narrate(law_, author, text), "donjon.fact")
 
         await allocate(interaction, self.record_id, add)
 
@@ -188,7 +192,7 @@ class FriendSelect(
         def give(current: Record) -> Decision:
             return law_decision(
                 current,
-                lambda law_: donjon.bank(law_, friend),
+                lambda law_: donjon_law.bank(law_, friend),
                 "donjon.bank_friend",
                 (bank_change(friend, 1),),
             )
@@ -225,6 +229,6 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rec
             interaction,
             self.record_id,
             KIND,
-            lambda r: law_decision(r, donjon.mark_narrated, "donjon.narrated"),
+            lambda r: law_decision(r, donjon_law.mark_narrated, "donjon.narrated"),
         )
         await update(interaction, embed=narration_embed(lang, record), view=None)

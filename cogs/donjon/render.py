@@ -11,9 +11,11 @@ from bot.chances import donjon_line
 from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.donjon.state import GM, who
-from rules import donjon
 from rules.dice import Die
-from rules.donjon import Contest, DonjonRoll, Law
+from rules.donjon import expenses, posted
+from rules.donjon.contest import Contest
+from rules.donjon.law import Law
+from rules.donjon.posted import DonjonRoll
 
 # -- rendering ----------------------------------------------------------------------------
 
@@ -97,7 +99,7 @@ def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
 
 
 def roll_embed(lang: Lang, record: Record) -> discord.Embed:
-    roll = donjon.from_data(record.data)
+    roll = posted.from_data(record.data)
     test = roll.test
     label_a, label_b = labels(lang, roll, record.user_id)
     won = test.winner == "a"
@@ -158,7 +160,7 @@ def entry_text(lang: Lang, score: str, delta: int, wanted: int) -> str:
     lost = abs(wanted) - abs(delta)
     if lost:
         way = "up" if wanted > 0 else "down"
-        text += " " + t(lang, f"donjon.sheet.lost.{way}", n=lost, max=donjon.MAX_SCORE)
+        text += " " + t(lang, f"donjon.sheet.lost.{way}", n=lost, max=expenses.MAX_SCORE)
     return text
 
 
@@ -194,7 +196,7 @@ def law_text(lang: Lang, law: Law) -> str:
 
 
 def narration_embed(lang: Lang, record: Record) -> discord.Embed:
-    law = donjon.from_data(record.data).law
+    law = posted.from_data(record.data).law
     assert law is not None
     facts = "\n".join(
         t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(f.text))

@@ -27,8 +27,11 @@ from bot.sheets.models import DonjonSheet
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
-from rules import donjon
-from rules.donjon import Contest, DonjonRoll, Law
+from rules.donjon import contest as donjon_contest
+from rules.donjon import difficulty, expenses, posted
+from rules.donjon.contest import Contest
+from rules.donjon.law import Law
+from rules.donjon.posted import DonjonRoll
 from rules.errors import check_range
 
 Parts = list[tuple[str, int]]
@@ -64,7 +67,7 @@ class Books:
         if self.row is None:
             entries = [[score, 0, wanted] for score, wanted in wants.items()]
             return Effect(details={"sheet": {"name": self.name, "entries": entries, "gone": True}})
-        fitted = donjon.fit(wants, self.held)
+        fitted = expenses.fit(wants, self.held)
         changes = tuple(self.change(self.row, e.score, e.delta, why) for e in fitted if e.delta)
         entries = [[e.score, e.delta, e.wanted] for e in fitted]
         return Effect(changes, {"sheet": {"name": self.name, "entries": entries, "gone": False}})
@@ -117,7 +120,7 @@ async def spend_banked(
     them (applied with the roll, in the same operation)."""
     if not use:
         return pool, ()
-    dice, delta = donjon.with_banked(pool, use, await banked(table, interaction, owner))
+    dice, delta = difficulty.with_banked(pool, use, await banked(table, interaction, owner))
     change = bank_change(owner, delta)
     return dice, (Change(change.pool, change.delta, change.owner_id, reason=why),)
 
@@ -170,10 +173,10 @@ async def prueba(
     if contra is not None:
         against, parts = contra, [("contra", contra)]
     else:
-        level_name = dificultad or donjon.DEFAULT_SEVERITY
+        level_name = dificultad or difficulty.DEFAULT_SEVERITY
         level = table.settings.donjon_level
-        against = donjon.difficulty_dice(level_name, level)
-        parts = [(f"dificultad.{level_name}", donjon.DIFFICULTIES[level_name]), ("nivel", level)]
+        against = difficulty.difficulty_dice(level_name, level)
+        parts = [(f"dificultad.{level_name}", difficulty.DIFFICULTIES[level_name]), ("nivel", level)]
     mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
     theirs, gm_spend = await spend_banked(interaction, table, against, banco_dj, GM, "donjon.spend.banco_dj")
     await contest(
@@ -307,13 +310,13 @@ async def dano(
         raise Refusal("donjon.npc_or_severity")
     parts: Parts
     if npc_parts is not None:
-        base = donjon.npc_damage_dice(npc_parts[0][1], npc_parts[1][1])
+        base = difficulty.npc_damage_dice(npc_parts[0][1], npc_parts[1][1])
         parts = [(str(n), v) for n, v in npc_parts]
     else:
-        severity = severidad or donjon.DEFAULT_SEVERITY
+        severity = severidad or difficulty.DEFAULT_SEVERITY
         level = table.settings.donjon_level
-        base = donjon.damage_dice(level, severity)
-        parts = [(f"dificultad.{severity}", donjon.DIFFICULTIES[severity]), ("nivel", level)]
+        base = difficulty.damage_dice(level, severity)
+        parts = [(f"dificultad.{severity}", difficulty.DIFFICULTIES[severity]), ("nivel", level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
     absorbed = skill[1] if skill else 0
     mine: Parts = []
@@ -322,7 +325,7 @@ async def dano(
     sheet = await books(interaction, table, ask)
 
     def wounds(test: Contest) -> Effect:
-        return booked(sheet, donjon.damage_wants(test.winner == "b", test.successes), "donjon.dano")
+        return booked(sheet, expenses.damage_wants(test.winner == "b", test.successes), "donjon.dano")
 
     await contest(
         interaction,
@@ -371,12 +374,12 @@ def expense_pools(ask: dict[str, Any]) -> tuple[Parts, Parts]:
         )
     if kind == "objeto":
         value, item, unusual = get("valor", 0), get("habilidad_objeto", 0), bool(get("inusual"))
-        donjon.provisions_dice(value, item, unusual)
+        difficulty.provisions_dice(value, item, unusual)
         best = ("valor", value) if value >= item else ("habilidad_objeto", item)
         parts = [
-            ("automaticos", donjon.PROVISIONS_AUTOMATIC),
+            ("automaticos", difficulty.PROVISIONS_AUTOMATIC),
             best,
-            ("inusual", donjon.PROVISIONS_UNUSUAL * unusual),
+            ("inusual", difficulty.PROVISIONS_UNUSUAL * unusual),
         ]
         return [("provisiones", ask["provisiones"]), ("cerebralidad", ask["cerebralidad"]), skill], parts
     return (
@@ -399,15 +402,15 @@ async def gastos(
     table = await current_table(interaction)
     mine, parts = expense_pools(ask)
     put_in, player, gm_dice = mine[0][1], sum(v for _, v in mine), sum(v for _, v in parts)
-    check_range("dados", player, 0, donjon.MAX_POOL)
-    check_range("dados", gm_dice, 0, donjon.MAX_POOL)
+    check_range("dados", player, 0, donjon_contest.MAX_POOL)
+    check_range("dados", gm_dice, 0, donjon_contest.MAX_POOL)
     me = interaction.user.id
     names = ask.get("nombres") or {}
     kind = ask["tipo"]
     sheet = await books(interaction, table, ask)
-    score = donjon.PUT_IN_FROM.get(kind)
+    score = expenses.PUT_IN_FROM.get(kind)
     if sheet is not None and sheet.row is not None and score is not None:
-        donjon.check_put_in(score, put_in, sheet.held[score])
+        expenses.check_put_in(score, put_in, sheet.held[score])
 
     def result(test: Contest) -> Effect:
         won = test.winner == "a"
@@ -415,7 +418,7 @@ async def gastos(
         if kind == "influencia" and won:
             change = bank_change(me, test.successes)
             banked = (Change(change.pool, change.delta, change.owner_id, reason="donjon.gain.influencia"),)
-        on_sheet = booked(sheet, donjon.expense_wants(kind, won, test.successes, put_in), "donjon.gastos")
+        on_sheet = booked(sheet, expenses.expense_wants(kind, won, test.successes, put_in), "donjon.gastos")
         return Effect(banked + on_sheet.changes, on_sheet.details)
 
     await contest(
@@ -451,7 +454,7 @@ async def contest(
     arrives clean (the command cleans what was typed; *Repetir* passes the stored one)."""
     bot = interaction.client
     secret = is_secret(interaction, table, secret)
-    test = donjon.roll_contest(bot.rng, *pools, table.settings.donjon_sides)
+    test = donjon_contest.roll_contest(bot.rng, *pools, table.settings.donjon_sides)
     law = None
     if law_for is not None and test.winner is not None:
         winner, narrator = law_for[test.winner]
@@ -461,7 +464,7 @@ async def contest(
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + effect.changes
     record = await rolls.record(
-        bot.store, interaction, table, KIND, donjon.to_data(roll), f"donjon.{kind}", changes, secret=secret
+        bot.store, interaction, table, KIND, posted.to_data(roll), f"donjon.{kind}", changes, secret=secret
     )
     lang = lang_for(interaction.locale)
     await rolls.post(
@@ -478,7 +481,7 @@ async def contest(
 async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same options, motivo and secrecy, for whoever presses; banked dice
     are not spent again."""
-    roll = donjon.from_data(record.data)
+    roll = posted.from_data(record.data)
     details = roll.details
     ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
     secreta, motivo = bool(details.get("secreta")), details.get("motivo")

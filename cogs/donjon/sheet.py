@@ -21,7 +21,8 @@ from bot.models import SheetRow, Table
 from bot.names import Names, closest, containing
 from bot.sheets import access
 from bot.sheets.models import DonjonAttributes, DonjonItem, DonjonSheet, DonjonSkill
-from rules import donjon
+from rules.donjon import contest
+from rules.donjon import sheet as donjon_sheet
 from rules.errors import check_range
 
 ATTRIBUTES = Names("fichas.donjon.attr", DonjonAttributes.model_fields, "fichas.donjon.unknown_attribute")
@@ -68,7 +69,7 @@ def attribute_parts(sheet: DonjonSheet, typed: str) -> Parts:
     armour = [i for i in sheet.equipo if i.tipo in ARMOUR]
     if name == "atributo.celeridad" and armour:
         heaviest = max(armour, key=lambda i: i.nd)
-        penalty = donjon.weight_penalty(heaviest.nd, sheet.atributos.virilidad)
+        penalty = donjon_sheet.weight_penalty(heaviest.nd, sheet.atributos.virilidad)
         if penalty:
             parts.append((WEIGHT + heaviest.nombre, -penalty))
     return parts
@@ -111,10 +112,10 @@ def item_parts(sheet: DonjonSheet, typed: str) -> Parts:
         parts.append((f"{NAMED}{skill.nombre} ({item.nombre})", skill.dados))
     virility = sheet.atributos.virilidad
     if item.tipo in WEAPONS:
-        penalty = donjon.weight_penalty(item.nd, virility)
+        penalty = donjon_sheet.weight_penalty(item.nd, virility)
         if penalty:
             parts.append((WEIGHT + item.nombre, -penalty))
-    if item.tipo == "arma" and donjon.two_handed(item.nd, virility):
+    if item.tipo == "arma" and donjon_sheet.two_handed(item.nd, virility):
         parts.append((TWO_HANDED + item.nombre, 0))
     return parts
 
@@ -152,7 +153,7 @@ def number(typed: str | None, name: str) -> int | None:
     """A term typed as a number of dice (as before sheets), else None: a name or nothing."""
     if typed is None or not NUMBER.fullmatch(typed):
         return None
-    check_range(name, int(typed), 0, donjon.MAX_POOL)
+    check_range(name, int(typed), 0, contest.MAX_POOL)
     return int(typed)
 
 

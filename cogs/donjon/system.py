@@ -12,7 +12,7 @@ from bot.models import Table
 from bot.systems import Declaration, Live, Reading
 from cogs.donjon import board
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
-from rules import donjon
+from rules.donjon import attributes, contest, posted
 
 NAME = "donjon"
 
@@ -20,7 +20,7 @@ NAME = "donjon"
 def read(lang: Lang, data: dict[str, Any]) -> Reading:
     """A test's dice and winner, and the facts narrated from it (the chronicle tells them
     after the roll)."""
-    roll = donjon.from_data(data)
+    roll = posted.from_data(data)
     test = roll.test
     faces = tuple((test.sides, v) for v in (*test.a, *test.b))
     winner = test.winner
@@ -38,7 +38,7 @@ def narrated(data: dict[str, Any]) -> tuple[tuple[int, str], ...]:
 
 def read_attributes(lang: Lang, data: dict[str, Any]) -> Reading:
     """Six 3d6, each giving its median: every die counts, the medians are the result."""
-    roll = donjon.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
+    roll = attributes.AttributeRoll(tuple((r[0], r[1], r[2]) for r in data["rolls"]))
     faces = tuple((6, v) for dice in roll.rolls for v in dice)
     return Reading(NAME, f"{list(roll.medians)} = {roll.total}", None, faces)
 
@@ -58,7 +58,7 @@ SYSTEM = Declaration(
     board=board.part,
     readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
     live=tuple(
-        Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: donjon.MAX_POOL)
+        Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: contest.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
 )

@@ -14,7 +14,8 @@ from bot.i18n import Lang, t
 from bot.models import Table
 from bot.store import Store
 from cogs.dune.state import AMENAZA, ASSET, DETERMINACION, DIFICULTAD_EXTRA, IMPULSO, KIND, TASK_KIND, TRAIT
-from rules import dune
+from rules.dune import pools, skill_test
+from rules.dune import tasks as dune_tasks
 
 # Dune's pools named for one scene: its traits and created assets.
 SCENE = (TRAIT, ASSET)
@@ -24,7 +25,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     """Impulso n/6, Amenaza (or hidden), each player's Determinación, open tasks, +1 dificultad."""
     values = {(p.pool, p.owner_id): p.value for p in await store.pools(table.channel_id)}
     embeds.field(
-        embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{dune.MOMENTUM_CAP}"
+        embed, t(lang, "board.dune.impulso"), f"**{values.get((IMPULSO, 0), 0)}**/{pools.MOMENTUM_CAP}"
     )
     threat = str(values.get((AMENAZA, 0), 0))
     hidden = threat_hidden(table)
@@ -36,7 +37,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
         embeds.field(embed, t(lang, "board.dune.extra"), t(lang, "board.dune.extra_value", n=extra))
     holders = sorted((owner, v) for (pool, owner), v in values.items() if pool == DETERMINACION and owner)
     lines = [
-        t(lang, "board.dune.determinacion_line", user=owner, value=v, cap=dune.DETERMINATION_CAP)
+        t(lang, "board.dune.determinacion_line", user=owner, value=v, cap=pools.DETERMINATION_CAP)
         for owner, v in holders[:SHOWN]
     ]
     if lines:
@@ -66,10 +67,10 @@ async def tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) ->
     points = dict.fromkeys((task.id for task in shown), 0)
     looming = {task.id for task in shown if task.data.get("opposing")}
     for record in await store.linked_records(table.channel_id, KIND, "task_id", list(points)):
-        roll = dune.from_data(record.data)
+        roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             # A looming problem fills with failures and complications ("desde la dirección opuesta").
-            count = dune.opposing_task_points if roll.task_id in looming else dune.task_points
+            count = dune_tasks.opposing_task_points if roll.task_id in looming else dune_tasks.task_points
             points[roll.task_id] += count(roll)
     lines = [
         t(

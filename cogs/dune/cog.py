@@ -63,29 +63,33 @@ from cogs.dune.state import (
     trait_edit,
     typed_text,
 )
-from rules import dune
+from rules.dune import momentum, skill_test, successes
+from rules.dune import pools as dune_pools
+from rules.dune import traits as dune_traits
 from rules.errors import check_range
 
 MAX_PLAYERS = 12
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
-Score = app_commands.Transform[int, Bounded(1, dune.MAX_SCORE)]
-Difficulty = app_commands.Transform[int, Bounded(0, dune.MAX_DIFFICULTY)]
-DifficultyShift = app_commands.Transform[int, Bounded(-dune.MAX_DIFFICULTY, dune.MAX_DIFFICULTY)]
-Bought = app_commands.Transform[int, Bounded(0, dune.MAX_BOUGHT)]
-ComplicationRange = app_commands.Transform[int, Bounded(1, dune.MAX_COMPLICATION_RANGE)]
-MomentumBonus = app_commands.Transform[int, Bounded(0, dune.MAX_BONUS)]
-AssetQuality = app_commands.Transform[int, Bounded(0, dune.MAX_ASSET_QUALITY)]
-Target = app_commands.Transform[int, Bounded(1, 2 * dune.MAX_SCORE)]
-Dice = app_commands.Transform[int, Bounded(1, dune.MAX_DICE)]
-Momentum = app_commands.Transform[int, Bounded(1, dune.MOMENTUM_CAP)]
+Score = app_commands.Transform[int, Bounded(1, skill_test.MAX_SCORE)]
+Difficulty = app_commands.Transform[int, Bounded(0, skill_test.MAX_DIFFICULTY)]
+DifficultyShift = app_commands.Transform[int, Bounded(-skill_test.MAX_DIFFICULTY, skill_test.MAX_DIFFICULTY)]
+Bought = app_commands.Transform[int, Bounded(0, dune_pools.MAX_BOUGHT)]
+ComplicationRange = app_commands.Transform[int, Bounded(1, successes.MAX_COMPLICATION_RANGE)]
+MomentumBonus = app_commands.Transform[int, Bounded(0, skill_test.MAX_BONUS)]
+AssetQuality = app_commands.Transform[int, Bounded(0, skill_test.MAX_ASSET_QUALITY)]
+Target = app_commands.Transform[int, Bounded(1, 2 * skill_test.MAX_SCORE)]
+Dice = app_commands.Transform[int, Bounded(1, skill_test.MAX_DICE)]
+Momentum = app_commands.Transform[int, Bounded(1, dune_pools.MOMENTUM_CAP)]
 Threat = app_commands.Transform[int, Bounded(1, MAX_THREAT_STEP)]
-Determination = app_commands.Transform[int, Bounded(1, dune.DETERMINATION_CAP)]
+Determination = app_commands.Transform[int, Bounded(1, dune_pools.DETERMINATION_CAP)]
 Requirement = app_commands.Transform[int, Bounded(1, MAX_TASK_REQUIREMENT)]
 PAYMENTS = [Choice(name=T(f"dune.pago.{p}"), value=p) for p in ("impulso", "amenaza", "mixto")]
 # A trait's Amenaza is spent with its text, through /dune rasgo.
-THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune.THREAT_SPENDS if k != "rasgo"]
-TRAIT_PAYMENTS = [Choice(name=T(f"dune.pago_rasgo.{p}"), value=p) for p in (*dune.TRAIT_COSTS, "libre")]
-TraitCount = app_commands.Transform[int, Bounded(0, dune.MAX_TRAIT_COUNT)]
+THREAT_SPENDS = [Choice(name=T(f"dune.gasto.{k}"), value=k) for k in dune_pools.THREAT_SPENDS if k != "rasgo"]
+TRAIT_PAYMENTS = [
+    Choice(name=T(f"dune.pago_rasgo.{p}"), value=p) for p in (*dune_traits.TRAIT_COSTS, "libre")
+]
+TraitCount = app_commands.Transform[int, Bounded(0, dune_traits.MAX_TRAIT_COUNT)]
 
 
 def rival_helpers(typed: str | None) -> list[int]:
@@ -93,12 +97,12 @@ def rival_helpers(typed: str | None) -> list[int]:
     the opposition ("pueden aceptar la ayuda de otros personajes próximos")."""
     words = (typed or "").replace(",", " ").split()
     if not all(word.isdigit() and len(word) <= 2 for word in words):
-        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
-    if len(words) > dune.MAX_HELPERS:
-        raise Refusal("dune.contra.rival_helpers", max=dune.MAX_HELPERS)
+        raise Refusal("dune.contra.rival_helpers", max=skill_test.MAX_HELPERS)
+    if len(words) > skill_test.MAX_HELPERS:
+        raise Refusal("dune.contra.rival_helpers", max=skill_test.MAX_HELPERS)
     targets = [int(word) for word in words]
     for target in targets:
-        check_range("rival_ayuda", target, 1, 2 * dune.MAX_SCORE)
+        check_range("rival_ayuda", target, 1, 2 * skill_test.MAX_SCORE)
     return targets
 
 
@@ -132,22 +136,7 @@ class Dune(commands.Cog):
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
 
     @dune_group.command(name=T("dune.tirada"), description=T("dune.tirada.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "pago",
-        "rango_complicacion",
-        "determinacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
@@ -203,26 +192,7 @@ class Dune(commands.Cog):
         await flow.roll_opposed(self.bot, interaction, prep_id, choice)
 
     @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "rival_objetivo",
-        "enfoque",
-        "rival_habilidad",
-        "rival_motivacion",
-        "rival_enfoque",
-        "rival_dados",
-        "obstaculos",
-        "rival_ayuda",
-        "ajuste_dificultad",
-        "rango_complicacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como", "rival_pnj")
     @reason_option
     @secret_option
@@ -280,22 +250,7 @@ class Dune(commands.Cog):
         await flow.oppose(self.bot, interaction, spec, opponent)
 
     @dune_group.command(name=T("dune.ayuda"), description=T("dune.ayuda.desc"))
-    @options(
-        "dune.opt",
-        "habilidad",
-        "motivacion",
-        "enfoque",
-        "dificultad",
-        "dados_extra",
-        "pago",
-        "rango_complicacion",
-        "determinacion",
-        "bonificacion_impulso",
-        "pnj",
-        "tarea",
-        "calidad_recurso",
-        "desafiar",
-    )
+    @options("dune.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(pago=PAYMENTS)
     @reason_option
@@ -379,7 +334,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @impulso.command(name=T("dune.anadir"), description=T("dune.impulso.anadir.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     @table_option
     async def impulso_anadir(
         self,
@@ -397,7 +352,7 @@ class Dune(commands.Cog):
         )
 
     @impulso.command(name=T("dune.gastar"), description=T("dune.impulso.gastar.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     async def impulso_gastar(self, interaction: discord.Interaction, cantidad: Momentum = 1) -> None:
         table = await current_table(interaction)
         await rolls.change(
@@ -413,7 +368,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, await current_table(interaction), "", ephemeral=True)
 
     @amenaza.command(name=T("dune.anadir"), description=T("dune.amenaza.anadir.desc"))
-    @options("dune.opt", "cantidad")
+    @options("dune.opt")
     async def amenaza_anadir(self, interaction: discord.Interaction, cantidad: Threat = 1) -> None:
         """Players add Amenaza for escalation; the GM for threatening circumstances."""
         table = await current_table(interaction)
@@ -424,7 +379,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, table, text)
 
     @amenaza.command(name=T("dune.gastar"), description=T("dune.amenaza.gastar.desc"))
-    @options("dune.opt", "gasto", "cantidad")
+    @options("dune.opt")
     @app_commands.choices(gasto=THREAT_SPENDS)
     @table_option
     async def amenaza_gastar(
@@ -438,7 +393,7 @@ class Dune(commands.Cog):
         table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
         if gasto is not None:
-            spend = dune.threat_spend(gasto.value)
+            spend = dune_pools.threat_spend(gasto.value)
             changes = pool_changes(spend, 0, f"dune.amenaza.{gasto.value}")
             await rolls.change(self.bot.store, interaction, table, f"dune.amenaza.{gasto.value}", *changes)
             use = t(lang, f"dune.gasto.{gasto.value}")
@@ -452,7 +407,7 @@ class Dune(commands.Cog):
         await self.pools_answer(interaction, table, text, gm=True)
 
     @determinacion.command(name=T("dune.ver"), description=T("dune.determinacion.ver.desc"))
-    @options("dune.opt", "jugador")
+    @options("dune.opt")
     async def determinacion_ver(
         self, interaction: discord.Interaction, jugador: discord.Member | None = None
     ) -> None:
@@ -460,11 +415,11 @@ class Dune(commands.Cog):
         lang = lang_for(interaction.locale)
         who = jugador or interaction.user
         value = await self.bot.store.pool(table.channel_id, DETERMINACION, who.id)
-        text = t(lang, "dune.pools.determinacion", user=who.id, value=value, cap=dune.DETERMINATION_CAP)
+        text = t(lang, "dune.pools.determinacion", user=who.id, value=value, cap=dune_pools.DETERMINATION_CAP)
         await send(interaction, embed=embeds.card(t(lang, "dune.pools.title"), text), ephemeral=True)
 
     @determinacion.command(name=T("dune.dar"), description=T("dune.determinacion.dar.desc"))
-    @options("dune.opt", "jugador", "cantidad")
+    @options("dune.opt")
     @table_option
     async def determinacion_dar(
         self,
@@ -485,7 +440,7 @@ class Dune(commands.Cog):
         await self.determination_answer(interaction, table, jugador.id, text, gm=True)
 
     @determinacion.command(name=T("dune.quitar"), description=T("dune.determinacion.quitar.desc"))
-    @options("dune.opt", "jugador", "cantidad")
+    @options("dune.opt")
     @table_option
     async def determinacion_quitar(
         self,
@@ -526,7 +481,9 @@ class Dune(commands.Cog):
         the table too, naming whose pool, even when done from the GM channel."""
         lang = lang_for(interaction.locale)
         value = await self.bot.store.pool(table.channel_id, DETERMINACION, user_id)
-        pools = t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
+        pools = t(
+            lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune_pools.DETERMINATION_CAP
+        )
         embed = embeds.card(t(lang, "dune.pools.title"), f"{text}\n{pools}")
         if gm and in_gm_channel(table, interaction):
             await answer_gm(interaction, table, embed=embed)
@@ -537,7 +494,7 @@ class Dune(commands.Cog):
     # -- /dune aventura ------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.aventura"), description=T("dune.aventura.desc"))
-    @options("dune.opt", "jugadores")
+    @options("dune.opt")
     @table_option
     async def aventura(
         self,
@@ -555,8 +512,8 @@ class Dune(commands.Cog):
             raise Refusal("dune.aventura.nobody")
         if len(players) > MAX_PLAYERS:
             raise Refusal("dune.aventura.too_many", max=MAX_PLAYERS, count=len(players))
-        threat, determination = dune.adventure_start(len(players))
-        changes = [Change(AMENAZA, set_to=threat, cap=dune.THREAT_CAP)] + [
+        threat, determination = dune_pools.adventure_start(len(players))
+        changes = [Change(AMENAZA, set_to=threat, cap=dune_pools.THREAT_CAP)] + [
             determination_change(u, set_to=determination) for u in players
         ]
         cleared = await self.challenges_cleared(table)
@@ -591,7 +548,7 @@ class Dune(commands.Cog):
     # -- /dune rasgo ------------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.rasgo"), description=T("dune.rasgo.desc"))
-    @options("dune.opt", "texto", "cuenta", "antes")
+    @options("dune.opt")
     @app_commands.rename(pago=T("dune.opt.pago_rasgo"))
     @app_commands.describe(pago=T("dune.opt.pago_rasgo.desc"))
     @app_commands.choices(pago=TRAIT_PAYMENTS)
@@ -615,7 +572,9 @@ class Dune(commands.Cog):
         if way == "determinacion" and gm:
             raise Refusal("dune.trait.gm_no_determination")
         reason = f"dune.trait.{way}"
-        cost = pool_changes(dune.TRAIT_COSTS[way], interaction.user.id, reason) if way != "libre" else ()
+        cost = (
+            pool_changes(dune_traits.TRAIT_COSTS[way], interaction.user.id, reason) if way != "libre" else ()
+        )
         traits = await trait_edit(self.bot, table.channel_id, texto, cuenta, antes, reason)
         applied = await rolls.change(self.bot.store, interaction, table, reason, *cost, *traits)
         lang = lang_for(interaction.locale)
@@ -635,7 +594,7 @@ class Dune(commands.Cog):
         ][:25]
 
     @dune_group.command(name=T("dune.recurso"), description=T("dune.recurso.desc"))
-    @options("dune.opt", "recurso")
+    @options("dune.opt")
     async def recurso(
         self, interaction: discord.Interaction, recurso: app_commands.Range[str, 1, SCENE_TEXT_LIMIT]
     ) -> None:
@@ -664,7 +623,10 @@ class Dune(commands.Cog):
                 interaction.id,
                 user,
                 reason,
-                (momentum_change(-dune.MOMENTUM_SPENDS["recurso"]), Change(pool, owner_id=user, set_to=0)),
+                (
+                    momentum_change(-momentum.MOMENTUM_SPENDS["recurso"]),
+                    Change(pool, owner_id=user, set_to=0),
+                ),
                 guild_id=interaction.guild_id,
                 sheet_update=SheetUpdate(row.id, row.version, data),
             )
@@ -694,7 +656,7 @@ class Dune(commands.Cog):
     # -- /dune recuperar -------------------------------------------------------------------------
 
     @dune_group.command(name=T("dune.recuperar"), description=T("dune.recuperar.desc"))
-    @options("dune.recuperar.opt", "ficha", "motivacion")
+    @options("dune.recuperar.opt")
     @table_option
     async def recuperar(
         self,
@@ -728,7 +690,7 @@ class Dune(commands.Cog):
     # -- /dune tarea -------------------------------------------------------------------------------
 
     @tarea.command(name=T("dune.tarea.crear"), description=T("dune.tarea.crear.desc"))
-    @options("dune.opt", "nombre", "requisito", "opuesta")
+    @options("dune.opt")
     @table_option
     async def tarea_crear(
         self,

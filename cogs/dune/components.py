@@ -41,8 +41,10 @@ from cogs.dune.state import (
     trait_edit,
     typed_text,
 )
-from rules import dune
-from rules.dune import DuneRoll
+from rules.dune import momentum, skill_test
+from rules.dune import pools as dune_pools
+from rules.dune import traits as dune_traits
+from rules.dune.skill_test import DuneRoll
 from rules.errors import RuleError
 
 if TYPE_CHECKING:
@@ -68,14 +70,14 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
     )
     if roll.test.passed and not roll.price and not roll.closed:
         available = roll.bonus_left + roll.momentum_left + funds.momentum
-        for use, cost in dune.MOMENTUM_SPENDS.items():
+        for use, cost in momentum.MOMENTUM_SPENDS.items():
             if use == "tarea" and (roll.task_id is None or roll.extra.get("task", {}).get("opposing")):
                 continue
-            used = use not in dune.REPEATABLE_SPENDS and use in roll.spends
+            used = use not in momentum.REPEATABLE_SPENDS and use in roll.spends
             view.add_item(button(lang, use, record_id, primary, disabled=used or cost > available))
         view.add_item(button(lang, "pnj" if roll.npc else "guardar", record_id, discord.ButtonStyle.success))
     if roll.complications > 0:
-        broke = roll.npc and funds.threat < dune.IGNORE_COMPLICATION_THREAT
+        broke = roll.npc and funds.threat < skill_test.IGNORE_COMPLICATION_THREAT
         action = "descartar" if roll.npc else "ignorar"
         view.add_item(button(lang, action, record_id, secondary, disabled=broke))
     if roll.rerollable and roll.extra.get("spec", {}).get("drive_statement") is not False:
@@ -87,7 +89,7 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
 
 
 async def render_roll(bot: Tirada, lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
-    roll = dune.from_data(record.data)
+    roll = skill_test.from_data(record.data)
     owner = None if roll.npc else record.user_id
     funds = await table_funds(bot, record.channel_id, owner)
     table = await bot.store.table_or_default(record.channel_id, None)
@@ -123,7 +125,7 @@ class DuneButton(
             await offer_reroll(interaction, lang, record)
             return
         if self.action in SCENE_FORMS:
-            dune.spend(dune.from_data(record.data), self.action)  # refused now, not after the form
+            momentum.spend(skill_test.from_data(record.data), self.action)  # refused now, not after the form
             await interaction.response.send_modal(SCENE_FORMS[self.action](self.record_id, lang))
             return
         record, applied = await act(
@@ -141,7 +143,7 @@ async def show_update(
     if action == "guardar":
         embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
     await update(interaction, embed=embed, view=view)
-    await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
+    await announce_task(bot, interaction, lang, skill_test.from_data(record.data).task_id)
 
 
 async def check_may_press(interaction: discord.Interaction, record: Record, action: str) -> None:
@@ -155,26 +157,30 @@ async def check_may_press(interaction: discord.Interaction, record: Record, acti
 
 def decide(action: str, record: Record) -> Decision:
     """One button's effect on a roll: the rules decide, this maps them to pool changes."""
-    roll = dune.from_data(record.data)
-    if action in dune.MOMENTUM_SPENDS:
-        roll, from_group = dune.spend(roll, action)
+    roll = skill_test.from_data(record.data)
+    if action in momentum.MOMENTUM_SPENDS:
+        roll, from_group = momentum.spend(roll, action)
         changes = (momentum_change(-from_group),) if from_group else ()
-        return Decision(dune.to_data(roll), changes, f"dune.spend.{action}")
+        return Decision(skill_test.to_data(roll), changes, f"dune.spend.{action}")
     if action == "guardar":
-        roll, amount = dune.save(roll)
+        roll, amount = momentum.save(roll)
         return Decision(
-            dune.to_data(roll), (momentum_change(amount, clamp=True),) if amount else (), "dune.save"
+            skill_test.to_data(roll), (momentum_change(amount, clamp=True),) if amount else (), "dune.save"
         )
     if action == "pnj":
-        roll = dune.npc_to_threat(roll)
-        return Decision(dune.to_data(roll), (threat_change(1),), "dune.npc_threat")
+        roll = momentum.npc_to_threat(roll)
+        return Decision(skill_test.to_data(roll), (threat_change(1),), "dune.npc_threat")
     if action == "ignorar":
-        roll = dune.ignore_complication(roll)
-        return Decision(dune.to_data(roll), (threat_change(dune.IGNORE_COMPLICATION_THREAT),), "dune.ignore")
-    if action == "descartar":
-        roll = dune.ignore_complication(roll)
+        roll = skill_test.ignore_complication(roll)
         return Decision(
-            dune.to_data(roll), (Change(AMENAZA, -dune.IGNORE_COMPLICATION_THREAT),), "dune.discard"
+            skill_test.to_data(roll), (threat_change(skill_test.IGNORE_COMPLICATION_THREAT),), "dune.ignore"
+        )
+    if action == "descartar":
+        roll = skill_test.ignore_complication(roll)
+        return Decision(
+            skill_test.to_data(roll),
+            (Change(AMENAZA, -skill_test.IGNORE_COMPLICATION_THREAT),),
+            "dune.discard",
         )
     raise Refusal("error.roll_gone")
 
@@ -183,7 +189,7 @@ async def offer_reroll(interaction: discord.Interaction[Tirada], lang: Lang, rec
     """ "Repetir con Determinación": a private menu of the roller's dice, to choose which
     to roll again ("siempre puedes decidir NO repetir un dado"). Nothing is paid until a
     choice is made; what the test may not take is refused here already."""
-    roll = dune.from_data(record.data)
+    roll = skill_test.from_data(record.data)
     check_reroll(roll)
     funds = await table_funds(interaction.client, record.channel_id, record.user_id)
     if funds.determination < 1:
@@ -202,9 +208,9 @@ def check_reroll(roll: DuneRoll) -> None:
     """What a reroll needs beyond its point: the rules' own checks, and a drive with a
     statement ("No puedes gastar Determinación si la motivación que empleas no tiene
     declaración"), when a sheet said which."""
-    dune.check_statement(roll.extra.get("spec", {}).get("drive_statement"))
+    skill_test.check_statement(roll.extra.get("spec", {}).get("drive_statement"))
     if not roll.rerollable:
-        dune.check_determination(roll)
+        skill_test.check_determination(roll)
         raise RuleError("dune.reroll_too_late")
 
 
@@ -262,10 +268,12 @@ class DiceSelect(
         await check_may_press(interaction, record, "repetir")
 
         def reroll(current: Record) -> Decision:
-            roll = dune.from_data(current.data)
+            roll = skill_test.from_data(current.data)
             check_reroll(roll)
-            roll = dune.reroll(roll, bot.rng, dice)
-            return Decision(dune.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll")
+            roll = skill_test.reroll(roll, bot.rng, dice)
+            return Decision(
+                skill_test.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll"
+            )
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, reroll)
         embed, view = await render_roll(bot, lang, record)
@@ -275,7 +283,7 @@ class DiceSelect(
             await update(interaction, embed=embed, view=None)
         else:
             await update(interaction, embed=embed, view=view)
-        await announce_task(bot, interaction, lang, dune.from_data(record.data).task_id)
+        await announce_task(bot, interaction, lang, skill_test.from_data(record.data).task_id)
 
 
 class TraitModal(Modal):
@@ -307,13 +315,13 @@ class TraitModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = parse_int(self.count.value, "cuenta", 0, dune.MAX_TRAIT_COUNT)
+        count = parse_int(self.count.value, "cuenta", 0, dune_traits.MAX_TRAIT_COUNT)
         text, before = self.text.value, self.before.value.strip() or None
         record = await load(bot.store, self.record_id, KIND)
         await check_may_press(interaction, record, "rasgo")
 
         async def trait(current: Record) -> Decision:
-            roll, from_group = dune.spend(dune.from_data(current.data), "rasgo")
+            roll, from_group = momentum.spend(skill_test.from_data(current.data), "rasgo")
             traits = await trait_edit(bot, current.channel_id, text, count, before, "dune.spend.rasgo")
             return scene_decision(roll, from_group, traits, "dune.spend.rasgo")
 
@@ -345,7 +353,7 @@ class AssetModal(Modal):
             pool = asset_pool(name)
             if await bot.store.pool(current.channel_id, pool, current.user_id):
                 raise Refusal("dune.asset.exists", user=current.user_id, name=safe(name))
-            roll, from_group = dune.spend(dune.from_data(current.data), "recurso")
+            roll, from_group = momentum.spend(skill_test.from_data(current.data), "recurso")
             created = Change(
                 pool, owner_id=current.user_id, set_to=1, cap=1, reason="dune.spend.recurso.recurso"
             )
@@ -361,7 +369,7 @@ def scene_decision(roll: DuneRoll, from_group: int, scene: tuple[Change, ...], r
     changes = (momentum_change(-from_group),) if from_group else ()
     shown = [*roll.extra.get("scene", []), *([c.pool, c.owner_id, c.set_to] for c in scene)]
     roll = replace(roll, extra={**roll.extra, "scene": shown})
-    return Decision(dune.to_data(roll), changes + scene, reason)
+    return Decision(skill_test.to_data(roll), changes + scene, reason)
 
 
 SCENE_FORMS: dict[str, type[TraitModal] | type[AssetModal]] = {"rasgo": TraitModal, "recurso": AssetModal}
@@ -381,13 +389,13 @@ class PriceModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = parse_int(self.count.value, "complicaciones", 1, dune.MAX_PRICE_COMPLICATIONS)
+        count = parse_int(self.count.value, "complicaciones", 1, skill_test.MAX_PRICE_COMPLICATIONS)
         record = await load(bot.store, self.record_id, KIND)
         await check_may_press(interaction, record, "precio")
 
         def price(current: Record) -> Decision:
-            roll = dune.success_at_price(dune.from_data(current.data), count)
-            return Decision(dune.to_data(roll), (), "dune.price")
+            roll = skill_test.success_at_price(skill_test.from_data(current.data), count)
+            return Decision(skill_test.to_data(roll), (), "dune.price")
 
         record, applied = await act(bot.store, interaction, self.record_id, KIND, price)
         await show_update(interaction, lang, record, applied, "precio")
@@ -490,8 +498,8 @@ class AssistModal(Modal):
             if current.data.get("rolled"):
                 raise Refusal("dune.ayuda.already_rolled")
             helpers = [h for h in current.data.get("helpers", []) if h["user"] != user_id]
-            if len(helpers) >= dune.MAX_HELPERS:
-                raise Refusal("dune.ayuda.full", max=dune.MAX_HELPERS)
+            if len(helpers) >= skill_test.MAX_HELPERS:
+                raise Refusal("dune.ayuda.full", max=skill_test.MAX_HELPERS)
             helpers.append(helper)
             return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
 
@@ -512,7 +520,7 @@ class AssistModal(Modal):
         entry: dict[str, Any] = {"user": interaction.user.id}
         skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
         if self.objetivo.value.strip():
-            entry["target"] = parse_int(self.objetivo.value, "objetivo", 1, 2 * dune.MAX_SCORE)
+            entry["target"] = parse_int(self.objetivo.value, "objetivo", 1, 2 * skill_test.MAX_SCORE)
             skill_value = None
         elif skill and drive:
             table = await table_of(interaction, prep)
@@ -540,10 +548,10 @@ def focus(typed: str, skill: int | None) -> int | None:
     if not text:
         return None
     if sheet.number(text) is not None:
-        return parse_int(text, "enfoque", 1, dune.MAX_SCORE)
+        return parse_int(text, "enfoque", 1, skill_test.MAX_SCORE)
     if skill is not None and fold(text) in YES:
         return skill
-    raise Refusal("dune.ayuda.focus_value", max=dune.MAX_SCORE)
+    raise Refusal("dune.ayuda.focus_value", max=skill_test.MAX_SCORE)
 
 
 # -- opposed tests ----------------------------------------------------------------------------
@@ -557,13 +565,13 @@ def opposed_choices(lang: Lang, npc: bool, determination: bool = True) -> list[d
     without a statement: ``determination``)."""
     ways = [(0, "impulso")] + [
         (bought, way)
-        for bought in range(1, dune.MAX_BOUGHT + 1)
+        for bought in range(1, dune_pools.MAX_BOUGHT + 1)
         for way in (("amenaza",) if npc else PAYMENT_WAYS)
     ]
     options = []
     for with_point in (False, True) if determination and not npc else (False,):
         for bought, way in ways:
-            label = bought_text(lang, bought, way, dune.buy_cost(bought), npc)
+            label = bought_text(lang, bought, way, dune_pools.buy_cost(bought), npc)
             if with_point:
                 label = t(lang, "dune.contra.with_determination", choice=label)
             options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(with_point)}"))

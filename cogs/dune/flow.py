@@ -32,7 +32,8 @@ from cogs.dune.state import (
     crossed_pool,
     pool_changes,
 )
-from rules import dune
+from rules.dune import opposition as dune_opposition
+from rules.dune import pools, skill_test, successes
 
 
 async def check_task(bot: Tirada, table: Table, task_id: int | None) -> Record | None:
@@ -66,30 +67,32 @@ async def roll_and_post(
         raise Refusal("dune.npc_gm_only")
     task = await check_task(bot, table, spec.task_id)
     if spec.determination:
-        dune.check_statement(spec.drive_statement)
+        skill_test.check_statement(spec.drive_statement)
     momentum = await store.pool(table.channel_id, IMPULSO)
-    cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
+    cost = pools.roll_cost(
+        spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
+    )
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there, and
     # a prepared test (``closes``) took it when it was prepared (:func:`prepare`).
     waiting = 0 if spec.npc or closes is not None else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
-    difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
+    difficulty, used = pools.raised_difficulty(spec.difficulty, waiting)
     reason = "dune.npc_roll" if spec.npc else "dune.roll"
     changes = (
         pool_changes(cost, interaction.user.id, reason)
         + pool_changes(used, 0, reason)
         + challenge_changes(spec, interaction.user.id, reason)
     )
-    roll = dune.roll_test(
+    roll = skill_test.roll_test(
         bot.rng,
         spec.target,
-        dice=dune.BASE_DICE + spec.bought,
+        dice=skill_test.BASE_DICE + spec.bought,
         focus_skill=spec.focus_skill,
         complication_range=spec.complication_range,
         difficulty=difficulty,
         automatic_ones=int(spec.determination),
         bonus=spec.bonus,
         npc=spec.npc,
-        helpers=tuple(dune.HelperSpec(h["user"], h["target"], h["focus"]) for h in helpers),
+        helpers=tuple(skill_test.HelperSpec(h["user"], h["target"], h["focus"]) for h in helpers),
         task_id=spec.task_id,
         asset_quality=spec.asset_quality,
     )
@@ -107,7 +110,7 @@ async def roll_and_post(
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
     roll = replace(roll, extra=extra)
     record = await rolls.record(
-        store, interaction, table, KIND, dune.to_data(roll), reason, changes, closes, secret=secret
+        store, interaction, table, KIND, skill_test.to_data(roll), reason, changes, closes, secret=secret
     )
     lang = lang_for(interaction.locale)
     embed, view = await render_roll(bot, lang, record)
@@ -126,16 +129,16 @@ async def oppose(
     if spec.npc and not is_gm(table, interaction):
         raise Refusal("dune.npc_gm_only")
     await check_task(bot, table, spec.task_id)
-    opposition = dune.roll_opposition(
+    opposition = dune_opposition.roll_opposition(
         bot.rng,
         rival["target"],
         dice=rival["count"],
         focus_skill=rival["focus"],
         complication_range=spec.complication_range,
-        helpers=tuple(dune.HelperSpec(0, target) for target in rival.get("helpers", ())),
+        helpers=tuple(skill_test.HelperSpec(0, target) for target in rival.get("helpers", ())),
     )
-    base = dune.opposition_difficulty(opposition, rival["hindrances"])
-    difficulty = min(max(base + rival["adjust"], 0), dune.MAX_RAISED_DIFFICULTY)
+    base = dune_opposition.opposition_difficulty(opposition, rival["hindrances"])
+    difficulty = min(max(base + rival["adjust"], 0), successes.MAX_RAISED_DIFFICULTY)
     rival = {
         **rival,
         "dice": [s.value for s in opposition.slots],
@@ -168,7 +171,7 @@ async def prepare(
     the menu shows it before anything is bought, and a raise spent afterwards waits for the
     next test. An NPC's test leaves the raises there (they are spent against players)."""
     waiting = 0 if spec.npc else await bot.store.pool(table.channel_id, DIFICULTAD_EXTRA)
-    difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
+    difficulty, used = pools.raised_difficulty(spec.difficulty, waiting)
     spec = replace(spec, difficulty=difficulty, raised=difficulty - spec.difficulty)
     reason = "dune.prepare"
     applied = await rolls.change(

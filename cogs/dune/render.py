@@ -21,8 +21,10 @@ from cogs.dune.state import (
     roll_task_points,
     task_progress,
 )
-from rules import dune
-from rules.dune import DuneRoll
+from rules.dune import opposition as dune_opposition
+from rules.dune import pools as dune_pools
+from rules.dune import successes
+from rules.dune.skill_test import DuneRoll
 
 # -- rendering ----------------------------------------------------------------------------
 
@@ -42,13 +44,13 @@ async def pools_text(
     values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
     threat = t(lang, "board.dune.hidden") if hide_threat else values.get((AMENAZA, 0), 0)
     parts = [
-        t(lang, "dune.pools.impulso", value=values.get((IMPULSO, 0), 0), cap=dune.MOMENTUM_CAP),
+        t(lang, "dune.pools.impulso", value=values.get((IMPULSO, 0), 0), cap=dune_pools.MOMENTUM_CAP),
         t(lang, "dune.pools.amenaza", value=threat),
     ]
     if user_id is not None and user_id != gm_id:
         value = values.get((DETERMINACION, user_id), 0)
         parts.append(
-            t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune.DETERMINATION_CAP)
+            t(lang, "dune.pools.determinacion", user=user_id, value=value, cap=dune_pools.DETERMINATION_CAP)
         )
     extra = values.get((DIFICULTAD_EXTRA, 0), 0)
     if extra:
@@ -248,24 +250,28 @@ def saved_text(lang: Lang, applied: Applied) -> str:
         return t(lang, "dune.roll.saved_none")
     if state.lost_to_cap:
         return t(
-            lang, "dune.roll.saved_lost", saved=state.delta, lost=state.lost_to_cap, cap=dune.MOMENTUM_CAP
+            lang,
+            "dune.roll.saved_lost",
+            saved=state.delta,
+            lost=state.lost_to_cap,
+            cap=dune_pools.MOMENTUM_CAP,
         )
     return t(lang, "dune.roll.saved_all", saved=state.delta)
 
 
-def rival_test(rival: dict[str, Any], complication_range: int) -> dune.Test:
+def rival_test(rival: dict[str, Any], complication_range: int) -> successes.Test:
     """The opposition's roll as it was thrown, its helpers' dice with it (their successes
     count only if the opponent scores one, as on any test)."""
     helpers = [
-        dune.Helper(0, target, None, dune.Slot((value,)))
+        successes.Helper(0, target, None, successes.Slot((value,)))
         for target, value in zip(rival.get("helpers", ()), rival.get("helper_dice", ()), strict=True)
     ]
-    return dune.evaluate(
+    return successes.evaluate(
         rival["dice"], rival["target"], rival["focus"], complication_range, 0, helpers=helpers
     )
 
 
-def rival_dice(lang: Lang, test: dune.Test) -> str:
+def rival_dice(lang: Lang, test: successes.Test) -> str:
     """The opponent's dice, then their helpers' ("ayuda del rival: **7**✓ **14**")."""
     if not test.helper_dice:
         return render.dice(test.dice)
@@ -283,7 +289,7 @@ def opponent_text(lang: Lang, opponent: dict[str, Any], roll: DuneRoll) -> str:
         hindrances=opponent["hindrances"],
         difficulty=opponent.get("difficulty", roll.difficulty),
     )
-    gained = dune.opponent_momentum(roll.difficulty, roll.test.successes)
+    gained = dune_opposition.opponent_momentum(roll.difficulty, roll.test.successes)
     if not roll.test.passed and gained:
         text += "\n" + t(lang, "dune.opposed.gains", momentum=gained)
     return "\n".join([*rival_source(lang, opponent), text])

@@ -24,7 +24,7 @@ from bot.sheets import access
 from bot.sheets.models import NAME_LIMIT, Drive, DuneDrives, DuneSheet, DuneSkills
 from cogs.dune.render import safe
 from cogs.dune.state import Scores, crossed_pool, typed_text
-from rules import dune
+from rules.dune import skill_test
 from rules.errors import check_range
 
 SKILLS = Names("fichas.dune.skill", DuneSkills.model_fields, "fichas.dune.unknown_skill")
@@ -43,9 +43,9 @@ def numbers(skill: str, drive: str) -> tuple[int | None, int | None]:
     """The scores typed as numbers, checked against the book's range (None for a name)."""
     skill_number, drive_number = number(skill), number(drive)
     if skill_number is not None:
-        check_range("habilidad", skill_number, 1, dune.MAX_SCORE)
+        check_range("habilidad", skill_number, 1, skill_test.MAX_SCORE)
     if drive_number is not None:
-        check_range("motivacion", drive_number, 0, dune.MAX_SCORE)
+        check_range("motivacion", drive_number, 0, skill_test.MAX_SCORE)
     return skill_number, drive_number
 
 

@@ -14,7 +14,8 @@ from bot.client import Tirada
 from bot.errors import Refusal, pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
-from rules import dune
+from rules.dune import pools as dune_pools
+from rules.dune import skill_test, successes, tasks, traits
 from rules.errors import RuleError
 
 KIND = "dune"
@@ -33,19 +34,19 @@ TASK_NAME_LIMIT = 80
 
 
 def momentum_change(delta: int, *, clamp: bool = False) -> Change:
-    return Change(IMPULSO, delta, cap=dune.MOMENTUM_CAP, clamp=clamp)
+    return Change(IMPULSO, delta, cap=dune_pools.MOMENTUM_CAP, clamp=clamp)
 
 
 def threat_change(amount: int) -> Change:
     """Amenaza added, kept within the bot's cap (the rules give none)."""
-    return Change(AMENAZA, amount, cap=dune.THREAT_CAP)
+    return Change(AMENAZA, amount, cap=dune_pools.THREAT_CAP)
 
 
 def determination_change(user_id: int, delta: int = 0, *, set_to: int | None = None) -> Change:
-    return Change(DETERMINACION, delta, owner_id=user_id, cap=dune.DETERMINATION_CAP, set_to=set_to)
+    return Change(DETERMINACION, delta, owner_id=user_id, cap=dune_pools.DETERMINATION_CAP, set_to=set_to)
 
 
-def pool_changes(pools: dune.Pools, user_id: int, reason: str) -> tuple[Change, ...]:
+def pool_changes(pools: dune_pools.Pools, user_id: int, reason: str) -> tuple[Change, ...]:
     """A rule's amounts as store changes, each with its own ledger reason
     (``{reason}.impulso``, ``.amenaza``, ``.determinacion``, ``.dificultad_extra``) so the
     history says what each row paid for."""
@@ -55,7 +56,7 @@ def pool_changes(pools: dune.Pools, user_id: int, reason: str) -> tuple[Change, 
         (pools.determination, determination_change(user_id, pools.determination)),
         (
             pools.raised_difficulty,
-            Change(DIFICULTAD_EXTRA, pools.raised_difficulty, cap=dune.MAX_RAISED_DIFFICULTY),
+            Change(DIFICULTAD_EXTRA, pools.raised_difficulty, cap=successes.MAX_RAISED_DIFFICULTY),
         ),
     )
     return tuple(replace(c, reason=f"{reason}.{c.pool}") for amount, c in changes if amount)
@@ -83,19 +84,19 @@ async def table_funds(bot: Tirada, channel_id: int, owner_id: int | None) -> Fun
 # -- extended tasks -------------------------------------------------------------------------
 
 
-def roll_task_points(roll: dune.DuneRoll) -> int:
+def roll_task_points(roll: skill_test.DuneRoll) -> int:
     """What a roll adds to its task: to a goal, or to a looming problem ("desde la dirección
     opuesta"), which failures and complications fill."""
     if roll.extra.get("task", {}).get("opposing"):
-        return dune.opposing_task_points(roll)
-    return dune.task_points(roll)
+        return tasks.opposing_task_points(roll)
+    return tasks.task_points(roll)
 
 
 async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
     """Each task's points, from every roll linked to it, read in one query."""
     points = dict.fromkeys(task_ids, 0)
     for record in await bot.store.linked_records(channel_id, KIND, "task_id", task_ids):
-        roll = dune.from_data(record.data)
+        roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             points[roll.task_id] += roll_task_points(roll)
     return points
@@ -286,13 +287,13 @@ async def scene_traits(bot: Tirada, channel_id: int) -> dict[str, int]:
 async def trait_edit(
     bot: Tirada, channel_id: int, text: str, count: int, before: str | None, reason: str
 ) -> tuple[Change, ...]:
-    """The changes that create, change or remove one trait (:func:`rules.dune.edit_trait`),
+    """The changes that create, change or remove one trait (:func:`rules.dune.traits.edit_trait`),
     each setting its pool; the texts are checked as any text a player types."""
     name = typed_text(text, SCENE_TEXT_LIMIT) if text.strip() or before is None else ""
     old = typed_text(before, SCENE_TEXT_LIMIT) if before is not None else None
-    edited = dune.edit_trait(await scene_traits(bot, channel_id), name, count, old)
+    edited = traits.edit_trait(await scene_traits(bot, channel_id), name, count, old)
     return tuple(
-        Change(trait_pool(n), set_to=v, cap=dune.MAX_TRAIT_COUNT, reason=f"{reason}.rasgo")
+        Change(trait_pool(n), set_to=v, cap=traits.MAX_TRAIT_COUNT, reason=f"{reason}.rasgo")
         for n, v in edited.items()
     )
 

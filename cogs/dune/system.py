@@ -21,7 +21,7 @@ from cogs.dune.state import (
     challenged_pool,
     crossed_pool,
 )
-from rules import dune
+from rules.dune import skill_test
 
 NAME = "dune"
 # A permanent asset joins the sheet's list of assets: ``/mesa deshacer`` cannot take it back.
@@ -29,7 +29,7 @@ PERMANENT_ASSET = "dune.asset.permanent"
 
 
 def read(lang: Lang, data: dict[str, Any]) -> Reading:
-    roll = dune.from_data(data)
+    roll = skill_test.from_data(data)
     test = roll.test
     faces = tuple((20, v) for slot in roll.slots for v in slot.values)
     result = t(lang, "cronica.dune", successes=test.successes, difficulty=roll.difficulty)

@@ -100,7 +100,7 @@ class Sheets(commands.Cog):
         )
 
     @group.command(name=T("fichas.crear"), description=T("fichas.crear.desc"))
-    @options("fichas.opt", "nombre", "pnj")
+    @options("fichas.opt")
     async def crear(
         self,
         interaction: discord.Interaction,
@@ -117,7 +117,7 @@ class Sheets(commands.Cog):
         await self.show(interaction, ctx, row, "fichas.crear.done")
 
     @group.command(name=T("fichas.ver"), description=T("fichas.ver.desc"))
-    @options("fichas.opt", "ficha")
+    @options("fichas.opt")
     async def ver(self, interaction: discord.Interaction, ficha: str | None = None) -> None:
         """A sheet read at a glance (only for whoever asked)."""
         ctx = await self.here(interaction)
@@ -125,7 +125,7 @@ class Sheets(commands.Cog):
         await self.show(interaction, ctx, row, "fichas.ver.done")
 
     @group.command(name=T("fichas.editar"), description=T("fichas.editar.desc"))
-    @options("fichas.opt", "campo", "valor", "ficha")
+    @options("fichas.opt")
     async def editar(
         self,
         interaction: discord.Interaction,
@@ -192,7 +192,7 @@ class Sheets(commands.Cog):
             await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", new_record=renewed)
 
     @group.command(name=T("fichas.borrar"), description=T("fichas.borrar.desc"))
-    @options("fichas.opt", "ficha")
+    @options("fichas.opt")
     async def borrar(self, interaction: discord.Interaction, ficha: str) -> None:
         ctx = await self.here(interaction)
         row = await access.find(self.bot.store, ctx.table, ctx.gm, interaction.user.id, ficha, write=True)
@@ -201,7 +201,7 @@ class Sheets(commands.Cog):
         await send(interaction, embed=embeds.card(text), ephemeral=True)
 
     @group.command(name=T("fichas.elegir"), description=T("fichas.elegir.desc"))
-    @options("fichas.opt", "ficha")
+    @options("fichas.opt")
     async def elegir(self, interaction: discord.Interaction, ficha: str) -> None:
         """Make one of your own sheets the one your rolls read."""
         ctx = await self.here(interaction)
@@ -238,7 +238,7 @@ class Sheets(commands.Cog):
             await rolls.change(store, interaction, ctx.table, "fichas.elegir", *changes, new_record=new_roll)
 
     @group.command(name=T("fichas.exportar"), description=T("fichas.exportar.desc"))
-    @options("fichas.opt", "ficha")
+    @options("fichas.opt")
     async def exportar(self, interaction: discord.Interaction, ficha: str | None = None) -> None:
         """The sheet as a JSON file, the same bytes ``importar`` reads back."""
         ctx = await self.here(interaction)
@@ -255,7 +255,7 @@ class Sheets(commands.Cog):
         )
 
     @group.command(name=T("fichas.importar"), description=T("fichas.importar.desc"))
-    @options("fichas.opt", "archivo", "pnj")
+    @options("fichas.opt")
     async def importar(
         self, interaction: discord.Interaction, archivo: discord.Attachment, pnj: bool = False
     ) -> None:
@@ -273,7 +273,7 @@ class Sheets(commands.Cog):
         await self.show(interaction, ctx, row, "fichas.importar.done")
 
     @group.command(name=T("fichas.publicas"), description=T("fichas.publicas.desc"))
-    @options("fichas.opt", "publicas")
+    @options("fichas.opt")
     async def publicas(self, interaction: discord.Interaction, publicas: bool) -> None:
         """The GM decides whether players may read each other's sheets."""
         ctx = await self.here(interaction)

@@ -9,7 +9,7 @@ from bot.i18n import Lang, t
 from bot.models import SheetRow
 from bot.sheets.io import Problem
 from bot.sheets.models import DndSheet, DonjonSheet, DuneSheet, MedianaSheet, SheetBase
-from rules import dnd5e
+from rules.dnd5e import checks
 
 # Each list shows this many entries; the rest is counted (an embed stays under 6,000).
 SHOWN = 12
@@ -61,7 +61,7 @@ def dune(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
 def dnd(lang: Lang, embed: discord.Embed, sheet: SheetBase) -> None:
     assert isinstance(sheet, DndSheet)
     scores = [
-        f"{t(lang, f'dnd.ability.{k}')} **{v}** ({dnd5e.ability_modifier(v):+d})"
+        f"{t(lang, f'dnd.ability.{k}')} **{v}** ({checks.ability_modifier(v):+d})"
         for k, v in sheet.caracteristicas.model_dump().items()
     ]
     embeds.field(embed, t(lang, "fichas.dnd.abilities"), "\n".join(scores))

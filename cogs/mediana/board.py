@@ -17,7 +17,8 @@ from bot.models import BoardHitPoints, Record, Table
 from bot.sheets.models import physique_of
 from bot.store import Store
 from cogs.mediana.state import COMBAT_KIND, SHEET_KIND, WOUNDS
-from rules import mediana
+from rules.mediana import combat as mediana_combat
+from rules.mediana import health as mediana_health
 
 # The system's stored id, its declaration's name (cogs/mediana/system.py): the sheets it reads.
 SYSTEM = "mediana"
@@ -33,7 +34,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     if record is None:
         embeds.field(embed, t(lang, "board.initiative"), t(lang, "board.no_combat"), inline=False)
         return
-    combat = mediana.combat_from_data(record.data)
+    combat = mediana_combat.combat_from_data(record.data)
     acting = combat.acting
     setting = table.settings.board_hit_points
     kept_sheets = {} if setting is BoardHitPoints.HIDDEN else await pv_sheets(store, table)
@@ -51,14 +52,14 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
 def points(physique: int, maximum: int, current: int) -> hp.Hp:
     """Mediana's PV and their word: the rules' malherido (PV ≤ Físico), inconsciente (0)
     and muerto (−Físico × 6); above malherido, Ileso at the maximum, else Herido."""
-    health = mediana.Health(physique, maximum, current)
+    health = mediana_health.Health(physique, maximum, current)
     state = health.state
     if state == "bien":
         state = "ileso" if current >= maximum else "herido"
     return hp.Hp(current, maximum, state, PV)
 
 
-def player(fighter: mediana.Fighter) -> int | None:
+def player(fighter: mediana_combat.Fighter) -> int | None:
     """The player a fighter is (``u{user id}``; an NPC's key is ``n…``)."""
     digits = fighter.key[1:]
     return int(digits) if fighter.key.startswith("u") and digits.isdigit() else None
@@ -70,7 +71,7 @@ async def pv_sheets(store: Store, table: Table) -> dict[int, Record]:
 
 
 async def fighter_hp(
-    store: Store, table: Table, fighter: mediana.Fighter, kept_sheets: dict[int, Record]
+    store: Store, table: Table, fighter: mediana_combat.Fighter, kept_sheets: dict[int, Record]
 ) -> hp.Hp | None:
     """A player's PV: from their active Mediana sheet (``pv.maximos`` less the player's
     wounds pool), else from their PV sheet in ``kept_sheets`` (:func:`pv_sheets`; the same

@@ -30,19 +30,22 @@ from cogs.mediana.contest import ContestButton, open_view, roll_entries
 from cogs.mediana.health import change_health, set_sheet, wound
 from cogs.mediana.render import contest_embed, effect_text, health_text, target_text, test_embed
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
-from rules import mediana
 from rules.errors import check_range
-from rules.mediana import Health
+from rules.mediana import checks, combat, contests, effects, ranks
+from rules.mediana import health as mediana_health
+from rules.mediana.health import Health
 
-Score = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE, mediana.MAX_SCORE)]
-Skill = app_commands.Transform[int, Bounded(0, mediana.MAX_SCORE)]
-Difficulty = app_commands.Transform[int, Bounded(0, mediana.MAX_DIFFICULTY)]
-Degrees = app_commands.Transform[int, Bounded(0, mediana.MAX_EFFECT_DICE)]
-Physique = app_commands.Transform[int, Bounded(1, mediana.MAX_SCORE)]
-Amount = app_commands.Transform[int, Bounded(1, mediana.MAX_HEALTH)]
-Current = app_commands.Transform[int, Bounded(-mediana.MAX_SCORE * mediana.DEATH_FACTOR, mediana.MAX_HEALTH)]
+Score = app_commands.Transform[int, Bounded(-checks.MAX_SCORE, checks.MAX_SCORE)]
+Skill = app_commands.Transform[int, Bounded(0, checks.MAX_SCORE)]
+Difficulty = app_commands.Transform[int, Bounded(0, checks.MAX_DIFFICULTY)]
+Degrees = app_commands.Transform[int, Bounded(0, effects.MAX_EFFECT_DICE)]
+Physique = app_commands.Transform[int, Bounded(1, checks.MAX_SCORE)]
+Amount = app_commands.Transform[int, Bounded(1, mediana_health.MAX_HEALTH)]
+Current = app_commands.Transform[
+    int, Bounded(-checks.MAX_SCORE * mediana_health.DEATH_FACTOR, mediana_health.MAX_HEALTH)
+]
 
-RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in mediana.RANKS]
+RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in ranks.RANKS]
 
 
 def rank_reasons(base: str, no_skill: bool, hurt: bool) -> list[str]:
@@ -62,12 +65,12 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
     attribute_test = options["habilidad"] is None
     no_skill = not attribute_test and (options["sin_habilidad"] or options["habilidad"] == 0)
     hurt = options["malherido"] or await badly_hurt(bot, table.channel_id, interaction.user.id)
-    rank = mediana.effective_rank(options["rango"], no_skill, hurt)
+    rank = ranks.effective_rank(options["rango"], no_skill, hurt)
     score = options["atributo"] + (options["habilidad"] or 0) - options["estorbo"]
-    test = mediana.roll_test(bot.rng, score, options["dificultad"], rank, **mediana.roll_kind(attribute_test))
+    test = checks.roll_test(bot.rng, score, options["dificultad"], rank, **checks.roll_kind(attribute_test))
     data = {
         "kind": "atributo" if attribute_test else "tirada",
-        "test": mediana.roll_to_data(test),
+        "test": checks.roll_to_data(test),
         "reasons": rank_reasons(options["rango"], no_skill, hurt),
         "attack": options.get("ataque", False),
         "options": options,
@@ -91,13 +94,13 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
 
 async def side(
     bot: Tirada, table: Table, user_id: int | None, prefix: str, options: dict[str, Any]
-) -> mediana.Side:
+) -> contests.Side:
     """One side of an opposed test, its rank from its own state: skill points, the rank
     chosen, malherido as told or from the player's PV sheet."""
     hurt = options[f"{prefix}malherido"] or (
         user_id is not None and await badly_hurt(bot, table.channel_id, user_id)
     )
-    return mediana.Side(
+    return contests.Side(
         options[f"{prefix}atributo"],
         options[f"{prefix}habilidad"],
         options[f"{prefix}rango"],
@@ -117,10 +120,10 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
         await side(bot, table, interaction.user.id, "", options),
         await side(bot, table, rival, "rival_", options),
     ]
-    tests = mediana.roll_opposed(bot.rng, sides)
+    tests = contests.roll_opposed(bot.rng, sides)
     entries = [
-        {"user": interaction.user.id, "test": mediana.roll_to_data(tests[0])},
-        {"user": rival, "test": mediana.roll_to_data(tests[1])},
+        {"user": interaction.user.id, "test": checks.roll_to_data(tests[0])},
+        {"user": rival, "test": checks.roll_to_data(tests[1])},
     ]
     for entry, prefix in zip(entries, ("", "rival_"), strict=True):
         if options.get(f"{prefix}ficha"):
@@ -155,14 +158,14 @@ async def roll_damage(
     motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
     secret = is_secret(interaction, table, options["secreta"])
-    spec = mediana.parse_effect(options["dados"])
-    dice, doubled = mediana.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
+    spec = effects.parse_effect(options["dados"])
+    dice, doubled = effects.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
     if struck is None and options.get("objetivo"):
         struck = await sheet.target(bot, interaction, options["objetivo"])
-    effect = mediana.roll_effect(
-        bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
+    effect = effects.roll_effect(
+        bot.rng, effects.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
-    data = {"options": options, "motivo": motivo, "effect": mediana.effect_to_data(effect)}
+    data = {"options": options, "motivo": motivo, "effect": effects.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
     record, outcome = await rolls.record_applied(
@@ -176,7 +179,7 @@ async def roll_damage(
         secret=secret,
     )
     # The record's effect, not the one just thrown: a replay's record is the first delivery's.
-    recorded = mediana.effect_from_data(record.data["effect"])
+    recorded = effects.effect_from_data(record.data["effect"])
     lang = lang_for(interaction.locale)
     embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
     text = effect_text(lang, recorded, options.get("armadura"))
@@ -286,17 +289,7 @@ class Mediana(commands.Cog):
         self.bot.repeaters.pop(EFFECT_KIND, None)
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
-    @options(
-        "mediana.opt",
-        "atributo",
-        "dificultad",
-        "habilidad",
-        "sin_habilidad",
-        "malherido",
-        "rango",
-        "estorbo",
-        "ataque",
-    )
+    @options("mediana.opt")
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
@@ -338,7 +331,7 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
-    @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
+    @options("mediana.opt")
     @options("mediana.atributo.opt", "atributo")
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
@@ -375,20 +368,7 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
-    @options(
-        "mediana.opt",
-        "atributo",
-        "habilidad",
-        "rival_atributo",
-        "rival_habilidad",
-        "rival",
-        "malherido",
-        "rango",
-        "estorbo",
-        "rival_malherido",
-        "rival_rango",
-        "rival_estorbo",
-    )
+    @options("mediana.opt")
     @options("fichas.opt", "como", "rival_pnj")
     @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
     @reason_option
@@ -450,7 +430,7 @@ class Mediana(commands.Cog):
         await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
-    @options("mediana.opt", "dados", "absorcion", "objetivo", "grados", "critico")
+    @options("mediana.opt")
     @reason_option
     @secret_option
     async def dano(
@@ -491,7 +471,7 @@ class Mediana(commands.Cog):
         store = self.bot.store
         record = await open_combat(self.bot, table.channel_id)
         if record is None:
-            state = mediana.combat_to_data(mediana.Combat())
+            state = combat.combat_to_data(combat.Combat())
             record = await load(
                 store,
                 await store.save_record(
@@ -512,7 +492,7 @@ class Mediana(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "mediana.pv.title"), body))
 
     @pv.command(name=T("mediana.pv.fijar"), description=T("mediana.pv.fijar.desc"))
-    @options("mediana.opt", "fisico", "maximo", "actual", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_fijar(
         self,
@@ -527,9 +507,9 @@ class Mediana(commands.Cog):
         table = await current_table(interaction, mesa)
         owner = await self.owner(interaction, table, jugador)
         await self.refuse_sheet_owner(table, owner.id)
-        mediana.check_health(fisico, maximo)
+        mediana_health.check_health(fisico, maximo)
         current = maximo if actual is None else actual
-        check_range("actual", current, -fisico * mediana.DEATH_FACTOR, maximo)
+        check_range("actual", current, -fisico * mediana_health.DEATH_FACTOR, maximo)
         sheet = Health(fisico, maximo, current)
         await set_sheet(self.bot, interaction, table, owner.id, sheet)
         await self.answer_health(interaction, owner.id, sheet)
@@ -545,7 +525,7 @@ class Mediana(commands.Cog):
             )
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
-    @options("mediana.opt", "jugador")
+    @options("mediana.opt")
     async def pv_ver(self, interaction: discord.Interaction, jugador: discord.Member | None = None) -> None:
         table = await current_table(interaction)
         owner = jugador or interaction.user
@@ -555,7 +535,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, known)
 
     @pv.command(name=T("mediana.pv.dano"), description=T("mediana.pv.dano.desc"))
-    @options("mediana.opt", "cantidad", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_dano(
         self,
@@ -565,11 +545,16 @@ class Mediana(commands.Cog):
         mesa: str | None = None,
     ) -> None:
         await self.adjust(
-            interaction, mesa, jugador, lambda h: mediana.hurt(h, cantidad), "mediana.pv.hurt", cantidad
+            interaction,
+            mesa,
+            jugador,
+            lambda h: mediana_health.hurt(h, cantidad),
+            "mediana.pv.hurt",
+            cantidad,
         )
 
     @pv.command(name=T("mediana.pv.curar"), description=T("mediana.pv.curar.desc"))
-    @options("mediana.opt", "cantidad", "jugador")
+    @options("mediana.opt")
     @table_option
     async def pv_curar(
         self,
@@ -579,7 +564,12 @@ class Mediana(commands.Cog):
         mesa: str | None = None,
     ) -> None:
         await self.adjust(
-            interaction, mesa, jugador, lambda h: mediana.heal(h, cantidad), "mediana.pv.healed", cantidad
+            interaction,
+            mesa,
+            jugador,
+            lambda h: mediana_health.heal(h, cantidad),
+            "mediana.pv.healed",
+            cantidad,
         )
 
     async def owner(
@@ -607,7 +597,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, after, text)
 
     @group.command(name=T("mediana.descanso"), description=T("mediana.descanso.desc"))
-    @options("mediana.opt", "comodidad")
+    @options("mediana.opt")
     async def descanso(self, interaction: discord.Interaction, comodidad: bool = False) -> None:
         """A night's rest: 1 PV, or 2 with every comfort."""
         table = await current_table(interaction)
@@ -616,7 +606,7 @@ class Mediana(commands.Cog):
             interaction,
             table,
             interaction.user.id,
-            lambda h: mediana.rest(h, comodidad),
+            lambda h: mediana_health.rest(h, comodidad),
             "mediana.rest",
         )
         text = t(

@@ -1,5 +1,5 @@
 """Mediana initiative: the combat panel (order, dice, whose turn), its buttons and form.
-The decisions are ``rules.mediana.Combat``'s; this module reads and writes it."""
+The decisions are ``rules.mediana.combat.Combat``'s; this module reads and writes it."""
 
 from __future__ import annotations
 
@@ -17,8 +17,10 @@ from bot.ui import Modal, StepButton, parse_int
 from cogs.mediana import sheet
 from cogs.mediana.render import throws_text
 from cogs.mediana.state import COMBAT_KIND, badly_hurt, current_ranks
-from rules import mediana
-from rules.mediana import Combat, Fighter
+from rules.mediana import checks
+from rules.mediana import combat as mediana_combat
+from rules.mediana import ranks as mediana_ranks
+from rules.mediana.combat import Combat, Fighter
 
 
 def fighter_line(lang: Lang, fighter: Fighter, acting: bool) -> str:
@@ -33,14 +35,14 @@ def fighter_line(lang: Lang, fighter: Fighter, acting: bool) -> str:
             "mediana.combat.line",
             name=discord.utils.escape_markdown(fighter.name),
             total=fighter.total,
-            actions=mediana.actions(fighter.total),
+            actions=mediana_combat.actions(fighter.total),
         )
         + dice
     )
 
 
 def combat_embed(lang: Lang, record: Record) -> discord.Embed:
-    combat = mediana.combat_from_data(record.data)
+    combat = mediana_combat.combat_from_data(record.data)
     acting = combat.acting
     if combat.ended:
         head = t(lang, "mediana.combat.ended")
@@ -55,7 +57,7 @@ def combat_embed(lang: Lang, record: Record) -> discord.Embed:
 
 
 def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
-    combat = mediana.combat_from_data(record.data)
+    combat = mediana_combat.combat_from_data(record.data)
     if combat.ended:
         return None
     view = discord.ui.View(timeout=None)
@@ -94,7 +96,7 @@ class CombatButton(
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.record_id, COMBAT_KIND)
-        combat = mediana.combat_from_data(record.data)
+        combat = mediana_combat.combat_from_data(record.data)
         if combat.ended:
             raise Refusal("mediana.combat.is_over")
         gm = is_gm(await table_of(interaction, record), interaction)
@@ -112,19 +114,19 @@ class CombatButton(
         step = self.step
 
         def decide(current: Record) -> Decision:
-            now = mediana.combat_from_data(current.data)
+            now = mediana_combat.combat_from_data(current.data)
             if self.action == "terminar":
                 moved, reason = now.finish(), "mediana.combat.end"
             elif self.action == "ronda":
                 moved, reason = now.new_round(bot.rng, step, ranks), "mediana.combat.round"
             else:
                 moved, reason = now.next(bot.rng, step, ranks), "mediana.combat.next"
-            return Decision(mediana.combat_to_data(moved), (), reason)
+            return Decision(mediana_combat.combat_to_data(moved), (), reason)
 
         record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decide)
         await update(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))
         if self.action == "siguiente":
-            await announce_turn(interaction, lang, mediana.combat_from_data(record.data))
+            await announce_turn(interaction, lang, mediana_combat.combat_from_data(record.data))
 
 
 async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, combat: Combat) -> None:
@@ -168,19 +170,21 @@ class JoinModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(bot.store, self.combat_id, COMBAT_KIND)
-        bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        bonus = parse_int(self.bonus.value, "bono", -checks.MAX_SCORE, checks.MAX_SCORE)
         typed = self.encumbrance.value.strip()
-        encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE) if typed else 0
+        encumbrance = parse_int(typed, "estorbo", 0, checks.MAX_SCORE) if typed else 0
         if not typed and not self.npc:
             encumbrance = await sheet.worn(bot, interaction)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         hurt = not self.npc and await badly_hurt(bot, record.channel_id, interaction.user.id)
-        rank = mediana.effective_rank(badly_hurt=hurt)
+        rank = mediana_ranks.effective_rank(badly_hurt=hurt)
         key = f"n{interaction.id}" if self.npc else f"u{interaction.user.id}"
 
         def join(current: Record) -> Decision:
-            combat = mediana.combat_from_data(current.data).join(bot.rng, key, name, bonus, encumbrance, rank)
-            return Decision(mediana.combat_to_data(combat), (), "mediana.combat.join")
+            combat = mediana_combat.combat_from_data(current.data).join(
+                bot.rng, key, name, bonus, encumbrance, rank
+            )
+            return Decision(mediana_combat.combat_to_data(combat), (), "mediana.combat.join")
 
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, join)
         await update(interaction, embed=combat_embed(lang, record), view=combat_view(lang, record))

@@ -17,7 +17,7 @@ from bot.ui import ActionButton, Modal, parse_int
 from cogs.mediana import sheet
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
 from cogs.mediana.state import KIND
-from rules import mediana
+from rules.mediana import checks, contests, effects
 
 
 class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repetir):(?P<record>[0-9]{1,18})"):
@@ -51,7 +51,7 @@ def tied(record: Record) -> tuple[int, ...]:
     tests = tests_of(record)
     if record.data.get("settled") or tests is None:
         return ()
-    winners = mediana.contest_winners(tests)
+    winners = contests.contest_winners(tests)
     return winners if len(winners) > 1 else ()
 
 
@@ -69,9 +69,9 @@ def reroll_tie(bot: Tirada, record: Record) -> Decision:
         raise Refusal("mediana.tie_settled")
     entries = entries_of(record)
     for index in again:
-        old = mediana.roll_from_data(entries[index]["test"])
-        test = mediana.roll_test(bot.rng, old.score, None, old.first.rank)
-        entries[index] = {**entries[index], "test": mediana.roll_to_data(test)}
+        old = checks.roll_from_data(entries[index]["test"])
+        test = checks.roll_test(bot.rng, old.score, None, old.first.rank)
+        entries[index] = {**entries[index], "test": checks.roll_to_data(test)}
     data = {key: value for key, value in record.data.items() if key not in ("a", "b", "rival")}
     data = {**data, "entries": entries, "rerolls": data.get("rerolls", 0) + 1}
     return Decision(data, (), "mediana.tie_reroll")
@@ -93,20 +93,20 @@ class DamageModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        spec = mediana.parse_effect(self.weapon.value)
+        spec = effects.parse_effect(self.weapon.value)
         typed, armour = self.armour.value.strip(), None
         if typed and not sheet.NUMBER.fullmatch(typed):
             absorption, armour = await sheet.armour(bot, interaction, typed)
         else:
-            absorption = parse_int(typed or "0", "absorcion", 0, mediana.MAX_SCORE)
+            absorption = parse_int(typed or "0", "absorcion", 0, checks.MAX_SCORE)
 
         def damage(current: Record) -> Decision:
             if current.data.get("damage"):
                 raise Refusal("mediana.damage_done")
-            test = mediana.roll_from_data(current.data["test"])
-            dice, doubled = mediana.effect_dice(spec.dice, test.degrees, test.critical, in_combat=True)
-            effect = mediana.roll_effect(
-                bot.rng, mediana.EffectSpec(dice, spec.bonus), critical=doubled, absorption=absorption
+            test = checks.roll_from_data(current.data["test"])
+            dice, doubled = effects.effect_dice(spec.dice, test.degrees, test.critical, in_combat=True)
+            effect = effects.roll_effect(
+                bot.rng, effects.EffectSpec(dice, spec.bonus), critical=doubled, absorption=absorption
             )
             text = effect_text(lang, effect, armour)
             return Decision({**current.data, "damage": text}, (), "mediana.damage")
@@ -120,7 +120,7 @@ def test_view(lang: Lang, record: Record) -> discord.ui.View:
     data = record.data
     view = discord.ui.View(timeout=None)
     view.add_item(repeat.button(lang, record.id))
-    test = mediana.roll_from_data(data["test"])
+    test = checks.roll_from_data(data["test"])
     if data.get("attack") and test.success and not data.get("damage"):
         view.add_item(
             TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger)

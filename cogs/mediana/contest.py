@@ -20,7 +20,7 @@ from cogs.mediana import sheet
 from cogs.mediana.components import contest_view
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
-from rules import mediana
+from rules.mediana import checks, contests
 
 # A rank typed in the form, in either language.
 RANK_WORDS = {
@@ -50,9 +50,9 @@ async def roll_entries(bot: Tirada, table: Table, entries: list[dict[str, Any]])
     for entry in entries:
         hurt = entry.get("user") is not None and await badly_hurt(bot, table.channel_id, entry["user"])
         side = entry["side"]
-        sides.append(mediana.Side(side["atributo"], side["habilidad"], side["rango"], hurt, side["estorbo"]))
-    tests = mediana.roll_opposed(bot.rng, sides)
-    return [{**entry, "test": mediana.roll_to_data(test)} for entry, test in zip(entries, tests, strict=True)]
+        sides.append(contests.Side(side["atributo"], side["habilidad"], side["rango"], hurt, side["estorbo"]))
+    tests = contests.roll_opposed(bot.rng, sides)
+    return [{**entry, "test": checks.roll_to_data(test)} for entry, test in zip(entries, tests, strict=True)]
 
 
 class ContestButton(
@@ -130,13 +130,13 @@ class EntryModal(Modal):
         if rank is None:
             raise Refusal("mediana.bad_rank", rank=self.rank.value.strip()[:20])
         typed = self.attribute.value.strip()
-        attribute = parse_int(typed, "atributo", -mediana.MAX_SCORE, mediana.MAX_SCORE) if typed else None
+        attribute = parse_int(typed, "atributo", -checks.MAX_SCORE, checks.MAX_SCORE) if typed else None
         npc = self.name.value if self.name is not None else None
         skill = self.skill.value.strip() or None
         found = await sheet.scores(interaction.client, interaction, attribute, skill, npc)
         typed = self.encumbrance.value.strip()
         if typed:
-            encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE)
+            encumbrance = parse_int(typed, "estorbo", 0, checks.MAX_SCORE)
         else:
             encumbrance = await sheet.encumbrance(interaction.client, interaction, found, npc)
         return {**found, "estorbo": encumbrance, "rango": rank}
@@ -165,8 +165,8 @@ class EntryModal(Modal):
             entries = [
                 e for e in current.data["entries"] if entry["user"] is None or e.get("user") != entry["user"]
             ]
-            if len(entries) >= mediana.MAX_CONTESTANTS:
-                raise Refusal("mediana.contest.full", max=mediana.MAX_CONTESTANTS)
+            if len(entries) >= contests.MAX_CONTESTANTS:
+                raise Refusal("mediana.contest.full", max=contests.MAX_CONTESTANTS)
             return Decision({**current.data, "entries": [*entries, entry]}, (), "mediana.contest.enter")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, enter)

@@ -14,7 +14,7 @@ from bot.models import Applied, Change, NewRecord, SheetRow, Table
 from bot.sheets.live import live_field
 from bot.sheets.models import MedianaSheet
 from cogs.mediana.state import SHEET_KIND, WOUNDS, health_of, sheet, wounds_cap
-from rules.mediana import Health
+from rules.mediana.health import Health
 
 
 async def set_sheet(

@@ -12,8 +12,9 @@ from bot.models import Applied, Record, SheetRow
 from bot.sheets.models import MedianaSheet
 from cogs.mediana.health import wounded
 from cogs.mediana.state import WOUNDS, options_of
-from rules import mediana
-from rules.mediana import Health, Test
+from rules.mediana import checks, contests, effects
+from rules.mediana.checks import Test
+from rules.mediana.health import Health
 
 # -- tests -----------------------------------------------------------------------------------------
 
@@ -72,7 +73,7 @@ def rank_text(lang: Lang, test: Test, reasons: list[str]) -> str:
 
 def test_embed(lang: Lang, record: Record) -> discord.Embed:
     data = record.data
-    test = mediana.roll_from_data(data["test"])
+    test = checks.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     character = options_of(data).get("ficha")
     by = (
@@ -91,7 +92,7 @@ def test_embed(lang: Lang, record: Record) -> discord.Embed:
     return embeds.titled(embed, data.get("motivo"))
 
 
-def effect_text(lang: Lang, effect: mediana.Effect, armour: str | None = None) -> str:
+def effect_text(lang: Lang, effect: effects.Effect, armour: str | None = None) -> str:
     """The effect's dice, doubling and absorption; ``armour`` names the sheet whose armour
     absorbed."""
     chains = " ".join(render.dice(chain) for chain in effect.chains)
@@ -172,7 +173,7 @@ def tests_of(record: Record) -> list[Test] | None:
     if record.data.get("open"):
         return None
     entries = entries_of(record)
-    return [mediana.roll_from_data(e["test"]) for e in entries]
+    return [checks.roll_from_data(e["test"]) for e in entries]
 
 
 def named_terms(record: Record, index: int) -> dict[str, Any] | None:
@@ -196,14 +197,14 @@ def side_text(lang: Lang, test: Test, terms: dict[str, Any] | None = None) -> st
     lines.append(t(lang, "mediana.opposed.total", total=test.total))
     if test.fumble:
         lines.append(t(lang, "mediana.opposed.fumble"))
-    elif mediana.fails_outright(test):
+    elif checks.fails_outright(test):
         lines.append(t(lang, "mediana.opposed.natural_one"))
     return "\n".join(lines)
 
 
 def outcome_text(lang: Lang, record: Record, tests: list[Test]) -> str:
     entries = entries_of(record)
-    winners = mediana.contest_winners(tests)
+    winners = contests.contest_winners(tests)
     if not winners:
         return t(lang, "mediana.opposed.nobody")
     if len(winners) == 1:
@@ -221,7 +222,7 @@ def contest_embed(lang: Lang, record: Record) -> discord.Embed:
     )
     tests = tests_of(record)
     if tests is None:
-        embed.description = t(lang, "mediana.contest.help", count=len(entries), max=mediana.MAX_CONTESTANTS)
+        embed.description = t(lang, "mediana.contest.help", count=len(entries), max=contests.MAX_CONTESTANTS)
         names = "\n".join(who(lang, e) for e in entries) or "—"
         embeds.field(embed, t(lang, "mediana.contest.entrants"), names, inline=False)
         return embeds.titled(embed, data.get("motivo"))

@@ -20,8 +20,8 @@ from bot.names import closest, containing, fold
 from bot.sheets import access
 from bot.sheets.models import MedianaSheet
 from cogs.mediana.state import open_combat
-from rules import mediana
 from rules.errors import check_range
+from rules.mediana import checks
 
 NUMBER = re.compile(r"\s*-?\d{1,3}\s*")
 Suggest = Callable[[discord.Interaction[Tirada], str], Coroutine[Any, Any, list[Choice[str]]]]
@@ -59,7 +59,7 @@ def numbers(atributo: int | None, habilidad: str | None) -> dict[str, Any]:
     if habilidad is None:
         return {"atributo": atributo, "habilidad": None}
     points = int(str(habilidad))
-    check_range("habilidad", points, 0, mediana.MAX_SCORE)
+    check_range("habilidad", points, 0, checks.MAX_SCORE)
     return {"atributo": atributo, "habilidad": points}
 
 
@@ -99,7 +99,7 @@ async def attribute(
     sheet, named on the card so its armour's estorbo can follow a Destreza test."""
     if NUMBER.fullmatch(atributo):
         value = int(atributo)
-        check_range("atributo", value, -mediana.MAX_SCORE, mediana.MAX_SCORE)
+        check_range("atributo", value, -checks.MAX_SCORE, checks.MAX_SCORE)
         found: dict[str, Any] = {"atributo": value, "habilidad": None}
         if not como:
             return found

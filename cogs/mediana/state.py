@@ -8,8 +8,9 @@ from typing import Any
 from bot.client import Tirada
 from bot.models import Record
 from bot.sheets.models import physique_of
-from rules import mediana
-from rules.mediana import Health
+from rules.mediana import health as mediana_health
+from rules.mediana import ranks as mediana_ranks
+from rules.mediana.health import Health
 
 KIND = "mediana"
 COMBAT_KIND = "mediana_combate"
@@ -23,7 +24,7 @@ WOUNDS = "mediana_heridas"
 
 def wounds_cap(physique: int, maximum: int) -> int:
     """The most PV a character can lose: from the maximum down to death (−Físico × 6)."""
-    return maximum + physique * mediana.DEATH_FACTOR
+    return maximum + physique * mediana_health.DEATH_FACTOR
 
 
 def health_from(record: Record | None, wounds: int) -> Health | None:
@@ -79,7 +80,7 @@ async def current_ranks(bot: Tirada, channel_id: int, keys: list[str]) -> dict[s
     ranks = {}
     for key, user_id in players.items():
         hp = await health_of(bot, channel_id, user_id, known.get(user_id))
-        ranks[key] = mediana.effective_rank(badly_hurt=bool(hp and hp.badly_hurt))
+        ranks[key] = mediana_ranks.effective_rank(badly_hurt=bool(hp and hp.badly_hurt))
     return ranks
 
 

@@ -11,7 +11,7 @@ from bot.sheets.models import physique_of
 from bot.systems import Data, Declaration, Live, Reading
 from cogs.mediana import board
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, SHEET_KIND, WOUNDS, wounds_cap
-from rules import mediana
+from rules.mediana import checks, contests, effects
 
 NAME = board.SYSTEM
 
@@ -19,7 +19,7 @@ NAME = board.SYSTEM
 def read(lang: Lang, data: dict[str, Any]) -> Reading:
     if data.get("kind") in ("enfrentada", "competicion"):
         return read_contest(data)
-    test = mediana.roll_from_data(data["test"])
+    test = checks.roll_from_data(data["test"])
     faces = tuple((10, v) for throw in test.throws for v in throw.dice)
     if test.difficulty is None:
         return Reading(NAME, str(test.total), None, faces)
@@ -30,20 +30,20 @@ def read(lang: Lang, data: dict[str, Any]) -> Reading:
 def read_contest(data: dict[str, Any]) -> Reading:
     """An opposed test or a contest: every side's dice and total; who won, when the roller
     met one rival. A contest still open has rolled nothing: it is told by name."""
-    tests = [mediana.roll_from_data(entry["test"]) for entry in data["entries"]]
+    tests = [checks.roll_from_data(entry["test"]) for entry in data["entries"]]
     if not tests:
         raise ValueError("nothing rolled yet")
     faces = tuple((10, v) for test in tests for throw in test.throws for v in throw.dice)
     verdict = None
     if data["kind"] == "enfrentada" and len(tests) == 2:
-        winners = mediana.contest_winners(tests)
+        winners = contests.contest_winners(tests)
         if len(winners) == 1:
             verdict = "cronica.won_a" if winners[0] == 0 else "cronica.won_b"
     return Reading(NAME, " / ".join(str(test.total) for test in tests), verdict, faces)
 
 
 def read_effect(lang: Lang, data: dict[str, Any]) -> Reading:
-    effect = mediana.effect_from_data(data["effect"])
+    effect = effects.effect_from_data(data["effect"])
     faces = tuple((die.sides, die.value) for chain in effect.chains for die in chain)
     return Reading(NAME, str(effect.total), None, faces)
 

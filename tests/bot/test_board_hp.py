@@ -15,7 +15,8 @@ from bot.models import BoardHitPoints, Change, Operation, SheetRow, TableSetting
 from bot.store import Store
 from cogs.dnd5e import board as dnd_board
 from cogs.mediana import board as mediana_board
-from rules import dnd5e, mediana
+from rules.dnd5e import initiative, tracker
+from rules.mediana import combat
 from tests.bot.test_board import play, shown
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
@@ -340,12 +341,12 @@ def test_a_long_order_fits_its_field_and_says_how_many_more() -> None:
     name = "x" * 40
     points = board_hp.hp_text("es", BoardHitPoints.EXACT, dnd_board.points(999, 999, 999), True)
     assert points is not None
-    lines = [render.order_line("es", name, 30, 1, False, points) for _ in range(dnd5e.MAX_COMBATANTS)]
+    lines = [render.order_line("es", name, 30, 1, False, points) for _ in range(tracker.MAX_COMBATANTS)]
     assert len("\n".join(lines)) > 1024
     kept = render.fit_more("es", lines).splitlines()
     assert len("\n".join(kept)) <= 1024
     assert kept[:-1] == lines[: len(kept) - 1]
-    assert kept[-1] == t("es", "board.more", n=dnd5e.MAX_COMBATANTS - len(kept) + 1)
+    assert kept[-1] == t("es", "board.more", n=tracker.MAX_COMBATANTS - len(kept) + 1)
     assert render.fit_more("es", lines[:3]) == "\n".join(lines[:3])
 
 
@@ -355,10 +356,10 @@ def test_names_are_escaped() -> None:
 
 
 def test_mediana_numbers_are_said_with_the_fighter_keys() -> None:
-    assert mediana_board.player(mediana.Fighter("u42", "Ana", 0, 0, "medio", 3)) == 42
-    assert mediana_board.player(mediana.Fighter("n42", "Orco", 0, 0, "medio", 3)) is None
-    assert dnd_board.player(dnd5e.Combatant("m1", "Goblin", True, 3)) is False
-    assert dnd_board.player(dnd5e.Combatant("u1", "Ana", False, 3, user_id=1)) is True
+    assert mediana_board.player(combat.Fighter("u42", "Ana", 0, 0, "medio", 3)) == 42
+    assert mediana_board.player(combat.Fighter("n42", "Orco", 0, 0, "medio", 3)) is None
+    assert dnd_board.player(initiative.Combatant("m1", "Goblin", True, 3)) is False
+    assert dnd_board.player(initiative.Combatant("u1", "Ana", False, 3, user_id=1)) is True
 
 
 async def test_a_player_without_a_sheet_shows_the_hit_points_the_gm_notes(harness: Harness) -> None:

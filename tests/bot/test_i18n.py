@@ -138,3 +138,22 @@ def test_percentages_follow_the_language(lang: Lang, p: float, text: str) -> Non
 
 def test_decimals_follow_the_language() -> None:
     assert (decimal("es", 2.5, 2), decimal("en", 2.5, 2)) == ("2,50", "2.50")
+
+
+def test_options_are_read_from_the_signature_once() -> None:
+    """``@options(prefix)`` names and describes every parameter after the interaction, each
+    from ``{prefix}.{name}``; one a decorator below it named keeps that name (issue 30)."""
+    from bot.i18n import options
+
+    @options("tirar.opt")
+    @options("fichas.opt", "como")
+    async def roll(self: object, interaction: object, expresion: str, privada: bool, como: str) -> None: ...
+
+    renames = roll.__discord_app_commands_param_rename__  # type: ignore[attr-defined]
+    descriptions = roll.__discord_app_commands_param_description__  # type: ignore[attr-defined]
+    assert {name: text.extras["key"] for name, text in renames.items()} == {
+        "expresion": "tirar.opt.expresion",
+        "privada": "tirar.opt.privada",
+        "como": "fichas.opt.como",
+    }
+    assert descriptions["privada"].extras["key"] == "tirar.opt.privada.desc"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.readers import read
-from rules import mediana
+from rules.mediana import checks
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -91,8 +91,8 @@ async def test_a_mediana_contest_resolved_by_its_button_counts_every_sides_dice(
 
 
 def test_a_mediana_contest_is_read_once_rolled_with_every_sides_dice() -> None:
-    tests = [mediana.roll_test(random.Random(seed), 5, None, "medio") for seed in range(3)]
-    entries = [{"side": {}, "test": mediana.roll_to_data(test)} for test in tests]
+    tests = [checks.roll_test(random.Random(seed), 5, None, "medio") for seed in range(3)]
+    entries = [{"side": {}, "test": checks.roll_to_data(test)} for test in tests]
     reading = read("es", "mediana", {"kind": "competicion", "entries": entries, "open": False})
     assert reading is not None and reading.verdict is None
     assert reading.result == " / ".join(str(test.total) for test in tests)

@@ -93,9 +93,9 @@ def test_the_sheets_skills_are_the_rules_skills() -> None:
     from typing import get_args
 
     from bot.sheets.models import Skill
-    from rules import dnd5e
+    from rules.dnd5e import checks
 
-    assert get_args(Skill) == tuple(dnd5e.SKILLS)
+    assert get_args(Skill) == tuple(checks.SKILLS)
 
 
 def test_the_pools_the_store_knows_as_a_sheets_are_exactly_its_live_fields() -> None:

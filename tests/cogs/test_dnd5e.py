@@ -307,7 +307,7 @@ async def test_the_plain_roller_with_advantage(table: Harness) -> None:
 
 def test_the_join_form_condition() -> None:
     from cogs.dnd5e.combat import join_mode
-    from rules.dnd5e import Mode
+    from rules.dnd5e.checks import Mode
 
     assert join_mode("") is Mode.NORMAL
     assert join_mode("v") is Mode.ADVANTAGE

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import dnd5e
+from rules.dnd5e import tracker as dnd5e_tracker
 from tests.support.harness import Harness, Message, Upload
 from tests.support.payloads import ADMIN, GM, PLAYER
 
@@ -42,7 +42,7 @@ async def hit_points(h: Harness) -> dict[str, int]:
     assert h.bot is not None
     record = await h.bot.store.record(1)
     assert record is not None
-    tracker = dnd5e.tracker_from_data(record.data)
+    tracker = dnd5e_tracker.tracker_from_data(record.data)
     found = {m.name: m.hp.current for c in tracker.order for m in c.members if m.hp}
     sheet = (await h.slash("ficha ver")).text
     found["Lía Brezo"] = int(sheet[sheet.index("PG ") + 3 :].split("/")[0])
@@ -124,7 +124,7 @@ async def test_a_sheet_weapons_type_is_read_and_a_typed_one_wins(table: Harness)
 def test_a_menu_posted_before_the_choice_applies_in_full() -> None:
     """Menus posted before "how" was in their custom_id still match, and take it in full."""
     from cogs.dnd5e.damage import TargetSelect, adjustment
-    from rules.dnd5e_damage import Adjustment
+    from rules.dnd5e.damage_types import Adjustment
 
     template = TargetSelect.__discord_ui_compiled_template__
     old, new = template.fullmatch("dnd:blanco:7:1:-"), template.fullmatch("dnd:blanco:7:1:m9:mitad")

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rules import dnd5e
-from rules.dnd5e_damage import Fate
+from rules.dnd5e import tracker as dnd5e_tracker
+from rules.dnd5e.death import Fate
 from tests.bot.test_board import shown
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
@@ -51,11 +51,11 @@ async def panel(h: Harness) -> Message:
     return h.current(h.discord.messages[record.message_id])
 
 
-async def tracker(h: Harness) -> dnd5e.Tracker:
+async def tracker(h: Harness) -> dnd5e_tracker.Tracker:
     assert h.bot is not None
     record = await h.bot.store.record(1)
     assert record is not None
-    return dnd5e.tracker_from_data(record.data)
+    return dnd5e_tracker.tracker_from_data(record.data)
 
 
 async def sheet_hp(h: Harness) -> str:

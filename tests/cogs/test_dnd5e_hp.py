@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import dnd5e
+from rules.dnd5e import tracker as dnd5e_tracker
 from tests.support.harness import Harness, Message, Upload
 from tests.support.payloads import ADMIN, GM, OTHER, PLAYER
 
@@ -40,11 +40,11 @@ async def panel(h: Harness) -> Message:
     return h.discord.messages[record.message_id]
 
 
-async def tracker(h: Harness) -> dnd5e.Tracker:
+async def tracker(h: Harness) -> dnd5e_tracker.Tracker:
     assert h.bot is not None
     record = await h.bot.store.record(1)
     assert record is not None
-    return dnd5e.tracker_from_data(record.data)
+    return dnd5e_tracker.tracker_from_data(record.data)
 
 
 async def goblins(h: Harness) -> tuple[int | None, ...]:

@@ -1,4 +1,4 @@
-"""/donjon iniciativa through discord.py: the panel only calls ``rules.donjon.Combat`` (issue 15)."""
+"""/donjon iniciativa through discord.py: the panel only calls ``rules.donjon.combat.Combat`` (issue 15)."""
 
 from __future__ import annotations
 

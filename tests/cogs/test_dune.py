@@ -644,7 +644,7 @@ async def test_a_looming_problem_fills_with_failures_and_complications(table: Ha
 
 async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) -> None:
     from bot.i18n import percent
-    from rules import odds
+    from rules.dune import odds as dune_odds
 
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=3)
     join, go = prep.message.custom_ids
@@ -652,8 +652,8 @@ async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) ->
     await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
     table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
-    alone = percent("es", float(odds.dune_distribution(10, 2, difficulty=3).p_pass))
-    helped = percent("es", float(odds.dune_assisted_pass(10, 2, ((9, None),), difficulty=3)))
+    alone = percent("es", float(dune_odds.dune_distribution(10, 2, difficulty=3).p_pass))
+    helped = percent("es", float(dune_odds.dune_assisted_pass(10, 2, ((9, None),), difficulty=3)))
     assert f"Superar con 0 · 1 · 2 · 3 dados comprados: {helped} ·" in rolled.text
     assert alone != helped
 

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from rules import odds
+from rules.dnd5e import odds as dnd5e_odds
+from rules.donjon import odds as donjon_odds
+from rules.dune import odds as dune_odds
+from rules.mediana import odds as mediana_odds
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import ADMIN, GM, PLAYER, interaction_payload
 
@@ -29,7 +32,7 @@ def chart_sent(reply: Reply) -> dict:
 
 async def test_donjon_odds(table: Harness) -> None:
     embed = chart_sent(await table.slash("probabilidad donjon", dados=5, contra=4))
-    assert odds.donjon_distribution(5, 4).win("a") == pytest.approx(0.5654, abs=1e-4)
+    assert donjon_odds.donjon_distribution(5, 4).win("a") == pytest.approx(0.5654, abs=1e-4)
     assert "5 dados contra 4 (d20): ganas el 56,5\N{NO-BREAK SPACE}%." in embed["description"]
     english = chart_sent(await table.slash("probabilidad donjon", dados=5, locale="en-US"))
     assert "5 dice against 4 (d20)" in english["description"]
@@ -122,7 +125,7 @@ async def test_rolls_show_their_odds(table: Harness) -> None:
     await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
     table.script(20, 1, 1, 1, 1)
     donjon = await table.slash("donjon prueba", dados=1, contra=2, banco=2)
-    assert odds.donjon_distribution(1, 2).win("a") == pytest.approx(0.30875)
+    assert donjon_odds.donjon_distribution(1, 2).win("a") == pytest.approx(0.30875)
     assert "Probabilidad de ganar: 30,9\N{NO-BREAK SPACE}% sin dados guardados" in donjon.text
 
 
@@ -138,7 +141,7 @@ def table_player():
 def test_the_donjon_chart_shows_both_sides() -> None:
     from cogs.probabilidad import donjon_chart
 
-    drawn = donjon_chart("es", "t", odds.donjon_distribution(5, 4))
+    drawn = donjon_chart("es", "t", donjon_odds.donjon_distribution(5, 4))
     kinds = [b.kind for b in drawn.bars]
     rival = kinds.count("failure")
     assert rival and kinds == ["failure"] * rival + ["success"] * (len(kinds) - rival)
@@ -158,7 +161,7 @@ async def test_a_full_tie_that_cannot_happen_is_not_mentioned(table: Harness) ->
 def test_the_dune_and_dnd_charts_colour_the_verdict_and_mark_the_target() -> None:
     from cogs.probabilidad import dnd_chart, passing, threshold
 
-    dune = passing(odds.dune_distribution(12, 2, None, 1, 2).successes, 2)
+    dune = passing(dune_odds.dune_distribution(12, 2, None, 1, 2).successes, 2)
     assert [(b.label, b.kind) for b in dune] == [
         ("0", "failure"),
         ("1", "failure"),
@@ -167,7 +170,7 @@ def test_the_dune_and_dnd_charts_colour_the_verdict_and_mark_the_target() -> Non
         ("4", "success"),
     ]
     assert threshold([int(b.label) for b in dune], 2) == 1.5
-    attack = dnd_chart("en", "t", odds.dnd_distribution(5, 15, "normal", True), 5, 15, True)
+    attack = dnd_chart("en", "t", dnd5e_odds.dnd_distribution(5, 15, "normal", True), 5, 15, True)
     kinds = {b.label: b.kind for b in attack.bars}
     assert (kinds["6"], kinds["14"], kinds["15"], kinds["25"]) == ("fumble", "failure", "success", "critical")
     assert attack.marker == 8.5 and attack.marker_label == "AC 15"
@@ -176,10 +179,10 @@ def test_the_dune_and_dnd_charts_colour_the_verdict_and_mark_the_target() -> Non
 def test_the_mediana_chart_marks_criticals_and_fails_an_objective_die_of_one() -> None:
     from cogs.probabilidad import mediana_chart
 
-    drawn = mediana_chart("es", odds.mediana_distribution(20, 15, "medio"), "medio", 20, 15, True)
+    drawn = mediana_chart("es", mediana_odds.mediana_distribution(20, 15, "medio"), "medio", 20, 15, True)
     kinds = {b.label: b.kind for b in drawn.bars}
     assert kinds["21"] == "failure" and kinds["22"] == "success" and kinds["25"] == "critical"
-    attribute = odds.mediana_distribution(20, 15, "medio", skill_test=False)
+    attribute = mediana_odds.mediana_distribution(20, 15, "medio", skill_test=False)
     assert {b.label: b.kind for b in mediana_chart("es", attribute, "medio", 20, 15, False).bars}[
         "21"
     ] == "success"

@@ -1,0 +1,42 @@
+"""One codec for every value the rules store: a frozen dataclass to JSON data and back.
+
+Pydantic's ``TypeAdapter`` does the work from the dataclass's own type hints: an object of
+its fields by name (nested dataclasses the same way), tuples and sets as lists, enums as
+their values; a field missing from the data takes its default, so a record written before
+a field existed still loads, and data of the wrong type is refused rather than half read.
+A shape stored before this codec (positional lists, other key names) is read by the
+type's ``upgrade``. Why pydantic rather than a codec of our own:
+docs/decisiones.md ("Un códec para todo lo que guardan las reglas").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from pydantic import TypeAdapter
+
+T = TypeVar("T")
+
+
+class Codec(Generic[T]):
+    """How one stored type is written and read. ``upgrade`` reads a shape stored before
+    this codec (positional lists, other keys) into the value, or answers None for data in
+    today's shape."""
+
+    def __init__(self, kind: type[T], upgrade: Callable[[dict[str, Any]], T | None] | None = None) -> None:
+        self.kind, self.upgrade = kind, upgrade
+
+    @functools.cached_property
+    def adapter(self) -> TypeAdapter[T]:
+        """Built on first use, when every class the type's hints name is defined."""
+        return TypeAdapter(self.kind)
+
+    def to_data(self, value: T) -> dict[str, Any]:
+        data: dict[str, Any] = self.adapter.dump_python(value, mode="json")
+        return data
+
+    def from_data(self, data: dict[str, Any]) -> T:
+        old = self.upgrade(data) if self.upgrade else None
+        return old if old is not None else self.adapter.validate_python(data)

@@ -1,0 +1,37 @@
+"""Tests of ``rules.donjon.initiative``: Donjon's initiative: each combatant's pool rolled, and
+the turns it gives, in order."""
+
+from rules.donjon import initiative
+from rules.donjon.initiative import Combatant
+
+
+def test_the_book_initiative_example_and_its_tie_order() -> None:
+    seated = [
+        Combatant("robin", "Robin", False, (2, 5, 8, 10, 10, 15, 16, 18)),
+        Combatant("jonathan", "Jonathan", False, (10, 13, 14, 17, 19)),
+        Combatant("ron", "Ron", False, (2, 3, 10, 20)),
+        Combatant("m1", "Minotauro 1", True, (5, 8, 17, 19)),
+        Combatant("m2", "Minotauro 2", True, (7, 9, 10, 12)),
+    ]
+    turns = initiative.schedule(seated)
+    at_ten = [t.name for t in turns if t.number == 10]
+    assert at_ten == ["Robin", "Jonathan", "Ron", "Minotauro 2", "Robin"]
+    assert [t.number for t in turns if t.key == "robin"] == [18, 16, 15, 10, 10, 8, 5, 2]
+    assert [t.name for t in turns[:2]] == ["Ron", "Jonathan"]
+    assert [t.name for t in turns if t.number == 19] == ["Jonathan", "Minotauro 1"]
+
+
+def test_npcs_act_last_even_when_they_joined_first() -> None:
+    turns = initiative.schedule([Combatant("orco", "Orco", True, (5,)), Combatant("p", "Pj", False, (5,))])
+    assert [t.name for t in turns] == ["Pj", "Orco"]
+
+
+def test_identical_npcs_share_one_roll_and_each_acts() -> None:
+    group = Combatant("trasgos", "Trasgos", True, (12, 4), count=3)
+    turns = initiative.schedule([group])
+    assert [(t.number, t.member) for t in turns] == [(12, 0), (12, 1), (12, 2), (4, 0), (4, 1), (4, 2)]
+
+
+def test_the_countdown_starts_at_the_die_maximum() -> None:
+    turns = initiative.schedule([Combatant("p", "Pj", False, (6, 1))], sides=6)
+    assert [t.number for t in turns] == [6, 1]
