@@ -122,10 +122,10 @@ def test_a_condition_makes_a_hit_critical_and_a_save_fail() -> None:
 
 
 def test_the_chronicle_reads_an_automatic_failure_as_failed() -> None:
-    from bot.readers import READERS
+    from cogs.dnd5e.system import read
 
     failed = checks.D20Test(((19,),), checks.Mode.NORMAL, 5, 10, auto_fail=True)
-    reading = READERS["dnd"]("es", {"test": checks.roll_to_data(failed)})
+    reading = read("es", {"test": checks.roll_to_data(failed)})
     assert reading.verdict == "cronica.failed"
 
 
