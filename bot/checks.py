@@ -9,7 +9,7 @@ link a private GM channel, and an interaction there acts on the linked table (th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -17,11 +17,9 @@ from discord.app_commands import Choice
 
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.host import Host
 from bot.i18n import T
 from bot.models import Record, Table
-
-if TYPE_CHECKING:
-    from bot.client import Tirada
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -92,10 +90,10 @@ async def answer_gm(interaction: discord.Interaction, table: Table, **kwargs: An
     return await send(interaction, ephemeral=not in_gm_channel(table, interaction), **kwargs)
 
 
-def _client(interaction: discord.Interaction) -> Tirada:
+def _client(interaction: discord.Interaction) -> Host:
     """The bot: every interaction this process sees comes from its one client. (These checks
     also take interactions typed for any client, from cogs not yet typed ``[Tirada]``.)"""
-    return cast("Tirada", interaction.client)
+    return cast(Host, interaction.client)
 
 
 def channel_of(interaction: discord.Interaction) -> int:

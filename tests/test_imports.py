@@ -114,11 +114,8 @@ KNOWN = (
             "bot.board.hp",
             "bot.board.render",
             "bot.board.updater",
-            "bot.checks",
             "bot.client",
-            "bot.repeat",
             "bot.sheets.access",
-            "bot.ui",
         }
     ),
     frozenset({"cogs.dune.cog", "cogs.dune.components", "cogs.dune.flow"}),
