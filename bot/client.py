@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot import seen
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
@@ -126,6 +127,8 @@ class Tirada(commands.Bot):
         self.store = await self.open_store()
         self.boards = Boards(self)
         self.store.listeners.append(self.boards.touch)
+        # What an interaction read is read again once it writes there (bot.seen).
+        self.store.listeners.append(seen.forget)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:

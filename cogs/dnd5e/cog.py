@@ -523,7 +523,7 @@ class Dnd(commands.Cog):
             tracker_id = await self.bot.store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
-            record = await load(self.bot.store, tracker_id, COMBAT_KIND)
+            record = await load(interaction, tracker_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         kwargs = {k: v for k, v in panel(lang, record).items() if v is not None}
         message_id = await send(interaction, **kwargs)

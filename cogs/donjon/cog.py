@@ -517,7 +517,7 @@ class Donjon(commands.Cog):
             combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
-            open_combat = await load(store, combat_id, COMBAT_KIND)
+            open_combat = await load(interaction, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         message_id = await send(
             interaction,

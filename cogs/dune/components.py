@@ -114,7 +114,7 @@ class DuneButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, self.action)
         if self.action == "precio":
             await interaction.response.send_modal(PriceModal(self.record_id, lang))
@@ -258,7 +258,7 @@ class DiceSelect(
         if not all(v.isdigit() and len(v) <= 2 for v in values):
             raise Refusal("error.roll_gone")
         dice = tuple(int(v) for v in values)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "repetir")
 
         def reroll(current: Record) -> Decision:
@@ -309,7 +309,7 @@ class TraitModal(Modal):
         lang = lang_for(interaction.locale)
         count = parse_int(self.count.value, "cuenta", 0, dune.MAX_TRAIT_COUNT)
         text, before = self.text.value, self.before.value.strip() or None
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "rasgo")
 
         async def trait(current: Record) -> Decision:
@@ -338,7 +338,7 @@ class AssetModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         name = typed_text(self.text.value, SCENE_TEXT_LIMIT)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "recurso")
 
         async def asset(current: Record) -> Decision:
@@ -382,7 +382,7 @@ class PriceModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         count = parse_int(self.count.value, "complicaciones", 1, dune.MAX_PRICE_COMPLICATIONS)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "precio")
 
         def price(current: Record) -> Decision:
@@ -408,7 +408,7 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, ASSIST_KIND)
+        record = await load(interaction, self.record_id, ASSIST_KIND)
         if record.data.get("rolled"):
             raise Refusal("dune.ayuda.already_rolled")
         if self.action == "unirme":
@@ -425,7 +425,7 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
 async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: int) -> None:
     """The leader rolls with every helper who joined; the preparation closes in the same
     operation, so a second "Tirar" finds it closed (or stale) and rolls nothing."""
-    record = await load(bot.store, prep_id, ASSIST_KIND)
+    record = await load(interaction, prep_id, ASSIST_KIND)
     helpers = tuple(record.data["helpers"])
     closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
     cog = cast("Dune", bot.get_cog("Dune"))
@@ -482,7 +482,7 @@ class AssistModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        prep = await load(bot.store, self.prep_id, self.kind)
+        prep = await load(interaction, self.prep_id, self.kind)
         helper = await self.helper(bot, interaction, prep)
         user_id = interaction.user.id
 
@@ -600,7 +600,7 @@ class OpposedHelpButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, OPPOSED_KIND)
+        record = await load(interaction, self.record_id, OPPOSED_KIND)
         if record.data.get("rolled"):
             raise Refusal("dune.ayuda.already_rolled")
         if interaction.user.id == record.user_id:

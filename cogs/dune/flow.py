@@ -180,12 +180,12 @@ async def prepare(
         new_record=NewRecord(interaction.user.id, kind, {"spec": asdict(spec), **data}),
     )
     assert applied.record_id is not None
-    return await rolls.load(bot.store, applied.record_id, kind)
+    return await rolls.load(interaction, applied.record_id, kind)
 
 
 async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
     """The actor's choice on an opposed test: ``bought:payment:determination``."""
-    record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+    record = await rolls.load(interaction, prep_id, OPPOSED_KIND)
     if record.data.get("rolled"):
         raise Refusal("dune.ayuda.already_rolled")
     if interaction.user.id != record.user_id:
@@ -200,7 +200,7 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     await roll_and_post(bot, interaction, spec, helpers, closes, mode="enfrentada", table=table)
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
-        done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+        done = await rolls.load(interaction, prep_id, OPPOSED_KIND)
         await interaction.message.edit(embed=opposed_embed(lang, done), view=None)
 
 

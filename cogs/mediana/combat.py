@@ -93,7 +93,7 @@ class CombatButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        record = await load(interaction, self.record_id, COMBAT_KIND)
         combat = mediana.combat_from_data(record.data)
         if combat.ended:
             raise Refusal("mediana.combat.is_over")
@@ -167,7 +167,7 @@ class JoinModal(Modal):
         their PV sheet gives now."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.combat_id, COMBAT_KIND)
+        record = await load(interaction, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -mediana.MAX_SCORE, mediana.MAX_SCORE)
         typed = self.encumbrance.value.strip()
         encumbrance = parse_int(typed, "estorbo", 0, mediana.MAX_SCORE) if typed else 0
