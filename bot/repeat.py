@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import discord
 
+from bot import seen
 from bot.errors import Refusal
 from bot.host import Host
 from bot.i18n import Lang, t
@@ -25,7 +26,7 @@ class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<record>[
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = cast(Host, interaction.client)
-        record = await bot.store.record(self.record_id)
+        record = await seen.record(interaction, self.record_id)
         if record is None or record.kind not in bot.repeaters:
             raise Refusal("error.roll_gone")
         await bot.repeaters[record.kind](interaction, record)

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, rolls
+from bot import embeds, rolls, seen
 from bot.checks import (
     REASON_LIMIT,
     answer_gm,
@@ -364,9 +364,8 @@ class Dune(commands.Cog):
         lang = lang_for(interaction.locale)
         gm_alone = gm or (ephemeral and is_gm(table, interaction))
         hide = threat_hidden(table) and not gm_alone
-        pools = await pools_text(
-            self.bot, lang, table.channel_id, interaction.user.id, table.gm_id, hide_threat=hide
-        )
+        values = await seen.pools(interaction, table.channel_id)
+        pools = pools_text(lang, values, interaction.user.id, table.gm_id, hide_threat=hide)
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
         if gm:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot import embeds
+from bot import embeds, seen
 from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
@@ -35,8 +35,8 @@ from cogs.dune.state import (
     announce_task,
     asset_pool,
     determination_change,
+    funds_of,
     momentum_change,
-    table_funds,
     threat_change,
     trait_edit,
     typed_text,
@@ -86,16 +86,19 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
     return view
 
 
-async def render_roll(bot: Tirada, lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+async def render_roll(
+    interaction: discord.Interaction[Tirada], lang: Lang, record: Record
+) -> tuple[discord.Embed, discord.ui.View]:
+    """A roll's card and panel, drawn from the table and pools this interaction read (or
+    wrote: ``bot.seen``), not read again."""
     roll = dune.from_data(record.data)
     owner = None if roll.npc else record.user_id
-    funds = await table_funds(bot, record.channel_id, owner)
-    table = await bot.store.table_or_default(record.channel_id, None)
-    pools = await pools_text(
-        bot, lang, record.channel_id, owner, table.gm_id, hide_threat=threat_hidden(table)
-    )
-    progress = await task_line(bot, lang, roll)
-    return roll_embed(lang, record, roll, pools, progress), panel(lang, record.id, roll, funds)
+    values = await seen.pools(interaction, record.channel_id)
+    table = await seen.table(interaction, record.channel_id, None)
+    pools = pools_text(lang, values, owner, table.gm_id, hide_threat=threat_hidden(table))
+    progress = await task_line(interaction.client, lang, roll)
+    embed = roll_embed(lang, record, roll, pools, progress)
+    return embed, panel(lang, record.id, roll, funds_of(values, owner))
 
 
 # -- buttons ------------------------------------------------------------------------------
@@ -137,7 +140,7 @@ async def show_update(
 ) -> None:
     """Redraw the panel after an action, and announce the task it may have completed."""
     bot = interaction.client
-    embed, view = await render_roll(bot, lang, record)
+    embed, view = await render_roll(interaction, lang, record)
     if action == "guardar":
         embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
     await update(interaction, embed=embed, view=view)
@@ -185,7 +188,7 @@ async def offer_reroll(interaction: discord.Interaction[Tirada], lang: Lang, rec
     choice is made; what the test may not take is refused here already."""
     roll = dune.from_data(record.data)
     check_reroll(roll)
-    funds = await table_funds(interaction.client, record.channel_id, record.user_id)
+    funds = funds_of(await seen.pools(interaction, record.channel_id), record.user_id)
     if funds.determination < 1:
         raise Refusal("pool.not_enough", pool=DETERMINACION, have=funds.determination, need=1)
     message = interaction.message
@@ -268,7 +271,7 @@ class DiceSelect(
             return Decision(dune.to_data(roll), (determination_change(current.user_id, -1),), "dune.reroll")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, reroll)
-        embed, view = await render_roll(bot, lang, record)
+        embed, view = await render_roll(interaction, lang, record)
         if self.panel_id:
             channel = bot.get_partial_messageable(interaction.channel_id or record.channel_id)
             await channel.get_partial_message(self.panel_id).edit(embed=embed, view=view)

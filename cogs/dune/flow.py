@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from bot import rolls
+from bot import rolls, seen
 from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send
@@ -67,11 +67,12 @@ async def roll_and_post(
     task = await check_task(bot, table, spec.task_id)
     if spec.determination:
         dune.check_statement(spec.drive_statement)
-    momentum = await store.pool(table.channel_id, IMPULSO)
+    pools = await seen.pools(interaction, table.channel_id)
+    momentum = pools.get((IMPULSO, 0), 0)
     cost = dune.roll_cost(spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination)
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there, and
     # a prepared test (``closes``) took it when it was prepared (:func:`prepare`).
-    waiting = 0 if spec.npc or closes is not None else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
+    waiting = 0 if spec.npc or closes is not None else pools.get((DIFICULTAD_EXTRA, 0), 0)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
     reason = "dune.npc_roll" if spec.npc else "dune.roll"
     changes = (
@@ -110,7 +111,7 @@ async def roll_and_post(
         store, interaction, table, KIND, dune.to_data(roll), reason, changes, closes, secret=secret
     )
     lang = lang_for(interaction.locale)
-    embed, view = await render_roll(bot, lang, record)
+    embed, view = await render_roll(interaction, lang, record)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
     await announce_task(bot, interaction, lang, spec.task_id)
     return record
@@ -167,7 +168,8 @@ async def prepare(
     raise "Debe hacerlo antes de que ningún dado sea comprado o lanzado en el chequeo", so
     the menu shows it before anything is bought, and a raise spent afterwards waits for the
     next test. An NPC's test leaves the raises there (they are spent against players)."""
-    waiting = 0 if spec.npc else await bot.store.pool(table.channel_id, DIFICULTAD_EXTRA)
+    pools = await seen.pools(interaction, table.channel_id)
+    waiting = 0 if spec.npc else pools.get((DIFICULTAD_EXTRA, 0), 0)
     difficulty, used = dune.raised_difficulty(spec.difficulty, waiting)
     spec = replace(spec, difficulty=difficulty, raised=difficulty - spec.difficulty)
     reason = "dune.prepare"

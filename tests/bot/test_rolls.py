@@ -25,7 +25,7 @@ async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odd
     assert harness.bot is not None
     [posted] = await harness.bot.store.records(CHANNEL_ID, "donjon")
     # Loaded on behalf of an interaction (its reads are kept on it: bot.seen).
-    interaction = cast(discord.Interaction, SimpleNamespace(extras={}, client=harness.bot))
+    interaction = cast(discord.Interaction, SimpleNamespace(extras={}, client=harness.bot, channel_id=None))
     record = await asyncio.create_task(rolls.load(interaction, posted.id, "donjon"))
     assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
     assert "Resultado" in str(roll_embed("es", record).to_dict())
