@@ -118,7 +118,6 @@ KNOWN = (
             "bot.sheets.access",
         }
     ),
-    frozenset({"cogs.dune.cog", "cogs.dune.components", "cogs.dune.flow"}),
 )
 
 

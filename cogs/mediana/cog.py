@@ -493,7 +493,7 @@ class Mediana(commands.Cog):
         if record is None:
             state = mediana.combat_to_data(mediana.Combat())
             record = await load(
-                store,
+                interaction,
                 await store.save_record(
                     table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
                 ),
