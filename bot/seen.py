@@ -79,14 +79,15 @@ def _host(interaction: discord.Interaction) -> Host:
 
 async def table(interaction: discord.Interaction, channel_id: int, guild_id: int | None) -> Table:
     """The channel's table, or the empty one it would be (``store.table_or_default``).
-    The interaction's own channel's is read with the tables it serves (the one query the
-    command's own table lookup, ``checks.current_table``, needs too)."""
+    Read with the tables the interaction's own channel is or serves (the one query its own
+    table lookup, ``checks.current_table``, needs too): a button pressed at its table's
+    channel or at the linked GM channel finds its table there."""
     memo = seen(interaction)
+    here = interaction.channel_id
+    if channel_id not in memo.tables and here is not None:
+        await tables_seen_from(interaction, here)
     if channel_id not in memo.tables:
-        if channel_id == interaction.channel_id:
-            await tables_seen_from(interaction, channel_id)
-        else:
-            memo.tables[channel_id] = await _host(interaction).store.table(channel_id)
+        memo.tables[channel_id] = await _host(interaction).store.table(channel_id)
     return memo.tables[channel_id] or Table(channel_id, guild_id)
 
 

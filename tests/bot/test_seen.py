@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, Message
-from tests.support.payloads import ADMIN, GM, PLAYER
+from tests.support.payloads import ADMIN, GM, GM_CHANNEL_ID, PLAYER
 
 # The store's reads of a table's row, of one record and of a table's pools.
 # (``table_or_default`` reads through ``table``: counting both would count one read twice.)
@@ -102,3 +102,20 @@ async def test_a_stale_roll_is_read_again_before_deciding_again(dune: Harness) -
     assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
     assert await dune.pool("impulso") == 4
     await dune.assert_ledger_matches()
+
+
+async def test_a_press_in_the_gm_channel_reads_the_tables_once(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret roll's panel lives in the GM channel: the table it belongs to is among the
+    ones that channel serves, read in the same query."""
+    channel = next(c for c in dune.channels if int(c["id"]) == GM_CHANNEL_ID)
+    await dune.slash("mesa canal-dj", user=GM, canal=channel)
+    dune.script(1, 1)
+    reply = await dune.slash("dune tirada", user=GM, habilidad=6, motivacion=6, dificultad=0, secreta=True)
+    [secret] = [m for m in reply.messages if m.channel_id == GM_CHANNEL_ID and not m.ephemeral]
+    reads = count_reads(dune, monkeypatch)
+    saved = await dune.click(secret, guardar(secret), user=GM, channel_id=GM_CHANNEL_ID)
+    assert not saved.ephemeral, saved.text
+    assert tables_read(reads) == 1
+    assert reads["record"] == 1
