@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The tree measured is the one the script is run from: the same script measures a commit
+# before (``cd ../base && python ../flows/bench/bench_statements.py``).
+sys.path.insert(0, str(Path.cwd()))
 
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import GM, PLAYER
