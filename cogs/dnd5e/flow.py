@@ -9,10 +9,7 @@ import d20
 import discord
 
 from bot import embeds, render, rolls
-from bot.checks import (
-    current_table,
-    is_gm,
-)
+from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import lang_for, t
@@ -25,12 +22,7 @@ from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.components import roll_view
 from cogs.dnd5e.damage import damage_button
 from cogs.dnd5e.render import roll_embed
-from cogs.dnd5e.state import (
-    EXPRESSION_KIND,
-    INSPIRATION,
-    KIND,
-    damage_type_name,
-)
+from cogs.dnd5e.state import EXPRESSION_KIND, INSPIRATION, KIND, damage_type_name
 from cogs.dnd5e.vitals import open_tracker
 from rules import dnd5e
 from rules.dnd5e import Mode
