@@ -3,14 +3,19 @@
 Run: ``python bench/bench_statements.py``. A bot on a fresh SQLite file, through the
 interaction harness; SQLite's own trace callback (``sqlite3.Connection.set_trace_callback``,
 called once per statement the library runs, on the connection's thread) counts every
-statement between feeding an interaction and the bot having finished with it, live-board
-redraws included (a board is posted first, as a table playing has one). Counted, not timed:
-the figures are the same on a busy machine and on an idle one, so a change's before and
-after compare exactly (issue 29's budget: at most 10 statements and one read of ``tables``).
+statement between feeding an interaction and the bot having finished with it. Counted, not
+timed: the figures are the same on a busy machine and on an idle one, so a change's before
+and after compare exactly (issue 29's budget: at most 10 statements and one read of
+``tables``).
+
+A board is posted first, as a table playing has one. Its redraw is its own unit of work
+(one per burst of changes, however many interactions the burst holds), so it is counted
+apart: the board's wait is held shut while the interaction runs and opened after, and the
+statements of the redraw are those run between its opening and the board being settled.
 
 Each row is measured once the table is warm (the same interaction run once before, so
 first-use work such as creating a pool's row is not what is counted), as a table in the
-middle of a session sees it.
+middle of a session sees it. ``--statements`` prints each interaction's statements too.
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The tree measured is the one the script is run from: the same script measures a commit
+# before (``cd ../base && python ../flows/bench/bench_statements.py``).
+sys.path.insert(0, str(Path.cwd()))
 
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import GM
+from tests.support.payloads import GM, PLAYER
 
 # BEGIN/COMMIT and PRAGMAs are statements SQLite runs too; they are counted apart.
 CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.IGNORECASE)
@@ -51,25 +58,38 @@ class Trace:
 
 @dataclass(frozen=True)
 class Count:
+    """One interaction's statements, and its board redraw's."""
+
     what: str
-    data: int
-    control: int
-    selects: int
-    tables: int
+    statements: list[str]
+    board: list[str]
 
     def row(self) -> str:
-        return f"| {self.what} | {self.data} | {self.selects} | {self.tables} | {self.control} |"
+        data, board = data_statements(self.statements), data_statements(self.board)
+        selects = sum(1 for s in data if s.lstrip().upper().startswith(("SELECT", "WITH")))
+        control = len(self.statements) - len(data)
+        return (
+            f"| {self.what} | {len(data)} | {selects} | {tables_read(data)} | {control} "
+            f"| {len(board)} | {tables_read(board)} |"
+        )
 
 
-def count(what: str, statements: list[str]) -> Count:
-    data = [s for s in statements if not CONTROL.match(s)]
-    return Count(
-        what,
-        data=len(data),
-        control=len(statements) - len(data),
-        selects=sum(1 for s in data if s.lstrip().upper().startswith(("SELECT", "WITH"))),
-        tables=sum(1 for s in data if READS_TABLES.search(s)),
-    )
+def data_statements(statements: list[str]) -> list[str]:
+    return [s for s in statements if not CONTROL.match(s)]
+
+
+def tables_read(statements: list[str]) -> int:
+    return sum(1 for s in statements if READS_TABLES.search(s))
+
+
+class Gate:
+    """The boards' wait (``Boards.sleep``), shut while an interaction is counted."""
+
+    def __init__(self) -> None:
+        self.opened = asyncio.Event()
+
+    async def __call__(self, seconds: float) -> None:
+        await self.opened.wait()
 
 
 def first(reply: Reply, prefix: str) -> str:
@@ -77,15 +97,22 @@ def first(reply: Reply, prefix: str) -> str:
 
 
 async def measure(h: Harness, trace: Trace, what: str, action: Callable[[], Awaitable[Any]]) -> Count:
-    """Run ``action`` once to warm up, then once counted (boards settled in both)."""
+    """Run ``action`` once to warm up, then once counted; the board redrawn after each
+    (an action that sets up its own state first takes the trace itself before acting)."""
     assert h.bot is not None
+    gate = Gate()
+    h.bot.boards.sleep = gate
     await action()
+    gate.opened.set()
     await h.bot.boards.settled()
+    gate.opened.clear()
     trace.take()
     reply = await action()
-    await h.bot.boards.settled()
     assert not reply.ephemeral, f"{what} was refused: {reply.text}"
-    return count(what, trace.take())
+    statements = trace.take()
+    gate.opened.set()
+    await h.bot.boards.settled()
+    return Count(what, statements, trace.take())
 
 
 async def play(h: Harness, trace: Trace) -> list[Count]:
@@ -96,6 +123,12 @@ async def play(h: Harness, trace: Trace) -> list[Count]:
 
     async def system(name: str) -> None:
         await h.slash("mesa sistema", user=GM, sistema=name)
+
+    async def repeat(command: str, **options: Any) -> Reply:
+        """*Repetir* on a roll just made (the roll itself not counted)."""
+        roll = await h.slash(command, **options)
+        trace.take()
+        return await h.click(roll.messages[0], first(roll, "rep:repetir"))
 
     await system("dune")
     await h.slash("dune aventura", user=GM)
@@ -126,12 +159,21 @@ async def play(h: Harness, trace: Trace) -> list[Count]:
     counts.append(
         await measure(h, trace, "`/donjon prueba`", lambda: h.slash("donjon prueba", dados=5, contra=4))
     )
+    counts.append(await measure(h, trace, "Donjon *Repetir* press", lambda: repeat("donjon prueba", dados=5)))
     await system("dnd5e")
     counts.append(
         await measure(
             h, trace, "`/dnd prueba`", lambda: h.slash("dnd prueba", modificador=3, habilidad="sigilo", cd=12)
         )
     )
+
+    async def inspiration() -> Reply:
+        await h.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
+        roll = await h.slash("dnd prueba", modificador=0, desventaja=True, cd=10)
+        trace.take()
+        return await h.click(roll.messages[0], first(roll, "dnd:insp0"))
+
+    counts.append(await measure(h, trace, "D&D *Inspiración* press", inspiration))
     counts.append(
         await measure(
             h,
@@ -149,6 +191,14 @@ async def play(h: Harness, trace: Trace) -> list[Count]:
             lambda: h.slash("mediana tirada", atributo=5, habilidad=4, dificultad=12),
         )
     )
+    counts.append(
+        await measure(
+            h,
+            trace,
+            "Mediana *Repetir* press",
+            lambda: repeat("mediana tirada", atributo=5, habilidad=4, dificultad=12),
+        )
+    )
     return counts
 
 
@@ -163,8 +213,14 @@ async def main() -> None:
         await h.bot.store._db._execute(raw.set_trace_callback, trace)
         counts = await play(h, trace)
         await h.close()
-    print("| interaction | SQL statements | of them SELECT | reads of `tables` | BEGIN/COMMIT/PRAGMA |")
-    print("| --- | --- | --- | --- | --- |")
+    if "--statements" in sys.argv:
+        for c in counts:
+            print(f"## {c.what}", *c.statements, "-- board:", *c.board, sep="\n    ")
+    print(
+        "| interaction | SQL statements | of them SELECT | reads of `tables` | BEGIN/COMMIT/PRAGMA "
+        "| board redraw: statements | board redraw: reads of `tables` |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for c in counts:
         print(c.row())
 

@@ -9,19 +9,18 @@ link a private GM channel, and an interaction there acts on the linked table (th
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 
+from bot import seen
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.host import Host
 from bot.i18n import T
 from bot.models import Record, Table
-
-if TYPE_CHECKING:
-    from bot.client import Tirada
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -92,10 +91,10 @@ async def answer_gm(interaction: discord.Interaction, table: Table, **kwargs: An
     return await send(interaction, ephemeral=not in_gm_channel(table, interaction), **kwargs)
 
 
-def _client(interaction: discord.Interaction) -> Tirada:
+def _client(interaction: discord.Interaction) -> Host:
     """The bot: every interaction this process sees comes from its one client. (These checks
     also take interactions typed for any client, from cogs not yet typed ``[Tirada]``.)"""
-    return cast("Tirada", interaction.client)
+    return cast(Host, interaction.client)
 
 
 def channel_of(interaction: discord.Interaction) -> int:
@@ -111,7 +110,7 @@ async def current_table(interaction: discord.Interaction, mesa: str | None = Non
     """The table this interaction acts on: its own channel's, or from a GM channel the
     linked table named by ``mesa`` (a channel id from the autocomplete) or the only one."""
     channel_id = channel_of(interaction)
-    own, served = await _client(interaction).store.tables_seen_from(channel_id)
+    own, served = await seen.tables_seen_from(interaction, channel_id)
     if not served:
         return own or Table(channel_id, interaction.guild_id)
     if mesa:
@@ -137,7 +136,7 @@ async def check_origin(interaction: discord.Interaction, table_channel_id: int) 
     A ``custom_id`` names its record, and today discord.py only builds components that
     are on the message Discord delivered; this check does not rely on that.
     """
-    table = await _client(interaction).store.table_or_default(table_channel_id, interaction.guild_id)
+    table = await seen.table(interaction, table_channel_id, interaction.guild_id)
     same_server = table.guild_id is None or table.guild_id == interaction.guild_id
     if not same_server or interaction.channel_id not in (table.channel_id, table.gm_channel_id):
         raise Refusal("error.wrong_place")
@@ -145,7 +144,7 @@ async def check_origin(interaction: discord.Interaction, table_channel_id: int) 
 
 async def record_channel(interaction: discord.Interaction, record_id: int) -> int:
     """The channel of the table a posted roll belongs to (a refusal if it is gone)."""
-    record = await _client(interaction).store.record(record_id)
+    record = await seen.record(interaction, record_id)
     if record is None:
         raise Refusal("error.roll_gone")
     return record.channel_id
@@ -154,7 +153,7 @@ async def record_channel(interaction: discord.Interaction, record_id: int) -> in
 async def table_of(interaction: discord.Interaction, record: Record) -> Table:
     """The table a posted roll belongs to, wherever its message is: a secret roll's
     buttons live in the GM channel, yet act on the table."""
-    return await _client(interaction).store.table_or_default(record.channel_id, interaction.guild_id)
+    return await seen.table(interaction, record.channel_id, interaction.guild_id)
 
 
 async def served_tables(interaction: discord.Interaction, current: str) -> list[Choice[str]]:

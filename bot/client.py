@@ -20,14 +20,16 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import systems
+from bot import seen
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
+from bot.host import Repeater
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
 from bot.options import check_texts
-from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
+from bot.repeat import RepeatButton, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
 from bot.ui import answer_orphans
@@ -132,6 +134,8 @@ class Tirada(commands.Bot):
         self.store = await self.open_store()
         self.boards = Boards(self)
         self.store.listeners.append(self.boards.touch)
+        # What an interaction read is read again once it writes there (bot.seen).
+        self.store.listeners.append(seen.forget)
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:

@@ -2,7 +2,11 @@
 
 A command that needs more than the table builds this first and passes it on, so no helper
 looks the table up a second time (one lookup, one answer: from a GM channel serving
-several tables, a second lookup is a second chance to refuse or to differ).
+several tables, a second lookup is a second chance to refuse or to differ). Underneath,
+every read an interaction makes of the store (this table, the roll a button names, the
+table's pools) is kept on the interaction by ``bot.seen``, so the pieces that cannot be
+handed this context (discord.py calls the component guard and the button apart) still
+read each thing once.
 """
 
 from __future__ import annotations

@@ -8,20 +8,15 @@ rebuilds any of them from the ``custom_id`` alone.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Any, cast
 
 import discord
 
+from bot import seen
 from bot.errors import Refusal
+from bot.host import Host
 from bot.i18n import Lang, t
-from bot.models import Record
 from bot.ui import ActionButton
-
-if TYPE_CHECKING:
-    from bot.client import Tirada
-
-Repeater = Callable[["discord.Interaction[Tirada]", Record], Awaitable[None]]
 
 
 class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<record>[0-9]{1,18})"):
@@ -29,9 +24,9 @@ class RepeatButton(ActionButton, template=r"rep:(?P<action>repetir):(?P<record>[
 
     prefix = "rep"
 
-    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
-        bot = interaction.client
-        record = await bot.store.record(self.record_id)
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = cast(Host, interaction.client)
+        record = await seen.record(interaction, self.record_id)
         if record is None or record.kind not in bot.repeaters:
             raise Refusal("error.roll_gone")
         await bot.repeaters[record.kind](interaction, record)

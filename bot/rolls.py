@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from bot import seen
 from bot.errors import Refusal
 from bot.models import (
     Applied,
@@ -67,7 +68,9 @@ async def change(
 
     Every pool change a command makes goes through here, so each is written the same way:
     keyed by the interaction, at the table (not the channel), with the guild for a new table.
+    What it wrote is what this interaction knows of the table afterwards (``bot.seen``).
     """
+    before = seen.before_write(interaction, table.channel_id)
     outcome = await store.apply(
         Operation(
             table.channel_id,
@@ -84,6 +87,8 @@ async def change(
     )
     if isinstance(outcome, Refused):
         raise refuse(outcome)
+    if not outcome.replayed:
+        seen.wrote(interaction, before, outcome, pools_known=undo is None and reset is None)
     return outcome
 
 
@@ -127,7 +132,8 @@ async def record_applied(
     private: bool = False,
 ) -> tuple[Record, Applied]:
     """:func:`record`, with what the operation applied: for a card that tells the numbers
-    the books now hold (a replay gets the first answer's, not the ones just thrown)."""
+    the books now hold (a replay gets the first answer's, not the ones just thrown, read
+    back from the store; a first answer's record is the one just written)."""
     system, dice = faces(kind, data)
     outcome = await change(
         store,
@@ -139,7 +145,11 @@ async def record_applied(
         closes=closes,
     )
     assert outcome.record_id is not None
-    return await load(store, outcome.record_id, kind), outcome
+    if outcome.replayed:
+        return await load(interaction, outcome.record_id, kind), outcome
+    written = Record(outcome.record_id, table.channel_id, interaction.user.id, kind, seen.stored(data))
+    seen.remember(interaction, written)
+    return replace(written, shows_odds=table.settings.roll_odds), outcome
 
 
 async def post(
@@ -158,15 +168,17 @@ async def post(
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
         await store.set_record_message(record.id, message_id, secret=secret)
+        seen.remember(interaction, replace(record, message_id=message_id))
 
 
-async def load(store: Store, record_id: int, kind: str) -> Record:
+async def load(interaction: discord.Interaction, record_id: int, kind: str) -> Record:
     """A live roll of this kind, or a refusal; it carries whether its embed shows the odds
-    line (its table's setting), for the render to pass on."""
-    record = await store.record(record_id)
+    line (its table's setting), for the render to pass on. Read once per interaction
+    (``bot.seen``): the guard, the checks and the decision all ask for it."""
+    record = await seen.record(interaction, record_id)
     if record is None or record.kind != kind:
         raise Refusal("error.roll_gone")
-    table = await store.table_or_default(record.channel_id, None)
+    table = await seen.table(interaction, record.channel_id, None)
     return replace(record, shows_odds=table.settings.roll_odds)
 
 
@@ -184,13 +196,15 @@ async def act(
     *,
     step: int = 0,
 ) -> tuple[Record, Applied]:
-    """Apply ``decide`` to the roll once; returns the roll as stored afterwards."""
+    """Apply ``decide`` to the roll once; returns the roll as stored afterwards (as written,
+    not read back; a replay's as the store holds it)."""
     for _ in range(ATTEMPTS):
-        record = await load(store, record_id, kind)
+        record = await load(interaction, record_id, kind)
         decision = decide(record)
         if not isinstance(decision, Decision):
             decision = await decision
         system, dice = rolled(kind, decision)
+        before = seen.before_write(interaction, record.channel_id)
         outcome = await store.apply(
             Operation(
                 channel_id=record.channel_id,
@@ -206,7 +220,12 @@ async def act(
         )
         if isinstance(outcome, Refused):
             if outcome.key == "roll.stale":
+                seen.reread(interaction, record_id)
                 continue
             raise outcome.error()
-        return await load(store, record_id, kind), outcome
+        if outcome.replayed:
+            return await load(interaction, record_id, kind), outcome
+        written = replace(record, data=seen.stored(decision.data), version=record.version + 1)
+        seen.wrote(interaction, before, outcome, record=written)
+        return written, outcome
     raise Refusal("error.busy")

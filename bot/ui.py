@@ -11,16 +11,13 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Container, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.checks import check_origin, record_channel
 from bot.errors import Refusal, answer_error
 from bot.options import typable, untypable
-
-if TYPE_CHECKING:
-    from bot.client import Tirada
 
 # An abandoned form is forgotten after this long (interaction tokens last 15 minutes).
 FORM_SECONDS = 15 * 60
@@ -38,7 +35,8 @@ class Modal(discord.ui.Modal):
         super().__init__(title=title, custom_id=f"{custom_id}:{secrets.token_hex(4)}", timeout=FORM_SECONDS)
 
     async def on_submit(self, interaction: discord.Interaction[Any], /) -> None:
-        """discord.py types this for any client; ``submit`` receives ours, once every
+        """discord.py types this for any client; ``submit`` receives ours (subclasses type it
+        ``[Tirada]``: naming the client here would tie this base to it), once every
         field is free of control characters (``bot.options``; a paragraph keeps its lines)."""
         fields = (item for item in self.walk_children() if isinstance(item, discord.ui.TextInput))
         for field in fields:
@@ -47,7 +45,7 @@ class Modal(discord.ui.Modal):
                 raise Refusal("error.control_text", option=typable(str(label)))
         await self.submit(interaction)
 
-    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def submit(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
 
     async def on_error(
@@ -73,7 +71,7 @@ class Guarded:
         """The channel id of the table this component's record belongs to."""
         return await record_channel(interaction, self.record_id)
 
-    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -109,8 +109,6 @@ KNOWN = (
             "bot.store.postgres_steps",
         }
     ),
-    frozenset({"bot.checks", "bot.client", "bot.repeat", "bot.ui"}),
-    frozenset({"cogs.dune.cog", "cogs.dune.components", "cogs.dune.flow"}),
 )
 
 

@@ -744,13 +744,14 @@ def test_every_button_is_in_the_matrix() -> None:
     from cogs.donjon import combat as donjon_combat
     from cogs.donjon import components as donjon
     from cogs.dune import components as dune
+    from cogs.dune import flow as dune_flow
     from cogs.mediana import combat as mediana_combat
     from cogs.mediana import components as mediana
 
     families = {
         dune.DuneButton,
-        dune.AssistButton,
-        dune.OpposedSelect,
+        dune_flow.AssistButton,
+        dune_flow.OpposedSelect,
         donjon.LawButton,
         donjon.FriendSelect,
         donjon.NarratedButton,

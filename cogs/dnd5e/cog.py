@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import d20
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, render, rolls
+from bot import embeds, rolls
 from bot.checks import (
     REASON_LIMIT,
     current_table,
@@ -25,16 +24,12 @@ from bot.context import table_context
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Change, Record, Table
+from bot.models import Change, Table
 from bot.names import Names, fold
 from bot.options import Bounded
-from bot.repeat import button as repeat_button
-from bot.reveal import is_secret
 from bot.rolls import act, load
 from bot.sheets import access
-from cogs.dnd5e import sheet
-from cogs.dnd5e.afflictions import roll_whys
-from cogs.dnd5e.build import BUILDERS, Options
+from cogs.dnd5e import flow, sheet
 from cogs.dnd5e.combat import (
     TrackerButton,
     changed,
@@ -45,8 +40,8 @@ from cogs.dnd5e.combat import (
     show_tracker,
     tracker_or_refuse,
 )
-from cogs.dnd5e.components import DamageDieSelect, InspirationButton, PassSelect, roll_view
-from cogs.dnd5e.damage import AdjustSelect, HitPointsButton, TargetSelect, damage_button
+from cogs.dnd5e.components import DamageDieSelect, InspirationButton, PassSelect
+from cogs.dnd5e.damage import AdjustSelect, HitPointsButton, TargetSelect
 from cogs.dnd5e.death import roll_death_save
 from cogs.dnd5e.joining import (
     aimed,
@@ -56,7 +51,6 @@ from cogs.dnd5e.joining import (
     player_key,
     target_choices,
 )
-from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import (
     ABILITIES,
     COMBAT_KIND,
@@ -66,16 +60,13 @@ from cogs.dnd5e.state import (
     KIND,
     NAME_LIMIT,
     SKILLS,
-    damage_type_name,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import checks, conditions, damage_types, hit_points, initiative
 from rules.dnd5e import tracker as dnd5e_tracker
-from rules.dnd5e.checks import Mode
 from rules.dnd5e.tracker import Tracker
 from rules.errors import RuleError
-from rules.expression import roll_expression
 
 # Each number option's bounds, declared once: published to Discord and checked (bot.options).
 Modifier = app_commands.Transform[int, Bounded(-checks.MAX_MODIFIER, checks.MAX_MODIFIER)]
@@ -88,11 +79,6 @@ COVER_CHOICES = [Choice(name=T(f"dnd.cobertura.{c}"), value=c) for c in ("media"
 SAVE_COVER_CHOICES = [
     Choice(name=T(f"dnd.cobertura_salvacion.{c}"), value=c) for c in ("media", "tres_cuartos")
 ]
-ADVANTAGE = {
-    Mode.NORMAL: d20.AdvType.NONE,
-    Mode.ADVANTAGE: d20.AdvType.ADV,
-    Mode.DISADVANTAGE: d20.AdvType.DIS,
-}
 
 
 # The persistent buttons and menus /dnd posts (DynamicItems, rebuilt from their custom_id).
@@ -134,8 +120,8 @@ class Dnd(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*COMPONENTS)
-        self.bot.repeaters[KIND] = self.repeat
-        self.bot.repeaters[EXPRESSION_KIND] = self.repeat_expression
+        self.bot.repeaters[KIND] = flow.repeat_test
+        self.bot.repeaters[EXPRESSION_KIND] = flow.repeat_dice
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*COMPONENTS)
@@ -143,40 +129,6 @@ class Dnd(commands.Cog):
         self.bot.repeaters.pop(EXPRESSION_KIND, None)
 
     # -- rolls --------------------------------------------------------------------------
-
-    async def roll(
-        self,
-        interaction: discord.Interaction,
-        kind: str,
-        options: Options,
-        motivo: str | None,
-        secret: bool,
-    ) -> None:
-        """Roll a test from its options, record and post it with *Repetir* (and the
-        inspiration buttons if the roller holds it). *Repetir* comes back here, with the
-        ``motivo`` already made safe (making it safe twice would escape it twice)."""
-        table = await current_table(interaction)
-        secret = is_secret(interaction, table, secret)
-        gm = is_gm(table, interaction)
-        whys = await roll_whys(self.bot.store, table, kind, options, interaction.user.id, gm)
-        data = BUILDERS[kind](self.bot.rng, options, whys)
-        data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
-        record = await rolls.record(
-            self.bot.store, interaction, table, KIND, data, f"dnd.{kind}", secret=secret
-        )
-        lang = lang_for(interaction.locale)
-        holds = await self.bot.store.pool(table.channel_id, INSPIRATION, interaction.user.id) > 0
-        embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
-        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
-
-    async def repeat(self, interaction: discord.Interaction[Tirada], record: Record) -> None:
-        """*Repetir*: the same test, for whoever presses, the same way and reason."""
-        data = record.data
-        if "options" not in data:
-            raise Refusal("error.roll_gone")
-        if data["options"].get("ficha"):
-            await access.check_repeat(interaction, record, character=data["options"]["ficha"])
-        await self.roll(interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"])
 
     @group.command(name=T("dnd.prueba"), description=T("dnd.prueba.desc"))
     @options("dnd.opt")
@@ -221,7 +173,7 @@ class Dnd(commands.Cog):
             table = await current_table(interaction)
             sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
             options = sheet.check(found, options) | {"ficha_id": sheet_id}
-        await self.roll(interaction, "prueba", options, reason(motivo), secreta)
+        await flow.roll_test(self.bot, interaction, "prueba", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.salvacion"), description=T("dnd.salvacion.desc"))
     @options("dnd.opt")
@@ -261,7 +213,7 @@ class Dnd(commands.Cog):
             table = await current_table(interaction)
             sheet_id, found = await sheet.read_row(self.bot, interaction, table, como)
             options = sheet.save(found, options) | {"ficha_id": sheet_id}
-        await self.roll(interaction, "salvacion", options, reason(motivo), secreta)
+        await flow.roll_test(self.bot, interaction, "salvacion", options, reason(motivo), secreta)
 
     @group.command(name=T("dnd.ataque"), description=T("dnd.ataque.desc"))
     @options("dnd.opt")
@@ -313,7 +265,7 @@ class Dnd(commands.Cog):
             options = sheet.attack(found, arma, options) | {"ficha_id": sheet_id}
         elif bonificador is None:
             raise Refusal("fichas.dnd.need_bonus")
-        await self.roll(interaction, "ataque", options, reason(motivo), secreta)
+        await flow.roll_test(self.bot, interaction, "ataque", options, reason(motivo), secreta)
 
     @prueba.autocomplete("caracteristica")
     @salvacion.autocomplete("caracteristica")
@@ -360,69 +312,8 @@ class Dnd(commands.Cog):
     ) -> None:
         """Any expression; ``tipo``: its damage type, when it is damage."""
         kind = tipo.value if tipo else None
-        await self.roll_expression(interaction, expresion, ventaja, desventaja, reason(motivo), secreta, kind)
-
-    async def roll_expression(
-        self,
-        interaction: discord.Interaction,
-        expresion: str,
-        ventaja: bool,
-        desventaja: bool,
-        motivo: str | None,
-        secret: bool,
-        kind: str | None = None,
-    ) -> None:
-        """Any expression; advantage turns its first d20 into 2d20kh1 (disadvantage, kl1).
-        Recorded with its options so a secret one can be revealed and any can be repeated;
-        ``motivo`` comes already made safe."""
-        table = await current_table(interaction)
-        secret = is_secret(interaction, table, secret)
-        the_mode = checks.mode(ventaja, desventaja)
-        roll = roll_expression(expresion, self.bot.rng, ADVANTAGE[the_mode])
-        lang = lang_for(interaction.locale)
-        embed = embeds.card(t(lang, "dnd.title.tirar"), t(lang, "dnd.roll.by", user=interaction.user.id))
-        kind_name = damage_type_name(lang, kind or "")
-        mode_key = "dnd.mode.cancelled" if ventaja and desventaja else f"dnd.mode.{the_mode.value}"
-        embeds.field(
-            embed,
-            t(lang, "dnd.roll.dice", mode=t(lang, mode_key)),
-            f"{render.expression(roll.tree)} = **{roll.total}** {kind_name}".strip(),
-            inline=False,
-        )
-        data = {
-            "expresion": expresion,
-            "ventaja": ventaja,
-            "desventaja": desventaja,
-            "motivo": motivo,
-            "secreta": secret,
-            "tipo": kind,
-            # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
-            "total": roll.total,
-            "dados": [[d.sides, d.value] for d in roll.rolled],
-        }
-        record = await rolls.record(
-            self.bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar", secret=secret
-        )
-        view = discord.ui.View(timeout=None)
-        view.add_item(repeat_button(lang, record.id))
-        if await open_tracker(self.bot.store, table.channel_id) is not None:
-            view.add_item(damage_button(lang, record.id))
-        embed = embeds.titled(embed, motivo)
-        await rolls.post(self.bot.store, interaction, table, record, embed, view, secret=secret)
-
-    async def repeat_expression(self, interaction: discord.Interaction[Tirada], record: Record) -> None:
-        """*Repetir* on ``/dnd tirar``: the same expression and mode, for whoever presses."""
-        data = record.data
-        if "expresion" not in data:
-            raise Refusal("error.roll_gone")
-        await self.roll_expression(
-            interaction,
-            data["expresion"],
-            data["ventaja"],
-            data["desventaja"],
-            data["motivo"],
-            data["secreta"],
-            data.get("tipo"),
+        await flow.roll_dice(
+            self.bot, interaction, expresion, ventaja, desventaja, reason(motivo), secreta, kind
         )
 
     # -- heroic inspiration ---------------------------------------------------------------
@@ -492,7 +383,7 @@ class Dnd(commands.Cog):
             tracker_id = await self.bot.store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
-            record = await load(self.bot.store, tracker_id, COMBAT_KIND)
+            record = await load(interaction, tracker_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         kwargs = {k: v for k, v in panel(lang, record).items() if v is not None}
         message_id = await send(interaction, **kwargs)

@@ -132,7 +132,7 @@ class TrackerButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        record = await load(interaction, self.record_id, COMBAT_KIND)
         tracker = tracker_of(record)
         if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
@@ -231,7 +231,7 @@ class JoinModal(Modal):
         typed = self.modifier.value.strip()
         bounds = (-checks.MAX_MODIFIER, checks.MAX_MODIFIER)
         modifier = parse_int(typed, "modificador", *bounds) if typed else None
-        table = await table_of(interaction, await load(bot.store, self.combat_id, COMBAT_KIND))
+        table = await table_of(interaction, await load(interaction, self.combat_id, COMBAT_KIND))
         entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)
         key = entry.combatant.key
         record, _ = await act(bot.store, interaction, self.combat_id, COMBAT_KIND, joined(entry))

@@ -89,7 +89,7 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<re
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         if interaction.user.id != record.user_id:
             raise Refusal("dnd.not_your_roll")
         index = int(self.action[-1])
@@ -138,7 +138,7 @@ class DamageDieSelect(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         if interaction.user.id != record.user_id:
             raise Refusal("dnd.not_your_roll")
         values = selected(interaction)
@@ -198,7 +198,7 @@ class PassSelect(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        grant = await load(bot.store, self.grant_id, GRANT_KIND)
+        grant = await load(interaction, self.grant_id, GRANT_KIND)
         if interaction.user.id != grant.data["holder"]:
             raise Refusal("dnd.inspiration.not_yours_to_pass")
         values = selected(interaction)

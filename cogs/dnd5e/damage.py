@@ -229,7 +229,7 @@ class HitPointsButton(ActionButton, template=r"dnd:(?P<action>pg|dano):(?P<recor
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         store = interaction.client.store
         if self.action == "pg":
-            await show_vitals(interaction, await load(store, self.record_id, COMBAT_KIND))
+            await show_vitals(interaction, await load(interaction, self.record_id, COMBAT_KIND))
             return
         roll = await store.record(self.record_id)
         if roll is None or roll.kind not in (KIND, EXPRESSION_KIND):
@@ -285,7 +285,7 @@ class TargetSelect(
         values = list(dict.fromkeys(selected(interaction)))
         if not values or (len(values) > 1 and not self.source):
             raise Refusal("dnd.hp.pick_one")
-        record = await load(store, self.tracker_id, COMBAT_KIND)
+        record = await load(interaction, self.tracker_id, COMBAT_KIND)
         found = await targets(store, record.channel_id, tracker_of(record))
         gm = is_gm(await table_of(interaction, record), interaction)
         if len(values) == 1 and any(x.combatant.key == values[0] and x.combatant.count > 1 for x in found):
@@ -371,7 +371,7 @@ class AdjustSelect(
         if len(values) != 1:
             raise Refusal("dnd.hp.pick_one")
         how = adjustment(values[0])
-        record = await load(store, self.tracker_id, COMBAT_KIND)
+        record = await load(interaction, self.tracker_id, COMBAT_KIND)
         gm = is_gm(await table_of(interaction, record), interaction)
         await source_roll(interaction, self.source, record, gm)
         found = can_take(await targets(store, record.channel_id, tracker_of(record)))
@@ -428,9 +428,7 @@ class HitPointsModal(Modal):
             state = standing(after, fate, dies_at_zero=target.dies_at_zero)
             return replace(harm, after=after, condition=state), fate
 
-        table = await table_of(
-            interaction, await load(interaction.client.store, self.tracker_id, COMBAT_KIND)
-        )
+        table = await table_of(interaction, await load(interaction, self.tracker_id, COMBAT_KIND))
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         store = interaction.client.store

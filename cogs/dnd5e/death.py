@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 import discord
 
-from bot import embeds, render, rolls
+from bot import embeds, render, rolls, seen
 from bot.checks import is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send
@@ -70,7 +70,7 @@ async def roll_death_save(
     turn the pressed button was drawn for (a button of a past turn is refused)."""
     store = interaction.client.store
     for _ in range(ATTEMPTS):
-        record = await load(store, tracker_id, COMBAT_KIND)
+        record = await load(interaction, tracker_id, COMBAT_KIND)
         tracker = tracker_of(record)
         if tracker.ended:
             raise Refusal("dnd.tracker.is_over")
@@ -96,10 +96,11 @@ async def roll_death_save(
             )
         except RuleError as error:
             if error.key == "roll.stale":
+                seen.reread(interaction, tracker_id)
                 continue
             raise
         await send(interaction, embed=save_embed(lang_for(interaction.locale), roll))
-        await refresh_order(interaction, await load(store, tracker_id, COMBAT_KIND))
+        await refresh_order(interaction, await load(interaction, tracker_id, COMBAT_KIND))
         return
     raise Refusal("error.busy")
 

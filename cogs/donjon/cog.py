@@ -28,7 +28,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
 from bot.rolls import load
 from bot.sheets import access
-from cogs.donjon import attributes, roll, sheet
+from cogs.donjon import attributes, flow, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
 from cogs.donjon.state import (
@@ -74,7 +74,7 @@ class Donjon(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.repeaters[KIND] = roll.repeat
+        self.bot.repeaters[KIND] = flow.repeat
         self.bot.repeaters[ATTRIBUTES_KIND] = attributes.reroll
         self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
 
@@ -112,12 +112,12 @@ class Donjon(commands.Cog):
         parts, character = None, None
         if dados is None or como:
             table = await current_table(interaction)
-            player = roll.roller(interaction, table, jugador.id if jugador else None)
+            player = flow.roller(interaction, table, jugador.id if jugador else None)
             found = await sheet.dice(
                 self.bot, interaction, table, atributo, habilidad, como, player, dados, objeto
             )
             dados, parts, character = found
-        await roll.prueba(
+        await flow.prueba(
             interaction,
             dados=dados,
             mine_parts=parts,
@@ -163,7 +163,7 @@ class Donjon(commands.Cog):
             raise Refusal("fichas.rival_or_npc")
         if rival is not None and rival.bot:
             raise Refusal("donjon.bad_rival")
-        player = roll.roller(interaction, table, jugador.id if jugador else None)
+        player = flow.roller(interaction, table, jugador.id if jugador else None)
         parts, character = None, None
         if dados is None or como:
             found = await sheet.dice(
@@ -180,7 +180,7 @@ class Donjon(commands.Cog):
             raise Refusal("fichas.npc_names")
         elif rival_dados is None:
             raise Refusal("donjon.need_rival_dice")
-        await roll.enfrentada(
+        await flow.enfrentada(
             interaction,
             rival=rival.id if rival else GM,
             dados=dados,
@@ -222,13 +222,13 @@ class Donjon(commands.Cog):
         absorbing Habilidad of that sheet; the NPC's Atributo and Habilidad as numbers or by
         name from the GM's NPC ``pnj``. The damage comes off that sheet's Heridas."""
         table = await current_table(interaction)
-        player = roll.roller(interaction, table, jugador.id if jugador else None)
+        player = flow.roller(interaction, table, jugador.id if jugador else None)
         if aguante is None:
             aguante, _ = await sheet.endurance(self.bot, interaction, table, player)
         found = await sheet.taker(self.bot, table, player)
         absorbs = sheet.absorbing(found, habilidad)
         npc = await sheet.npc_terms(self.bot, interaction, table, atributo_pnj, habilidad_pnj, pnj)
-        await roll.dano(
+        await flow.dano(
             interaction,
             aguante=aguante,
             habilidad=absorbs,
@@ -394,7 +394,7 @@ class Donjon(commands.Cog):
         """A Prueba de Gastos, with what was left out read from the roller's sheet."""
         table = await current_table(interaction)
         filled = await sheet.expense(self.bot, interaction, table, ask, from_sheet)
-        await roll.gastos(interaction, filled, secreta=secreta, motivo=reason(motivo))
+        await flow.gastos(interaction, filled, secreta=secreta, motivo=reason(motivo))
 
     # -- banked dice, facts, settings -------------------------------------------------------------
 
@@ -512,7 +512,7 @@ class Donjon(commands.Cog):
             combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )
-            open_combat = await load(store, combat_id, COMBAT_KIND)
+            open_combat = await load(interaction, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
         message_id = await send(
             interaction,

@@ -128,7 +128,7 @@ class CombatButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        record = await load(interaction, self.record_id, COMBAT_KIND)
         table = await table_of(interaction, record)
         combat = load_combat(record)
         gm = is_gm(table, interaction)
@@ -200,7 +200,7 @@ class RemoveSelect(
         if len(values) != 1:
             raise Refusal("donjon.unknown_combatant")
         key = values[0][:40]
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        record = await load(interaction, self.record_id, COMBAT_KIND)
         if not is_gm(await table_of(interaction, record), interaction):
             raise Refusal("error.not_gm")
         record, _ = await act(
@@ -281,8 +281,7 @@ class NpcModal(Modal):
             self.add_item(item)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        bot = interaction.client
-        table = await table_of(interaction, await load(bot.store, self.record_id, COMBAT_KIND))
+        table = await table_of(interaction, await load(interaction, self.record_id, COMBAT_KIND))
         if not is_gm(table, interaction):
             raise Refusal("error.not_gm")
         name = " ".join(self.name.value.split())[:40]

@@ -18,7 +18,6 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
 from bot.rolls import Decision, act, load
-from bot.store import Store
 from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import narration_embed, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
@@ -54,10 +53,10 @@ async def check_winner(interaction: discord.Interaction, record: Record, law: La
         raise Refusal("donjon.not_winner")
 
 
-async def load_law(store: Store, record_id: int) -> tuple[Record, Law]:
+async def load_law(interaction: discord.Interaction, record_id: int) -> tuple[Record, Law]:
     """A Donjon test whose Ley de los Éxitos is still open, or a refusal: its buttons act
     on nothing else."""
-    record = await load(store, record_id, KIND)
+    record = await load(interaction, record_id, KIND)
     law = posted.from_data(record.data).law
     if law is None:
         raise Refusal("error.roll_gone")
@@ -69,7 +68,7 @@ async def allocate(interaction: discord.Interaction[Tirada], record_id: int, cha
     to the narrator once the last success is spent."""
     bot = interaction.client
     lang = lang_for(interaction.locale)
-    record, law = await load_law(bot.store, record_id)
+    record, law = await load_law(interaction, record_id)
     await check_winner(interaction, record, law)
     record, _ = await act(bot.store, interaction, record_id, KIND, change)
     await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record))
@@ -106,9 +105,8 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
     prefix = "donjon:ley"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
-        bot = interaction.client
         lang = lang_for(interaction.locale)
-        record, law = await load_law(bot.store, self.record_id)
+        record, law = await load_law(interaction, self.record_id)
         await check_winner(interaction, record, law)
         if law.left <= 0:
             raise Refusal("donjon.no_success_left")
@@ -186,7 +184,7 @@ class FriendSelect(
         resolved = data.get("resolved", {}).get("users", {})
         if resolved.get(str(friend), {}).get("bot"):
             raise Refusal("donjon.friend.bot")
-        record, law = await load_law(bot.store, self.record_id)
+        record, law = await load_law(interaction, self.record_id)
         await check_winner(interaction, record, law)
 
         def give(current: Record) -> Decision:
@@ -217,7 +215,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rec
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record, law = await load_law(bot.store, self.record_id)
+        record, law = await load_law(interaction, self.record_id)
         table = await table_of(interaction, record)
         narrator_ok = interaction.user.id == law.narrator_id or (
             law.narrator_id in (None, GM) and is_gm(table, interaction)

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, rolls
+from bot import embeds, rolls, seen
 from bot.checks import (
     REASON_LIMIT,
     answer_gm,
@@ -28,12 +27,13 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import T, lang_for, options, t
-from bot.models import Change, Operation, RecordUpdate, Refused, SheetUpdate, Table
+from bot.models import Change, Operation, Refused, SheetUpdate, Table
 from bot.options import Bounded
 from bot.sheets import access, io
 from bot.sheets.models import LIST_LIMIT, DuneSheet
 from cogs.dune import flow, sheet
-from cogs.dune.components import AssistButton, DiceSelect, DuneButton, OpposedHelpButton, OpposedSelect
+from cogs.dune.components import DiceSelect, DuneButton
+from cogs.dune.flow import AssistButton, OpposedHelpButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
@@ -46,7 +46,6 @@ from cogs.dune.state import (
     SCENE_TEXT_LIMIT,
     TASK_KIND,
     TASK_NAME_LIMIT,
-    RollSpec,
     asset_pool,
     challenged,
     challenged_pool,
@@ -176,21 +175,6 @@ class Dune(commands.Cog):
         spec = challenged(spec, scores) if desafiar else spec
         await flow.roll_and_post(self.bot, interaction, spec)
 
-    async def roll_and_post(
-        self,
-        interaction: discord.Interaction,
-        spec: RollSpec,
-        helpers: tuple[dict[str, Any], ...] = (),
-        closes: RecordUpdate | None = None,
-        mode: str = "tirada",
-        table: Table | None = None,
-    ) -> None:
-        """For the components (which may not import the flow that imports them)."""
-        await flow.roll_and_post(self.bot, interaction, spec, helpers, closes, mode, table)
-
-    async def roll_opposed(self, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
-        await flow.roll_opposed(self.bot, interaction, prep_id, choice)
-
     @dune_group.command(name=T("dune.enfrentada"), description=T("dune.enfrentada.desc"))
     @options("dune.opt")
     @options("fichas.opt", "como", "rival_pnj")
@@ -319,9 +303,8 @@ class Dune(commands.Cog):
         lang = lang_for(interaction.locale)
         gm_alone = gm or (ephemeral and is_gm(table, interaction))
         hide = threat_hidden(table) and not gm_alone
-        pools = await pools_text(
-            self.bot, lang, table.channel_id, interaction.user.id, table.gm_id, hide_threat=hide
-        )
+        values = await seen.pools(interaction, table.channel_id)
+        pools = pools_text(lang, values, interaction.user.id, table.gm_id, hide_threat=hide)
         embed = embeds.card(t(lang, "dune.pools.title"), text)
         embeds.field(embed, t(lang, "dune.roll.pools"), pools, inline=False)
         if gm:

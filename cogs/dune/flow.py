@@ -1,23 +1,33 @@
 """The life of a Dune test before its panel: pay, roll and post; the opposition that rolls
-first; the assisted test's preparation; and *Repetir*, which starts any of them again."""
+first; the assisted test's preparation; and *Repetir*, which starts any of them again.
+
+The preparations' own menus and buttons (join an assisted test, roll it; answer the
+opposition) live here too: they start a test, and a test's flow posts them, so keeping them
+apart would make two files that import each other. The roll's panel, which only acts on a
+roll already made, is ``cogs.dune.components``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, replace
 from typing import Any
 
 import discord
 
-from bot import rolls
+from bot import rolls, seen
 from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
-from bot.delivery import send
+from bot.delivery import send, update
 from bot.errors import Refusal
-from bot.i18n import lang_for
+from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import NewRecord, Record, RecordUpdate, Table
+from bot.names import fold
 from bot.reveal import is_secret
+from bot.rolls import Decision, act, load
 from bot.sheets import access
-from cogs.dune.components import OpposedSelect, assist_view, opposed_view, render_roll
+from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from cogs.dune import sheet
+from cogs.dune.components import render_roll
 from cogs.dune.render import assist_embed, opposed_embed
 from cogs.dune.state import (
     ASSIST_KIND,
@@ -33,7 +43,8 @@ from cogs.dune.state import (
     pool_changes,
 )
 from rules.dune import opposition as dune_opposition
-from rules.dune import pools, skill_test, successes
+from rules.dune import pools as dune_pools
+from rules.dune import skill_test, successes
 
 
 async def check_task(bot: Tirada, table: Table, task_id: int | None) -> Record | None:
@@ -68,14 +79,15 @@ async def roll_and_post(
     task = await check_task(bot, table, spec.task_id)
     if spec.determination:
         skill_test.check_statement(spec.drive_statement)
-    momentum = await store.pool(table.channel_id, IMPULSO)
-    cost = pools.roll_cost(
+    pools = await seen.pools(interaction, table.channel_id)
+    momentum = pools.get((IMPULSO, 0), 0)
+    cost = dune_pools.roll_cost(
         spec.bought, spec.payment, momentum, npc=spec.npc, determination=spec.determination
     )
     # The GM's "+1 dificultad" waits for a player's test: an NPC's roll leaves it there, and
     # a prepared test (``closes``) took it when it was prepared (:func:`prepare`).
-    waiting = 0 if spec.npc or closes is not None else await store.pool(table.channel_id, DIFICULTAD_EXTRA)
-    difficulty, used = pools.raised_difficulty(spec.difficulty, waiting)
+    waiting = 0 if spec.npc or closes is not None else pools.get((DIFICULTAD_EXTRA, 0), 0)
+    difficulty, used = dune_pools.raised_difficulty(spec.difficulty, waiting)
     reason = "dune.npc_roll" if spec.npc else "dune.roll"
     changes = (
         pool_changes(cost, interaction.user.id, reason)
@@ -113,7 +125,7 @@ async def roll_and_post(
         store, interaction, table, KIND, skill_test.to_data(roll), reason, changes, closes, secret=secret
     )
     lang = lang_for(interaction.locale)
-    embed, view = await render_roll(bot, lang, record)
+    embed, view = await render_roll(bot, interaction, lang, record)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
     await announce_task(bot, interaction, lang, spec.task_id)
     return record
@@ -170,8 +182,9 @@ async def prepare(
     raise "Debe hacerlo antes de que ningún dado sea comprado o lanzado en el chequeo", so
     the menu shows it before anything is bought, and a raise spent afterwards waits for the
     next test. An NPC's test leaves the raises there (they are spent against players)."""
-    waiting = 0 if spec.npc else await bot.store.pool(table.channel_id, DIFICULTAD_EXTRA)
-    difficulty, used = pools.raised_difficulty(spec.difficulty, waiting)
+    pools = await seen.pools(interaction, table.channel_id)
+    waiting = 0 if spec.npc else pools.get((DIFICULTAD_EXTRA, 0), 0)
+    difficulty, used = dune_pools.raised_difficulty(spec.difficulty, waiting)
     spec = replace(spec, difficulty=difficulty, raised=difficulty - spec.difficulty)
     reason = "dune.prepare"
     applied = await rolls.change(
@@ -183,12 +196,12 @@ async def prepare(
         new_record=NewRecord(interaction.user.id, kind, {"spec": asdict(spec), **data}),
     )
     assert applied.record_id is not None
-    return await rolls.load(bot.store, applied.record_id, kind)
+    return await rolls.load(interaction, applied.record_id, kind)
 
 
 async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: int, choice: str) -> None:
     """The actor's choice on an opposed test: ``bought:payment:determination``."""
-    record = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+    record = await rolls.load(interaction, prep_id, OPPOSED_KIND)
     if record.data.get("rolled"):
         raise Refusal("dune.ayuda.already_rolled")
     if interaction.user.id != record.user_id:
@@ -203,7 +216,7 @@ async def roll_opposed(bot: Tirada, interaction: discord.Interaction, prep_id: i
     await roll_and_post(bot, interaction, spec, helpers, closes, mode="enfrentada", table=table)
     if interaction.message is not None:
         lang = lang_for(interaction.locale)
-        done = await rolls.load(bot.store, prep_id, OPPOSED_KIND)
+        done = await rolls.load(interaction, prep_id, OPPOSED_KIND)
         await interaction.message.edit(embed=opposed_embed(lang, done), view=None)
 
 
@@ -244,3 +257,260 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
         )
     else:
         await roll_and_post(bot, interaction, spec)
+
+
+# -- the preparations' menus and buttons ------------------------------------------------
+
+
+def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        AssistButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+    )
+    view.add_item(AssistButton(prep_id, "tirar", t(lang, "dune.button.tirar"), discord.ButtonStyle.primary))
+    return view
+
+
+class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):(?P<record>[0-9]{1,18})"):
+    prefix = "dune:ayuda"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record = await load(interaction, self.record_id, ASSIST_KIND)
+        if record.data.get("rolled"):
+            raise Refusal("dune.ayuda.already_rolled")
+        if self.action == "unirme":
+            if interaction.user.id == record.user_id:
+                raise Refusal("dune.ayuda.leader_cannot_help")
+            scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+            await interaction.response.send_modal(AssistModal(self.record_id, lang, scores))
+            return
+        if interaction.user.id != record.user_id:
+            raise Refusal("dune.ayuda.leader_only")
+        await roll_assisted(bot, interaction, self.record_id)
+
+
+async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: int) -> None:
+    """The leader rolls with every helper who joined; the preparation closes in the same
+    operation, so a second "Tirar" finds it closed (or stale) and rolls nothing."""
+    record = await load(interaction, prep_id, ASSIST_KIND)
+    helpers = tuple(record.data["helpers"])
+    closes = RecordUpdate(prep_id, record.version, {**record.data, "rolled": True})
+    table = await table_of(interaction, record)
+    spec = RollSpec(**record.data["spec"])
+    await roll_and_post(bot, interaction, spec, helpers, closes, mode="ayuda", table=table)
+
+
+class AssistModal(Modal):
+    """A helper joins: their target number, or their skill and drive (names from their own
+    active sheet, or numbers), and their focus. ``kind``: the preparation joined, an
+    assisted test's or an opposed test's ("pueden aceptar la ayuda de otros personajes
+    próximos")."""
+
+    def __init__(
+        self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None, kind: str = ASSIST_KIND
+    ) -> None:
+        """``scores``: the helper's skills and drives with their values, from their sheet."""
+        super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
+        skills, drives = scores or (None, None)
+        self.prep_id = prep_id
+        self.kind = kind
+        self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_target"),
+            custom_id="objetivo",
+            max_length=2,
+            required=False,
+            placeholder=t(lang, "dune.ayuda.modal_target_hint"),
+        )
+        self.habilidad: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_skill"),
+            custom_id="habilidad",
+            max_length=40,
+            required=False,
+            placeholder=skills,
+        )
+        self.motivacion: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_drive"),
+            custom_id="motivacion",
+            max_length=40,
+            required=False,
+            placeholder=drives,
+        )
+        self.enfoque: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
+            label=t(lang, "dune.ayuda.modal_focus"),
+            custom_id="enfoque",
+            max_length=3,
+            required=False,
+            placeholder=t(lang, "dune.ayuda.modal_focus_hint"),
+        )
+        for item in (self.objetivo, self.habilidad, self.motivacion, self.enfoque):
+            self.add_item(item)
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        prep = await load(interaction, self.prep_id, self.kind)
+        helper = await self.helper(bot, interaction, prep)
+        user_id = interaction.user.id
+
+        def join(current: Record) -> Decision:
+            if current.data.get("rolled"):
+                raise Refusal("dune.ayuda.already_rolled")
+            helpers = [h for h in current.data.get("helpers", []) if h["user"] != user_id]
+            if len(helpers) >= skill_test.MAX_HELPERS:
+                raise Refusal("dune.ayuda.full", max=skill_test.MAX_HELPERS)
+            helpers.append(helper)
+            return Decision({**current.data, "helpers": helpers}, (), "dune.assist.join")
+
+        record, _ = await act(bot.store, interaction, self.prep_id, self.kind, join)
+        if self.kind == OPPOSED_KIND:
+            spec = RollSpec(**record.data["spec"])
+            await update(
+                interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record.id, spec)
+            )
+        else:
+            await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
+
+    async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
+        """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
+        the target typed (numbers win), else skill plus drive, read from the helper's own
+        sheet when named, kept with where they came from. A skill named from the sheet takes
+        a focus named from it; otherwise the focus is the skill as a number, or "sí"."""
+        entry: dict[str, Any] = {"user": interaction.user.id}
+        skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
+        if self.objetivo.value.strip():
+            entry["target"] = parse_int(self.objetivo.value, "objetivo", 1, 2 * skill_test.MAX_SCORE)
+            skill_value = None
+        elif skill and drive:
+            table = await table_of(interaction, prep)
+            typed = self.enfoque.value.strip()
+            if sheet.number(skill) is None:
+                # A skill from the sheet takes one of that skill's focuses on it, by name.
+                scores = await sheet.scores(bot, interaction, skill, drive, None, table, focus=typed or None)
+                entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
+                return entry | {"focus": scores.skill if scores.focus else None}
+            scores = await sheet.scores(bot, interaction, skill, drive, None, table)
+            entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
+            skill_value = scores.skill
+        else:
+            raise Refusal("dune.ayuda.target_missing")
+        entry["focus"] = focus(self.enfoque.value, skill_value)
+        return entry
+
+
+YES = frozenset(fold(word) for lang in LANGS for word in t(lang, "dune.ayuda.yes").split())
+
+
+def focus(typed: str, skill: int | None) -> int | None:
+    """A helper's focus: their skill as a number, or "sí"/"yes" for the skill they gave."""
+    text = typed.strip()
+    if not text:
+        return None
+    if sheet.number(text) is not None:
+        return parse_int(text, "enfoque", 1, skill_test.MAX_SCORE)
+    if skill is not None and fold(text) in YES:
+        return skill
+    raise Refusal("dune.ayuda.focus_value", max=skill_test.MAX_SCORE)
+
+
+# -- opposed tests ----------------------------------------------------------------------------
+
+PAYMENT_WAYS = ("impulso", "amenaza", "mixto")
+
+
+def opposed_choices(lang: Lang, npc: bool, determination: bool = True) -> list[discord.SelectOption]:
+    """Every way to face the opposition: 0 to 3 bought dice and how they are paid (an NPC
+    pays with Amenaza), with or without Determinación (not for an NPC, nor on a drive
+    without a statement: ``determination``)."""
+    ways = [(0, "impulso")] + [
+        (bought, way)
+        for bought in range(1, dune_pools.MAX_BOUGHT + 1)
+        for way in (("amenaza",) if npc else PAYMENT_WAYS)
+    ]
+    options = []
+    for with_point in (False, True) if determination and not npc else (False,):
+        for bought, way in ways:
+            label = bought_text(lang, bought, way, dune_pools.buy_cost(bought), npc)
+            if with_point:
+                label = t(lang, "dune.contra.with_determination", choice=label)
+            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(with_point)}"))
+    return options
+
+
+def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
+    """ "2 dados: +3 Amenaza": what bought dice cost and from which pool."""
+    if not bought:
+        return t(lang, "dune.bought.none")
+    key = "dune.bought.npc" if npc else f"dune.bought.{way}"
+    return t(lang, key, count=bought, cost=cost)
+
+
+def opposed_view(lang: Lang, prep_id: int, spec: RollSpec) -> discord.ui.View:
+    """The actor's menu, and "Ayudar" for whoever helps them before they choose."""
+    view = discord.ui.View(timeout=None)
+    choices = opposed_choices(lang, spec.npc, spec.drive_statement is not False)
+    view.add_item(OpposedSelect(prep_id, choices, t(lang, "dune.contra.placeholder")))
+    view.add_item(
+        OpposedHelpButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+    )
+    return view
+
+
+class OpposedHelpButton(
+    ActionButton, template=r"dune:contra-ayuda:(?P<action>unirme):(?P<record>[0-9]{1,18})"
+):
+    """ "los personajes en tiradas enfrentadas pueden aceptar la ayuda de otros personajes
+    próximos": a helper joins the actor's side before the actor chooses and rolls."""
+
+    prefix = "dune:contra-ayuda"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record = await load(interaction, self.record_id, OPPOSED_KIND)
+        if record.data.get("rolled"):
+            raise Refusal("dune.ayuda.already_rolled")
+        if interaction.user.id == record.user_id:
+            raise Refusal("dune.ayuda.leader_cannot_help")
+        scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
+        await interaction.response.send_modal(AssistModal(self.record_id, lang, scores, OPPOSED_KIND))
+
+
+class OpposedSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"dune:contra:(?P<record>[0-9]{1,18})",
+):
+    """The actor's answer to the opposition's roll: bought dice, payment, Determinación."""
+
+    def __init__(
+        self, prep_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""
+    ) -> None:
+        options = options or [discord.SelectOption(label="-", value="0:impulso:0")]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"dune:contra:{prep_id}", options=options, placeholder=placeholder or None
+            )
+        )
+        self.record_id = prep_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> OpposedSelect:
+        return cls(int(match["record"]), item.options if isinstance(item, discord.ui.Select) else [])
+
+    @staticmethod
+    def parse(value: str) -> tuple[int, str, bool]:
+        """``bought:payment:determination`` as sent back by Discord, checked again (a
+        client can send anything)."""
+        match = re.fullmatch(r"([0-3]):(impulso|amenaza|mixto):([01])", value)
+        if match is None:
+            raise Refusal("error.roll_gone")
+        return int(match[1]), match[2], match[3] == "1"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        values = selected(interaction)
+        choice = values[0] if values else ""
+        await roll_opposed(interaction.client, interaction, self.record_id, choice)

@@ -12,6 +12,7 @@ from bot.client import Tirada
 from bot.errors import pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Record
+from bot.seen import PoolValues
 from cogs.dune.state import (
     AMENAZA,
     DETERMINACION,
@@ -29,19 +30,17 @@ from rules.dune.skill_test import DuneRoll
 # -- rendering ----------------------------------------------------------------------------
 
 
-async def pools_text(
-    bot: Tirada,
+def pools_text(
     lang: Lang,
-    channel_id: int,
+    values: PoolValues,
     user_id: int | None,
     gm_id: int | None = None,
     *,
     hide_threat: bool = False,
 ) -> str:
-    """The table's pools in one read (the panel is redrawn on every press); a player's
-    Determinación, never the GM's (the GM has none); Amenaza "oculta" where the GM hides
-    it from the players (``hide_threat``: bot/hidden.py)."""
-    values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
+    """The table's pools, from the values the interaction read (``bot.seen``: the panel is
+    redrawn on every press); a player's Determinación, never the GM's (the GM has none);
+    Amenaza "oculta" where the GM hides it from the players (``hide_threat``: bot/hidden.py)."""
     threat = t(lang, "board.dune.hidden") if hide_threat else values.get((AMENAZA, 0), 0)
     parts = [
         t(lang, "dune.pools.impulso", value=values.get((IMPULSO, 0), 0), cap=dune_pools.MOMENTUM_CAP),

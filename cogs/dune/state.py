@@ -14,6 +14,7 @@ from bot.client import Tirada
 from bot.errors import Refusal, pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Change, Operation, RecordUpdate
+from bot.seen import PoolValues
 from rules.dune import pools as dune_pools
 from rules.dune import skill_test, successes, tasks, traits
 from rules.errors import RuleError
@@ -72,8 +73,8 @@ class Funds:
     determination: int
 
 
-async def table_funds(bot: Tirada, channel_id: int, owner_id: int | None) -> Funds:
-    values = {(p.pool, p.owner_id): p.value for p in await bot.store.pools(channel_id)}
+def funds_of(values: PoolValues, owner_id: int | None) -> Funds:
+    """What ``owner_id`` can pay with, from the table's pools as read."""
     return Funds(
         values.get((IMPULSO, 0), 0),
         values.get((AMENAZA, 0), 0),

@@ -1,4 +1,5 @@
-"""The ``/mediana`` slash commands: parse the options, ask the rules, write the store, answer."""
+"""The ``/mediana`` slash commands: parse the options and hand them to the roll's flow
+(``cogs.mediana.flow``), or change the table's health and combat."""
 
 from __future__ import annotations
 
@@ -9,29 +10,26 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import embeds, rolls
-from bot.checks import REASON_LIMIT, current_table, is_gm, reason, reason_option, secret_option, table_option
+from bot import embeds
+from bot.checks import REASON_LIMIT, current_table, is_gm, reason_option, secret_option, table_option
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
-from bot.models import Record, SheetRow, Table
+from bot.models import Table
 from bot.options import Bounded
-from bot.repeat import button as repeat_button
-from bot.reveal import is_secret
 from bot.rolls import load
 from bot.sheets import access
-from bot.sheets.live import live_field
-from bot.sheets.models import MedianaSheet
 from cogs.mediana import sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
-from cogs.mediana.components import TestButton, contest_view, test_view
-from cogs.mediana.contest import ContestButton, open_view, roll_entries
-from cogs.mediana.health import change_health, set_sheet, wound
-from cogs.mediana.render import contest_embed, effect_text, health_text, target_text, test_embed
-from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, badly_hurt, health, open_combat, options_of
+from cogs.mediana.components import TestButton
+from cogs.mediana.contest import ContestButton
+from cogs.mediana.flow import open_contest, repeat_damage, repeat_roll, roll_damage, roll_opposed, roll_test
+from cogs.mediana.health import change_health, set_sheet
+from cogs.mediana.render import health_text
+from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, health, open_combat
 from rules.errors import check_range
-from rules.mediana import checks, combat, contests, effects, ranks
+from rules.mediana import checks, combat, effects, ranks
 from rules.mediana import health as mediana_health
 from rules.mediana.health import Health
 
@@ -46,226 +44,6 @@ Current = app_commands.Transform[
 ]
 
 RANK_CHOICES = [Choice(name=T(f"mediana.rank.{r}"), value=r) for r in ranks.RANKS]
-
-
-def rank_reasons(base: str, no_skill: bool, hurt: bool) -> list[str]:
-    """Why the rank is what it is: the rank chosen for the roll, no skill points, malherido."""
-    reasons = [r for r, on in (("sin_habilidad", no_skill), ("malherido", hurt)) if on]
-    if base != "medio":
-        reasons.insert(0, f"elegido_{base}")
-    return reasons
-
-
-async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
-    """A skill or attribute test from its options (a command's, or a roll's for *Repetir*):
-    the rank follows the roller's own state, read now."""
-    bot = interaction.client
-    motivo = reason(options.get("motivo"))
-    table = await current_table(interaction)
-    attribute_test = options["habilidad"] is None
-    no_skill = not attribute_test and (options["sin_habilidad"] or options["habilidad"] == 0)
-    hurt = options["malherido"] or await badly_hurt(bot, table.channel_id, interaction.user.id)
-    rank = ranks.effective_rank(options["rango"], no_skill, hurt)
-    score = options["atributo"] + (options["habilidad"] or 0) - options["estorbo"]
-    test = checks.roll_test(bot.rng, score, options["dificultad"], rank, **checks.roll_kind(attribute_test))
-    data = {
-        "kind": "atributo" if attribute_test else "tirada",
-        "test": checks.roll_to_data(test),
-        "reasons": rank_reasons(options["rango"], no_skill, hurt),
-        "attack": options.get("ataque", False),
-        "options": options,
-        "motivo": motivo,
-    }
-    secret = is_secret(interaction, table, options["secreta"])
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        test_embed(lang, record),
-        test_view(lang, record),
-        secret=secret,
-    )
-
-
-async def side(
-    bot: Tirada, table: Table, user_id: int | None, prefix: str, options: dict[str, Any]
-) -> contests.Side:
-    """One side of an opposed test, its rank from its own state: skill points, the rank
-    chosen, malherido as told or from the player's PV sheet."""
-    hurt = options[f"{prefix}malherido"] or (
-        user_id is not None and await badly_hurt(bot, table.channel_id, user_id)
-    )
-    return contests.Side(
-        options[f"{prefix}atributo"],
-        options[f"{prefix}habilidad"],
-        options[f"{prefix}rango"],
-        hurt,
-        options[f"{prefix}estorbo"],
-    )
-
-
-async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
-    """Two characters compete: both roll as skill tests, each at the rank its own state
-    gives; a natural 1 or a fumble loses."""
-    bot = interaction.client
-    motivo = reason(options.get("motivo"))
-    table = await current_table(interaction)
-    rival = options.get("rival")
-    sides = [
-        await side(bot, table, interaction.user.id, "", options),
-        await side(bot, table, rival, "rival_", options),
-    ]
-    tests = contests.roll_opposed(bot.rng, sides)
-    entries = [
-        {"user": interaction.user.id, "test": checks.roll_to_data(tests[0])},
-        {"user": rival, "test": checks.roll_to_data(tests[1])},
-    ]
-    for entry, prefix in zip(entries, ("", "rival_"), strict=True):
-        if options.get(f"{prefix}ficha"):
-            entry["name"] = options[f"{prefix}ficha"]
-    data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
-    secret = is_secret(interaction, table, options["secreta"])
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, "mediana.enfrentada", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        contest_embed(lang, record),
-        contest_view(lang, record),
-        secret=secret,
-    )
-
-
-async def roll_damage(
-    interaction: discord.Interaction[Tirada],
-    options: dict[str, Any],
-    struck: tuple[SheetRow, MedianaSheet] | None = None,
-) -> None:
-    """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
-    critical, − armour. Against a target whose PV are in play, the damage comes off them
-    in the same operation as the roll's record, so the card tells what the books hold.
-    ``struck``: the target as the command already found it (*Repetir* finds it by id)."""
-    bot = interaction.client
-    motivo = reason(options.get("motivo"))
-    table = await current_table(interaction)
-    secret = is_secret(interaction, table, options["secreta"])
-    spec = effects.parse_effect(options["dados"])
-    dice, doubled = effects.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
-    if struck is None and options.get("objetivo"):
-        struck = await sheet.target(bot, interaction, options["objetivo"])
-    effect = effects.roll_effect(
-        bot.rng, effects.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
-    )
-    data = {"options": options, "motivo": motivo, "effect": effects.effect_to_data(effect)}
-    untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
-    change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
-    record, outcome = await rolls.record_applied(
-        bot.store,
-        interaction,
-        table,
-        EFFECT_KIND,
-        data,
-        "mediana.dano",
-        (change,) if change else (),
-        secret=secret,
-    )
-    # The record's effect, not the one just thrown: a replay's record is the first delivery's.
-    recorded = effects.effect_from_data(record.data["effect"])
-    lang = lang_for(interaction.locale)
-    embed = embeds.card(t(lang, "mediana.title.dano"), t(lang, "mediana.roll.by", user=interaction.user.id))
-    text = effect_text(lang, recorded, options.get("armadura"))
-    embeds.field(embed, t(lang, "mediana.roll.damage"), text, inline=False)
-    if struck:
-        said = target_text(lang, *struck, outcome, untouched)
-        embeds.field(embed, t(lang, "mediana.roll.target"), said, inline=False)
-    view = discord.ui.View(timeout=None)
-    view.add_item(repeat_button(lang, record.id))
-    await rolls.post(bot.store, interaction, table, record, embeds.titled(embed, motivo), view, secret=secret)
-
-
-def why_untouched(interaction: discord.Interaction, table: Table, row: SheetRow, secret: bool) -> str | None:
-    """Why a damage roll leaves its target's PV as they are: they are not in play (an NPC's
-    or an inactive sheet's stay in its file), the roll is secret (the PV would show its
-    hidden result), or the roller may not change them (another player's sheet). None: taken."""
-    if live_field(row, "pv.actuales") is None:
-        return "untracked"
-    if secret:
-        return "secret"
-    if not access.writable(is_gm(table, interaction), interaction.user.id, row):
-        return "not_theirs"
-    return None
-
-
-async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | None) -> None:
-    """Post a contest that players enter with *Participar* and the GM fills with NPCs. One
-    opened in the GM channel is secret, as everything rolled there (:func:`is_secret`)."""
-    bot = interaction.client
-    table = await current_table(interaction)
-    secret = is_secret(interaction, table, False)
-    data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        contest_embed(lang, record),
-        open_view(lang, record),
-        secret=secret,
-    )
-
-
-async def repeat_contest(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    """*Repetir* a resolved contest: the same sides roll again at once."""
-    bot = interaction.client
-    table = await current_table(interaction)
-    entries = [{k: v for k, v in e.items() if k != "test"} for e in record.data["entries"]]
-    data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
-    data.pop("rerolls", None)
-    secret = is_secret(interaction, table, False)
-    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret)
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new), secret=secret
-    )
-
-
-async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
-    presses."""
-    if record.data["kind"] == "competicion":
-        if record.data.get("open"):
-            raise Refusal("mediana.contest.not_resolved")
-        await repeat_contest(interaction, record)
-        return
-    options = options_of(record.data)
-    if not options:
-        raise Refusal("mediana.no_repeat")
-    if options.get("ficha"):
-        await access.check_repeat(interaction, record, character=options["ficha"])
-    if record.data["kind"] == "enfrentada":
-        await roll_opposed(interaction, options)
-    else:
-        await roll_test(interaction, options)
-
-
-async def repeat_damage(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    options = options_of(record.data)
-    if not options:
-        raise Refusal("mediana.no_repeat")
-    await roll_damage(interaction, options)
 
 
 # -- the cog ----------------------------------------------------------------------------------------
@@ -289,7 +67,17 @@ class Mediana(commands.Cog):
         self.bot.repeaters.pop(EFFECT_KIND, None)
 
     @group.command(name=T("mediana.tirada"), description=T("mediana.tirada.desc"))
-    @options("mediana.opt")
+    @options(
+        "mediana.opt",
+        "atributo",
+        "dificultad",
+        "habilidad",
+        "sin_habilidad",
+        "malherido",
+        "rango",
+        "estorbo",
+        "ataque",
+    )
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
     @reason_option
@@ -331,7 +119,7 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
     @options("mediana.atributo.opt", "atributo")
     @options("fichas.opt", "como")
     @app_commands.choices(rango=RANK_CHOICES)
@@ -368,7 +156,20 @@ class Mediana(commands.Cog):
         await roll_test(interaction, options)
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
-    @options("mediana.opt")
+    @options(
+        "mediana.opt",
+        "atributo",
+        "habilidad",
+        "rival_atributo",
+        "rival_habilidad",
+        "rival",
+        "malherido",
+        "rango",
+        "estorbo",
+        "rival_malherido",
+        "rival_rango",
+        "rival_estorbo",
+    )
     @options("fichas.opt", "como", "rival_pnj")
     @app_commands.choices(rango=RANK_CHOICES, rival_rango=RANK_CHOICES)
     @reason_option
@@ -430,7 +231,7 @@ class Mediana(commands.Cog):
         await open_contest(interaction, motivo)
 
     @group.command(name=T("mediana.dano"), description=T("mediana.dano.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "dados", "absorcion", "objetivo", "grados", "critico")
     @reason_option
     @secret_option
     async def dano(
@@ -473,7 +274,7 @@ class Mediana(commands.Cog):
         if record is None:
             state = combat.combat_to_data(combat.Combat())
             record = await load(
-                store,
+                interaction,
                 await store.save_record(
                     table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
                 ),
@@ -492,7 +293,7 @@ class Mediana(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "mediana.pv.title"), body))
 
     @pv.command(name=T("mediana.pv.fijar"), description=T("mediana.pv.fijar.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "fisico", "maximo", "actual", "jugador")
     @table_option
     async def pv_fijar(
         self,
@@ -525,7 +326,7 @@ class Mediana(commands.Cog):
             )
 
     @pv.command(name=T("mediana.ver"), description=T("mediana.pv.ver.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "jugador")
     async def pv_ver(self, interaction: discord.Interaction, jugador: discord.Member | None = None) -> None:
         table = await current_table(interaction)
         owner = jugador or interaction.user
@@ -535,7 +336,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, known)
 
     @pv.command(name=T("mediana.pv.dano"), description=T("mediana.pv.dano.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "cantidad", "jugador")
     @table_option
     async def pv_dano(
         self,
@@ -554,7 +355,7 @@ class Mediana(commands.Cog):
         )
 
     @pv.command(name=T("mediana.pv.curar"), description=T("mediana.pv.curar.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "cantidad", "jugador")
     @table_option
     async def pv_curar(
         self,
@@ -597,7 +398,7 @@ class Mediana(commands.Cog):
         await self.answer_health(interaction, owner.id, after, text)
 
     @group.command(name=T("mediana.descanso"), description=T("mediana.descanso.desc"))
-    @options("mediana.opt")
+    @options("mediana.opt", "comodidad")
     async def descanso(self, interaction: discord.Interaction, comodidad: bool = False) -> None:
         """A night's rest: 1 PV, or 2 with every comfort."""
         table = await current_table(interaction)

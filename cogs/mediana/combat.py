@@ -95,7 +95,7 @@ class CombatButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, COMBAT_KIND)
+        record = await load(interaction, self.record_id, COMBAT_KIND)
         combat = mediana_combat.combat_from_data(record.data)
         if combat.ended:
             raise Refusal("mediana.combat.is_over")
@@ -169,7 +169,7 @@ class JoinModal(Modal):
         their PV sheet gives now."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.combat_id, COMBAT_KIND)
+        record = await load(interaction, self.combat_id, COMBAT_KIND)
         bonus = parse_int(self.bonus.value, "bono", -checks.MAX_SCORE, checks.MAX_SCORE)
         typed = self.encumbrance.value.strip()
         encumbrance = parse_int(typed, "estorbo", 0, checks.MAX_SCORE) if typed else 0

@@ -29,7 +29,7 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         if self.action == "dano":
             if interaction.user.id != record.user_id and not is_gm(
                 await table_of(interaction, record), interaction

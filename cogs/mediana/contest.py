@@ -63,7 +63,7 @@ class ContestButton(
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        record = await load(bot.store, self.record_id, KIND)
+        record = await load(interaction, self.record_id, KIND)
         if not record.data.get("open"):
             raise Refusal("mediana.contest.closed")
         table = await table_of(interaction, record)

@@ -114,7 +114,7 @@ def target_text(
 ) -> str:
     """A damage roll's target after it: its PV before and after as written, as they are
     when the armour absorbed everything (nothing was written), or why they did not change
-    (``untouched``, :func:`cogs.mediana.cog.why_untouched`)."""
+    (``untouched``, :func:`cogs.mediana.flow.why_untouched`)."""
     name = discord.utils.escape_mentions(discord.utils.escape_markdown(target.nombre))
     if untouched:
         return t(lang, f"mediana.target.{untouched}", name=name)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
+from typing import cast
+
+import discord
 
 from bot import rolls
 from cogs.donjon.render import roll_embed
@@ -19,8 +23,9 @@ async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odd
     harness.script(15, 4)
     await harness.slash("donjon prueba", dados=1, contra=1)
     assert harness.bot is not None
-    store = harness.bot.store
-    [posted] = await store.records(CHANNEL_ID, "donjon")
-    record = await asyncio.create_task(rolls.load(store, posted.id, "donjon"))
+    [posted] = await harness.bot.store.records(CHANNEL_ID, "donjon")
+    # Loaded on behalf of an interaction (its reads are kept on it: bot.seen).
+    interaction = cast(discord.Interaction, SimpleNamespace(extras={}, client=harness.bot, channel_id=None))
+    record = await asyncio.create_task(rolls.load(interaction, posted.id, "donjon"))
     assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
     assert "Resultado" in str(roll_embed("es", record).to_dict())

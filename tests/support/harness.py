@@ -26,6 +26,7 @@ import re
 import sys
 import time
 from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -65,6 +66,16 @@ from tests.support.payloads import (
 )
 
 
+def _answers(call: Call) -> bool:
+    """An interaction's own answer (a callback, a follow-up, an edit of its response)."""
+    return call.path.startswith(("/interactions/", "/webhooks/"))
+
+
+# The interaction a task is handling, as the harness fed it (the tasks discord.py starts
+# for it inherit it).
+_feeding: ContextVar[str | None] = ContextVar("harness_feeding", default=None)
+
+
 @dataclass
 class Call:
     """One request the bot made: to the REST API or to the interaction webhooks."""
@@ -78,6 +89,9 @@ class Call:
     at: float = field(default_factory=time.perf_counter)
     # Made by a live board's own task, in the background: no interaction's doing.
     board: bool = False
+    # The token of the interaction whose handling made it, while that one is being fed:
+    # two interactions fed at once (a double click) each get their own calls.
+    fed_by: str | None = None
 
 
 @dataclass
@@ -169,6 +183,8 @@ class Discord:
 
     def __init__(self) -> None:
         self.calls: list[Call] = []
+        # The tokens of the interactions being fed now (``Harness.feed``).
+        self.feeding: set[str] = set()
         self.messages: dict[int, Message] = {}
         self.commands: list[dict[str, Any]] = []
         self._interactions: dict[str, tuple[int, int, int | None]] = {}
@@ -274,7 +290,9 @@ class Discord:
         payload = kwargs.get("json")
         task = asyncio.current_task()
         board = task is not None and task.get_name().startswith(BOARD_TASKS)
-        self.calls.append(Call(route.method, _path(route), payload, board=board))
+        fed = _feeding.get()
+        fed_by = fed if fed in self.feeding else None
+        self.calls.append(Call(route.method, _path(route), payload, board=board, fed_by=fed_by))
         self._validate(route.method, _path(route), payload)
         path = route.path
         if path == "/users/@me":
@@ -737,17 +755,23 @@ class Harness:
         before = asyncio.all_tasks()
         started = time.perf_counter()
         token = async_context.set(self.adapter)
+        fed = _feeding.set(payload["token"])
+        self.discord.feeding.add(payload["token"])
         try:
             self.bot._connection.parsers["INTERACTION_CREATE"](payload)
         finally:
             async_context.reset(token)
-        await settle(before)
+            _feeding.reset(fed)
+        try:
+            await settle(before)
+        finally:
+            self.discord.feeding.discard(payload["token"])
         self.assert_accepted()
         token = payload["token"]
         calls = [
             c
             for c in self.discord.calls[seen_calls:]
-            if token in c.path or not (c.board or c.path.startswith(("/interactions/", "/webhooks/")))
+            if token in c.path or not (c.board or c.fed_by not in (None, token) or _answers(c))
         ]
         messages = [
             m
