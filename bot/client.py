@@ -19,8 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import systems
-from bot import seen
+from bot import seen, systems
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
