@@ -28,6 +28,7 @@ from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
 from bot.ui import answer_orphans
+from bot.web.server import Web
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +111,8 @@ class Tirada(commands.Bot):
         self.rng = rng if rng is not None else random.SystemRandom()
         # How to roll each kind of roll again (bot.repeat): each cog registers its own.
         self.repeaters: dict[str, Repeater] = {}
+        # The optional web server (overlay, health, metrics): only with TIRADA_WEB_PORT.
+        self.web: Web | None = None
 
     @classmethod
     def for_settings(cls, settings: Settings) -> Tirada:
@@ -136,6 +139,9 @@ class Tirada(commands.Bot):
         await self.boards.start()
         await self.store.follow_others(self.boards.resync)
         self.prune.start()
+        if self.settings.tirada_web_port is not None:
+            self.web = Web(self)
+            await self.web.start(self.settings.tirada_web_host, self.settings.tirada_web_port)
 
     async def open_store(self) -> Store:
         """The database ``TIRADA_DB`` names. A PostgreSQL server that never answers times
@@ -155,7 +161,9 @@ class Tirada(commands.Bot):
             pruned = await self.store.prune(RETENTION)
         except (sqlite3.Error, asyncpg.PostgresError, OSError, *DATABASE_GONE):
             log.exception("pruning failed; nothing was lost, it runs again later")
+            self.dispatch("retention_run", "failed")
             return
+        self.dispatch("retention_run", "done")
         if any(asdict(pruned).values()):
             log.info("pruned", extra=asdict(pruned))
 
@@ -202,6 +210,8 @@ class Tirada(commands.Bot):
 
     async def close(self) -> None:
         self.prune.cancel()
+        if self.web is not None:
+            await self.web.close()
         await self._drain()
         if hasattr(self, "boards"):
             # Other processes' changes may still be heard until the store closes: not here

@@ -31,6 +31,17 @@ def _redeliverable(error: BaseException) -> bool:
     return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
 
 
+def announce(client: discord.Client, channel_id: int | None, kwargs: dict[str, Any]) -> None:
+    """Tell the bot a card everyone in ``channel_id`` sees was posted or edited there (the
+    stream overlay shows the last one: ``bot.web.overlay``). Called only where the message
+    is known to be public: a first answer sent without ``ephemeral``, a message posted to
+    the channel, an edit of a message without the ephemeral flag. A follow-up is never
+    announced: after a private deferral Discord makes it private whatever it says."""
+    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
+    if channel_id is not None and embeds:
+        client.dispatch("public_card", channel_id, list(embeds))
+
+
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Send a view made only of ``DynamicItem``s as plain components.
 
@@ -62,6 +73,8 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
             await interaction.followup.send(**kwargs)
             return None
         response = await interaction.response.send_message(**kwargs)
+        if not kwargs.get("ephemeral"):
+            announce(interaction.client, interaction.channel_id, kwargs)
         return response.message_id
     except DELIVERY_ERRORS as error:
         channel = interaction.channel
@@ -76,6 +89,7 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
             extra={"interaction": interaction.id, "error": repr(error)},
         )
         message = await channel.send(**{k: v for k, v in kwargs.items() if k != "ephemeral"})
+        announce(interaction.client, message.channel.id, kwargs)
         return message.id
 
 
@@ -113,8 +127,11 @@ async def update(interaction: discord.Interaction, *, revealing: bool = False, *
     if not revealing:
         keep_reveal(interaction, kwargs)
     plain_components(kwargs)
+    message = interaction.message
     try:
         await interaction.response.edit_message(**kwargs)
+        if message is not None and not message.flags.ephemeral:
+            announce(interaction.client, message.channel.id, kwargs)
     except DELIVERY_ERRORS as error:
         message = interaction.message
         if message is None or not _redeliverable(error):

@@ -69,6 +69,7 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             if isinstance(error, discord.Forbidden | discord.NotFound):
                 raise Refusal("secret.table_unreachable", channel=table.channel_id) from error
             raise
+        bot.dispatch("public_card", table.channel_id, list(message.embeds))
         system, dice = faces(record.kind, record.data)
         await bot.store.set_record_message(record.id, posted.id, system=system, dice=dice)
         lang = lang_for(interaction.locale)
