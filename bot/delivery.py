@@ -31,15 +31,17 @@ def _redeliverable(error: BaseException) -> bool:
     return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
 
 
-def announce(client: discord.Client, channel_id: int | None, kwargs: dict[str, Any]) -> None:
-    """Tell the bot a card everyone in ``channel_id`` sees was posted or edited there (the
-    stream overlay shows the last one: ``bot.web.overlay``). Called only where the message
-    is known to be public: a first answer sent without ``ephemeral``, a message posted to
-    the channel, an edit of a message without the ephemeral flag. A follow-up is never
-    announced: after a private deferral Discord makes it private whatever it says."""
+def announce(
+    event: str, client: discord.Client, channel_id: int, message_id: int, kwargs: dict[str, Any]
+) -> None:
+    """Tell the bot that a message everyone in ``channel_id`` sees was posted there
+    (``public_roll``: a roll, by ``bot.reveal``) or edited (``public_edit``): the stream
+    overlay shows the last roll (``bot.web.overlay``). Called only where the message is
+    known to be public: never for an ephemeral one, nor for a follow-up (after a private
+    deferral Discord makes it private whatever it says)."""
     embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
-    if channel_id is not None and embeds:
-        client.dispatch("public_card", channel_id, list(embeds))
+    if embeds:
+        client.dispatch(event, channel_id, message_id, list(embeds))
 
 
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -73,8 +75,6 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
             await interaction.followup.send(**kwargs)
             return None
         response = await interaction.response.send_message(**kwargs)
-        if not kwargs.get("ephemeral"):
-            announce(interaction.client, interaction.channel_id, kwargs)
         return response.message_id
     except DELIVERY_ERRORS as error:
         channel = interaction.channel
@@ -89,7 +89,6 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
             extra={"interaction": interaction.id, "error": repr(error)},
         )
         message = await channel.send(**{k: v for k, v in kwargs.items() if k != "ephemeral"})
-        announce(interaction.client, message.channel.id, kwargs)
         return message.id
 
 
@@ -131,7 +130,7 @@ async def update(interaction: discord.Interaction, *, revealing: bool = False, *
     try:
         await interaction.response.edit_message(**kwargs)
         if message is not None and not message.flags.ephemeral:
-            announce(interaction.client, message.channel.id, kwargs)
+            announce("public_edit", interaction.client, message.channel.id, message.id, kwargs)
     except DELIVERY_ERRORS as error:
         message = interaction.message
         if message is None or not _redeliverable(error):

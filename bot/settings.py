@@ -107,14 +107,6 @@ class Settings(BaseSettings):
         return urlunsplit(parts).rstrip("/")
 
     @property
-    def web_base(self) -> str:
-        """Where the overlay's links point: ``TIRADA_WEB_URL``, else the server itself."""
-        if self.tirada_web_url is not None:
-            return self.tirada_web_url
-        host = f"[{self.tirada_web_host}]" if ":" in self.tirada_web_host else self.tirada_web_host
-        return f"http://{host}:{self.tirada_web_port}"
-
-    @property
     def sharded(self) -> bool:
         return self.tirada_shard_count is not None
 

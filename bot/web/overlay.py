@@ -4,9 +4,9 @@ on it (server-sent events), never more than the table's players see.
 Two sources only (docs/decisiones.md): the board as ``bot.board.render`` draws it for the
 channel (the players' rendering: hidden Amenaza, NPC numbers and hit points as the table's
 setting says are already left out), and the last card the bot posted *publicly* in the
-table's own channel (``on_public_card``, dispatched by ``bot.delivery`` and ``bot.reveal``
-only for messages everyone in that channel sees: never an ephemeral answer, never the GM
-channel, never a secret roll before "Revelar" posts it).
+table's own channel (``public_roll`` from ``bot.reveal``, ``public_edit`` from
+``bot.delivery``, dispatched only for messages everyone in that channel sees: never an
+ephemeral answer, never the GM channel, never a secret roll before "Revelar" posts it).
 
 One hub a table with pages open draws the snapshot once per burst of changes and hands it
 to every page of that table; a page gets the latest snapshot, never a queue of stale ones.
@@ -78,6 +78,14 @@ class Stream:
         return None if self.revoked else latest
 
 
+@dataclass(frozen=True)
+class Card:
+    """The last public roll of a channel: its message and embeds as Discord received them."""
+
+    message_id: int
+    embeds: list[dict[str, Any]]
+
+
 @dataclass
 class Hub:
     """The pages open on one table (in one language) and the snapshot they show."""
@@ -96,7 +104,7 @@ class Overlays:
         self.bot = bot
         self.settle = settle
         self.hubs: dict[tuple[int, Lang], Hub] = {}
-        self.cards: OrderedDict[int, list[dict[str, Any]]] = OrderedDict()
+        self.cards: OrderedDict[int, Card] = OrderedDict()
         self.names: OrderedDict[int, str] = OrderedDict()
 
     @property
@@ -111,15 +119,21 @@ class Overlays:
             if channel == channel_id:
                 self._dirty(hub)
 
-    def public_card(self, channel_id: int, embeds: list[discord.Embed]) -> None:
-        """A card everyone in ``channel_id`` sees was posted or edited there."""
-        if not embeds:
-            return
-        self.cards[channel_id] = [embed.to_dict() for embed in embeds]
+    def public_roll(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        """A roll everyone in ``channel_id`` sees was posted there: the page's last roll."""
+        self.cards[channel_id] = Card(message_id, [embed.to_dict() for embed in embeds])
         self.cards.move_to_end(channel_id)
         while len(self.cards) > CARDS_KEPT:
             self.cards.popitem(last=False)
         self.touch(channel_id)
+
+    def public_edit(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        """A public message was edited (a button pressed on it): if it is the last roll,
+        the page shows it as it is now."""
+        card = self.cards.get(channel_id)
+        if card is not None and card.message_id == message_id:
+            self.cards[channel_id] = Card(message_id, [embed.to_dict() for embed in embeds])
+            self.touch(channel_id)
 
     def seen(self, interaction: discord.Interaction) -> None:
         """Remember the name of whoever interacts, for the mentions the page shows."""
@@ -206,7 +220,8 @@ class Overlays:
         table = await store.table_or_default(overlay.channel_id, None)
         lang = overlay.lang
         board = await board_embed(store, lang, table)
-        cards = self.cards.get(overlay.channel_id, [])
+        card = self.cards.get(overlay.channel_id)
+        cards = card.embeds if card is not None else []
         data = {
             "lang": lang,
             "board": view.embed_view(lang, board.to_dict(), self.name),  # type: ignore[arg-type]

@@ -77,37 +77,51 @@ class Web:
         self.app.router.add_get(OVERLAY_PATH + "{token}", self.page)
         self.app.router.add_get(OVERLAY_PATH + "{token}/events", self.events)
         self._runner: web.AppRunner | None = None
+        self.base = ""
         self.port = 0
 
     async def start(self, host: str, port: int) -> None:
         """Listen, and start hearing the bot (port 0: any free port, kept in ``port``)."""
         self.bot.store.listeners.append(self.overlays.touch)
         self.metrics.start()
-        self.bot.add_listener(self.on_interaction, "on_interaction")
-        self.bot.add_listener(self.on_app_command_completion, "on_app_command_completion")
-        self.bot.add_listener(self.metrics.outcome, "on_interaction_outcome")
-        self.bot.add_listener(self.metrics.retention_run, "on_retention_run")
-        self.bot.add_listener(self.overlays.public_card, "on_public_card")
+        for name, listener in self._listeners():
+            self.bot.add_listener(listener, name)
         self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()
         self.port = self._runner.addresses[0][1]
+        shown = f"[{host}]" if ":" in host else host
+        self.base = self.bot.settings.tirada_web_url or f"http://{shown}:{self.port}"
         log.info("web server listening", extra={"host": host, "port": self.port})
 
     async def close(self) -> None:
         if self.overlays.touch in self.bot.store.listeners:
             self.bot.store.listeners.remove(self.overlays.touch)
         self.metrics.close()
+        for name, listener in self._listeners():
+            self.bot.remove_listener(listener, name)
         await self.overlays.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
 
     def link(self, token: str) -> str:
-        return f"{self.bot.settings.web_base}{OVERLAY_PATH}{token}"
+        """The overlay's address as browsers reach it: ``TIRADA_WEB_URL`` (the reverse
+        proxy), else this server itself."""
+        return f"{self.base}{OVERLAY_PATH}{token}"
 
     # -- the bot's events ---------------------------------------------------------------------
+
+    def _listeners(self) -> list[tuple[str, Callable[..., Awaitable[None]]]]:
+        return [
+            ("on_interaction", self.on_interaction),
+            ("on_app_command_completion", self.on_app_command_completion),
+            ("on_interaction_outcome", self.on_interaction_outcome),
+            ("on_retention_run", self.on_retention_run),
+            ("on_public_roll", self.on_public_roll),
+            ("on_public_edit", self.on_public_edit),
+        ]
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         self.metrics.arrived(interaction)
@@ -115,6 +129,19 @@ class Web:
 
     async def on_app_command_completion(self, interaction: discord.Interaction, command: object) -> None:
         self.metrics.outcome(interaction, ANSWERED)
+
+    async def on_interaction_outcome(self, interaction: discord.Interaction, outcome: str) -> None:
+        """``bot.ui`` (a component or form answered) and ``bot.errors`` (refused, failed)."""
+        self.metrics.outcome(interaction, outcome)
+
+    async def on_retention_run(self, outcome: str) -> None:
+        self.metrics.retention_run(outcome)
+
+    async def on_public_roll(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        self.overlays.public_roll(channel_id, message_id, embeds)
+
+    async def on_public_edit(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        self.overlays.public_edit(channel_id, message_id, embeds)
 
     # -- the routes ------------------------------------------------------------------------------
 
