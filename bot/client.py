@@ -28,7 +28,6 @@ from bot.repeat import RepeatButton, Repeater, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
 from bot.ui import answer_orphans
-from bot.web.server import Web
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +110,6 @@ class Tirada(commands.Bot):
         self.rng = rng if rng is not None else random.SystemRandom()
         # How to roll each kind of roll again (bot.repeat): each cog registers its own.
         self.repeaters: dict[str, Repeater] = {}
-        # The optional web server (overlay, health, metrics): only with TIRADA_WEB_PORT.
-        self.web: Web | None = None
 
     @classmethod
     def for_settings(cls, settings: Settings) -> Tirada:
@@ -139,9 +136,6 @@ class Tirada(commands.Bot):
         await self.boards.start()
         await self.store.follow_others(self.boards.resync)
         self.prune.start()
-        if self.settings.tirada_web_port is not None:
-            self.web = Web(self)
-            await self.web.start(self.settings.tirada_web_host, self.settings.tirada_web_port)
 
     async def open_store(self) -> Store:
         """The database ``TIRADA_DB`` names. A PostgreSQL server that never answers times
@@ -210,8 +204,6 @@ class Tirada(commands.Bot):
 
     async def close(self) -> None:
         self.prune.cancel()
-        if self.web is not None:
-            await self.web.close()
         await self._drain()
         if hasattr(self, "boards"):
             # Other processes' changes may still be heard until the store closes: not here

@@ -39,6 +39,7 @@ from bot.sheets.live import POOLS as SHEET_POOLS
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
 from bot.web import tokens as overlay_tokens
+from bot.web.server import Web
 from rules import dune
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
@@ -396,7 +397,7 @@ class Mesa(commands.Cog):
         """The table's secret overlay link (bot/web), shown once and only to the GM; again,
         a new one that stops the pages open with the old one."""
         table = await gm_table(interaction, mesa)
-        web = self.bot.web
+        web = Web.of(self.bot)
         if web is None:
             raise Refusal("overlay.disabled")
         lang = lang_for(interaction.locale)

@@ -17,7 +17,7 @@ import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 import discord
@@ -165,7 +165,8 @@ class Metrics:
         command = interaction.command
         if command is not None:
             return command.qualified_name
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: Mapping[str, object] = interaction.data or {}
+        custom_id = str(data.get("custom_id", ""))
         prefix = custom_id.partition(":")[0]
         if not COMPONENT_LABEL.fullmatch(prefix):
             return "other"

@@ -121,7 +121,7 @@ class Overlays:
 
     def public_roll(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
         """A roll everyone in ``channel_id`` sees was posted there: the page's last roll."""
-        self.cards[channel_id] = Card(message_id, [embed.to_dict() for embed in embeds])
+        self.cards[channel_id] = Card(message_id, [dict(embed.to_dict()) for embed in embeds])
         self.cards.move_to_end(channel_id)
         while len(self.cards) > CARDS_KEPT:
             self.cards.popitem(last=False)
@@ -132,7 +132,7 @@ class Overlays:
         the page shows it as it is now."""
         card = self.cards.get(channel_id)
         if card is not None and card.message_id == message_id:
-            self.cards[channel_id] = Card(message_id, [embed.to_dict() for embed in embeds])
+            self.cards[channel_id] = Card(message_id, [dict(embed.to_dict()) for embed in embeds])
             self.touch(channel_id)
 
     def seen(self, interaction: discord.Interaction) -> None:
@@ -224,7 +224,7 @@ class Overlays:
         cards = card.embeds if card is not None else []
         data = {
             "lang": lang,
-            "board": view.embed_view(lang, board.to_dict(), self.name),  # type: ignore[arg-type]
+            "board": view.embed_view(lang, dict(board.to_dict()), self.name),
             "card": [view.embed_view(lang, card, self.name) for card in cards],
             "last": t(lang, "overlay.last_card"),
         }

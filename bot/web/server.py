@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+import weakref
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
@@ -48,6 +49,9 @@ KEEPALIVE = 15.0
 RECONNECT_MS = 1000
 OVERLAY_PATH = "/overlay/"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+# Each bot's running server. Kept here, not on the bot: bot.client imports nothing of the
+# web server (``python -m bot`` starts it), so the server may read the boards and the bot.
+SERVED: weakref.WeakKeyDictionary[Tirada, Web] = weakref.WeakKeyDictionary()
 
 
 @web.middleware
@@ -80,8 +84,15 @@ class Web:
         self.base = ""
         self.port = 0
 
+    @staticmethod
+    def of(bot: Tirada) -> Web | None:
+        """The bot's server, if it runs one (``/mesa overlay`` asks for it)."""
+        return SERVED.get(bot)
+
     async def start(self, host: str, port: int) -> None:
-        """Listen, and start hearing the bot (port 0: any free port, kept in ``port``)."""
+        """Listen, and start hearing the bot (port 0: any free port, kept in ``port``).
+        Called once the bot is logged in (its store open), before it connects."""
+        SERVED[self.bot] = self
         self.bot.store.listeners.append(self.overlays.touch)
         self.metrics.start()
         for name, listener in self._listeners():
@@ -96,6 +107,7 @@ class Web:
         log.info("web server listening", extra={"host": host, "port": self.port})
 
     async def close(self) -> None:
+        SERVED.pop(self.bot, None)
         if self.overlays.touch in self.bot.store.listeners:
             self.bot.store.listeners.remove(self.overlays.touch)
         self.metrics.close()
@@ -113,7 +125,7 @@ class Web:
 
     # -- the bot's events ---------------------------------------------------------------------
 
-    def _listeners(self) -> list[tuple[str, Callable[..., Awaitable[None]]]]:
+    def _listeners(self) -> list[tuple[str, Callable[..., Coroutine[Any, Any, None]]]]:
         return [
             ("on_interaction", self.on_interaction),
             ("on_app_command_completion", self.on_app_command_completion),

@@ -14,13 +14,23 @@ from bot.web.server import Web
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM
 
+# Servers started by a test, closed after it (tests/web/conftest.py).
+STARTED: list[Web] = []
+
 
 async def serve(h: Harness) -> Web:
     """Start the web server of the harness's bot, as ``TIRADA_WEB_PORT`` would."""
     assert h.bot is not None
     web = Web(h.bot)
     await web.start("127.0.0.1", 0)
-    h.bot.web = web
+    STARTED.append(web)
+    return web
+
+
+def web_of(h: Harness) -> Web:
+    assert h.bot is not None
+    web = Web.of(h.bot)
+    assert web is not None
     return web
 
 

@@ -19,7 +19,7 @@ from bot.board.render import board_embed
 from bot.web import view
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, GM
-from tests.web.support import flat, overlay, serve, table
+from tests.web.support import STARTED, flat, overlay, serve, table, web_of
 
 CHROMIUM = shutil.which("chromium")
 FLAGS = [
@@ -57,8 +57,10 @@ async def browser(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Bro
 async def bot(tmp_path: Path) -> AsyncIterator[Harness]:
     h = Harness(tmp_path / "tirada.db")
     await h.start()
-    await serve(h)
+    web = await serve(h)
+    STARTED.remove(web)  # closed here, on this module's loop
     yield h
+    await web.close()
     await h.close()
 
 
@@ -96,8 +98,7 @@ async def board_says(h: Harness) -> list[str]:
     store = h.bot.store
     table_ = await store.table_or_default(CHANNEL_ID, None)
     embed = await board_embed(store, "es", table_)
-    assert h.bot.web is not None
-    return lines(flat(view.embed_view("es", embed.to_dict(), h.bot.web.overlays.name)))  # type: ignore[arg-type]
+    return lines(flat(view.embed_view("es", dict(embed.to_dict()), web_of(h).overlays.name)))
 
 
 @pytest.mark.parametrize("system", ["dune", "donjon", "dnd5e", "mediana"])
@@ -146,8 +147,7 @@ async def test_a_revoked_link_stops_the_page(browser: BrowserContext, bot: Harne
         await bot.slash("dune impulso añadir", user=GM, cantidad=2)
         await asyncio.sleep(0.5)
         assert await opened.page.inner_text("#board") == ""
-        assert bot.bot is not None and bot.bot.web is not None
-        assert bot.bot.web.overlays.open_streams == 0
+        assert web_of(bot).overlays.open_streams == 0
         gone = await opened.page.request.get(url)
         assert gone.status == 404 and await gone.body() == b""
     finally:

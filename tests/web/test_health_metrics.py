@@ -9,9 +9,10 @@ import aiohttp
 import pytest
 
 from bot.web import health
+from bot.web.server import Web
 from tests.support.harness import Harness
 from tests.support.payloads import GM, PLAYER
-from tests.web.support import serve, table
+from tests.web.support import serve, table, web_of
 
 
 async def get(url: str) -> tuple[int, str, str]:
@@ -26,8 +27,7 @@ async def served(harness: Harness) -> Harness:
 
 
 def base(h: Harness) -> str:
-    assert h.bot is not None and h.bot.web is not None
-    return h.bot.web.base
+    return web_of(h).base
 
 
 async def test_health_is_503_with_the_reason_while_the_gateway_is_not_connected(served: Harness) -> None:
@@ -102,9 +102,12 @@ async def test_metrics_count_board_edits_retention_runs_and_rate_limit_waits(ser
     assert sample(text, "tirada_rate_limit_waits_total") == 1
 
 
-async def test_closing_the_bot_stops_the_server(harness: Harness) -> None:
+async def test_a_closed_server_listens_no_more_and_hears_the_bot_no_more(harness: Harness) -> None:
     web = await serve(harness)
-    url = web.base + "/healthz"
-    await harness.close()
+    assert harness.bot is not None
+    await web.close()
     with pytest.raises(aiohttp.ClientConnectionError):
-        await get(url)
+        await get(web.base + "/healthz")
+    assert Web.of(harness.bot) is None
+    assert web.overlays.touch not in harness.bot.store.listeners
+    assert web.metrics.store.observe not in harness.bot.store.timers

@@ -22,7 +22,7 @@ from tests.support.payloads import (
     text_channel,
 )
 from tests.test_hidden import dnd_session, dune_session, number
-from tests.web.support import Events, overlay, serve, shown, stream, table
+from tests.web.support import Events, overlay, serve, shown, stream, table, web_of
 
 
 @pytest.fixture
@@ -104,8 +104,7 @@ async def test_a_link_asked_in_english_draws_the_overlay_in_english(dune: Harnes
     ],
 )
 async def test_wrong_and_malformed_tokens_get_a_bare_404(dune: Harness, path: str) -> None:
-    assert dune.bot is not None and dune.bot.web is not None
-    status, body, headers = await get(dune.bot.web.base + path)
+    status, body, headers = await get(web_of(dune).base + path)
     assert (status, body) == (404, "") or status in (400, 431), (status, body)
     assert "Access-Control-Allow-Origin" not in headers
 
@@ -199,7 +198,6 @@ async def test_an_overlay_never_shows_what_the_table_hides(harness: Harness) -> 
     await serve(harness)
     await dune_session(harness)
     await dnd_session(harness)
-    assert harness.bot is not None and harness.bot.web is not None
     pages = []
     for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
         async with stream(await overlay(harness, channel_id)) as events:
