@@ -72,7 +72,8 @@ class Stream:
         """The next snapshot to send, or None after ``wait`` seconds without one (or
         once revoked: the caller checks ``revoked``)."""
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), wait)
+            async with asyncio.timeout(wait):  # not wait_for: no task a wait
+                await self._ready.wait()
         self._ready.clear()
         latest, self._latest = self._latest, None
         return None if self.revoked else latest
