@@ -27,6 +27,7 @@ import asyncpg
 import discord
 
 from bot.board.render import board_embed
+from bot.board.updater import TASK_PREFIX
 from bot.i18n import Lang, t
 from bot.web import view
 from bot.web.tokens import Overlay
@@ -193,7 +194,9 @@ class Overlays:
         hub.dirty = True
         if hub.task is None:
             channel = hub.overlay.channel_id
-            hub.task = asyncio.create_task(self._keep(hub), name=f"tirada-overlay-{channel}")
+            # Named as a board's refresher (it is one, for the page): waiting for an
+            # interaction to finish never waits for the boards that show it.
+            hub.task = asyncio.create_task(self._keep(hub), name=f"{TASK_PREFIX}-overlay-{channel}")
 
     async def _keep(self, hub: Hub) -> None:
         """Draw the table's snapshot until it is current; a failed read tries again."""

@@ -10,7 +10,7 @@ import re
 import aiohttp
 import pytest
 
-from bot.web import tokens
+from bot.web import server, tokens
 from bot.web.overlay import STREAMS_PER_TABLE, Stream
 from bot.web.tokens import Overlay
 from tests.support.harness import Harness
@@ -317,3 +317,17 @@ async def test_a_waiting_page_holds_no_task_of_its_own() -> None:
     assert len(asyncio.all_tasks()) == before + 1
     page.offer("{}")
     assert await waiting == "{}"
+
+
+async def test_a_link_revoked_elsewhere_stops_the_stream_at_its_next_check(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process sharing the database revokes the link: this one's open page learns
+    it when its quiet stream next checks the link, and stops."""
+    monkeypatch.setattr(server, "KEEPALIVE", 0.2)
+    url = await overlay(dune)
+    async with stream(url) as events:
+        await events.next()
+        assert dune.bot is not None
+        await tokens.revoke(dune.bot.store, CHANNEL_ID)  # the store alone, as another process
+        assert (await events.next())[0] == "revoked"
