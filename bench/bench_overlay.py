@@ -58,7 +58,8 @@ class Page:
     received: list[tuple[float, str]] = field(default_factory=list)
 
 
-ARRIVED = asyncio.Event()
+# Set on each snapshot any page receives (one per phase: an event belongs to one loop).
+ARRIVED: list[asyncio.Event] = []
 
 
 async def read(response: aiohttp.ClientResponse, page: Page) -> None:
@@ -67,7 +68,7 @@ async def read(response: aiohttp.ClientResponse, page: Page) -> None:
         if line.startswith("data: "):
             page.latest = line.removeprefix("data: ")
             page.received.append((time.perf_counter(), page.latest))
-            ARRIVED.set()
+            ARRIVED[-1].set()
 
 
 async def until(done: Callable[[], bool], seconds: float = 10.0) -> bool:
@@ -75,8 +76,8 @@ async def until(done: Callable[[], bool], seconds: float = 10.0) -> bool:
     with contextlib.suppress(TimeoutError):
         async with asyncio.timeout(seconds):
             while not done():
-                ARRIVED.clear()
-                await ARRIVED.wait()
+                ARRIVED[-1].clear()
+                await ARRIVED[-1].wait()
     return done()
 
 
@@ -90,6 +91,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 async def phase(overlays: bool) -> dict[str, Any]:
+    ARRIVED.append(asyncio.Event())
     with tempfile.TemporaryDirectory() as folder:
         harness = Harness(Path(folder) / "bench.db")
         tables = make_tables(TABLES)

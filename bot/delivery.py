@@ -132,7 +132,6 @@ async def update(interaction: discord.Interaction, *, revealing: bool = False, *
         if message is not None and not message.flags.ephemeral:
             announce("public_edit", interaction.client, message.channel.id, message.id, kwargs)
     except DELIVERY_ERRORS as error:
-        message = interaction.message
         if message is None or not _redeliverable(error):
             raise
         if message.flags.ephemeral:

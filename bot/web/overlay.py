@@ -37,9 +37,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Seconds a burst of changes settles before the snapshot is drawn (the page must show a
-# change within a second; the board's own message waits longer, Discord's rate limits).
-SETTLE = 0.1
+# Seconds a burst of changes settles before the snapshot is drawn: the page must show a
+# change within a second, and each drawing reads the store (at 0.1 s, 200 pages on 50
+# busy tables made interactions' median five times slower: bench/bench_overlay.py).
+SETTLE = 0.4
 # Seconds between two events on one page: a stream's rate is bounded whatever play does.
 MIN_GAP = 0.25
 # Pages open at once on one table, and on the whole process.
