@@ -19,6 +19,7 @@ from bot.client import Tirada
 from bot.i18n import t
 from bot.lockfile import AlreadyRunning
 from bot.settings import Settings, shown
+from bot.web.server import Web
 
 log = logging.getLogger("bot")
 
@@ -99,11 +100,17 @@ async def run(settings: Settings) -> None:
     closing: list[asyncio.Task[None]] = []
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, lambda: closing.append(loop.create_task(bot.close())))
+    web: Web | None = None
     try:
         async with bot:
             await login(bot, token, settings.tirada_start_attempts)
+            if settings.tirada_web_port is not None:
+                web = Web(bot)
+                await web.start(settings.tirada_web_host, settings.tirada_web_port)
             await bot.connect()
     finally:
+        if web is not None:
+            await web.close()
         if closing:
             await asyncio.gather(*closing, return_exceptions=True)
         if hasattr(bot, "store"):

@@ -165,7 +165,9 @@ class Tirada(commands.Bot):
             pruned = await self.store.prune(retention())
         except (sqlite3.Error, asyncpg.PostgresError, OSError, *DATABASE_GONE):
             log.exception("pruning failed; nothing was lost, it runs again later")
+            self.dispatch("retention_run", "failed")
             return
+        self.dispatch("retention_run", "done")
         if any(asdict(pruned).values()):
             log.info("pruned", extra=asdict(pruned))
 

@@ -31,6 +31,19 @@ def _redeliverable(error: BaseException) -> bool:
     return not (isinstance(error, discord.HTTPException) and error.status in _OUR_FAULT)
 
 
+def announce(
+    event: str, client: discord.Client, channel_id: int, message_id: int, kwargs: dict[str, Any]
+) -> None:
+    """Tell the bot that a message everyone in ``channel_id`` sees was posted there
+    (``public_roll``: a roll, by ``bot.reveal``) or edited (``public_edit``): the stream
+    overlay shows the last roll (``bot.web.overlay``). Called only where the message is
+    known to be public: never for an ephemeral one, nor for a follow-up (after a private
+    deferral Discord makes it private whatever it says)."""
+    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
+    if embeds:
+        client.dispatch(event, channel_id, message_id, list(embeds))
+
+
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
     """Send a view made only of ``DynamicItem``s as plain components.
 
@@ -113,10 +126,12 @@ async def update(interaction: discord.Interaction, *, revealing: bool = False, *
     if not revealing:
         keep_reveal(interaction, kwargs)
     plain_components(kwargs)
+    message = interaction.message
     try:
         await interaction.response.edit_message(**kwargs)
+        if message is not None and not message.flags.ephemeral:
+            announce("public_edit", interaction.client, message.channel.id, message.id, kwargs)
     except DELIVERY_ERRORS as error:
-        message = interaction.message
         if message is None or not _redeliverable(error):
             raise
         if message.flags.ephemeral:

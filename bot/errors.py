@@ -161,6 +161,7 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
             extra={"ref": ref, "interaction": interaction.id, "channel": interaction.channel_id},
         )
         text = t(lang, "error.unexpected", ref=ref)
+    interaction.client.dispatch("interaction_outcome", interaction, "refused" if refusal else "failed")
     try:
         await send(interaction, embed=embeds.refusal(text), ephemeral=True)
     except discord.HTTPException:

@@ -16,7 +16,7 @@ import discord
 
 from bot import embeds
 from bot.checks import in_gm_channel, is_gm
-from bot.delivery import REVEAL_PREFIX, send, update
+from bot.delivery import REVEAL_PREFIX, announce, send, update
 from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Table
@@ -69,6 +69,7 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             if isinstance(error, discord.Forbidden | discord.NotFound):
                 raise Refusal("secret.table_unreachable", channel=table.channel_id) from error
             raise
+        announce("public_roll", bot, table.channel_id, posted.id, {"embeds": message.embeds})
         system, dice = faces(record.kind, record.data)
         await bot.store.set_record_message(record.id, posted.id, system=system, dice=dice)
         lang = lang_for(interaction.locale)
@@ -126,7 +127,11 @@ async def deliver(
     if not secret:
         if view is not None:
             kwargs["view"] = view
-        return await send(interaction, **kwargs)
+        first = not interaction.response.is_done()
+        message_id = await send(interaction, **kwargs)
+        if first and message_id is not None and interaction.channel_id is not None:
+            announce("public_roll", interaction.client, interaction.channel_id, message_id, kwargs)
+        return message_id
     lang = lang_for(interaction.locale)
     panel = _with_reveal(view, record_id, t(lang, "secret.reveal"))
     if in_gm_channel(table, interaction) or table.gm_channel_id is None:

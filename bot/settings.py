@@ -33,6 +33,13 @@ class Settings(BaseSettings):
     # ("0,1"). Unset: one process, no sharding; a count without ids: this process runs all.
     tirada_shard_count: int | None = Field(default=None, ge=1, le=1024)
     tirada_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = None
+    # The optional web server (bot/web: overlay, /healthz, /metrics): off while the port is
+    # unset; on the loopback by default, meant to sit behind a reverse proxy (README).
+    tirada_web_port: int | None = Field(default=None, ge=0, le=65535)
+    tirada_web_host: str = "127.0.0.1"
+    # The address the overlay's links start with, as the streamers' browsers reach it (the
+    # reverse proxy's https://...); unset: http://host:port.
+    tirada_web_url: str | None = None
 
     @field_validator("discord_token")
     @classmethod
@@ -52,7 +59,13 @@ class Settings(BaseSettings):
         raise ValueError("a file path or a postgresql:// URL")
 
     @field_validator(
-        "discord_api_base", "discord_gateway_url", "tirada_dev_guild", "tirada_shard_count", mode="before"
+        "discord_api_base",
+        "discord_gateway_url",
+        "tirada_dev_guild",
+        "tirada_shard_count",
+        "tirada_web_port",
+        "tirada_web_url",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
@@ -81,6 +94,17 @@ class Settings(BaseSettings):
         if count is None or not ids or len(set(ids)) != len(ids) or not all(0 <= i < count for i in ids):
             raise ValueError("distinct shard ids from 0 to TIRADA_SHARD_COUNT - 1")
         return ids
+
+    @field_validator("tirada_web_url")
+    @classmethod
+    def _web_url(cls, value: str | None) -> str | None:
+        """An http(s) address without a trailing slash: the overlay's path is added to it."""
+        if value is None:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("an http:// or https:// address")
+        return urlunsplit(parts).rstrip("/")
 
     @property
     def sharded(self) -> bool:

@@ -44,6 +44,7 @@ class Modal(discord.ui.Modal):
                 label = field.to_component_dict().get("label") or ""
                 raise Refusal("error.control_text", option=typable(str(label)))
         await self.submit(interaction)
+        interaction.client.dispatch("interaction_outcome", interaction, "answered")
 
     async def submit(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError
@@ -81,6 +82,8 @@ class Guarded:
             await self.run(interaction)
         except Exception as error:
             await answer_error(interaction, error)
+        else:
+            interaction.client.dispatch("interaction_outcome", interaction, "answered")
 
 
 class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):

@@ -38,6 +38,8 @@ from bot.reveal import RevealButton
 from bot.sheets.live import sheet_pools
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
+from bot.web import tokens as overlay_tokens
+from bot.web.server import Web
 from rules.dune import pools as dune_pools
 
 SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
@@ -386,6 +388,29 @@ class Mesa(commands.Cog):
         await send(
             interaction, embed=embeds.card(t(lang, key, channel=table.channel_id), colour=embeds.SUCCESS)
         )
+
+    @mesa.command(name=T("overlay.cmd"), description=T("overlay.cmd.desc"))
+    @options("overlay.opt", "revocar")
+    @table_option
+    async def overlay(
+        self, interaction: discord.Interaction, revocar: bool | None = None, mesa: str | None = None
+    ) -> None:
+        """The table's secret overlay link (bot/web), shown once and only to the GM; again,
+        a new one that stops the pages open with the old one."""
+        table = await gm_table(interaction, mesa)
+        web = Web.of(self.bot)
+        if web is None:
+            raise Refusal("overlay.disabled")
+        lang = lang_for(interaction.locale)
+        if revocar:
+            had = await overlay_tokens.revoke(self.bot.store, table.channel_id)
+            text = t(lang, "overlay.revoked" if had else "overlay.none")
+        else:
+            token = await overlay_tokens.issue(self.bot.store, table.channel_id, lang)
+            text = t(lang, "overlay.link", link=web.link(token))
+        web.overlays.revoke(table.channel_id)
+        card = embeds.card(t(lang, "overlay.title"), text, colour=embeds.SUCCESS)
+        await send(interaction, embed=card, ephemeral=True)
 
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option

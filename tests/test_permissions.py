@@ -183,6 +183,8 @@ CASES = [
     Case("mesa deshacer", allowed=GM_ONLY, setup=some_pools),
     Case("mesa reiniciar", allowed=GM_ONLY, changes=False),
     Case("mesa tablero", allowed=GM_ONLY, changes=False),  # the board's place is in meta
+    # Refused to everyone here, where no web server runs (the GM's link: tests/web).
+    Case("mesa overlay", allowed=frozenset(), changes=False),
     Case("tirar", options={"expresion": "1d20"}),
     # /dune
     Case("dune impulso ver", changes=False),

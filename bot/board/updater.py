@@ -99,6 +99,8 @@ class Boards:
         self.sleep = sleep
         self.spots: dict[int, Spot] = {}
         self.edits = 0
+        # Edits that failed and wait to be tried again (a 429 past discord.py's retries...).
+        self.failures = 0
         # Tables whose board is stale, and the task drawing each (only while one is stale:
         # two thousand quiet tables hold no task).
         self._dirty: set[int] = set()
@@ -201,6 +203,7 @@ class Boards:
                     failures = 0
                 except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error, *POSTGRES_ERRORS):
                     failures += 1
+                    self.failures += 1
                     log.warning(
                         "board edit failed; trying again", extra={"channel": channel_id}, exc_info=True
                     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -49,6 +50,8 @@ class Connection:
         # Called with a table's channel id after each write that changed its state (the
         # live boards, bot.board): every change passes here, whoever made it.
         self.listeners: list[Callable[[int], None]] = []
+        # Called with the seconds each operation (a transaction or a read) took: /metrics.
+        self.timers: list[Callable[[float], None]] = []
 
     def _changed(self, channel_id: int) -> None:
         for listener in self.listeners:
@@ -71,7 +74,12 @@ class Connection:
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the connection's own thread, in one hop (so no
         two transactions ever interleave: ``bot.internals.run_on_connection``)."""
-        return await run_on_connection(self._db, fn, *args)
+        started = time.perf_counter()
+        try:
+            return await run_on_connection(self._db, fn, *args)
+        finally:
+            for timer in self.timers:
+                timer(time.perf_counter() - started)
 
     async def _write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` as one ``BEGIN IMMEDIATE`` transaction, all or nothing,

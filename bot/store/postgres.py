@@ -91,6 +91,8 @@ class PostgresStore(PostgresSheets, PostgresPlay, Store):
         # The live boards' listeners (bot.board), told of every change as SQLite's are,
         # and of other processes' changes once :meth:`follow_others` is called.
         self.listeners: list[Callable[[int], None]] = []
+        # SQLite's operation timers (/metrics); PostgreSQL's operations are not timed yet.
+        self.timers: list[Callable[[float], None]] = []
         # This store's name in its notifications, so it does not hear its own.
         self._origin = secrets.token_hex(8)
         self._follower: Follower | None = None

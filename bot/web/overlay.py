@@ -1,0 +1,250 @@
+"""Each table's overlay: its live board and its last public card, pushed to the pages open
+on it (server-sent events), never more than the table's players see.
+
+Two sources only (docs/decisiones.md): the board as ``bot.board.render`` draws it for the
+channel (the players' rendering: hidden Amenaza, NPC numbers and hit points as the table's
+setting says are already left out), and the last card the bot posted *publicly* in the
+table's own channel (``public_roll`` from ``bot.reveal``, ``public_edit`` from
+``bot.delivery``, dispatched only for messages everyone in that channel sees: never an
+ephemeral answer, never the GM channel, never a secret roll before "Revelar" posts it).
+
+One hub a table with pages open draws the snapshot once per burst of changes and hands it
+to every page of that table; a page gets the latest snapshot, never a queue of stale ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sqlite3
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import asyncpg
+import discord
+
+from bot.board.render import board_embed
+from bot.board.updater import TASK_PREFIX
+from bot.i18n import Lang, t
+from bot.web import view
+from bot.web.tokens import Overlay
+
+if TYPE_CHECKING:
+    from bot.client import Tirada
+
+log = logging.getLogger(__name__)
+
+# Seconds a burst of changes settles before the snapshot is drawn: the page must show a
+# change within a second, and each drawing reads the store (at 0.1 s, 200 pages on 50
+# busy tables made interactions' median five times slower: bench/bench_overlay.py).
+SETTLE = 0.4
+# Seconds between two events on one page: a stream's rate is bounded whatever play does.
+MIN_GAP = 0.25
+# Pages open at once on one table, and on the whole process.
+STREAMS_PER_TABLE = 8
+STREAMS = 2000
+# Channels whose last public card is remembered, and user names kept for mentions.
+CARDS_KEPT = 10_000
+NAMES_KEPT = 10_000
+RETRY = 1.0
+DRAW_ERRORS = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
+
+
+class Stream:
+    """One open page: the latest snapshot not yet sent to it (older ones are dropped)."""
+
+    def __init__(self, overlay: Overlay) -> None:
+        self.overlay = overlay
+        self.revoked = False
+        self._latest: str | None = None
+        self._ready = asyncio.Event()
+
+    def offer(self, snapshot: str) -> None:
+        self._latest = snapshot
+        self._ready.set()
+
+    def revoke(self) -> None:
+        self.revoked = True
+        self._ready.set()
+
+    async def next(self, wait: float) -> str | None:
+        """The next snapshot to send, or None after ``wait`` seconds without one (or
+        once revoked: the caller checks ``revoked``)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait):  # not wait_for: no task a wait
+                await self._ready.wait()
+        self._ready.clear()
+        latest, self._latest = self._latest, None
+        return None if self.revoked else latest
+
+
+@dataclass(frozen=True)
+class Card:
+    """The last public roll of a channel: its message and embeds as Discord received them."""
+
+    message_id: int
+    embeds: list[dict[str, Any]]
+
+
+@dataclass
+class Hub:
+    """The pages open on one table (in one language) and the snapshot they show."""
+
+    overlay: Overlay
+    streams: set[Stream] = field(default_factory=set)
+    snapshot: str | None = None
+    dirty: bool = True
+    task: asyncio.Task[None] | None = None
+
+
+class Overlays:
+    """Every open overlay of this process, fed by the store's listeners and public cards."""
+
+    def __init__(self, bot: Tirada, *, settle: float = SETTLE) -> None:
+        self.bot = bot
+        self.settle = settle
+        self.hubs: dict[tuple[int, Lang], Hub] = {}
+        self.cards: OrderedDict[int, Card] = OrderedDict()
+        self.names: OrderedDict[int, str] = OrderedDict()
+
+    @property
+    def open_streams(self) -> int:
+        return sum(len(hub.streams) for hub in self.hubs.values())
+
+    # -- what feeds them -------------------------------------------------------------------
+
+    def touch(self, channel_id: int) -> None:
+        """The table changed (a store listener): its open overlays are redrawn soon."""
+        for (channel, _), hub in self.hubs.items():
+            if channel == channel_id:
+                self._dirty(hub)
+
+    def public_roll(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        """A roll everyone in ``channel_id`` sees was posted there: the page's last roll."""
+        self.cards[channel_id] = Card(message_id, [dict(embed.to_dict()) for embed in embeds])
+        self.cards.move_to_end(channel_id)
+        while len(self.cards) > CARDS_KEPT:
+            self.cards.popitem(last=False)
+        self.touch(channel_id)
+
+    def public_edit(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
+        """A public message was edited (a button pressed on it): if it is the last roll,
+        the page shows it as it is now."""
+        card = self.cards.get(channel_id)
+        if card is not None and card.message_id == message_id:
+            self.cards[channel_id] = Card(message_id, [dict(embed.to_dict()) for embed in embeds])
+            self.touch(channel_id)
+
+    def seen(self, interaction: discord.Interaction) -> None:
+        """Remember the name of whoever interacts, for the mentions the page shows."""
+        self.names[interaction.user.id] = interaction.user.display_name
+        self.names.move_to_end(interaction.user.id)
+        while len(self.names) > NAMES_KEPT:
+            self.names.popitem(last=False)
+
+    # -- the pages ----------------------------------------------------------------------------
+
+    def join(self, overlay: Overlay) -> Stream | None:
+        """A new page on ``overlay``, with the snapshot on its way; None past the bounds."""
+        hub = self.hubs.get((overlay.channel_id, overlay.lang))
+        if self.open_streams >= STREAMS or (hub is not None and len(hub.streams) >= STREAMS_PER_TABLE):
+            return None
+        if hub is None:
+            hub = self.hubs[(overlay.channel_id, overlay.lang)] = Hub(overlay)
+            self._dirty(hub)
+        stream = Stream(overlay)
+        hub.streams.add(stream)
+        if hub.snapshot is not None:
+            stream.offer(hub.snapshot)
+        return stream
+
+    def leave(self, stream: Stream) -> None:
+        key = (stream.overlay.channel_id, stream.overlay.lang)
+        hub = self.hubs.get(key)
+        if hub is None:
+            return
+        hub.streams.discard(stream)
+        if not hub.streams:
+            del self.hubs[key]
+            if hub.task is not None:
+                hub.task.cancel()
+
+    def revoke(self, channel_id: int) -> None:
+        """The table's link was replaced or revoked: every page open on it stops."""
+        for key in [key for key in self.hubs if key[0] == channel_id]:
+            for stream in self.hubs[key].streams:
+                stream.revoke()
+
+    async def close(self) -> None:
+        tasks = [hub.task for hub in self.hubs.values() if hub.task is not None]
+        for hub in self.hubs.values():
+            for stream in hub.streams:
+                stream.revoke()
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    # -- drawing --------------------------------------------------------------------------------
+
+    def _dirty(self, hub: Hub) -> None:
+        hub.dirty = True
+        if hub.task is None:
+            channel = hub.overlay.channel_id
+            # Named as a board's refresher (it is one, for the page): waiting for an
+            # interaction to finish never waits for the boards that show it.
+            hub.task = asyncio.create_task(self._keep(hub), name=f"{TASK_PREFIX}-overlay-{channel}")
+
+    async def _keep(self, hub: Hub) -> None:
+        """Draw the table's snapshot until it is current; a failed read tries again."""
+        try:
+            while hub.dirty:
+                await asyncio.sleep(self.settle)
+                hub.dirty = False
+                try:
+                    snapshot = await self.snapshot(hub.overlay)
+                except DRAW_ERRORS:
+                    log.warning("overlay draw failed; trying again", exc_info=True)
+                    hub.dirty = True
+                    await asyncio.sleep(RETRY)
+                    continue
+                if snapshot != hub.snapshot:
+                    hub.snapshot = snapshot
+                    for stream in hub.streams:
+                        stream.offer(snapshot)
+        finally:
+            hub.task = None
+
+    async def snapshot(self, overlay: Overlay) -> str:
+        """Everything the page shows, as one JSON text: the board and the last card."""
+        store = self.bot.store
+        table = await store.table_or_default(overlay.channel_id, None)
+        lang = overlay.lang
+        board = await board_embed(store, lang, table)
+        card = self.cards.get(overlay.channel_id)
+        cards = card.embeds if card is not None else []
+        data = {
+            "lang": lang,
+            "board": view.embed_view(lang, dict(board.to_dict()), self.name),
+            "card": [view.embed_view(lang, card, self.name) for card in cards],
+            "last": t(lang, "overlay.last_card"),
+        }
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    def name(self, kind: str, snowflake: int) -> str | None:
+        """A mention's name as the table knows it: a user who interacted or a role of the
+        guilds the bot is in. Never a channel's: a card may point at the GM's private
+        channel, whose name the players do not see (Discord shows them no name either)."""
+        if kind == "user":
+            return self.names.get(snowflake)
+        if kind == "channel":
+            return None
+        for guild in self.bot.guilds:
+            role = guild.get_role(snowflake)
+            if role is not None:
+                return role.name
+        return None

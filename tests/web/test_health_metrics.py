@@ -1,0 +1,113 @@
+"""``/healthz`` and ``/metrics`` (issue 32), through the harness's bot and its web server."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import aiohttp
+import pytest
+
+from bot.web import health
+from bot.web.server import Web
+from tests.support.harness import Harness
+from tests.support.payloads import GM, PLAYER
+from tests.web.support import serve, table, web_of
+
+
+async def get(url: str) -> tuple[int, str, str]:
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        return response.status, await response.text(), response.headers["Content-Type"]
+
+
+@pytest.fixture
+async def served(harness: Harness) -> Harness:
+    await serve(harness)
+    return harness
+
+
+def base(h: Harness) -> str:
+    return web_of(h).base
+
+
+async def test_health_is_503_with_the_reason_while_the_gateway_is_not_connected(served: Harness) -> None:
+    status, body, kind = await get(base(served) + "/healthz")
+    assert (status, kind) == (503, "application/json; charset=utf-8")
+    assert '"reason": "gateway not ready"' in body
+
+
+async def test_health_is_200_while_connected_and_the_database_answers(
+    served: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(health, "gateway_problem", lambda bot: None)
+    status, body, _ = await get(base(served) + "/healthz")
+    assert status == 200 and '"status": "ok"' in body
+
+
+async def test_health_is_503_when_the_database_does_not_answer(
+    served: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(health, "gateway_problem", lambda bot: None)
+    assert served.bot is not None
+
+    async def gone() -> int:
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(served.bot.store, "schema_version", gone)
+    status, body, _ = await get(base(served) + "/healthz")
+    assert status == 503 and "database: OSError" in body
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """One sample's value in Prometheus' text format (0 when absent)."""
+    shown = ",".join(f'{k}="{v}"' for k, v in labels.items())
+    pattern = re.escape(name + (f"{{{shown}}}" if labels else "")) + r" ([0-9.e+-]+)"
+    found = re.search(rf"^{pattern}$", text, re.MULTILINE)
+    return float(found[1]) if found else 0.0
+
+
+async def test_metrics_count_interactions_by_command_and_outcome(served: Harness) -> None:
+    await table(served, "dune")
+    await served.slash("dune impulso añadir", user=GM, cantidad=2)
+    await served.slash("dune impulso añadir", user=PLAYER, cantidad=2)  # not the GM: refused
+    served.script(4, 9)
+    rolled = await served.slash("dune tirada", habilidad=6, motivacion=6)
+    info = next(c for c in rolled.message.custom_ids if c.startswith("dune:info"))
+    await served.click(rolled.message, info)
+    status, text, kind = await get(base(served) + "/metrics")
+    assert status == 200 and kind.startswith("text/plain; version=0.0.4")
+    assert sample(text, "tirada_interactions_total", command="dune impulso añadir", outcome="answered") == 1
+    assert sample(text, "tirada_interactions_total", command="dune impulso añadir", outcome="refused") == 1
+    assert sample(text, "tirada_interactions_total", command="dune", outcome="answered") == 1
+    assert sample(text, "tirada_interaction_seconds_count") == 6
+    assert sample(text, "tirada_store_operation_seconds_count") > 10
+    assert sample(text, "tirada_process") == 1
+    assert sample(text, "tirada_shards") == 1
+    assert sample(text, "process_resident_memory_bytes") > 0
+
+
+async def test_metrics_count_board_edits_retention_runs_and_rate_limit_waits(served: Harness) -> None:
+    assert served.bot is not None
+    await table(served, "dune")
+    await served.slash("mesa tablero", user=GM)
+    _, before, _ = await get(base(served) + "/metrics")
+    await served.bot.prune()
+    logging.getLogger("discord.http").warning(
+        "We are being rate limited. %s %s responded with 429. Retrying in %.2f seconds.", "PATCH", "/x", 1.0
+    )
+    _, text, _ = await get(base(served) + "/metrics")
+    assert sample(text, "tirada_board_edits_total") >= 1
+    runs = sample(text, "tirada_retention_runs_total", outcome="done")
+    assert runs == sample(before, "tirada_retention_runs_total", outcome="done") + 1
+    assert sample(text, "tirada_rate_limit_waits_total") == 1
+
+
+async def test_a_closed_server_listens_no_more_and_hears_the_bot_no_more(harness: Harness) -> None:
+    web = await serve(harness)
+    assert harness.bot is not None
+    await web.close()
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await get(web.base + "/healthz")
+    assert Web.of(harness.bot) is None
+    assert web.overlays.touch not in harness.bot.store.listeners
+    assert web.metrics.store.observe not in harness.bot.store.timers
