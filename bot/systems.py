@@ -108,14 +108,18 @@ class Declaration:
 
 
 SYSTEMS: dict[str, Declaration] = {}
+# The package that declared each system: the same package imported again (an extension
+# loaded after discord.py dropped its modules) declares it anew; another one is a mistake.
+_DECLARED_BY: dict[str, str] = {}
 
 
-def register(system: Declaration) -> None:
-    """Declare ``system`` (each bot of a process loads the same cogs: registering the same
-    declaration again is no change; another under the same name is a mistake)."""
-    known = SYSTEMS.setdefault(system.name, system)
-    if known is not system:
+def register(system: Declaration, by: str) -> None:
+    """Declare ``system`` from package ``by`` (each bot of a process loads the same cogs:
+    the same package registering again replaces its declaration; another package under
+    the same name is a mistake)."""
+    if _DECLARED_BY.setdefault(system.name, by) != by:
         raise ValueError(f"two systems named {system.name!r}")
+    SYSTEMS[system.name] = system
 
 
 def declared(name: str | None) -> Declaration | None:

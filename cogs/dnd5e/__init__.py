@@ -15,5 +15,5 @@ from cogs.dnd5e.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
-    systems.register(SYSTEM)
+    systems.register(SYSTEM, by=__name__)
     await bot.add_cog(Dnd(bot))

@@ -15,5 +15,5 @@ from cogs.donjon.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
-    systems.register(SYSTEM)
+    systems.register(SYSTEM, by=__name__)
     await bot.add_cog(Donjon(bot))

@@ -14,5 +14,5 @@ from cogs.dune.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
-    systems.register(SYSTEM)
+    systems.register(SYSTEM, by=__name__)
     await bot.add_cog(Dune(bot))

@@ -11,5 +11,5 @@ from cogs.mediana.system import SYSTEM
 
 
 async def setup(bot: Tirada) -> None:
-    systems.register(SYSTEM)
+    systems.register(SYSTEM, by=__name__)
     await bot.add_cog(Mediana(bot))

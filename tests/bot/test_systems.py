@@ -12,11 +12,21 @@ from tests.support.systems import DUNE, declare_all
 def test_registering_a_system_again_is_no_change_but_another_of_its_name_is_refused() -> None:
     declare_all()
     before = systems.every()
-    systems.register(DUNE)
+    systems.register(DUNE, by="cogs.dune")
     assert systems.every() == before
     with pytest.raises(ValueError, match="two systems named 'dune'"):
-        systems.register(Declaration(name=DUNE.name))
+        systems.register(Declaration(name=DUNE.name), by="cogs.otro")
     assert systems.declared(DUNE.name) is DUNE
+
+
+def test_the_same_package_imported_again_declares_its_system_anew() -> None:
+    """discord.py drops an unloaded extension's modules: loading it again imports its
+    package anew, whose declaration is a new object under the same name."""
+    declare_all()
+    again = Declaration(name=DUNE.name)
+    systems.register(again, by="cogs.dune")
+    assert systems.declared(DUNE.name) is again
+    systems.register(DUNE, by="cogs.dune")
 
 
 def test_a_kind_is_read_by_the_system_that_declares_it_and_an_unknown_one_by_nobody() -> None:

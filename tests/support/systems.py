@@ -15,5 +15,5 @@ DECLARATIONS = (DONJON, DUNE, DND5E, MEDIANA)
 def declare_all() -> tuple[systems.Declaration, ...]:
     """Register every system, as loading the cogs does (registering again is no change)."""
     for declaration in DECLARATIONS:
-        systems.register(declaration)
+        systems.register(declaration, by=f"cogs.{declaration.name}")
     return DECLARATIONS
