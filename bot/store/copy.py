@@ -77,13 +77,16 @@ async def copy(source: Path, target: str) -> Copied:
 
 async def _copy(source: Database, target: Database) -> Copied:
     snapshot = await _read(source)
-    async with target.transaction() as tx:
+
+    async def write(tx: Transaction) -> Copied:
         for name in snapshot.rows:
             if await tx.fetch_value(f'SELECT EXISTS (SELECT 1 FROM "{name}")'):
                 raise NotEmpty(name)
         for name, rows in snapshot.rows.items():
             await _copy_table(tx, name, snapshot.columns[name], rows)
         return await _check(tx, snapshot)
+
+    return await target.transact(write)
 
 
 async def _read(db: Database) -> Snapshot:

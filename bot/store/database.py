@@ -11,22 +11,23 @@ of values, for :meth:`Dialect.among`. A parameter PostgreSQL cannot type from it
 Only what differs stays per dialect (:class:`Dialect`): the migrations (column types, and
 how each dialect reshaped its tables), where the schema's version is kept, a few function
 names, and the way to test membership in a list. The connection model, PostgreSQL's
-advisory locks and LISTEN/NOTIFY live in the adapters, behind :meth:`Transaction.lock` and
+advisory locks and LISTEN/NOTIFY live in the adapters, behind :meth:`Database.transact`,
+:meth:`Transaction.lock` and
 :meth:`Transaction.announce`, which SQLite's adapter answers by doing nothing (its one
 connection writes one transaction at a time, and its file is one process's only).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 from bot.store.connection import Sleep
 
 Params = Mapping[str, Any]
 NO_PARAMS: Params = {}
+T = TypeVar("T")
 
 
 class Row(Protocol):
@@ -75,13 +76,20 @@ class Transaction(Queries, Protocol):
         ...
 
 
+# What runs inside a transaction: a coroutine function of it.
+Work: TypeAlias = Callable[[Transaction], Coroutine[Any, Any, T]]
+
+
 class Database(Queries, Protocol):
     """One database: its dialect, its transactions, and how it ends."""
 
     dialect: Dialect
 
-    def transaction(self, lock: int | None = None) -> AbstractAsyncContextManager[Transaction]:
-        """A transaction, holding ``lock`` (:meth:`Transaction.lock`) from its start."""
+    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+        """``work(transaction)`` as one transaction, holding ``lock`` (:meth:`Transaction.lock`)
+        from its start: committed when it returns, rolled back when it raises. ``work``
+        awaits nothing but the transaction's statements (SQLite runs it whole on its
+        connection's thread, in one hop: ``bot.store.sqlite``)."""
         ...
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:

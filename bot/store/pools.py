@@ -63,10 +63,14 @@ class Pools(Part):
         the first answer with ``replayed`` set and changes nothing. The table's lock
         orders its operations (PostgreSQL; SQLite's transactions are one at a time).
         """
-        async with self.db.transaction(lock=op.channel_id) as tx:
+
+        async def operate(tx: Transaction) -> Outcome:
             outcome = await self._apply(tx, op)
             if isinstance(outcome, Applied) and not outcome.replayed:
                 await tx.announce(op.channel_id)
+            return outcome
+
+        outcome = await self.db.transact(operate, lock=op.channel_id)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return outcome

@@ -25,18 +25,19 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Transaction
+from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
 from bot.store.postgres_follow import Follower, announce
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
+
+T = TypeVar("T")
 
 # A connection lent by the pool: every statement runs on one.
 Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
@@ -168,13 +169,12 @@ class PostgresDatabase(PostgresStatements):
         )
         return cls(pool, url)
 
-    @asynccontextmanager
-    async def transaction(self, lock: int | None = None) -> AsyncIterator[Transaction]:
+    async def transact(self, work: Work[T], lock: int | None = None) -> T:
         async with self._pool.acquire() as connection, connection.transaction():
             transaction = PostgresTransaction(connection, self._origin)
             if lock is not None:
                 await transaction.lock(lock)
-            yield transaction
+            return await work(transaction)
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
         """Listen on a connection of its own, opened again when it drops

@@ -10,7 +10,7 @@ from bot.models import (
     Record,
 )
 from bot.store.base import Part
-from bot.store.database import Row
+from bot.store.database import Row, Transaction
 from bot.store.dice import count_dice
 
 
@@ -21,7 +21,8 @@ class Records(Part):
         self, channel_id: int, interaction_id: int, user_id: int, kind: str, data: dict[str, Any]
     ) -> int:
         """Save a record once per interaction and return its id."""
-        async with self.db.transaction() as tx:
+
+        async def save(tx: Transaction) -> int:
             await tx.execute(
                 "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
                 "VALUES (:channel, :interaction, :user, :kind, :data, :now) "
@@ -42,6 +43,9 @@ class Records(Part):
                 )
             )
             await tx.announce(channel_id)
+            return record_id
+
+        record_id = await self.db.transact(save)
         self._changed(channel_id)
         return record_id
 
@@ -88,19 +92,21 @@ class Records(Part):
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
-        async with self.db.transaction() as tx:
-            claimed = await tx.fetch_value(
+        claimed = await self.db.transact(
+            lambda tx: tx.fetch_value(
                 "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) "
                 "VALUES (:message, :roll, :actor, :now) ON CONFLICT (message_id) DO NOTHING "
                 "RETURNING message_id",
                 {"message": message_id, "roll": roll_id, "actor": actor_id, "now": self._now()},
             )
+        )
         return claimed is not None
 
     async def release_reveal(self, message_id: int) -> None:
         """Give a reveal back when posting it failed, so the GM can try again."""
-        async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM reveals WHERE message_id = :message", {"message": message_id})
+        await self.db.transact(
+            lambda tx: tx.execute("DELETE FROM reveals WHERE message_id = :message", {"message": message_id})
+        )
 
     async def set_record_message(
         self,
@@ -117,7 +123,8 @@ class Records(Part):
         remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
         the rows that named its secret message name the table's message instead, and its
         ``dice`` (of ``system``) reach the statistics, once, under its roller."""
-        async with self.db.transaction() as tx:
+
+        async def remember(tx: Transaction) -> None:
             before = await tx.fetch_one(
                 "SELECT message_id, secret FROM records WHERE id = :id", {"id": record_id}
             )
@@ -140,6 +147,8 @@ class Records(Part):
                     {"message": message_id, "channel": row[0], "secret": before[0]},
                 )
                 await count_dice(tx, self._day(), row[0], row[2], system, dice)
+
+        await self.db.transact(remember)
 
 
 def record_of(row: Row) -> Record:

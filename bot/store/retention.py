@@ -78,10 +78,11 @@ class Pruning(Part):
         operations_before, records_before, days_before = retention.cutoffs(self._clock())
         total = Pruned()
         while True:
-            async with self.db.transaction() as tx:
-                batch = await self._prune_batch(
+            batch = await self.db.transact(
+                lambda tx: self._prune_batch(
                     tx, operations_before, records_before, retention.kinds, days_before
                 )
+            )
             total += batch
             if not any(astuple(batch)):
                 return total

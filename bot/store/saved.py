@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.models import Record, SavedRoll
 from bot.store.base import Part
-from bot.store.database import Row
+from bot.store.database import Row, Transaction
 from bot.store.records import record_of
 
 
@@ -19,7 +19,8 @@ class Saved(Part):
         ``"saved"``, ``"full"`` or ``"exists"``. Counted and written in one transaction,
         under the owner's lock, so two saves are counted one after the other."""
         where = {"scope": roll.scope, "owner": roll.owner_id}
-        async with self.db.transaction() as tx:
+
+        async def save(tx: Transaction) -> str:
             await tx.lock(roll.scope, roll.owner_id)
             count = await tx.fetch_one(
                 "SELECT count(*), sum(CASE WHEN name = :name THEN 1 ELSE 0 END) FROM saved_rolls "
@@ -45,6 +46,8 @@ class Saved(Part):
             )
             return "saved"
 
+        return await self.db.transact(save)
+
     async def named_rolls(self, user_id: int, channel_id: int | None, prefix: str = "") -> list[SavedRoll]:
         """The player's own saved rolls, then the table's (none without a table), by name."""
         dialect = self.db.dialect
@@ -66,8 +69,10 @@ class Saved(Part):
         return None if row is None else record_of(row)
 
     async def delete_named_roll(self, saved_id: int) -> bool:
-        async with self.db.transaction() as tx:
-            return bool(await tx.execute("DELETE FROM saved_rolls WHERE id = :id", {"id": saved_id}))
+        deleted = await self.db.transact(
+            lambda tx: tx.execute("DELETE FROM saved_rolls WHERE id = :id", {"id": saved_id})
+        )
+        return bool(deleted)
 
 
 def saved_of(row: Row) -> SavedRoll:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.store.base import Part
+from bot.store.database import Transaction
 
 log = logging.getLogger(__name__)
 
@@ -352,7 +353,8 @@ class Schema(Part):
         moment waits, then finds nothing left to do."""
         dialect = self.db.dialect
         applied = []
-        async with self.db.transaction(lock=MIGRATION_LOCK) as tx:
+
+        async def migrate(tx: Transaction) -> None:
             for statement in dialect.version_setup:
                 await tx.execute(statement)
             current = int(await tx.fetch_value(dialect.read_version))
@@ -362,6 +364,8 @@ class Schema(Part):
                 for statement in (*statements, *dialect.write_version(version)):
                     await tx.execute(statement)
                 applied.append(version)
+
+        await self.db.transact(migrate, lock=MIGRATION_LOCK)
         for version in applied:
             log.info("database migrated", extra={"schema_version": version})
 
@@ -376,9 +380,7 @@ class Schema(Part):
         return {r[0]: r[1] for r in rows}
 
     async def delete_meta(self, key: str) -> None:
-        async with self.db.transaction() as tx:
-            await tx.execute("DELETE FROM meta WHERE key = :key", {"key": key})
+        await self.db.transact(lambda tx: tx.execute("DELETE FROM meta WHERE key = :key", {"key": key}))
 
     async def set_meta(self, key: str, value: str) -> None:
-        async with self.db.transaction() as tx:
-            await tx.execute(SET_META, {"key": key, "value": value})
+        await self.db.transact(lambda tx: tx.execute(SET_META, {"key": key, "value": value}))

@@ -17,8 +17,9 @@ def scene_key(channel_id: int) -> str:
 class Session(Part):
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
-        async with self.db.transaction() as tx:
-            await tx.execute(SET_META, {"key": scene_key(channel_id), "value": self._now()})
+        await self.db.transact(
+            lambda tx: tx.execute(SET_META, {"key": scene_key(channel_id), "value": self._now()})
+        )
 
     async def scene_end(self, channel_id: int) -> str | None:
         value = await self.db.fetch_value(

@@ -23,10 +23,14 @@ class Sheets(Pools):
         put at the file's values) as one operation, once per interaction, under the
         table's lock like every operation. Refused, with nothing written, when the owner
         already has a sheet of that name at the table."""
-        async with self.db.transaction(lock=op.channel_id) as tx:
+
+        async def create(tx: Transaction) -> tuple[int, Outcome]:
             sheet_id, outcome = await self._create_sheet(tx, op, sheet, live)
             if isinstance(outcome, Applied) and not outcome.replayed:
                 await tx.announce(op.channel_id)
+            return sheet_id, outcome
+
+        sheet_id, outcome = await self.db.transact(create, lock=op.channel_id)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return sheet_id, outcome
@@ -68,10 +72,14 @@ class Sheets(Pools):
 
     async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
         """Make one of the owner's sheets at the table the active one."""
-        async with self.db.transaction() as tx:
+
+        async def choose(tx: Transaction) -> bool:
             chosen = await _activate(tx, channel_id, owner_id, sheet_id)
             if chosen:
                 await tx.announce(channel_id)
+            return chosen
+
+        chosen = await self.db.transact(choose)
         if chosen:
             self._changed(channel_id)
         return chosen
@@ -143,7 +151,8 @@ class Sheets(Pools):
 
     async def update_sheet(self, sheet_id: int, version: int, data: dict[str, Any]) -> bool:
         """Write a sheet's new data if nobody changed it since ``version`` was read."""
-        async with self.db.transaction() as tx:
+
+        async def update(tx: Transaction) -> int | None:
             channel_id = await tx.fetch_value(
                 "UPDATE sheets SET data = :data, version = version + 1 WHERE id = :id AND version = :version "
                 "RETURNING channel_id",
@@ -151,6 +160,9 @@ class Sheets(Pools):
             )
             if channel_id is not None:
                 await tx.announce(int(channel_id))
+            return None if channel_id is None else int(channel_id)
+
+        channel_id = await self.db.transact(update)
         if channel_id is not None:
             self._changed(int(channel_id))
         return channel_id is not None
@@ -162,12 +174,13 @@ class Sheets(Pools):
         UPDATE, if nobody changed it since ``version`` and its owner has no other sheet of
         that name at the table; else the refusal's key. Under the table's lock, as a new
         sheet is, so two renames to one name cannot both pass the check."""
-        async with self.db.transaction() as tx:
+
+        async def rename(tx: Transaction) -> tuple[int | None, str | None]:
             channel_id = await tx.fetch_value(
                 "SELECT channel_id FROM sheets WHERE id = :id", {"id": sheet_id}
             )
             if channel_id is None:
-                return "fichas.busy"
+                return None, "fichas.busy"
             await tx.lock(int(channel_id))
             renamed = await tx.fetch_value(
                 "UPDATE sheets SET data = :data, name = :name, folded = :folded, version = version + 1 "
@@ -187,14 +200,19 @@ class Sheets(Pools):
                     "SELECT 1 FROM sheets WHERE id = :id AND version = :version",
                     {"id": sheet_id, "version": version},
                 )
-                return "fichas.busy" if same is None else "fichas.exists"
+                return None, "fichas.busy" if same is None else "fichas.exists"
             await tx.announce(int(channel_id))
-        self._changed(int(channel_id))
-        return None
+            return int(channel_id), None
+
+        channel_id, refused = await self.db.transact(rename)
+        if channel_id is not None:
+            self._changed(channel_id)
+        return refused
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
         """Forget a sheet; its pools' ledger rows stay, like every ledger row."""
-        async with self.db.transaction() as tx:
+
+        async def delete(tx: Transaction) -> bool:
             deleted = bool(
                 await tx.execute(
                     "DELETE FROM sheets WHERE id = :id AND channel_id = :channel",
@@ -203,6 +221,9 @@ class Sheets(Pools):
             )
             if deleted:
                 await tx.announce(channel_id)
+            return deleted
+
+        deleted = await self.db.transact(delete)
         if deleted:
             self._changed(channel_id)
         return deleted

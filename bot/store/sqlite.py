@@ -3,10 +3,14 @@ connection in autocommit mode, shared by the whole process.
 
 Statements of two transactions must never interleave on the one connection (measured
 before: double spends, or "cannot start a transaction within a transaction"), and a read
-must never see another coroutine's transaction half done. So everything that uses the
-connection, a transaction from ``BEGIN IMMEDIATE`` to ``COMMIT`` or a read on its own,
-holds one ``asyncio.Lock``; each statement is one hop to aiosqlite's thread
-(``bench/README.md`` measures this against the former one hop per transaction).
+must never see another coroutine's transaction half done. So a transaction runs whole on
+the connection's thread, as one job of aiosqlite's queue (``run_on_connection``): its work
+is written as a coroutine, like PostgreSQL's, but this adapter's statements complete
+without suspending, so the coroutine is driven to its end right there (:func:`completed`),
+``BEGIN IMMEDIATE`` to ``COMMIT`` in one hop. A read on its own is one job too. No lock:
+the thread runs its queue in order. Measured against an ``asyncio.Lock`` around
+transactions whose every statement is a hop (``docs/decisiones.md``, Almacén): the lock
+held across hops waits on the event loop between statements, 2–3 times slower.
 """
 
 from __future__ import annotations
@@ -15,15 +19,14 @@ import asyncio
 import json
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, TypeVar
 
 import aiosqlite
 
 from bot.internals import run_on_connection
 from bot.store.connection import DatabaseReplaced, Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Transaction
+from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
 from bot.store.schema import MIGRATIONS
 
 T = TypeVar("T")
@@ -61,34 +64,42 @@ def _bound(params: Params) -> dict[str, Any]:
     return {k: json.dumps(list(v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
 
 
-class SqliteStatements:
-    """Statements on the connection's thread, each one hop; the caller holds the lock."""
+def completed(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end now: it awaits only :class:`SqliteTransaction`'s statements,
+    which never suspend. One that would (it awaited something else) is refused."""
+    try:
+        work.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    work.close()
+    raise RuntimeError("an SQLite transaction awaited something other than its own statements")
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self.connection = connection
 
-    async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
-        return await run_on_connection(self.connection, fn, *args)
+class SqliteTransaction:
+    """Statements straight on the sqlite3 connection, on its thread, inside the
+    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        return await self._hop(_execute, sql, _bound(params))
+        return _execute(self._db, sql, _bound(params))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        await self._hop(_execute_many, sql, [_bound(r) for r in rows])
+        _execute_many(self._db, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        rows = await self._hop(_fetch, sql, _bound(params))
+        rows = _fetch(self._db, sql, _bound(params))
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        return await self._hop(_fetch, sql, _bound(params))
+        return _fetch(self._db, sql, _bound(params))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
-        row = await self.fetch_one(sql, params)
-        return None if row is None else row[0]
+        rows = _fetch(self._db, sql, _bound(params))
+        return rows[0][0] if rows else None
 
-
-class SqliteTransaction(SqliteStatements):
     async def lock(self, key: int, second: int | None = None) -> None:
         """Nothing to take: ``BEGIN IMMEDIATE`` holds the whole file's write lock."""
 
@@ -96,17 +107,15 @@ class SqliteTransaction(SqliteStatements):
         """Nobody to tell: the file is one process's only (``bot.lockfile``)."""
 
 
-class SqliteDatabase(SqliteStatements):
-    """The one connection, the lock every use of it holds, and the file it must still be."""
+class SqliteDatabase:
+    """The one connection, and the file it must still be writing."""
 
     dialect = SQLITE
 
     def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
-        super().__init__(connection)
+        self.connection = connection
         self.path = path
         self._file = _identity(path)
-        self._lock = asyncio.Lock()
-        self._transaction = SqliteTransaction(connection)
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
@@ -129,41 +138,46 @@ class SqliteDatabase(SqliteStatements):
             raise
         return cls(connection, path)
 
+    async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await run_on_connection(self.connection, fn, *args)
+
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        async with self._lock:
-            return await super().execute(sql, params)
+        return await self._hop(_execute, sql, _bound(params))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        async with self._lock:
-            await super().execute_many(sql, rows)
-
-    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        async with self._lock:
-            return await super().fetch_all(sql, params)
+        await self._hop(_execute_many, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        async with self._lock:
-            return await super().fetch_one(sql, params)
+        rows = await self._hop(_fetch, sql, _bound(params))
+        return rows[0] if rows else None
 
-    @asynccontextmanager
-    async def transaction(self, lock: int | None = None) -> AsyncIterator[Transaction]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT`` under the lock, provided the file at the path is
-        still the one the connection writes; anything raised rolls it all back."""
-        async with self._lock:
-            await self._hop(self._begin)
-            try:
-                yield self._transaction
-            except BaseException:
-                await self._hop(_rollback)
-                raise
-            await self._hop(_commit)
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
+        return await self._hop(_fetch, sql, _bound(params))
 
-    def _begin(self, db: sqlite3.Connection) -> None:
+    async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
+        row = await self.fetch_one(sql, params)
+        return None if row is None else row[0]
+
+    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+        """``work`` whole on the connection's thread, in one hop."""
+        return await self._hop(self._transaction, work)
+
+    def _transaction(self, db: sqlite3.Connection, work: Work[T]) -> T:
         """On the connection's thread (a ``stat`` per transaction, off the event loop):
-        SQLite keeps writing to a deleted file without complaint, so the path is checked."""
+        SQLite keeps writing to a deleted file without complaint, so the path is checked
+        first. ``BEGIN IMMEDIATE`` … ``COMMIT``; anything raised rolls it all back, and so
+        does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
         db.execute("BEGIN IMMEDIATE")
+        try:
+            result = completed(work(SqliteTransaction(db)))
+            db.commit()
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
+        return result
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
         """Nothing to follow: every change is this process's own."""
@@ -191,20 +205,6 @@ def _fetch(db: sqlite3.Connection, sql: str, params: dict[str, Any]) -> list[Row
         return cursor.fetchall()
     finally:
         cursor.close()
-
-
-def _rollback(db: sqlite3.Connection) -> None:
-    if db.in_transaction:
-        db.rollback()
-
-
-def _commit(db: sqlite3.Connection) -> None:
-    """A commit that fails (the file turned read-only) leaves nothing behind."""
-    try:
-        db.commit()
-    except BaseException:
-        _rollback(db)
-        raise
 
 
 async def _use_wal(db: aiosqlite.Connection) -> None:

@@ -11,7 +11,7 @@ from bot.models import (
     TableSettings,
 )
 from bot.store.base import Part
-from bot.store.database import Row
+from bot.store.database import Row, Transaction
 from rules.donjon import START_LEVEL
 
 # The columns a table's setters write, each by its own method.
@@ -37,13 +37,17 @@ class Tables(Part):
         assert column in TABLE_COLUMNS
         values: dict[str, Any] = {"channel_id": channel_id, "guild_id": guild_id, "donjon_level": START_LEVEL}
         values |= {"created_at": self._now(), column: value}
-        async with self.db.transaction() as tx:
+
+        async def update(tx: Transaction) -> Row | None:
             row = await tx.fetch_one(
                 f"INSERT INTO tables ({', '.join(values)}) VALUES ({', '.join(f':{c}' for c in values)}) "
                 f"ON CONFLICT (channel_id) DO UPDATE SET {column} = excluded.{column} RETURNING *",
                 values,
             )
             await tx.announce(channel_id)
+            return row
+
+        row = await self.db.transact(update)
         assert row is not None
         self._changed(channel_id)
         return table_of(row)
