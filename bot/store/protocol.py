@@ -1,6 +1,6 @@
 """The store's public interface: what the bot (cogs, boards, readers) may ask of it.
 
-A protocol, so the type checker holds every implementation to it (``bot.store.SqlStore``
+A protocol, so the type checker holds every implementation to it (``bot.store.sql.SqlStore``
 is the one there is) and callers type against it alone; a leaf module, importing nothing
 of the store but its foundation types (the rest under ``TYPE_CHECKING``).
 ``Store.open`` opens the implementation.
@@ -44,7 +44,7 @@ class Store(Protocol):
     @classmethod
     async def open(cls, path: Path | str, clock: Clock = utc_now) -> Store:
         """The store ``path`` names (a ``postgresql://`` URL or an SQLite file), migrated."""
-        from bot.store import SqlStore
+        from bot.store.sql import SqlStore
 
         return await SqlStore.open(path, clock)
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -766,3 +767,49 @@ async def test_sheets_one_active_per_player_their_pools_in_the_same_operation(st
     await store.apply(op(5, Change("impulso", 3)))
     await store.apply(replace(op(6), reset=Reset(keep_pools=("pg_ficha",))))
     assert await store.pool(CHANNEL, "pg_ficha", first) == 12 and await store.pool(CHANNEL, "impulso") == 0
+
+
+async def test_a_tables_context_is_its_table_and_pools_read_in_one_statement(store: Store) -> None:
+    """``Store.context``: what ``table_or_default`` and ``pools`` answer, in one statement."""
+    empty = await store.context(CHANNEL, 5)
+    assert empty.table == await store.table_or_default(CHANNEL, 5) and empty.pools == ()
+    await store.set_gm(CHANNEL, 5, 9)
+    await store.apply(op(1, Change("impulso", 3), Change("determinacion", 1, owner_id=7)))
+    statements = []
+    read = store._fetchall  # type: ignore[attr-defined]
+
+    async def counted(sql, params=()):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return await read(sql, params)
+
+    store._fetchall = counted  # type: ignore[attr-defined]
+    context = await store.context(CHANNEL, 5)
+    assert len(statements) == 1
+    assert context.table == await store.table(CHANNEL)
+    assert list(context.pools) == await store.pools(CHANNEL)
+    assert (
+        context.pool("determinacion", 7) == 1 and context.pool("impulso") == 3 and context.pool("nada") == 0
+    )
+
+
+async def test_an_sqlite_transaction_is_one_hop_and_one_that_would_wait_is_rolled_back(
+    sqlite_store: Store,
+) -> None:
+    """SQLite runs a transaction's coroutine whole on its connection's thread: one that
+    awaited anything but its own statements would let another slip in, so it is refused
+    and nothing it wrote stays."""
+
+    async def waits(tx: Any) -> None:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="awaited something other"):
+        await sqlite_store.db.transact(waits)  # type: ignore[attr-defined]
+    assert await sqlite_store.get_meta("k") is None
+    threads = []
+
+    async def where(tx: Any) -> None:
+        threads.append(threading.get_ident())
+
+    await sqlite_store.db.transact(where)  # type: ignore[attr-defined]
+    assert threads != [threading.get_ident()]
