@@ -43,14 +43,8 @@ class Row(Protocol):
     def __len__(self) -> int: ...
 
 
-class Queries(Protocol):
-    """Statements, on the database (each on its own) or inside a :class:`Transaction`."""
-
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        """Run a statement; the number of rows it changed."""
-        ...
-
-    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None: ...
+class Reads(Protocol):
+    """Reads, on the database (each on its own) or inside a :class:`Transaction`."""
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None: ...
 
@@ -61,8 +55,16 @@ class Queries(Protocol):
         ...
 
 
-class Transaction(Queries, Protocol):
-    """An open transaction: everything in it is written together or not at all."""
+class Transaction(Reads, Protocol):
+    """An open transaction: everything in it is written together or not at all. Writes
+    exist only here, so every one passes the checks a transaction makes (SQLite's: that
+    the file is still the one the connection writes)."""
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        """Run a statement; the number of rows it changed."""
+        ...
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None: ...
 
     async def lock(self, key: int, second: int | None = None) -> None:
         """Order this transaction after every other holding ``key`` (one table's, one
@@ -80,7 +82,7 @@ class Transaction(Queries, Protocol):
 Work: TypeAlias = Callable[[Transaction], Coroutine[Any, Any, T]]
 
 
-class Database(Queries, Protocol):
+class Database(Reads, Protocol):
     """One database: its dialect, its transactions, and how it ends."""
 
     dialect: Dialect
@@ -112,7 +114,6 @@ class Dialect:
     list parameter.
     """
 
-    name: str
     migrations: tuple[tuple[str, ...], ...]
     version_setup: tuple[str, ...]
     read_version: str

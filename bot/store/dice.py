@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from bot.store.base import Part
-from bot.store.database import Queries
+from bot.store.database import Transaction
 
 
 async def count_dice(
-    tx: Queries,
+    tx: Transaction,
     day: str,
     channel_id: int,
     user_id: int,

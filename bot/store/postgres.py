@@ -48,7 +48,6 @@ Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 
 POSTGRES = Dialect(
-    name="postgresql",
     migrations=POSTGRES_MIGRATIONS,
     version_setup=(VERSION_TABLE,),
     read_version="SELECT coalesce(max(version), 0) FROM schema_version",
@@ -100,20 +99,11 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
     statement run on its own, one in two of a read's."""
 
 
-class PostgresStatements:
-    """Statements on a pool (each on a connection it lends) or on one held connection."""
+class PostgresReads:
+    """Reads on a pool (each on a connection it lends) or on one held connection."""
 
     def __init__(self, runner: asyncpg.Pool | Db) -> None:
         self._runner = runner
-
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        text, names = translated(sql)
-        return count(await self._runner.execute(text, *_args(names, params)))
-
-    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        text, names = translated(sql)
-        if rows:
-            await self._runner.executemany(text, [_args(names, r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         text, names = translated(sql)
@@ -129,11 +119,20 @@ class PostgresStatements:
         return await self._runner.fetchval(text, *_args(names, params))
 
 
-class PostgresTransaction(PostgresStatements):
+class PostgresTransaction(PostgresReads):
     def __init__(self, connection: Db, origin: str) -> None:
         super().__init__(connection)
         self._connection = connection
         self._origin = origin
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        text, names = translated(sql)
+        return count(await self._connection.execute(text, *_args(names, params)))
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        text, names = translated(sql)
+        if rows:
+            await self._connection.executemany(text, [_args(names, r) for r in rows])
 
     async def lock(self, key: int, second: int | None = None) -> None:
         """The transaction-scoped advisory lock of ``key`` (or of the pair, each folded
@@ -149,7 +148,7 @@ class PostgresTransaction(PostgresStatements):
         await announce(self._connection, channel_id, self._origin)
 
 
-class PostgresDatabase(PostgresStatements):
+class PostgresDatabase(PostgresReads):
     """A pool of connections, and the one listening to the other processes."""
 
     dialect = POSTGRES

@@ -36,7 +36,6 @@ BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
 
 SQLITE = Dialect(
-    name="sqlite",
     migrations=MIGRATIONS,
     version_setup=(),
     read_version="PRAGMA user_version",
@@ -140,12 +139,6 @@ class SqliteDatabase:
 
     async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
         return await run_on_connection(self.connection, fn, *args)
-
-    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        return await self._hop(_execute, sql, _bound(params))
-
-    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        await self._hop(_execute_many, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         rows = await self._hop(_fetch, sql, _bound(params))
