@@ -12,9 +12,11 @@ through two processes at once, each with half the tables (as two shard processes
 share the database). Where the time goes: every store call is timed, so the table shows
 the store's cost per interaction (the sum of store time over the interactions; calls
 overlap, so it is not a share of the wall clock) and how many store calls an interaction
-makes. A last row runs PostgreSQL with ``synchronous_commit = off``: the guarantee SQLite
-gives in WAL mode with ``synchronous = NORMAL`` (a crashed process loses nothing; a power
-cut may lose the last commits, never consistency), so that row is the like-for-like one.
+makes, and how many SQL statements it runs (``bench/counting.py``: SQLite's trace
+callback, asyncpg's query logger; transaction control apart). A last row runs PostgreSQL
+with ``synchronous_commit = off``: the guarantee SQLite gives in WAL mode with
+``synchronous = NORMAL`` (a crashed process loses nothing; a power cut may lose the last
+commits, never consistency), so that row is the like-for-like one.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import asyncpg
 
+from bench.counting import Statements, count_sqlite, counting_postgres
 from bot.store import Store
 from tests.support import payloads
 from tests.support.harness import Harness
@@ -72,7 +75,13 @@ class StoreClock:
 
 async def measure(name: str, target: Path | str, count: int) -> str:
     harness = Harness(target, seed=count)
-    bot = await harness.start()
+    statements = Statements()
+    if isinstance(target, Path):
+        bot = await harness.start()
+        await count_sqlite(bot.store, statements)
+    else:
+        with counting_postgres(statements):
+            bot = await harness.start()
     clock = StoreClock()
     clock.wrap(bot.store)
     tables = make_tables(count)
@@ -83,6 +92,7 @@ async def measure(name: str, target: Path | str, count: int) -> str:
     return (
         f"| {name} | {count} | {per} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
         f"{report.percentile(0.99):.1f} ms | {clock.seconds / per * 1000:.2f} ms | {clock.calls / per:.1f} | "
+        f"{(statements.total - statements.control) / per:.1f} + {statements.control / per:.1f} | "
         f"{'all hold' if not problems else f'{len(problems)} broken'} |"
     )
 
@@ -115,7 +125,7 @@ async def two_processes(url: str, count: int) -> str:
     problems = sum(h["problems"] for h in halves)
     return (
         f"| PostgreSQL, 2 processes | {count} | {report.interactions} | {report.rate:,.0f}/s | "
-        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | — | — | "
+        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | — | — | — | "
         f"{'all hold' if not problems else f'{problems} broken'} |"
     )
 
@@ -135,9 +145,9 @@ async def main(sizes: list[int]) -> None:
     try:
         print(
             "| backend | tables | interactions | throughput | p50 | p99 | store time per interaction "
-            "| store calls per interaction | invariants |"
+            "| store calls per interaction | statements per interaction (+ BEGIN/COMMIT…) | invariants |"
         )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for count in sizes:
             with tempfile.TemporaryDirectory() as folder:
                 print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)

@@ -209,8 +209,8 @@ async def main() -> None:
         assert h.bot is not None
         trace = Trace()
         # The sqlite3 connection under aiosqlite; the callback runs on its thread.
-        raw = h.bot.store._db._conn
-        await h.bot.store._db._execute(raw.set_trace_callback, trace)
+        raw = h.bot.store.db.connection._conn
+        await h.bot.store.db.connection._execute(raw.set_trace_callback, trace)
         counts = await play(h, trace)
         await h.close()
     if "--statements" in sys.argv:

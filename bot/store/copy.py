@@ -1,24 +1,22 @@
 """Copying an SQLite database into an empty PostgreSQL one (``python -m bot.migrate``).
 
 Every table the SQLite file has (tables, pools, the ledger, operations, rolls, reveals,
-meta, and whatever later migrations add) is copied row for row, ids included, inside one
-PostgreSQL transaction that commits only when the checks pass: the same number of rows in
-every table on both sides, and the same ledger sum for every table's pool on both sides.
+meta, and whatever later migrations add) is copied row for row, ids included, through the
+store's database interface (``bot.store.database``), inside one PostgreSQL transaction
+that commits only when the checks pass: the same number of rows in every table on both
+sides, and the same ledger sum for every table's pool on both sides.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import asyncpg
-
-from bot.store import Store
+from bot.store import SqlStore
+from bot.store.database import Database, Row, Transaction
 
 # Each table's pools' ledger sums: the same text on both sides.
 LEDGER_SUMS = "SELECT channel_id, pool, owner_id, sum(delta) FROM ledger GROUP BY channel_id, pool, owner_id"
@@ -64,60 +62,77 @@ class Snapshot:
 
 async def copy(source: Path, target: str) -> Copied:
     """Copy ``source`` (an SQLite file) into ``target`` (a PostgreSQL URL); see the module.
-    Both are opened as the bot opens them first, so both are at the latest schema version."""
-    await (await Store.open(source)).close()
-    await (await Store.open(target)).close()
-    snapshot = _read(source)
-    connection = await asyncpg.connect(target)
+    Both are opened as the bot opens them (the store's own adapters, the same interface the
+    bot writes through), so both are at the latest schema version."""
+    reader = await SqlStore.open(source)
     try:
-        async with connection.transaction():
-            for name in snapshot.rows:
-                if await connection.fetchval(f'SELECT EXISTS (SELECT 1 FROM "{name}")'):
-                    raise NotEmpty(name)
-            for name, rows in snapshot.rows.items():
-                await _copy_table(connection, name, snapshot.columns[name], rows)
-            return await _check(connection, snapshot)
+        writer = await SqlStore.open(target)
+        try:
+            return await _copy(reader.db, writer.db)
+        finally:
+            await writer.close()
     finally:
-        await connection.close()
+        await reader.close()
 
 
-def _read(source: Path) -> Snapshot:
-    tables = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
-    with contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as db:
-        names = [str(r[0]) for r in db.execute(tables)]
-        return Snapshot(
-            columns={n: [str(c[1]) for c in db.execute(f'PRAGMA table_info("{n}")')] for n in names},
-            rows={n: [tuple(r) for r in db.execute(f'SELECT * FROM "{n}"')] for n in names},
-            sums=_sums(db.execute(LEDGER_SUMS).fetchall()),
+async def _copy(source: Database, target: Database) -> Copied:
+    snapshot = await _read(source)
+
+    async def write(tx: Transaction) -> Copied:
+        for name in snapshot.rows:
+            if await tx.fetch_value(f'SELECT EXISTS (SELECT 1 FROM "{name}")'):
+                raise NotEmpty(name)
+        for name, rows in snapshot.rows.items():
+            await _copy_table(tx, name, snapshot.columns[name], rows)
+        return await _check(tx, snapshot)
+
+    return await target.transact(write)
+
+
+async def _read(db: Database) -> Snapshot:
+    """Every table of the SQLite file in creation order (referenced tables first)."""
+    names = [
+        str(r[0])
+        for r in await db.fetch_all(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid"
         )
+    ]
+    columns = {n: [str(c[1]) for c in await db.fetch_all(f'PRAGMA table_info("{n}")')] for n in names}
+    rows = {n: [tuple(r) for r in await db.fetch_all(f'SELECT * FROM "{n}"')] for n in names}
+    return Snapshot(columns, rows, _sums(await db.fetch_all(LEDGER_SUMS)))
 
 
-async def _copy_table(
-    db: asyncpg.Connection, name: str, columns: list[str], rows: list[tuple[Any, ...]]
-) -> None:
-    """COPY the rows in, SQLite's 0/1 turned into booleans where PostgreSQL has them, then
+async def _copy_table(tx: Transaction, name: str, columns: list[str], rows: list[tuple[Any, ...]]) -> None:
+    """Insert the rows, SQLite's 0/1 turned into booleans where PostgreSQL has them, then
     move the table's identity past the ids copied."""
     types = {
         str(r[0]): str(r[1])
-        for r in await db.fetch(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1", name
+        for r in await tx.fetch_all(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = :name",
+            {"name": name},
         )
     }
     for row in rows:
         for column, value in zip(columns, row, strict=True):
             if holds_nul(value, types.get(column) == "jsonb"):
                 raise Unstorable(name, row_name(columns, row), column)
-    booleans = [i for i, c in enumerate(columns) if types.get(c) == "boolean"]
-    records = [
-        tuple(bool(v) if i in booleans and v is not None else v for i, v in enumerate(r)) for r in rows
-    ]
-    if records:
-        await db.copy_records_to_table(name, records=records, columns=columns)
-    for (column,) in await db.fetch(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = $1 AND is_identity = 'YES'",
-        name,
+    booleans = {c for c in columns if types.get(c) == "boolean"}
+    await tx.execute_many(
+        f'INSERT INTO "{name}" ({", ".join(f"{chr(34)}{c}{chr(34)}" for c in columns)}) '
+        f"VALUES ({', '.join(f':c{i}' for i in range(len(columns)))})",
+        [
+            {
+                f"c{i}": bool(v) if c in booleans and v is not None else v
+                for i, (c, v) in enumerate(zip(columns, r, strict=True))
+            }
+            for r in rows
+        ],
+    )
+    for (column,) in await tx.fetch_all(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = :name AND is_identity = 'YES'",
+        {"name": name},
     ):
-        await db.execute(
+        await tx.execute(
             f"SELECT setval(pg_get_serial_sequence('{name}', '{column}'), "
             f'coalesce((SELECT max("{column}") FROM "{name}"), 0) + 1, false)'
         )
@@ -148,19 +163,19 @@ def row_name(columns: list[str], row: tuple[Any, ...]) -> str:
     return ", ".join(f"{c} {str(v).replace(chr(0), '')[:40]}" for c, v in list(values.items())[:3])
 
 
-async def _check(db: asyncpg.Connection, snapshot: Snapshot) -> Copied:
+async def _check(tx: Transaction, snapshot: Snapshot) -> Copied:
     """Row counts and ledger sums, compared inside the copy's transaction."""
     copied = Copied()
     for name, source_rows in snapshot.rows.items():
-        count = int(await db.fetchval(f'SELECT count(*) FROM "{name}"'))
+        count = int(await tx.fetch_value(f'SELECT count(*) FROM "{name}"'))
         if count != len(source_rows):
             raise Mismatch(f"{name}: {len(source_rows)} rows in SQLite, {count} in PostgreSQL")
         copied.rows[name] = count
-    if _sums(await db.fetch(LEDGER_SUMS)) != snapshot.sums:
+    if _sums(await tx.fetch_all(LEDGER_SUMS)) != snapshot.sums:
         raise Mismatch("the ledger sums differ")
     copied.sums = len(snapshot.sums)
     return copied
 
 
-def _sums(rows: Iterable[sqlite3.Row | asyncpg.Record | tuple[Any, ...]]) -> dict[tuple[int, str, int], int]:
+def _sums(rows: Iterable[Row]) -> dict[tuple[int, str, int], int]:
     return {(int(r[0]), str(r[1]), int(r[2])): int(r[3]) for r in rows}

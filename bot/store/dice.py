@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sqlite3
+from bot.store.base import Part
+from bot.store.database import Transaction
 
-from bot.store.connection import Connection
 
-
-def count_dice(
-    db: sqlite3.Connection,
+async def count_dice(
+    tx: Transaction,
     day: str,
     channel_id: int,
     user_id: int,
@@ -20,12 +19,17 @@ def count_dice(
     """Inside the transaction of the roll (or the change, or the reveal) that showed them
     (a replay records nothing twice): add ``dice`` to the day's counts. A private roll's
     are kept apart: only its roller's own statistics read them."""
-    db.executemany(
+    rows = [
+        {"day": day, "channel": channel_id, "user": user_id, "system": system, "sides": s, "face": f}
+        | {"private": private, "count": n}
+        for (s, f), n in tally(dice).items()
+    ]
+    await tx.execute_many(
         "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, private, count) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "VALUES (:day, :channel, :user, :system, :sides, :face, :private, :count) "
         "ON CONFLICT (day, channel_id, user_id, system, sides, face, private) "
-        "DO UPDATE SET count = count + excluded.count",
-        [(day, channel_id, user_id, system, s, f, private, n) for (s, f), n in tally(dice).items()],
+        "DO UPDATE SET count = dice_counts.count + excluded.count",
+        rows,
     )
 
 
@@ -37,7 +41,7 @@ def tally(dice: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:
     return faces
 
 
-class Dice(Connection):
+class Dice(Part):
     async def dice_counts(
         self, since_day: str, user_id: int | None = None, channel_id: int | None = None
     ) -> dict[tuple[str, int], dict[int, int]]:
@@ -46,8 +50,9 @@ class Dice(Connection):
         their roller's own (a table's or the bot's would tell them by difference)."""
         rows = await self._fetchall(
             "SELECT system, sides, face, sum(count) FROM dice_counts WHERE day >= :since "
-            "AND (:user IS NULL OR user_id = :user) AND (:channel IS NULL OR channel_id = :channel) "
-            "AND (:user IS NOT NULL OR NOT private) "
+            "AND (CAST(:user AS BIGINT) IS NULL OR user_id = :user) "
+            "AND (CAST(:channel AS BIGINT) IS NULL OR channel_id = :channel) "
+            "AND (CAST(:user AS BIGINT) IS NOT NULL OR NOT private) "
             "GROUP BY system, sides, face",
             {"since": since_day, "user": user_id, "channel": channel_id},
         )

@@ -4,7 +4,6 @@ change, and each operation's outcome kept under its interaction id (a replay cha
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import asdict
 
 from bot.kinds import SHEET_POOLS
@@ -22,7 +21,8 @@ from bot.models import (
     SheetUpdate,
     Undo,
 )
-from bot.store.connection import Connection
+from bot.store.base import Part
+from bot.store.database import Dialect, Transaction
 from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -30,29 +30,29 @@ POOL_MAX = 1_000_000
 # A ledger row tells the GM's secret when it changes an NPC sheet's own pool (its hit
 # points, its Heridas, Provisiones and Riqueza: docs/decisiones.md), or reverts such a
 # row. Marked as it is written (``ledger.gm_only``), so hiding it never depends on the
-# sheet still being there (PostgreSQL's twin: bot/store/postgres.py).
+# sheet still being there.
 GM_ONLY = (
-    "(:sheet_pool AND EXISTS (SELECT 1 FROM sheets WHERE id = :owner AND channel_id = :channel AND npc)) "
-    "OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
+    "(CAST(:sheet_pool AS BOOLEAN) AND EXISTS (SELECT 1 FROM sheets WHERE id = :owner "
+    "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
 )
 
 
-class Pools(Connection):
+class Pools(Part):
     """Pools and the ledger: every change one operation, recorded under its interaction id."""
 
     async def pools(self, channel_id: int) -> list[PoolValue]:
         rows = await self._fetchall(
-            "SELECT pool, owner_id, value FROM pools WHERE channel_id = ? ORDER BY pool, owner_id",
-            (channel_id,),
+            "SELECT pool, owner_id, value FROM pools WHERE channel_id = :channel ORDER BY pool, owner_id",
+            {"channel": channel_id},
         )
         return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]
 
     async def pool(self, channel_id: int, pool: str, owner_id: int = 0) -> int:
-        row = await self._fetchone(
-            "SELECT value FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
-            (channel_id, pool, owner_id),
+        value = await self._fetchvalue(
+            "SELECT value FROM pools WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner",
+            {"channel": channel_id, "pool": pool, "owner": owner_id},
         )
-        return 0 if row is None else int(row[0])
+        return 0 if value is None else int(value)
 
     async def apply(self, op: Operation) -> Outcome:
         """Apply every change of ``op`` or none, once per interaction id.
@@ -60,42 +60,61 @@ class Pools(Connection):
         Each change is one conditional UPDATE (the bound is in its WHERE clause, so no
         value is read and written back); a refusal rolls the whole operation back. The
         outcome, applied or refused, is stored under the interaction id: a replay gets
-        the first answer with ``replayed`` set and changes nothing.
+        the first answer with ``replayed`` set and changes nothing. The table's lock
+        orders its operations (PostgreSQL; SQLite's transactions are one at a time).
         """
-        outcome = await self._write(self._apply, op)
+
+        async def operate(tx: Transaction) -> Outcome:
+            outcome = await self._apply(tx, op)
+            if isinstance(outcome, Applied) and not outcome.replayed:
+                await tx.announce(op.channel_id)
+            return outcome
+
+        outcome = await self._transact(operate, lock=op.channel_id)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return outcome
 
-    def _apply(self, db: sqlite3.Connection, op: Operation) -> Outcome:
-        first = self._recorded(db, op.interaction_id, op.step)
+    async def _apply(self, tx: Transaction, op: Operation) -> Outcome:
+        """``apply`` inside a transaction that holds the table's lock already."""
+        first = await self._recorded(tx, op.interaction_id, op.step)
         if first is not None:
             return first
-        self._ensure_table(db, op.channel_id, op.guild_id)
-        db.execute("SAVEPOINT changes")
-        outcome = self._changes(db, op)
-        if isinstance(outcome, Refused):
-            db.execute("ROLLBACK TO changes")
-        db.execute("RELEASE changes")
-        db.execute(
+        if not may_refuse(op):
+            outcome = await self._changes(tx, op)
+        else:
+            if op.changes or op.undo is not None or op.reset is not None:
+                await self._ensure_table(tx, op.channel_id, op.guild_id)
+            await tx.execute("SAVEPOINT changes")
+            outcome = await self._changes(tx, op)
+            if isinstance(outcome, Refused):
+                await tx.execute("ROLLBACK TO SAVEPOINT changes")
+            await tx.execute("RELEASE SAVEPOINT changes")
+        await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (op.interaction_id, op.step, op.channel_id, encode_outcome(outcome), self._now()),
+            "VALUES (:interaction, :step, :channel, :outcome, :now)",
+            {
+                "interaction": op.interaction_id,
+                "step": op.step,
+                "channel": op.channel_id,
+                "outcome": encode_outcome(outcome),
+                "now": self._now(),
+            },
         )
         return outcome
 
-    def _changes(self, db: sqlite3.Connection, op: Operation) -> Outcome:
+    async def _changes(self, tx: Transaction, op: Operation) -> Outcome:
         record_id = None
         if op.record_update is not None:
-            refused = self._update_record(db, op, op.record_update)
+            refused = await self._update_record(tx, op, op.record_update)
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
-        if op.sheet_update is not None and not self._update_sheet_file(db, op.sheet_update):
+        if op.sheet_update is not None and not await self._update_sheet_file(tx, op.sheet_update):
             return Refused("fichas.busy", "", 0, 0, 0)
         changes = op.changes
         if op.undo is not None:
-            reverted = self._undo_plan(db, op.channel_id, op.undo)
+            reverted = await self._undo_plan(tx, op.channel_id, op.undo)
             if isinstance(reverted, Refused):
                 return reverted
             if not reverted:
@@ -103,106 +122,99 @@ class Pools(Connection):
             changes += reverted
         retired = 0
         if op.reset is not None:
-            changes += self._reset_plan(db, op.channel_id, op.reset.keep_pools)
-            retired = db.execute(
-                "UPDATE records SET retired = 1 WHERE channel_id = ? AND NOT retired "
-                f"AND kind NOT IN ({', '.join('?' for _ in op.reset.keep)})",
-                (op.channel_id, *op.reset.keep),
-            ).rowcount
+            changes += await self._reset_plan(tx, op.channel_id, op.reset.keep_pools)
+            retired = await tx.execute(
+                "UPDATE records SET retired = true WHERE channel_id = :channel AND NOT retired "
+                f"AND NOT ({self.db.dialect.among('kind', 'keep')})",
+                {"channel": op.channel_id, "keep": list(op.reset.keep)},
+            )
         states: list[PoolState] = []
         for change in changes:
-            result = self._change(db, op, change)
+            result = await self._change(tx, op, change)
             if isinstance(result, Refused):
                 return result
             states.append(result)
         if op.new_record is not None:
-            record_id = self._insert_record(db, op.channel_id, op.interaction_id, op.new_record)
+            record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record)
         return Applied(tuple(states), record_id=record_id, retired=retired)
 
-    def _undo_plan(self, db: sqlite3.Connection, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
+    async def _undo_plan(self, tx: Transaction, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
         """The compensating changes for the last operation not yet reverted (that touched
-        the pool, when one is named). Reading here is safe: the write lock is held. Refused
-        when that operation also wrote a sheet's file (``undo.final``), which compensating
-        rows cannot take back."""
+        the pool, when one is named). Reading here is safe: the table's lock is held.
+        Refused when that operation also wrote a sheet's file (``undo.final``), which
+        compensating rows cannot take back."""
         live = "undoes IS NULL AND NOT EXISTS (SELECT 1 FROM ledger AS u WHERE u.undoes = ledger.id)"
-        cursor = db.execute(
-            f"SELECT interaction_id FROM ledger WHERE channel_id = :channel AND {live} "
-            "AND (:pool IS NULL OR pool = :pool) AND (:owner IS NULL OR owner_id = :owner) "
-            "ORDER BY id DESC LIMIT 1",
+        rows = await tx.fetch_all(
+            "SELECT id, pool, owner_id, delta, reason FROM ledger WHERE channel_id = :channel "
+            f"AND {live} AND interaction_id = (SELECT interaction_id FROM ledger WHERE channel_id = :channel "
+            f"AND {live} AND (CAST(:pool AS TEXT) IS NULL OR pool = :pool) "
+            "AND (CAST(:owner AS BIGINT) IS NULL OR owner_id = :owner) ORDER BY id DESC LIMIT 1) ORDER BY id",
             {"channel": channel_id, "pool": undo.pool, "owner": undo.owner_id},
         )
-        last = cursor.fetchone()
-        if last is None:
-            return ()
-        cursor = db.execute(
-            "SELECT id, pool, owner_id, delta, reason FROM ledger "
-            f"WHERE channel_id = ? AND interaction_id = ? AND {live} ORDER BY id",
-            (channel_id, last[0]),
-        )
-        rows = cursor.fetchall()
         if any(r["reason"] in undo.final for r in rows):
             return Refused("mesa.deshacer.final", "", 0, 0, 0)
         return tuple(Change(r["pool"], -r["delta"], owner_id=r["owner_id"], undoes=r["id"]) for r in rows)
 
-    def _reset_plan(
-        self, db: sqlite3.Connection, channel_id: int, keep: tuple[str, ...] = ()
+    async def _reset_plan(
+        self, tx: Transaction, channel_id: int, keep: tuple[str, ...] = ()
     ) -> tuple[Change, ...]:
-        cursor = db.execute(
-            "SELECT pool, owner_id FROM pools WHERE channel_id = ? AND value <> 0 "
-            "AND pool NOT IN (SELECT value FROM json_each(?)) ORDER BY pool, owner_id",
-            (channel_id, json.dumps(list(keep))),
+        rows = await tx.fetch_all(
+            "SELECT pool, owner_id FROM pools WHERE channel_id = :channel AND value <> 0 "
+            f"AND NOT ({self.db.dialect.among('pool', 'keep')}) ORDER BY pool, owner_id",
+            {"channel": channel_id, "keep": list(keep)},
         )
-        rows = cursor.fetchall()
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    def _update_record(self, db: sqlite3.Connection, op: Operation, update: RecordUpdate) -> Refused | None:
+    async def _update_record(self, tx: Transaction, op: Operation, update: RecordUpdate) -> Refused | None:
         """Move the record on from the version read, and count the dice the change threw
         (a secret roll's wait for its reveal: they count then, with the rest)."""
-        cursor = db.execute(
-            "UPDATE records SET data = ?, version = version + 1 WHERE id = ? AND version = ? AND NOT retired "
-            "RETURNING secret",
-            (json.dumps(update.data), update.record_id, update.version),
+        updated = await tx.fetch_one(
+            "UPDATE records SET data = :data, version = version + 1 WHERE id = :id AND version = :version "
+            "AND NOT retired RETURNING secret",
+            {"data": json.dumps(update.data), "id": update.record_id, "version": update.version},
         )
-        updated = cursor.fetchone()
         if updated is not None:
             if not updated[0]:
-                count_dice(db, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
+                await count_dice(tx, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
             return None
-        cursor = db.execute("SELECT 1 FROM records WHERE id = ? AND NOT retired", (update.record_id,))
-        exists = cursor.fetchone()
-        key = "roll.stale" if exists else "error.roll_gone"
-        return Refused(key, "", 0, 0, 0)
-
-    def _update_sheet_file(self, db: sqlite3.Connection, update: SheetUpdate) -> bool:
-        cursor = db.execute(
-            "UPDATE sheets SET data = ?, version = version + 1 WHERE id = ? AND version = ? RETURNING id",
-            (json.dumps(update.data, ensure_ascii=False), update.sheet_id, update.version),
+        exists = await tx.fetch_value(
+            "SELECT 1 FROM records WHERE id = :id AND NOT retired", {"id": update.record_id}
         )
-        return cursor.fetchone() is not None
+        return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
 
-    def _insert_record(
-        self, db: sqlite3.Connection, channel_id: int, interaction_id: int, record: NewRecord
+    async def _update_sheet_file(self, tx: Transaction, update: SheetUpdate) -> bool:
+        updated = await tx.fetch_value(
+            "UPDATE sheets SET data = :data, version = version + 1 WHERE id = :id AND version = :version "
+            "RETURNING id",
+            {
+                "data": json.dumps(update.data, ensure_ascii=False),
+                "id": update.sheet_id,
+                "version": update.version,
+            },
+        )
+        return updated is not None
+
+    async def _insert_record(
+        self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord
     ) -> int:
         """A secret roll is secret from its first write: nothing reads it as public before
         it is revealed, and its dice are counted then (bot/reveal.py)."""
-        cursor = db.execute(
+        record_id = await tx.fetch_value(
             "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, secret, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                channel_id,
-                interaction_id,
-                record.user_id,
-                record.kind,
-                json.dumps(record.data),
-                record.secret,
-                self._now(),
-            ),
+            "VALUES (:channel, :interaction, :user, :kind, :data, :secret, :now) RETURNING id",
+            {
+                "channel": channel_id,
+                "interaction": interaction_id,
+                "user": record.user_id,
+                "kind": record.kind,
+                "data": json.dumps(record.data),
+                "secret": record.secret,
+                "now": self._now(),
+            },
         )
-        row = cursor.fetchone()
-        assert row is not None
         if not record.secret:
-            count_dice(
-                db,
+            await count_dice(
+                tx,
                 self._day(),
                 channel_id,
                 record.user_id,
@@ -210,31 +222,23 @@ class Pools(Connection):
                 record.dice,
                 private=record.private,
             )
-        return int(row[0])
+        return int(record_id)
 
-    def _recorded(self, db: sqlite3.Connection, interaction_id: int, step: int) -> Outcome | None:
-        cursor = db.execute(
-            "SELECT outcome FROM operations WHERE interaction_id = ? AND step = ?", (interaction_id, step)
+    async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
+        text = await tx.fetch_value(
+            "SELECT outcome FROM operations WHERE interaction_id = :interaction AND step = :step",
+            {"interaction": interaction_id, "step": step},
         )
-        row = cursor.fetchone()
-        return None if row is None else decode_outcome(row[0])
+        return None if text is None else decode_outcome(text)
 
-    def _change(self, db: sqlite3.Connection, op: Operation, change: Change) -> PoolState | Refused:
-        db.execute(
-            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (?, ?, ?, 0) "
+    async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
+        await tx.execute(
+            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
             "ON CONFLICT DO NOTHING",
-            (op.channel_id, change.pool, change.owner_id),
+            {"channel": op.channel_id, "pool": change.pool, "owner": change.owner_id},
         )
-        target = "value + :delta"
-        if change.set_to is not None:
-            target = ":set_to"
-        elif change.clamp:
-            target = "max(0, min(coalesce(:cap, cap, value + :delta), value + :delta))"
-        cursor = db.execute(
-            f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce(:cap, cap) "
-            "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
-            f"AND {target} >= 0 AND {target} <= min(coalesce(:cap, cap, :max), :max) "
-            "RETURNING value, applied",
+        row = await tx.fetch_one(
+            changed_pool(self.db.dialect, change),
             {
                 "delta": change.delta,
                 "set_to": change.set_to,
@@ -245,12 +249,11 @@ class Pools(Connection):
                 "max": POOL_MAX,
             },
         )
-        row = cursor.fetchone()
         if row is None:
-            return self._refusal(db, op.channel_id, change)
+            return await self._refusal(tx, op.channel_id, change)
         value, applied = int(row[0]), int(row[1])
         if applied:
-            db.execute(
+            await tx.execute(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
                 "value_after, reason, message_id, created_at, undoes, gm_only) "
                 "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
@@ -273,12 +276,11 @@ class Pools(Connection):
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
 
-    def _refusal(self, db: sqlite3.Connection, channel_id: int, change: Change) -> Refused:
-        cursor = db.execute(
-            "SELECT value, cap FROM pools WHERE channel_id = ? AND pool = ? AND owner_id = ?",
-            (channel_id, change.pool, change.owner_id),
+    async def _refusal(self, tx: Transaction, channel_id: int, change: Change) -> Refused:
+        row = await tx.fetch_one(
+            "SELECT value, cap FROM pools WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner",
+            {"channel": channel_id, "pool": change.pool, "owner": change.owner_id},
         )
-        row = cursor.fetchone()
         return refusal(change, None if row is None else (int(row[0]), row[1]))
 
     async def ledger(
@@ -301,7 +303,8 @@ class Pools(Connection):
             "l.created_at, l.undoes, l.gm_only FROM ledger l LEFT JOIN records r "
             "ON r.interaction_id = l.interaction_id AND r.channel_id = l.channel_id "
             "WHERE l.channel_id = :channel AND l.id < :before "
-            "AND (:pool IS NULL OR l.pool = :pool) AND (:owner IS NULL OR l.owner_id = :owner) "
+            "AND (CAST(:pool AS TEXT) IS NULL OR l.pool = :pool) "
+            "AND (CAST(:owner AS BIGINT) IS NULL OR l.owner_id = :owner) "
             "ORDER BY l.id DESC LIMIT :limit",
             {
                 "channel": channel_id,
@@ -316,16 +319,46 @@ class Pools(Connection):
     async def ledger_pools(self, channel_id: int) -> list[str]:
         """The pools this table's ledger mentions, for the history's filter."""
         rows = await self._fetchall(
-            "SELECT DISTINCT pool FROM ledger WHERE channel_id = ? ORDER BY pool", (channel_id,)
+            "SELECT DISTINCT pool FROM ledger WHERE channel_id = :channel ORDER BY pool",
+            {"channel": channel_id},
         )
         return [r[0] for r in rows]
 
     async def ledger_sums(self, channel_id: int) -> dict[tuple[str, int], int]:
         rows = await self._fetchall(
-            "SELECT pool, owner_id, sum(delta) FROM ledger WHERE channel_id = ? GROUP BY pool, owner_id",
-            (channel_id,),
+            "SELECT pool, owner_id, sum(delta) FROM ledger WHERE channel_id = :channel "
+            "GROUP BY pool, owner_id",
+            {"channel": channel_id},
         )
         return {(r[0], r[1]): int(r[2]) for r in rows}
+
+
+def may_refuse(op: Operation) -> bool:
+    """Whether anything in ``op`` can be refused: an operation that only records a new
+    roll cannot, and needs neither a savepoint to go back to nor the table's row (which
+    only its pools reference)."""
+    return bool(op.changes) or any(
+        part is not None for part in (op.undo, op.reset, op.record_update, op.sheet_update)
+    )
+
+
+def changed_pool(dialect: Dialect, change: Change) -> str:
+    """The conditional UPDATE of one change: its bound (the pool's cap, else the schema's)
+    in the WHERE clause, so nothing is read and written back; what it applied returned."""
+    delta, cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
+    target = f"value + {delta}"
+    if change.set_to is not None:
+        target = "CAST(:set_to AS INTEGER)"
+    elif change.clamp:
+        target = (
+            f"{dialect.greatest}(0, {dialect.least}(coalesce({cap}, cap, value + {delta}), value + {delta}))"
+        )
+    return (
+        f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce({cap}, cap) "
+        "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
+        f"AND {target} >= 0 AND {target} <= {dialect.least}(coalesce({cap}, cap, :max), :max) "
+        "RETURNING value, applied"
+    )
 
 
 def refusal(change: Change, found: tuple[int, int | None] | None) -> Refused:

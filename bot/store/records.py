@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
-
-import asyncpg
 
 from bot.models import (
     Record,
 )
-from bot.store.connection import Connection
+from bot.store.base import Part
+from bot.store.database import Row, Transaction
 from bot.store.dice import count_dice
 
 
-class Records(Connection):
+class Records(Part):
     """Records buttons come back to (rolls, tasks, trackers, sheets, grants) and reveals."""
 
     async def save_record(
@@ -24,31 +22,44 @@ class Records(Connection):
     ) -> int:
         """Save a record once per interaction and return its id."""
 
-        def save(db: sqlite3.Connection) -> int:
-            db.execute(
+        async def save(tx: Transaction) -> int:
+            await tx.execute(
                 "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (interaction_id) DO NOTHING",
-                (channel_id, interaction_id, user_id, kind, json.dumps(data), self._now()),
+                "VALUES (:channel, :interaction, :user, :kind, :data, :now) "
+                "ON CONFLICT (interaction_id) DO NOTHING",
+                {
+                    "channel": channel_id,
+                    "interaction": interaction_id,
+                    "user": user_id,
+                    "kind": kind,
+                    "data": json.dumps(data),
+                    "now": self._now(),
+                },
             )
-            return int(
-                db.execute("SELECT id FROM records WHERE interaction_id = ?", (interaction_id,)).fetchone()[0]
+            record_id = int(
+                await tx.fetch_value(
+                    "SELECT id FROM records WHERE interaction_id = :interaction",
+                    {"interaction": interaction_id},
+                )
             )
+            await tx.announce(channel_id)
+            return record_id
 
-        record_id = await self._write(save)
+        record_id = await self._transact(save)
         self._changed(channel_id)
         return record_id
 
     async def record(self, record_id: int) -> Record | None:
         """A live record; a retired one (the table was reset) no longer exists for buttons."""
-        row = await self._fetchone("SELECT * FROM records WHERE id = ? AND NOT retired", (record_id,))
+        row = await self._fetchone("SELECT * FROM records WHERE id = :id AND NOT retired", {"id": record_id})
         return None if row is None else record_of(row)
 
     async def records(self, channel_id: int, kind: str, limit: int = 500) -> list[Record]:
         """The channel's latest live records of one kind, newest first."""
         rows = await self._fetchall(
-            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
-            "ORDER BY id DESC LIMIT ?",
-            (channel_id, kind, limit),
+            "SELECT * FROM records WHERE channel_id = :channel AND kind = :kind AND NOT retired "
+            "ORDER BY id DESC LIMIT :limit",
+            {"channel": channel_id, "kind": kind, "limit": limit},
         )
         return [record_of(r) for r in rows]
 
@@ -59,7 +70,8 @@ class Records(Connection):
         however many others wrote since."""
         rows = await self._fetchall(
             "SELECT * FROM records WHERE id IN (SELECT max(id) FROM records WHERE channel_id = :channel "
-            "AND kind = :kind AND NOT retired AND (:user IS NULL OR user_id = :user) GROUP BY user_id)",
+            "AND kind = :kind AND NOT retired AND (CAST(:user AS BIGINT) IS NULL OR user_id = :user) "
+            "GROUP BY user_id)",
             {"channel": channel_id, "kind": kind, "user": user_id},
         )
         return {r["user_id"]: record_of(r) for r in rows}
@@ -69,29 +81,32 @@ class Records(Connection):
     ) -> list[Record]:
         """In one query, the channel's live records of ``kind`` whose ``data[field]`` is one of
         ``ids`` (a Dune roll's ``task_id``: every roll that counts towards these tasks)."""
+        # Compared as text on both sides: SQLite's ``->>`` answers a number, PostgreSQL's text.
+        linked = self.db.dialect.among("CAST(data ->> CAST(:field AS TEXT) AS TEXT)", "ids")
         rows = await self._fetchall(
-            "SELECT * FROM records WHERE channel_id = ? AND kind = ? AND NOT retired "
-            "AND json_extract(data, ?) IN (SELECT value FROM json_each(?)) ORDER BY id",
-            (channel_id, kind, f"$.{field}", json.dumps(list(ids))),
+            "SELECT * FROM records WHERE channel_id = :channel AND kind = :kind AND NOT retired "
+            f"AND {linked} ORDER BY id",
+            {"channel": channel_id, "kind": kind, "field": field, "ids": [str(i) for i in ids]},
         )
         return [record_of(r) for r in rows]
 
     async def claim_reveal(self, message_id: int, roll_id: int, actor_id: int) -> bool:
         """Claim the reveal of a secret message; only the first claim wins."""
-
-        def claim(db: sqlite3.Connection) -> bool:
-            cursor = db.execute(
-                "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (message_id) DO NOTHING RETURNING message_id",
-                (message_id, roll_id, actor_id, self._now()),
+        claimed = await self._transact(
+            lambda tx: tx.fetch_value(
+                "INSERT INTO reveals (message_id, roll_id, actor_id, created_at) "
+                "VALUES (:message, :roll, :actor, :now) ON CONFLICT (message_id) DO NOTHING "
+                "RETURNING message_id",
+                {"message": message_id, "roll": roll_id, "actor": actor_id, "now": self._now()},
             )
-            return cursor.fetchone() is not None
-
-        return await self._write(claim)
+        )
+        return claimed is not None
 
     async def release_reveal(self, message_id: int) -> None:
         """Give a reveal back when posting it failed, so the GM can try again."""
-        await self._write(lambda db: db.execute("DELETE FROM reveals WHERE message_id = ?", (message_id,)))
+        await self._transact(
+            lambda tx: tx.execute("DELETE FROM reveals WHERE message_id = :message", {"message": message_id})
+        )
 
     async def set_record_message(
         self,
@@ -109,33 +124,34 @@ class Records(Connection):
         the rows that named its secret message name the table's message instead, and its
         ``dice`` (of ``system``) reach the statistics, once, under its roller."""
 
-        def remember(db: sqlite3.Connection) -> None:
-            before = db.execute(
-                "SELECT message_id, secret FROM records WHERE id = ?", (record_id,)
-            ).fetchone()
-            row = db.execute(
-                "UPDATE records SET message_id = ?, secret = ? WHERE id = ? "
+        async def remember(tx: Transaction) -> None:
+            before = await tx.fetch_one(
+                "SELECT message_id, secret FROM records WHERE id = :id", {"id": record_id}
+            )
+            row = await tx.fetch_one(
+                "UPDATE records SET message_id = :message, secret = :secret WHERE id = :id "
                 "RETURNING channel_id, interaction_id, user_id",
-                (message_id, secret, record_id),
-            ).fetchone()
-            if row is None:
+                {"message": message_id, "secret": secret, "id": record_id},
+            )
+            if row is None or before is None:
                 return
-            db.execute(
-                "UPDATE ledger SET message_id = ? "
-                "WHERE channel_id = ? AND interaction_id = ? AND message_id IS NULL",
-                (message_id, row[0], row[1]),
+            await tx.execute(
+                "UPDATE ledger SET message_id = :message "
+                "WHERE channel_id = :channel AND interaction_id = :interaction AND message_id IS NULL",
+                {"message": message_id, "channel": row[0], "interaction": row[1]},
             )
             if before[1] and not secret:
-                db.execute(
-                    "UPDATE ledger SET message_id = ? WHERE channel_id = ? AND message_id = ?",
-                    (message_id, row[0], before[0]),
+                await tx.execute(
+                    "UPDATE ledger SET message_id = :message "
+                    "WHERE channel_id = :channel AND message_id = :secret",
+                    {"message": message_id, "channel": row[0], "secret": before[0]},
                 )
-                count_dice(db, self._day(), row[0], row[2], system, dice)
+                await count_dice(tx, self._day(), row[0], row[2], system, dice)
 
-        await self._write(remember)
+        await self._transact(remember)
 
 
-def record_of(row: sqlite3.Row | asyncpg.Record) -> Record:
+def record_of(row: Row) -> Record:
     """A stored record as cogs see it (a row of either backend: both read by column name)."""
     return Record(
         row["id"],

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
-from bot.store.connection import Connection
+from bot.store.base import Part
+from bot.store.database import Transaction
 
 # How many rows one pruning transaction deletes, so a large first prune never holds the
 # write lock for long.
@@ -72,7 +70,7 @@ class Pruned:
         return Pruned(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
 
 
-class Pruning(Connection):
+class Pruning(Part):
     """Forgetting what nothing reads any more, in short transactions."""
 
     async def prune(self, retention: Retention) -> Pruned:
@@ -80,8 +78,10 @@ class Pruning(Connection):
         operations_before, records_before, days_before = retention.cutoffs(self._clock())
         total = Pruned()
         while True:
-            batch = await self._write(
-                _prune_batch, operations_before, records_before, retention.kinds, days_before
+            batch = await self._transact(
+                lambda tx: self._prune_batch(
+                    tx, operations_before, records_before, retention.kinds, days_before
+                )
             )
             total += batch
             if not any(astuple(batch)):
@@ -90,44 +90,49 @@ class Pruning(Connection):
     async def forgotten_until(self, channel_id: int) -> str | None:
         """When the newest record pruning forgot at this table was made (ISO, UTC), if any:
         rolls made until then may be gone."""
-        return await self.get_meta(forgotten_key(channel_id))
+        value = await self._fetchvalue(
+            "SELECT value FROM meta WHERE key = :key", {"key": forgotten_key(channel_id)}
+        )
+        return None if value is None else str(value)
 
-    if TYPE_CHECKING:
-
-        async def get_meta(self, key: str) -> str | None: ...
-
-
-def _prune_batch(
-    db: sqlite3.Connection,
-    operations_before: str,
-    records_before: str,
-    kinds: tuple[str, ...],
-    days_before: str,
-) -> Pruned:
-    """One batch of :meth:`Store.prune`, on the connection's thread."""
-    operations = db.execute(
-        "DELETE FROM operations WHERE rowid IN (SELECT rowid FROM operations WHERE created_at < ? LIMIT ?)",
-        (operations_before, PRUNE_BATCH),
-    ).rowcount
-    gone = db.execute(
-        "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < ? "
-        "AND (retired OR (kind IN (SELECT value FROM json_each(?)) "
-        "AND json_extract(data, '$.task_id') IS NULL)) LIMIT ?) RETURNING channel_id, created_at",
-        (records_before, json.dumps(list(kinds)), PRUNE_BATCH),
-    ).fetchall()
-    db.executemany(
-        "INSERT INTO meta (key, value) VALUES (?, ?) "
-        "ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
-        newest_per_table([(row[0], row[1]) for row in gone]).items(),
-    )
-    records = len(gone)
-    reveals = db.execute(
-        "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals WHERE created_at < ? "
-        "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT ?)",
-        (records_before, PRUNE_BATCH),
-    ).rowcount
-    dice = db.execute(
-        "DELETE FROM dice_counts WHERE rowid IN (SELECT rowid FROM dice_counts WHERE day < ? LIMIT ?)",
-        (days_before, PRUNE_BATCH),
-    ).rowcount
-    return Pruned(operations, records, reveals, dice)
+    async def _prune_batch(
+        self,
+        tx: Transaction,
+        operations_before: str,
+        records_before: str,
+        kinds: tuple[str, ...],
+        days_before: str,
+    ) -> Pruned:
+        """One batch of :meth:`prune`. Rows are named by their keys (no dialect's row id),
+        and a forgotten record that counts towards a Dune task (``task_id``) stays."""
+        dialect = self.db.dialect
+        operations = await tx.execute(
+            "DELETE FROM operations WHERE (interaction_id, step) IN (SELECT interaction_id, step "
+            "FROM operations WHERE created_at < :before LIMIT :batch)",
+            {"before": operations_before, "batch": PRUNE_BATCH},
+        )
+        gone = await tx.fetch_all(
+            "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < :before "
+            f"AND (retired OR ({dialect.among('kind', 'kinds')} AND data ->> 'task_id' IS NULL)) "
+            "LIMIT :batch) "
+            "RETURNING channel_id, created_at",
+            {"before": records_before, "kinds": list(kinds), "batch": PRUNE_BATCH},
+        )
+        await tx.execute_many(
+            "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) "
+            f"DO UPDATE SET value = {dialect.greatest}(meta.value, excluded.value)",
+            [{"key": k, "value": v} for k, v in newest_per_table([(r[0], r[1]) for r in gone]).items()],
+        )
+        reveals = await tx.execute(
+            "DELETE FROM reveals WHERE message_id IN (SELECT message_id FROM reveals "
+            "WHERE created_at < :before "
+            "AND NOT EXISTS (SELECT 1 FROM records WHERE records.id = reveals.roll_id) LIMIT :batch)",
+            {"before": records_before, "batch": PRUNE_BATCH},
+        )
+        dice = await tx.execute(
+            "DELETE FROM dice_counts WHERE (day, channel_id, user_id, system, sides, face, private) IN "
+            "(SELECT day, channel_id, user_id, system, sides, face, private FROM dice_counts "
+            "WHERE day < :before LIMIT :batch)",
+            {"before": days_before, "batch": PRUNE_BATCH},
+        )
+        return Pruned(operations, len(gone), reveals, dice)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
-import sqlite3
 
-from bot.store.connection import Connection
+from bot.store.base import Part
+from bot.store.database import Transaction
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 
 
-# The same versions as MIGRATIONS above, one for one, in PostgreSQL's words (for
+# The same versions as MIGRATIONS above, one for one, in PostgreSQL's words (its dialect,
 # bot/store/postgres.py): version N here makes the tables and columns SQLite's version N
 # makes (tests/bot/test_store.py compares the two schemas column by column). A new
 # migration is written twice, here and above. The differences are the dialect's: bigint
@@ -356,54 +356,55 @@ POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)"
 
 
-class Schema(Connection):
+# Written or replaced, one key of ``meta``.
+SET_META = (
+    "INSERT INTO meta (key, value) VALUES (:key, :value) "
+    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+)
+# The advisory lock key migrations run under (any constant no table's channel id can be).
+MIGRATION_LOCK = -20
+
+
+class Schema(Part):
     """The schema's version and migrations, and the bot's own key-value settings (``meta``)."""
 
     async def schema_version(self) -> int:
-        row = await self._fetchone("PRAGMA user_version")
-        assert row is not None
-        return int(row[0])
+        return int(await self._fetchvalue(self.db.dialect.read_version))
 
     async def migrate(self) -> None:
         """Bring the schema up to date in one write transaction that reads the version
-        inside it: a second process starting at the same moment waits for the lock, then
-        finds nothing left to do."""
-        for version in await self._write(_migrate):
+        inside it, under the migrations' lock: a second process starting at the same
+        moment waits, then finds nothing left to do."""
+        dialect = self.db.dialect
+        applied = []
+
+        async def migrate(tx: Transaction) -> None:
+            for statement in dialect.version_setup:
+                await tx.execute(statement)
+            current = int(await tx.fetch_value(dialect.read_version))
+            for version, statements in enumerate(dialect.migrations, start=1):
+                if version <= current:
+                    continue
+                for statement in (*statements, *dialect.write_version(version)):
+                    await tx.execute(statement)
+                applied.append(version)
+
+        await self._transact(migrate, lock=MIGRATION_LOCK)
+        for version in applied:
             log.info("database migrated", extra={"schema_version": version})
 
     async def get_meta(self, key: str) -> str | None:
-        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (key,))
-        return None if row is None else str(row[0])
+        value = await self._fetchvalue("SELECT value FROM meta WHERE key = :key", {"key": key})
+        return None if value is None else str(value)
 
     async def meta_with_prefix(self, prefix: str) -> dict[str, str]:
         rows = await self._fetchall(
-            "SELECT key, value FROM meta WHERE substr(key, 1, length(:p)) = :p", {"p": prefix}
+            "SELECT key, value FROM meta WHERE substr(key, 1, length(CAST(:p AS TEXT))) = :p", {"p": prefix}
         )
         return {r[0]: r[1] for r in rows}
 
     async def delete_meta(self, key: str) -> None:
-        await self._write(lambda db: db.execute("DELETE FROM meta WHERE key = ?", (key,)))
+        await self._transact(lambda tx: tx.execute("DELETE FROM meta WHERE key = :key", {"key": key}))
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._write(
-            lambda db: db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-        )
-
-
-def _migrate(db: sqlite3.Connection) -> list[int]:
-    """On the connection's thread, inside the write lock: the migrations the file still
-    lacks, in order; returns the versions applied."""
-    current = int(db.execute("PRAGMA user_version").fetchone()[0])
-    applied = []
-    for version, statements in enumerate(MIGRATIONS, start=1):
-        if version <= current:
-            continue
-        for statement in statements:
-            db.execute(statement)
-        db.execute(f"PRAGMA user_version = {version}")
-        applied.append(version)
-    return applied
+        await self._transact(lambda tx: tx.execute(SET_META, {"key": key, "value": value}))

@@ -3,11 +3,10 @@ table has seen and its ledger, between two times, and when its last scene ended.
 
 from __future__ import annotations
 
-import sqlite3
-
 from bot.models import LedgerRow, Record
-from bot.store.connection import Connection
+from bot.store.base import Part
 from bot.store.records import record_of
+from bot.store.schema import SET_META
 
 
 def scene_key(channel_id: int) -> str:
@@ -15,22 +14,18 @@ def scene_key(channel_id: int) -> str:
     return f"scene_end:{channel_id}"
 
 
-class Session(Connection):
+class Session(Part):
     async def mark_scene_end(self, channel_id: int) -> None:
         """Remember when the table's last scene ended (where a chronicle starts by default)."""
-
-        def mark(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (scene_key(channel_id), self._now()),
-            )
-
-        await self._write(mark)
+        await self._transact(
+            lambda tx: tx.execute(SET_META, {"key": scene_key(channel_id), "value": self._now()})
+        )
 
     async def scene_end(self, channel_id: int) -> str | None:
-        row = await self._fetchone("SELECT value FROM meta WHERE key = ?", (scene_key(channel_id),))
-        return None if row is None else str(row[0])
+        value = await self._fetchvalue(
+            "SELECT value FROM meta WHERE key = :key", {"key": scene_key(channel_id)}
+        )
+        return None if value is None else str(value)
 
     async def session_rolls(
         self, channel_id: int, since: str, until: str, limit: int
@@ -38,10 +33,11 @@ class Session(Connection):
         """The table's rolls made in [since, until] that the whole table has seen (not
         secret, or revealed), oldest first, with when each was made."""
         rows = await self._fetchall(
-            "SELECT * FROM records r WHERE channel_id = ? AND created_at >= ? AND created_at <= ? "
+            "SELECT * FROM records r WHERE channel_id = :channel AND created_at >= :since "
+            "AND created_at <= :until "
             "AND (NOT secret OR EXISTS (SELECT 1 FROM reveals v WHERE v.roll_id = r.id)) "
-            "ORDER BY id LIMIT ?",
-            (channel_id, since, until, limit),
+            "ORDER BY id LIMIT :limit",
+            {"channel": channel_id, "since": since, "until": until, "limit": limit},
         )
         return [(r["created_at"], record_of(r)) for r in rows]
 
@@ -49,8 +45,8 @@ class Session(Connection):
         """The table's ledger rows written in [since, until], oldest first."""
         rows = await self._fetchall(
             "SELECT id, channel_id, interaction_id, actor_id, pool, owner_id, delta, value_after, reason, "
-            "message_id, created_at, undoes, gm_only FROM ledger WHERE channel_id = ? AND created_at >= ? "
-            "AND created_at <= ? ORDER BY id LIMIT ?",
-            (channel_id, since, until, limit),
+            "message_id, created_at, undoes, gm_only FROM ledger WHERE channel_id = :channel "
+            "AND created_at >= :since AND created_at <= :until ORDER BY id LIMIT :limit",
+            {"channel": channel_id, "since": since, "until": until, "limit": limit},
         )
         return [LedgerRow(**dict(r)) for r in rows]

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Collection
 from typing import Any
-
-import asyncpg
 
 from bot.models import (
     System,
     Table,
     TableSettings,
 )
-from bot.store.connection import Connection
+from bot.store.base import Part
+from bot.store.database import Row, Transaction
+
+# The columns a table's setters write, each by its own method.
+TABLE_COLUMNS = frozenset({"system", "gm_id", "gm_channel_id", "settings"})
 
 
-class Tables(Connection):
+class Tables(Part):
     """Each channel's table: system, GM, GM channel, settings, and who plays there."""
 
     async def table(self, channel_id: int) -> Table | None:
-        row = await self._fetchone("SELECT * FROM tables WHERE channel_id = ?", (channel_id,))
+        row = await self._fetchone(
+            "SELECT * FROM tables WHERE channel_id = :channel", {"channel": channel_id}
+        )
         return None if row is None else table_of(row)
 
     async def table_or_default(self, channel_id: int, guild_id: int | None) -> Table:
@@ -29,15 +31,25 @@ class Tables(Connection):
         return await self.table(channel_id) or Table(channel_id, guild_id)
 
     async def _update_table(self, channel_id: int, guild_id: int | None, column: str, value: Any) -> Table:
-        def update(db: sqlite3.Connection) -> sqlite3.Row:
-            self._ensure_table(db, channel_id, guild_id)
-            return db.execute(
-                f"UPDATE tables SET {column} = ? WHERE channel_id = ? RETURNING *", (value, channel_id)
-            ).fetchone()
+        """One statement: the table's row made with ``column`` set, or ``column`` set in
+        the row there is; the row as it now is."""
+        assert column in TABLE_COLUMNS
+        values: dict[str, Any] = {"channel_id": channel_id, "guild_id": guild_id}
+        values |= {"created_at": self._now(), column: value}
 
-        table = table_of(await self._write(update))
+        async def update(tx: Transaction) -> Row | None:
+            row = await tx.fetch_one(
+                f"INSERT INTO tables ({', '.join(values)}) VALUES ({', '.join(f':{c}' for c in values)}) "
+                f"ON CONFLICT (channel_id) DO UPDATE SET {column} = excluded.{column} RETURNING *",
+                values,
+            )
+            await tx.announce(channel_id)
+            return row
+
+        row = await self._transact(update)
+        assert row is not None
         self._changed(channel_id)
-        return table
+        return table_of(row)
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
         return await self._update_table(channel_id, guild_id, "system", system.value)
@@ -62,7 +74,8 @@ class Tables(Connection):
     async def tables_served(self, gm_channel_id: int) -> list[Table]:
         """The tables whose private GM channel this is."""
         rows = await self._fetchall(
-            "SELECT * FROM tables WHERE gm_channel_id = ? ORDER BY channel_id", (gm_channel_id,)
+            "SELECT * FROM tables WHERE gm_channel_id = :channel ORDER BY channel_id",
+            {"channel": gm_channel_id},
         )
         return [table_of(r) for r in rows]
 
@@ -73,17 +86,18 @@ class Tables(Connection):
         """Who plays at this table: everyone who has rolled there, in the order of their
         first roll, then whoever holds a pool of their own (even at zero) without a roll.
         The owners of ``not_players`` pools are not players (a character sheet's id)."""
+        excluded = self.db.dialect.among("pool", "not_players")
         rows = await self._fetchall(
             "SELECT user_id FROM (SELECT user_id, id AS seen FROM records WHERE channel_id = :channel "
-            "UNION ALL SELECT owner_id, 1 << 62 FROM pools WHERE channel_id = :channel AND owner_id <> 0 "
-            "AND pool NOT IN (SELECT value FROM json_each(:not_players))) "
+            "UNION ALL SELECT owner_id, CAST(1 AS BIGINT) << 62 FROM pools WHERE channel_id = :channel "
+            f"AND owner_id <> 0 AND NOT ({excluded})) AS seen_at "
             "GROUP BY user_id ORDER BY min(seen), user_id LIMIT :limit",
-            {"channel": channel_id, "limit": limit, "not_players": json.dumps(sorted(not_players))},
+            {"channel": channel_id, "limit": limit, "not_players": sorted(not_players)},
         )
         return [int(r[0]) for r in rows]
 
 
-def table_of(row: sqlite3.Row | asyncpg.Record) -> Table:
+def table_of(row: Row) -> Table:
     """A stored table as cogs see it (a row of either backend: both read by column name)."""
     return Table(
         channel_id=row["channel_id"],

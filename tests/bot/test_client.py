@@ -13,7 +13,7 @@ import asyncpg
 import pytest
 
 from bot.client import retention
-from bot.store import Pruned, Retention, Store
+from bot.store import Pruned, Retention, SqlStore, Store
 from tests.support.harness import Harness
 from tests.support.payloads import GUILD_ID
 from tests.support.systems import declare_all
@@ -93,10 +93,10 @@ async def test_the_command_surface_is_spanish_with_valid_english(harness: Harnes
 async def test_an_unexpected_error_answers_with_a_reference_that_is_logged(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def broken(self: Store, channel_id: int) -> list[Any]:
+    async def broken(self: SqlStore, channel_id: int) -> list[Any]:
         raise RuntimeError("disco roto")
 
-    monkeypatch.setattr(Store, "pools", broken)
+    monkeypatch.setattr(SqlStore, "pools", broken)
     with caplog.at_level(logging.ERROR):
         reply = await harness.slash("mesa estado")
     assert reply.ephemeral

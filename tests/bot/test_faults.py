@@ -14,7 +14,7 @@ import pytest
 from discord.webhook import async_ as webhook_async
 from discord.webhook.async_ import AsyncWebhookAdapter
 
-from bot import store as store_module
+from bot.store import sqlite as store_module
 from tests.support.harness import TIMEOUT, Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, interaction_payload
 from tests.support.postgres import Server
@@ -201,10 +201,10 @@ async def test_a_database_sqlite_opens_read_only(tmp_path: Path) -> None:
     try:
         await h.slash("mesa dj", user=ADMIN, miembro=GM)
         assert h.bot is not None
-        await h.bot.store._db.execute("PRAGMA query_only = 1")
+        await h.bot.store.db.connection.execute("PRAGMA query_only = 1")
         refused = await h.slash("mesa sistema", user=GM, sistema="dune")
         assert refused.ephemeral and "no puedo guardar nada" in refused.text
-        await h.bot.store._db.execute("PRAGMA query_only = 0")
+        await h.bot.store.db.connection.execute("PRAGMA query_only = 0")
         done = await h.slash("mesa sistema", user=GM, sistema="dune")
         assert "Dune" in done.text
     finally:
@@ -367,7 +367,7 @@ async def test_a_full_disk_answers_like_read_only_and_is_logged(
     """SQLITE_FULL ("database or disk is full"), made real by capping the file's pages."""
     await table.slash("mesa sistema", user=GM, sistema="dune")
     assert table.bot is not None
-    db = table.bot.store._db
+    db = table.bot.store.db.connection
     async with db.execute("PRAGMA page_count") as cursor:
         (pages,) = await cursor.fetchone()  # type: ignore[misc]
     await (await db.execute(f"PRAGMA max_page_count = {pages}")).close()

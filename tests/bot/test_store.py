@@ -1,3 +1,4 @@
+import ast
 import asyncio
 import random
 import sqlite3
@@ -6,6 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,7 @@ from bot.models import (
     System,
     TableSettings,
 )
-from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, Store
+from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
 from tests.support.harness import Harness
 from tests.support.postgres import Server
 
@@ -555,16 +557,27 @@ async def test_two_processes_spending_on_one_table_never_overspend(postgres_url:
         await second.close()
 
 
-def test_the_postgresql_store_defines_every_public_method_itself() -> None:
-    """PostgresStore is a Store for the cogs' types; a method it did not define would run
-    SQLite code on a PostgreSQL pool. A method added to Store needs its PostgreSQL twin."""
-    from bot.store.postgres import PostgresStore
+def test_only_the_adapters_speak_to_a_driver() -> None:
+    """The store's operations are written once, against ``bot.store.database``: no other
+    module of the store imports a driver, and no PostgreSQL store inherits SQLite's."""
+    drivers = {"sqlite3", "aiosqlite", "asyncpg"}
+    adapters = {"sqlite.py", "postgres.py", "postgres_follow.py", "connection.py"}
+    for path in sorted(Path("bot/store").glob("*.py")):
+        if path.name in adapters:
+            continue
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in (node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")])
+        }
+        assert not imported & drivers, path
 
-    public = {name for name in dir(Store) if not name.startswith("_") and callable(getattr(Store, name))}
-    owners = {name: next(c for c in PostgresStore.__mro__ if name in vars(c)) for name in public}
-    assert {
-        name for name, owner in owners.items() if not owner.__module__.startswith("bot.store.postgres")
-    } == set()
+
+def test_the_store_has_every_method_the_protocol_names() -> None:
+    """What the type checker holds it to (``Store.open`` returns one), checked at run time too."""
+    public = {name for name in vars(Store) if not name.startswith("_")} - {"open"}
+    assert public - {"listeners", "path"} <= {name for name in dir(SqlStore) if not name.startswith("_")}
 
 
 async def test_saved_rolls_are_bounded_named_once_and_listed_own_first(store: Store) -> None:
@@ -754,3 +767,49 @@ async def test_sheets_one_active_per_player_their_pools_in_the_same_operation(st
     await store.apply(op(5, Change("impulso", 3)))
     await store.apply(replace(op(6), reset=Reset(keep_pools=("pg_ficha",))))
     assert await store.pool(CHANNEL, "pg_ficha", first) == 12 and await store.pool(CHANNEL, "impulso") == 0
+
+
+async def test_a_tables_context_is_its_table_and_pools_read_in_one_statement(store: Store) -> None:
+    """``Store.context``: what ``table_or_default`` and ``pools`` answer, in one statement."""
+    empty = await store.context(CHANNEL, 5)
+    assert empty.table == await store.table_or_default(CHANNEL, 5) and empty.pools == ()
+    await store.set_gm(CHANNEL, 5, 9)
+    await store.apply(op(1, Change("impulso", 3), Change("determinacion", 1, owner_id=7)))
+    statements = []
+    read = store._fetchall  # type: ignore[attr-defined]
+
+    async def counted(sql, params=()):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return await read(sql, params)
+
+    store._fetchall = counted  # type: ignore[attr-defined]
+    context = await store.context(CHANNEL, 5)
+    assert len(statements) == 1
+    assert context.table == await store.table(CHANNEL)
+    assert list(context.pools) == await store.pools(CHANNEL)
+    assert (
+        context.pool("determinacion", 7) == 1 and context.pool("impulso") == 3 and context.pool("nada") == 0
+    )
+
+
+async def test_an_sqlite_transaction_is_one_hop_and_one_that_would_wait_is_rolled_back(
+    sqlite_store: Store,
+) -> None:
+    """SQLite runs a transaction's coroutine whole on its connection's thread: one that
+    awaited anything but its own statements would let another slip in, so it is refused
+    and nothing it wrote stays."""
+
+    async def waits(tx: Any) -> None:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        await asyncio.sleep(0)
+
+    with pytest.raises(RuntimeError, match="awaited something other"):
+        await sqlite_store.db.transact(waits)  # type: ignore[attr-defined]
+    assert await sqlite_store.get_meta("k") is None
+    threads = []
+
+    async def where(tx: Any) -> None:
+        threads.append(threading.get_ident())
+
+    await sqlite_store.db.transact(where)  # type: ignore[attr-defined]
+    assert threads != [threading.get_ident()]

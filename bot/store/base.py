@@ -1,0 +1,78 @@
+"""What every part of the store shares: its database, its clock and its listeners."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from bot.store.connection import Clock, Sleep, utc_now
+from bot.store.database import NO_PARAMS, Database, Params, Row, Transaction, Work
+
+T = TypeVar("T")
+
+
+class Part:
+    """The store's parts (tables, pools, records…) are written once against ``db``, the
+    narrow interface both adapters implement (``bot.store.database``)."""
+
+    def __init__(self, db: Database, clock: Clock = utc_now, path: str | None = None) -> None:
+        self.db = db
+        self._clock = clock
+        # Where the database is: a file's path or a PostgreSQL URL.
+        self.path = path
+        # Called with a table's channel id after each write that changed its state (the
+        # live boards, bot.board): every change passes here, whoever made it.
+        self.listeners: list[Callable[[int], None]] = []
+        # Called with the seconds each read or transaction took, on either backend (/metrics).
+        self.timers: list[Callable[[float], None]] = []
+
+    def _changed(self, channel_id: int) -> None:
+        for listener in self.listeners:
+            listener(channel_id)
+
+    async def follow_others(self, missed: Callable[[], None], sleep: Sleep = asyncio.sleep) -> None:
+        """From now on, tell the listeners of every change other processes make; ``missed``
+        is called whenever changes may have gone unheard (each time listening starts).
+        SQLite has nothing to follow: its file is one process's only (``bot.lockfile``)."""
+        await self.db.follow(self._changed, missed, sleep)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    def _now(self) -> str:
+        return self._clock().isoformat(timespec="seconds")
+
+    def _day(self) -> str:
+        return self._clock().date().isoformat()
+
+    async def _timed(self, pending: Awaitable[T]) -> T:
+        """``pending``, awaited, its time told to every timer: each read and transaction of
+        every part passes through one of the four below."""
+        started = time.perf_counter()
+        try:
+            return await pending
+        finally:
+            for timer in self.timers:
+                timer(time.perf_counter() - started)
+
+    async def _fetchone(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        return await self._timed(self.db.fetch_one(sql, params))
+
+    async def _fetchall(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
+        return await self._timed(self.db.fetch_all(sql, params))
+
+    async def _fetchvalue(self, sql: str, params: Params = NO_PARAMS) -> Any:
+        return await self._timed(self.db.fetch_value(sql, params))
+
+    async def _transact(self, work: Work[T], lock: int | None = None) -> T:
+        return await self._timed(self.db.transact(work, lock))
+
+    async def _ensure_table(self, tx: Transaction, channel_id: int, guild_id: int | None) -> None:
+        """The table's row, written if missing: the pools and sheets reference it."""
+        await tx.execute(
+            "INSERT INTO tables (channel_id, guild_id, created_at) "
+            "VALUES (:channel, :guild, :now) ON CONFLICT (channel_id) DO NOTHING",
+            {"channel": channel_id, "guild": guild_id, "now": self._now()},
+        )

@@ -1,0 +1,134 @@
+"""The narrow database interface the store is written against, once, and the small map of
+what truly differs between the two dialects.
+
+Two adapters implement it: ``bot.store.sqlite`` (one aiosqlite connection) and
+``bot.store.postgres`` (an asyncpg pool). Every statement is written once, in one parameter
+style, ``:name`` with a mapping of values; each adapter translates it for its driver
+(aiosqlite takes it as it is, asyncpg gets ``$1``, ``$2``…). A list or tuple value is a list
+of values, for :meth:`Dialect.among`. A parameter PostgreSQL cannot type from its context (a
+``:x IS NULL``) is written ``CAST(:x AS …)``, which SQLite reads the same way.
+
+Only what differs stays per dialect (:class:`Dialect`): the migrations (column types, and
+how each dialect reshaped its tables), where the schema's version is kept, a few function
+names, and the way to test membership in a list. The connection model, PostgreSQL's
+advisory locks and LISTEN/NOTIFY live in the adapters, behind :meth:`Database.transact`,
+:meth:`Transaction.lock` and
+:meth:`Transaction.announce`, which SQLite's adapter answers by doing nothing (its one
+connection writes one transaction at a time, and its file is one process's only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeAlias, TypeVar
+
+from bot.store.connection import Sleep
+
+Params = Mapping[str, Any]
+NO_PARAMS: Params = {}
+T = TypeVar("T")
+
+
+class Row(Protocol):
+    """A result row of either driver (``sqlite3.Row``, ``asyncpg.Record``): read by column
+    name or position, and turned into a dict with ``dict(row)``."""
+
+    def __getitem__(self, key: Any) -> Any: ...
+
+    def keys(self) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
+
+
+class Reads(Protocol):
+    """Reads, on the database (each on its own) or inside a :class:`Transaction`."""
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None: ...
+
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]: ...
+
+    async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
+        """The first column of the first row, None without one."""
+        ...
+
+
+class Transaction(Reads, Protocol):
+    """An open transaction: everything in it is written together or not at all. Writes
+    exist only here, so every one passes the checks a transaction makes (SQLite's: that
+    the file is still the one the connection writes)."""
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        """Run a statement; the number of rows it changed."""
+        ...
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None: ...
+
+    async def lock(self, key: int, second: int | None = None) -> None:
+        """Order this transaction after every other holding ``key`` (one table's, one
+        owner's): PostgreSQL's transaction-scoped advisory lock. SQLite holds the whole
+        file's write lock already."""
+        ...
+
+    async def announce(self, channel_id: int) -> None:
+        """Tell the other processes, when this commits, that the table changed
+        (PostgreSQL's NOTIFY; SQLite's file has no other process)."""
+        ...
+
+
+# What runs inside a transaction: a coroutine function of it.
+Work: TypeAlias = Callable[[Transaction], Coroutine[Any, Any, T]]
+
+
+class Database(Reads, Protocol):
+    """One database: its dialect, its transactions, and how it ends."""
+
+    dialect: Dialect
+
+    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+        """``work(transaction)`` as one transaction, holding ``lock`` (:meth:`Transaction.lock`)
+        from its start: committed when it returns, rolled back when it raises. ``work``
+        awaits nothing but the transaction's statements (SQLite runs it whole on its
+        connection's thread, in one hop: ``bot.store.sqlite``)."""
+        ...
+
+    async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
+        """From now on, pass to ``heard`` each table the other processes change."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What the two dialects say differently, in one place.
+
+    ``migrations`` the versioned list of schema changes (append an entry to extend it),
+    ``version_setup`` what must exist before the version is read, ``read_version`` the
+    statement answering it and ``write_version`` the statements recording a new one;
+    ``greatest`` / ``least`` the two-argument max and min; ``binary`` the collation that
+    orders text by code point; ``unlimited`` the LIMIT that means none; ``contains`` the
+    position of a text in another (0: absent); ``member`` how ``x IN list`` is written for a
+    list parameter.
+    """
+
+    migrations: tuple[tuple[str, ...], ...]
+    version_setup: tuple[str, ...]
+    read_version: str
+    write_version: Callable[[int], tuple[str, ...]]
+    greatest: str
+    least: str
+    binary: str
+    unlimited: int | None
+    position: str
+    member: str
+
+    def among(self, expression: str, param: str) -> str:
+        """``expression`` is one of the list parameter ``param``."""
+        return self.member.format(expression=expression, param=param)
+
+    def contains(self, haystack: str, param: str) -> str:
+        """``haystack`` contains the text parameter ``param``."""
+        return f"{self.position}({haystack}, :{param}) > 0"

@@ -1,0 +1,216 @@
+"""The SQLite adapter of the database interface (``bot.store.database``): one aiosqlite
+connection in autocommit mode, shared by the whole process.
+
+Statements of two transactions must never interleave on the one connection (measured
+before: double spends, or "cannot start a transaction within a transaction"), and a read
+must never see another coroutine's transaction half done. So a transaction runs whole on
+the connection's thread, as one job of aiosqlite's queue (``run_on_connection``): its work
+is written as a coroutine, like PostgreSQL's, but this adapter's statements complete
+without suspending, so the coroutine is driven to its end right there (:func:`completed`),
+``BEGIN IMMEDIATE`` to ``COMMIT`` in one hop. A read on its own is one job too. No lock:
+the thread runs its queue in order. Measured against an ``asyncio.Lock`` around
+transactions whose every statement is a hop (``docs/decisiones.md``, Almacén): the lock
+held across hops waits on the event loop between statements, 2–3 times slower.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.internals import run_on_connection
+from bot.store.connection import DatabaseReplaced, Sleep
+from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
+from bot.store.schema import MIGRATIONS
+
+T = TypeVar("T")
+
+# How long a statement waits for another process's lock on the file before giving up.
+BUSY_TIMEOUT_MS = 5000
+WAL_RETRY_MS = 50
+
+SQLITE = Dialect(
+    migrations=MIGRATIONS,
+    version_setup=(),
+    read_version="PRAGMA user_version",
+    write_version=lambda version: (f"PRAGMA user_version = {version}",),
+    greatest="max",
+    least="min",
+    binary="BINARY",
+    unlimited=-1,
+    position="instr",
+    member="{expression} IN (SELECT value FROM json_each(:{param}))",
+)
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """A file's device and inode, or None when nothing is at ``path``."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _bound(params: Params) -> dict[str, Any]:
+    """A list value as SQLite reads one: JSON text, for ``json_each``."""
+    return {k: json.dumps(list(v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
+
+
+def completed(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` to its end now: it awaits only :class:`SqliteTransaction`'s statements,
+    which never suspend. One that would (it awaited something else) is refused."""
+    try:
+        work.send(None)
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    work.close()
+    raise RuntimeError("an SQLite transaction awaited something other than its own statements")
+
+
+class SqliteTransaction:
+    """Statements straight on the sqlite3 connection, on its thread, inside the
+    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        return _execute(self._db, sql, _bound(params))
+
+    async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        _execute_many(self._db, sql, [_bound(r) for r in rows])
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        rows = _fetch(self._db, sql, _bound(params))
+        return rows[0] if rows else None
+
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
+        return _fetch(self._db, sql, _bound(params))
+
+    async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
+        rows = _fetch(self._db, sql, _bound(params))
+        return rows[0][0] if rows else None
+
+    async def lock(self, key: int, second: int | None = None) -> None:
+        """Nothing to take: ``BEGIN IMMEDIATE`` holds the whole file's write lock."""
+
+    async def announce(self, channel_id: int) -> None:
+        """Nobody to tell: the file is one process's only (``bot.lockfile``)."""
+
+
+class SqliteDatabase:
+    """The one connection, and the file it must still be writing."""
+
+    dialect = SQLITE
+
+    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+        self.connection = connection
+        self.path = path
+        self._file = _identity(path)
+
+    @classmethod
+    async def open(cls, path: str) -> SqliteDatabase:
+        """Connect and set the connection up. A failure (a corrupt or truncated file fails
+        its first statement) closes the connection before it goes on: its worker thread
+        would otherwise keep the process alive."""
+        connection = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            connection.row_factory = aiosqlite.Row
+            for pragma in (
+                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                "PRAGMA synchronous = NORMAL",
+                "PRAGMA foreign_keys = ON",
+            ):
+                async with connection.execute(pragma) as cursor:
+                    await cursor.fetchall()
+            await _use_wal(connection)
+        except BaseException:
+            await connection.close()
+            raise
+        return cls(connection, path)
+
+    async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
+        return await run_on_connection(self.connection, fn, *args)
+
+    async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        rows = await self._hop(_fetch, sql, _bound(params))
+        return rows[0] if rows else None
+
+    async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
+        return await self._hop(_fetch, sql, _bound(params))
+
+    async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
+        row = await self.fetch_one(sql, params)
+        return None if row is None else row[0]
+
+    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+        """``work`` whole on the connection's thread, in one hop."""
+        return await self._hop(self._transaction, work)
+
+    def _transaction(self, db: sqlite3.Connection, work: Work[T]) -> T:
+        """On the connection's thread (a ``stat`` per transaction, off the event loop):
+        SQLite keeps writing to a deleted file without complaint, so the path is checked
+        first. ``BEGIN IMMEDIATE`` … ``COMMIT``; anything raised rolls it all back, and so
+        does a commit that fails (the file turned read-only)."""
+        if _identity(self.path) != self._file:
+            raise DatabaseReplaced(self.path)
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = completed(work(SqliteTransaction(db)))
+            db.commit()
+        except BaseException:
+            if db.in_transaction:
+                db.rollback()
+            raise
+        return result
+
+    async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
+        """Nothing to follow: every change is this process's own."""
+
+    async def close(self) -> None:
+        await self.connection.close()
+
+
+def _execute(db: sqlite3.Connection, sql: str, params: dict[str, Any]) -> int:
+    cursor = db.execute(sql, params)
+    try:
+        cursor.fetchall()
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
+def _execute_many(db: sqlite3.Connection, sql: str, rows: list[dict[str, Any]]) -> None:
+    db.executemany(sql, rows).close()
+
+
+def _fetch(db: sqlite3.Connection, sql: str, params: dict[str, Any]) -> list[Row]:
+    cursor = db.execute(sql, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+async def _use_wal(db: aiosqlite.Connection) -> None:
+    """Switch the file to WAL. Two processes creating the file at the same moment: SQLite
+    answers the loser's switch "database is locked" at once, without waiting out the busy
+    timeout, so it is tried again for as long as that timeout."""
+    for _ in range(BUSY_TIMEOUT_MS // WAL_RETRY_MS):
+        try:
+            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
+                await cursor.fetchall()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error):
+                raise
+            await asyncio.sleep(WAL_RETRY_MS / 1000)
+    raise sqlite3.OperationalError("database is locked")
