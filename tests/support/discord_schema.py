@@ -294,6 +294,34 @@ TEXT_INPUT = {
     },
 }
 
+# What a modal's Label may hold: a text input, a select, a file upload, a radio group, a
+# checkbox group or a checkbox (discord.py 2.7; radio groups offer 2 to 10 options).
+RADIO_GROUP = {
+    "properties": {
+        "custom_id": _text("RadioGroupComponentForModalRequest/properties/custom_id", 100, 1),
+        "options": _array(
+            "RadioGroupComponentForModalRequest/properties/options",
+            {
+                "type": "object",
+                "required": ["label", "value"],
+                "properties": {
+                    "label": _text("RadioGroupOption/properties/label", 100, 1),
+                    "value": _text("RadioGroupOption/properties/value", 100, 1),
+                    "description": _text("RadioGroupOption/properties/description", 100),
+                },
+            },
+            10,
+            2,
+        ),
+    },
+}
+LABELLED = {
+    "type": "object",
+    "required": ["type"],
+    "properties": {"type": {"enum": [3, 4, 5, 6, 7, 8, 19, 21, 22, 23]}},
+    "allOf": [_when(4, TEXT_INPUT), _when(3, STRING_SELECT), _when(21, RADIO_GROUP)],
+}
+
 MODAL = {
     "type": "object",
     "required": ["custom_id", "title", "components"],
@@ -331,7 +359,7 @@ MODAL = {
                                 "description": _text(
                                     "LabelComponentForModalRequest/properties/description", 100, 1
                                 ),
-                                "component": TEXT_INPUT,
+                                "component": LABELLED,
                             },
                         },
                     ),
@@ -551,7 +579,68 @@ def _problems(kind: str, body: str) -> tuple[Problem, ...]:
     (validating it was a third of a bot's start) and many answers repeat word for word.
     """
     parsed = json.loads(body)
-    return (*[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)], *extra_errors(kind, parsed))
+    layout = _layout_problems(kind, parsed)
+    return (*layout, *[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)], *extra_errors(kind, parsed))
+
+
+# -- Components V2 messages (``ui.LayoutView``) -----------------------------------------------
+
+COMPONENTS_V2 = 1 << 15
+LAYOUT_TYPES = frozenset({1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17})
+LAYOUT_COMPONENTS = 40
+LAYOUT_TEXT = 4000
+
+
+def _layout_problems(kind: str, parsed: Any) -> list[Problem]:
+    """Check a V2 message's components (and take them out of ``parsed``, which the classic
+    schema would read as action rows): at most 40 counting nested ones, 4,000 characters of
+    text displays, known types, sections of 1–3 texts and an accessory, no content or embeds."""
+    callback = kind == "callback"
+    message = parsed.get("data") if callback and isinstance(parsed, dict) else parsed
+    if not isinstance(message, dict) or (callback and parsed.get("type") not in (4, 7)):
+        return []
+    components = message.get("components") or []
+    if not (int(message.get("flags") or 0) & COMPONENTS_V2 or any(c.get("type") != 1 for c in components)):
+        return []
+    at: tuple[str | int, ...] = ("data", "components") if callback else ("components",)
+    del message["components"]
+    nodes = list(_layout_nodes(components))
+    problems = []
+    if message.get("content") or message.get("embeds"):
+        problems.append(Problem(at, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "content or embeds"))
+    if len(nodes) > LAYOUT_COMPONENTS:
+        problems.append(Problem(at, "BASE_TYPE_MAX_LENGTH", f"Must be {LAYOUT_COMPONENTS} or fewer in length."))
+    if sum(len(n.get("content") or "") for n in nodes if n.get("type") == 10) > LAYOUT_TEXT:
+        problems.append(Problem(at, "BASE_TYPE_MAX_LENGTH", f"Text displays exceed {LAYOUT_TEXT} characters."))
+    for node in nodes:
+        problems += _layout_node_problems(node, at)
+    ids = [((*at, "custom_id"), n["custom_id"]) for n in nodes if "custom_id" in n]
+    return problems + _duplicate_ids(ids)
+
+
+def _layout_nodes(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    for component in components:
+        yield component
+        yield from _layout_nodes(component.get("components") or [])
+        if isinstance(component.get("accessory"), dict):
+            yield component["accessory"]
+
+
+def _layout_node_problems(node: dict[str, Any], at: tuple[str | int, ...]) -> list[Problem]:
+    kind = node.get("type")
+    if kind not in LAYOUT_TYPES:
+        return [Problem(at, "BASE_TYPE_INVALID", f"Unknown component type {kind!r}")]
+    if kind == 9 and not (
+        1 <= len(node.get("components") or []) <= 3
+        and all(c.get("type") == 10 for c in node["components"])
+        and isinstance(node.get("accessory"), dict)
+    ):
+        return [Problem(at, "BASE_TYPE_INVALID", "A section holds 1 to 3 text displays and an accessory")]
+    if kind == 2 and not 1 <= len(node.get("label") or "x") <= 80:
+        return [Problem(at, "BASE_TYPE_BAD_LENGTH", "A button label is 1 to 80 characters")]
+    if "custom_id" in node and not 1 <= len(node["custom_id"]) <= 100:
+        return [Problem(at, "BASE_TYPE_BAD_LENGTH", "A custom_id is 1 to 100 characters")]
+    return []
 
 
 def invalid_form_body(problems: list[Problem]) -> dict[str, Any]:
@@ -719,6 +808,13 @@ def _command_problems(command: dict[str, Any], at: tuple[str | int, ...]) -> lis
                 at, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_TOTAL}): {size}"
             )
         )
+    if command.get("type", 1) in (2, 3):  # a user or message menu: any 1–32 characters, "Ver ficha"
+        names = [command.get("name", ""), *(command.get("name_localizations") or {}).values()]
+        invalid = [n for n in names if not 1 <= len(n) <= 32]
+        return problems + [
+            Problem((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {n!r}")
+            for n in invalid
+        ]
     return problems + _name_problems(command, at)
 
 

@@ -1,0 +1,201 @@
+"""The character panel: a sheet as a Components V2 message with a button beside each thing
+it can roll.
+
+The sheet's numbers at a glance head it (the same text ``/ficha crear`` and ``editar``
+show), then one section per rollable with a *Tirar* button as its accessory. Discord allows
+40 components in a message, nested ones counted: a section is three (itself, its text, its
+button), so a panel shows :data:`PAGE_SIZE` rollables a page and turns pages with two
+buttons (docs/decisiones.md, "Fichas": the panel's pages). Every button is a
+``DynamicItem`` that names the sheet, never the message: after a restart a press reads the
+sheet from the database again, and a page is drawn anew from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.checks import current_table, is_gm
+from bot.client import Tirada
+from bot.errors import Refusal
+from bot.i18n import Lang, lang_for, t
+from bot.models import SheetRow, Table
+from bot.sheets import access
+from bot.sheets.models import SheetBase
+from bot.ui import Guarded
+from cogs.dnd5e import forms as dnd_forms
+from cogs.donjon import forms as donjon_forms
+from cogs.dune import forms as dune_forms
+from cogs.ficha.render import safe, sheet_embed
+from cogs.ficha.rollable import Game, Roller, Rollable, clip
+from cogs.mediana import forms as mediana_forms
+
+PREFIX = "ficha"
+# Rollables a page: 10 sections (30 components), the container, the sheet's text, a
+# separator, the page line and a row of two buttons make 36 of Discord's 40.
+PAGE_SIZE = 10
+# The sheet's text at the head of the panel; with ten lines beside the buttons it stays
+# under the 4,000 characters a V2 message may show.
+HEADER_LIMIT = 2400
+LINE_LIMIT = 140
+
+GAMES: dict[str, Game] = {
+    "dune": dune_forms.GAME,
+    "dnd5e": dnd_forms.GAME,
+    "donjon": donjon_forms.GAME,
+    "mediana": mediana_forms.GAME,
+}
+
+
+def may_roll(table: Table, interaction: discord.Interaction, row: SheetRow) -> bool:
+    """The GM rolls from any sheet; a player from their own active one (the one the typed
+    commands read), never from an NPC's."""
+    if is_gm(table, interaction):
+        return True
+    return row.owner_id == interaction.user.id and not row.npc and row.active
+
+
+def roller(table: Table, interaction: discord.Interaction, row: SheetRow) -> Roller:
+    """Who presses, as the typed command would name the sheet; refused for anyone else."""
+    if is_gm(table, interaction):
+        return Roller(str(row.id), row.npc)
+    if row.npc or row.owner_id != interaction.user.id:
+        raise Refusal("fichas.panel.not_yours")
+    if not row.active:
+        raise Refusal("fichas.panel.not_active", name=safe(row.name))
+    return Roller(None, False)
+
+
+def header(lang: Lang, row: SheetRow, sheet: SheetBase) -> str:
+    """The sheet at a glance, as its embed reads (title, owner, then each field)."""
+    embed = sheet_embed(lang, row, sheet)
+    parts = [f"### {embed.title}", embed.description or ""]
+    parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
+    return clip("\n".join(p for p in parts if p), HEADER_LIMIT)
+
+
+def pages_of(rollables: list[Rollable]) -> int:
+    return max(1, -(-len(rollables) // PAGE_SIZE))
+
+
+def panel_view(
+    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool
+) -> discord.ui.LayoutView:
+    """The panel's page ``page`` (kept within the pages there are); ``rolls``: whether the
+    reader may roll from it (without, it shows the sheet alone)."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay(header(lang, row, sheet))
+    )
+    rollables = GAMES[row.system].rollables(lang, sheet) if rolls else []
+    pages = pages_of(rollables)
+    page = min(max(page, 0), pages - 1)
+    if rollables:
+        container.add_item(discord.ui.Separator())
+    for item in rollables[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
+        button = RollButton(row.id, item.key, item.check, t(lang, "fichas.panel.roll"))
+        container.add_item(discord.ui.Section(clip(item.text, LINE_LIMIT), accessory=button))
+    if pages > 1:
+        container.add_item(discord.ui.TextDisplay(t(lang, "fichas.panel.page", page=page + 1, pages=pages)))
+        container.add_item(
+            discord.ui.ActionRow(
+                PageButton(row.id, max(page - 1, 0), t(lang, "fichas.panel.previous"), page == 0),
+                PageButton(row.id, min(page + 1, pages - 1), t(lang, "fichas.panel.next"), page == pages - 1),
+            )
+        )
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    view.stop()  # made of DynamicItems: rendered, never kept (bot.delivery.plain_components)
+    return view
+
+
+async def panel_for(
+    interaction: discord.Interaction, table: Table, row: SheetRow, page: int = 0
+) -> discord.ui.LayoutView:
+    """The panel of ``row`` for whoever asked, from the sheet as play has left it."""
+    store = interaction.client.store  # type: ignore[attr-defined]
+    sheet = await access.content(store, row)
+    return panel_view(lang_for(interaction.locale), row, sheet, page, may_roll(table, interaction, row))
+
+
+class SheetItem(Guarded):
+    """A panel component: its sheet must be one of the table it is pressed at (a sheet is
+    only ever looked up within the table, so an id from elsewhere finds nothing)."""
+
+    sheet_id: int
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        table = await current_table(interaction)
+        return table.channel_id
+
+    async def sheet_here(self, interaction: discord.Interaction[Tirada]) -> tuple[Table, SheetRow]:
+        table = await current_table(interaction)
+        row = await interaction.client.store.sheet(table.channel_id, self.sheet_id)
+        if row is None or not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
+            raise Refusal("fichas.panel.gone")
+        return table, row
+
+
+class RollButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:tirar:(?P<sheet>[0-9]{{1,20}}):(?P<key>[a-z]:[a-z0-9_]{{1,40}}):(?P<check>[0-9a-f]{{8}})",
+):
+    """*Tirar* beside one rollable: the system rolls it (or opens its form) for the sheet's
+    owner or the GM; a button drawn before the sheet changed is refused, never rerouted."""
+
+    def __init__(self, sheet_id: int, key: str, check: str, label: str = "") -> None:
+        custom_id = f"{PREFIX}:tirar:{sheet_id}:{key}:{check}"
+        style = discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label or key, style=style, custom_id=custom_id))
+        self.sheet_id, self.key, self.check = sheet_id, key, check
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RollButton:
+        return cls(int(match["sheet"]), match["key"], match["check"])
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        who = roller(table, interaction, row)
+        sheet = await access.content(interaction.client.store, row)
+        game = GAMES[row.system]
+        lang = lang_for(interaction.locale)
+        found = next(
+            (r for r in game.rollables(lang, sheet) if r.key == self.key and r.check == self.check), None
+        )
+        if found is None:
+            raise Refusal("fichas.panel.stale")
+        await game.press(interaction, found, sheet, who)
+
+
+class PageButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:pagina:(?P<sheet>[0-9]{{1,20}}):(?P<page>[0-9]{{1,3}})",
+):
+    """Another page of the panel, drawn from the sheet as it is now."""
+
+    def __init__(self, sheet_id: int, page: int, label: str = "", disabled: bool = False) -> None:
+        custom_id = f"{PREFIX}:pagina:{sheet_id}:{page}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or str(page), custom_id=custom_id, disabled=disabled
+        )
+        super().__init__(button)
+        self.sheet_id, self.page = sheet_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["sheet"]), int(match["page"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        # Not bot.delivery.update: its "Revelar" keeper reads messages as classic views.
+        await interaction.response.edit_message(view=await panel_for(interaction, table, row, self.page))
+
+
+COMPONENTS = (RollButton, PageButton)

@@ -1,0 +1,92 @@
+"""What a character panel offers: each thing a sheet can roll, and how each system rolls it.
+
+A system's ``forms`` module lists its sheet's rollables (a skill, a save, an attack, an
+Atributo…) and answers a press: it opens the system's form, or rolls at once when the typed
+command needs nothing more. Either way the roll goes through the system's own command, so a
+press gives the same card, pools, ledger rows and *Repetir* as typing it.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.errors import Refusal
+from bot.i18n import Lang
+from bot.sheets.models import SheetBase
+
+# Discord's limits on a form: its title and each label's text.
+TITLE_LIMIT = 45
+LABEL_LIMIT = 45
+
+
+@dataclass(frozen=True)
+class Rollable:
+    """One button of the panel. ``key`` says what to roll (``h:sigilo``, ``a:2``: a kind
+    letter and a key or list position); ``name`` is what it is called on the sheet, so a
+    button drawn before the sheet changed cannot roll something else; ``text`` is the
+    line shown beside the button (user text already made safe)."""
+
+    key: str
+    name: str
+    text: str
+
+    @property
+    def check(self) -> str:
+        """Eight hex digits of the key and the name, carried in the button's ``custom_id``."""
+        return f"{zlib.crc32(f'{self.key}:{self.name}'.encode()):08x}"
+
+
+@dataclass(frozen=True)
+class Roller:
+    """Who rolls from a panel: ``como`` is the sheet the typed command would name (the GM
+    rolls any sheet by its id; its owner rolls their active one without naming it) and
+    ``npc`` whether the sheet is a non-player character's."""
+
+    como: str | None
+    npc: bool
+
+
+Press = Callable[[discord.Interaction, Rollable, SheetBase, Roller], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A system's part of the panel: what its sheets can roll, and what a press does."""
+
+    rollables: Callable[[Lang, SheetBase], list[Rollable]]
+    press: Press
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def radio(choices: Sequence[tuple[str, str]], default: str, custom_id: str) -> discord.ui.RadioGroup[Any]:
+    """A radio group of ``(value, label)`` pairs with ``default`` chosen (2 to 10 of them)."""
+    options = [
+        discord.RadioGroupOption(label=label[:100], value=value, default=value == default)
+        for value, label in choices
+    ]
+    return discord.ui.RadioGroup(custom_id=custom_id, options=options)
+
+
+def chosen(value: object, allowed: Collection[str]) -> str:
+    """A value a form sent, which must be one it offered: a client may send anything."""
+    if not isinstance(value, str) or value not in allowed:
+        raise Refusal("fichas.form.bad_choice")
+    return value
+
+
+def ticked(value: object) -> bool:
+    """A checkbox as a form sent it: only ``true`` ticks it."""
+    return value is True
+
+
+def labelled(text: str, component: discord.ui.Item[Any], description: str | None = None) -> discord.ui.Label[Any]:
+    """A form's question: ``text`` kept to Discord's 45 characters above its component."""
+    return discord.ui.Label(text=clip(text, LABEL_LIMIT), description=description, component=component)
