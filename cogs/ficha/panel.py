@@ -132,8 +132,10 @@ class SheetItem(Guarded):
     async def sheet_here(self, interaction: discord.Interaction[Tirada]) -> tuple[Table, SheetRow]:
         table = await current_table(interaction)
         row = await interaction.client.store.sheet(table.channel_id, self.sheet_id)
-        if row is None or not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
+        if row is None:
             raise Refusal("fichas.panel.gone")
+        if not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
+            raise Refusal("fichas.panel.not_yours")
         return table, row
 
 
