@@ -16,7 +16,17 @@ from bot.ui import Modal, parse_int
 from cogs.dnd5e import sheet as dnd_sheet
 from cogs.dnd5e.cog import Dnd
 from cogs.ficha.render import safe
-from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, Rollable, chosen, clip, labelled, radio
+from cogs.ficha.rollable import (
+    TITLE_LIMIT,
+    Game,
+    Rollable,
+    Roller,
+    chosen,
+    clip,
+    command_function,
+    labelled,
+    radio,
+)
 from rules import dnd5e
 
 MODES = ("normal", "ventaja", "desventaja")
@@ -42,7 +52,9 @@ def save_bonus(sheet: DndSheet, ability: str) -> int:
     """The saving throw's modifier as ``/dnd salvacion`` reads it from the sheet."""
     options = {"caracteristica": ability, "modificador": None, "competencia": False, "nivel": None}
     read = dnd_sheet.save(sheet, options)
-    return dnd5e.total_modifier(read["modificador"], dnd5e.proficiency_bonus(read["nivel"]), read["competencia"])
+    return dnd5e.total_modifier(
+        read["modificador"], dnd5e.proficiency_bonus(read["nivel"]), read["competencia"]
+    )
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
@@ -70,7 +82,11 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
         read = dnd_sheet.attack(dnd, attack.nombre, {"bonificador": None, "dano": None, "tipo": None})
         damage = safe(read["dano"] or "—")
         found.append(
-            Rollable(f"{ATTACK}:{i}", attack.nombre, f"**{safe(attack.nombre)}** {read['bonificador']:+d} · {damage}")
+            Rollable(
+                f"{ATTACK}:{i}",
+                attack.nombre,
+                f"**{safe(attack.nombre)}** {read['bonificador']:+d} · {damage}",
+            )
         )
     return found
 
@@ -108,11 +124,15 @@ class DndForm(Modal):
             "como": self.who.como,
         }
         if self.kind == CHECK:
-            await Dnd.prueba.callback(cog, interaction, habilidad=self.item.name, cd=target, **common)
+            await command_function(Dnd.prueba)(
+                cog, interaction, habilidad=self.item.name, cd=target, **common
+            )
         elif self.kind == SAVE:
-            await Dnd.salvacion.callback(cog, interaction, caracteristica=self.item.name, cd=target, **common)
+            await command_function(Dnd.salvacion)(
+                cog, interaction, caracteristica=self.item.name, cd=target, **common
+            )
         else:
-            await Dnd.ataque.callback(cog, interaction, ca=target, arma=self.item.name, **common)
+            await command_function(Dnd.ataque)(cog, interaction, ca=target, arma=self.item.name, **common)
 
 
 async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:

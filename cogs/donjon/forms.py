@@ -14,7 +14,17 @@ from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
 from bot.ui import Modal, parse_int
 from cogs.donjon.cog import Donjon
 from cogs.ficha.render import safe
-from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, Rollable, chosen, clip, labelled, radio
+from cogs.ficha.rollable import (
+    TITLE_LIMIT,
+    Game,
+    Rollable,
+    Roller,
+    chosen,
+    clip,
+    command_function,
+    labelled,
+    radio,
+)
 from rules import donjon
 
 ATTRIBUTE, SKILL, SAVE = "t", "h", "v"
@@ -36,7 +46,11 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
         for i, s in enumerate(dj.habilidades)
     ]
     found += [
-        Rollable(f"{SAVE}:{key}", key, t(lang, "fichas.dice", name=f"**{t(lang, f'fichas.donjon.save.{key}')}**", n=n))
+        Rollable(
+            f"{SAVE}:{key}",
+            key,
+            t(lang, "fichas.dice", name=f"**{t(lang, f'fichas.donjon.save.{key}')}**", n=n),
+        )
         for key, n in dj.salvaciones
     ]
     return found
@@ -54,7 +68,9 @@ class DonjonForm(Modal):
         name = t(lang, f"fichas.donjon.attr.{item.name}") if item.key.startswith(ATTRIBUTE) else item.name
         if item.key.startswith(SAVE):
             name = t(lang, f"fichas.donjon.save.{item.name}")
-        super().__init__(title=clip(t(lang, "fichas.form.donjon.title", name=name), TITLE_LIMIT), custom_id="ficha:donjon")
+        super().__init__(
+            title=clip(t(lang, "fichas.form.donjon.title", name=name), TITLE_LIMIT), custom_id="ficha:donjon"
+        )
         self.who = who
         attributes = [(NONE, t(lang, "fichas.form.none"))]
         attributes += [(key, t(lang, f"fichas.donjon.attr.{key}")) for key in sheet.atributos.model_dump()]
@@ -63,7 +79,9 @@ class DonjonForm(Modal):
         self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
         self.skills = skill_options(lang, sheet)
         chosen_skill = item.key if not item.key.startswith(ATTRIBUTE) else NONE
-        options = [discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=chosen_skill == NONE)]
+        options = [
+            discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=chosen_skill == NONE)
+        ]
         options += [
             discord.SelectOption(label=safe(name)[:100], value=value, default=value == chosen_skill)
             for value, name in self.skills.items()
@@ -87,7 +105,7 @@ class DonjonForm(Modal):
         bank = parse_int(typed, self.bank_name, 0, donjon.MAX_POOL) if typed else 0
         cog = interaction.client.get_cog("Donjon")
         assert isinstance(cog, Donjon)
-        await Donjon.prueba.callback(
+        await command_function(Donjon.prueba)(
             cog,
             interaction,
             atributo=None if attribute == NONE else attribute,

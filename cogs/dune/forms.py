@@ -15,7 +15,18 @@ from bot.sheets.models import DuneSheet, SheetBase
 from bot.ui import Modal
 from cogs.dune.cog import Dune
 from cogs.ficha.render import safe
-from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, Rollable, chosen, clip, labelled, radio, ticked
+from cogs.ficha.rollable import (
+    TITLE_LIMIT,
+    Game,
+    Rollable,
+    Roller,
+    chosen,
+    clip,
+    command_function,
+    labelled,
+    radio,
+    ticked,
+)
 from rules import dune
 
 PAYMENTS = ("impulso", "amenaza", "mixto")
@@ -60,7 +71,9 @@ def bought_choices(lang: Lang) -> list[tuple[str, str]]:
 class DuneForm(Modal):
     def __init__(self, lang: Lang, item: Rollable, sheet: DuneSheet, who: Roller) -> None:
         skill = t(lang, f"fichas.dune.skill.{item.name}")
-        super().__init__(title=clip(t(lang, "fichas.form.dune.title", skill=skill), TITLE_LIMIT), custom_id="ficha:dune")
+        super().__init__(
+            title=clip(t(lang, "fichas.form.dune.title", skill=skill), TITLE_LIMIT), custom_id="ficha:dune"
+        )
         self.item, self.who = item, who
         self.drive: discord.ui.Select[DuneForm] = discord.ui.Select(
             custom_id="motivacion", options=drive_options(lang, sheet), required=True
@@ -69,8 +82,13 @@ class DuneForm(Modal):
         self.focuses = [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS]
         self.focus: discord.ui.Select[DuneForm] | None = None
         if self.focuses:
-            options = [discord.SelectOption(label=t(lang, "fichas.form.dune.no_focus"), value=NO_FOCUS, default=True)]
-            options += [discord.SelectOption(label=safe(name)[:100], value=str(i)) for i, name in enumerate(self.focuses)]
+            options = [
+                discord.SelectOption(label=t(lang, "fichas.form.dune.no_focus"), value=NO_FOCUS, default=True)
+            ]
+            options += [
+                discord.SelectOption(label=safe(name)[:100], value=str(i))
+                for i, name in enumerate(self.focuses)
+            ]
             self.focus = discord.ui.Select(custom_id="enfoque", options=options, required=False)
             self.add_item(labelled(t(lang, "fichas.form.dune.focus"), self.focus))
         levels = [(str(d), str(d)) for d in range(dune.MAX_DIFFICULTY + 1)]
@@ -89,13 +107,16 @@ class DuneForm(Modal):
         return allowed[chosen(self.focus.values[0], allowed)]
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        drive = chosen(self.drive.values[0] if self.drive.values else None, {option.value for option in self.drive.options})
+        drive = chosen(
+            self.drive.values[0] if self.drive.values else None,
+            {option.value for option in self.drive.options},
+        )
         difficulty = int(chosen(self.difficulty.value, {str(d) for d in range(dune.MAX_DIFFICULTY + 1)}))
         bought = chosen(self.bought.value, {value for value, _ in bought_choices("es")})
         dice, _, payment = bought.partition(":")
         cog = interaction.client.get_cog("Dune")
         assert isinstance(cog, Dune)
-        await Dune.tirada.callback(
+        await command_function(Dune.tirada)(
             cog,
             interaction,
             habilidad=self.item.name,

@@ -29,7 +29,7 @@ from cogs.dnd5e import forms as dnd_forms
 from cogs.donjon import forms as donjon_forms
 from cogs.dune import forms as dune_forms
 from cogs.ficha.render import safe, sheet_embed
-from cogs.ficha.rollable import Game, Roller, Rollable, clip
+from cogs.ficha.rollable import Game, Rollable, Roller, clip
 from cogs.mediana import forms as mediana_forms
 
 PREFIX = "ficha"
@@ -80,9 +80,7 @@ def pages_of(rollables: list[Rollable]) -> int:
     return max(1, -(-len(rollables) // PAGE_SIZE))
 
 
-def panel_view(
-    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool
-) -> discord.ui.LayoutView:
+def panel_view(lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool) -> discord.ui.LayoutView:
     """The panel's page ``page`` (kept within the pages there are); ``rolls``: whether the
     reader may roll from it (without, it shows the sheet alone)."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(

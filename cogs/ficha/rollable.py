@@ -11,9 +11,10 @@ from __future__ import annotations
 import zlib
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
+from discord import app_commands
 
 from bot.errors import Refusal
 from bot.i18n import Lang
@@ -87,6 +88,15 @@ def ticked(value: object) -> bool:
     return value is True
 
 
-def labelled(text: str, component: discord.ui.Item[Any], description: str | None = None) -> discord.ui.Label[Any]:
+def labelled(
+    text: str, component: discord.ui.Item[Any], description: str | None = None
+) -> discord.ui.Label[Any]:
     """A form's question: ``text`` kept to Discord's 45 characters above its component."""
     return discord.ui.Label(text=clip(text, LABEL_LIMIT), description=description, component=component)
+
+
+def command_function(command: app_commands.Command[Any, ..., Any]) -> Callable[..., Awaitable[None]]:
+    """The function a slash command runs, called with its cog, the interaction and the
+    options as typed: what a panel press does. (discord.py types it as either a method or a
+    plain function, a union no call satisfies.)"""
+    return cast(Callable[..., Awaitable[None]], command.callback)

@@ -13,7 +13,17 @@ from bot.sheets.access import of_kind
 from bot.sheets.models import MedianaSheet, SheetBase
 from bot.ui import Modal, parse_int
 from cogs.ficha.render import safe
-from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, Rollable, chosen, clip, labelled, radio
+from cogs.ficha.rollable import (
+    TITLE_LIMIT,
+    Game,
+    Rollable,
+    Roller,
+    chosen,
+    clip,
+    command_function,
+    labelled,
+    radio,
+)
 from cogs.mediana.cog import Mediana
 from rules import mediana
 
@@ -56,12 +66,22 @@ class MedianaForm(Modal):
         assert isinstance(cog, Mediana)
         rango = Choice(name=rank, value=rank)
         if self.item.key.startswith(ATTRIBUTE):
-            await Mediana.atributo_cmd.callback(
-                cog, interaction, atributo=self.item.name, dificultad=difficulty, rango=rango, como=self.who.como
+            await command_function(Mediana.atributo_cmd)(
+                cog,
+                interaction,
+                atributo=self.item.name,
+                dificultad=difficulty,
+                rango=rango,
+                como=self.who.como,
             )
         else:
-            await Mediana.tirada.callback(
-                cog, interaction, dificultad=difficulty, habilidad=self.item.name, rango=rango, como=self.who.como
+            await command_function(Mediana.tirada)(
+                cog,
+                interaction,
+                dificultad=difficulty,
+                habilidad=self.item.name,
+                rango=rango,
+                como=self.who.como,
             )
 
 

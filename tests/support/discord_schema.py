@@ -580,7 +580,11 @@ def _problems(kind: str, body: str) -> tuple[Problem, ...]:
     """
     parsed = json.loads(body)
     layout = _layout_problems(kind, parsed)
-    return (*layout, *[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)], *extra_errors(kind, parsed))
+    return (
+        *layout,
+        *[_problem(e) for e in _VALIDATORS[kind].iter_errors(parsed)],
+        *extra_errors(kind, parsed),
+    )
 
 
 # -- Components V2 messages (``ui.LayoutView``) -----------------------------------------------
@@ -607,11 +611,17 @@ def _layout_problems(kind: str, parsed: Any) -> list[Problem]:
     nodes = list(_layout_nodes(components))
     problems = []
     if message.get("content") or message.get("embeds"):
-        problems.append(Problem(at, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "content or embeds"))
+        problems.append(
+            Problem(at, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2", "content or embeds")
+        )
     if len(nodes) > LAYOUT_COMPONENTS:
-        problems.append(Problem(at, "BASE_TYPE_MAX_LENGTH", f"Must be {LAYOUT_COMPONENTS} or fewer in length."))
+        problems.append(
+            Problem(at, "BASE_TYPE_MAX_LENGTH", f"Must be {LAYOUT_COMPONENTS} or fewer in length.")
+        )
     if sum(len(n.get("content") or "") for n in nodes if n.get("type") == 10) > LAYOUT_TEXT:
-        problems.append(Problem(at, "BASE_TYPE_MAX_LENGTH", f"Text displays exceed {LAYOUT_TEXT} characters."))
+        problems.append(
+            Problem(at, "BASE_TYPE_MAX_LENGTH", f"Text displays exceed {LAYOUT_TEXT} characters.")
+        )
     for node in nodes:
         problems += _layout_node_problems(node, at)
     ids = [((*at, "custom_id"), n["custom_id"]) for n in nodes if "custom_id" in n]
