@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord import AppCommandOptionType, app_commands
+from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
 from rules import donjon
@@ -329,7 +329,7 @@ async def sweep_system(sweep: Sweep, system: str) -> None:
     sweep.presses = 0
     assert h.bot is not None
     await sweep_small_panel(sweep, system)
-    for top in h.bot.tree.get_commands():
+    for top in h.bot.tree.get_commands(type=AppCommandType.chat_input):
         for path in walk(top):
             command = h.command(path)
             await table(sweep, system)

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
@@ -23,18 +24,20 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
 from bot.sheets import access
+from bot.sheets.live import LIVE, Live, get
 from bot.sheets.models import SheetBase
-from bot.ui import Guarded
+from bot.ui import Guarded, Modal
 from cogs.dnd5e import forms as dnd_forms
 from cogs.donjon import forms as donjon_forms
 from cogs.dune import forms as dune_forms
 from cogs.ficha.render import safe, sheet_embed
-from cogs.ficha.rollable import Game, Rollable, Roller, clip
+from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, clip, command_function, labelled
 from cogs.mediana import forms as mediana_forms
 
 PREFIX = "ficha"
-# Rollables a page: 10 sections (30 components), the container, the sheet's text, a
-# separator, the page line and a row of two buttons make 36 of Discord's 40.
+# Sections a page: 10 (30 components) with the container, the sheet's text, a separator,
+# the page line and a row of two buttons make 36 of Discord's 40. The numbers play changes
+# (hit points, Heridas…) come first on every page; the rollables fill the rest.
 PAGE_SIZE = 10
 # The sheet's text at the head of the panel; with ten lines beside the buttons it stays
 # under the 4,000 characters a V2 message may show.
@@ -76,22 +79,41 @@ def header(lang: Lang, row: SheetRow, sheet: SheetBase) -> str:
     return clip("\n".join(p for p in parts if p), HEADER_LIMIT)
 
 
-def pages_of(rollables: list[Rollable]) -> int:
-    return max(1, -(-len(rollables) // PAGE_SIZE))
+def changeable(row: SheetRow) -> list[Live]:
+    """The numbers a panel changes: those play changes, save the marks only the GM edits."""
+    return [live for live in LIVE[row.system] if not live.gm_edits]
 
 
-def panel_view(lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool) -> discord.ui.LayoutView:
+def live_sections(lang: Lang, row: SheetRow, sheet: SheetBase) -> list[discord.ui.Section[Any]]:
+    data = sheet.model_dump(mode="json")
+    return [
+        discord.ui.Section(
+            f"**{t(lang, f'fichas.panel.live.{live.path}')}** {get(data, live.path)}",
+            accessory=LiveButton(row.id, i, t(lang, "fichas.panel.change")),
+        )
+        for i, live in enumerate(changeable(row))
+    ]
+
+
+def panel_view(
+    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool, edits: bool
+) -> discord.ui.LayoutView:
     """The panel's page ``page`` (kept within the pages there are); ``rolls``: whether the
-    reader may roll from it (without, it shows the sheet alone)."""
+    reader may roll from it, ``edits`` whether they may change its numbers (without either,
+    it shows the sheet alone)."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
         discord.ui.TextDisplay(header(lang, row, sheet))
     )
+    live = live_sections(lang, row, sheet) if edits else []
     rollables = GAMES[row.system].rollables(lang, sheet) if rolls else []
-    pages = pages_of(rollables)
+    size = PAGE_SIZE - len(live)
+    pages = max(1, -(-len(rollables) // size))
     page = min(max(page, 0), pages - 1)
-    if rollables:
+    if live or rollables:
         container.add_item(discord.ui.Separator())
-    for item in rollables[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]:
+    for section in live:
+        container.add_item(section)
+    for item in rollables[page * size : (page + 1) * size]:
         button = RollButton(row.id, item.key, item.check, t(lang, "fichas.panel.roll"))
         container.add_item(discord.ui.Section(clip(item.text, LINE_LIMIT), accessory=button))
     if pages > 1:
@@ -114,7 +136,9 @@ async def panel_for(
     """The panel of ``row`` for whoever asked, from the sheet as play has left it."""
     store = interaction.client.store  # type: ignore[attr-defined]
     sheet = await access.content(store, row)
-    return panel_view(lang_for(interaction.locale), row, sheet, page, may_roll(table, interaction, row))
+    edits = access.writable(is_gm(table, interaction), interaction.user.id, row)
+    lang = lang_for(interaction.locale)
+    return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits)
 
 
 class SheetItem(Guarded):
@@ -198,4 +222,58 @@ class PageButton(
         await interaction.response.edit_message(view=await panel_for(interaction, table, row, self.page))
 
 
-COMPONENTS = (RollButton, PageButton)
+class LiveButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:cambiar:(?P<sheet>[0-9]{{1,20}}):(?P<live>[0-9]{{1,2}})",
+):
+    """*Cambiar* beside a number play changes: a form asks the new value, which goes
+    through ``/ficha editar`` (the ledger, the book's bounds, *deshacer*) as if typed."""
+
+    def __init__(self, sheet_id: int, live: int, label: str = "") -> None:
+        custom_id = f"{PREFIX}:cambiar:{sheet_id}:{live}"
+        super().__init__(discord.ui.Button(label=label or str(live), custom_id=custom_id))
+        self.sheet_id, self.live = sheet_id, live
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LiveButton:
+        return cls(int(match["sheet"]), int(match["live"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        if not access.writable(is_gm(table, interaction), interaction.user.id, row):
+            raise Refusal("fichas.panel.not_yours")
+        fields = changeable(row)
+        if self.live >= len(fields):
+            raise Refusal("fichas.panel.stale")
+        sheet = await access.content(interaction.client.store, row)
+        current = str(get(sheet.model_dump(mode="json"), fields[self.live].path))
+        form = ChangeForm(lang_for(interaction.locale), row.id, fields[self.live].path, current)
+        await interaction.response.send_modal(form)
+
+
+class ChangeForm(Modal):
+    """The new value of one number: ``/ficha editar campo valor ficha`` with it."""
+
+    def __init__(self, lang: Lang, sheet_id: int, path: str, current: str) -> None:
+        title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
+        super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:cambiar")
+        self.sheet_id, self.path = sheet_id, path
+        self.value: discord.ui.TextInput[ChangeForm] = discord.ui.TextInput(
+            custom_id="valor", default=current, max_length=4
+        )
+        self.add_item(labelled(t(lang, "fichas.form.change.value"), self.value))
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        cog = interaction.client.get_cog("Sheets")
+        command = getattr(cog, "editar", None)  # cogs.ficha.cog imports this module: by name
+        assert isinstance(command, app_commands.Command)
+        typed = self.value.value.strip()
+        await command_function(command)(
+            cog, interaction, campo=self.path, valor=typed, ficha=str(self.sheet_id)
+        )
+
+
+COMPONENTS = (RollButton, PageButton, LiveButton)

@@ -40,26 +40,41 @@ def roll_ids(data: dict[str, Any]) -> list[str]:
     return [custom_id for custom_id in buttons(data) if custom_id.startswith("ficha:tirar:")]
 
 
-def section_texts(data: dict[str, Any]) -> list[str]:
-    """The line beside each roll button, in order."""
-    found: list[str] = []
+def sections(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each section's line and the custom_id of the button beside it, in order."""
+    found: list[tuple[str, str]] = []
 
     def walk(components: list[dict[str, Any]]) -> None:
         for component in components:
             if component.get("type") == 9:
-                found.append(component["components"][0]["content"])
+                found.append((component["components"][0]["content"], component["accessory"]["custom_id"]))
             walk(component.get("components") or [])
 
     walk(data.get("components") or [])
     return found
 
 
+def section_texts(data: dict[str, Any]) -> list[str]:
+    """The line beside each roll button, in order (not the numbers' *Cambiar*)."""
+    return [text for text, custom_id in sections(data) if custom_id.startswith("ficha:tirar:")]
+
+
 def roll_button(data: dict[str, Any], line: str) -> str:
-    """The roll button beside the line that starts with ``line``."""
-    ids, texts = roll_ids(data), section_texts(data)
-    matches = [custom_id for custom_id, text in zip(ids, texts, strict=True) if text.startswith(line)]
-    assert len(matches) == 1, (line, texts)
+    """The button beside the line that starts with ``line``."""
+    matches = [custom_id for text, custom_id in sections(data) if text.startswith(line)]
+    assert len(matches) == 1, (line, sections(data))
     return matches[0]
+
+
+async def page_with(h: Harness, reply: Reply, line: str) -> tuple[Message, dict[str, Any]]:
+    """The panel turned to the page showing ``line``: the message as it is then, its data."""
+    message, data = reply.message, reply.data
+    while not any(text.startswith(line) for text, _ in sections(data)):
+        forward = next_page(data)
+        assert forward is not None, f"no page shows {line}"
+        data = (await h.click(message, forward)).data
+        message = h.current(message)
+    return message, data
 
 
 def next_page(data: dict[str, Any]) -> str | None:
@@ -129,12 +144,14 @@ async def test_the_dnd_panel_has_a_button_for_every_skill_save_and_attack_in_pag
     first = await panel(harness, locale=locale)
     assert ("Destreza **16** (+3)" if locale == "es-ES" else "Dexterity **16** (+3)") in first.text
     texts = section_texts(first.data)
-    assert len(texts) == 10 and texts[0] == (
-        "**Acrobacias** +6" if locale == "es-ES" else "**Acrobatics** +6"
-    )
-    assert ("Página 1 de 3" if locale == "es-ES" else "Page 1 of 3") in first.text
+    assert len(texts) == 8 and texts[0] == ("**Acrobacias** +6" if locale == "es-ES" else "**Acrobatics** +6")
+    live = ["**Puntos de golpe** 38", "**Puntos de golpe temporales** 0"]
+    if locale == "en-US":
+        live = ["**Hit points** 38", "**Temporary hit points** 0"]
+    assert [text for text, _ in sections(first.data)][:2] == live
+    assert ("Página 1 de 4" if locale == "es-ES" else "Page 1 of 4") in first.text
     seen, page, message = list(texts), first, first.message
-    for _ in range(2):
+    for _ in range(3):
         forward = next_page(page.data)
         assert forward is not None
         page = await harness.click(message, forward, locale=locale)
@@ -195,19 +212,15 @@ async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(ha
     await table_of(harness, "dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
-    third = shown
-    for _ in range(2):
-        forward = next_page(third.data)
-        assert forward is not None
-        third = await harness.click(harness.current(shown.message), forward)
-    message = harness.current(shown.message)
-    opened = await harness.click(message, roll_button(third.data, "**Salvación de Sabiduría"))
+    message, third = await page_with(harness, shown, "**Salvación de Sabiduría")
+    opened = await harness.click(message, roll_button(third, "**Salvación de Sabiduría"))
     harness.script(12, 5)
     pressed = await submit(harness, opened, message, radio_modo="desventaja", objetivo="")
     harness.script(12, 5)
     typed = await harness.slash("dnd salvacion", caracteristica="sabiduria", desventaja=True)
     same_card(pressed, typed)
-    opened = await harness.click(message, roll_button(third.data, "**Espada larga"))
+    message, fourth = await page_with(harness, shown, "**Espada larga")
+    opened = await harness.click(message, roll_button(fourth, "**Espada larga"))
     assert form(opened)["components"][1]["component"]["required"] is True
     harness.script(14, 6)
     pressed = await submit(harness, opened, message, radio_modo="normal", objetivo="13")
@@ -362,7 +375,7 @@ async def test_a_donjon_prueba_from_its_form_is_the_typed_command(harness: Harne
     await table_of(harness, "donjon")
     await imported(harness, "donjon")
     shown = await panel(harness, locale=locale)
-    assert len(section_texts(shown.data)) == 10
+    assert len(sections(shown.data)) == 10 and len(section_texts(shown.data)) == 7
     opened = await harness.click(
         shown.message,
         roll_button(shown.data, "**Discernimiento" if locale == "es-ES" else "**Insight"),
@@ -449,7 +462,7 @@ async def test_a_panel_button_still_rolls_after_a_restart(harness: Harness) -> N
     forward = next_page(shown.data)
     assert forward is not None
     turned = await harness.click(shown.message, forward)
-    assert len(section_texts(turned.data)) == 10
+    assert len(sections(turned.data)) == 10
 
 
 async def test_a_button_drawn_before_the_sheet_changed_rolls_nothing(harness: Harness) -> None:
@@ -512,3 +525,47 @@ async def test_every_roll_button_opens_a_form_discord_accepts_in_both_languages(
                 break
             page = await harness.click(message, forward, locale=locale)
             message = harness.current(message)
+
+
+# -- the numbers play changes -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harness, locale: str) -> None:
+    """*Cambiar* asks the new value and goes through ``/ficha editar``: the same answer,
+    the same ledger row, and ``/mesa deshacer`` reverts it."""
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    wealth = "**Riqueza** 3" if locale == "es-ES" else "**Wealth** 3"
+    opened = await harness.click(shown.message, roll_button(shown.data, wealth), locale=locale)
+    assert form(opened)["components"][0]["component"]["value"] == "3"
+    changed = await submit(harness, opened, shown.message, locale=locale, valor="1")
+    assert ("Riqueza 1" if locale == "es-ES" else "Wealth 1") in changed.text
+    history = await harness.slash("mesa historial", user=GM)
+    assert "ficha editada" in history.text
+    redrawn = await panel(harness, locale=locale)
+    assert wealth.replace("3", "1") in [text for text, _ in sections(redrawn.data)]
+    await harness.slash("mesa deshacer", user=GM)
+    await harness.assert_ledger_matches()
+
+
+async def test_a_number_past_its_bounds_is_refused_by_the_edit(harness: Harness) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Puntos de golpe** 38"))
+    refused = await submit(harness, opened, shown.message, valor="39")
+    assert refused.ephemeral and "38" in refused.text
+    assert "PG 38/38" in (await panel(harness)).text
+
+
+async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> None:
+    await table_of(harness, "mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness)
+    refused = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=OTHER)
+    assert "Solo quien lleva esta ficha, o el DJ" in refused.text
+    opened = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=GM)
+    changed = await submit(harness, opened, shown.message, user=GM, valor="12")
+    assert "12" in changed.text
