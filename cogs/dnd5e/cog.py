@@ -32,7 +32,7 @@ from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.rolls import act, load
 from bot.sheets import access
-from cogs.dnd5e import sheet
+from cogs.dnd5e import forms, sheet
 from cogs.dnd5e.afflictions import roll_whys
 from cogs.dnd5e.build import BUILDERS, Options
 from cogs.dnd5e.combat import (
@@ -67,6 +67,7 @@ from cogs.dnd5e.state import (
     damage_type_name,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
+from cogs.ficha.rollable import typed_nothing
 from rules import dnd5e, dnd5e_conditions, dnd5e_damage
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import Mode, Tracker
@@ -212,7 +213,11 @@ class Dnd(commands.Cog):
     ) -> None:
         """An ability check, optionally with a skill (its ability follows from the table)
         and a tool the character is proficient with. Without a modifier, the numbers come
-        from the roller's sheet (or the GM's NPC ``como``)."""
+        from the roller's sheet (or the GM's NPC ``como``); with no option at all, a form
+        asks the skill, advantage and the DC."""
+        if typed_nothing(interaction):
+            await forms.open_check(interaction)
+            return
         options = {
             "modificador": modificador,
             "caracteristica": ABILITIES.find(caracteristica) if caracteristica is not None else None,

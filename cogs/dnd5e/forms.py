@@ -8,13 +8,14 @@ from typing import Any
 
 import discord
 
+from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
+from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import DndSheet, SheetBase
 from bot.ui import Modal, parse_int
 from cogs.dnd5e import sheet as dnd_sheet
-from cogs.dnd5e.cog import Dnd
 from cogs.ficha.render import safe
 from cogs.ficha.rollable import (
     TITLE_LIMIT,
@@ -23,9 +24,9 @@ from cogs.ficha.rollable import (
     Roller,
     chosen,
     clip,
-    command_function,
     labelled,
     radio,
+    run_command,
 )
 from rules import dnd5e
 
@@ -95,14 +96,21 @@ class DndForm(Modal):
     """Advantage or disadvantage, and the number the roll is against (optional for a check
     or a save, as the typed command's ``cd``; required for an attack, its ``ca``)."""
 
-    def __init__(self, lang: Lang, item: Rollable, who: Roller) -> None:
-        self.kind = item.key.split(":")[0]
+    def __init__(self, lang: Lang, item: Rollable | None, who: Roller, sheet: DndSheet | None = None) -> None:
+        """``item`` None: ``/dnd prueba`` typed with no options, which asks the skill too
+        (from ``sheet``, each with its modifier)."""
+        self.kind = CHECK if item is None else item.key.split(":")[0]
         self.item, self.who = item, who
-        name = t(lang, f"dnd.skill.{item.name}") if self.kind == CHECK else item.name
-        if self.kind == SAVE:
-            name = t(lang, f"dnd.ability.{item.name}")
-        title = t(lang, f"fichas.form.dnd.{self.kind}", name=name)
-        super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:dnd")
+        super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:dnd")
+        self.skill: discord.ui.Select[DndForm] | None = None
+        if item is None and sheet is not None:
+            options = [
+                discord.SelectOption(label=clip(r.text.replace("**", ""), 100), value=r.name)
+                for r in rollables(lang, sheet)
+                if r.key.startswith(f"{CHECK}:")
+            ]
+            self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
+            self.add_item(labelled(t(lang, "fichas.form.dnd.skill"), self.skill))
         choices = [(mode, t(lang, f"fichas.form.dnd.mode.{mode}")) for mode in MODES]
         self.mode = radio(choices, "normal", "modo")
         self.add_item(labelled(t(lang, "fichas.form.dnd.mode"), self.mode))
@@ -116,23 +124,47 @@ class DndForm(Modal):
         mode = chosen(self.mode.value, MODES)
         typed = self.target.value.strip()
         target = parse_int(typed, self.target_name, 1, dnd5e.MAX_TARGET) if typed else None
-        cog = interaction.client.get_cog("Dnd")
-        assert isinstance(cog, Dnd)
         common: dict[str, Any] = {
             "ventaja": mode == "ventaja",
             "desventaja": mode == "desventaja",
             "como": self.who.como,
         }
         if self.kind == CHECK:
-            await command_function(Dnd.prueba)(
-                cog, interaction, habilidad=self.item.name, cd=target, **common
-            )
+            await run_command(interaction, "Dnd", "prueba", habilidad=self.skill_name(), cd=target, **common)
         elif self.kind == SAVE:
-            await command_function(Dnd.salvacion)(
-                cog, interaction, caracteristica=self.item.name, cd=target, **common
+            await run_command(
+                interaction, "Dnd", "salvacion", caracteristica=self.name(), cd=target, **common
             )
         else:
-            await command_function(Dnd.ataque)(cog, interaction, ca=target, arma=self.item.name, **common)
+            await run_command(interaction, "Dnd", "ataque", ca=target, arma=self.name(), **common)
+
+    def name(self) -> str:
+        assert self.item is not None  # only a check is asked without one
+        return self.item.name
+
+    def skill_name(self) -> str:
+        if self.skill is None:
+            return self.name()
+        return chosen(self.skill.values[0] if self.skill.values else None, set(dnd5e.SKILLS))
+
+
+def form_title(lang: Lang, item: Rollable | None) -> str:
+    if item is None:
+        return t(lang, "fichas.form.dnd.any_check")
+    kind = item.key.split(":")[0]
+    names = {CHECK: f"dnd.skill.{item.name}", SAVE: f"dnd.ability.{item.name}"}
+    name = t(lang, names[kind]) if kind in names else item.name
+    return t(lang, f"fichas.form.dnd.{kind}", name=name)
+
+
+async def open_check(interaction: discord.Interaction[Tirada]) -> None:
+    """``/dnd prueba`` with no options: the check's form, the skill asked from the roller's
+    active sheet."""
+    table = await current_table(interaction)
+    _, sheet = await access.for_roll(interaction.client.store, table, False, interaction.user.id, None)
+    dnd = of_kind(sheet, DndSheet)
+    form = DndForm(lang_for(interaction.locale), None, Roller(None, False), dnd)
+    await interaction.response.send_modal(form)
 
 
 async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:

@@ -7,12 +7,13 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
+from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
+from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
 from bot.ui import Modal, parse_int
-from cogs.donjon.cog import Donjon
 from cogs.ficha.render import safe
 from cogs.ficha.rollable import (
     TITLE_LIMIT,
@@ -21,9 +22,9 @@ from cogs.ficha.rollable import (
     Roller,
     chosen,
     clip,
-    command_function,
     labelled,
     radio,
+    run_command,
 )
 from rules import donjon
 
@@ -64,21 +65,18 @@ def skill_options(lang: Lang, sheet: DonjonSheet) -> dict[str, str]:
 
 
 class DonjonForm(Modal):
-    def __init__(self, lang: Lang, item: Rollable, sheet: DonjonSheet, who: Roller) -> None:
-        name = t(lang, f"fichas.donjon.attr.{item.name}") if item.key.startswith(ATTRIBUTE) else item.name
-        if item.key.startswith(SAVE):
-            name = t(lang, f"fichas.donjon.save.{item.name}")
-        super().__init__(
-            title=clip(t(lang, "fichas.form.donjon.title", name=name), TITLE_LIMIT), custom_id="ficha:donjon"
-        )
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
+        """``item`` None: ``/donjon prueba`` typed with no options, nothing chosen yet."""
+        super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:donjon")
+        key = item.key if item is not None else NONE
         self.who = who
         attributes = [(NONE, t(lang, "fichas.form.none"))]
         attributes += [(key, t(lang, f"fichas.donjon.attr.{key}")) for key in sheet.atributos.model_dump()]
-        picked = item.name if item.key.startswith(ATTRIBUTE) else NONE
+        picked = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
         self.attribute = radio(attributes, picked, "atributo")
         self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
         self.skills = skill_options(lang, sheet)
-        chosen_skill = item.key if not item.key.startswith(ATTRIBUTE) else NONE
+        chosen_skill = key if key.startswith((SKILL, SAVE)) else NONE
         options = [
             discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=chosen_skill == NONE)
         ]
@@ -103,17 +101,34 @@ class DonjonForm(Modal):
         difficulty = chosen(self.difficulty.value, set(donjon.DIFFICULTIES))
         typed = self.bank.value.strip()
         bank = parse_int(typed, self.bank_name, 0, donjon.MAX_POOL) if typed else 0
-        cog = interaction.client.get_cog("Donjon")
-        assert isinstance(cog, Donjon)
-        await command_function(Donjon.prueba)(
-            cog,
+        await run_command(
             interaction,
+            "Donjon",
+            "prueba",
             atributo=None if attribute == NONE else attribute,
             habilidad=None if skill == NONE else self.skills[skill],
             dificultad=Choice(name=difficulty, value=difficulty),
             banco=bank,
             como=self.who.como,
         )
+
+
+def form_title(lang: Lang, item: Rollable | None) -> str:
+    if item is None:
+        return t(lang, "fichas.form.donjon.any_test")
+    if item.key.startswith(ATTRIBUTE):
+        return t(lang, "fichas.form.donjon.title", name=t(lang, f"fichas.donjon.attr.{item.name}"))
+    if item.key.startswith(SAVE):
+        return t(lang, "fichas.form.donjon.title", name=t(lang, f"fichas.donjon.save.{item.name}"))
+    return t(lang, "fichas.form.donjon.title", name=item.name)
+
+
+async def open_test(interaction: discord.Interaction[Tirada]) -> None:
+    """``/donjon prueba`` with no options: the Prueba's form, from the roller's active sheet."""
+    table = await current_table(interaction)
+    _, sheet = await access.for_roll(interaction.client.store, table, False, interaction.user.id, None)
+    form = DonjonForm(lang_for(interaction.locale), None, of_kind(sheet, DonjonSheet), Roller(None, False))
+    await interaction.response.send_modal(form)
 
 
 async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:

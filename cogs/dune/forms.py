@@ -13,7 +13,6 @@ from bot.i18n import Lang, lang_for, t
 from bot.sheets.access import of_kind
 from bot.sheets.models import DuneSheet, SheetBase
 from bot.ui import Modal
-from cogs.dune.cog import Dune
 from cogs.ficha.render import safe
 from cogs.ficha.rollable import (
     TITLE_LIMIT,
@@ -22,9 +21,9 @@ from cogs.ficha.rollable import (
     Roller,
     chosen,
     clip,
-    command_function,
     labelled,
     radio,
+    run_command,
     ticked,
 )
 from rules import dune
@@ -114,11 +113,10 @@ class DuneForm(Modal):
         difficulty = int(chosen(self.difficulty.value, {str(d) for d in range(dune.MAX_DIFFICULTY + 1)}))
         bought = chosen(self.bought.value, {value for value, _ in bought_choices("es")})
         dice, _, payment = bought.partition(":")
-        cog = interaction.client.get_cog("Dune")
-        assert isinstance(cog, Dune)
-        await command_function(Dune.tirada)(
-            cog,
+        await run_command(
             interaction,
+            "Dune",
+            "tirada",
             habilidad=self.item.name,
             motivacion=drive,
             enfoque=self.focus_name(),

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 import discord
-from discord import app_commands
 
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
@@ -31,7 +30,7 @@ from cogs.dnd5e import forms as dnd_forms
 from cogs.donjon import forms as donjon_forms
 from cogs.dune import forms as dune_forms
 from cogs.ficha.render import safe, sheet_embed
-from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, clip, command_function, labelled
+from cogs.ficha.rollable import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
 from cogs.mediana import forms as mediana_forms
 
 PREFIX = "ficha"
@@ -44,12 +43,13 @@ PAGE_SIZE = 10
 HEADER_LIMIT = 2400
 LINE_LIMIT = 140
 
-GAMES: dict[str, Game] = {
-    "dune": dune_forms.GAME,
-    "dnd5e": dnd_forms.GAME,
-    "donjon": donjon_forms.GAME,
-    "mediana": mediana_forms.GAME,
-}
+
+def game(system: str) -> Game:
+    """The system's part of the panel. Read when a panel is drawn, not when this module
+    loads: a system's cog imports its forms, which import ``cogs.ficha``, which imports
+    this module, so a system loaded first finds its forms module still loading here."""
+    games = {"dune": dune_forms, "dnd5e": dnd_forms, "donjon": donjon_forms, "mediana": mediana_forms}
+    return games[system].GAME
 
 
 def may_roll(table: Table, interaction: discord.Interaction, row: SheetRow) -> bool:
@@ -105,7 +105,7 @@ def panel_view(
         discord.ui.TextDisplay(header(lang, row, sheet))
     )
     live = live_sections(lang, row, sheet) if edits else []
-    rollables = GAMES[row.system].rollables(lang, sheet) if rolls else []
+    rollables = game(row.system).rollables(lang, sheet) if rolls else []
     size = PAGE_SIZE - len(live)
     pages = max(1, -(-len(rollables) // size))
     page = min(max(page, 0), pages - 1)
@@ -185,14 +185,14 @@ class RollButton(
         table, row = await self.sheet_here(interaction)
         who = roller(table, interaction, row)
         sheet = await access.content(interaction.client.store, row)
-        game = GAMES[row.system]
+        part = game(row.system)
         lang = lang_for(interaction.locale)
         found = next(
-            (r for r in game.rollables(lang, sheet) if r.key == self.key and r.check == self.check), None
+            (r for r in part.rollables(lang, sheet) if r.key == self.key and r.check == self.check), None
         )
         if found is None:
             raise Refusal("fichas.panel.stale")
-        await game.press(interaction, found, sheet, who)
+        await part.press(interaction, found, sheet, who)
 
 
 class PageButton(
@@ -267,12 +267,9 @@ class ChangeForm(Modal):
         self.add_item(labelled(t(lang, "fichas.form.change.value"), self.value))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        cog = interaction.client.get_cog("Sheets")
-        command = getattr(cog, "editar", None)  # cogs.ficha.cog imports this module: by name
-        assert isinstance(command, app_commands.Command)
         typed = self.value.value.strip()
-        await command_function(command)(
-            cog, interaction, campo=self.path, valor=typed, ficha=str(self.sheet_id)
+        await run_command(
+            interaction, "Sheets", "editar", campo=self.path, valor=typed, ficha=str(self.sheet_id)
         )
 
 

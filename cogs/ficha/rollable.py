@@ -63,6 +63,18 @@ class Game:
     press: Press
 
 
+def typed_nothing(interaction: discord.Interaction) -> bool:
+    """Whether a slash command came with no option at all (through its subcommands): then
+    it opens its form instead of refusing what it lacks. (A form's own submit runs the
+    command too, and is no slash command.)"""
+    if interaction.type is not discord.InteractionType.application_command:
+        return False
+    options: Any = (interaction.data or {}).get("options") or []
+    while options and options[0].get("type") in (1, 2):
+        options = options[0].get("options") or []
+    return not options
+
+
 def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -95,8 +107,12 @@ def labelled(
     return discord.ui.Label(text=clip(text, LABEL_LIMIT), description=description, component=component)
 
 
-def command_function(command: app_commands.Command[Any, ..., Any]) -> Callable[..., Awaitable[None]]:
-    """The function a slash command runs, called with its cog, the interaction and the
-    options as typed: what a panel press does. (discord.py types it as either a method or a
-    plain function, a union no call satisfies.)"""
-    return cast(Callable[..., Awaitable[None]], command.callback)
+async def run_command(interaction: discord.Interaction, cog: str, command: str, **options: Any) -> None:
+    """Run the slash command ``command`` of the cog named ``cog`` as if typed with
+    ``options``: what a panel press or a form does. Found by name, since each cog's module
+    imports the forms that call it. (discord.py types a command's function as either a
+    method or a plain function, a union no call satisfies.)"""
+    found = interaction.client.get_cog(cog)  # type: ignore[attr-defined]
+    typed = getattr(found, command, None)
+    assert isinstance(typed, app_commands.Command), f"no /{command} in {cog}"
+    await cast(Callable[..., Awaitable[None]], typed.callback)(found, interaction, **options)

@@ -20,11 +20,10 @@ from cogs.ficha.rollable import (
     Roller,
     chosen,
     clip,
-    command_function,
     labelled,
     radio,
+    run_command,
 )
-from cogs.mediana.cog import Mediana
 from rules import mediana
 
 ATTRIBUTE, SKILL = "t", "h"
@@ -62,22 +61,22 @@ class MedianaForm(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         difficulty = parse_int(self.difficulty.value, self.difficulty_name, 0, mediana.MAX_DIFFICULTY)
         rank = chosen(self.rank.value, set(mediana.RANKS))
-        cog = interaction.client.get_cog("Mediana")
-        assert isinstance(cog, Mediana)
         rango = Choice(name=rank, value=rank)
         if self.item.key.startswith(ATTRIBUTE):
-            await command_function(Mediana.atributo_cmd)(
-                cog,
+            await run_command(
                 interaction,
+                "Mediana",
+                "atributo_cmd",
                 atributo=self.item.name,
                 dificultad=difficulty,
                 rango=rango,
                 como=self.who.como,
             )
         else:
-            await command_function(Mediana.tirada)(
-                cog,
+            await run_command(
                 interaction,
+                "Mediana",
+                "tirada",
                 dificultad=difficulty,
                 habilidad=self.item.name,
                 rango=rango,

@@ -107,10 +107,18 @@ def answers(**values: Any) -> list[dict[str, Any]]:
 
 
 async def submit(
-    h: Harness, opened: Reply, message: Message, *, user: User = PLAYER, locale: str = "es-ES", **values: Any
+    h: Harness,
+    opened: Reply,
+    message: Message | None,
+    *,
+    user: User = PLAYER,
+    locale: str = "es-ES",
+    **values: Any,
 ) -> Reply:
+    """Send the form ``opened`` opened, from ``message`` (None: a slash command opened it)."""
     data = {"custom_id": opened.modal_id, "components": answers(**values)}
-    return await h.dispatch(5, data, user=user, locale=locale, channel_id=message.channel_id, message=message)
+    channel_id = CHANNEL_ID if message is None else message.channel_id
+    return await h.dispatch(5, data, user=user, locale=locale, channel_id=channel_id, message=message)
 
 
 async def panel(h: Harness, *, user: User = PLAYER, locale: str = "es-ES", **options: Any) -> Reply:
@@ -569,3 +577,64 @@ async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> N
     opened = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=GM)
     changed = await submit(harness, opened, shown.message, user=GM, valor="12")
     assert "12" in changed.text
+
+
+# -- the command with no options opens the form ---------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harness, locale: str) -> None:
+    await table_of(harness, "dnd5e")
+    await imported(harness, "dnd5e")
+    opened = await harness.slash("dnd prueba", locale=locale)
+    skill, _mode, _target = (c["component"] for c in form(opened)["components"])
+    assert len(skill["options"]) == 18 and skill["options"][15]["value"] == "sigilo"
+    assert skill["options"][15]["label"] == ("Sigilo +9 ★" if locale == "es-ES" else "Stealth +9 ★")
+    harness.script(3, 16)
+    pressed = await submit(
+        harness, opened, None, locale=locale, habilidad=["sigilo"], radio_modo="ventaja", objetivo=""
+    )
+    harness.script(3, 16)
+    typed = await harness.slash("dnd prueba", locale=locale, habilidad="sigilo", ventaja=True)
+    same_card(pressed, typed)
+    refused = await submit(
+        harness,
+        await harness.slash("dnd prueba"),
+        None,
+        habilidad=["bailar"],
+        radio_modo="normal",
+        objetivo="",
+    )
+    assert "no estaba en el formulario" in refused.text
+
+
+async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) -> None:
+    await table_of(harness, "donjon")
+    await imported(harness, "donjon")
+    opened = await harness.slash("donjon prueba")
+    attribute, skill = (c["component"] for c in form(opened)["components"][:2])
+    assert [o["value"] for o in attribute["options"] if o.get("default")] == ["-"]
+    assert [o["value"] for o in skill["options"] if o.get("default")] == ["-"]
+    harness.script(*([8] * 5), *([4] * 6))
+    pressed = await submit(
+        harness,
+        opened,
+        None,
+        radio_atributo="celeridad",
+        habilidad=["-"],
+        radio_dificultad="media",
+        banco="0",
+    )
+    harness.script(*([8] * 5), *([4] * 6))
+    typed = await harness.slash("donjon prueba", atributo="celeridad", dificultad="media")
+    same_card(pressed, typed)
+    nothing = await submit(
+        harness,
+        await harness.slash("donjon prueba"),
+        None,
+        radio_atributo="-",
+        habilidad=["-"],
+        radio_dificultad="media",
+        banco="",
+    )
+    assert nothing.ephemeral and "Algo ha fallado" not in nothing.text
