@@ -216,7 +216,7 @@ class Dnd(commands.Cog):
         from the roller's sheet (or the GM's NPC ``como``); with no option at all, a form
         asks the skill, advantage and the DC."""
         if typed_nothing(interaction):
-            await forms.open_check(interaction)
+            await forms.open_check(self.bot, interaction)
             return
         options = {
             "modificador": modificador,

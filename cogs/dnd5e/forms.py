@@ -157,11 +157,11 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, f"fichas.form.dnd.{kind}", name=name)
 
 
-async def open_check(interaction: discord.Interaction[Tirada]) -> None:
+async def open_check(bot: Tirada, interaction: discord.Interaction) -> None:
     """``/dnd prueba`` with no options: the check's form, the skill asked from the roller's
     active sheet."""
     table = await current_table(interaction)
-    _, sheet = await access.for_roll(interaction.client.store, table, False, interaction.user.id, None)
+    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
     dnd = of_kind(sheet, DndSheet)
     form = DndForm(lang_for(interaction.locale), None, Roller(None, False), dnd)
     await interaction.response.send_modal(form)

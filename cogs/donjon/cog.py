@@ -110,7 +110,7 @@ class Donjon(commands.Cog):
         """Dice as a number, or an Atributo, a Habilidad and an item of the roller's sheet
         (the GM's NPC with ``como``); with no option at all, a form asks them."""
         if typed_nothing(interaction):
-            await forms.open_test(interaction)
+            await forms.open_test(self.bot, interaction)
             return
         parts, character = None, None
         if dados is None or como:

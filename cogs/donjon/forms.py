@@ -123,10 +123,10 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, "fichas.form.donjon.title", name=item.name)
 
 
-async def open_test(interaction: discord.Interaction[Tirada]) -> None:
+async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
     """``/donjon prueba`` with no options: the Prueba's form, from the roller's active sheet."""
     table = await current_table(interaction)
-    _, sheet = await access.for_roll(interaction.client.store, table, False, interaction.user.id, None)
+    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
     form = DonjonForm(lang_for(interaction.locale), None, of_kind(sheet, DonjonSheet), Roller(None, False))
     await interaction.response.send_modal(form)
 

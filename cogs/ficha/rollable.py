@@ -69,7 +69,8 @@ def typed_nothing(interaction: discord.Interaction) -> bool:
     command too, and is no slash command.)"""
     if interaction.type is not discord.InteractionType.application_command:
         return False
-    options: Any = (interaction.data or {}).get("options") or []
+    data: Any = interaction.data or {}
+    options = data.get("options") or []
     while options and options[0].get("type") in (1, 2):
         options = options[0].get("options") or []
     return not options

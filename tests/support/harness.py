@@ -260,7 +260,14 @@ class Discord:
         if path.endswith("/commands") and route.method == "PUT":
             self.commands = list(payload or [])
             return [
-                dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands
+                {
+                    "description": "",
+                    **c,
+                    "id": str(snowflake()),
+                    "application_id": str(APP_ID),
+                    "version": "1",
+                }
+                for c in self.commands
             ]
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             if int(route.channel_id) in self.closed_channels:
