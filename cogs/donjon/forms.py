@@ -65,6 +65,9 @@ def skill_options(lang: Lang, sheet: DonjonSheet) -> dict[str, str]:
 
 
 class DonjonForm(Modal):
+    """A Prueba's pool (an Atributo and a Habilidad or Salvación), its difficulty and the
+    banked dice added; the press that opened it chose its first answer."""
+
     def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
         """``item`` None: ``/donjon prueba`` typed with no options, nothing chosen yet."""
         super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:donjon")

@@ -68,6 +68,9 @@ def bought_choices(lang: Lang) -> list[tuple[str, str]]:
 
 
 class DuneForm(Modal):
+    """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
+    with its reason, as the typed command refuses it."""
+
     def __init__(self, lang: Lang, item: Rollable, sheet: DuneSheet, who: Roller) -> None:
         skill = t(lang, f"fichas.dune.skill.{item.name}")
         super().__init__(
@@ -110,8 +113,8 @@ class DuneForm(Modal):
             self.drive.values[0] if self.drive.values else None,
             {option.value for option in self.drive.options},
         )
-        difficulty = int(chosen(self.difficulty.value, {str(d) for d in range(dune.MAX_DIFFICULTY + 1)}))
-        bought = chosen(self.bought.value, {value for value, _ in bought_choices("es")})
+        difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
+        bought = chosen(self.bought.value, {option.value for option in self.bought.options})
         dice, _, payment = bought.partition(":")
         await run_command(
             interaction,

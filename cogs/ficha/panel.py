@@ -5,7 +5,7 @@ The sheet's numbers at a glance head it (the same text ``/ficha crear`` and ``ed
 show), then one section per rollable with a *Tirar* button as its accessory. Discord allows
 40 components in a message, nested ones counted: a section is three (itself, its text, its
 button), so a panel shows :data:`PAGE_SIZE` rollables a page and turns pages with two
-buttons (docs/decisiones.md, "Fichas": the panel's pages). Every button is a
+buttons (docs/decisiones.md, issue 31: "Páginas de diez"). Every button is a
 ``DynamicItem`` that names the sheet, never the message: after a restart a press reads the
 sheet from the database again, and a page is drawn anew from it.
 """

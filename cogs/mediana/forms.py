@@ -45,6 +45,8 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
 
 
 class MedianaForm(Modal):
+    """The difficulty (typed: 0 to 100 is no list) and the rank of an attribute or skill roll."""
+
     def __init__(self, lang: Lang, item: Rollable, who: Roller) -> None:
         title = t(lang, "fichas.form.mediana.title", name=item.name)
         super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:mediana")
