@@ -10,9 +10,12 @@ from discord.app_commands import Choice
 
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
+from bot.models import SheetRow
 from bot.sheets.access import of_kind
 from bot.sheets.models import DuneSheet, SheetBase
+from bot.store import Store
 from bot.ui import Modal
+from cogs.dune.state import DETERMINACION
 from cogs.ficha.render import safe
 from cogs.ficha.rollable import (
     TITLE_LIMIT,
@@ -137,4 +140,12 @@ async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBa
     await interaction.response.send_modal(form)
 
 
-GAME = Game(rollables, press)
+async def status(lang: Lang, store: Store, row: SheetRow) -> str:
+    """A player's Determinación: a pool of the player's, not of the sheet (an NPC has none)."""
+    if row.npc:
+        return ""
+    value = await store.pool(row.channel_id, DETERMINACION, row.owner_id)
+    return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=dune.DETERMINATION_CAP)
+
+
+GAME = Game(rollables, press, status)

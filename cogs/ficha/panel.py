@@ -71,12 +71,13 @@ def roller(table: Table, interaction: discord.Interaction, row: SheetRow) -> Rol
     return Roller(None, False)
 
 
-def header(lang: Lang, row: SheetRow, sheet: SheetBase) -> str:
-    """The sheet at a glance, as its embed reads (title, owner, then each field)."""
+def header(lang: Lang, row: SheetRow, sheet: SheetBase, status: str = "") -> str:
+    """The sheet at a glance, as its embed reads (title, owner, then each field), and the
+    system's ``status`` line."""
     embed = sheet_embed(lang, row, sheet)
     parts = [f"### {embed.title}", embed.description or ""]
     parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
-    return clip("\n".join(p for p in parts if p), HEADER_LIMIT)
+    return clip("\n".join(p for p in [*parts, status] if p), HEADER_LIMIT)
 
 
 def changeable(row: SheetRow) -> list[Live]:
@@ -96,13 +97,13 @@ def live_sections(lang: Lang, row: SheetRow, sheet: SheetBase) -> list[discord.u
 
 
 def panel_view(
-    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool, edits: bool
+    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool, edits: bool, status: str = ""
 ) -> discord.ui.LayoutView:
     """The panel's page ``page`` (kept within the pages there are); ``rolls``: whether the
     reader may roll from it, ``edits`` whether they may change its numbers (without either,
     it shows the sheet alone)."""
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
-        discord.ui.TextDisplay(header(lang, row, sheet))
+        discord.ui.TextDisplay(header(lang, row, sheet, status))
     )
     live = live_sections(lang, row, sheet) if edits else []
     rollables = game(row.system).rollables(lang, sheet) if rolls else []
@@ -138,7 +139,8 @@ async def panel_for(
     sheet = await access.content(store, row)
     edits = access.writable(is_gm(table, interaction), interaction.user.id, row)
     lang = lang_for(interaction.locale)
-    return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits)
+    status = await game(row.system).status(lang, store, row)
+    return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits, status)
 
 
 class SheetItem(Guarded):

@@ -18,7 +18,9 @@ from discord import app_commands
 
 from bot.errors import Refusal
 from bot.i18n import Lang
+from bot.models import SheetRow
 from bot.sheets.models import SheetBase
+from bot.store import Store
 
 # Discord's limits on a form: its title and each label's text.
 TITLE_LIMIT = 45
@@ -53,14 +55,21 @@ class Roller:
 
 
 Press = Callable[[discord.Interaction, Rollable, SheetBase, Roller], Awaitable[None]]
+Status = Callable[[Lang, Store, SheetRow], Awaitable[str]]
+
+
+async def no_status(lang: Lang, store: Store, row: SheetRow) -> str:
+    return ""
 
 
 @dataclass(frozen=True)
 class Game:
-    """A system's part of the panel: what its sheets can roll, and what a press does."""
+    """A system's part of the panel: what its sheets can roll, what a press does, and a
+    line of the live numbers play keeps outside the sheet (Dune's Determinación)."""
 
     rollables: Callable[[Lang, SheetBase], list[Rollable]]
     press: Press
+    status: Status = no_status
 
 
 def typed_nothing(interaction: discord.Interaction) -> bool:

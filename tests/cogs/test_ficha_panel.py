@@ -638,3 +638,13 @@ async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) ->
         banco="",
     )
     assert nothing.ephemeral and "Algo ha fallado" not in nothing.text
+
+
+async def test_the_dune_panel_shows_the_players_determination(harness: Harness) -> None:
+    """Determinación is the player's pool, not the sheet's: the panel reads it there."""
+    await table_of(harness, "dune")
+    await imported(harness, "dune")
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in (await panel(harness)).text
+    await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    english = await panel(harness, locale="en-US")
+    assert f"<@{PLAYER.id}>'s Determination: **1**/3" in english.text
