@@ -21,6 +21,7 @@ from bot.i18n import Lang
 from bot.models import NewRecord, SheetRow, Table
 
 if TYPE_CHECKING:
+    from bot.panel import Game
     from bot.store import Store
 
 Data = dict[str, Any]
@@ -105,6 +106,8 @@ class Declaration:
     # Reasons of operations that also write a sheet's file: ``/mesa deshacer`` refuses them,
     # as compensating ledger rows cannot take the file back.
     file_reasons: frozenset[str] = frozenset()
+    # What its character panel offers: each thing a sheet rolls, and how (bot/panel.py).
+    panel: Game | None = None
 
 
 SYSTEMS: dict[str, Declaration] = {}

@@ -175,6 +175,9 @@ def _custom_ids(components: list[discord.Component]) -> set[str]:
         if custom_id:
             found.add(custom_id)
         found |= _custom_ids(list(getattr(component, "children", [])))
+        accessory = getattr(component, "accessory", None)  # a V2 section's button
+        if accessory is not None:
+            found |= _custom_ids([accessory])
     return found
 
 

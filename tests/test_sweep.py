@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord import AppCommandOptionType, app_commands
+from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
 from rules.donjon import posted as donjon_posted
@@ -193,36 +193,64 @@ class Sweep:
                 form = opened_form(reply)
                 if form is None:
                     break
-            fields = {
-                i["custom_id"]: ("9" * i.get("max_length", 4000) if longest else "1") for i in inputs(form)
-            }
-            replies.append(
-                await self.h.submit(
-                    form["custom_id"], fields, user=BOSS, locale=self.locale, message=self.h.current(message)
-                )
-            )
+            replies.append(await self.submit(form, longest, self.h.current(message)))
         return replies
+
+    async def submit(self, form: dict[str, Any], longest: bool, message: Message) -> Reply:
+        """Fill every field of ``form`` at one end: the longest text, the last choice and a
+        ticked box, or the shortest, the first choice and an empty box."""
+        rows = [
+            {"type": 18, "component": answer(row["component"], longest)}
+            if "component" in row
+            else {"type": 1, "components": [answer(i, longest) for i in row.get("components", [])]}
+            for row in form["components"]
+        ]
+        data = {"custom_id": form["custom_id"], "components": rows}
+        channel_id = message.channel_id
+        return await self.h.dispatch(
+            5, data, user=BOSS, locale=self.locale, channel_id=channel_id, message=message
+        )
+
+
+def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
+    """What Discord sends back for one field of a form (a text input, a select, a radio
+    group or a checkbox) filled at one end."""
+    kind, custom_id = item.get("type", 4), item["custom_id"]
+    options = item.get("options") or [{"value": ""}]
+    picked = options[-1 if longest else 0]["value"]
+    if kind == 3:
+        return {"type": 3, "custom_id": custom_id, "values": [picked]}
+    if kind == 21:
+        return {"type": 21, "custom_id": custom_id, "value": picked}
+    if kind == 23:
+        return {"type": 23, "custom_id": custom_id, "value": longest}
+    return {
+        "type": 4,
+        "custom_id": custom_id,
+        "value": "9" * item.get("max_length", 4000) if longest else "1",
+    }
 
 
 def components(message: Message) -> list[dict[str, Any]]:
-    return [
-        c
-        for row in message.data.get("components") or []
-        for c in row.get("components", [])
-        if "custom_id" in c and not c.get("disabled")
-    ]
+    """The message's enabled buttons and menus: in its rows, and in a V2 message's
+    containers and as its sections' accessories."""
+
+    def walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found = []
+        for node in nodes:
+            if "custom_id" in node and not node.get("disabled"):
+                found.append(node)
+            found += walk(node.get("components") or [])
+            if isinstance(node.get("accessory"), dict):
+                found += walk([node["accessory"]])
+        return found
+
+    return walk(message.data.get("components") or [])
 
 
 def opened_form(reply: Reply) -> dict[str, Any] | None:
     calls = [c.payload for c in reply.callbacks if isinstance(c.payload, dict) and c.payload.get("type") == 9]
     return calls[0]["data"] if calls else None
-
-
-def inputs(form: dict[str, Any]) -> list[dict[str, Any]]:
-    found = []
-    for row in form["components"]:
-        found += row.get("components", []) + ([row["component"]] if "component" in row else [])
-    return found
 
 
 def walk(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> list[list[str]]:
@@ -324,12 +352,46 @@ def unfilled(command: app_commands.Command[Any, ..., Any], fixed: dict[str, Any]
     return any(p.required and p.autocomplete and p.display_name not in fixed for p in command.parameters)
 
 
+async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:
+    """The character panel of the system's example sheet: every button of every page, and
+    each form it opens filled at both ends (the cards it rolls are the typed commands', which
+    the sweep reaches anyway)."""
+    await table(sweep, system)
+    name = await with_sheet(sweep, system)
+    message = (await sweep.command(["ficha", "ver"], {})).message
+    while True:
+        shown = components(sweep.h.current(message))
+        for component in (c for c in shown if not c["custom_id"].startswith("ficha:pagina:")):
+            sweep.mark(sweep.h.current(message), component["custom_id"])
+            await sweep.press(message, component)
+        turns = [c for c in shown if c["custom_id"].startswith("ficha:pagina:")]
+        last = [p for p in page_buttons(sweep.h.current(message)) if p.get("disabled")][-1:]
+        if not turns or (last and last[0] is page_buttons(sweep.h.current(message))[-1]):
+            break  # one page, or the last (its *Siguiente* is disabled)
+        sweep.mark(sweep.h.current(message), turns[-1]["custom_id"])
+        await sweep.press(message, turns[-1])
+    await sweep.command(["ficha", "borrar"], {"ficha": name})
+
+
+def page_buttons(message: Message) -> list[dict[str, Any]]:
+    """The panel's *Anterior* and *Siguiente*, disabled or not, in that order."""
+
+    def walk(nodes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        found = [n for n in nodes if str(n.get("custom_id", "")).startswith("ficha:pagina:")]
+        for node in nodes:
+            found += walk(node.get("components") or [])
+        return found
+
+    return walk(message.data.get("components") or [])
+
+
 async def sweep_system(sweep: Sweep, system: str) -> None:
     h = sweep.h
     sweep.presses = 0
     assert h.bot is not None
     await sweep_small_panel(sweep, system)
-    for top in h.bot.tree.get_commands():
+    await sweep_sheet_panel(sweep, system)
+    for top in h.bot.tree.get_commands(type=AppCommandType.chat_input):
         for path in walk(top):
             command = h.command(path)
             await table(sweep, system)

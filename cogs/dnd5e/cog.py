@@ -29,7 +29,7 @@ from bot.names import Names, fold
 from bot.options import Bounded
 from bot.rolls import act, load
 from bot.sheets import access
-from cogs.dnd5e import flow, sheet
+from cogs.dnd5e import flow, forms, sheet
 from cogs.dnd5e.combat import (
     TrackerButton,
     changed,
@@ -62,6 +62,7 @@ from cogs.dnd5e.state import (
     SKILLS,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
+from bot.panel import typed_nothing
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import checks, conditions, damage_types, hit_points, initiative
 from rules.dnd5e import tracker as dnd5e_tracker
@@ -155,7 +156,11 @@ class Dnd(commands.Cog):
     ) -> None:
         """An ability check, optionally with a skill (its ability follows from the table)
         and a tool the character is proficient with. Without a modifier, the numbers come
-        from the roller's sheet (or the GM's NPC ``como``)."""
+        from the roller's sheet (or the GM's NPC ``como``); with no option at all, a form
+        asks the skill, advantage and the DC."""
+        if typed_nothing(interaction):
+            await forms.open_check(self.bot, interaction)
+            return
         options = {
             "modificador": modificador,
             "caracteristica": ABILITIES.find(caracteristica) if caracteristica is not None else None,

@@ -10,6 +10,7 @@ from bot.i18n import Lang
 from bot.readers import expression
 from bot.systems import Declaration, Live, Reading
 from cogs.dnd5e import board
+from cogs.dnd5e.forms import GAME
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND
 from rules.dnd5e import checks
 
@@ -44,4 +45,6 @@ SYSTEM = Declaration(
         Live("pg.actuales", "ficha_pg", lambda d: int(d["pg"]["maximos"])),
         Live("pg.temporales", "ficha_pg_temp", lambda d: MAX_TEMPORARY),
     ),
+
+    panel=GAME,
 )

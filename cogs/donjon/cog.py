@@ -28,7 +28,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
 from bot.rolls import load
 from bot.sheets import access
-from cogs.donjon import attributes, flow, sheet
+from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
 from cogs.donjon.state import (
@@ -41,6 +41,7 @@ from cogs.donjon.state import (
     bank_change,
     who,
 )
+from bot.panel import typed_nothing
 from rules.donjon import attributes as donjon_attributes
 from rules.donjon import combat, contest, difficulty, posted
 
@@ -108,7 +109,10 @@ class Donjon(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Dice as a number, or an Atributo, a Habilidad and an item of the roller's sheet
-        (the GM's NPC with ``como``)."""
+        (the GM's NPC with ``como``); with no option at all, a form asks them."""
+        if typed_nothing(interaction):
+            await forms.open_test(self.bot, interaction)
+            return
         parts, character = None, None
         if dados is None or como:
             table = await current_table(interaction)

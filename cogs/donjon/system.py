@@ -11,6 +11,7 @@ from bot.kinds import SHEET_POOL_PREFIX
 from bot.models import Table
 from bot.systems import Declaration, Live, Reading
 from cogs.donjon import board
+from cogs.donjon.forms import GAME
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
 from rules.donjon import attributes, contest, posted
 
@@ -61,4 +62,6 @@ SYSTEM = Declaration(
         Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: contest.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
+
+    panel=GAME,
 )

@@ -9,6 +9,7 @@ from bot.i18n import Lang, t
 from bot.sheets.models import DuneDrives
 from bot.systems import Declaration, Live, Reading
 from cogs.dune import board
+from cogs.dune.forms import GAME
 from cogs.dune.state import (
     AMENAZA,
     ASSIST_KIND,
@@ -56,4 +57,6 @@ SYSTEM = Declaration(
     readers={KIND: read},
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),
+
+    panel=GAME,
 )

@@ -6,6 +6,7 @@ import discord
 
 from bot import embeds
 from bot.i18n import Lang, t
+from bot.panel import safe
 from bot.models import SheetRow
 from bot.sheets.io import Problem
 from bot.sheets.models import DndSheet, DonjonSheet, DuneSheet, MedianaSheet, SheetBase
@@ -13,11 +14,6 @@ from rules.dnd5e import checks
 
 # Each list shows this many entries; the rest is counted (an embed stays under 6,000).
 SHOWN = 12
-
-
-def safe(text: str) -> str:
-    """User text as plain text: no markdown, no mention (the answer pings nobody anyway)."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def listed(lang: Lang, lines: list[str]) -> str:

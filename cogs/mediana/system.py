@@ -10,6 +10,7 @@ from bot.models import NewRecord, SheetRow
 from bot.sheets.models import physique_of
 from bot.systems import Data, Declaration, Live, Reading
 from cogs.mediana import board
+from cogs.mediana.forms import GAME
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, SHEET_KIND, WOUNDS, wounds_cap
 from rules.mediana import checks, contests, effects
 
@@ -70,4 +71,6 @@ SYSTEM = Declaration(
     readers={KIND: read, EFFECT_KIND: read_effect},
     live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
     companion=companion,
+
+    panel=GAME,
 )

@@ -611,7 +611,7 @@ async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: H
     await both.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
     await both.slash("ficha crear", nombre="Zoe")
     await crowd(both, "dnd5e", 101)
-    assert "Ficha **Orco**:" in (await both.slash("ficha ver", user=GM, ficha="Orco")).text
+    assert "### Orco · PNJ ·" in (await both.slash("ficha ver", user=GM, ficha="Orco")).text
     assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "orc", user=GM)] == [
         "Orco (dnd5e)"
     ]
@@ -621,7 +621,7 @@ async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: H
     both.script(12)
     rolled = await both.slash("dnd prueba", user=GM, como="Orco", caracteristica="fuerza")
     assert "Orco" in rolled.text, rolled.text
-    assert "Ficha **Zoe**:" in (await both.slash("ficha ver", ficha="zoe")).text
+    assert "### Zoe ·" in (await both.slash("ficha ver", ficha="zoe")).text
     assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "zo")] == ["Zoe (dnd5e)"]
     await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.maximos", valor="77")
     await both.slash("ficha editar", user=GM, ficha="Orco", campo="pg.actuales", valor="61")
@@ -650,13 +650,13 @@ async def test_a_renamed_sheet_is_found_by_its_new_name_only(both: Harness) -> N
     renamed = await both.slash("ficha editar", campo="nombre", valor="Lía Rosa")
     assert "Ficha **Lía Rosa** cambiada" in renamed.text, renamed.text
     assert "No encuentro ninguna ficha «Lía Brezo»" in (await both.slash("ficha ver", ficha="Lía Brezo")).text
-    assert "Ficha **Lía Rosa**:" in (await both.slash("ficha ver", ficha="lia rosa")).text
+    assert "### Lía Rosa ·" in (await both.slash("ficha ver", ficha="lia rosa")).text
     again = await both.slash("ficha crear", nombre="LÍA ROSA")
     assert "Ya tienes una ficha llamada «LÍA ROSA»" in again.text
     await both.slash("ficha crear", nombre="Otra")
     taken = await both.slash("ficha editar", campo="nombre", valor="lía rosa", ficha="Otra")
     assert taken.ephemeral and "Ya tienes una ficha llamada «lía rosa»" in taken.text, taken.text
-    assert "Ficha **Otra**:" in (await both.slash("ficha ver", ficha="Otra")).text
+    assert "### Otra ·" in (await both.slash("ficha ver", ficha="Otra")).text
     assert [c["name"] for c in await both.autocomplete("ficha ver", "ficha", "lia")] == ["Lía Rosa (dnd5e)"]
 
 

@@ -1049,6 +1049,13 @@ def _command_problems(command: dict[str, Any], at: tuple[str | int, ...]) -> lis
                 at, "APPLICATION_COMMAND_TOO_LARGE", f"Command exceeds maximum size ({COMMAND_TOTAL}): {size}"
             )
         )
+    if command.get("type", 1) in (2, 3):  # a user or message menu: any 1–32 characters, "Ver ficha"
+        names = [command.get("name", ""), *(command.get("name_localizations") or {}).values()]
+        invalid = [n for n in names if not 1 <= len(n) <= 32]
+        return problems + [
+            Problem((*at, "name"), "APPLICATION_COMMAND_INVALID_NAME", f"Command name is invalid: {n!r}")
+            for n in invalid
+        ]
     return problems + _name_problems(command, at)
 
 

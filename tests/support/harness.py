@@ -152,6 +152,7 @@ class Reply:
             parts += [embed.get("author", {}).get("name", ""), embed.get("footer", {}).get("text", "")]
             for f in embed.get("fields", []):
                 parts += [f["name"], f["value"]]
+        parts += shown_text(self.data.get("components") or [])
         return "\n".join(p for p in parts if p)
 
     @property
@@ -170,6 +171,16 @@ class Reply:
     def message(self) -> Message:
         assert self.messages, f"no message posted: {self.calls}"
         return self.messages[0]
+
+
+def shown_text(components: list[dict[str, Any]]) -> list[str]:
+    """The text displays of a Components V2 message, nested ones (sections, containers) too."""
+    found: list[str] = []
+    for component in components:
+        if component.get("type") == 10:
+            found.append(component.get("content", ""))
+        found += shown_text(component.get("components") or [])
+    return found
 
 
 class Discord:
@@ -302,7 +313,14 @@ class Discord:
         if path.endswith("/commands") and route.method == "PUT":
             self.commands = list(payload or [])
             return [
-                dict(c, id=str(snowflake()), application_id=str(APP_ID), version="1") for c in self.commands
+                {
+                    "description": "",
+                    **c,
+                    "id": str(snowflake()),
+                    "application_id": str(APP_ID),
+                    "version": "1",
+                }
+                for c in self.commands
             ]
         if path == "/channels/{channel_id}/messages" and route.method == "POST":
             if int(route.channel_id) in self.closed_channels:

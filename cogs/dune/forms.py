@@ -1,0 +1,151 @@
+"""Dune on the character panel: each skill of the sheet opens the test's form, the
+thirteen options of ``/dune tirada`` that a table uses every scene asked in five
+questions (the drive, the focus, the difficulty, the bought dice with how to pay for them,
+Determinación), then rolled through ``/dune tirada`` as if typed."""
+
+from __future__ import annotations
+
+import discord
+from discord.app_commands import Choice
+
+from bot.client import Tirada
+from bot.i18n import Lang, lang_for, t
+from bot.models import SheetRow
+from bot.sheets.access import of_kind
+from bot.sheets.models import DuneSheet, SheetBase
+from bot.store import Store
+from bot.ui import Modal
+from cogs.dune.state import DETERMINACION
+from bot.panel import (
+    safe,
+    TITLE_LIMIT,
+    Game,
+    Rollable,
+    Roller,
+    chosen,
+    clip,
+    labelled,
+    radio,
+    run_command,
+    ticked,
+)
+from rules.dune import pools, skill_test
+
+PAYMENTS = ("impulso", "amenaza", "mixto")
+NO_FOCUS = "-"
+# A select offers 25 options: "no focus" and the first 24 of the skill's focuses.
+FOCUS_OPTIONS = 24
+DEFAULT_DIFFICULTY = 1
+
+
+def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
+    """The five skills with their scores (the drive is the form's first question)."""
+    skills = of_kind(sheet, DuneSheet).habilidades.model_dump()
+    return [
+        Rollable(f"h:{key}", key, f"**{t(lang, f'fichas.dune.skill.{key}')}** {value}")
+        for key, value in skills.items()
+    ]
+
+
+def drive_options(lang: Lang, sheet: DuneSheet) -> list[discord.SelectOption]:
+    """Each drive with its score and statement; a crossed-out one says so (the roll then
+    refuses it, with the reason, as the typed command does)."""
+    options = []
+    for key, drive in sheet.motivaciones:
+        label = f"{t(lang, f'fichas.dune.drive.{key}')} {drive.valor}"
+        if drive.tachada:
+            label += f" ({t(lang, 'fichas.form.dune.crossed')})"
+        statement = drive.declaracion if drive.statement else ""
+        options.append(discord.SelectOption(label=label, value=key, description=clip(statement, 100) or None))
+    return options
+
+
+def bought_choices(lang: Lang) -> list[tuple[str, str]]:
+    """None, or one to three dice with each way to pay: ten choices, a radio group's most."""
+    choices = [("0", t(lang, "fichas.form.dune.none_bought"))]
+    for n in range(1, pools.MAX_BOUGHT + 1):
+        for payment in PAYMENTS:
+            label = t(lang, "fichas.form.dune.dice", n=n, payment=t(lang, f"dune.pago.{payment}"))
+            choices.append((f"{n}:{payment}", label))
+    return choices
+
+
+class DuneForm(Modal):
+    """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
+    with its reason, as the typed command refuses it."""
+
+    def __init__(self, lang: Lang, item: Rollable, sheet: DuneSheet, who: Roller) -> None:
+        skill = t(lang, f"fichas.dune.skill.{item.name}")
+        super().__init__(
+            title=clip(t(lang, "fichas.form.dune.title", skill=skill), TITLE_LIMIT), custom_id="ficha:dune"
+        )
+        self.item, self.who = item, who
+        self.drive: discord.ui.Select[DuneForm] = discord.ui.Select(
+            custom_id="motivacion", options=drive_options(lang, sheet), required=True
+        )
+        self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
+        self.focuses = [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS]
+        self.focus: discord.ui.Select[DuneForm] | None = None
+        if self.focuses:
+            options = [
+                discord.SelectOption(label=t(lang, "fichas.form.dune.no_focus"), value=NO_FOCUS, default=True)
+            ]
+            options += [
+                discord.SelectOption(label=safe(name)[:100], value=str(i))
+                for i, name in enumerate(self.focuses)
+            ]
+            self.focus = discord.ui.Select(custom_id="enfoque", options=options, required=False)
+            self.add_item(labelled(t(lang, "fichas.form.dune.focus"), self.focus))
+        levels = [(str(d), str(d)) for d in range(skill_test.MAX_DIFFICULTY + 1)]
+        self.difficulty = radio(levels, str(DEFAULT_DIFFICULTY), "dificultad")
+        self.add_item(labelled(t(lang, "fichas.form.dune.difficulty"), self.difficulty))
+        self.bought = radio(bought_choices(lang), "0", "dados")
+        self.add_item(labelled(t(lang, "fichas.form.dune.bought"), self.bought))
+        self.determination: discord.ui.Checkbox[DuneForm] = discord.ui.Checkbox(custom_id="determinacion")
+        help_text = t(lang, "fichas.form.dune.determination_help")
+        self.add_item(labelled(t(lang, "fichas.form.dune.determination"), self.determination, help_text))
+
+    def focus_name(self) -> str | None:
+        if self.focus is None or not self.focus.values:
+            return None
+        allowed = {NO_FOCUS: None, **{str(i): name for i, name in enumerate(self.focuses)}}
+        return allowed[chosen(self.focus.values[0], allowed)]
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        drive = chosen(
+            self.drive.values[0] if self.drive.values else None,
+            {option.value for option in self.drive.options},
+        )
+        difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
+        bought = chosen(self.bought.value, {option.value for option in self.bought.options})
+        dice, _, payment = bought.partition(":")
+        await run_command(
+            interaction,
+            "Dune",
+            "tirada",
+            habilidad=self.item.name,
+            motivacion=drive,
+            enfoque=self.focus_name(),
+            dificultad=difficulty,
+            dados_extra=int(dice),
+            pago=Choice(name=payment, value=payment) if payment else None,
+            determinacion=ticked(self.determination.value),
+            pnj=self.who.npc,
+            como=self.who.como,
+        )
+
+
+async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
+    form = DuneForm(lang_for(interaction.locale), item, of_kind(sheet, DuneSheet), who)
+    await interaction.response.send_modal(form)
+
+
+async def status(lang: Lang, store: Store, row: SheetRow) -> str:
+    """A player's Determinación: a pool of the player's, not of the sheet (an NPC has none)."""
+    if row.npc:
+        return ""
+    value = await store.pool(row.channel_id, DETERMINACION, row.owner_id)
+    return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=pools.DETERMINATION_CAP)
+
+
+GAME = Game(rollables, press, status)

@@ -1,0 +1,276 @@
+"""The character panel: a sheet as a Components V2 message with a button beside each thing
+it can roll.
+
+The sheet's numbers at a glance head it (the same text ``/ficha crear`` and ``editar``
+show), then one section per rollable with a *Tirar* button as its accessory. Discord allows
+40 components in a message, nested ones counted: a section is three (itself, its text, its
+button), so a panel shows :data:`PAGE_SIZE` rollables a page and turns pages with two
+buttons (docs/decisiones.md, issue 31: "Páginas de diez"). Every button is a
+``DynamicItem`` that names the sheet, never the message: after a restart a press reads the
+sheet from the database again, and a page is drawn anew from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot import systems
+from bot.checks import current_table, is_gm
+from bot.client import Tirada
+from bot.errors import Refusal
+from bot.i18n import Lang, lang_for, t
+from bot.models import SheetRow, Table
+from bot.sheets import access
+from bot.sheets.live import get, live_fields
+from bot.sheets.models import SheetBase
+from bot.systems import Live
+from bot.ui import Guarded, Modal
+from cogs.ficha.render import safe, sheet_embed
+from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
+
+PREFIX = "ficha"
+# Sections a page: 10 (30 components) with the container, the sheet's text, a separator,
+# the page line and a row of two buttons make 36 of Discord's 40. The numbers play changes
+# (hit points, Heridas…) come first on every page; the rollables fill the rest.
+PAGE_SIZE = 10
+# The sheet's text at the head of the panel; with ten lines beside the buttons it stays
+# under the 4,000 characters a V2 message may show.
+HEADER_LIMIT = 2400
+LINE_LIMIT = 140
+
+
+def game(system: str) -> Game:
+    """The system's part of the panel, as the system declared it (bot/systems.py)."""
+    declaration = systems.declared(system)
+    if declaration is None or declaration.panel is None:
+        raise Refusal("fichas.panel.no_system")
+    return declaration.panel
+
+
+def may_roll(table: Table, interaction: discord.Interaction, row: SheetRow) -> bool:
+    """The GM rolls from any sheet; a player from their own active one (the one the typed
+    commands read), never from an NPC's."""
+    if is_gm(table, interaction):
+        return True
+    return row.owner_id == interaction.user.id and not row.npc and row.active
+
+
+def roller(table: Table, interaction: discord.Interaction, row: SheetRow) -> Roller:
+    """Who presses, as the typed command would name the sheet; refused for anyone else."""
+    if is_gm(table, interaction):
+        return Roller(str(row.id), row.npc)
+    if row.npc or row.owner_id != interaction.user.id:
+        raise Refusal("fichas.panel.not_yours")
+    if not row.active:
+        raise Refusal("fichas.panel.not_active", name=safe(row.name))
+    return Roller(None, False)
+
+
+def header(lang: Lang, row: SheetRow, sheet: SheetBase, status: str = "") -> str:
+    """The sheet at a glance, as its embed reads (title, owner, then each field), and the
+    system's ``status`` line."""
+    embed = sheet_embed(lang, row, sheet)
+    parts = [f"### {embed.title}", embed.description or ""]
+    parts += [f"**{field.name}**\n{field.value}" for field in embed.fields]
+    return clip("\n".join(p for p in [*parts, status] if p), HEADER_LIMIT)
+
+
+def changeable(row: SheetRow) -> list[Live]:
+    """The numbers a panel changes: those play changes, save the marks only the GM edits."""
+    return [live for live in live_fields(row.system) if not live.gm_edits]
+
+
+def live_sections(lang: Lang, row: SheetRow, sheet: SheetBase) -> list[discord.ui.Section[Any]]:
+    data = sheet.model_dump(mode="json")
+    return [
+        discord.ui.Section(
+            f"**{t(lang, f'fichas.panel.live.{live.path}')}** {get(data, live.path)}",
+            accessory=LiveButton(row.id, i, t(lang, "fichas.panel.change")),
+        )
+        for i, live in enumerate(changeable(row))
+    ]
+
+
+def panel_view(
+    lang: Lang, row: SheetRow, sheet: SheetBase, page: int, rolls: bool, edits: bool, status: str = ""
+) -> discord.ui.LayoutView:
+    """The panel's page ``page`` (kept within the pages there are); ``rolls``: whether the
+    reader may roll from it, ``edits`` whether they may change its numbers (without either,
+    it shows the sheet alone)."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay(header(lang, row, sheet, status))
+    )
+    live = live_sections(lang, row, sheet) if edits else []
+    rollables = game(row.system).rollables(lang, sheet) if rolls else []
+    size = PAGE_SIZE - len(live)
+    pages = max(1, -(-len(rollables) // size))
+    page = min(max(page, 0), pages - 1)
+    if live or rollables:
+        container.add_item(discord.ui.Separator())
+    for section in live:
+        container.add_item(section)
+    for item in rollables[page * size : (page + 1) * size]:
+        button = RollButton(row.id, item.key, item.check, t(lang, "fichas.panel.roll"))
+        container.add_item(discord.ui.Section(clip(item.text, LINE_LIMIT), accessory=button))
+    if pages > 1:
+        container.add_item(discord.ui.TextDisplay(t(lang, "fichas.panel.page", page=page + 1, pages=pages)))
+        container.add_item(
+            discord.ui.ActionRow(
+                PageButton(row.id, max(page - 1, 0), t(lang, "fichas.panel.previous"), page == 0),
+                PageButton(row.id, min(page + 1, pages - 1), t(lang, "fichas.panel.next"), page == pages - 1),
+            )
+        )
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    view.stop()  # made of DynamicItems: rendered, never kept (bot.delivery.plain_components)
+    return view
+
+
+async def panel_for(
+    interaction: discord.Interaction, table: Table, row: SheetRow, page: int = 0
+) -> discord.ui.LayoutView:
+    """The panel of ``row`` for whoever asked, from the sheet as play has left it."""
+    store = interaction.client.store  # type: ignore[attr-defined]
+    sheet = await access.content(store, row)
+    edits = access.writable(is_gm(table, interaction), interaction.user.id, row)
+    lang = lang_for(interaction.locale)
+    status = await game(row.system).status(lang, store, row)
+    return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits, status)
+
+
+class SheetItem(Guarded):
+    """A panel component: its sheet must be one of the table it is pressed at (a sheet is
+    only ever looked up within the table, so an id from elsewhere finds nothing)."""
+
+    sheet_id: int
+
+    async def record_table(self, interaction: discord.Interaction) -> int:
+        table = await current_table(interaction)
+        return table.channel_id
+
+    async def sheet_here(self, interaction: discord.Interaction[Tirada]) -> tuple[Table, SheetRow]:
+        table = await current_table(interaction)
+        row = await interaction.client.store.sheet(table.channel_id, self.sheet_id)
+        if row is None:
+            raise Refusal("fichas.panel.gone")
+        if not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
+            raise Refusal("fichas.panel.not_yours")
+        return table, row
+
+
+class RollButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:tirar:(?P<sheet>[0-9]{{1,20}}):(?P<key>[a-z]:[a-z0-9_]{{1,40}}):(?P<check>[0-9a-f]{{8}})",
+):
+    """*Tirar* beside one rollable: the system rolls it (or opens its form) for the sheet's
+    owner or the GM; a button drawn before the sheet changed is refused, never rerouted."""
+
+    def __init__(self, sheet_id: int, key: str, check: str, label: str = "") -> None:
+        custom_id = f"{PREFIX}:tirar:{sheet_id}:{key}:{check}"
+        style = discord.ButtonStyle.primary
+        super().__init__(discord.ui.Button(label=label or key, style=style, custom_id=custom_id))
+        self.sheet_id, self.key, self.check = sheet_id, key, check
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> RollButton:
+        return cls(int(match["sheet"]), match["key"], match["check"])
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        who = roller(table, interaction, row)
+        sheet = await access.content(interaction.client.store, row)
+        part = game(row.system)
+        lang = lang_for(interaction.locale)
+        found = next(
+            (r for r in part.rollables(lang, sheet) if r.key == self.key and r.check == self.check), None
+        )
+        if found is None:
+            raise Refusal("fichas.panel.stale")
+        await part.press(interaction, found, sheet, who)
+
+
+class PageButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:pagina:(?P<sheet>[0-9]{{1,20}}):(?P<page>[0-9]{{1,3}})",
+):
+    """Another page of the panel, drawn from the sheet as it is now."""
+
+    def __init__(self, sheet_id: int, page: int, label: str = "", disabled: bool = False) -> None:
+        custom_id = f"{PREFIX}:pagina:{sheet_id}:{page}"
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or str(page), custom_id=custom_id, disabled=disabled
+        )
+        super().__init__(button)
+        self.sheet_id, self.page = sheet_id, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PageButton:
+        return cls(int(match["sheet"]), int(match["page"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        # Not bot.delivery.update: its "Revelar" keeper reads messages as classic views.
+        await interaction.response.edit_message(view=await panel_for(interaction, table, row, self.page))
+
+
+class LiveButton(
+    SheetItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"{PREFIX}:cambiar:(?P<sheet>[0-9]{{1,20}}):(?P<live>[0-9]{{1,2}})",
+):
+    """*Cambiar* beside a number play changes: a form asks the new value, which goes
+    through ``/ficha editar`` (the ledger, the book's bounds, *deshacer*) as if typed."""
+
+    def __init__(self, sheet_id: int, live: int, label: str = "") -> None:
+        custom_id = f"{PREFIX}:cambiar:{sheet_id}:{live}"
+        super().__init__(discord.ui.Button(label=label or str(live), custom_id=custom_id))
+        self.sheet_id, self.live = sheet_id, live
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LiveButton:
+        return cls(int(match["sheet"]), int(match["live"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table, row = await self.sheet_here(interaction)
+        if not access.writable(is_gm(table, interaction), interaction.user.id, row):
+            raise Refusal("fichas.panel.not_yours")
+        fields = changeable(row)
+        if self.live >= len(fields):
+            raise Refusal("fichas.panel.stale")
+        sheet = await access.content(interaction.client.store, row)
+        current = str(get(sheet.model_dump(mode="json"), fields[self.live].path))
+        form = ChangeForm(lang_for(interaction.locale), row.id, fields[self.live].path, current)
+        await interaction.response.send_modal(form)
+
+
+class ChangeForm(Modal):
+    """The new value of one number: ``/ficha editar campo valor ficha`` with it."""
+
+    def __init__(self, lang: Lang, sheet_id: int, path: str, current: str) -> None:
+        title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
+        super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:cambiar")
+        self.sheet_id, self.path = sheet_id, path
+        self.value: discord.ui.TextInput[ChangeForm] = discord.ui.TextInput(
+            custom_id="valor", default=current, max_length=4
+        )
+        self.add_item(labelled(t(lang, "fichas.form.change.value"), self.value))
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        typed = self.value.value.strip()
+        await run_command(
+            interaction, "Sheets", "editar", campo=self.path, valor=typed, ficha=str(self.sheet_id)
+        )
+
+
+COMPONENTS = (RollButton, PageButton, LiveButton)
