@@ -27,6 +27,7 @@ from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Change, Table
 from bot.names import Names, fold
 from bot.options import Bounded
+from bot.panel import typed_nothing
 from bot.rolls import act, load
 from bot.sheets import access
 from cogs.dnd5e import flow, forms, sheet
@@ -62,7 +63,6 @@ from cogs.dnd5e.state import (
     SKILLS,
 )
 from cogs.dnd5e.vitals import open_tracker, pick, targets, tracker_of
-from bot.panel import typed_nothing
 from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.dnd5e import checks, conditions, damage_types, hit_points, initiative
 from rules.dnd5e import tracker as dnd5e_tracker

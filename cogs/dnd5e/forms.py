@@ -11,13 +11,7 @@ import discord
 from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
-from bot.sheets import access
-from bot.sheets.access import of_kind
-from bot.sheets.models import DndSheet, SheetBase
-from bot.ui import Modal, parse_int
-from cogs.dnd5e import sheet as dnd_sheet
 from bot.panel import (
-    safe,
     TITLE_LIMIT,
     Game,
     Rollable,
@@ -27,7 +21,13 @@ from bot.panel import (
     labelled,
     radio,
     run_command,
+    safe,
 )
+from bot.sheets import access
+from bot.sheets.access import of_kind
+from bot.sheets.models import DndSheet, SheetBase
+from bot.ui import Modal, parse_int
+from cogs.dnd5e import sheet as dnd_sheet
 from rules.dnd5e import checks
 
 MODES = ("normal", "ventaja", "desventaja")

@@ -45,6 +45,5 @@ SYSTEM = Declaration(
         Live("pg.actuales", "ficha_pg", lambda d: int(d["pg"]["maximos"])),
         Live("pg.temporales", "ficha_pg_temp", lambda d: MAX_TEMPORARY),
     ),
-
     panel=GAME,
 )

@@ -26,6 +26,7 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
+from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
 from cogs.donjon import attributes, flow, forms, sheet
@@ -41,7 +42,6 @@ from cogs.donjon.state import (
     bank_change,
     who,
 )
-from bot.panel import typed_nothing
 from rules.donjon import attributes as donjon_attributes
 from rules.donjon import combat, contest, difficulty, posted
 

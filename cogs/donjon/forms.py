@@ -10,12 +10,7 @@ from discord.app_commands import Choice
 from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
-from bot.sheets import access
-from bot.sheets.access import of_kind
-from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
-from bot.ui import Modal, parse_int
 from bot.panel import (
-    safe,
     TITLE_LIMIT,
     Game,
     Rollable,
@@ -25,7 +20,12 @@ from bot.panel import (
     labelled,
     radio,
     run_command,
+    safe,
 )
+from bot.sheets import access
+from bot.sheets.access import of_kind
+from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
+from bot.ui import Modal, parse_int
 from rules.donjon import contest
 from rules.donjon import difficulty as donjon_difficulty
 

@@ -62,6 +62,5 @@ SYSTEM = Declaration(
         Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: contest.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")
     ),
-
     panel=GAME,
 )

@@ -11,13 +11,7 @@ from discord.app_commands import Choice
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow
-from bot.sheets.access import of_kind
-from bot.sheets.models import DuneSheet, SheetBase
-from bot.store import Store
-from bot.ui import Modal
-from cogs.dune.state import DETERMINACION
 from bot.panel import (
-    safe,
     TITLE_LIMIT,
     Game,
     Rollable,
@@ -27,8 +21,14 @@ from bot.panel import (
     labelled,
     radio,
     run_command,
+    safe,
     ticked,
 )
+from bot.sheets.access import of_kind
+from bot.sheets.models import DuneSheet, SheetBase
+from bot.store import Store
+from bot.ui import Modal
+from cogs.dune.state import DETERMINACION
 from rules.dune import pools, skill_test
 
 PAYMENTS = ("impulso", "amenaza", "mixto")

@@ -57,6 +57,5 @@ SYSTEM = Declaration(
     readers={KIND: read},
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),
-
     panel=GAME,
 )

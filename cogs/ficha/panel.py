@@ -23,13 +23,13 @@ from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
+from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
 from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
 from bot.systems import Live
 from bot.ui import Guarded, Modal
 from cogs.ficha.render import safe, sheet_embed
-from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
 
 PREFIX = "ficha"
 # Sections a page: 10 (30 components) with the container, the sheet's text, a separator,

@@ -6,8 +6,8 @@ import discord
 
 from bot import embeds
 from bot.i18n import Lang, t
-from bot.panel import safe
 from bot.models import SheetRow
+from bot.panel import safe
 from bot.sheets.io import Problem
 from bot.sheets.models import DndSheet, DonjonSheet, DuneSheet, MedianaSheet, SheetBase
 from rules.dnd5e import checks

@@ -9,11 +9,7 @@ from discord.app_commands import Choice
 
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
-from bot.sheets.access import of_kind
-from bot.sheets.models import MedianaSheet, SheetBase
-from bot.ui import Modal, parse_int
 from bot.panel import (
-    safe,
     TITLE_LIMIT,
     Game,
     Rollable,
@@ -23,7 +19,11 @@ from bot.panel import (
     labelled,
     radio,
     run_command,
+    safe,
 )
+from bot.sheets.access import of_kind
+from bot.sheets.models import MedianaSheet, SheetBase
+from bot.ui import Modal, parse_int
 from rules.mediana import checks
 from rules.mediana import ranks as mediana_ranks
 

@@ -71,6 +71,5 @@ SYSTEM = Declaration(
     readers={KIND: read, EFFECT_KIND: read_effect},
     live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
     companion=companion,
-
     panel=GAME,
 )

@@ -152,7 +152,6 @@ class Reply:
             parts += [embed.get("author", {}).get("name", ""), embed.get("footer", {}).get("text", "")]
             for f in embed.get("fields", []):
                 parts += [f["name"], f["value"]]
-        parts += shown_text(self.data.get("components") or [])
         return "\n".join(p for p in parts if p)
 
     @property
@@ -171,16 +170,6 @@ class Reply:
     def message(self) -> Message:
         assert self.messages, f"no message posted: {self.calls}"
         return self.messages[0]
-
-
-def shown_text(components: list[dict[str, Any]]) -> list[str]:
-    """The text displays of a Components V2 message, nested ones (sections, containers) too."""
-    found: list[str] = []
-    for component in components:
-        if component.get("type") == 10:
-            found.append(component.get("content", ""))
-        found += shown_text(component.get("components") or [])
-    return found
 
 
 class Discord:
