@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import shutil
@@ -334,6 +335,14 @@ class Discord:
         elif kind is not None:
             answer["resource"] = {"type": kind}
         return answer
+
+    def posted_after(self, newest: int) -> list[Message]:
+        """The messages posted since ``newest`` was, oldest first, that are still there.
+        Ids grow with each post and the dict keeps posting order, so they are its tail:
+        walked from the end, not over every message of a long test (the sweep posts
+        thousands)."""
+        ids = list(itertools.takewhile(lambda i: i > newest, reversed(self.messages)))
+        return [self.messages[i] for i in reversed(ids)]
 
     def earlier(self, channel_id: int, data: dict[str, Any]) -> Message:
         """A public message as if the bot had posted it before (an older version's buttons)."""
@@ -700,7 +709,7 @@ class Harness:
         assert self.bot is not None
         message_id = int(payload["message"]["id"]) if "message" in payload else None
         self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]), message_id)
-        seen_calls, seen_messages = len(self.discord.calls), set(self.discord.messages)
+        seen_calls, newest = len(self.discord.calls), next(reversed(self.discord.messages), 0)
         before = asyncio.all_tasks()
         started = time.perf_counter()
         token = async_context.set(self.adapter)
@@ -718,8 +727,8 @@ class Harness:
         ]
         messages = [
             m
-            for i, m in self.discord.messages.items()
-            if i not in seen_messages and m.token in (token, None) and i not in self.discord.board_messages
+            for m in self.discord.posted_after(newest)
+            if m.token in (token, None) and m.id not in self.discord.board_messages
         ]
         return Reply(calls, messages, started)
 
