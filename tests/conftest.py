@@ -1,5 +1,6 @@
 """Shared fixtures: a started harness on a temporary database file (never :memory:,
-so WAL and reopening behave as in production), and a PostgreSQL server for the session."""
+so WAL and reopening behave as in production), one bot a test module, and a PostgreSQL
+server for the session."""
 
 from __future__ import annotations
 
@@ -14,12 +15,20 @@ from tests.support.harness import Harness
 from tests.support.postgres import Server, Unavailable
 
 
-@pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    h = Harness(tmp_path / "tirada.db")
-    await h.start()
+@pytest.fixture(scope="module")
+async def module_bot(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Harness]:
+    """One bot for a test module: starting one (its command tree translated, synced and
+    checked) is most of a short test's time. Tests take it through ``harness``."""
+    h = Harness(tmp_path_factory.mktemp("bot") / "tirada.db")
     yield h
     await h.close()
+
+
+@pytest.fixture
+async def harness(module_bot: Harness, tmp_path: Path) -> Harness:
+    """The module's bot on this test's own new database, with a new recorder and dice."""
+    await module_bot.reset(tmp_path / "tirada.db")
+    return module_bot
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

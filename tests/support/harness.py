@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import random
 import re
+import shutil
 import sys
 import time
 from collections.abc import Iterator, Mapping
@@ -34,15 +36,19 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import tasks
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.board.updater import TASK_PREFIX as BOARD_TASKS
+from bot.board.updater import Boards
 from bot.client import Tirada
+from bot.lockfile import hold
 from bot.settings import Settings
 from bot.store.postgres_follow import TASK_PREFIX as LISTEN_TASKS
 from tests.support.dice import Scripted
 from tests.support.discord_schema import ANSWER_SECONDS, COMPONENTS_V2, Refused, check, walk
 from tests.support.payloads import (
+    ADMIN,
     ALL_PERMISSIONS,
     APP_ID,
     BOT_ALLOW_OVERWRITE,
@@ -391,6 +397,14 @@ class Discord:
             answer["resource"] = {"type": kind}
         return answer
 
+    def posted_after(self, newest: int) -> list[Message]:
+        """The messages posted since ``newest`` was, oldest first, that are still there.
+        Ids grow with each post and the dict keeps posting order, so they are its tail:
+        walked from the end, not over every message of a long test (the sweep posts
+        thousands)."""
+        ids = list(itertools.takewhile(lambda i: i > newest, reversed(self.messages)))
+        return [self.messages[i] for i in reversed(ids)]
+
     def earlier(self, channel_id: int, data: dict[str, Any]) -> Message:
         """A public message as if the bot had posted it before (an older version's buttons)."""
         return self._post(channel_id, data, ephemeral=False)
@@ -477,13 +491,14 @@ class Harness:
         self.discord = Discord()
         self.adapter = _Adapter(self.discord)
         self.bot: Tirada | None = None
-        self.channels = [
-            text_channel(CHANNEL_ID, "mesa"),
-            text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE, GM_ALLOW_OVERWRITE]),
-            text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
-        ]
+        self.channels = _channels()
         # Members GUILD_CREATE lists; add the bot's to check its own channel permissions.
         self.members: list[dict[str, Any]] = []
+        # The bot ``reset`` keeps from one test to the next, and its view store at its start.
+        self._kept: Tirada | None = None
+        self._template = Path()
+        self._own_views: set[str] = set()
+        self._own_items: dict[Any, Any] = {}
 
     def settings(self) -> Settings:
         return Settings(
@@ -495,14 +510,18 @@ class Harness:
 
     async def start(self) -> Tirada:
         bot = Tirada(self.settings(), rng=random.Random(self.seed))
-        bot.http.request = self.discord.rest  # type: ignore[method-assign]
-        bot.http.get_from_cdn = self.discord.cdn  # type: ignore[method-assign]
+        self._attach(bot)
         await bot.login(TOKEN)
         _COGS.update(_relinked())
         self.assert_accepted()
         bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
         self.bot = bot
         return bot
+
+    def _attach(self, bot: Tirada) -> None:
+        """Send the bot's REST requests and CDN downloads to this harness's recorder."""
+        bot.http.request = self.discord.rest  # type: ignore[method-assign]
+        bot.http.get_from_cdn = self.discord.cdn  # type: ignore[method-assign]
 
     def assert_accepted(self) -> None:
         """Fail the test if Discord refused a request the test did not expect refused."""
@@ -523,7 +542,76 @@ class Harness:
             self.seed = seed
         return await self.start()
 
+    async def reset(self, db_path: Path) -> Tirada:
+        """The same bot on a new database, as if it had just started there: the next test's.
+
+        A bot is started once per test module (its command tree translated, synced and
+        checked: a tenth of a second); each test still gets its own database, a new
+        recorder, the default guild, seed 1 and none of the previous test's views. The new
+        database is a copy of the one the bot started on, taken before any test wrote to
+        it: the schema and the commands' digest a start leaves, without creating the
+        schema again (most of a reset's time on a busy disk). The store's half of
+        ``Tirada.setup_hook`` and ``close`` runs again, in their order. A bot the test
+        restarted or closed is replaced by a new one."""
+        self.seed, self.dev_guild = 1, None
+        if self.bot is None or self.bot is not self._kept:
+            await self.close()
+            self.db_path = db_path.with_name(f"started-{db_path.name}")
+            self._fresh_guild()
+            self._kept = await self.start()
+            self._template = self.db_path
+            self._own_views = {view.id for view in _waiting(self._kept)}
+            self._own_items = dict(self._kept._connection._view_store._dynamic_items)
+        bot = self._kept
+        self._stop_views(bot)
+        await bot._drain()
+        await _stopped(bot.prune)
+        bot.store.listeners.remove(bot.boards.touch)
+        await bot.boards.close()
+        await bot.store.close()
+        bot.release()
+        shutil.copyfile(self._template, db_path)
+        self.db_path = db_path
+        self._fresh_guild()
+        self._attach(bot)
+        bot.settings = bot.settings.model_copy(update={"tirada_db": db_path})
+        bot.lock = hold(db_path)
+        bot.store = await bot.open_store()
+        bot.boards = Boards(bot)
+        bot.store.listeners.append(bot.boards.touch)
+        await bot.boards.start()
+        await bot.store.follow_others(bot.boards.resync)
+        bot.prune.start()
+        bot.rng = random.Random(self.seed)
+        bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
+        return bot
+
+    def _fresh_guild(self) -> None:
+        """A new recorder (knowing the commands Discord already holds) and the default guild."""
+        commands = self.discord.commands
+        self.discord = Discord()
+        self.discord.commands = commands
+        self.adapter = _Adapter(self.discord)
+        self.channels = _channels()
+        self.members = []
+
+    def _stop_views(self, bot: Tirada) -> None:
+        """Stop the views and forms the previous test left waiting (their 15-minute timers
+        too): a click or a submission in the next test finds only what that test posted.
+        discord.py drops a stopped view's dynamic items from the store: they come back."""
+        for view in _waiting(bot):
+            if view.id not in self._own_views:
+                view.stop()
+        bot._connection._view_store._dynamic_items = dict(self._own_items)
+
     # -- state ------------------------------------------------------------------------
+
+    async def table_for(self, system: str, *, channel_id: int = CHANNEL_ID) -> Harness:
+        """A table of ``system`` in ``channel_id``, run by GM: an administrator names the
+        GM, who chooses the system (as a server's table starts)."""
+        await self.slash("mesa dj", user=ADMIN, miembro=GM, channel_id=channel_id)
+        await self.slash("mesa sistema", user=GM, sistema=system, channel_id=channel_id)
+        return self
 
     def script(self, *faces: int) -> None:
         """The next dice the bot rolls, in order."""
@@ -758,7 +846,7 @@ class Harness:
         assert self.bot is not None
         message_id = int(payload["message"]["id"]) if "message" in payload else None
         self.discord.register(payload["token"], int(payload["id"]), int(payload["channel_id"]), message_id)
-        seen_calls, seen_messages = len(self.discord.calls), set(self.discord.messages)
+        seen_calls, newest = len(self.discord.calls), next(reversed(self.discord.messages), 0)
         before = asyncio.all_tasks()
         started = time.perf_counter()
         token = async_context.set(self.adapter)
@@ -782,8 +870,8 @@ class Harness:
         ]
         messages = [
             m
-            for i, m in self.discord.messages.items()
-            if i not in seen_messages and m.token in (token, None) and i not in self.discord.board_messages
+            for m in self.discord.posted_after(newest)
+            if m.token in (token, None) and m.id not in self.discord.board_messages
         ]
         return Reply(calls, messages, started)
 
@@ -829,6 +917,34 @@ class Harness:
         if param.type is discord.AppCommandOptionType.string and not isinstance(value, str):
             value = str(value)  # Discord sends a string option as text, whatever was typed
         return {"type": param.type.value, "name": param.display_name, "value": value}
+
+
+def _channels() -> list[dict[str, Any]]:
+    """The guild's channels as a new harness has them (tests edit them in place)."""
+    return [
+        text_channel(CHANNEL_ID, "mesa"),
+        text_channel(GM_CHANNEL_ID, "dj", [PRIVATE_OVERWRITE, BOT_ALLOW_OVERWRITE, GM_ALLOW_OVERWRITE]),
+        text_channel(OTHER_CHANNEL_ID, "otra-mesa"),
+    ]
+
+
+async def _stopped(loop: tasks.Loop[Any]) -> None:
+    """Cancel a background loop and wait until it has stopped (it may be mid-iteration)."""
+    task = loop.get_task()
+    loop.cancel()
+    if task is not None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+def _waiting(bot: Tirada) -> list[discord.ui.view.BaseView | discord.ui.Modal]:
+    """Every view and form discord.py's view store holds for ``bot``."""
+    store = bot._connection._view_store
+    items = [item for items in store._views.values() for item in items.values()]
+    views = {item.view.id: item.view for item in items if item.view}
+    views |= {view.id: view for view in store._synced_message_views.values()}
+    views |= {modal.id: modal for modal in store._modals.values()}
+    return list(views.values())
 
 
 # Every module of cogs/ a bot has loaded, kept from one bot to the next. Closing a bot

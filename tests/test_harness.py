@@ -1,0 +1,50 @@
+"""The harness's one bot a test module: each test must find it as if it had just started on
+a database of its own, or the tests of a module would depend on their order."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.client import COMMANDS_HASH
+from bot.i18n import t
+from tests.support.harness import Harness
+from tests.support.payloads import GM
+
+
+async def test_a_reset_keeps_the_bot_and_gives_the_next_test_a_new_table(
+    module_bot: Harness, tmp_path: Path
+) -> None:
+    h = module_bot
+    bot = await h.reset(tmp_path / "first.db")
+    await h.table_for("dune")
+    h.script(3, 4)
+    rolled = await h.slash("dune tirada", habilidad=6, motivacion=6)
+    form = await h.click(
+        rolled.message, next(c for c in rolled.message.custom_ids if c.startswith("dune:rasgo"))
+    )
+    await bot.store.set_meta("left", "behind")
+
+    assert await h.reset(tmp_path / "second.db") is bot
+    assert h.discord.calls == [] and h.discord.messages == {}
+    assert h.discord.commands, "Discord still holds the commands the bot synced"
+    assert await bot.store.get_meta("left") is None
+    assert await bot.store.get_meta(COMMANDS_HASH) is not None, "the new database's bot synced them"
+    assert bot.rng.getstate() == random.Random(1).getstate()
+    assert "Sin elegir" in (await h.slash("mesa estado")).text
+    # The previous test's form is gone, as after a restart.
+    stale = await h.submit(
+        form.modal_id, {"rasgo": "x", "cuenta": "1", "sustituye": ""}, message=rolled.message
+    )
+    assert stale.text == t("es", "error.form_gone")
+
+
+async def test_a_bot_the_test_restarted_is_replaced(module_bot: Harness, tmp_path: Path) -> None:
+    h = module_bot
+    bot = await h.reset(tmp_path / "first.db")
+    await h.restart(seed=5)
+    restarted = h.bot
+    fresh = await h.reset(tmp_path / "second.db")
+    assert fresh is not bot and fresh is not restarted and h.seed == 1
+    await h.table_for("donjon")
+    assert "Donjon" in (await h.slash("mesa estado", user=GM)).text
