@@ -128,13 +128,7 @@ class Tirada(commands.Bot):
         return ShardedTirada(settings, shard_count=settings.tirada_shard_count, shard_ids=ids)
 
     async def setup_hook(self) -> None:
-        if isinstance(self.settings.tirada_db, Path):
-            self.lock = hold(self.settings.tirada_db)
-        self.store = await self.open_store()
-        self.boards = Boards(self)
-        self.store.listeners.append(self.boards.touch)
-        # What an interaction read is read again once it writes there (bot.seen).
-        self.store.listeners.append(seen.forget)
+        await self.open_books()
         await self.tree.set_translator(Translator())
         self.add_dynamic_items(RepeatButton, TirarRepeatButton)
         for extension in EXTENSIONS:
@@ -143,9 +137,32 @@ class Tirada(commands.Bot):
             await self.sync_commands()
         else:
             log.info("commands are synced by the process holding shard 0")
+        await self.follow_books()
+
+    async def open_books(self) -> None:
+        """The database half of a start: the file's lock, the store, and what listens to
+        its changes (the live boards; ``bot.seen``, so what an interaction read is read
+        again once it writes there)."""
+        if isinstance(self.settings.tirada_db, Path):
+            self.lock = hold(self.settings.tirada_db)
+        self.store = await self.open_store()
+        self.boards = Boards(self)
+        self.store.listeners.append(self.boards.touch)
+        self.store.listeners.append(seen.forget)
+
+    async def follow_books(self) -> None:
+        """Once the cogs are loaded: the boards drawn, other processes' changes heard, and
+        the retention task running."""
         await self.boards.start()
         await self.store.follow_others(self.boards.resync)
         self.prune.start()
+
+    async def close_books(self) -> None:
+        """Stop listening to the store and close the boards (the store itself closes after
+        the gateway, in ``__main__``): the database half of a close."""
+        if self.boards.touch in self.store.listeners:
+            self.store.listeners.remove(self.boards.touch)
+        await self.boards.close()
 
     async def open_store(self) -> Store:
         """The database ``TIRADA_DB`` names. A PostgreSQL server that never answers times
@@ -218,9 +235,7 @@ class Tirada(commands.Bot):
         if hasattr(self, "boards"):
             # Other processes' changes may still be heard until the store closes: not here
             # (a second close, a second SIGTERM, finds it gone already).
-            if self.boards.touch in self.store.listeners:
-                self.store.listeners.remove(self.boards.touch)
-            await self.boards.close()
+            await self.close_books()
         await super().close()
 
     async def _drain(self) -> None:

@@ -641,8 +641,9 @@ async def _opened(harness: Harness, seen: dict[str, Any]) -> str:
     async def formulario(interaction: discord.Interaction) -> None:
         await interaction.response.send_modal(_Roll(seen))
 
+    # The module's bot is shared by its tests: each one's command replaces the last one's.
     harness.bot.tree.add_command(
-        discord.app_commands.Command(name="formulario", description="d", callback=formulario)
+        discord.app_commands.Command(name="formulario", description="d", callback=formulario), override=True
     )
     opened = await harness.slash("formulario")
     assert [c["type"] for c in opened.form["components"]] == [18] * 5

@@ -2,8 +2,13 @@
 
 from pathlib import Path
 
+import pytest
+
 from tests.support.harness import Harness
 from tests.support.load import check_invariants, make_tables, run_load
+
+# Each test starts a bot of its own (its own seed and database): a loop of its own too.
+pytestmark = pytest.mark.asyncio(loop_scope="function")
 
 
 async def test_a_small_load_keeps_every_invariant(db_target: Path | str) -> None:

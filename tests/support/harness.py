@@ -40,9 +40,7 @@ from discord.ext import tasks
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.board.updater import TASK_PREFIX as BOARD_TASKS
-from bot.board.updater import Boards
 from bot.client import Tirada
-from bot.lockfile import hold
 from bot.settings import Settings
 from bot.store.postgres_follow import TASK_PREFIX as LISTEN_TASKS
 from tests.support.dice import Scripted
@@ -566,8 +564,7 @@ class Harness:
         self._stop_views(bot)
         await bot._drain()
         await _stopped(bot.prune)
-        bot.store.listeners.remove(bot.boards.touch)
-        await bot.boards.close()
+        await bot.close_books()
         await bot.store.close()
         bot.release()
         shutil.copyfile(self._template, db_path)
@@ -575,13 +572,8 @@ class Harness:
         self._fresh_guild()
         self._attach(bot)
         bot.settings = bot.settings.model_copy(update={"tirada_db": db_path})
-        bot.lock = hold(db_path)
-        bot.store = await bot.open_store()
-        bot.boards = Boards(bot)
-        bot.store.listeners.append(bot.boards.touch)
-        await bot.boards.start()
-        await bot.store.follow_others(bot.boards.resync)
-        bot.prune.start()
+        await bot.open_books()
+        await bot.follow_books()
         bot.rng = random.Random(self.seed)
         bot._connection.parsers["GUILD_CREATE"](guild_payload(self.channels, self.members))
         return bot

@@ -9,7 +9,7 @@ import pytest_asyncio
 from tests.web.support import STARTED
 
 
-@pytest_asyncio.fixture(autouse=True, loop_scope="function")
+@pytest_asyncio.fixture(autouse=True)
 async def close_servers() -> AsyncIterator[None]:
     yield
     while STARTED:
