@@ -10,7 +10,6 @@ from discord.app_commands import Choice
 
 from bot.checks import current_table
 from bot.client import Tirada
-from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.panel import (
     TITLE_LIMIT,
@@ -75,9 +74,8 @@ class MedianaForm(Modal):
         self.choices: dict[str, tuple[Rollable, str]] = {}
         self.roll: discord.ui.Select[MedianaForm] | None = None
         if item is None:
+            # A sheet has at least one attribute (MedianaSheet), so the select is never empty.
             self.choices = roll_options(lang, sheet)
-            if not self.choices:
-                raise Refusal("fichas.form.mediana.nothing")
             options = [
                 discord.SelectOption(label=clip(safe(label), 100), value=key)
                 for key, (_, label) in self.choices.items()

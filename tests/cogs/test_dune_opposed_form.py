@@ -86,3 +86,28 @@ async def test_a_second_form_opened_before_the_roll_rolls_nothing(table: Harness
     assert "Fallado: 0 éxitos contra dificultad 2" in rolled.text
     assert again.ephemeral and "ya se ha tirado" in again.text.lower()
     assert table.bot is not None and len(await table.bot.store.records(CHANNEL_ID, "dune")) == 1
+
+
+async def test_a_prompt_posted_with_the_old_menu_still_rolls(table: Harness) -> None:
+    """A prompt posted before the form (one menu of every combination) keeps working after
+    the update: its menu is still registered and rolls the combination it sends."""
+    table.script(2, 3)
+    prompt = await table.slash("dune enfrentada", habilidad=6, motivacion=6, rival_objetivo=10)
+    prep_id = button(prompt.message, "dune:contra-responder:").rsplit(":", 1)[1]
+    menu = {
+        "type": 3,
+        "custom_id": f"dune:contra:{prep_id}",
+        "options": [
+            {"label": "Sin dados extra", "value": "0:impulso:0"},
+            {"label": "1", "value": "1:amenaza:0"},
+        ],
+    }
+    old = table.discord.earlier(
+        CHANNEL_ID, {**prompt.message.data, "components": [{"type": 1, "components": [menu]}]}
+    )
+    await table.restart()
+    table.script(3, 4, 5)
+    rolled = await table.click(old, menu["custom_id"], values=["1:amenaza:0"], component_type=3)
+    assert "1 dado: +1 de Amenaza" in rolled.text and "**3**✓ **4**✓ **5**✓" in rolled.text, rolled.text
+    assert await table.pool("amenaza") == 1
+    await table.assert_ledger_matches()
