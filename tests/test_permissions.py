@@ -606,12 +606,7 @@ BUTTON_CASES = [
         component_type=3,
     ),
     ButtonCase(
-        "dune opposed menu",
-        "dune",
-        dune_opposed_menu,
-        {"dune:contra": frozenset({"player"})},
-        values=["0:impulso:0"],
-        component_type=3,
+        "dune opposed answer", "dune", dune_opposed_menu, {"dune:contra-responder": frozenset({"player"})}
     ),
     ButtonCase(
         "dnd pass menu", "dnd5e", dnd_pass_menu, {"dnd:pasar": frozenset({"player"})}, [str(OTHER.id)], 5
@@ -757,7 +752,7 @@ def test_every_button_is_in_the_matrix() -> None:
     families = {
         dune.DuneButton,
         dune_flow.AssistButton,
-        dune_flow.OpposedSelect,
+        dune_flow.OpposedAnswerButton,
         donjon.LawButton,
         donjon.FriendSelect,
         donjon.NarratedButton,

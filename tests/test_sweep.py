@@ -49,7 +49,7 @@ PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
 # Buttons the bot still answers on messages older versions posted but no longer sends: the
 # sweep presses each on a copy of the message carrying its successor (current prefix: old).
-LEGACY = {"rep:repetir:": "tirar:repetir:"}
+LEGACY = {"rep:repetir:": "tirar:repetir:", "dune:contra-responder:responder:": "dune:contra:"}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 # A panel only a small roll walks to its end, swept first with its dice scripted (after the

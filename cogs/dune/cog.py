@@ -29,11 +29,12 @@ from bot.hidden import threat_hidden
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, Operation, Refused, SheetUpdate, Table
 from bot.options import Bounded
+from bot.panel import typed_nothing
 from bot.sheets import access, io
 from bot.sheets.models import LIST_LIMIT, DuneSheet
-from cogs.dune import flow, sheet
+from cogs.dune import flow, forms, sheet
 from cogs.dune.components import DiceSelect, DuneButton
-from cogs.dune.flow import AssistButton, OpposedHelpButton, OpposedSelect
+from cogs.dune.flow import AssistButton, OpposedAnswerButton, OpposedHelpButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
 from cogs.dune.state import (
@@ -91,6 +92,13 @@ TRAIT_PAYMENTS = [
 TraitCount = app_commands.Transform[int, Bounded(0, dune_traits.MAX_TRAIT_COUNT)]
 
 
+def missing_key(skill: str | None, drive: str | None) -> str:
+    """The sentence that names what a typed ``/dune tirada`` lacks."""
+    if skill is None and drive is None:
+        return "dune.tirada.missing.ambas"
+    return "dune.tirada.missing.habilidad" if skill is None else "dune.tirada.missing.motivacion"
+
+
 def rival_helpers(typed: str | None) -> list[int]:
     """The opponent's helpers as their target numbers ("11 9"): each rolls one d20 with
     the opposition ("pueden aceptar la ayuda de otros personajes próximos")."""
@@ -125,11 +133,15 @@ class Dune(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
+        self.bot.add_dynamic_items(
+            DuneButton, OpposedSelect, OpposedAnswerButton, AssistButton, DiceSelect, OpposedHelpButton
+        )
         self.bot.repeaters[KIND] = flow.repeat
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DuneButton, OpposedSelect, AssistButton, DiceSelect, OpposedHelpButton)
+        self.bot.remove_dynamic_items(
+            DuneButton, OpposedSelect, OpposedAnswerButton, AssistButton, DiceSelect, OpposedHelpButton
+        )
         self.bot.repeaters.pop(KIND, None)
 
     # -- /dune tirada, enfrentada, ayuda ------------------------------------------------------
@@ -143,8 +155,8 @@ class Dune(commands.Cog):
     async def tirada(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[str, 1, 40],
-        motivacion: app_commands.Range[str, 1, 40],
+        habilidad: app_commands.Range[str, 1, 40] | None = None,
+        motivacion: app_commands.Range[str, 1, 40] | None = None,
         enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         dificultad: Difficulty = 1,
         dados_extra: Bought = 0,
@@ -160,6 +172,14 @@ class Dune(commands.Cog):
         secreta: bool = False,
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
+        """A skill test; with no option at all, a form asks the skill, the drive and the
+        rest from the roller's sheet, and a command typed without its skill or drive is
+        refused naming what it lacks."""
+        if typed_nothing(interaction):
+            await forms.open_test(self.bot, interaction)
+            return
+        if habilidad is None or motivacion is None:
+            raise Refusal(missing_key(habilidad, motivacion))
         scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
             test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),

@@ -22,6 +22,7 @@ from bot.errors import Refusal
 from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import NewRecord, Record, RecordUpdate, Table
 from bot.names import fold
+from bot.panel import TITLE_LIMIT, chosen, clip, labelled, radio, ticked
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.sheets import access
@@ -164,7 +165,7 @@ async def oppose(
     await send(
         interaction,
         embed=opposed_embed(lang, record),
-        view=opposed_view(lang, record.id, RollSpec(**record.data["spec"])),
+        view=opposed_view(lang, record.id),
         ephemeral=secret,
     )
 
@@ -365,10 +366,7 @@ class AssistModal(Modal):
 
         record, _ = await act(bot.store, interaction, self.prep_id, self.kind, join)
         if self.kind == OPPOSED_KIND:
-            spec = RollSpec(**record.data["spec"])
-            await update(
-                interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record.id, spec)
-            )
+            await update(interaction, embed=opposed_embed(lang, record), view=opposed_view(lang, record.id))
         else:
             await update(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
@@ -419,42 +417,83 @@ def focus(typed: str, skill: int | None) -> int | None:
 PAYMENT_WAYS = ("impulso", "amenaza", "mixto")
 
 
-def opposed_choices(lang: Lang, npc: bool, determination: bool = True) -> list[discord.SelectOption]:
-    """Every way to face the opposition: 0 to 3 bought dice and how they are paid (an NPC
-    pays with Amenaza), with or without Determinación (not for an NPC, nor on a drive
-    without a statement: ``determination``)."""
-    ways = [(0, "impulso")] + [
-        (bought, way)
-        for bought in range(1, dune_pools.MAX_BOUGHT + 1)
-        for way in (("amenaza",) if npc else PAYMENT_WAYS)
-    ]
-    options = []
-    for with_point in (False, True) if determination and not npc else (False,):
-        for bought, way in ways:
-            label = bought_text(lang, bought, way, dune_pools.buy_cost(bought), npc)
-            if with_point:
-                label = t(lang, "dune.contra.with_determination", choice=label)
-            options.append(discord.SelectOption(label=label, value=f"{bought}:{way}:{int(with_point)}"))
-    return options
-
-
-def bought_text(lang: Lang, bought: int, way: str, cost: int, npc: bool) -> str:
-    """ "2 dados: +3 Amenaza": what bought dice cost and from which pool."""
+def bought_text(lang: Lang, bought: int, npc: bool) -> str:
+    """What bought dice cost: "2 dados: cuestan 3" (a player's question of how to pay
+    comes next), or "2 dados: 3 de Amenaza del DJ" for an NPC, who pays with Amenaza."""
     if not bought:
         return t(lang, "dune.bought.none")
-    key = "dune.bought.npc" if npc else f"dune.bought.{way}"
-    return t(lang, key, count=bought, cost=cost)
+    key = "dune.bought.npc" if npc else "dune.contra.dice"
+    return t(lang, key, count=bought, cost=dune_pools.buy_cost(bought))
 
 
-def opposed_view(lang: Lang, prep_id: int, spec: RollSpec) -> discord.ui.View:
-    """The actor's menu, and "Ayudar" for whoever helps them before they choose."""
+def opposed_view(lang: Lang, prep_id: int) -> discord.ui.View:
+    """ "Ayudar" for whoever helps the actor, then the actor's answer, in a form (helpers
+    join before the actor answers, as on the assisted test's panel)."""
     view = discord.ui.View(timeout=None)
-    choices = opposed_choices(lang, spec.npc, spec.drive_statement is not False)
-    view.add_item(OpposedSelect(prep_id, choices, t(lang, "dune.contra.placeholder")))
     view.add_item(
         OpposedHelpButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
     )
+    view.add_item(
+        OpposedAnswerButton(prep_id, "responder", t(lang, "dune.contra.answer"), discord.ButtonStyle.primary)
+    )
     return view
+
+
+class OpposedAnswerButton(
+    ActionButton, template=r"dune:contra-responder:(?P<action>responder):(?P<record>[0-9]{1,18})"
+):
+    """The actor answers the opposition's roll: the form asks how many dice they buy, how
+    they pay for them and whether they spend Determinación, three questions apart."""
+
+    prefix = "dune:contra-responder"
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        record = await load(interaction, self.record_id, OPPOSED_KIND)
+        if record.data.get("rolled"):
+            raise Refusal("dune.ayuda.already_rolled")
+        if interaction.user.id != record.user_id:
+            raise Refusal("error.not_yours")
+        spec = RollSpec(**record.data["spec"])
+        await interaction.response.send_modal(OpposedForm(self.record_id, lang_for(interaction.locale), spec))
+
+
+class OpposedForm(Modal):
+    """The opposed test's three questions: the bought dice (with their cost), how to pay
+    for them, Determinación. An NPC pays with Amenaza and has no Determinación, and a drive
+    without a statement allows none, so those questions are not asked."""
+
+    def __init__(self, prep_id: int, lang: Lang, spec: RollSpec) -> None:
+        super().__init__(
+            title=clip(t(lang, "dune.contra.form_title"), TITLE_LIMIT), custom_id="dune:contra-form"
+        )
+        self.prep_id = prep_id
+        dice = [(str(n), bought_text(lang, n, spec.npc)) for n in range(dune_pools.MAX_BOUGHT + 1)]
+        self.dice = radio(dice, "0", "dados")
+        self.add_item(labelled(t(lang, "dune.contra.form_dice"), self.dice))
+        self.payment: discord.ui.RadioGroup[OpposedForm] | None = None
+        if not spec.npc:
+            ways = [(way, t(lang, f"dune.pago.{way}")) for way in PAYMENT_WAYS]
+            self.payment = radio(ways, "impulso", "pago")
+            help_text = t(lang, "dune.contra.form_payment_help")
+            self.add_item(labelled(t(lang, "dune.contra.form_payment"), self.payment, help_text))
+        self.determination: discord.ui.Checkbox[OpposedForm] | None = None
+        if not spec.npc and spec.drive_statement is not False:
+            self.determination = discord.ui.Checkbox(custom_id="determinacion")
+            help_text = t(lang, "fichas.form.dune.determination_help")
+            self.add_item(labelled(t(lang, "fichas.form.dune.determination"), self.determination, help_text))
+
+    def choice(self) -> str:
+        """The answers as ``bought:payment:determination``, what the old single menu sent:
+        no dice bought pays nothing, so its way is the menu's ``impulso``."""
+        bought = chosen(self.dice.value, {option.value for option in self.dice.options})
+        way = "amenaza"
+        if self.payment is not None:
+            way = chosen(self.payment.value, set(PAYMENT_WAYS))
+        point = self.determination is not None and ticked(self.determination.value)
+        return f"{bought}:{way if bought != '0' else 'impulso'}:{int(point)}"
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        await roll_opposed(interaction.client, interaction, self.prep_id, self.choice())
 
 
 class OpposedHelpButton(
@@ -482,7 +521,9 @@ class OpposedSelect(
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"dune:contra:(?P<record>[0-9]{1,18})",
 ):
-    """The actor's answer to the opposition's roll: bought dice, payment, Determinación."""
+    """The actor's answer to the opposition's roll as one menu of every combination, on
+    the messages posted before the answer became a form (:class:`OpposedForm`): kept
+    registered so those still roll after an update."""
 
     def __init__(
         self, prep_id: int, options: list[discord.SelectOption] | None = None, placeholder: str = ""

@@ -1,13 +1,15 @@
 """Dune on the character panel: each skill of the sheet opens the test's form, the
 thirteen options of ``/dune tirada`` that a table uses every scene asked in five
 questions (the drive, the focus, the difficulty, the bought dice with how to pay for them,
-Determinación), then rolled through ``/dune tirada`` as if typed."""
+Determinación), then rolled through ``/dune tirada`` as if typed. ``/dune tirada`` typed
+with no options opens the same form, its first question the skill and focus together."""
 
 from __future__ import annotations
 
 import discord
 from discord.app_commands import Choice
 
+from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow
@@ -24,6 +26,7 @@ from bot.panel import (
     safe,
     ticked,
 )
+from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import DuneSheet, SheetBase
 from bot.store import Store
@@ -33,8 +36,10 @@ from rules.dune import pools, skill_test
 
 PAYMENTS = ("impulso", "amenaza", "mixto")
 NO_FOCUS = "-"
-# A select offers 25 options: "no focus" and the first 24 of the skill's focuses.
+# A select offers 25 options: "no focus" and the first 24 of the skill's focuses; or,
+# when the form asks the skill too, the five skills and the first 20 focuses of the sheet.
 FOCUS_OPTIONS = 24
+SKILL_FOCUS_OPTIONS = 20
 DEFAULT_DIFFICULTY = 1
 
 
@@ -70,21 +75,47 @@ def bought_choices(lang: Lang) -> list[tuple[str, str]]:
     return choices
 
 
+def skill_focus_options(sheet: DuneSheet) -> dict[str, tuple[str, str | None]]:
+    """What the skill question offers when the form asks it, by value: each skill alone,
+    then each focus with its skill, as ``(skill, focus)``."""
+    skills = sheet.habilidades.model_dump()
+    options: dict[str, tuple[str, str | None]] = {key: (key, None) for key in skills}
+    focuses = [f for f in sheet.enfoques if f.habilidad in skills][:SKILL_FOCUS_OPTIONS]
+    options |= {f"{f.habilidad}:{i}": (f.habilidad, f.nombre) for i, f in enumerate(focuses)}
+    return options
+
+
+def skill_focus_label(lang: Lang, sheet: DuneSheet, skill: str, focus: str | None) -> str:
+    text = f"{t(lang, f'fichas.dune.skill.{skill}')} {getattr(sheet.habilidades, skill)}"
+    return text if focus is None else t(lang, "fichas.form.dune.with_focus", skill=text, focus=safe(focus))
+
+
 class DuneForm(Modal):
     """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
-    with its reason, as the typed command refuses it."""
+    with its reason, as the typed command refuses it. Opened by no skill (``/dune tirada``
+    typed bare), its first question is the skill and the focus in one select, so the
+    questions stay five."""
 
-    def __init__(self, lang: Lang, item: Rollable, sheet: DuneSheet, who: Roller) -> None:
-        skill = t(lang, f"fichas.dune.skill.{item.name}")
-        super().__init__(
-            title=clip(t(lang, "fichas.form.dune.title", skill=skill), TITLE_LIMIT), custom_id="ficha:dune"
-        )
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: DuneSheet, who: Roller) -> None:
+        super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:dune")
         self.item, self.who = item, who
+        self.skill_focus: dict[str, tuple[str, str | None]] = {}
+        self.skill: discord.ui.Select[DuneForm] | None = None
+        if item is None:
+            self.skill_focus = skill_focus_options(sheet)
+            options = [
+                discord.SelectOption(label=clip(skill_focus_label(lang, sheet, *pair), 100), value=value)
+                for value, pair in self.skill_focus.items()
+            ]
+            self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
+            self.add_item(labelled(t(lang, "fichas.form.dune.skill"), self.skill))
         self.drive: discord.ui.Select[DuneForm] = discord.ui.Select(
             custom_id="motivacion", options=drive_options(lang, sheet), required=True
         )
         self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
-        self.focuses = [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS]
+        self.focuses = (
+            [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS] if item else []
+        )
         self.focus: discord.ui.Select[DuneForm] | None = None
         if self.focuses:
             options = [
@@ -105,6 +136,14 @@ class DuneForm(Modal):
         help_text = t(lang, "fichas.form.dune.determination_help")
         self.add_item(labelled(t(lang, "fichas.form.dune.determination"), self.determination, help_text))
 
+    def skill_and_focus(self) -> tuple[str, str | None]:
+        """The skill the press chose and the focus the form's select chose; or both from
+        the one select that asks them when no press chose the skill."""
+        if self.item is not None:
+            return self.item.name, self.focus_name()
+        assert self.skill is not None
+        return self.skill_focus[chosen(self.skill.values[0] if self.skill.values else None, self.skill_focus)]
+
     def focus_name(self) -> str | None:
         if self.focus is None or not self.focus.values:
             return None
@@ -119,13 +158,14 @@ class DuneForm(Modal):
         difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
         bought = chosen(self.bought.value, {option.value for option in self.bought.options})
         dice, _, payment = bought.partition(":")
+        skill, focus = self.skill_and_focus()
         await run_command(
             interaction,
             "Dune",
             "tirada",
-            habilidad=self.item.name,
+            habilidad=skill,
             motivacion=drive,
-            enfoque=self.focus_name(),
+            enfoque=focus,
             dificultad=difficulty,
             dados_extra=int(dice),
             pago=Choice(name=payment, value=payment) if payment else None,
@@ -133,6 +173,20 @@ class DuneForm(Modal):
             pnj=self.who.npc,
             como=self.who.como,
         )
+
+
+def form_title(lang: Lang, item: Rollable | None) -> str:
+    if item is None:
+        return t(lang, "fichas.form.dune.any_test")
+    return t(lang, "fichas.form.dune.title", skill=t(lang, f"fichas.dune.skill.{item.name}"))
+
+
+async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
+    """``/dune tirada`` with no options: the test's form, from the roller's active sheet."""
+    table = await current_table(interaction)
+    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
+    form = DuneForm(lang_for(interaction.locale), None, of_kind(sheet, DuneSheet), Roller(None, False))
+    await interaction.response.send_modal(form)
 
 
 async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:

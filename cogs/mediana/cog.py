@@ -18,9 +18,10 @@ from bot.errors import Refusal
 from bot.i18n import T, lang_for, options, t
 from bot.models import Table
 from bot.options import Bounded
+from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
-from cogs.mediana import sheet
+from cogs.mediana import forms, sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton
 from cogs.mediana.contest import ContestButton
@@ -85,7 +86,7 @@ class Mediana(commands.Cog):
     async def tirada(
         self,
         interaction: discord.Interaction[Tirada],
-        dificultad: Difficulty,
+        dificultad: Difficulty | None = None,
         atributo: Score | None = None,
         habilidad: app_commands.Range[str, 1, 60] | None = None,
         sin_habilidad: bool = False,
@@ -99,7 +100,13 @@ class Mediana(commands.Cog):
     ) -> None:
         """Atributo + Habilidad + 1o3d10 against a difficulty. No points in the skill (0, or
         ``sin_habilidad``) lowers the rank; so does being malherido. A skill named from the
-        roller's sheet brings its points and its attribute's."""
+        roller's sheet brings its points and its attribute's. With no option at all, a form
+        asks the roll from the sheet; typed without its difficulty, it is refused."""
+        if typed_nothing(interaction):
+            await forms.open_test(self.bot, interaction)
+            return
+        if dificultad is None:
+            raise Refusal("mediana.tirada.missing")
         named = await sheet.actor(self.bot, interaction, atributo, habilidad, como)
         if estorbo is None:
             estorbo = await sheet.encumbrance(self.bot, interaction, named, como)

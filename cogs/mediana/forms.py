@@ -1,12 +1,14 @@
 """Mediana on the character panel: each attribute and skill of the sheet opens a form
 (the difficulty and the rank) and rolls through ``/mediana atributo`` or ``tirada`` as if
-typed."""
+typed. ``/mediana tirada`` typed with no options opens the same form, asking first which
+attribute or skill of the sheet rolls."""
 
 from __future__ import annotations
 
 import discord
 from discord.app_commands import Choice
 
+from bot.checks import current_table
 from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.panel import (
@@ -21,6 +23,7 @@ from bot.panel import (
     run_command,
     safe,
 )
+from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import MedianaSheet, SheetBase
 from bot.ui import Modal, parse_int
@@ -29,6 +32,8 @@ from rules.mediana import ranks as mediana_ranks
 
 ATTRIBUTE, SKILL = "t", "h"
 DEFAULT_RANK = "medio"
+# A select offers 25 options: the sheet's first 25 attributes and skills.
+ROLL_OPTIONS = 25
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
@@ -45,13 +50,38 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
     return found
 
 
-class MedianaForm(Modal):
-    """The difficulty (typed: 0 to 100 is no list) and the rank of an attribute or skill roll."""
+def roll_options(lang: Lang, sheet: MedianaSheet) -> dict[str, tuple[Rollable, str]]:
+    """What the roll question offers when the form asks it, by the rollable's key: the
+    rollable and its plain label (a select shows no markdown)."""
+    labels = [f"{a.nombre} {a.valor}" for a in sheet.atributos]
+    labels += [f"{s.nombre} ({s.atributo}) {s.valor}" for s in sheet.habilidades]
+    pairs = zip(rollables(lang, sheet), labels, strict=True)
+    return {item.key: (item, label) for item, label in list(pairs)[:ROLL_OPTIONS]}
 
-    def __init__(self, lang: Lang, item: Rollable, who: Roller) -> None:
-        title = t(lang, "fichas.form.mediana.title", name=item.name)
+
+class MedianaForm(Modal):
+    """The difficulty (typed: 0 to 100 is no list) and the rank of an attribute or skill
+    roll; opened by no press (``/mediana tirada`` typed bare), it asks the roll first."""
+
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: MedianaSheet, who: Roller) -> None:
+        title = (
+            t(lang, "fichas.form.mediana.title", name=item.name)
+            if item is not None
+            else t(lang, "fichas.form.mediana.any_test")
+        )
         super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:mediana")
         self.item, self.who = item, who
+        self.choices: dict[str, tuple[Rollable, str]] = {}
+        self.roll: discord.ui.Select[MedianaForm] | None = None
+        if item is None:
+            # A sheet has at least one attribute (MedianaSheet), so the select is never empty.
+            self.choices = roll_options(lang, sheet)
+            options = [
+                discord.SelectOption(label=clip(safe(label), 100), value=key)
+                for key, (_, label) in self.choices.items()
+            ]
+            self.roll = discord.ui.Select(custom_id="tirada", options=options, required=True)
+            self.add_item(labelled(t(lang, "fichas.form.mediana.roll"), self.roll))
         self.difficulty_name = t(lang, "fichas.form.mediana.difficulty", max=checks.MAX_DIFFICULTY)
         self.difficulty: discord.ui.TextInput[MedianaForm] = discord.ui.TextInput(
             custom_id="dificultad", max_length=3
@@ -61,16 +91,24 @@ class MedianaForm(Modal):
         self.rank = radio(ranks, DEFAULT_RANK, "rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.rank"), self.rank))
 
+    def rolled(self) -> Rollable:
+        """The press's attribute or skill, or the one the form's first question chose."""
+        if self.item is not None:
+            return self.item
+        assert self.roll is not None
+        return self.choices[chosen(self.roll.values[0] if self.roll.values else None, self.choices)][0]
+
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        item = self.rolled()
         difficulty = parse_int(self.difficulty.value, self.difficulty_name, 0, checks.MAX_DIFFICULTY)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rango = Choice(name=rank, value=rank)
-        if self.item.key.startswith(ATTRIBUTE):
+        if item.key.startswith(ATTRIBUTE):
             await run_command(
                 interaction,
                 "Mediana",
                 "atributo_cmd",
-                atributo=self.item.name,
+                atributo=item.name,
                 dificultad=difficulty,
                 rango=rango,
                 como=self.who.como,
@@ -81,14 +119,23 @@ class MedianaForm(Modal):
                 "Mediana",
                 "tirada",
                 dificultad=difficulty,
-                habilidad=self.item.name,
+                habilidad=item.name,
                 rango=rango,
                 como=self.who.como,
             )
 
 
+async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
+    """``/mediana tirada`` with no options: the form, from the roller's active sheet."""
+    table = await current_table(interaction)
+    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
+    form = MedianaForm(lang_for(interaction.locale), None, of_kind(sheet, MedianaSheet), Roller(None, False))
+    await interaction.response.send_modal(form)
+
+
 async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
-    await interaction.response.send_modal(MedianaForm(lang_for(interaction.locale), item, who))
+    form = MedianaForm(lang_for(interaction.locale), item, of_kind(sheet, MedianaSheet), who)
+    await interaction.response.send_modal(form)
 
 
 GAME = Game(rollables, press)

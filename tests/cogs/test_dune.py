@@ -12,8 +12,9 @@ from bot.models import Applied, Change, Operation, Refused, SheetRow, SheetUpdat
 from bot.store import POOL_MAX, Store
 from cogs.dune.state import SCENE_TEXT_LIMIT
 from tests.bot.test_board import shown
+from tests.cogs.test_ficha_panel import answers
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, User
 
 
 @pytest.fixture
@@ -27,6 +28,28 @@ def button(message: Message, prefix: str) -> str:
     found = [c for c in message.custom_ids if c.startswith(prefix)]
     assert found, f"no {prefix} button in {message.custom_ids}"
     return found[0]
+
+
+async def answer(
+    h: Harness, prompt: Message, *, user: User = PLAYER, locale: str = "es-ES", **values: object
+) -> Reply:
+    """Answer an opposed test's prompt: press "Comprar dados y tirar" and send its form, each
+    question as offered (a radio group's default, a checkbox unticked) unless ``values``
+    answers it (``radio_dados``, ``radio_pago``, ``determinacion``). A press refused
+    (someone else's prompt, one already rolled) is that refusal."""
+    opened = await h.click(prompt, button(prompt, "dune:contra-responder:"), user=user, locale=locale)
+    if not isinstance(opened.callback.payload, dict) or opened.callback.payload["type"] != 9:
+        return opened
+    offered: dict[str, object] = {}
+    for question in opened.callback.payload["data"]["components"]:
+        component = question["component"]
+        if component["type"] == 21:
+            default = next(o["value"] for o in component["options"] if o.get("default"))
+            offered[f"radio_{component['custom_id']}"] = default
+        else:
+            offered[component["custom_id"]] = False
+    data = {"custom_id": opened.modal_id, "components": answers(**(offered | values))}
+    return await h.dispatch(5, data, user=user, locale=locale, channel_id=prompt.channel_id, message=prompt)
 
 
 async def roll(h: Harness, *faces: int, user=PLAYER, locale: str = "es-ES", **options: object) -> Reply:
@@ -434,35 +457,41 @@ async def test_an_opposed_test_rolls_the_opponent_first_then_the_actor_chooses(t
     assert not prompt.ephemeral
     assert "2 éxitos, menos 1 por obstáculos = dificultad 1." in prompt.text
     assert "Tirada enfrentada · dificultad 1" in prompt.text
-    menu = prompt.data["components"][0]["components"][0]
-    labels = [o["label"] for o in menu["options"]]
-    assert "Sin dados extra" in labels
-    assert "2 dados: +3 de Amenaza" in labels
-    assert "1 dado: 1 de Impulso + Determinación (un dado a 1)" in labels
-    refused = await table.click(
-        prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3, user=OTHER
-    )
+    refused = await answer(table, prompt.message, user=OTHER)
     assert "Estos botones son de quien tiró" in refused.text
+    opened = await table.click(prompt.message, button(prompt.message, "dune:contra-responder:"))
+    questions = opened.callback.payload["data"]["components"]
+    assert [q["label"] for q in questions] == [
+        "Dados extra",
+        "Cómo pagar los dados extra",
+        "Gastar 1 de Determinación",
+    ]
+    dice, ways, point = (q["component"] for q in questions)
+    assert [o["label"] for o in dice["options"]] == [
+        "Sin dados extra",
+        "1 dado: cuesta 1",
+        "2 dados: cuestan 3",
+        "3 dados: cuestan 6",
+    ]
+    assert [o["value"] for o in ways["options"]] == ["impulso", "amenaza", "mixto"]
+    assert point["type"] == 23
     await table.restart()
     table.script(15, 16)
-    rolled = await table.click(prompt.message, menu["custom_id"], values=["1:amenaza:1"], component_type=3)
+    rolled = await answer(table, prompt.message, radio_dados="1", radio_pago="amenaza", determinacion=True)
     assert "**1**✨📌 **15**" in rolled.text
     assert "1 dado: +1 de Amenaza" in rolled.text
     assert "✅ Superado: 2 éxitos contra dificultad 1." in rolled.text
     assert (await table.pool("amenaza"), await table.pool("determinacion", PLAYER.id)) == (1, 0)
     assert "Ya se ha tirado." in str(table.discord.messages[prompt.message.id].data)
     assert not table.discord.messages[prompt.message.id].custom_ids
-    again = await table.click(prompt.message, menu["custom_id"], values=["0:impulso:0"], component_type=3)
-    assert again.ephemeral
     assert len(await table.bot.store.records(CHANNEL_ID, "dune")) == 1
     await table.assert_ledger_matches()
 
 
 async def test_an_opposed_test_failed_gives_the_opponent_momentum(table: Harness) -> None:
     prompt = await opposed(table, 2, 3, obstaculos=1)
-    menu = prompt.data["components"][0]["components"][0]["custom_id"]
     table.script(15, 16)
-    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    rolled = await answer(table, prompt.message)
     assert "El rival gana 1 de Impulso por los éxitos que faltaron." in rolled.text
     assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
 
@@ -474,9 +503,8 @@ async def test_an_opposed_test_takes_a_plain_tests_options(table: Harness) -> No
         table, 2, 19, ajuste_dificultad=1, rango_complicacion=2, bonificacion_impulso=1, tarea=1
     )
     assert "Con tu ajuste de +1: dificultad 2." in prompt.text
-    menu = prompt.data["components"][0]["components"][0]["custom_id"]
     table.script(1, 19)
-    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    rolled = await answer(table, prompt.message)
     assert "**1**✨ **19**⚠️" in rolled.text
     assert "2 éxitos contra dificultad 2" in rolled.text
     assert "0 sin gastar, más 1 de bonificación." in rolled.text
@@ -484,9 +512,12 @@ async def test_an_opposed_test_takes_a_plain_tests_options(table: Harness) -> No
     npc = await opposed(table, 2, 3, pnj=True)
     assert "Solo el DJ tira por los PNJ." in npc.text
     gm_prompt = await opposed(table, 2, 3, pnj=True, user=GM)
-    options = [o["value"] for o in gm_prompt.data["components"][0]["components"][0]["options"]]
-    assert all(v.endswith(":0") for v in options)
-    assert not [v for v in options if ":impulso" in v and not v.startswith("0:")]
+    opened = await table.click(
+        gm_prompt.message, button(gm_prompt.message, "dune:contra-responder:"), user=GM
+    )
+    # An NPC pays with Amenaza and has no Determinación: the dice are its only question.
+    (question,) = opened.callback.payload["data"]["components"]
+    assert question["component"]["options"][2]["label"] == "2 dados: 3 de Amenaza del DJ"
 
 
 async def test_an_assisted_test(table: Harness) -> None:
@@ -701,9 +732,8 @@ async def test_every_dune_roll_takes_a_motivo_and_has_repetir(table: Harness, co
     first = await table.slash(command, **options)
     assert first.text.startswith("Abrir la compuerta — ")
     if command == "dune enfrentada":
-        menu = first.data["components"][0]["components"][0]["custom_id"]
         table.script(7, 8)
-        first = await table.click(first.message, menu, values=["0:impulso:0"], component_type=3)
+        first = await answer(table, first.message)
     elif command == "dune ayuda":
         table.script(7, 8)
         first = await table.click(first.message, first.message.custom_ids[1])
@@ -722,9 +752,23 @@ async def test_an_opposed_test_in_english(table: Harness) -> None:
         "dune enfrentada", locale="en-US", habilidad=6, motivacion=6, rival_objetivo=10
     )
     assert "Opposed test · difficulty 2" in prompt.text
-    labels = [o["label"] for o in prompt.data["components"][0]["components"][0]["options"]]
-    assert "3 dice: 6 from the Momentum there is, the rest as Threat + Determination (one die at 1)" in labels
-    assert len(labels) == 20
+    buttons = prompt.data["components"][0]["components"]
+    assert [b["label"] for b in buttons] == ["Assist", "Buy dice and roll"]
+    opened = await table.click(prompt.message, buttons[1]["custom_id"], locale="en-US")
+    form = opened.callback.payload["data"]
+    assert form["title"] == "Answer the opposition"
+    dice, ways, point = form["components"]
+    assert [dice["label"], ways["label"], point["label"]] == [
+        "Extra dice",
+        "How to pay for the extra dice",
+        "Spend 1 Determination",
+    ]
+    assert dice["component"]["options"][3]["label"] == "3 dice: cost 6"
+    assert ways["component"]["options"][2]["label"] == "Whatever Momentum there is, the rest with Threat"
+    table.script(3, 4, 5, 15, 16)
+    rolled = await answer(table, prompt.message, locale="en-US", radio_dados="3", radio_pago="mixto")
+    assert "3 dice: +6 Threat" in rolled.text, rolled.text
+    assert await table.pool("amenaza") == 6
 
 
 async def test_the_gm_has_no_determination_line(table: Harness) -> None:
@@ -787,9 +831,8 @@ async def test_the_gms_extra_difficulty_is_shown_before_dice_are_bought(table: H
     assert "+1 de dificultad por la Amenaza que gastó el DJ; ya está usada." in prompt.text
     assert await table.pool("dificultad_extra") == 0
     await table.slash("dune amenaza gastar", user=GM, uso="dificultad")
-    menu = prompt.data["components"][0]["components"][0]["custom_id"]
     table.script(3, 4)
-    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    rolled = await answer(table, prompt.message)
     assert "Chequeo · objetivo 12 · dificultad 2" in rolled.text
     assert "+1 de dificultad por la Amenaza que gastó el DJ" in rolled.text
     assert await table.pool("dificultad_extra") == 1
@@ -824,9 +867,8 @@ async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) ->
     )
     assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
     await table.restart()
-    menu = prompt.data["components"][0]["components"][0]["custom_id"]
     table.script(12, 16, 1)
-    rolled = await table.click(prompt.message, menu, values=["0:impulso:0"], component_type=3)
+    rolled = await answer(table, prompt.message)
     assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
     assert "ayuda del rival: **9**✓" in rolled.text

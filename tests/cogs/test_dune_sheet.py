@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 
-from tests.cogs.test_dune import ledger_delta
+from tests.cogs.test_dune import answer, button, ledger_delta
 from tests.cogs.test_ficha import example, imported, table_of
-from tests.support.harness import Harness, Message, Reply, Upload
+from tests.support.harness import Harness, Message, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
 OPPOSED = "dune_enfrentada"
@@ -29,10 +29,6 @@ async def npc(harness: Harness, name: str = "Guardia", **skills: int) -> None:
     raw = sheet_json(name, **(skills or {"combate": 7}))
     reply = await harness.slash("ficha importar", user=GM, archivo=Upload(f"{name}.json", raw), pnj=True)
     assert "importada" in reply.text, reply.text
-
-
-def menu(prompt: Reply) -> str:
-    return str(prompt.data["components"][0]["components"][0]["custom_id"])
 
 
 def repeat_button(message: Message) -> str:
@@ -56,7 +52,7 @@ async def test_an_opposed_test_by_name_keeps_where_its_target_came_from(harness:
     assert "Tirada enfrentada · dificultad 2" in prompt.text
     await harness.restart()
     harness.script(13, 13)  # two successes only against a target of 13 or more
-    rolled = await harness.click(prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3)
+    rolled = await answer(harness, prompt.message)
     assert "Chequeo · objetivo 13 · dificultad 2" in rolled.text
     assert "como **Irulan Vex**" in rolled.text and "Comunicación 6 + Verdad 7 = 13" in rolled.text
     assert "✅ Superado: 2 éxitos contra dificultad 2." in rolled.text
@@ -92,9 +88,7 @@ async def test_the_gms_npcs_act_and_oppose_by_their_sheets(harness: Harness) -> 
     assert "1 éxito, menos 0 por obstáculos = dificultad 1." in prompt.text
     await harness.restart()
     harness.script(11, 12)
-    rolled = await harness.click(
-        prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3, user=GM
-    )
+    rolled = await answer(harness, prompt.message, user=GM)
     assert "Chequeo de PNJ · objetivo 11 · dificultad 1" in rolled.text
     assert "Se opone **Sardaukar**: Disciplina 8 + Verdad 7 = 15." in rolled.text
     harness.script(2, 3)
@@ -293,7 +287,7 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
         "dune enfrentada", habilidad="Comunicación", motivacion="verdad", rival_objetivo=10
     )
     harness.script(13, 13)
-    rolled = await harness.click(prompt.message, menu(prompt), values=["0:impulso:0"], component_type=3)
+    rolled = await answer(harness, prompt.message)
     harness.script(2, 3)
     guard = await harness.slash(
         "dune tirada", user=GM, habilidad="combate", motivacion="poder", como="guardia"
@@ -366,10 +360,12 @@ async def test_no_determination_on_a_drive_without_a_statement(harness: Harness)
     assert any(c.startswith("dune:repetir") for c in stated.message.custom_ids)
     harness.script(2, 3)
     prompt = await harness.slash("dune enfrentada", habilidad="combate", motivacion="fe", rival_objetivo=10)
-    values = [o["value"] for o in prompt.data["components"][0]["components"][0]["options"]]
-    assert values and all(v.endswith(":0") for v in values)
-    forged = await harness.click(prompt.message, menu(prompt), values=["0:impulso:1"], component_type=3)
-    assert "no tiene declaración" in forged.text
+    opened = await harness.click(prompt.message, button(prompt.message, "dune:contra-responder:"))
+    questions = [q["component"]["custom_id"] for q in opened.callback.payload["data"]["components"]]
+    assert questions == ["dados", "pago"]  # no Determinación on a drive without a statement
+    harness.script(15, 16)
+    forged = await answer(harness, prompt.message, determinacion=True)
+    assert "**15** **16**" in forged.text  # no die set to 1 by Determinación
     assert await harness.pool("determinacion", PLAYER.id) == 2
     await harness.assert_ledger_matches()
 
