@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tests.cogs.test_ficha import imported, table_of
+from tests.cogs.ficha.test_cog import imported, table_of
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogs.dnd5e.state import KIND as DND_KIND
-from tests.cogs.test_ficha import imported, table_of
+from tests.cogs.ficha.test_cog import imported, table_of
 from tests.support.harness import Harness, Reply, resolve_user
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, Message, User, snowflake
 

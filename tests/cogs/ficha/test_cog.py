@@ -17,7 +17,7 @@ from cogs.mediana.state import SHEET_KIND as MEDIANA_SHEET
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 
 
 async def table_of(harness: Harness, system: str, channel_id: int | None = None) -> Harness:

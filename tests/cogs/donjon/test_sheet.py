@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tests.cogs.test_ficha import example, imported, table_of
+from tests.cogs.ficha.test_cog import example, imported, table_of
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 

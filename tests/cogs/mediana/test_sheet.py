@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs.mediana.state import WOUNDS as MEDIANA_WOUNDS
-from tests.cogs.test_ficha import example, exported, imported, table_of
+from tests.cogs.ficha.test_cog import example, exported, imported, table_of
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 

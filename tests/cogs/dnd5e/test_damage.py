@@ -13,7 +13,7 @@ from rules.dnd5e import tracker as dnd5e_tracker
 from tests.support.harness import Harness, Message, Upload
 from tests.support.payloads import ADMIN, GM, PLAYER
 
-SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
+SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 LIA = f"u{PLAYER.id}"
 
 

@@ -11,7 +11,7 @@ import pytest
 from bot.models import Applied, Change, Operation, Refused, SheetRow, SheetUpdate
 from bot.store import POOL_MAX, Store
 from cogs.dune.state import SCENE_TEXT_LIMIT
-from tests.bot.test_board import shown
+from tests.bot.board.test_updater import shown
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 

@@ -17,11 +17,11 @@ from cogs.dnd5e import board as dnd_board
 from cogs.mediana import board as mediana_board
 from rules.dnd5e import initiative, tracker
 from rules.mediana import combat
-from tests.bot.test_board import play, shown
+from tests.bot.board.test_updater import play, shown
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 
 
 async def sheet_of(h: Harness, system: str) -> None:

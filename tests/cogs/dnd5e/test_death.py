@@ -12,11 +12,11 @@ import pytest
 
 from rules.dnd5e import tracker as dnd5e_tracker
 from rules.dnd5e.death import Fate
-from tests.bot.test_board import shown
+from tests.bot.board.test_updater import shown
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
-SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
+SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 LIA = f"u{PLAYER.id}"
 
 

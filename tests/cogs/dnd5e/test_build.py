@@ -12,7 +12,7 @@ import pytest
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, GM
 
-SHEET = Path(__file__).resolve().parents[2] / "docs" / "fichas" / "dnd5e.json"
+SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 
 
 def orc(**changes: Any) -> bytes:

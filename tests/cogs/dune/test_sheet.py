@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from tests.cogs.test_dune import ledger_delta
-from tests.cogs.test_ficha import example, imported, table_of
+from tests.cogs.dune.test_cog import ledger_delta
+from tests.cogs.ficha.test_cog import example, imported, table_of
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 

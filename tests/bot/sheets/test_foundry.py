@@ -21,7 +21,7 @@ from cogs.ficha.render import problems_text
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import ADMIN, GM
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 
 
 def actor(name: str = "cardo") -> dict[str, Any]:

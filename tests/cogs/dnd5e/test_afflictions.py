@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.bot.test_board import shown
-from tests.cogs.test_dnd5e_death import LIA, fight, gm_form, next_turn, panel, tracker
+from tests.bot.board.test_updater import shown
+from tests.cogs.dnd5e.test_death import LIA, fight, gm_form, next_turn, panel, tracker
 from tests.support.harness import Harness
 from tests.support.payloads import GM
 

@@ -14,7 +14,7 @@ from bot.sheets.__main__ import SCHEMA_PATH, schema_text
 from bot.sheets.models import blank
 from tests.support.systems import DECLARATIONS
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "fichas"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 SYSTEMS = ("dune", "dnd5e", "donjon", "mediana")
 
 
