@@ -1,6 +1,6 @@
 """The tests mirror the tree file for file (tests/README.md, "Where a test goes").
 
-``tests/cogs/dune/test_flow.py`` tests ``cogs/dune/flow.py``; ``tests/bot/test_store.py``
+``tests/cogs/dnd5e/test_death.py`` tests ``cogs/dnd5e/death.py``; ``tests/bot/test_store.py``
 tests the package ``bot/store/``; ``test_main.py`` tests ``__main__.py``. A test file there
 that names no module is either misplaced or cross-cutting, and the cross-cutting ones are
 listed here, each with why, so that "where are the tests of X" stays one look.
@@ -8,6 +8,7 @@ listed here, each with why, so that "where are the tests of X" stays one look.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,3 +52,17 @@ def test_a_test_file_named_after_nothing_is_found() -> None:
     stray = ROOT / "tests" / "cogs" / "dune" / "test_nothing_here.py"
     assert not any(path.is_file() for path in candidates(stray))
     assert candidates(ROOT / "tests" / "bot" / "test_main.py")[2] == ROOT / "bot" / "__main__.py"
+
+
+def layout_paths() -> list[str]:
+    """The files and folders README's layout section names (templates like ``<system>`` aside)."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").partition("\n## Layout\n")[2]
+    quoted = re.findall(r"`([\w./-]+)`", section.partition("\n## ")[0])
+    return [path for path in quoted if "/" in path and not path.startswith("/")]
+
+
+def test_every_path_the_readmes_layout_names_exists() -> None:
+    """ "Where is X decided" answers with files: each must be in the tree as it is now."""
+    paths = layout_paths()
+    assert "rules/dune/momentum.py" in paths
+    assert [path for path in paths if not (ROOT / path.rstrip("/")).exists()] == []

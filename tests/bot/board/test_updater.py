@@ -13,7 +13,7 @@ from bot.board.updater import META_PREFIX, TASK_PREFIX
 from bot.models import Change, Operation, Table
 from bot.store import Store
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GUILD_ID, PLAYER, Message
+from tests.support.payloads import CHANNEL_ID, GM, GUILD_ID, PLAYER, Message
 
 
 class Gate:
@@ -33,8 +33,7 @@ def quick(h: Harness) -> None:
 
 
 async def play(h: Harness, system: str) -> Harness:
-    await h.slash("mesa dj", user=ADMIN, miembro=GM)
-    await h.slash("mesa sistema", user=GM, sistema=system)
+    await h.table_for(system)
     quick(h)
     return h
 

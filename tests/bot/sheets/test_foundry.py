@@ -19,7 +19,6 @@ from bot.sheets import foundry, io
 from bot.sheets.models import DamageType, DndSheet
 from cogs.ficha.render import problems_text
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import ADMIN, GM
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 
@@ -231,8 +230,7 @@ def test_the_problems_read_in_both_languages(lang: Lang, line: str) -> None:
 
 
 async def test_ficha_importar_takes_a_foundry_export(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     raw = (DOCS / "foundry-dnd5e-cardo.json").read_bytes()
     reply = await harness.slash("ficha importar", archivo=Upload("cardo.json", raw))
     assert "importada" in reply.text, reply.text

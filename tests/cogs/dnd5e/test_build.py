@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import ADMIN, GM
+from tests.support.payloads import GM
 
 SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 
@@ -27,8 +27,7 @@ def orc(**changes: Any) -> bytes:
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     return harness
 
 

@@ -7,13 +7,12 @@ import asyncio
 import pytest
 
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, GM, OTHER, PLAYER
+from tests.support.payloads import GM, OTHER, PLAYER
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     return harness
 
 

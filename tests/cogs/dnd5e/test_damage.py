@@ -11,7 +11,7 @@ import pytest
 
 from rules.dnd5e import tracker as dnd5e_tracker
 from tests.support.harness import Harness, Message, Upload
-from tests.support.payloads import ADMIN, GM, PLAYER
+from tests.support.payloads import GM, PLAYER
 
 SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 LIA = f"u{PLAYER.id}"
@@ -21,8 +21,7 @@ LIA = f"u{PLAYER.id}"
 async def table(harness: Harness) -> Harness:
     """Lía Brezo (38 HP) resists fire, is immune to poison and vulnerable to radiant
     damage; three goblins of 20 HP, AC 13."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     data = json.loads(SHEET.read_bytes())
     data |= {"resistencias": ["fuego"], "inmunidades": ["veneno"], "vulnerabilidades": ["radiante"]}
     imported = await harness.slash("ficha importar", archivo=Upload("lia.json", json.dumps(data).encode()))

@@ -14,7 +14,7 @@ from rules.dnd5e import tracker as dnd5e_tracker
 from rules.dnd5e.death import Fate
 from tests.bot.board.test_updater import shown
 from tests.support.harness import Harness, Message, Reply, Upload
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
 SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 LIA = f"u{PLAYER.id}"
@@ -23,8 +23,7 @@ LIA = f"u{PLAYER.id}"
 async def fight(harness: Harness) -> Harness:
     """The board; Lía Brezo (the player's sheet: 38 HP, AC 15, initiative 18) and three
     goblins (7 HP, AC 13 each, initiative 12), the combat started: Lía acts first."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     await harness.slash("mesa tablero", user=GM)
     imported = await harness.slash("ficha importar", archivo=Upload("dnd5e.json", SHEET.read_bytes()))
     assert "importada" in imported.text

@@ -6,13 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tests.support.harness import Harness, Message
-from tests.support.payloads import ADMIN, GM, GUILD_ID, OTHER, PLAYER
+from tests.support.payloads import GM, GUILD_ID, OTHER, PLAYER
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     return harness
 
 

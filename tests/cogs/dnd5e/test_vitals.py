@@ -11,7 +11,7 @@ import pytest
 
 from rules.dnd5e import tracker as dnd5e_tracker
 from tests.support.harness import Harness, Message, Upload
-from tests.support.payloads import ADMIN, GM, OTHER, PLAYER
+from tests.support.payloads import GM, OTHER, PLAYER
 
 SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 
@@ -19,8 +19,7 @@ SHEET = Path(__file__).resolve().parents[3] / "docs" / "fichas" / "dnd5e.json"
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
     """Lía Brezo (the player's sheet: 38 HP, AC 15) and three goblins (7 HP, AC 13 each)."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     imported = await harness.slash("ficha importar", archivo=Upload("dnd5e.json", SHEET.read_bytes()))
     assert "importada" in imported.text
     await harness.slash("dnd iniciativa panel")
@@ -234,8 +233,7 @@ async def test_an_attack_needs_an_ac_or_a_target(table: Harness) -> None:
 async def test_joining_from_the_form_reads_the_sheet_and_links_it(harness: Harness) -> None:
     """An empty modifier in *Unirme*'s form is the sheet's Dexterity (16: +3), and the
     character's hit points are then the sheet's."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     await harness.slash("ficha importar", archivo=Upload("dnd5e.json", SHEET.read_bytes()))
     panel = (await harness.slash("dnd iniciativa panel")).message
     opened = await harness.click(panel, "dnd:ini:unirme:1:0")
@@ -372,8 +370,7 @@ async def test_a_crowds_group_offers_only_the_members_that_can_take_the_damage(t
 
 async def test_an_npc_sheet_of_another_system_is_refused_not_a_crash(harness: Harness) -> None:
     """The D&D tracker at a Dune table: the GM's Dune NPC in ``como`` is refused."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     await harness.slash("ficha crear", user=GM, nombre="Barón", pnj=True)
     await harness.slash("dnd iniciativa panel", user=GM)
     refused = await harness.slash("dnd iniciativa monstruos", user=GM, como="Barón", modificador=1)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, GM, OTHER, PLAYER, User
+from tests.support.payloads import GM, OTHER, PLAYER, User
 
 # The book's second example: the player wins with four successes (two tied pairs).
 PLAYER_WINS = [3, 11, 12, 13, 15, 5, 8, 10, 13, 15]
@@ -17,8 +17,7 @@ GM_WINS = [4, 7, 9, 11, 12, 6, 12, 15, 18]
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     return harness
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, GM, OTHER, PLAYER, User
+from tests.support.payloads import GM, OTHER, PLAYER, User
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     return harness
 
 

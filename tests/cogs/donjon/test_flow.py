@@ -13,13 +13,12 @@ from bot.store import Store
 from rules.donjon import difficulty
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, OTHER_CHANNEL_ID, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, OTHER_CHANNEL_ID, PLAYER
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     return harness
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from tests.cogs.ficha.test_cog import example, imported, table_of
+from tests.cogs.ficha.test_cog import example, imported
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -32,7 +32,7 @@ async def rolls(harness: Harness) -> int:
 
 
 async def sheets(harness: Harness) -> Harness:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     await orc(harness)
     return harness
@@ -64,7 +64,7 @@ async def test_opposed_by_name_against_an_npc_and_repeat_keeps_the_terms(harness
 
 
 async def test_opposed_numbers_keep_working_without_sheets(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     harness.script(*([10] * 2), *([5] * 3))
     plain = await harness.slash("donjon enfrentada", rival=OTHER, dados=2, rival_dados=3)
     assert "<@" in plain.text and "como" not in plain.text
@@ -135,7 +135,7 @@ async def test_damage_reads_endurance_and_the_npcs_dice_from_the_sheets(harness:
 
 
 async def test_damage_numbers_and_refusals(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     harness.script(*([10] * 3), *([5] * 3))
     plain = await harness.slash("donjon daño", aguante=3, atributo_pnj="2", habilidad_pnj="1")
     assert "Atributo 2 + Habilidad 1 = 3 dados" in plain.text
@@ -180,7 +180,7 @@ async def test_expenses_read_the_sheets_attributes_skills_and_current_wealth(har
 
 
 async def test_expenses_without_a_sheet_take_numbers_and_refuse_names(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     harness.script(*([10] * 4), *([5] * 3))
     plain = await harness.slash("donjon gastos comprar", riqueza=1, valor=3, sociabilidad=2, habilidad="1")
     assert plain.message is not None and not plain.ephemeral
@@ -333,7 +333,7 @@ async def test_the_sheets_bound_is_said_instead_of_announced(harness: Harness) -
 
 
 async def test_without_a_sheet_the_card_asks_to_note_the_change(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     harness.script(*([10] * 4), *([5] * 3))
     bought = await harness.slash("donjon gastos comprar", riqueza=2, valor=3, sociabilidad=2)
     assert "anota Riqueza −2 en tu hoja" in bought.text and "Ficha de" not in bought.text
@@ -366,7 +366,7 @@ async def test_an_absorbing_skill_is_named_from_the_takers_sheet(harness: Harnes
     data = json.loads(example("donjon"))
     data["nombre"] = "Fiera"
     data["habilidades"] = [{"nombre": "Piel Dura", "dados": 2}]
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await harness.slash("ficha importar", archivo=Upload("fiera.json", json.dumps(data).encode()))
     await harness.slash("donjon ajustes", user=GM, nivel=0)
     harness.script(*([10] * 5), *([5] * 3))
@@ -417,7 +417,7 @@ async def test_level_plus_three_caps_every_characteristic(harness: Harness) -> N
     """ "no puedes tener una cantidad de dados mayor a tu Nivel + 3 en ninguna de estas
     características": Heridas, the saves and the Habilidades; Provisiones are not one (Roland
     starts with 5)."""
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     skills = [{"nombre": "Rastrear Cualquier Cosa", "dados": 5}]
     for file in (
         roland(habilidades=skills),
@@ -472,7 +472,7 @@ async def test_weight_against_virility_takes_dice_off(harness: Harness) -> None:
         {"nombre": "Espada a dos manos", "tipo": "arma", "nd": 3},
         {"nombre": "Maza", "tipo": "arma", "nd": 2},
     ]
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await harness.slash("ficha importar", archivo=Upload("roland.json", roland(equipo=gear)))
     harness.script(*([10] * 3), *([5] * 3))
     quick = await harness.slash("donjon prueba", atributo="celeridad", contra=3)

@@ -13,13 +13,12 @@ from bot.store import POOL_MAX, Store
 from cogs.dune.state import SCENE_TEXT_LIMIT
 from tests.bot.board.test_updater import shown
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     return harness
 
 

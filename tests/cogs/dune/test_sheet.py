@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.cogs.dune.test_cog import ledger_delta
-from tests.cogs.ficha.test_cog import example, imported, table_of
+from tests.cogs.ficha.test_cog import example, imported
 from tests.support.harness import Harness, Message, Reply, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -45,7 +45,7 @@ async def stored(harness: Harness, kind: str) -> list[dict[str, object]]:
 
 
 async def test_an_opposed_test_by_name_keeps_where_its_target_came_from(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(2, 3)  # the opposition (target 10): two successes, difficulty 2
     prompt = await harness.slash(
@@ -72,7 +72,7 @@ async def test_an_opposed_test_by_name_keeps_where_its_target_came_from(harness:
 
 
 async def test_the_gms_npcs_act_and_oppose_by_their_sheets(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await npc(harness)
     await npc(harness, "Sardaukar", disciplina=8)
     harness.script(15, 16)  # the Sardaukar's Disciplina 8 + Verdad 7 = 15: one success
@@ -103,7 +103,7 @@ async def test_the_gms_npcs_act_and_oppose_by_their_sheets(harness: Harness) -> 
 
 
 async def test_the_opponents_scores_as_numbers_need_no_sheet(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     harness.script(2, 3)
     prompt = await harness.slash(
         "dune enfrentada", habilidad=6, motivacion=6, rival_habilidad=6, rival_motivacion=5
@@ -113,7 +113,7 @@ async def test_the_opponents_scores_as_numbers_need_no_sheet(harness: Harness) -
 
 
 async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     raw = sheet_json("Lía Brezo")
     await harness.slash("ficha importar", user=OTHER, archivo=Upload("lia.json", raw))
@@ -151,7 +151,7 @@ async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: 
 
 
 async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
     join = prep.message.custom_ids[0]
     form = await harness.click(prep.message, join, user=OTHER, locale="en-US")
@@ -177,7 +177,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
 
 
 async def test_names_are_autocompleted_on_both_commands(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await npc(harness)
     skills = await harness.autocomplete("dune enfrentada", "habilidad", "comu")
@@ -203,7 +203,7 @@ async def test_names_are_autocompleted_on_both_commands(harness: Harness) -> Non
 
 
 async def test_refusals_by_name_are_private_and_store_nothing(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await npc(harness)
     no_sheet = await harness.slash("dune enfrentada", habilidad="combate", motivacion=6, rival_objetivo=10)
     assert "No tienes ficha activa" in no_sheet.text and no_sheet.ephemeral
@@ -235,7 +235,7 @@ async def test_refusals_by_name_are_private_and_store_nothing(harness: Harness) 
 
 
 async def test_a_helpers_refusals_leave_the_preparation_as_it_was(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
     join = prep.message.custom_ids[0]
     cases = [
@@ -256,7 +256,7 @@ async def test_a_helpers_refusals_leave_the_preparation_as_it_was(harness: Harne
 
 
 async def test_a_sheet_of_another_system_is_refused(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     # A Dune command at a D&D table: the active sheet is the table's, but not a Dune one.
     for command, more in (
@@ -285,7 +285,7 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
     """*Repetir* "for whoever presses" rolled another player's press "como **Irulan Vex**" (or
     as the GM's NPC of ``como:``, the GM's only): refused, storing nothing; the player and the
     GM repeat."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await npc(harness)
     harness.script(2, 3)
@@ -314,7 +314,7 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
 async def test_a_players_rival_pnj_is_refused_even_beside_a_typed_target(harness: Harness) -> None:
     """``rival_pnj`` names the GM's NPC: a player's is refused, not silently dropped because
     a typed ``rival_objetivo`` wins over the sheet's numbers; the GM's goes through."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await npc(harness)
     refused = await harness.slash(
         "dune enfrentada", habilidad=6, motivacion=6, rival_pnj="Guardia", rival_objetivo=12
@@ -330,7 +330,7 @@ async def test_a_players_rival_pnj_is_refused_even_beside_a_typed_target(harness
 
 async def test_a_drive_of_six_or_more_has_a_statement_at_import_and_edit(harness: Harness) -> None:
     """ "cualquier motivación incrementada hasta 6 gana una frase" (#26)."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     data = json.loads(example("dune"))
     data["motivaciones"]["fe"] = {"valor": 6, "declaracion": ""}
     refused = await harness.slash("ficha importar", archivo=Upload("x.json", json.dumps(data).encode()))
@@ -346,7 +346,7 @@ async def test_a_drive_of_six_or_more_has_a_statement_at_import_and_edit(harness
 async def test_no_determination_on_a_drive_without_a_statement(harness: Harness) -> None:
     """ "No puedes gastar Determinación si la motivación que empleas no tiene declaración"
     (#26): neither the automatic 1 nor the reroll, and nothing is paid or rolled."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("dune determinacion dar", user=GM, jugador=PLAYER, cantidad=2)
     harness.script(3, 4)
@@ -377,7 +377,7 @@ async def test_no_determination_on_a_drive_without_a_statement(harness: Harness)
 async def test_a_focus_by_name_is_one_of_that_skills_on_the_sheet(harness: Harness) -> None:
     """ "comprueba si alguno de tus especializaciones se aplica" (#26): with a sheet, the
     focus is one the sheet lists for that skill, autocompleted, not a free yes/no."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     choices = await harness.autocomplete("dune tirada", "enfoque", "", habilidad="comunicacion")
     assert choices == [{"name": "Diplomacia (Comunicación)", "value": "Diplomacia"}]
@@ -407,7 +407,7 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
     """ "Si desafías la motivación, puedes usarla en el chequeo de habilidad, pero la
     declaración es inmediatamente tachada tras resolver el chequeo, y no puedes volver a
     usar esa motivación hasta que la recuperes" (#26): written with the roll, in the ledger."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     no_sheet = await harness.slash("dune tirada", habilidad=6, motivacion=6, desafiar=True)
     assert "nómbrala desde tu ficha" in no_sheet.text and no_sheet.ephemeral
@@ -451,7 +451,7 @@ async def test_a_defied_drive_is_crossed_out_until_recovered(harness: Harness) -
 async def test_a_drive_defied_and_recovered_is_not_defied_again_this_adventure(harness: Harness) -> None:
     """ "no puedes desafiar una motivación que ya ha sido desafiada y recuperada durante la
     misma aventura": the sheet remembers it, and a new adventure (/dune aventura) forgets it."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(3, 15)
     defied = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
@@ -479,7 +479,7 @@ async def test_a_drive_defied_and_recovered_is_not_defied_again_this_adventure(h
 async def test_only_the_gm_uncrosses_a_drive_by_editing_the_sheet(harness: Harness) -> None:
     """Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu personaje
     recuperar una motivación"): the player may not edit the crossed-out mark away."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(3, 15)
     await harness.slash("dune tirada", habilidad="combate", motivacion="deber", desafiar=True)
@@ -497,7 +497,7 @@ async def test_only_the_gm_uncrosses_a_drive_by_editing_the_sheet(harness: Harne
 async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harness) -> None:
     """ "Debes gastar 2 puntos de Impulso para hacer permanente un recurso creado durante una
     escena ... en cuyo caso se añade a la lista de recursos de tu ficha" (#26)."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("dune impulso añadir", user=GM, cantidad=3)
     unknown = await harness.slash("dune recurso", recurso="Cuerda")
@@ -529,7 +529,7 @@ async def test_a_permanent_asset_joins_the_sheet_with_its_impulso(harness: Harne
 async def test_undoing_a_permanent_asset_is_refused_and_says_how(harness: Harness) -> None:
     """The asset's place on the sheet is the file's, not the ledger's: an undo that gave the
     Impulso back would leave the sheet holding it, so it is refused with the way by hand."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("dune impulso añadir", user=GM, cantidad=3)
     harness.script(1, 1)
@@ -549,7 +549,7 @@ async def test_undoing_a_permanent_asset_is_refused_and_says_how(harness: Harnes
 
 
 async def test_a_permanent_asset_changes_nothing_if_the_impulso_is_short(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(1, 15)  # 2 successes: 1 Impulso of its own, the asset's 2 from it and the group
     await harness.slash("dune impulso añadir", user=GM, cantidad=1)

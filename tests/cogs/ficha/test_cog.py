@@ -15,16 +15,9 @@ from bot.names import fold
 from bot.sheets.models import blank
 from cogs.mediana.state import SHEET_KIND as MEDIANA_SHEET
 from tests.support.harness import Harness, Upload
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
-
-
-async def table_of(harness: Harness, system: str, channel_id: int | None = None) -> Harness:
-    where = {} if channel_id is None else {"channel_id": channel_id}
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM, **where)
-    await harness.slash("mesa sistema", user=GM, sistema=system, **where)
-    return harness
 
 
 @pytest.fixture
@@ -57,14 +50,14 @@ async def exported(harness: Harness, user=PLAYER, **options) -> bytes:
 
 @pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
 async def test_import_then_export_gives_the_same_bytes(harness: Harness, system: str) -> None:
-    await table_of(harness, system)
+    await harness.table_for(system)
     await imported(harness, system)
     assert await exported(harness) == example(system)
 
 
 @pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
 async def test_create_makes_a_blank_active_sheet(harness: Harness, system: str) -> None:
-    await table_of(harness, system)
+    await harness.table_for(system)
     reply = await harness.slash("ficha crear", nombre="Nadie")
     assert "Ficha **Nadie** creada" in reply.text and reply.ephemeral
     seen = await harness.slash("ficha ver")
@@ -72,7 +65,7 @@ async def test_create_makes_a_blank_active_sheet(harness: Harness, system: str) 
 
 
 async def test_the_sheet_reads_at_a_glance_in_both_languages(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     text = (await harness.slash("ficha ver")).text
     assert "Destreza **16** (+3)" in text
@@ -82,7 +75,7 @@ async def test_the_sheet_reads_at_a_glance_in_both_languages(harness: Harness) -
 
 
 async def test_hit_points_change_through_the_ledger_and_undo_reverts(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     reply = await harness.slash("ficha editar", campo="pg.actuales", valor="30")
     assert "PG 30/38" in reply.text
@@ -97,7 +90,7 @@ async def test_hit_points_change_through_the_ledger_and_undo_reverts(harness: Ha
 
 
 async def test_donjon_provisions_and_wealth_go_through_the_ledger(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     await harness.slash("ficha editar", campo="provisiones", valor="4")
     await harness.slash("ficha editar", campo="riqueza", valor="1")
@@ -109,7 +102,7 @@ async def test_donjon_provisions_and_wealth_go_through_the_ledger(harness: Harne
 
 
 async def test_a_plain_field_changes_the_sheet_and_bad_values_change_nothing(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     reply = await harness.slash("ficha editar", campo="habilidades.combate", valor="8")
     assert "Combate **8**" in reply.text
@@ -121,7 +114,7 @@ async def test_a_plain_field_changes_the_sheet_and_bad_values_change_nothing(har
 
 
 async def test_field_names_and_sheets_are_autocompleted(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     choices = await harness.autocomplete("ficha editar", "campo", "pg")
     assert [c["value"] for c in choices] == ["pg.actuales", "pg.maximos", "pg.temporales"]
@@ -140,14 +133,14 @@ async def test_field_names_and_sheets_are_autocompleted(harness: Harness) -> Non
     ],
 )
 async def test_bad_files_are_refused_and_nothing_is_stored(harness: Harness, raw: bytes, words: str) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     reply = await harness.slash("ficha importar", archivo=Upload("f.json", raw))
     assert words in reply.text and reply.ephemeral
     assert "No tienes ficha activa" in (await harness.slash("ficha ver")).text
 
 
 async def test_out_of_range_values_are_listed_in_the_users_language(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     data = json.loads(example("dune"))
     data["habilidades"]["combate"] = 9
     raw = json.dumps(data).encode()
@@ -159,7 +152,7 @@ async def test_out_of_range_values_are_listed_in_the_users_language(harness: Har
 
 
 async def test_a_sheet_of_another_system_or_the_same_name_is_refused(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     other = await harness.slash("ficha importar", archivo=Upload("f.json", example("donjon")))
     assert "no es del sistema" in other.text
     await imported(harness, "dune")
@@ -168,7 +161,7 @@ async def test_a_sheet_of_another_system_or_the_same_name_is_refused(harness: Ha
 
 
 async def test_names_never_ping(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     reply = await harness.slash("ficha crear", nombre="@everyone <@930000000000000003>")
     data = reply.data
     assert data.get("allowed_mentions", {}).get("parse") == []
@@ -176,7 +169,7 @@ async def test_names_never_ping(harness: Harness) -> None:
 
 
 async def test_other_players_sheets_are_private_unless_the_table_says(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     sheet_id = await first_sheet_id(harness)
     for command in ("ficha ver", "ficha exportar"):
@@ -195,8 +188,8 @@ async def test_other_players_sheets_are_private_unless_the_table_says(harness: H
 
 
 async def test_a_sheet_of_another_table_cannot_be_read_by_id(harness: Harness) -> None:
-    await table_of(harness, "dune")
-    await table_of(harness, "dune", channel_id=OTHER_CHANNEL_ID)
+    await harness.table_for("dune")
+    await harness.table_for("dune", channel_id=OTHER_CHANNEL_ID)
     await imported(harness, "dune")
     sheet_id = await first_sheet_id(harness)
     for user in (PLAYER, GM):
@@ -205,7 +198,7 @@ async def test_a_sheet_of_another_table_cannot_be_read_by_id(harness: Harness) -
 
 
 async def test_choose_and_delete(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await harness.slash("ficha crear", nombre="Primera")
     await harness.slash("ficha crear", nombre="Segunda")
     assert "Segunda" in (await harness.slash("ficha ver")).text
@@ -217,7 +210,7 @@ async def test_choose_and_delete(harness: Harness) -> None:
 
 
 async def test_the_gm_keeps_npc_sheets_players_cannot(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     refused = await harness.slash("ficha crear", nombre="Orco", pnj=True)
     assert "DJ" in refused.text
     reply = await harness.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
@@ -238,7 +231,7 @@ async def first_sheet_id(harness: Harness) -> int:
 async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> None:
     from tests.support.payloads import CHANNEL_ID
 
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     asked = await harness.slash("mesa reiniciar", user=GM)
     await harness.click(asked.message, f"mesa:reiniciar:si:{CHANNEL_ID}", user=GM)
@@ -246,7 +239,7 @@ async def test_a_table_reset_keeps_the_sheets_hit_points(harness: Harness) -> No
 
 
 async def test_the_table_status_does_not_take_a_sheet_for_a_player(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     sheet_id = await first_sheet_id(harness)
     status = await harness.slash("mesa estado")
@@ -257,7 +250,7 @@ async def test_the_table_status_does_not_take_a_sheet_for_a_player(harness: Harn
 
 
 async def test_dnd_check_by_skill_name_shows_where_each_number_comes_from(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     harness.script(10)
     reply = await harness.slash("dnd prueba", habilidad="Sigilo", cd=15)
@@ -275,7 +268,7 @@ async def test_dnd_check_by_skill_name_shows_where_each_number_comes_from(harnes
 
 
 async def test_dnd_save_and_numbers_without_a_sheet(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     harness.script(10)
     plain = await harness.slash("dnd prueba", modificador=2)
     assert "**10** +2 = **12**" in plain.text
@@ -291,7 +284,7 @@ async def test_dnd_save_and_numbers_without_a_sheet(harness: Harness) -> None:
 
 
 async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     harness.script(12, 4)
     reply = await harness.slash("dnd ataque", arma="arco corto", ca=13)
@@ -310,7 +303,7 @@ async def test_dnd_attack_by_weapon_name(harness: Harness) -> None:
 async def test_dnd_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harness) -> None:
     """Another player's *Repetir* of an attack by weapon name rolled as that player's
     character: refused, nothing stored; its player repeats (docs/decisiones.md)."""
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     harness.script(12, 4)
     reply = await harness.slash("dnd ataque", arma="arco corto", ca=13)
@@ -326,7 +319,7 @@ async def test_dnd_repeat_as_a_character_is_for_its_player_and_the_gm(harness: H
 
 
 async def test_dnd_initiative_uses_the_sheets_dexterity(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     await harness.slash("dnd iniciativa panel", user=GM)
     harness.script(11)
@@ -335,7 +328,7 @@ async def test_dnd_initiative_uses_the_sheets_dexterity(harness: Harness) -> Non
 
 
 async def test_the_gm_rolls_as_an_npc(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     data = json.loads(example("dnd5e"))
     data["nombre"] = "Orco"
     data["caracteristicas"]["destreza"] = 8
@@ -354,7 +347,7 @@ async def test_the_gm_rolls_as_an_npc(harness: Harness) -> None:
 
 
 async def test_dune_test_by_skill_and_drive_name(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(3, 15)
     reply = await harness.slash("dune tirada", habilidad="Comunicación", motivacion="Verdad")
@@ -372,7 +365,7 @@ async def test_dune_test_by_skill_and_drive_name(harness: Harness) -> None:
 
 
 async def test_dune_numbers_keep_working_without_a_sheet(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     harness.script(3, 15)
     reply = await harness.slash("dune tirada", habilidad=6, motivacion=7)
     assert "Habilidad 6 + Motivación 7 = 13" in reply.text
@@ -383,7 +376,7 @@ async def test_dune_numbers_keep_working_without_a_sheet(harness: Harness) -> No
 
 
 async def test_dune_names_are_autocompleted_with_their_values(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     assert await harness.autocomplete("dune tirada", "habilidad", "comu") == []
     await imported(harness, "dune")
     choices = await harness.autocomplete("dune tirada", "habilidad", "comu")
@@ -393,7 +386,7 @@ async def test_dune_names_are_autocompleted_with_their_values(harness: Harness) 
 
 
 async def test_dune_edit_then_roll_reads_the_new_value_and_repeat_keeps_the_old(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     harness.script(3, 15)
     first = await harness.slash("dune tirada", habilidad="comunicacion", motivacion="verdad")
@@ -408,7 +401,7 @@ async def test_dune_edit_then_roll_reads_the_new_value_and_repeat_keeps_the_old(
 
 async def test_the_active_mediana_sheet_is_the_players_pv(harness: Harness) -> None:
     """One PV for a character: /ficha and /mediana pv read and change the same wounds pool."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     assert "PV 18/18" in (await harness.slash("ficha ver")).text
     await harness.slash("mediana pv daño", user=GM, cantidad=5, jugador=PLAYER)
@@ -422,7 +415,7 @@ async def test_the_active_mediana_sheet_is_the_players_pv(harness: Harness) -> N
 
 
 async def test_choosing_another_mediana_sheet_moves_the_pv(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     await harness.slash("ficha editar", campo="pv.actuales", valor="12")
     await harness.slash("ficha crear", nombre="Otra")  # PV 1/1, now active
@@ -436,7 +429,7 @@ async def test_choosing_another_mediana_sheet_moves_the_pv(harness: Harness) -> 
 
 
 async def test_donjon_test_by_attribute_and_skill_name(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     harness.script(*([10] * 10), *([5] * 5))
     reply = await harness.slash(
@@ -458,7 +451,7 @@ async def test_donjon_test_by_attribute_and_skill_name(harness: Harness) -> None
 
 
 async def test_donjon_without_a_sheet_needs_dice(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     refused = await harness.slash("donjon prueba", contra=5)
     assert "Indica los dados" in refused.text
     refused = await harness.slash("donjon prueba", atributo="aguante", contra=5)
@@ -466,7 +459,7 @@ async def test_donjon_without_a_sheet_needs_dice(harness: Harness) -> None:
 
 
 async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     harness.script(5, 6, 7)
     reply = await harness.slash("mediana tirada", habilidad="espadas", dificultad=10)
@@ -487,7 +480,7 @@ async def test_mediana_test_by_skill_name_brings_its_attribute(harness: Harness)
 async def test_editing_the_mediana_maximum_reaches_mediana_pv(harness: Harness) -> None:
     """/mediana pv reads Físico and the maximum from the active sheet's record: an edit of
     either writes it again, so /mediana pv and the board agree with /ficha."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     await harness.slash("ficha editar", campo="pv.maximos", valor="24")
     assert "PV 24/24" in (await harness.slash("ficha ver")).text
@@ -499,7 +492,7 @@ async def test_editing_the_mediana_maximum_reaches_mediana_pv(harness: Harness) 
 async def test_mediana_pv_fijar_leaves_a_sheets_pv_to_the_sheet(harness: Harness) -> None:
     """With an active Mediana sheet, /mediana pv fijar would make the pool and the sheet
     disagree (and the sheet unreadable): it is refused, naming the sheet, nothing changed."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     refused = await harness.slash("mediana pv fijar", fisico=1, maximo=2, actual=-6)
     assert refused.ephemeral and "Maese Tobías" in refused.text, refused.text
@@ -522,7 +515,7 @@ async def test_simultaneous_edits_of_a_live_number_set_it_once(
 ) -> None:
     """Three /ficha editar of the same value at once: a set is a set, not three differences
     computed before any was written (38/38 ended at 14/38)."""
-    await table_of(both, system)
+    await both.table_for(system)
     await imported(both, system)
     replies = await asyncio.gather(*(both.slash("ficha editar", campo=field, valor=value) for _ in range(3)))
     assert all(shown in reply.text for reply in replies), [r.text for r in replies]
@@ -536,7 +529,7 @@ async def test_an_edit_and_damage_at_once_end_as_one_after_the_other(
     """An edit racing *Aplicar daño*, the damage written between the edit's read and its
     write: the edit still sets 30 (not 38 − 8 less the damage again), and the ledger row
     says what it really moved."""
-    await table_of(both, "dnd5e")
+    await both.table_for("dnd5e")
     await imported(both, "dnd5e")
     assert both.bot is not None
     await both.slash("dnd iniciativa panel")
@@ -580,7 +573,7 @@ async def test_an_edit_and_mediana_damage_at_once_end_as_one_after_the_other(
 ) -> None:
     """The same race on Mediana's PV (a pool of PV lost): damage 3 written between the
     edit's read and its write, the edit still leaves 10/18."""
-    await table_of(both, "mediana")
+    await both.table_for("mediana")
     await imported(both, "mediana")
     damage_first(monkeypatch, both)
     edit, _ = await asyncio.gather(
@@ -607,7 +600,7 @@ async def crowd(h: Harness, system: str, count: int) -> None:
 async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: Harness) -> None:
     """Lookups ask for the sheet named, not for the first 100 of the table (players first,
     so the GM's NPCs vanished from ``como:``, ``/ficha ver`` and the autocomplete)."""
-    await table_of(both, "dnd5e")
+    await both.table_for("dnd5e")
     await both.slash("ficha crear", user=GM, nombre="Orco", pnj=True)
     await both.slash("ficha crear", nombre="Zoe")
     await crowd(both, "dnd5e", 101)
@@ -632,7 +625,7 @@ async def test_npc_and_own_sheets_are_found_past_a_hundred_player_sheets(both: H
 
 async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness) -> None:
     """``/mediana pv ver`` reads the player's newest PV sheet, not the table's newest 200."""
-    await table_of(both, "mediana")
+    await both.table_for("mediana")
     await both.slash("mediana pv fijar", fisico=2, maximo=10)
     assert both.bot is not None
     for n in range(201):
@@ -645,7 +638,7 @@ async def test_a_players_pv_are_found_past_two_hundred_pv_records(both: Harness)
 async def test_a_renamed_sheet_is_found_by_its_new_name_only(both: Harness) -> None:
     """Renaming changes the lookup with the card: the old name finds nothing, and no other
     sheet of the owner can take the new one (nor can a rename take another's)."""
-    await table_of(both, "dnd5e")
+    await both.table_for("dnd5e")
     await imported(both, "dnd5e")
     renamed = await both.slash("ficha editar", campo="nombre", valor="Lía Rosa")
     assert "Ficha **Lía Rosa** cambiada" in renamed.text, renamed.text
@@ -684,7 +677,7 @@ def with_name(name: str) -> bytes:
 async def test_hostile_sheet_files_get_the_import_refusal(both: Harness, raw: bytes, words: str) -> None:
     """Deep nesting, a number past Python's 4,300 digits, a control character in a text:
     the file is refused with its reason, never "Algo ha fallado", on both backends."""
-    await table_of(both, "dnd5e")
+    await both.table_for("dnd5e")
     reply = await both.slash("ficha importar", archivo=Upload("f.json", raw))
     assert reply.ephemeral and words in reply.text, reply.text
     assert "No tienes ficha activa" in (await both.slash("ficha ver")).text
@@ -696,7 +689,7 @@ async def test_a_control_character_in_a_typed_text_is_refused_and_names_the_opti
 ) -> None:
     """NUL (which PostgreSQL cannot store) and every other control character, in any text
     option: a translated refusal naming the option, nothing stored."""
-    await table_of(both, "dune")
+    await both.table_for("dune")
     for command, options, option in (
         ("ficha crear", {"nombre": text}, "nombre"),
         ("dune tarea crear", {"user": GM, "nombre": text, "requisito": 3}, "nombre"),

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogs.dnd5e.state import KIND as DND_KIND
-from tests.cogs.ficha.test_cog import imported, table_of
+from tests.cogs.ficha.test_cog import imported
 from tests.support.harness import Harness, Reply, resolve_user
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, Message, User, snowflake
 
@@ -147,7 +147,7 @@ async def ledger(h: Harness) -> list[tuple[str, int, int]]:
 async def test_the_dnd_panel_has_a_button_for_every_skill_save_and_attack_in_pages(
     harness: Harness, locale: str
 ) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     first = await panel(harness, locale=locale)
     assert ("Destreza **16** (+3)" if locale == "es-ES" else "Dexterity **16** (+3)") in first.text
@@ -173,7 +173,7 @@ async def test_the_dnd_panel_has_a_button_for_every_skill_save_and_attack_in_pag
 
 
 async def test_a_player_sees_another_players_public_sheet_without_roll_buttons(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("ficha publicas", user=GM, publicas=True)
     sheet_id = harness_sheet_id(await panel(harness))
@@ -192,7 +192,7 @@ def harness_sheet_id(reply: Reply) -> int:
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_dnd_check_from_the_panel_is_the_typed_command(harness: Harness, locale: str) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness, locale=locale)
     opened = await harness.click(
@@ -217,7 +217,7 @@ async def test_a_dnd_check_from_the_panel_is_the_typed_command(harness: Harness,
 
 
 async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     message, third = await page_with(harness, shown, "**Salvación de Sabiduría")
@@ -244,7 +244,7 @@ async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(ha
 async def test_a_dnd_form_refuses_a_target_out_of_bounds_and_rolls_nothing(
     harness: Harness, typed: str, refusal: str
 ) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
@@ -254,7 +254,7 @@ async def test_a_dnd_form_refuses_a_target_out_of_bounds_and_rolls_nothing(
 
 
 async def test_a_form_value_it_did_not_offer_is_refused(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
@@ -267,7 +267,7 @@ async def test_a_form_value_it_did_not_offer_is_refused(harness: Harness) -> Non
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_dune_test_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
     shown = await panel(harness, locale=locale)
@@ -315,7 +315,7 @@ async def test_a_dune_test_from_its_form_is_the_typed_command(harness: Harness, 
 
 
 async def test_a_dune_skill_without_focuses_asks_four_questions(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"))
@@ -342,7 +342,7 @@ async def test_a_dune_skill_without_focuses_asks_four_questions(harness: Harness
 
 async def test_a_dune_npc_sheet_rolls_an_npcs_test(harness: Harness) -> None:
     """The GM's NPC buys its dice with Amenaza, as ``pnj:true como:`` would."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune", user=GM, pnj=True)
     await harness.slash("dune amenaza añadir", user=GM, cantidad=4)
     shown = await panel(harness, user=GM, ficha="Irulan Vex")
@@ -380,7 +380,7 @@ async def test_a_dune_npc_sheet_rolls_an_npcs_test(harness: Harness) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_donjon_prueba_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     shown = await panel(harness, locale=locale)
     assert len(sections(shown.data)) == 10 and len(section_texts(shown.data)) == 7
@@ -416,7 +416,7 @@ async def test_a_donjon_prueba_from_its_form_is_the_typed_command(harness: Harne
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_a_mediana_skill_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     shown = await panel(harness, locale=locale)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"), locale=locale)
@@ -436,7 +436,7 @@ async def test_a_mediana_skill_from_its_form_is_the_typed_command(harness: Harne
 
 
 async def test_a_stranger_cannot_roll_from_a_players_panel(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     refused = await harness.click(shown.message, roll_ids(shown.data)[0], user=OTHER)
@@ -446,7 +446,7 @@ async def test_a_stranger_cannot_roll_from_a_players_panel(harness: Harness) -> 
 
 
 async def test_the_gms_npc_panel_is_private_and_rolls_as_the_npc(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e", user=GM, pnj=True)
     shown = await panel(harness, user=GM, ficha="Lía Brezo")
     assert shown.ephemeral and "PNJ" in shown.text
@@ -459,7 +459,7 @@ async def test_the_gms_npc_panel_is_private_and_rolls_as_the_npc(harness: Harnes
 
 
 async def test_a_panel_button_still_rolls_after_a_restart(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     await harness.restart()
@@ -474,7 +474,7 @@ async def test_a_panel_button_still_rolls_after_a_restart(harness: Harness) -> N
 
 
 async def test_a_button_drawn_before_the_sheet_changed_rolls_nothing(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     shown = await panel(harness)
     assert harness.bot is not None
@@ -488,7 +488,7 @@ async def test_a_button_drawn_before_the_sheet_changed_rolls_nothing(harness: Ha
 
 
 async def test_a_players_other_sheet_must_be_chosen_before_rolling_from_it(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     first = await panel(harness)
     await harness.slash("ficha crear", nombre="Otra")
@@ -498,7 +498,7 @@ async def test_a_players_other_sheet_must_be_chosen_before_rolling_from_it(harne
 
 
 async def test_the_view_sheet_menu_shows_a_members_active_sheet(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     resolved: dict[str, dict[str, Any]] = {}
     target = resolve_user(PLAYER, resolved)
@@ -519,7 +519,7 @@ async def test_every_roll_button_opens_a_form_discord_accepts_in_both_languages(
     """The offline Discord refuses a form past its limits (title and labels of 45, five
     questions, 25 select options, 2–10 radio options): every rollable of each example
     sheet, in Spanish and English."""
-    await table_of(harness, system)
+    await harness.table_for(system)
     await imported(harness, system)
     for locale in LOCALES:
         page = await panel(harness, locale=locale)
@@ -542,7 +542,7 @@ async def test_every_roll_button_opens_a_form_discord_accepts_in_both_languages(
 async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harness, locale: str) -> None:
     """*Cambiar* asks the new value and goes through ``/ficha editar``: the same answer,
     the same ledger row, and ``/mesa deshacer`` reverts it."""
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     shown = await panel(harness, locale=locale)
     wealth = "**Riqueza** 3" if locale == "es-ES" else "**Wealth** 3"
@@ -559,7 +559,7 @@ async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harne
 
 
 async def test_a_number_past_its_bounds_is_refused_by_the_edit(harness: Harness) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Puntos de golpe** 38"))
@@ -569,7 +569,7 @@ async def test_a_number_past_its_bounds_is_refused_by_the_edit(harness: Harness)
 
 
 async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     shown = await panel(harness)
     refused = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=OTHER)
@@ -584,7 +584,7 @@ async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> N
 
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harness, locale: str) -> None:
-    await table_of(harness, "dnd5e")
+    await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     opened = await harness.slash("dnd prueba", locale=locale)
     skill, _mode, _target = (c["component"] for c in form(opened)["components"])
@@ -609,7 +609,7 @@ async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harn
 
 
 async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) -> None:
-    await table_of(harness, "donjon")
+    await harness.table_for("donjon")
     await imported(harness, "donjon")
     opened = await harness.slash("donjon prueba")
     attribute, skill = (c["component"] for c in form(opened)["components"][:2])
@@ -642,7 +642,7 @@ async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) ->
 
 async def test_the_dune_panel_shows_the_players_determination(harness: Harness) -> None:
     """Determinación is the player's pool, not the sheet's: the panel reads it there."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     assert f"Determinación de <@{PLAYER.id}>: **0**/3" in (await panel(harness)).text
     await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")

@@ -13,15 +13,14 @@ from cogs.mediana.components import accept_tie
 from cogs.mediana.render import contest_embed
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
 
 PANEL = "mediana:ini:{action}:1:{step}"
 
 
 @pytest.fixture
 async def table(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="mediana")
+    await harness.table_for("mediana")
     return harness
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs.mediana.state import WOUNDS as MEDIANA_WOUNDS
-from tests.cogs.ficha.test_cog import example, exported, imported, table_of
+from tests.cogs.ficha.test_cog import example, exported, imported
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, interaction_payload
 
@@ -29,7 +29,7 @@ async def bandit(harness: Harness) -> None:
 
 
 async def sheets(harness: Harness) -> Harness:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     await bandit(harness)
     return harness
@@ -114,7 +114,7 @@ async def test_opposed_names_are_autocompleted_from_each_sheet(harness: Harness)
 
 
 async def test_opposed_numbers_keep_working_without_sheets(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     harness.script(5, 6, 7, 2, 3, 4)
     reply = await harness.slash(
         "mediana enfrentada", atributo=4, habilidad=3, rival_atributo=3, rival_habilidad=2
@@ -206,7 +206,7 @@ async def test_the_damage_form_takes_the_targets_sheet(harness: Harness) -> None
 async def test_a_damage_target_at_another_systems_table_is_refused(harness: Harness) -> None:
     """/mediana daño objetivo: at a Dune table finds a Dune sheet: the refusal every roll
     by name gives for another system's sheet, not a crash."""
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     refused = await harness.slash("mediana daño", dados="1d6", objetivo="irulan vex")
     assert refused.ephemeral and "no es del sistema que juega esta mesa" in refused.text, refused.text
@@ -231,7 +231,7 @@ async def test_repeat_as_a_character_is_for_its_player_and_the_gm(harness: Harne
 async def test_a_players_como_is_refused_even_with_numbers(harness: Harness) -> None:
     """``como`` names the GM's NPC: a player giving it with typed numbers is refused, not
     silently ignored; the GM's typed numbers roll as the NPC, named on the card."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana", user=GM, pnj=True)
     refused = await harness.slash(
         "mediana tirada", dificultad=8, atributo=3, habilidad="2", como="maese tobias"
@@ -330,7 +330,7 @@ def with_physique(attribute: int, old_pv_field: int | None = None) -> bytes:
 async def test_the_sheet_keeps_one_fisico_and_malherido_follows_it(harness: Harness) -> None:
     """Malherido is "puntos de vida ... iguales o menores a su Físico": the attribute. A
     file written with ``pv.fisico`` too is read, the attribute winning, and written once."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     upload = Upload("tobias.json", with_physique(5, old_pv_field=3))
     assert "importada" in (await harness.slash("ficha importar", archivo=upload)).text
     written = json.loads(await exported(harness))
@@ -350,7 +350,7 @@ async def test_the_sheet_keeps_one_fisico_and_malherido_follows_it(harness: Harn
 async def test_a_sheet_stored_with_two_fisicos_still_loads_and_reads_the_attribute(harness: Harness) -> None:
     """A sheet stored before (``pv.fisico`` beside the attribute, its PV record carrying
     the old one) is read as it is, with the attribute's Físico everywhere."""
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await harness.slash("ficha importar", archivo=Upload("tobias.json", with_physique(5)))
     assert harness.bot is not None
     store = harness.bot.store
