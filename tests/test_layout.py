@@ -66,3 +66,42 @@ def test_every_path_the_readmes_layout_names_exists() -> None:
     paths = layout_paths()
     assert "rules/dune/momentum.py" in paths
     assert [path for path in paths if not (ROOT / path.rstrip("/")).exists()] == []
+
+
+def decisions() -> list[str]:
+    """docs/decisiones.md's entries (a bold bullet and its indented lines), the index aside."""
+    entries: list[list[str]] = []
+    inside = False
+    for line in (ROOT / "docs" / "decisiones.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("- *"):
+            entries.append([line])
+            inside = True
+        elif inside and (line.startswith("  ") or not line):
+            entries[-1].append(line)
+        else:
+            inside = False
+    return ["\n".join(entry) for entry in entries]
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, letters, digits, hyphens and underscores."""
+    kept = "".join(c for c in heading.lower() if c.isalnum() or c in " -_")
+    return kept.replace(" ", "-")
+
+
+def test_every_decision_names_the_modules_it_decides_and_they_exist() -> None:
+    """Each entry's *Módulo:* line (docs/decisiones.md's header) names files of the tree."""
+    entries = decisions()
+    assert len(entries) > 250
+    unnamed = [entry.splitlines()[0] for entry in entries if "\n  *Módulo:* " not in entry]
+    named = [re.findall(r"`([^`]+)`", entry.partition("\n  *Módulo:* ")[2]) for entry in entries]
+    missing = [path for paths in named for path in paths if not (ROOT / path.rstrip("/")).exists()]
+    assert (unnamed, missing) == ([], [])
+
+
+def test_every_link_of_the_decisions_index_reaches_a_heading() -> None:
+    text = (ROOT / "docs" / "decisiones.md").read_text(encoding="utf-8")
+    headings = {anchor(line.lstrip("#").strip()) for line in text.splitlines() if line.startswith("#")}
+    links = re.findall(r"\]\(#([^)]+)\)", text)
+    assert len(links) > 50
+    assert [link for link in links if link not in headings] == []
