@@ -1,5 +1,5 @@
 """/donjon at the table (issues 15 and 17): the GM's dice explained and banked on any test,
-NPC-pool damage, the rival's bank, motivo and Repetir, the ledger, attributes, labels."""
+NPC-pool damage, the rival's bank, motivo and Repetir, the ledger, labels."""
 
 from __future__ import annotations
 
@@ -165,44 +165,6 @@ async def test_a_bank_adjustment_is_announced_at_the_table_saying_whose(table: H
     taken = await table.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=-1)
     assert not taken.ephemeral
     assert f"El DJ quita 1 dado guardado a <@{PLAYER.id}>: le queda 1." in taken.text
-
-
-async def test_the_improved_player_rolls_then_moves_one_point(table: Harness) -> None:
-    missing = await table.slash("donjon cambiar", sube="virilidad", baja="aguante")
-    assert missing.ephemeral and "tira primero" in missing.text
-    table.script(1, 5, 6, 1, 2, 2, 4, 4, 4, 2, 5, 5, 3, 4, 6, 1, 1, 6)
-    rolled = await table.slash("donjon atributos", metodo="jugador_mejorado")
-    assert "Puedes pasar un punto" in rolled.text
-    assert rolled.message.custom_ids == []
-    moved = await table.slash("donjon cambiar", sube="sociabilidad", baja="virilidad")
-    assert "Virilidad: **4**" in moved.text and "Sociabilidad: **2**" in moved.text
-    assert "Punto cambiado: Sociabilidad +1, Virilidad −1." in moved.text
-    assert "Sociabilidad: **2**" in str(table.current(rolled.message).data)
-    again = await table.slash("donjon cambiar", sube="sociabilidad", baja="virilidad")
-    assert again.ephemeral and "el método permite uno" in again.text
-    table.script(1, 1, 6, 1, 1, 6, 1, 1, 6, 1, 1, 6, 1, 1, 6, 1, 1, 6)
-    await table.slash("donjon atributos", metodo="jugador_mejorado")
-    out = await table.slash("donjon cambiar", sube="virilidad", baja="aguante")
-    assert out.ephemeral and "Aguante quedaría en 0" in out.text
-
-
-async def test_rolls_to_arrange_offer_the_reroll_once_to_their_roller(table: Harness) -> None:
-    table.script(*([1, 2, 3] * 6))
-    low = await table.slash("donjon atributos", metodo="eleccion")
-    assert "Con 15 o menos puedes volver a tirarlo todo" in low.text
-    button = low.message.custom_ids
-    assert len(button) == 1 and button[0].startswith("rep:repetir:")
-    other = await table.click(low.message, button[0], user=OTHER)
-    assert other.ephemeral and "Solo quien tiró estos Atributos" in other.text
-    table.script(*([4, 5, 6] * 6))
-    rerolled = await table.click(low.message, button[0])
-    assert "Suma: 30." in rerolled.text
-    assert table.current(low.message).custom_ids == []
-    twice = await table.click(low.message, button[0])
-    assert twice.ephemeral
-    table.script(*([1, 2, 3] * 6))
-    standard = await table.slash("donjon atributos")
-    assert standard.message.custom_ids == [] and "Suma: 12." in standard.text
 
 
 def test_every_donjon_form_label_fits_discords_45_characters() -> None:
