@@ -3,7 +3,7 @@ read the systems' declarations).
 
 A sheet's live numbers are pools owned by the sheet's id, named ``ficha_…`` by the system
 that declares them (bot/systems.py ``Live``): named "of sheet no. N" in the history, kept
-by a table reset, the GM's own when the sheet is an NPC's. tests/bot/test_sheets.py checks
+by a table reset, the GM's own when the sheet is an NPC's. tests/bot/sheets/test_io.py checks
 that every declared sheet pool, and no other, carries the prefix.
 """
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tests.cogs.test_ficha import imported, table_of
+from tests.cogs.ficha.test_cog import imported
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -727,7 +727,7 @@ CASES = [
 
 @pytest.mark.parametrize("played", CASES)
 async def test_every_change_a_card_announces_is_in_the_books(harness: Harness, played: Case) -> None:
-    await table_of(harness, played.system)
+    await harness.table_for(played.system)
     if played.sheets:
         await imported(harness, played.system)
     if played.system == "donjon":

@@ -21,7 +21,7 @@ from discord import app_commands
 
 from bot import charts
 from tests.support.harness import Harness, Reply, Upload
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, text_channel
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, text_channel
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "fichas"
 # Each system's table: the harness's own channel for Dune, three more for the others.
@@ -101,8 +101,7 @@ async def tables(db_target: Path | str, no_charts: None) -> AsyncIterator[Harnes
     h.channels += [text_channel(c, s) for s, c in TABLES.items() if c != CHANNEL_ID]
     await h.start()
     for system, channel_id in TABLES.items():
-        await h.slash("mesa dj", user=ADMIN, miembro=GM, channel_id=channel_id)
-        await h.slash("mesa sistema", user=GM, sistema=system, channel_id=channel_id)
+        await h.table_for(system, channel_id=channel_id)
         sheet = Upload(f"{system}.json", (DOCS / f"{system}.json").read_bytes())
         await h.slash("ficha importar", archivo=sheet, channel_id=channel_id)
         await h.slash("ficha crear", user=GM, nombre="Otra", pnj=True, channel_id=channel_id)

@@ -16,7 +16,6 @@ import pytest
 from bot import charts
 from tests.support.harness import Call, Harness, Reply, Upload
 from tests.support.payloads import (
-    ADMIN,
     CHANNEL_ID,
     GM,
     GM_CHANNEL_ID,
@@ -44,8 +43,7 @@ def number(n: int) -> str:
 
 async def test_a_deleted_npc_sheets_hit_points_stay_off_a_players_history(harness: Harness) -> None:
     """The hiding is the row's own: deleting the sheet does not make its numbers public."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     upload = npc_sheet("dnd5e", "Capitana", pg={"actuales": 83, "maximos": 83, "temporales": 0})
     await harness.slash("ficha importar", user=GM, archivo=upload, pnj=True)
     await harness.slash("ficha editar", user=GM, ficha="Capitana", campo="pg.actuales", valor="71")
@@ -170,11 +168,6 @@ def leaks(shown: list[str]) -> dict[str, list[str]]:
     return found
 
 
-async def table(h: Harness, channel_id: int, system: str) -> None:
-    await h.slash("mesa dj", user=ADMIN, miembro=GM, channel_id=channel_id)
-    await h.slash("mesa sistema", user=GM, sistema=system, channel_id=channel_id)
-
-
 async def sheet_id(h: Harness, channel_id: int, name: str) -> str:
     assert h.bot is not None
     return next(str(row.id) for row in await h.bot.store.sheets(channel_id) if row.name == name)
@@ -182,7 +175,7 @@ async def sheet_id(h: Harness, channel_id: int, name: str) -> str:
 
 async def dune_session(h: Harness) -> None:
     """Secret rolls (one revealed), a private roll, a hidden Amenaza of 93."""
-    await table(h, DUNE, "dune")
+    await h.table_for("dune", channel_id=DUNE)
     gm_channel = next(c for c in h.channels if int(c["id"]) == GM_CHANNEL_ID)
     await h.slash("mesa canal-dj", user=GM, canal=gm_channel)
     await h.slash("mesa tablero", user=GM, ocultar_amenaza=True)
@@ -208,7 +201,7 @@ async def dune_session(h: Harness) -> None:
 
 async def dnd_session(h: Harness) -> None:
     """Two NPC sheets (one deleted, its last change undone) and a monster in combat."""
-    await table(h, DND, "dnd5e")
+    await h.table_for("dnd5e", channel_id=DND)
     for name, hp, now in (("Capitana Ónice", 617, 583), ("Sargento Brea", 641, 606)):
         upload = npc_sheet("dnd5e", name, pg={"actuales": hp, "maximos": hp, "temporales": 0})
         await h.slash("ficha importar", user=GM, archivo=upload, pnj=True, channel_id=DND)
@@ -237,7 +230,7 @@ async def dnd_session(h: Harness) -> None:
 
 async def donjon_session(h: Harness) -> None:
     """A Donjon NPC's sheet: Heridas 67 then 73, Provisiones 78, Riqueza 89."""
-    await table(h, DONJON, "donjon")
+    await h.table_for("donjon", channel_id=DONJON)
     upload = npc_sheet("donjon", "Bruja del Pantano", heridas=67, provisiones=78, riqueza=89)
     await h.slash("ficha importar", user=GM, archivo=upload, pnj=True, channel_id=DONJON)
     await h.slash(

@@ -228,8 +228,7 @@ async def test_connections_cut_mid_burst_get_the_database_sentence(postgres_url:
     h = Harness(postgres_url)
     await h.start()
     try:
-        await h.slash("mesa dj", user=ADMIN, miembro=GM)
-        await h.slash("mesa sistema", user=GM, sistema="dune")
+        await h.table_for("dune")
         admin = await asyncpg.connect(postgres_url)
 
         async def cut() -> None:

@@ -10,13 +10,12 @@ from bot import cronica
 from bot.store import Retention
 from bot.store.session import scene_key
 from tests.support.harness import Harness, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
 
 
 @pytest.fixture
 async def linked(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     channel = next(c for c in harness.channels if int(c["id"]) == GM_CHANNEL_ID)
     await harness.slash("mesa canal-dj", user=GM, canal=channel)
     return harness

@@ -10,7 +10,7 @@ import pytest
 
 from bot.i18n import CATALOG
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, PLAYER, interaction_payload
+from tests.support.payloads import CHANNEL_ID, GM, PLAYER, interaction_payload
 
 # The book's second example: the player wins with four successes (two tied pairs).
 PLAYER_WINS = [3, 11, 12, 13, 15, 5, 8, 10, 13, 15]
@@ -18,8 +18,7 @@ PLAYER_WINS = [3, 11, 12, 13, 15, 5, 8, 10, 13, 15]
 
 @pytest.fixture
 async def donjon(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     return harness
 
 
@@ -82,8 +81,7 @@ def view_timers() -> list[asyncio.Task[object]]:
 
 
 async def test_private_buttons_leave_no_view_or_timer_behind(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     asked = await harness.slash("mesa reiniciar", user=GM)
     assert asked.ephemeral and f"mesa:reiniciar:no:{CHANNEL_ID}" in asked.message.custom_ids
     assert harness.bot is not None

@@ -169,8 +169,7 @@ async def test_a_database_file_that_turns_read_only(tmp_path: Path, caplog: pyte
     h = Harness(tmp_path / "ro.db")
     await h.start()
     try:
-        await h.slash("mesa dj", user=ADMIN, miembro=GM)
-        await h.slash("mesa sistema", user=GM, sistema="dune")
+        await h.table_for("dune")
         await h.slash("dune amenaza añadir", cantidad=2)
         files = [tmp_path / "ro.db", tmp_path / "ro.db-wal"]
         for f in files:
@@ -344,8 +343,7 @@ async def test_a_database_file_deleted_while_running_refuses_changes(
     h = Harness(path)
     await h.start()
     try:
-        await h.slash("mesa dj", user=ADMIN, miembro=GM)
-        await h.slash("mesa sistema", user=GM, sistema="dune")
+        await h.table_for("dune")
         await h.slash("dune amenaza añadir", cantidad=2)
         remove_database(path, replace=how == "replaced")
         with caplog.at_level(logging.ERROR):

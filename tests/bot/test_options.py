@@ -11,7 +11,7 @@ from bot.errors import RefusedOption
 from bot.options import Bounded, typable, untypable
 from rules.errors import RuleError, check_range
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, GM
+from tests.support.payloads import GM
 
 
 def test_check_range_refuses_outside_the_bounds_only() -> None:
@@ -48,8 +48,7 @@ async def test_discord_receives_the_bounds_the_command_checks(harness: Harness) 
 
 
 async def test_an_option_out_of_its_bounds_gets_our_sentence_and_changes_nothing(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     refused = await harness.slash("dune impulso añadir", user=GM, cantidad=7)
     assert refused.ephemeral
     assert "cantidad debe estar entre 1 y 6 (pusiste 7)" in refused.text

@@ -9,7 +9,7 @@ import pytest
 from bot.readers import read
 from rules.mediana import checks
 from tests.support.harness import Harness
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.payloads import CHANNEL_ID, OTHER, PLAYER
 
 ROLLS = [
     ("dune", "dune tirada", {"habilidad": 6, "motivacion": 6}, "dune", 20),
@@ -23,8 +23,7 @@ ROLLS = [
 async def test_each_systems_roll_is_read_with_its_verdict_and_dice(
     harness: Harness, system: str, command: str, options: dict, kind: str, sides: int
 ) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema=system)
+    await harness.table_for(system)
     reply = await harness.slash(command, **options)
     assert "Algo ha fallado" not in reply.text
     assert harness.bot is not None
@@ -58,8 +57,7 @@ MORE_ROLLS = [
 async def test_every_roll_with_dice_is_read_and_its_dice_counted(
     harness: Harness, system: str, command: str, options: dict, kind: str, counted_as: str, sizes: set[int]
 ) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema=system)
+    await harness.table_for(system)
     reply = await harness.slash(command, **options)
     assert "Algo ha fallado" not in reply.text and not reply.ephemeral
     assert harness.bot is not None
@@ -75,8 +73,7 @@ async def test_every_roll_with_dice_is_read_and_its_dice_counted(
 async def test_a_mediana_contest_resolved_by_its_button_counts_every_sides_dice(harness: Harness) -> None:
     """A contest opens with no dice; its button rolls every side: those dice are counted
     with the resolution, once."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="mediana")
+    await harness.table_for("mediana")
     contest = (await harness.slash("mediana competicion")).message
     for user, attribute in ((PLAYER, "3"), (OTHER, "4")):
         form = await harness.click(contest, "mediana:concurso:participar:1", user=user)

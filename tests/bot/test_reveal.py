@@ -8,15 +8,14 @@ import json
 import pytest
 
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
 
 TABLE_MESSAGES = f"/channels/{CHANNEL_ID}/messages"
 
 
 @pytest.fixture
 async def dune(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     return harness
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness, Message
-from tests.support.payloads import ADMIN, GM, GM_CHANNEL_ID, PLAYER
+from tests.support.payloads import GM, GM_CHANNEL_ID, PLAYER
 
 # The store's reads of a table's row, of one record and of a table's pools.
 # (``table_or_default`` reads through ``table``: counting both would count one read twice.)
@@ -21,8 +21,7 @@ READS = ("table", "tables_seen_from", "record", "pools", "pool")
 
 @pytest.fixture
 async def dune(harness: Harness) -> Harness:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     return harness
 
 

@@ -48,8 +48,7 @@ async def test_every_die_is_counted_once_by_system_and_size(harness: Harness) ->
 
 
 async def test_a_dune_roll_counts_its_d20s(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     harness.script(1, 20)
     await harness.slash("dune tirada", habilidad=6, motivacion=6)
     assert harness.bot is not None
@@ -91,8 +90,7 @@ async def test_scopes_mine_the_table_and_the_bot(harness: Harness) -> None:
 
 
 async def test_the_table_shows_impulso_and_amenaza_over_the_session(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     await harness.slash("dune impulso añadir", user=GM, cantidad=3)
     await harness.slash("dune impulso gastar", cantidad=1)
     await harness.slash("dune amenaza añadir", user=GM, cantidad=2)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cogs.test_ficha import imported, table_of
-from tests.cogs.test_ficha_panel import LOCALES, form, ledger, same_card, submit
+from tests.cogs.ficha.test_cog import imported
+from tests.cogs.ficha.test_panel import LOCALES, form, ledger, same_card, submit
 from tests.support.harness import Harness
 from tests.support.payloads import GM, PLAYER
 
@@ -18,7 +18,7 @@ from tests.support.payloads import GM, PLAYER
 async def test_dune_tirada_with_no_options_asks_skill_and_focus_in_one_question(
     harness: Harness, locale: str
 ) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
     opened = await harness.slash("dune tirada", locale=locale)
@@ -81,7 +81,7 @@ async def test_dune_tirada_with_no_options_asks_skill_and_focus_in_one_question(
 
 
 async def test_dune_form_refuses_a_skill_it_did_not_offer(harness: Harness) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     refused = await submit(
         harness,
@@ -107,7 +107,7 @@ async def test_dune_form_refuses_a_skill_it_did_not_offer(harness: Harness) -> N
 async def test_dune_tirada_typed_half_names_what_is_missing(
     harness: Harness, typed: dict[str, object], es: str, en: str
 ) -> None:
-    await table_of(harness, "dune")
+    await harness.table_for("dune")
     await imported(harness, "dune")
     before = await ledger(harness)
     spanish = await harness.slash("dune tirada", **typed)
@@ -125,7 +125,7 @@ async def test_dune_tirada_typed_half_names_what_is_missing(
 async def test_mediana_tirada_with_no_options_asks_the_roll_from_the_sheet(
     harness: Harness, locale: str
 ) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     opened = await harness.slash("mediana tirada", locale=locale)
     modal = form(opened)
@@ -158,7 +158,7 @@ async def test_mediana_tirada_with_no_options_asks_the_roll_from_the_sheet(
 
 
 async def test_mediana_tirada_typed_without_its_difficulty_is_refused(harness: Harness) -> None:
-    await table_of(harness, "mediana")
+    await harness.table_for("mediana")
     await imported(harness, "mediana")
     spanish = await harness.slash("mediana tirada", habilidad="Espadas")
     english = await harness.slash("mediana tirada", locale="en-US", habilidad="Espadas")
@@ -172,7 +172,7 @@ async def test_mediana_tirada_typed_without_its_difficulty_is_refused(harness: H
 async def test_with_no_options_and_no_sheet_the_answer_says_to_make_one(
     harness: Harness, command: str
 ) -> None:
-    await table_of(harness, command.split()[0])
+    await harness.table_for(command.split()[0])
     reply = await harness.slash(command)
     assert reply.ephemeral and reply.callback.payload["type"] != 9
     assert reply.text.startswith("No tienes ficha activa en esta mesa"), reply.text

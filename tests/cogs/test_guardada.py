@@ -107,8 +107,7 @@ async def test_a_table_roll_is_deleted_by_its_creator_or_the_gm_only(harness: Ha
 
 
 async def test_a_saved_system_roll_plays_through_its_system_with_its_buttons(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     harness.script(1, 20)
     await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
     saved = await create(harness, nombre="Espadas", ultima=True)
@@ -138,8 +137,7 @@ async def test_a_saved_roll_as_a_character_is_for_its_player_and_the_gm(harness:
     """A table's saved roll made as a character follows *Repetir*'s rule: another player
     does not roll as Lía Brezo, and a former GM does not roll as the NPC any more."""
     sheet = SHEET.read_bytes()
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     await harness.slash("ficha importar", archivo=Upload("dnd5e.json", sheet))
     harness.script(12, 4)
     await harness.slash("dnd ataque", arma="arco corto", ca=13)

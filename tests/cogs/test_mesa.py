@@ -133,8 +133,7 @@ async def test_table_commands_refuse_direct_messages(harness: Harness) -> None:
 @pytest.fixture
 async def linked(harness: Harness) -> Harness:
     """A Dune table run by GM, with the private GM channel linked."""
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     reply = await harness.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
     assert f"<#{GM_CHANNEL_ID}> es ahora el canal del DJ de <#{CHANNEL_ID}>" in reply.text
     assert reply.ephemeral
@@ -174,8 +173,7 @@ async def test_gm_commands_in_the_gm_channel_act_on_the_linked_table(linked: Har
 
 
 async def test_a_gm_channel_serving_two_tables_asks_which(linked: Harness) -> None:
-    await linked.slash("mesa dj", user=ADMIN, miembro=GM, channel_id=OTHER_CHANNEL_ID)
-    await linked.slash("mesa sistema", user=GM, sistema="dune", channel_id=OTHER_CHANNEL_ID)
+    await linked.table_for("dune", channel_id=OTHER_CHANNEL_ID)
     await linked.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID), channel_id=OTHER_CHANNEL_ID)
     unsure = await linked.slash("dune impulso añadir", user=GM, channel_id=GM_CHANNEL_ID, cantidad=2)
     assert unsure.ephemeral and "lleva 2 mesas" in unsure.text
@@ -321,8 +319,7 @@ async def test_only_the_gm_undoes_and_a_replay_undoes_once(linked: Harness) -> N
 
 
 async def test_reset_asks_first_and_closes_an_open_law_panel(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     harness.script(3, 11, 12, 13, 15, 5, 8, 10, 13, 15)
     panel = (await harness.slash("donjon prueba", dados=5, contra=5)).message
     await harness.click(panel, "donjon:ley:dado:1")
@@ -407,8 +404,7 @@ async def test_undo_is_refused_when_it_would_go_over_the_cap(linked: Harness) ->
 async def test_status_shows_every_dune_pool_at_zero_and_every_players_determination(
     harness: Harness,
 ) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     harness.script(5, 5)
     await harness.slash("dune tirada", user=PLAYER, habilidad=6, motivacion=6)
     harness.script(5, 5)
@@ -425,8 +421,7 @@ async def test_status_shows_every_dune_pool_at_zero_and_every_players_determinat
 
 
 async def test_status_shows_the_donjon_level_and_banked_dice(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="donjon")
+    await harness.table_for("donjon")
     await harness.slash("donjon ajustes", user=GM, nivel=3)
     harness.script(3, 11, 12, 13, 15, 5, 8, 10, 13, 15)
     panel = (await harness.slash("donjon prueba", dados=5, contra=5)).message
@@ -439,8 +434,7 @@ async def test_status_shows_the_donjon_level_and_banked_dice(harness: Harness) -
 
 
 async def test_status_names_who_holds_heroic_inspiration(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dnd5e")
+    await harness.table_for("dnd5e")
     await harness.slash("dnd inspiracion dar", user=GM, jugador=PLAYER)
     harness.script(10)
     await harness.slash("dnd prueba", user=OTHER, modificador=0)
@@ -453,8 +447,7 @@ async def test_status_names_who_holds_heroic_inspiration(harness: Harness) -> No
 
 
 async def test_status_of_a_table_nobody_played_at_yet(harness: Harness) -> None:
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     reply = await harness.slash("mesa estado")
     assert "Impulso: **0**" in reply.text and "Nadie ha tirado todavía en esta mesa." in reply.text
 
@@ -578,8 +571,7 @@ async def test_undoing_a_reset_of_many_pools_names_twenty_and_counts_the_rest(li
 async def test_status_of_a_crowded_table_stays_inside_discords_limits(harness: Harness) -> None:
     from bot.models import Change, Operation
 
-    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
-    await harness.slash("mesa sistema", user=GM, sistema="dune")
+    await harness.table_for("dune")
     assert harness.bot is not None
     changes = tuple(Change("determinacion", 1, owner_id=950000000000000000 + n) for n in range(60))
     await harness.bot.store.apply(Operation(CHANNEL_ID, 7, GM.id, "test", changes))

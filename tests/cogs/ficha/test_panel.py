@@ -1,0 +1,650 @@
+"""The character panel and its forms (issue #31): /ficha ver as a Components V2 panel, a
+button beside each rollable, a form for each roll; a press rolls what the typed command
+rolls (the same card, pools and ledger), for the sheet's owner and the GM only, and keeps
+working after a restart. The offline Discord checks every panel and form against
+Discord's limits (40 components, 4,000 characters, 45-character labels, 5 questions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs.dnd5e.state import KIND as DND_KIND
+from tests.cogs.ficha.test_cog import imported
+from tests.support.harness import Harness, Reply, resolve_user
+from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, Message, User, snowflake
+
+V2 = 1 << 15
+LOCALES = ("es-ES", "en-US")
+
+
+def buttons(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every button of a V2 message by custom_id: in rows, and as sections' accessories."""
+    found: dict[str, dict[str, Any]] = {}
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if component.get("type") == 2:
+                found[component["custom_id"]] = component
+            accessory = component.get("accessory")
+            if isinstance(accessory, dict) and accessory.get("type") == 2:
+                found[accessory["custom_id"]] = accessory
+            walk(component.get("components") or [])
+
+    walk(data.get("components") or [])
+    return found
+
+
+def roll_ids(data: dict[str, Any]) -> list[str]:
+    return [custom_id for custom_id in buttons(data) if custom_id.startswith("ficha:tirar:")]
+
+
+def sections(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each section's line and the custom_id of the button beside it, in order."""
+    found: list[tuple[str, str]] = []
+
+    def walk(components: list[dict[str, Any]]) -> None:
+        for component in components:
+            if component.get("type") == 9:
+                found.append((component["components"][0]["content"], component["accessory"]["custom_id"]))
+            walk(component.get("components") or [])
+
+    walk(data.get("components") or [])
+    return found
+
+
+def section_texts(data: dict[str, Any]) -> list[str]:
+    """The line beside each roll button, in order (not the numbers' *Cambiar*)."""
+    return [text for text, custom_id in sections(data) if custom_id.startswith("ficha:tirar:")]
+
+
+def roll_button(data: dict[str, Any], line: str) -> str:
+    """The button beside the line that starts with ``line``."""
+    matches = [custom_id for text, custom_id in sections(data) if text.startswith(line)]
+    assert len(matches) == 1, (line, sections(data))
+    return matches[0]
+
+
+async def page_with(h: Harness, reply: Reply, line: str) -> tuple[Message, dict[str, Any]]:
+    """The panel turned to the page showing ``line``: the message as it is then, its data."""
+    message, data = reply.message, reply.data
+    while not any(text.startswith(line) for text, _ in sections(data)):
+        forward = next_page(data)
+        assert forward is not None, f"no page shows {line}"
+        data = (await h.click(message, forward)).data
+        message = h.current(message)
+    return message, data
+
+
+def next_page(data: dict[str, Any]) -> str | None:
+    """The panel's *Siguiente* button, unless this is its last page (or its only one)."""
+    turns = [(i, b) for i, b in buttons(data).items() if i.startswith("ficha:pagina:")]
+    return turns[-1][0] if turns and not turns[-1][1].get("disabled") else None
+
+
+def form(reply: Reply) -> dict[str, Any]:
+    payload = reply.callback.payload
+    assert isinstance(payload, dict) and payload["type"] == 9, payload
+    return dict(payload["data"])
+
+
+def answers(**values: Any) -> list[dict[str, Any]]:
+    """A form's submitted components: a list is a select's values, a bool a checkbox, text
+    a text input; ``radio_<id>`` a radio group's value."""
+    components = []
+    for custom_id, value in values.items():
+        if custom_id.startswith("radio_"):
+            component = {"type": 21, "custom_id": custom_id[6:], "value": value}
+        elif isinstance(value, bool):
+            component = {"type": 23, "custom_id": custom_id, "value": value}
+        elif isinstance(value, list):
+            component = {"type": 3, "custom_id": custom_id, "values": value}
+        else:
+            component = {"type": 4, "custom_id": custom_id, "value": value}
+        components.append({"type": 18, "component": component})
+    return components
+
+
+async def submit(
+    h: Harness,
+    opened: Reply,
+    message: Message | None,
+    *,
+    user: User = PLAYER,
+    locale: str = "es-ES",
+    **values: Any,
+) -> Reply:
+    """Send the form ``opened`` opened, from ``message`` (None: a slash command opened it)."""
+    data = {"custom_id": opened.modal_id, "components": answers(**values)}
+    channel_id = CHANNEL_ID if message is None else message.channel_id
+    return await h.dispatch(5, data, user=user, locale=locale, channel_id=channel_id, message=message)
+
+
+async def panel(h: Harness, *, user: User = PLAYER, locale: str = "es-ES", **options: Any) -> Reply:
+    reply = await h.slash("ficha ver", user=user, locale=locale, **options)
+    assert reply.ephemeral and reply.data["flags"] & V2, reply.data
+    return reply
+
+
+def same_card(a: Reply, b: Reply) -> None:
+    """Two roll cards alike but for their own ids (the record, the buttons' custom ids)."""
+    first, second = a.embed, b.embed
+    assert first.get("title") == second.get("title")
+    assert first.get("description") == second.get("description")
+    assert first.get("fields") == second.get("fields")
+
+
+async def ledger(h: Harness) -> list[tuple[str, int, int]]:
+    assert h.bot is not None
+    return sorted((p.pool, p.owner_id, p.value) for p in await h.bot.store.pools(CHANNEL_ID))
+
+
+# -- the panel ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_dnd_panel_has_a_button_for_every_skill_save_and_attack_in_pages(
+    harness: Harness, locale: str
+) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    first = await panel(harness, locale=locale)
+    assert ("Destreza **16** (+3)" if locale == "es-ES" else "Dexterity **16** (+3)") in first.text
+    texts = section_texts(first.data)
+    assert len(texts) == 8 and texts[0] == ("**Acrobacias** +6" if locale == "es-ES" else "**Acrobatics** +6")
+    live = ["**Puntos de golpe** 38", "**Puntos de golpe temporales** 0"]
+    if locale == "en-US":
+        live = ["**Hit points** 38", "**Temporary hit points** 0"]
+    assert [text for text, _ in sections(first.data)][:2] == live
+    assert ("Página 1 de 4" if locale == "es-ES" else "Page 1 of 4") in first.text
+    seen, page, message = list(texts), first, first.message
+    for _ in range(3):
+        forward = next_page(page.data)
+        assert forward is not None
+        page = await harness.click(message, forward, locale=locale)
+        message = harness.current(message)
+        seen += section_texts(page.data)
+    assert len(seen) == 18 + 6 + 2
+    assert ("**Sigilo** +9 ★" if locale == "es-ES" else "**Stealth** +9 ★") in seen
+    save = "**Salvación de Destreza** +6" if locale == "es-ES" else "**Dexterity saving throw** +6"
+    assert save in seen and "**Espada larga** +3 · 1d8" in seen and "**Arco corto** +6 · 1d6+3" in seen
+    assert next_page(page.data) is None
+
+
+async def test_a_player_sees_another_players_public_sheet_without_roll_buttons(harness: Harness) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    sheet_id = harness_sheet_id(await panel(harness))
+    other = await panel(harness, user=OTHER, ficha=str(sheet_id))
+    assert "Irulan Vex" in other.text and roll_ids(other.data) == []
+    gm = await panel(harness, user=GM, ficha=str(sheet_id))
+    assert len(roll_ids(gm.data)) == 5
+
+
+def harness_sheet_id(reply: Reply) -> int:
+    return int(roll_ids(reply.data)[0].split(":")[2])
+
+
+# -- D&D: check, save, attack ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_dnd_check_from_the_panel_is_the_typed_command(harness: Harness, locale: str) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness, locale=locale)
+    opened = await harness.click(
+        shown.message,
+        roll_button(shown.data, "**Acrobacias" if locale == "es-ES" else "**Acrobatics"),
+        locale=locale,
+    )
+    modal = form(opened)
+    assert len(modal["components"]) == 2 and len(modal["title"]) <= 45
+    assert [o["value"] for o in modal["components"][0]["component"]["options"]] == [
+        "normal",
+        "ventaja",
+        "desventaja",
+    ]
+    harness.script(4, 17)
+    pressed = await submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15")
+    harness.script(4, 17)
+    typed = await harness.slash("dnd prueba", locale=locale, habilidad="acrobacias", ventaja=True, cd=15)
+    same_card(pressed, typed)
+    assert "23" in pressed.text and any(i.startswith("rep:repetir:") for i in pressed.message.custom_ids)
+    await harness.assert_ledger_matches()
+
+
+async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    message, third = await page_with(harness, shown, "**Salvación de Sabiduría")
+    opened = await harness.click(message, roll_button(third, "**Salvación de Sabiduría"))
+    harness.script(12, 5)
+    pressed = await submit(harness, opened, message, radio_modo="desventaja", objetivo="")
+    harness.script(12, 5)
+    typed = await harness.slash("dnd salvacion", caracteristica="sabiduria", desventaja=True)
+    same_card(pressed, typed)
+    message, fourth = await page_with(harness, shown, "**Espada larga")
+    opened = await harness.click(message, roll_button(fourth, "**Espada larga"))
+    assert form(opened)["components"][1]["component"]["required"] is True
+    harness.script(14, 6)
+    pressed = await submit(harness, opened, message, radio_modo="normal", objetivo="13")
+    harness.script(14, 6)
+    typed = await harness.slash("dnd ataque", arma="Espada larga", ca=13)
+    same_card(pressed, typed)
+    await harness.assert_ledger_matches()
+
+
+@pytest.mark.parametrize(
+    ("typed", "refusal"), [("0", "entre 1 y 50"), ("51", "entre 1 y 50"), ("x", "número")]
+)
+async def test_a_dnd_form_refuses_a_target_out_of_bounds_and_rolls_nothing(
+    harness: Harness, typed: str, refusal: str
+) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
+    refused = await submit(harness, opened, shown.message, radio_modo="normal", objetivo=typed)
+    assert refused.ephemeral and refusal in refused.text, refused.text
+    assert harness.bot is not None and await harness.bot.store.records(CHANNEL_ID, DND_KIND) == []
+
+
+async def test_a_form_value_it_did_not_offer_is_refused(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
+    refused = await submit(harness, opened, shown.message, radio_modo="ventaja_doble", objetivo="10")
+    assert "no estaba en el formulario" in refused.text
+
+
+# -- Dune ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_dune_test_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    shown = await panel(harness, locale=locale)
+    skill = "**Comunicación** 6" if locale == "es-ES" else "**Communicate** 6"
+    opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
+    modal = form(opened)
+    assert len(modal["components"]) == 5 and all(len(c["label"]) <= 45 for c in modal["components"])
+    drive, focus, difficulty, bought, determination = (c["component"] for c in modal["components"])
+    assert [o["value"] for o in drive["options"]] == ["deber", "fe", "justicia", "poder", "verdad"]
+    assert [o["label"] for o in focus["options"]][1:] == ["Diplomacia"]
+    assert [o["value"] for o in difficulty["options"]] == ["0", "1", "2", "3", "4", "5"]
+    assert len(bought["options"]) == 10 and bought["options"][-1]["value"] == "3:mixto"
+    assert determination["type"] == 23
+    before = await ledger(harness)
+    harness.script(3, 12, 18)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        locale=locale,
+        motivacion=["verdad"],
+        enfoque=["0"],
+        radio_dificultad="2",
+        radio_dados="1:amenaza",
+        determinacion=True,
+    )
+    after_press = await ledger(harness)
+    await harness.slash("mesa deshacer", user=GM)
+    assert await ledger(harness) == before
+    harness.script(3, 12, 18)
+    typed = await harness.slash(
+        "dune tirada",
+        locale=locale,
+        habilidad="comunicacion",
+        motivacion="verdad",
+        enfoque="Diplomacia",
+        dificultad=2,
+        dados_extra=1,
+        pago="amenaza",
+        determinacion=True,
+    )
+    same_card(pressed, typed)
+    assert await ledger(harness) == after_press
+    await harness.assert_ledger_matches()
+
+
+async def test_a_dune_skill_without_focuses_asks_four_questions(harness: Harness) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"))
+    assert [c["component"]["custom_id"] for c in form(opened)["components"]] == [
+        "motivacion",
+        "dificultad",
+        "dados",
+        "determinacion",
+    ]
+    harness.script(5, 15)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        motivacion=["deber"],
+        radio_dificultad="0",
+        radio_dados="0",
+        determinacion=False,
+    )
+    harness.script(5, 15)
+    typed = await harness.slash("dune tirada", habilidad="combate", motivacion="deber", dificultad=0)
+    same_card(pressed, typed)
+
+
+async def test_a_dune_npc_sheet_rolls_an_npcs_test(harness: Harness) -> None:
+    """The GM's NPC buys its dice with Amenaza, as ``pnj:true como:`` would."""
+    await harness.table_for("dune")
+    await imported(harness, "dune", user=GM, pnj=True)
+    await harness.slash("dune amenaza añadir", user=GM, cantidad=4)
+    shown = await panel(harness, user=GM, ficha="Irulan Vex")
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"), user=GM)
+    harness.script(5, 15, 2)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        user=GM,
+        motivacion=["deber"],
+        radio_dificultad="1",
+        radio_dados="1:impulso",
+        determinacion=False,
+    )
+    spent = await ledger(harness)
+    await harness.slash("mesa deshacer", user=GM)
+    harness.script(5, 15, 2)
+    typed = await harness.slash(
+        "dune tirada",
+        user=GM,
+        habilidad="combate",
+        motivacion="deber",
+        dados_extra=1,
+        pnj=True,
+        como="Irulan Vex",
+    )
+    same_card(pressed, typed)
+    assert await ledger(harness) == spent
+    assert await harness.pool("amenaza") == 3
+
+
+# -- Donjon and Mediana ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_donjon_prueba_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    assert len(sections(shown.data)) == 10 and len(section_texts(shown.data)) == 7
+    opened = await harness.click(
+        shown.message,
+        roll_button(shown.data, "**Discernimiento" if locale == "es-ES" else "**Insight"),
+        locale=locale,
+    )
+    modal = form(opened)
+    attribute = modal["components"][0]["component"]
+    assert [o["value"] for o in attribute["options"] if o.get("default")] == ["discernimiento"]
+    harness.script(*([10] * 8), *([5] * 9))
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        locale=locale,
+        radio_atributo="discernimiento",
+        habilidad=["h:0"],
+        radio_dificultad="dificil",
+        banco="",
+    )
+    harness.script(*([10] * 8), *([5] * 9))
+    typed = await harness.slash(
+        "donjon prueba",
+        locale=locale,
+        atributo="discernimiento",
+        habilidad="Rastrear Cualquier Cosa",
+        dificultad="dificil",
+    )
+    same_card(pressed, typed)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_mediana_skill_from_its_form_is_the_typed_command(harness: Harness, locale: str) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness, locale=locale)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"), locale=locale)
+    harness.script(4, 7, 9)
+    pressed = await submit(harness, opened, shown.message, locale=locale, dificultad="12", radio_rango="alto")
+    harness.script(4, 7, 9)
+    typed = await harness.slash(
+        "mediana tirada", locale=locale, dificultad=12, habilidad="Espadas", rango="alto"
+    )
+    same_card(pressed, typed)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
+    refused = await submit(harness, opened, shown.message, dificultad="101", radio_rango="alto")
+    assert "101" in refused.text and refused.ephemeral
+
+
+# -- who may press, restarts, stale buttons --------------------------------------------------
+
+
+async def test_a_stranger_cannot_roll_from_a_players_panel(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    refused = await harness.click(shown.message, roll_ids(shown.data)[0], user=OTHER)
+    assert refused.ephemeral and "Solo quien lleva esta ficha, o el DJ" in refused.text
+    english = await harness.click(shown.message, roll_ids(shown.data)[0], user=OTHER, locale="en-US")
+    assert "Only the sheet's player, or the GM" in english.text
+
+
+async def test_the_gms_npc_panel_is_private_and_rolls_as_the_npc(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e", user=GM, pnj=True)
+    shown = await panel(harness, user=GM, ficha="Lía Brezo")
+    assert shown.ephemeral and "PNJ" in shown.text
+    refused = await harness.click(shown.message, roll_ids(shown.data)[0], user=PLAYER)
+    assert "Solo quien lleva esta ficha, o el DJ" in refused.text
+    opened = await harness.click(shown.message, roll_ids(shown.data)[0], user=GM)
+    harness.script(11)
+    pressed = await submit(harness, opened, shown.message, user=GM, radio_modo="normal", objetivo="")
+    assert "Lía Brezo" in pressed.text
+
+
+async def test_a_panel_button_still_rolls_after_a_restart(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    await harness.restart()
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Acrobacias"))
+    harness.script(9)
+    pressed = await submit(harness, opened, shown.message, radio_modo="normal", objetivo="")
+    assert "15" in pressed.text
+    forward = next_page(shown.data)
+    assert forward is not None
+    turned = await harness.click(shown.message, forward)
+    assert len(sections(turned.data)) == 10
+
+
+async def test_a_button_drawn_before_the_sheet_changed_rolls_nothing(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness)
+    assert harness.bot is not None
+    store = harness.bot.store
+    row = await store.active_sheet(CHANNEL_ID, PLAYER.id)
+    assert row is not None
+    skills = [{**row.data["habilidades"][0], "nombre": "Hachas"}, *row.data["habilidades"][1:]]
+    assert await store.update_sheet(row.id, row.version, {**row.data, "habilidades": skills})
+    stale = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
+    assert "La ficha ha cambiado" in stale.text
+
+
+async def test_a_players_other_sheet_must_be_chosen_before_rolling_from_it(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    first = await panel(harness)
+    await harness.slash("ficha crear", nombre="Otra")
+    refused = await harness.click(first.message, roll_ids(first.data)[0])
+    assert "no es tu ficha activa" in refused.text
+    assert roll_ids((await panel(harness, ficha="Maese Tobías")).data) == []
+
+
+async def test_the_view_sheet_menu_shows_a_members_active_sheet(harness: Harness) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    resolved: dict[str, dict[str, Any]] = {}
+    target = resolve_user(PLAYER, resolved)
+    data = {"id": str(snowflake()), "name": "Ver ficha", "type": 2, "target_id": target, "resolved": resolved}
+    mine = await harness.dispatch(2, data, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID)
+    assert mine.ephemeral and "Irulan Vex" in mine.text and len(roll_ids(mine.data)) == 5
+    refused = await harness.dispatch(2, data, user=OTHER, locale="es-ES", channel_id=CHANNEL_ID)
+    assert "no tiene ficha activa" in refused.text
+
+
+# -- every button and form of every system, both languages ---------------------------------
+
+
+@pytest.mark.parametrize("system", ["dune", "dnd5e", "donjon", "mediana"])
+async def test_every_roll_button_opens_a_form_discord_accepts_in_both_languages(
+    harness: Harness, system: str
+) -> None:
+    """The offline Discord refuses a form past its limits (title and labels of 45, five
+    questions, 25 select options, 2–10 radio options): every rollable of each example
+    sheet, in Spanish and English."""
+    await harness.table_for(system)
+    await imported(harness, system)
+    for locale in LOCALES:
+        page = await panel(harness, locale=locale)
+        message = page.message
+        while True:
+            for custom_id in roll_ids(page.data):
+                opened = await harness.click(message, custom_id, locale=locale)
+                assert 1 <= len(form(opened)["components"]) <= 5
+            forward = next_page(page.data)
+            if forward is None:
+                break
+            page = await harness.click(message, forward, locale=locale)
+            message = harness.current(message)
+
+
+# -- the numbers play changes -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harness, locale: str) -> None:
+    """*Cambiar* asks the new value and goes through ``/ficha editar``: the same answer,
+    the same ledger row, and ``/mesa deshacer`` reverts it."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    wealth = "**Riqueza** 3" if locale == "es-ES" else "**Wealth** 3"
+    opened = await harness.click(shown.message, roll_button(shown.data, wealth), locale=locale)
+    assert form(opened)["components"][0]["component"]["value"] == "3"
+    changed = await submit(harness, opened, shown.message, locale=locale, valor="1")
+    assert ("Riqueza 1" if locale == "es-ES" else "Wealth 1") in changed.text
+    history = await harness.slash("mesa historial", user=GM)
+    assert "ficha editada" in history.text
+    redrawn = await panel(harness, locale=locale)
+    assert wealth.replace("3", "1") in [text for text, _ in sections(redrawn.data)]
+    await harness.slash("mesa deshacer", user=GM)
+    await harness.assert_ledger_matches()
+
+
+async def test_a_number_past_its_bounds_is_refused_by_the_edit(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Puntos de golpe** 38"))
+    refused = await submit(harness, opened, shown.message, valor="39")
+    assert refused.ephemeral and "38" in refused.text
+    assert "PG 38/38" in (await panel(harness)).text
+
+
+async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness)
+    refused = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=OTHER)
+    assert "Solo quien lleva esta ficha, o el DJ" in refused.text
+    opened = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=GM)
+    changed = await submit(harness, opened, shown.message, user=GM, valor="12")
+    assert "12" in changed.text
+
+
+# -- the command with no options opens the form ---------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harness, locale: str) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    opened = await harness.slash("dnd prueba", locale=locale)
+    skill, _mode, _target = (c["component"] for c in form(opened)["components"])
+    assert len(skill["options"]) == 18 and skill["options"][15]["value"] == "sigilo"
+    assert skill["options"][15]["label"] == ("Sigilo +9 ★" if locale == "es-ES" else "Stealth +9 ★")
+    harness.script(3, 16)
+    pressed = await submit(
+        harness, opened, None, locale=locale, habilidad=["sigilo"], radio_modo="ventaja", objetivo=""
+    )
+    harness.script(3, 16)
+    typed = await harness.slash("dnd prueba", locale=locale, habilidad="sigilo", ventaja=True)
+    same_card(pressed, typed)
+    refused = await submit(
+        harness,
+        await harness.slash("dnd prueba"),
+        None,
+        habilidad=["bailar"],
+        radio_modo="normal",
+        objetivo="",
+    )
+    assert "no estaba en el formulario" in refused.text
+
+
+async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    opened = await harness.slash("donjon prueba")
+    attribute, skill = (c["component"] for c in form(opened)["components"][:2])
+    assert [o["value"] for o in attribute["options"] if o.get("default")] == ["-"]
+    assert [o["value"] for o in skill["options"] if o.get("default")] == ["-"]
+    harness.script(*([8] * 5), *([4] * 6))
+    pressed = await submit(
+        harness,
+        opened,
+        None,
+        radio_atributo="celeridad",
+        habilidad=["-"],
+        radio_dificultad="media",
+        banco="0",
+    )
+    harness.script(*([8] * 5), *([4] * 6))
+    typed = await harness.slash("donjon prueba", atributo="celeridad", dificultad="media")
+    same_card(pressed, typed)
+    nothing = await submit(
+        harness,
+        await harness.slash("donjon prueba"),
+        None,
+        radio_atributo="-",
+        habilidad=["-"],
+        radio_dificultad="media",
+        banco="",
+    )
+    assert nothing.ephemeral and "Algo ha fallado" not in nothing.text
+
+
+async def test_the_dune_panel_shows_the_players_determination(harness: Harness) -> None:
+    """Determinación is the player's pool, not the sheet's: the panel reads it there."""
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    assert f"Determinación de <@{PLAYER.id}>: **0**/3" in (await panel(harness)).text
+    await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    english = await panel(harness, locale="en-US")
+    assert f"<@{PLAYER.id}>'s Determination: **1**/3" in english.text

@@ -1,0 +1,98 @@
+"""The Mediana initiative panel (issue 15; cogs/mediana/combat.py): joining once a round, each
+round rolled at the rank the PV give now, the dice, the turn and *Siguiente*."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.support.harness import Harness
+from tests.support.payloads import GM, OTHER, PLAYER, User
+
+PANEL = "mediana:ini:{action}:1:{step}"
+
+
+@pytest.fixture
+async def table(harness: Harness) -> Harness:
+    await harness.table_for("mediana")
+    return harness
+
+
+# -- the initiative tracker -------------------------------------------------------------------------
+
+
+async def join(table: Harness, panel_id: int, user: User, bonus: str, *faces: int, npc: str = "") -> None:
+    panel = table.discord.messages[panel_id]
+    action = "pnj" if npc else "unirme"
+    form = await table.click(panel, PANEL.format(action=action, step=0), user=user)
+    table.script(*faces)
+    await table.submit(
+        form.modal_id,
+        {"nombre": npc, "bono": bonus, "estorbo": ""},
+        user=user,
+        message=table.current(panel),
+    )
+
+
+async def test_joining_again_in_a_round_is_refused(table: Harness) -> None:
+    """Issue 15: a second *Unirme* in the round would be a second initiative roll: refused
+    before the form opens, and a form opened earlier is refused on submit."""
+    panel = (await table.slash("mediana iniciativa")).message
+    second_form = await table.click(panel, PANEL.format(action="unirme", step=0))
+    await join(table, panel.id, PLAYER, "5", 2, 7, 9)
+    early = await table.click(table.current(panel), PANEL.format(action="unirme", step=0))
+    assert early.ephemeral
+    assert "la iniciativa se tira una vez por ronda" in early.text
+    table.script(10, 10, 10, 9, 9, 9)
+    again = await table.submit(
+        second_form.modal_id, {"nombre": "", "bono": "5", "estorbo": ""}, message=table.current(panel)
+    )
+    assert again.ephemeral
+    assert "la iniciativa se tira una vez por ronda" in again.text
+    assert "**12** · Jugadora · 1 acción" in str(table.current(panel).data)
+
+
+async def test_a_new_round_rolls_at_the_rank_the_pv_sheet_gives_now(table: Harness) -> None:
+    """Issue 15: joined at medio, then malherido: the next round rolls at bajo."""
+    panel = (await table.slash("mediana iniciativa")).message
+    await join(table, panel.id, PLAYER, "0", 2, 7, 9)
+    await table.slash("mediana pv fijar", fisico=4, maximo=20, actual=3)
+    table.script(2, 7, 9)
+    await table.click(table.current(panel), PANEL.format(action="ronda", step=1), user=GM)
+    shown = str(table.current(panel).data)
+    assert "Combate · ronda 2" in shown
+    assert "**2** · Jugadora" in shown
+
+
+async def test_the_panel_shows_the_dice_the_turn_and_next(table: Harness) -> None:
+    """Issue 17: whose turn, the dice, and *Siguiente* for the turn's holder or the GM;
+    a double press moves once; after the last, everyone rolls again."""
+    panel = (await table.slash("mediana iniciativa")).message
+    await join(table, panel.id, PLAYER, "10", 10, 10, 1, 2, 3, 4)
+    await join(table, panel.id, GM, "2", 3, 3, 3, npc="Orco")
+    now = table.current(panel)
+    shown = str(now.data)
+    assert "▶️ Turno de Jugadora." in shown
+    assert "▶️ **23** · Jugadora · 2 acciones · ~~1~~ **10**💥 ~~10~~ → ~~2~~ **3** ~~4~~" in shown
+    assert "**5** · Orco · 1 acción · ~~3~~ **3** ~~3~~" in shown
+    assert PANEL.format(action="siguiente", step=0) in now.custom_ids
+    stranger = await table.click(now, PANEL.format(action="siguiente", step=0), user=OTHER)
+    assert "Solo quien tiene el turno" in stranger.text
+    one, two = await asyncio.gather(
+        table.click(now, PANEL.format(action="siguiente", step=0)),
+        table.click(now, PANEL.format(action="siguiente", step=0)),
+    )
+    assert sorted([one.ephemeral, two.ephemeral]) == [False, True]
+    assert "▶️ Turno de Orco." in str(table.current(panel).data)
+    assert "▶️ Turno de Orco (ronda 1)." in str(one.calls + two.calls)
+    player_refused = await table.click(table.current(panel), PANEL.format(action="siguiente", step=1))
+    assert player_refused.ephemeral
+    table.script(1, 2, 3, 9, 9, 9)
+    new_round = await table.click(table.current(panel), PANEL.format(action="siguiente", step=1), user=GM)
+    shown = str(table.current(panel).data)
+    assert "Combate · ronda 2" in shown
+    assert "▶️ Turno de Jugadora." in shown
+    pinged = str(new_round.calls)
+    assert f"'content': '<@{PLAYER.id}>'" in pinged and "▶️ Turno de Jugadora (ronda 2)." in pinged
+    assert "▶️ **12** · Jugadora · 1 acción · ~~1~~ **2** ~~3~~" in shown
