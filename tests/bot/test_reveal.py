@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from tests.cogs.dune.test_cog import answer
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
 
@@ -176,8 +177,7 @@ async def test_every_roll_command_rolls_secretly(
     reply = await linked.slash(command, user=GM, secreta=True, **options)
     assert reply.ephemeral, reply.text
     if command == "dune enfrentada":  # the opposition first, privately; then the actor's roll
-        menu = reply.data["components"][0]["components"][0]["custom_id"]
-        reply = await linked.click(reply.message, menu, user=GM, values=["0:impulso:0"], component_type=3)
+        reply = await answer(linked, reply.message, user=GM)
         assert reply.ephemeral, reply.text
     [secret] = in_channel(reply, GM_CHANNEL_ID)
     assert not in_channel(reply, CHANNEL_ID)
