@@ -16,9 +16,10 @@ the changes the other processes make too (``Store.follow_others``: LISTEN/NOTIFY
 those may have gone unheard (the listening connection dropped) every board is redrawn
 (``resync``). A low-frequency refresh of every board (``sweep``) stays the safety net.
 
-The drawing is shared (``Drawings``): a table's board is drawn once a change, whoever shows
-it first (the message here, the stream overlays of ``bot.web.overlay``), and the others get
-that drawing, so pages open on a table add no reads to its changes.
+The drawing is shared (``Drawings``): a table's state is drawn once, by whoever shows it
+first (the message here, the stream overlays of ``bot.web.overlay``), and the others get
+that drawing until the table changes, so the pages open on a table never read what its
+board already read.
 """
 
 from __future__ import annotations
