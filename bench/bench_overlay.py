@@ -9,10 +9,11 @@ reading costs the bot's own loop, so the figures are an upper bound) are open be
 starts. Phases without and with overlays alternate, so the machine's load falls on both.
 
 Reported per phase: interactions and their p50/p99 (feeding INTERACTION_CREATE to the first
-answer), whether every page ended on its table's final snapshot, the update latency (a
-public ``/tirar`` at each table in turn, from feeding it to each of the table's pages
-receiving the snapshot that shows it), and the process's resident memory before and after
-the 200 pages opened (VmRSS).
+answer), the store's operations (reads and transactions) and the boards' drawings from the
+start of play until every board and page has drawn its last change, whether every page
+ended on its table's final snapshot, the update latency (a public ``/tirar`` at each table
+in turn, from feeding it to each of the table's pages receiving the snapshot that shows
+it), and the process's resident memory before and after the 200 pages opened (VmRSS).
 """
 
 from __future__ import annotations
@@ -113,12 +114,19 @@ async def phase(overlays: bool) -> dict[str, Any]:
                     readers.append(asyncio.create_task(read(response, page)))
             await until(lambda: all(p.latest for p in pages))
         opened = rss_mb()
+        operations: list[float] = []
+        bot.store.timers.append(operations.append)
+        drawn = bot.boards.drawings.made
         report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
+        await settled(web)
+        bot.store.timers.remove(operations.append)
         result: dict[str, Any] = {
             "overlays": len(pages),
             "interactions": report.interactions,
             "p50": report.p50,
             "p99": report.percentile(0.99),
+            "operations": len(operations),
+            "drawings": bot.boards.drawings.made - drawn,
             "rss_before": before,
             "rss_open": opened,
         }
@@ -130,6 +138,14 @@ async def phase(overlays: bool) -> dict[str, Any]:
         await web.close()
         await harness.close()
     return result
+
+
+async def settled(web: Web) -> None:
+    """Until every board and every overlay has drawn the play's last change."""
+    await web.bot.boards.settled()
+    while drawing := [hub.task for hub in web.overlays.hubs.values() if hub.task is not None]:
+        await asyncio.wait(drawing)
+    await web.bot.boards.settled()
 
 
 async def final_and_latency(
@@ -164,10 +180,10 @@ async def final_and_latency(
 
 def main(rounds: int) -> None:
     print(
-        "| overlays | interactions | p50 | p99 | pages on the final state | update p50 / p99 / max "
-        "| RSS before → with pages open |"
+        "| overlays | interactions | p50 | p99 | store operations / drawings | pages on the final state "
+        "| update p50 / p99 / max | RSS before → with pages open |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for _ in range(rounds):
         for overlays in (False, True):
             r = asyncio.run(phase(overlays))
@@ -178,7 +194,8 @@ def main(rounds: int) -> None:
             )
             print(
                 f"| {r['overlays']} | {r['interactions']} | {r['p50']:.1f} ms | {r['p99']:.1f} ms | "
-                f"{r.get('final', '—')} | {update} | {r['rss_before']:.0f} → {r['rss_open']:.0f} MB |",
+                f"{r['operations']} / {r['drawings']} | {r.get('final', '—')} | {update} | "
+                f"{r['rss_before']:.0f} → {r['rss_open']:.0f} MB |",
                 flush=True,
             )
 

@@ -15,6 +15,11 @@ by the process that runs its guild's shard (``Settings.holds_guild``); the store
 the changes the other processes make too (``Store.follow_others``: LISTEN/NOTIFY), and when
 those may have gone unheard (the listening connection dropped) every board is redrawn
 (``resync``). A low-frequency refresh of every board (``sweep``) stays the safety net.
+
+The drawing is shared (``Drawings``): a table's state is drawn once, by whoever shows it
+first (the message here, the stream overlays of ``bot.web.overlay``), and the others get
+that drawing until the table changes, so the pages open on a table never read what its
+board already read.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import contextlib
 import json
 import logging
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -33,7 +39,7 @@ import discord
 from discord.types.embed import Embed as EmbedData
 
 from bot.board.render import board_embed
-from bot.i18n import Lang, t
+from bot.i18n import LANGS, Lang, t
 from bot.settings import Settings
 from bot.store import Store
 
@@ -52,6 +58,8 @@ POSTGRES_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError)
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
+# Tables whose latest drawing is kept (each a few KB), the least recently drawn let go.
+DRAWINGS_KEPT = 10_000
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -77,6 +85,69 @@ class Spot:
         return cls(channel_id, int(data["message"]), lang, None if guild is None else int(guild))
 
 
+class Drawings:
+    """Each table's board as it is now, drawn once a change for whoever shows it.
+
+    A drawing is kept until the table changes (``forget``: every change passes through
+    ``Boards.touch``); asking while one is under way waits for it rather than reading
+    again. A change arriving during a drawing leaves that drawing unkept: it may have read
+    the table half before, half after.
+    """
+
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        # Drawings made (read from the store), for /metrics and bench/bench_overlay.py.
+        self.made = 0
+        self._kept: OrderedDict[tuple[int, Lang], discord.Embed] = OrderedDict()
+        self._drawing: dict[tuple[int, Lang], asyncio.Lock] = {}
+        self._stale: set[tuple[int, Lang]] = set()
+
+    def forget(self, channel_id: int) -> None:
+        """The table changed: its next drawing reads the store again."""
+        for lang in LANGS:
+            self._let_go((channel_id, lang))
+
+    def clear(self) -> None:
+        """Changes may have gone unheard: every drawing reads the store again."""
+        for key in [*self._kept, *self._drawing]:
+            self._let_go(key)
+
+    def _let_go(self, key: tuple[int, Lang]) -> None:
+        self._kept.pop(key, None)
+        if key in self._drawing:
+            self._stale.add(key)
+
+    async def board(self, channel_id: int, lang: Lang) -> discord.Embed:
+        """The table's board in ``lang``: the kept drawing, or a new one (a copy either
+        way: whoever receives it may change it)."""
+        key = (channel_id, lang)
+        while key not in self._kept and key in self._drawing:
+            async with self._drawing[key]:
+                pass
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept.copy()
+        lock = self._drawing[key] = asyncio.Lock()
+        async with lock:
+            try:
+                table = await self.bot.store.table_or_default(channel_id, None)
+                embed = await board_embed(self.bot.store, lang, table)
+                self.made += 1
+            finally:
+                del self._drawing[key]
+                stale = key in self._stale
+                self._stale.discard(key)
+            if not stale:
+                self._keep(key, embed)
+        return embed.copy()
+
+    def _keep(self, key: tuple[int, Lang], embed: discord.Embed) -> None:
+        self._kept[key] = embed
+        while len(self._kept) > DRAWINGS_KEPT:
+            self._kept.popitem(last=False)
+
+
 class Host(Protocol):
     """What the boards need of the bot (``bot.client.Tirada``, which imports this module):
     its store, its settings and its channels."""
@@ -98,6 +169,7 @@ class Boards:
         # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).
         self.sleep = sleep
         self.spots: dict[int, Spot] = {}
+        self.drawings = Drawings(bot)
         self.edits = 0
         # Edits that failed and wait to be tried again (a 429 past discord.py's retries...).
         self.failures = 0
@@ -129,6 +201,7 @@ class Boards:
 
     def touch(self, channel_id: int) -> None:
         """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
+        self.drawings.forget(channel_id)
         if channel_id not in self.spots:
             return
         self._dirty.add(channel_id)
@@ -141,6 +214,7 @@ class Boards:
     def resync(self) -> None:
         """Changes may have gone unheard (another process's): redraw every board held; an
         unchanged one is not edited."""
+        self.drawings.clear()
         for channel_id in list(self.spots):
             self.touch(channel_id)
 
@@ -218,8 +292,7 @@ class Boards:
         spot = self.spots.get(channel_id)
         if spot is None:
             return
-        table = await self.bot.store.table_or_default(channel_id, None)
-        embed = await board_embed(self.bot.store, spot.lang, table)
+        embed = await self.drawings.board(channel_id, spot.lang)
         if embed.to_dict() == self._shown.get(channel_id):
             return
         message = self._channel(channel_id).get_partial_message(spot.message_id)

@@ -6,7 +6,7 @@ code in the cogs): interactions by command and outcome (``interaction_outcome`` 
 from its arrival (``on_interaction``) to its outcome, every store operation and its time
 (the store's ``timers``), retention runs (``retention_run`` from the bot's prune task) and
 Discord's rate-limit waits (discord.py's own log lines of them). Read when scraped: board
-edits and failed edits (``bot.board.updater.Boards``), gateway latency, shards, open
+drawings, edits and failed edits (``bot.board.updater.Boards``), gateway latency, shards, open
 overlays. Each bot has a registry of its own: two bots in one process (tests) never mix.
 """
 
@@ -68,6 +68,11 @@ class Live(Collector):
         boards = getattr(bot, "boards", None)
         yield CounterMetricFamily(
             "tirada_board_edits", "Live board messages posted or edited.", boards.edits if boards else 0
+        )
+        yield CounterMetricFamily(
+            "tirada_board_drawings",
+            "Boards drawn from the store: one a change, shared by the board message and its overlays.",
+            boards.drawings.made if boards else 0,
         )
         yield CounterMetricFamily(
             "tirada_board_edit_failures",

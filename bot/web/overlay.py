@@ -8,8 +8,10 @@ table's own channel (``public_roll`` from ``bot.reveal``, ``public_edit`` from
 ``bot.delivery``, dispatched only for messages everyone in that channel sees: never an
 ephemeral answer, never the GM channel, never a secret roll before "Revelar" posts it).
 
-One hub a table with pages open draws the snapshot once per burst of changes and hands it
+One hub a table with pages open makes the snapshot once per burst of changes and hands it
 to every page of that table; a page gets the latest snapshot, never a queue of stale ones.
+The board in it is the live board's own drawing (``bot.board.updater.Drawings``): a change
+is read once, whether the table has a board message, open pages, or both.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 import asyncpg
 import discord
 
-from bot.board.render import board_embed
 from bot.board.updater import TASK_PREFIX
 from bot.i18n import Lang, t
 from bot.web import view
@@ -220,11 +221,10 @@ class Overlays:
             hub.task = None
 
     async def snapshot(self, overlay: Overlay) -> str:
-        """Everything the page shows, as one JSON text: the board and the last card."""
-        store = self.bot.store
-        table = await store.table_or_default(overlay.channel_id, None)
+        """Everything the page shows, as one JSON text: the board (the drawing the live
+        board shares, ``bot.board.updater.Drawings``) and the last card."""
         lang = overlay.lang
-        board = await board_embed(store, lang, table)
+        board = await self.bot.boards.drawings.board(overlay.channel_id, lang)
         card = self.cards.get(overlay.channel_id)
         cards = card.embeds if card is not None else []
         data = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 import aiohttp
 import pytest
@@ -12,7 +13,7 @@ from bot.web import health
 from bot.web.server import Web
 from tests.support.harness import Harness
 from tests.support.payloads import GM, PLAYER
-from tests.web.support import serve, table, web_of
+from tests.web.support import STARTED, serve, table, web_of
 
 
 async def get(url: str) -> tuple[int, str, str]:
@@ -90,6 +91,8 @@ async def test_metrics_count_board_edits_retention_runs_and_rate_limit_waits(ser
     assert served.bot is not None
     await table(served, "dune")
     await served.slash("mesa tablero", user=GM)
+    await served.slash("dune impulso añadir", user=GM, cantidad=1)
+    await served.bot.boards.settled()
     _, before, _ = await get(base(served) + "/metrics")
     await served.bot.prune()
     logging.getLogger("discord.http").warning(
@@ -97,6 +100,7 @@ async def test_metrics_count_board_edits_retention_runs_and_rate_limit_waits(ser
     )
     _, text, _ = await get(base(served) + "/metrics")
     assert sample(text, "tirada_board_edits_total") >= 1
+    assert sample(text, "tirada_board_drawings_total") >= 1
     runs = sample(text, "tirada_retention_runs_total", outcome="done")
     assert runs == sample(before, "tirada_retention_runs_total", outcome="done") + 1
     assert sample(text, "tirada_rate_limit_waits_total") == 1
@@ -111,3 +115,31 @@ async def test_a_closed_server_listens_no_more_and_hears_the_bot_no_more(harness
     assert Web.of(harness.bot) is None
     assert web.overlays.touch not in harness.bot.store.listeners
     assert web.metrics.store.observe not in harness.bot.store.timers
+
+
+async def test_every_store_operation_is_timed_on_both_backends(db_target: Path | str) -> None:
+    """The store's reads and transactions reach ``/metrics`` whichever database it runs
+    on: each one the store times is one observation, and they take time."""
+    harness = Harness(db_target)
+    await harness.start()
+    web = await serve(harness)
+    try:
+        assert harness.bot is not None
+        timed: list[float] = []
+        harness.bot.store.timers.append(timed.append)
+        # Read in the same step as the count (a scrape's await would let a board's read in).
+        before = web.metrics.text().decode()
+        await table(harness, "dune")
+        await harness.slash("dune impulso añadir", user=GM, cantidad=2)
+        harness.bot.store.timers.remove(timed.append)
+        after = web.metrics.text().decode()
+        count = "tirada_store_operation_seconds_count"
+        assert timed and sample(after, count) - sample(before, count) == len(timed)
+        total = "tirada_store_operation_seconds_sum"
+        # Each timer reads the clock itself (bot/store/base.py), the histogram's first.
+        assert 0 < sample(after, total) - sample(before, total) <= sum(timed)
+        assert await harness.pool("impulso") == 2
+    finally:
+        STARTED.remove(web)
+        await web.close()
+        await harness.close()

@@ -331,3 +331,23 @@ async def test_a_link_revoked_elsewhere_stops_the_stream_at_its_next_check(
         assert dune.bot is not None
         await tokens.revoke(dune.bot.store, CHANNEL_ID)  # the store alone, as another process
         assert (await events.next())[0] == "revoked"
+
+
+async def test_each_process_hands_out_links_to_itself_under_its_own_address(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several processes (docs/escalar.md) each has its own port and address; the
+    link ``/mesa overlay`` gives leads to the process that answered it, the one posting that
+    table's rolls (the last roll lives in its memory). Behind a proxy's path prefix the
+    page still finds its script, style and stream: it names them relatively."""
+    assert harness.bot is not None
+    shard = harness.bot.settings.model_copy(update={"tirada_web_url": "https://tirada.example.org/s1"})
+    monkeypatch.setattr(harness.bot, "settings", shard)
+    web = await serve(harness)
+    await table(harness, "dune")
+    url = await overlay(harness)
+    assert url.startswith("https://tirada.example.org/s1/overlay/")
+    local = f"http://127.0.0.1:{web.port}/overlay/" + url.rsplit("/", 1)[1]
+    status, html, _ = await get(local)
+    assert status == 200
+    assert 'href="../overlay.css"' in html and 'src="../overlay.js"' in html
