@@ -23,7 +23,13 @@ async def count_dice(
     faces = tally(dice)
     if not faces:
         return
-    shared = {"day": day, "channel": channel_id, "user": user_id, "system": system, "private": private}
+    shared: dict[str, object] = {
+        "day": day,
+        "channel": channel_id,
+        "user": user_id,
+        "system": system,
+        "private": private,
+    }
     await tx.execute(face_counts_statement(len(faces)), shared | face_counts_params(faces))
 
 
@@ -41,7 +47,7 @@ def face_counts_statement(rows: int) -> str:
     )
 
 
-def face_counts_params(faces: dict[tuple[int, int], int]) -> dict[str, object]:
+def face_counts_params(faces: dict[tuple[int, int], int]) -> dict[str, int]:
     """Each face's size, face and count, numbered as :func:`face_counts_statement` names them."""
     params: dict[str, int] = {}
     for i, ((sides, face), count) in enumerate(faces.items()):
