@@ -94,14 +94,16 @@ async def table(interaction: discord.Interaction, channel_id: int, guild_id: int
 async def tables_seen_from(
     interaction: discord.Interaction, channel_id: int
 ) -> tuple[Table | None, list[Table]]:
-    """The channel's own table and the tables it is the GM channel of (one query), each
-    remembered as read."""
+    """The channel's own table and the tables it is the GM channel of, each remembered as
+    read, with the channel's pools (``store.context``: one query for all three, so a card
+    that shows the pools, and the operation that changes them, read nothing more)."""
     memo = seen(interaction)
     if channel_id not in memo.served or channel_id not in memo.tables:
-        own, served = await _host(interaction).store.tables_seen_from(channel_id)
-        memo.tables[channel_id] = own
-        memo.served[channel_id] = served
-        memo.tables.update({t.channel_id: t for t in served})
+        context = await _host(interaction).store.context(channel_id, interaction.guild_id)
+        memo.tables[channel_id] = context.own
+        memo.served[channel_id] = list(context.served)
+        memo.tables.update({t.channel_id: t for t in context.served})
+        memo.pools.setdefault(channel_id, {(p.pool, p.owner_id): p.value for p in context.pools})
     return memo.tables[channel_id], memo.served[channel_id]
 
 

@@ -17,20 +17,42 @@ async def count_dice(
     private: bool = False,
 ) -> None:
     """Inside the transaction of the roll (or the change, or the reveal) that showed them
-    (a replay records nothing twice): add ``dice`` to the day's counts. A private roll's
-    are kept apart: only its roller's own statistics read them."""
-    rows = [
-        {"day": day, "channel": channel_id, "user": user_id, "system": system, "sides": s, "face": f}
-        | {"private": private, "count": n}
-        for (s, f), n in tally(dice).items()
-    ]
-    await tx.execute_many(
-        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, private, count) "
-        "VALUES (:day, :channel, :user, :system, :sides, :face, :private, :count) "
-        "ON CONFLICT (day, channel_id, user_id, system, sides, face, private) "
-        "DO UPDATE SET count = dice_counts.count + excluded.count",
-        rows,
+    (a replay records nothing twice): add ``dice`` to the day's counts, in one statement
+    however many faces came up (one row a face, the roll's own values shared). A private
+    roll's are kept apart: only its roller's own statistics read them."""
+    faces = tally(dice)
+    if not faces:
+        return
+    shared: dict[str, object] = {
+        "day": day,
+        "channel": channel_id,
+        "user": user_id,
+        "system": system,
+        "private": private,
+    }
+    await tx.execute(face_counts_statement(len(faces)), shared | face_counts_params(faces))
+
+
+def face_counts_statement(rows: int) -> str:
+    """The upsert of ``rows`` faces' counts, one ``VALUES`` row each (``tally`` makes every
+    face appear once, as PostgreSQL requires of the rows one upsert touches)."""
+    values = ", ".join(
+        f"(:day, :channel, :user, :system, :sides{i}, :face{i}, :private, :count{i})" for i in range(rows)
     )
+    return (
+        "INSERT INTO dice_counts (day, channel_id, user_id, system, sides, face, private, count) "
+        f"VALUES {values} "
+        "ON CONFLICT (day, channel_id, user_id, system, sides, face, private) "
+        "DO UPDATE SET count = dice_counts.count + excluded.count"
+    )
+
+
+def face_counts_params(faces: dict[tuple[int, int], int]) -> dict[str, int]:
+    """Each face's size, face and count, numbered as :func:`face_counts_statement` names them."""
+    params: dict[str, int] = {}
+    for i, ((sides, face), count) in enumerate(faces.items()):
+        params |= {f"sides{i}": sides, f"face{i}": face, f"count{i}": count}
+    return params
 
 
 def tally(dice: tuple[tuple[int, int], ...]) -> dict[tuple[int, int], int]:

@@ -125,30 +125,31 @@ class Records(Part):
         ``dice`` (of ``system``) reach the statistics, once, under its roller."""
 
         async def remember(tx: Transaction) -> None:
-            before = await tx.fetch_one(
-                "SELECT message_id, secret FROM records WHERE id = :id", {"id": record_id}
+            # Before the record changes, so its old secret message is still named.
+            revealed = not secret and bool(dice) and await was_secret(tx, record_id)
+            await tx.execute(
+                "UPDATE ledger SET message_id = :message "
+                "WHERE channel_id = (SELECT channel_id FROM records WHERE id = :id) "
+                "AND ((interaction_id = (SELECT interaction_id FROM records WHERE id = :id) "
+                "AND message_id IS NULL) OR (NOT CAST(:secret AS BOOLEAN) "
+                "AND message_id = (SELECT message_id FROM records WHERE id = :id AND secret)))",
+                {"message": message_id, "secret": secret, "id": record_id},
             )
             row = await tx.fetch_one(
                 "UPDATE records SET message_id = :message, secret = :secret WHERE id = :id "
-                "RETURNING channel_id, interaction_id, user_id",
+                "RETURNING channel_id, user_id",
                 {"message": message_id, "secret": secret, "id": record_id},
             )
-            if row is None or before is None:
-                return
-            await tx.execute(
-                "UPDATE ledger SET message_id = :message "
-                "WHERE channel_id = :channel AND interaction_id = :interaction AND message_id IS NULL",
-                {"message": message_id, "channel": row[0], "interaction": row[1]},
-            )
-            if before[1] and not secret:
-                await tx.execute(
-                    "UPDATE ledger SET message_id = :message "
-                    "WHERE channel_id = :channel AND message_id = :secret",
-                    {"message": message_id, "channel": row[0], "secret": before[0]},
-                )
-                await count_dice(tx, self._day(), row[0], row[2], system, dice)
+            if row is not None and revealed:
+                await count_dice(tx, self._day(), row[0], row[1], system, dice)
 
         await self._transact(remember)
+
+
+async def was_secret(tx: Transaction, record_id: int) -> bool:
+    """Whether the record is still secret: a reveal's dice are counted once, by the call
+    that ends its secrecy."""
+    return bool(await tx.fetch_value("SELECT secret FROM records WHERE id = :id", {"id": record_id}))
 
 
 def record_of(row: Row) -> Record:

@@ -60,17 +60,6 @@ class Tables(Part):
     async def set_gm_channel(self, channel_id: int, guild_id: int | None, gm_channel_id: int | None) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_channel_id", gm_channel_id)
 
-    async def tables_seen_from(self, channel_id: int) -> tuple[Table | None, list[Table]]:
-        """In one query: the channel's own table, and the tables it is the GM channel of."""
-        rows = await self._fetchall(
-            "SELECT * FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel "
-            "ORDER BY channel_id",
-            {"channel": channel_id},
-        )
-        tables = [table_of(r) for r in rows]
-        own = next((t for t in tables if t.channel_id == channel_id), None)
-        return own, [t for t in tables if t.gm_channel_id == channel_id]
-
     async def tables_served(self, gm_channel_id: int) -> list[Table]:
         """The tables whose private GM channel this is."""
         rows = await self._fetchall(

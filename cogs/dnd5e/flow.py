@@ -8,7 +8,7 @@ from __future__ import annotations
 import d20
 import discord
 
-from bot import embeds, render, rolls
+from bot import embeds, render, rolls, seen
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
@@ -54,7 +54,9 @@ async def roll_test(
     data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
     record = await rolls.record(bot.store, interaction, table, KIND, data, f"dnd.{kind}", secret=secret)
     lang = lang_for(interaction.locale)
-    holds = await bot.store.pool(table.channel_id, INSPIRATION, interaction.user.id) > 0
+    # The table's pools as this interaction read them (with what its roll wrote): no read.
+    pools = await seen.pools(interaction, table.channel_id)
+    holds = pools.get((INSPIRATION, interaction.user.id), 0) > 0
     embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
     await rolls.post(bot.store, interaction, table, record, embed, view, secret=secret)
 

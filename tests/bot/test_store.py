@@ -22,6 +22,7 @@ from bot.models import (
     SavedRoll,
     SheetRow,
     System,
+    Table,
     TableSettings,
 )
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
@@ -813,3 +814,19 @@ async def test_an_sqlite_transaction_is_one_hop_and_one_that_would_wait_is_rolle
 
     await sqlite_store.db.transact(where)  # type: ignore[attr-defined]
     assert threads != [threading.get_ident()]
+
+
+async def test_a_gm_channels_context_names_the_tables_it_serves_and_its_own_pools_only(store: Store) -> None:
+    """``Store.context`` from a GM channel: no table of its own, the tables it serves (in
+    channel order), and the pools of that channel alone (none), in the same one statement."""
+    gm_channel = 4242
+    for channel in (CHANNEL + 1, CHANNEL):
+        await store.set_gm_channel(channel, 5, gm_channel)
+    await store.apply(op(1, Change("impulso", 3)))
+    context = await store.context(gm_channel, 5)
+    assert context.own is None and context.table == Table(gm_channel, 5)
+    assert context.served == (await store.table(CHANNEL), await store.table(CHANNEL + 1))
+    assert context.pools == ()
+    at_table = await store.context(CHANNEL, 5)
+    assert at_table.own == await store.table(CHANNEL) and at_table.served == ()
+    assert at_table.pools == tuple(await store.pools(CHANNEL))
