@@ -44,7 +44,19 @@ async def test_every_reason_the_load_writes_to_the_ledger_reads_as_a_sentence(tm
 
     h = Harness(tmp_path / "reasons.db", seed=3)
     await h.start()
-    await run_load(h, make_tables(8), rounds=4, batch=8)
+    tables = make_tables(8)
+    await run_load(h, tables, rounds=4, batch=8)
+    # Which rolls make Impulso depends on how the concurrent load interleaves its draws of
+    # the one RNG: one scripted roll at a Dune table saves and spends some, whatever the load did.
+    dune = next(t for t in tables if t.system == "dune")
+    player = dune.players[0]
+    h.script(1, 1)
+    roll = await h.slash(
+        "dune tirada", user=player, channel_id=dune.channel_id, habilidad=6, motivacion=6, dificultad=0
+    )
+    save = next(c for c in roll.messages[0].custom_ids if c.startswith("dune:guardar"))
+    await h.click(roll.messages[0], save, user=player)
+    await h.slash("dune impulso gastar", user=player, channel_id=dune.channel_id)
     await h.close()
     with sqlite3.connect(tmp_path / "reasons.db") as db:
         reasons = {r for (r,) in db.execute("SELECT DISTINCT reason FROM ledger")}

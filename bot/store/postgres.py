@@ -27,20 +27,16 @@ import re
 import secrets
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
 from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
-from bot.store.postgres_follow import Follower, announce
+from bot.store.postgres_follow import Db, Follower, announce
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
 T = TypeVar("T")
-
-# A connection lent by the pool: every statement runs on one.
-Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 # Up to 10 connections a process, opened as the load asks (max_connections must cover every
 # process: docs/escalar.md). No floor: with one, a server that goes away leaves a task

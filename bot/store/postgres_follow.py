@@ -28,14 +28,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TypeAlias
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
 
-if TYPE_CHECKING:
-    from bot.store.postgres import Db
+# A connection lent by the pool: every statement runs on one (the adapter's, and the
+# notification's inside its transaction).
+Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 log = logging.getLogger(__name__)
 
