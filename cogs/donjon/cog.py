@@ -24,11 +24,13 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.forms import open_bare
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
+from bot.sheets.models import DonjonSheet
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
@@ -111,7 +113,7 @@ class Donjon(commands.Cog):
         """Dice as a number, or an Atributo, a Habilidad and an item of the roller's sheet
         (the GM's NPC with ``como``); with no option at all, a form asks them."""
         if typed_nothing(interaction):
-            await forms.open_test(self.bot, interaction)
+            await open_bare(interaction, self.bot.store, forms.DonjonForm, DonjonSheet)
             return
         parts, character = None, None
         if dados is None or como:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import current_table
 from bot.client import Tirada
-from bot.i18n import Lang, lang_for, t
+from bot.forms import form_press
+from bot.i18n import Lang, t
 from bot.panel import (
     TITLE_LIMIT,
     Game,
@@ -22,7 +22,6 @@ from bot.panel import (
     run_command,
     safe,
 )
-from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
 from bot.ui import Modal, parse_int
@@ -127,17 +126,4 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, "fichas.form.donjon.title", name=item.name)
 
 
-async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
-    """``/donjon prueba`` with no options: the Prueba's form, from the roller's active sheet."""
-    table = await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
-    form = DonjonForm(lang_for(interaction.locale), None, of_kind(sheet, DonjonSheet), Roller(None, False))
-    await interaction.response.send_modal(form)
-
-
-async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
-    form = DonjonForm(lang_for(interaction.locale), item, of_kind(sheet, DonjonSheet), who)
-    await interaction.response.send_modal(form)
-
-
-GAME = Game(rollables, press)
+GAME = Game(rollables, form_press(DonjonForm, DonjonSheet))

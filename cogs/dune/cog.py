@@ -25,6 +25,7 @@ from bot.checks import (
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.forms import open_bare
 from bot.hidden import threat_hidden
 from bot.i18n import T, lang_for, options, t
 from bot.models import Change, Operation, Refused, SheetUpdate, Table
@@ -176,7 +177,7 @@ class Dune(commands.Cog):
         rest from the roller's sheet, and a command typed without its skill or drive is
         refused naming what it lacks."""
         if typed_nothing(interaction):
-            await forms.open_test(self.bot, interaction)
+            await open_bare(interaction, self.bot.store, forms.DuneForm, DuneSheet)
             return
         if habilidad is None or motivacion is None:
             raise Refusal(missing_key(habilidad, motivacion))

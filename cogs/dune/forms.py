@@ -9,9 +9,9 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import current_table
 from bot.client import Tirada
-from bot.i18n import Lang, lang_for, t
+from bot.forms import form_press
+from bot.i18n import Lang, t
 from bot.models import SheetRow
 from bot.panel import (
     TITLE_LIMIT,
@@ -26,7 +26,6 @@ from bot.panel import (
     safe,
     ticked,
 )
-from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import DuneSheet, SheetBase
 from bot.store import Store
@@ -181,19 +180,6 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, "fichas.form.dune.title", skill=t(lang, f"fichas.dune.skill.{item.name}"))
 
 
-async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
-    """``/dune tirada`` with no options: the test's form, from the roller's active sheet."""
-    table = await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
-    form = DuneForm(lang_for(interaction.locale), None, of_kind(sheet, DuneSheet), Roller(None, False))
-    await interaction.response.send_modal(form)
-
-
-async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
-    form = DuneForm(lang_for(interaction.locale), item, of_kind(sheet, DuneSheet), who)
-    await interaction.response.send_modal(form)
-
-
 async def status(lang: Lang, store: Store, row: SheetRow) -> str:
     """A player's Determinación: a pool of the player's, not of the sheet (an NPC has none)."""
     if row.npc:
@@ -202,4 +188,4 @@ async def status(lang: Lang, store: Store, row: SheetRow) -> str:
     return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=pools.DETERMINATION_CAP)
 
 
-GAME = Game(rollables, press, status)
+GAME = Game(rollables, form_press(DuneForm, DuneSheet), status)

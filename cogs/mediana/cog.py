@@ -15,12 +15,14 @@ from bot.checks import REASON_LIMIT, current_table, is_gm, reason_option, secret
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
+from bot.forms import open_bare
 from bot.i18n import T, lang_for, options, t
 from bot.models import Table
 from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
+from bot.sheets.models import MedianaSheet
 from cogs.mediana import forms, sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton
@@ -103,7 +105,7 @@ class Mediana(commands.Cog):
         roller's sheet brings its points and its attribute's. With no option at all, a form
         asks the roll from the sheet; typed without its difficulty, it is refused."""
         if typed_nothing(interaction):
-            await forms.open_test(self.bot, interaction)
+            await open_bare(interaction, self.bot.store, forms.MedianaForm, MedianaSheet)
             return
         if dificultad is None:
             raise Refusal("mediana.tirada.missing")

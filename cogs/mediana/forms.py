@@ -8,9 +8,9 @@ from __future__ import annotations
 import discord
 from discord.app_commands import Choice
 
-from bot.checks import current_table
 from bot.client import Tirada
-from bot.i18n import Lang, lang_for, t
+from bot.forms import form_press
+from bot.i18n import Lang, t
 from bot.panel import (
     TITLE_LIMIT,
     Game,
@@ -23,7 +23,6 @@ from bot.panel import (
     run_command,
     safe,
 )
-from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import MedianaSheet, SheetBase
 from bot.ui import Modal, parse_int
@@ -125,17 +124,4 @@ class MedianaForm(Modal):
             )
 
 
-async def open_test(bot: Tirada, interaction: discord.Interaction) -> None:
-    """``/mediana tirada`` with no options: the form, from the roller's active sheet."""
-    table = await current_table(interaction)
-    _, sheet = await access.for_roll(bot.store, table, False, interaction.user.id, None)
-    form = MedianaForm(lang_for(interaction.locale), None, of_kind(sheet, MedianaSheet), Roller(None, False))
-    await interaction.response.send_modal(form)
-
-
-async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
-    form = MedianaForm(lang_for(interaction.locale), item, of_kind(sheet, MedianaSheet), who)
-    await interaction.response.send_modal(form)
-
-
-GAME = Game(rollables, press)
+GAME = Game(rollables, form_press(MedianaForm, MedianaSheet))

@@ -1,0 +1,42 @@
+"""A system's roll form opened from its sheet: by a press on the character panel, or by the
+roll command typed with no options. Apart from ``bot.panel``, which the systems' declarations
+name (a leaf), because opening a form reads the table and the roller's sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from bot.checks import current_table
+from bot.i18n import Lang, lang_for
+from bot.panel import Press, Rollable, Roller
+from bot.sheets import access
+from bot.sheets.models import SheetBase
+from bot.store import Store
+
+# A system's form for one rollable of a sheet (None: the command typed bare, and the form
+# asks what to roll), for whoever rolls.
+Form = Callable[[Lang, Rollable | None, Any, Roller], discord.ui.Modal]
+
+
+def form_press(form: Form, kind: type[SheetBase]) -> Press:
+    """A panel press that opens the system's ``form`` for what was pressed, on the sheet read
+    as its system's ``kind``."""
+
+    async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
+        lang = lang_for(interaction.locale)
+        await interaction.response.send_modal(form(lang, item, access.of_kind(sheet, kind), who))
+
+    return press
+
+
+async def open_bare(
+    interaction: discord.Interaction, store: Store, form: Form, kind: type[SheetBase]
+) -> None:
+    """A roll command typed with no options: its ``form``, from the roller's active sheet."""
+    table = await current_table(interaction)
+    _, sheet = await access.for_roll(store, table, False, interaction.user.id, None)
+    lang = lang_for(interaction.locale)
+    await interaction.response.send_modal(form(lang, None, access.of_kind(sheet, kind), Roller(None, False)))
