@@ -17,6 +17,7 @@ import discord
 
 from bot import seen
 from bot.errors import Refusal
+from bot.i18n import Lang, lang_for
 from bot.models import (
     Applied,
     Change,
@@ -169,6 +170,30 @@ async def post(
     if message_id is not None:
         await store.set_record_message(record.id, message_id, secret=secret)
         seen.remember(interaction, replace(record, message_id=message_id))
+
+
+# A roll's card and its buttons, drawn from the roll as written, in the reader's language.
+Card = Callable[[Lang, Record], tuple[discord.Embed, discord.ui.View | None]]
+
+
+async def publish(
+    store: Store,
+    interaction: discord.Interaction,
+    table: Table,
+    kind: str,
+    data: dict[str, Any],
+    reason: str,
+    card: Card,
+    changes: tuple[Change, ...] = (),
+    *,
+    secret: bool = False,
+) -> Record:
+    """A new roll recorded (:func:`record`) and posted (:func:`post`) with the card drawn
+    from it: what most roll commands do, once."""
+    written = await record(store, interaction, table, kind, data, reason, changes, secret=secret)
+    embed, view = card(lang_for(interaction.locale), written)
+    await post(store, interaction, table, written, embed, view, secret=secret)
+    return written
 
 
 async def load(interaction: discord.Interaction, record_id: int, kind: str) -> Record:

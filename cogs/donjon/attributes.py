@@ -109,17 +109,14 @@ async def roll_attributes(
         "secreta": secret,
         "motivo": motivo,
     }
-    record = await rolls.record(
-        bot.store, interaction, table, ATTRIBUTES_KIND, data, "donjon.atributos", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
+    await rolls.publish(
         bot.store,
         interaction,
         table,
-        record,
-        attributes_embed(lang, data),
-        attributes_view(lang, record),
+        ATTRIBUTES_KIND,
+        data,
+        "donjon.atributos",
+        lambda lang, record: (attributes_embed(lang, record.data), attributes_view(lang, record)),
         secret=secret,
     )
 

@@ -18,7 +18,6 @@ from bot import rolls
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import lang_for
 from bot.models import Change, Record, SheetRow, Table
 from bot.reveal import is_secret
 from bot.sheets import access
@@ -463,17 +462,15 @@ async def contest(
     details = {**details, **effect.details, "motivo": motivo, "secreta": secret}
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + effect.changes
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, posted.to_data(roll), f"donjon.{kind}", changes, secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
+    await rolls.publish(
         bot.store,
         interaction,
         table,
-        record,
-        roll_embed(lang, record),
-        roll_view(lang, record),
+        KIND,
+        posted.to_data(roll),
+        f"donjon.{kind}",
+        lambda lang, record: (roll_embed(lang, record), roll_view(lang, record)),
+        changes,
         secret=secret,
     )
 

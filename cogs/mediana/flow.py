@@ -12,7 +12,7 @@ from bot import embeds, rolls
 from bot.checks import current_table, is_gm, reason
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import lang_for, t
+from bot.i18n import Lang, lang_for, t
 from bot.models import Record, SheetRow, Table
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
@@ -36,6 +36,20 @@ def rank_reasons(base: str, no_skill: bool, hurt: bool) -> list[str]:
     return reasons
 
 
+def test_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    return test_embed(lang, record), test_view(lang, record)
+
+
+def contest_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    """A resolved contest or opposed test: its card with *Repetir*."""
+    return contest_embed(lang, record), contest_view(lang, record)
+
+
+def open_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    """A contest still taking entrants: its card with the buttons to enter and roll."""
+    return contest_embed(lang, record), open_view(lang, record)
+
+
 async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
     """A skill or attribute test from its options (a command's, or a roll's for *Repetir*):
     the rank follows the roller's own state, read now."""
@@ -57,18 +71,8 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
         "motivo": motivo,
     }
     secret = is_secret(interaction, table, options["secreta"])
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        test_embed(lang, record),
-        test_view(lang, record),
-        secret=secret,
+    await rolls.publish(
+        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", test_card, secret=secret
     )
 
 
@@ -110,18 +114,8 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
             entry["name"] = options[f"{prefix}ficha"]
     data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
     secret = is_secret(interaction, table, options["secreta"])
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, "mediana.enfrentada", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        contest_embed(lang, record),
-        contest_view(lang, record),
-        secret=secret,
+    await rolls.publish(
+        bot.store, interaction, table, KIND, data, "mediana.enfrentada", contest_card, secret=secret
     )
 
 
@@ -192,18 +186,8 @@ async def open_contest(interaction: discord.Interaction[Tirada], motivo: str | N
     table = await current_table(interaction)
     secret = is_secret(interaction, table, False)
     data = {"kind": "competicion", "entries": [], "open": True, "motivo": reason(motivo)}
-    record = await rolls.record(
-        bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret
-    )
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store,
-        interaction,
-        table,
-        record,
-        contest_embed(lang, record),
-        open_view(lang, record),
-        secret=secret,
+    await rolls.publish(
+        bot.store, interaction, table, KIND, data, "mediana.competicion", open_card, secret=secret
     )
 
 
@@ -215,10 +199,8 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: Recor
     data = {**record.data, "entries": await roll_entries(bot, table, entries), "settled": False}
     data.pop("rerolls", None)
     secret = is_secret(interaction, table, False)
-    new = await rolls.record(bot.store, interaction, table, KIND, data, "mediana.competicion", secret=secret)
-    lang = lang_for(interaction.locale)
-    await rolls.post(
-        bot.store, interaction, table, new, contest_embed(lang, new), contest_view(lang, new), secret=secret
+    await rolls.publish(
+        bot.store, interaction, table, KIND, data, "mediana.competicion", contest_card, secret=secret
     )
 
 
