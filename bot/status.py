@@ -5,6 +5,8 @@ Kept apart from the mesa cog as each system keeps its renders apart from its com
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import discord
 
 from bot import embeds, systems
@@ -12,7 +14,7 @@ from bot.errors import pool_name
 from bot.hidden import hidden_pools
 from bot.i18n import Lang, t
 from bot.kinds import SHEET_POOLS
-from bot.models import PoolValue, Table
+from bot.models import Table
 
 # Players listed in the status, at most: some forty short lines, well inside an embed.
 STATUS_PLAYERS = 40
@@ -64,9 +66,12 @@ def player_lines(
     return lines
 
 
-def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[int]) -> discord.Embed:
+def table_embed(
+    lang: Lang, table: Table, pools: Mapping[tuple[str, int], int], players: list[int]
+) -> discord.Embed:
     """The whole table at a glance: system, GM, the system's own fields (the Donjon level),
-    every pool of the system (zeros included) and every player's own pools."""
+    every pool of the system (zeros included) and every player's own pools (``pools``: each
+    value by pool and owner, as the interaction read them)."""
     declaration = systems.declared(table.system)
     embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
     system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
@@ -78,7 +83,7 @@ def table_embed(lang: Lang, table: Table, pools: list[PoolValue], players: list[
     for name, value in declaration.status(lang, table) if declaration and declaration.status else ():
         embeds.field(embed, name, value)
     # A character sheet's pools are read on the sheet (their owner is the sheet, not a player).
-    values = {(p.pool, p.owner_id): p.value for p in pools if p.pool not in SHEET_POOLS}
+    values = {(pool, owner): value for (pool, owner), value in pools.items() if pool not in SHEET_POOLS}
     hidden = hidden_pools(table)
     pool_text = "\n".join(table_pool_lines(lang, declaration, values, hidden))
     embeds.field(embed, t(lang, "mesa.estado.pools"), pool_text, inline=False)

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.ext import commands
 
-from bot import cronica, embeds, rolls, systems
+from bot import cronica, embeds, rolls, seen, systems
 from bot.checks import (
     answer_gm,
     can_manage,
@@ -241,9 +241,9 @@ class Mesa(commands.Cog):
     @table_option
     async def estado(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
         table = await current_table(interaction, mesa)
-        store = self.bot.store
-        pools = await store.pools(table.channel_id)
-        players = await store.players(table.channel_id, not_players=sheet_pools())
+        # The pools came with the table, in the interaction's one read (bot.seen).
+        pools = await seen.pools(interaction, table.channel_id)
+        players = await self.bot.store.players(table.channel_id, not_players=sheet_pools())
         await send(interaction, embed=table_embed(lang_for(interaction.locale), table, pools, players))
 
     @mesa.command(name=T("mesa.sistema"), description=T("mesa.sistema.desc"))

@@ -94,10 +94,11 @@ async def test_the_command_surface_is_spanish_with_valid_english(harness: Harnes
 async def test_an_unexpected_error_answers_with_a_reference_that_is_logged(
     harness: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    async def broken(self: SqlStore, channel_id: int) -> list[Any]:
+    async def broken(self: SqlStore, channel_id: int, **_: Any) -> list[Any]:
         raise RuntimeError("disco roto")
 
-    monkeypatch.setattr(SqlStore, "pools", broken)
+    # /mesa estado's own read after the interaction's context: its players.
+    monkeypatch.setattr(SqlStore, "players", broken)
     with caplog.at_level(logging.ERROR):
         reply = await harness.slash("mesa estado")
     assert reply.ephemeral
