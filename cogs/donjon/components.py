@@ -1,5 +1,6 @@
 """The Ley de los Éxitos panel: its buttons, menu and form (DynamicItems whose custom_id
-carries the roll id, so the panel survives restarts) and the decisions they apply."""
+carries the roll id, so the panel survives restarts) and the decisions they apply; then
+the narration, a Components V2 message with a *Narrado* beside each fact."""
 
 from __future__ import annotations
 

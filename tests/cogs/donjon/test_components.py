@@ -1,5 +1,6 @@
-"""The narration of the Ley de los Éxitos as the end-to-end fake Discord judges it: the
-message discord.py renders from ``narration_view`` at its bounds, posted then edited."""
+"""Tests of ``cogs.donjon.components``: the narration of the Ley de los Éxitos as the
+end-to-end fake Discord judges it, the message discord.py renders from ``narration_view``
+at its bounds, posted then edited (the harness judges the rest, in test_cog.py)."""
 
 from collections.abc import AsyncIterator
 from typing import Any
