@@ -269,6 +269,8 @@ class Record:
     # Whether its embed shows the odds line: its table's setting, which ``rolls.load`` (every
     # roll is loaded before it is drawn) copies here so that renders receive it explicitly.
     shows_odds: bool = True
+    # A secret roll not yet revealed (``records.secret``): nothing of it may reach the table.
+    secret: bool = False
 
 
 @dataclass(frozen=True)

@@ -148,7 +148,9 @@ async def record_applied(
     assert outcome.record_id is not None
     if outcome.replayed:
         return await load(interaction, outcome.record_id, kind), outcome
-    written = Record(outcome.record_id, table.channel_id, interaction.user.id, kind, seen.stored(data))
+    written = Record(
+        outcome.record_id, table.channel_id, interaction.user.id, kind, seen.stored(data), secret=secret
+    )
     seen.remember(interaction, written)
     return replace(written, shows_odds=table.settings.roll_odds), outcome
 

@@ -30,6 +30,7 @@ from typing import Any
 import pytest
 
 from tests.cogs.ficha.test_cog import imported
+from tests.support.discord_schema import walk
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -40,8 +41,11 @@ MENTION = r"(<@\d+>)"
 
 
 def text_of(data: dict[str, Any]) -> str:
-    """All visible text of a message, as Reply.text reads the first one."""
+    """All visible text of a message, as Reply.text reads the first one (a Components V2
+    message's Text Displays, in reading order, included)."""
     parts = [data.get("content") or ""]
+    texts = walk(data.get("components") or [], ())
+    parts += [c.get("content") or "" for _, c in texts if c.get("type") == 10]
     for embed in data.get("embeds", []):
         parts += [embed.get("title", ""), embed.get("description", "")]
         for f in embed.get("fields", []):
@@ -546,6 +550,20 @@ async def donjon_replayed_press(play: Play) -> None:
     assert await h.pool("dados", PLAYER.id) == 1
 
 
+async def donjon_narrated(play: Play) -> None:
+    """Facts told and narrated one by one on the V2 narration: nothing booked, nothing said."""
+    h = play.harness
+    h.script(20, 20, 1, 1)
+    roll = await play.slash("donjon prueba", dados=2, contra=2)
+    await play.click(roll.message, custom_id(roll.message, "donjon:ley:dado"))
+    form = await play.click(roll.message, custom_id(roll.message, "donjon:ley:hecho"))
+    told = await play.checking(
+        h.submit(form.modal_id, {"hecho": "La puerta cede"}, message=h.current(roll.message))
+    )
+    narration = told.messages[-1]
+    await play.click(narration, custom_id(narration, "donjon:narrado:"), user=GM)
+
+
 async def donjon_quiet(play: Play) -> None:
     """Tests that book nothing announce nothing: a plain test, the attributes, the panels."""
     h = play.harness
@@ -702,6 +720,7 @@ CASES = [
     case("donjon", True, donjon_damage),
     case("donjon", True, donjon_sheet_gone),
     case("donjon", False, donjon_replayed_press),
+    case("donjon", False, donjon_narrated),
     case("donjon", False, donjon_quiet),
     case("donjon", True, donjon_quiet),
     case("dune", False, dune_pools),
@@ -768,3 +787,11 @@ def test_the_readers_read_what_the_cards_write() -> None:
     }
     assert dnd_changes("Lía Brezo recibe 7 de daño.\nPG 38 → 31 de 38") == {("PG", "Lía Brezo"): -7}
     assert mediana_changes("Maese Tobías: 18 → **15**/18 PV · en pie") == {("PV", "Maese Tobías"): -3}
+
+
+def test_the_reader_reads_a_components_v2_message() -> None:
+    """A V2 message has no embeds: its words are its Text Displays, nested as they come."""
+    banked = {"type": 10, "content": "🎲 Dado guardado para <@1>."}
+    section = {"type": 9, "components": [banked], "accessory": {"type": 2, "custom_id": "x"}}
+    message = {"flags": 1 << 15, "components": [{"type": 17, "components": [section]}]}
+    assert donjon_changes(text_of(message)) == {("dados", "<@1>"): 1}

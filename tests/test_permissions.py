@@ -756,6 +756,7 @@ def test_every_button_is_in_the_matrix() -> None:
         donjon.LawButton,
         donjon.FriendSelect,
         donjon.NarratedButton,
+        donjon.FactNarratedButton,
         dnd5e.PassSelect,
         donjon_combat.CombatButton,
         donjon_combat.RemoveSelect,

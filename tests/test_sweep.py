@@ -338,6 +338,7 @@ async def sweep_small_panel(sweep: Sweep, system: str) -> None:
     assert record is not None
     law = donjon_posted.from_data(record.data).law
     assert law is not None and law.narrated and RIVAL.id in law.banked
+    await sweep_old_narration(sweep, reply.message.channel_id, record.id)
 
 
 async def with_sheet(sweep: Sweep, system: str) -> str:
@@ -430,3 +431,13 @@ def unreached(h: Harness, pressed: list[str]) -> list[str]:
         for pattern, cls in templates.items()
         if not any(pattern.fullmatch(custom_id) for custom_id in pressed)
     )
+
+
+async def sweep_old_narration(sweep: Sweep, channel_id: int, record_id: int) -> None:
+    """A narration as it was posted before each fact had its own *Narrado* (an embed, one
+    button for every fact), pressed once the facts are narrated: its button still answers."""
+    button = {"type": 2, "style": 3, "label": "Narrado", "custom_id": f"donjon:narrado:{record_id}"}
+    data = {"embeds": [{"title": "Hechos para narrar"}], "components": [{"type": 1, "components": [button]}]}
+    old = sweep.h.discord.earlier(channel_id, data)
+    sweep.mark(old, button["custom_id"])
+    await sweep.press(old, button)

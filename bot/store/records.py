@@ -162,4 +162,5 @@ def record_of(row: Row) -> Record:
         json.loads(row["data"]),
         row["version"],
         row["message_id"],
+        secret=bool(row["secret"]),
     )

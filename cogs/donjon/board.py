@@ -34,7 +34,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     pending = []
     for record in await store.records(table.channel_id, KIND, limit=200):
         law = posted.from_data(record.data).law
-        if law is not None and law.facts and not law.narrated:
+        if law is not None and law.pending and not record.secret:
             pending.append(law)
     if not pending:
         return
@@ -49,7 +49,8 @@ def bank_line(lang: Lang, pool: str, owner: int, value: int) -> str:
 
 
 def fact_line(lang: Lang, law: donjon_law.Law) -> str:
-    facts = " · ".join(escape_markdown(embeds.clip(f.text, FACT_SHOWN)) for f in law.facts)
+    """The facts of one test still waiting to be narrated."""
+    facts = " · ".join(escape_markdown(embeds.clip(law.facts[i].text, FACT_SHOWN)) for i in law.pending)
     if law.narrator_id:
         return t(lang, "board.donjon.fact", narrator=law.narrator_id, facts=facts)
     return t(lang, "board.donjon.fact_gm", facts=facts)

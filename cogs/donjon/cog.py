@@ -33,7 +33,7 @@ from bot.sheets import access
 from bot.sheets.models import DonjonSheet
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
-from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
+from cogs.donjon.components import FactNarratedButton, FriendSelect, LawButton, NarratedButton
 from cogs.donjon.state import (
     ATTRIBUTES_KIND,
     BANK,
@@ -79,12 +79,16 @@ class Donjon(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.repeaters[KIND] = flow.repeat
         self.bot.repeaters[ATTRIBUTES_KIND] = attributes.reroll
-        self.bot.add_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
+        self.bot.add_dynamic_items(
+            LawButton, FriendSelect, NarratedButton, FactNarratedButton, CombatButton, RemoveSelect
+        )
 
     async def cog_unload(self) -> None:
         self.bot.repeaters.pop(KIND, None)
         self.bot.repeaters.pop(ATTRIBUTES_KIND, None)
-        self.bot.remove_dynamic_items(LawButton, FriendSelect, NarratedButton, CombatButton, RemoveSelect)
+        self.bot.remove_dynamic_items(
+            LawButton, FriendSelect, NarratedButton, FactNarratedButton, CombatButton, RemoveSelect
+        )
 
     # -- tests with the Ley de los Éxitos ----------------------------------------------------
 
@@ -459,13 +463,13 @@ class Donjon(commands.Cog):
         pending = []
         for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
             law = posted.from_data(record.data).law
-            if law is not None and law.facts and not law.narrated:
+            if law is not None and law.pending and not record.secret:
                 pending.append((record, law))
         embed = embeds.card(t(lang, "donjon.hechos.title"))
         if not pending:
             embed.description = t(lang, "donjon.hechos.none")
         for record, law in reversed(pending[:20]):
-            facts = "\n".join(f"• {discord.utils.escape_markdown(f.text)}" for f in law.facts)
+            facts = "\n".join(f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending)
             name = t(lang, "donjon.hechos.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
             embeds.field(embed, name, facts, inline=False)
         await send(interaction, embed=embed)

@@ -1,5 +1,6 @@
 """The Ley de los Éxitos panel: its buttons, menu and form (DynamicItems whose custom_id
-carries the roll id, so the panel survives restarts) and the decisions they apply."""
+carries the roll id, so the panel survives restarts) and the decisions they apply; then
+the narration, a Components V2 message with a *Narrado* beside each fact."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import discord
 
 from bot import embeds, repeat
-from bot.checks import is_gm, table_of
+from bot.checks import in_gm_channel, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
@@ -19,11 +20,16 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, selected
-from cogs.donjon.render import narration_embed, roll_embed
+from cogs.donjon.render import fact_line, narration_embed, narration_header, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import law as donjon_law
 from rules.donjon import posted
 from rules.donjon.law import Law
+
+# The facts a narration shows at once. Each waiting one is three of the 40 components a V2
+# message may hold (its section, its text, its button) and up to ~410 of its 4,000
+# characters (200 whose every character markdown escapes): nine stay within both.
+FACTS_SHOWN = 9
 
 
 def roll_view(lang: Lang, record: Record) -> discord.ui.View:
@@ -57,10 +63,15 @@ async def load_law(interaction: discord.Interaction, record_id: int) -> tuple[Re
     """A Donjon test whose Ley de los Éxitos is still open, or a refusal: its buttons act
     on nothing else."""
     record = await load(interaction, record_id, KIND)
+    return record, law_of(record)
+
+
+def law_of(record: Record) -> Law:
+    """The Ley de los Éxitos of a Donjon test, or a refusal (a test it does not apply to)."""
     law = posted.from_data(record.data).law
     if law is None:
         raise Refusal("error.roll_gone")
-    return record, law
+    return law
 
 
 async def allocate(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
@@ -76,22 +87,76 @@ async def allocate(interaction: discord.Interaction[Tirada], record_id: int, cha
 
 
 async def narrate_when_allocated(interaction: discord.Interaction, lang: Lang, record: Record) -> None:
-    """Once the last success is spent, the facts go to the narrator."""
+    """Once the last success is spent, the facts go to the narrator: in a new message, so it
+    is born Components V2 (docs/decisiones.md, "Narración de la Ley de los Éxitos"). A
+    secret roll's stay where the secret is (the GM channel, or the GM privately) until its
+    reveal: the table reads them on the revealed card."""
     law = posted.from_data(record.data).law
-    if law is not None and law.allocated and law.facts:
-        await post_narration(interaction, lang, record, law)
+    if law is None or not law.allocated or not law.facts:
+        return
+    view = narration_view(lang, record.id, law)
+    if record.secret:
+        table = await table_of(interaction, record)
+        await send(
+            interaction,
+            view=view,
+            allowed_mentions=discord.AllowedMentions.none(),
+            ephemeral=not in_gm_channel(table, interaction),
+        )
+        return
+    await send(interaction, view=view, allowed_mentions=narrator_mentions(law))
 
 
-async def post_narration(interaction: discord.Interaction, lang: Lang, record: Record, law: Law) -> None:
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        NarratedButton(record.id, "narrado", t(lang, "donjon.button.narrado"), discord.ButtonStyle.success)
-    )
+def narrator_mentions(law: Law) -> discord.AllowedMentions:
+    """The narration may ping the narrator and nobody else: a fact's text is the player's."""
     narrator = law.narrator_id
-    mentions = discord.AllowedMentions(
-        users=[discord.Object(narrator)] if narrator else False, roles=False, everyone=False
+    users: list[discord.abc.Snowflake] | bool = [discord.Object(narrator)] if narrator else False
+    return discord.AllowedMentions(users=users, roles=False, everyone=False)
+
+
+def narration_window(law: Law) -> range:
+    """The facts a narration shows: :data:`FACTS_SHOWN` of them, from the first one still
+    waiting (those before are narrated), or the last ones when fewer are left."""
+    first = law.pending[0] if law.pending else 0
+    start = min(first, max(0, len(law.facts) - FACTS_SHOWN))
+    return range(start, min(start + FACTS_SHOWN, len(law.facts)))
+
+
+def narration_view(lang: Lang, record_id: int, law: Law) -> discord.ui.LayoutView:
+    """The facts to narrate, each with its *Narrado* beside it; a narrated one is shown
+    done, and once all are the message says so and has no button left."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay(narration_header(lang, law))
     )
-    await interaction.followup.send(embed=narration_embed(lang, record), view=view, allowed_mentions=mentions)
+    shown = narration_window(law)
+    if shown.start:
+        container.add_item(discord.ui.TextDisplay(t(lang, "donjon.narrate.earlier", n=shown.start)))
+    label = t(lang, "donjon.button.narrado")
+    for position in shown:
+        fact = law.facts[position]
+        line = fact_line(lang, position + 1, fact)
+        if fact.narrated:
+            container.add_item(discord.ui.TextDisplay(t(lang, "donjon.narrate.fact_done", fact=line)))
+        else:
+            container.add_item(
+                discord.ui.Section(line, accessory=FactNarratedButton(record_id, position + 1, label))
+            )
+    later = len(law.facts) - shown.stop
+    if later:
+        container.add_item(discord.ui.TextDisplay(t(lang, "donjon.narrate.later", n=later)))
+    if law.narrated:
+        container.add_item(discord.ui.TextDisplay(t(lang, "donjon.narrate.done")))
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(container)
+    view.stop()  # made of DynamicItems: rendered, never kept (bot.delivery.plain_components)
+    return view
+
+
+async def check_narrator(interaction: discord.Interaction, record: Record, law: Law) -> None:
+    """Only the one who must narrate marks the facts narrated, or whoever runs the table."""
+    table = await table_of(interaction, record)
+    if interaction.user.id != law.narrator_id and not is_gm(table, interaction):
+        raise Refusal("donjon.not_narrator")
 
 
 def law_decision(record: Record, step: Any, reason: str, changes: tuple[Change, ...] = ()) -> Decision:
@@ -210,23 +275,62 @@ class FriendSelect(
 
 
 class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<record>[0-9]{1,18})"):
+    """The one *Narrado* of a narration posted as an embed, before each fact had its own:
+    those messages are still in the channels, and their button narrates what is left."""
+
     prefix = "donjon"
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record, law = await load_law(interaction, self.record_id)
-        table = await table_of(interaction, record)
-        narrator_ok = interaction.user.id == law.narrator_id or (
-            law.narrator_id in (None, GM) and is_gm(table, interaction)
-        )
-        if not (narrator_ok or is_gm(table, interaction)):
-            raise Refusal("donjon.not_narrator")
+        await check_narrator(interaction, record, law)
         record, _ = await act(
             bot.store,
             interaction,
             self.record_id,
             KIND,
-            lambda r: law_decision(r, donjon_law.mark_narrated, "donjon.narrated"),
+            lambda r: law_decision(r, donjon_law.mark_all_narrated, "donjon.narrated"),
         )
         await update(interaction, embed=narration_embed(lang, record), view=None)
+
+
+class FactNarratedButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"donjon:narrado:(?P<record>[0-9]{1,18}):(?P<fact>[0-9]{1,3})",
+):
+    """*Narrado* beside one fact: the narrator (or the GM) has used it. The fact's number
+    is in the ``custom_id``, so a second press or a replay finds it narrated and changes
+    nothing; the message is drawn again from the roll as stored."""
+
+    def __init__(self, record_id: int, fact: int, label: str = "") -> None:
+        custom_id = f"donjon:narrado:{record_id}:{fact}"
+        style = discord.ButtonStyle.success
+        super().__init__(discord.ui.Button(label=label or str(fact), style=style, custom_id=custom_id))
+        self.record_id, self.fact = record_id, fact
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> FactNarratedButton:
+        return cls(int(match["record"]), int(match["fact"]))
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        bot = interaction.client
+        lang = lang_for(interaction.locale)
+        record, law = await load_law(interaction, self.record_id)
+        await check_narrator(interaction, record, law)
+        position = self.fact - 1
+
+        def narrate(current: Record) -> Decision:
+            return law_decision(
+                current, lambda law_: donjon_law.mark_narrated(law_, position), "donjon.narrated"
+            )
+
+        record, _ = await act(bot.store, interaction, self.record_id, KIND, narrate)
+        # Not bot.delivery.update: its "Revelar" keeper reads messages as classic views.
+        await interaction.response.edit_message(
+            view=narration_view(lang, record.id, law_of(record)),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )

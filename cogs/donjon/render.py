@@ -14,7 +14,7 @@ from cogs.donjon.state import GM, who
 from rules.dice import Die
 from rules.donjon import expenses, posted
 from rules.donjon.contest import Contest
-from rules.donjon.law import Law
+from rules.donjon.law import Fact, Law
 from rules.donjon.posted import DonjonRoll
 
 # -- rendering ----------------------------------------------------------------------------
@@ -186,7 +186,7 @@ def law_text(lang: Lang, law: Law) -> str:
         t(lang, "donjon.law.left", left=law.left, successes=law.successes, winner=who(lang, law.winner_id))
     ]
     for number, fact in enumerate(law.facts, start=1):
-        lines.append(t(lang, "donjon.law.fact", n=number, text=discord.utils.escape_markdown(fact.text)))
+        lines.append(fact_line(lang, number, fact))
     for owner in law.banked:
         lines.append(t(lang, "donjon.law.banked", owner=who(lang, owner)))
     if law.allocated:
@@ -195,13 +195,23 @@ def law_text(lang: Lang, law: Law) -> str:
     return "\n".join(lines)
 
 
+def fact_line(lang: Lang, n: int, fact: Fact) -> str:
+    """ "2. Está en la pared norte": the player's words, their markdown shown as typed."""
+    return t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(fact.text))
+
+
+def narration_header(lang: Lang, law: Law) -> str:
+    """The narration's title and who narrates with these facts."""
+    narrator = who(lang, law.narrator_id or GM)
+    return f"### {t(lang, 'donjon.narrate.title')}\n{t(lang, 'donjon.narrate.who', narrator=narrator)}"
+
+
 def narration_embed(lang: Lang, record: Record) -> discord.Embed:
+    """A narration as it was posted before each fact had its own *Narrado* (an embed, which
+    stays one: docs/decisiones.md, "Components V2: dónde y por qué")."""
     law = posted.from_data(record.data).law
     assert law is not None
-    facts = "\n".join(
-        t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(f.text))
-        for n, f in enumerate(law.facts, 1)
-    )
+    facts = "\n".join(fact_line(lang, n, f) for n, f in enumerate(law.facts, 1))
     narrator = who(lang, law.narrator_id or GM)
     body = facts or t(lang, "donjon.narrate.no_facts")
     embed = embeds.card(

@@ -14,6 +14,7 @@ from cogs.donjon import board
 from cogs.donjon.forms import GAME
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
 from rules.donjon import attributes, contest, posted
+from rules.donjon.law import Law
 
 NAME = "donjon"
 
@@ -26,15 +27,14 @@ def read(lang: Lang, data: dict[str, Any]) -> Reading:
     faces = tuple((test.sides, v) for v in (*test.a, *test.b))
     winner = test.winner
     verdict = None if winner is None else ("cronica.won_a" if winner == "a" else "cronica.won_b")
-    return Reading(NAME, f"{list(test.a)} / {list(test.b)}", verdict, faces, narrated(data))
+    return Reading(NAME, f"{list(test.a)} / {list(test.b)}", verdict, faces, narrated(roll.law))
 
 
-def narrated(data: dict[str, Any]) -> tuple[tuple[int, str], ...]:
-    """The facts of a test's law once narrated (author, text), as stored."""
-    law = data.get("law")
-    if not isinstance(law, dict) or not law.get("narrated"):
+def narrated(law: Law | None) -> tuple[tuple[int, str], ...]:
+    """The facts of a test's law the narrator has used (author, text), in order."""
+    if law is None:
         return ()
-    return tuple((int(author), " ".join(str(text).split())) for author, text in law.get("facts", ()))
+    return tuple((fact.author, fact.text) for fact in law.facts if fact.narrated)
 
 
 def read_attributes(lang: Lang, data: dict[str, Any]) -> Reading:

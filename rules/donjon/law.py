@@ -13,8 +13,12 @@ FACT_LIMIT = 200
 
 @dataclass(frozen=True)
 class Fact:
+    """A fact the winner told, and whether the narrator has used it yet ("el DJ los utiliza
+    para narrar el resultado de la acción, asegurándose de utilizar todos los hechos")."""
+
     author: int
     text: str
+    narrated: bool = False
 
 
 @dataclass(frozen=True)
@@ -22,7 +26,8 @@ class Law:
     """The winner's successes being spent: "1 éxito = 1 hecho o 1 dado".
 
     ``banked`` holds the owner of each bonus die saved (the winner, or a friend). When
-    nothing is left, the facts go to ``narrator``, who marks them narrated.
+    nothing is left, the facts go to ``narrator``, who marks each one narrated as it is
+    used.
     """
 
     winner_id: int
@@ -30,7 +35,6 @@ class Law:
     successes: int
     facts: tuple[Fact, ...] = ()
     banked: tuple[int, ...] = ()
-    narrated: bool = False
 
     @property
     def left(self) -> int:
@@ -39,6 +43,16 @@ class Law:
     @property
     def allocated(self) -> bool:
         return self.left == 0
+
+    @property
+    def pending(self) -> tuple[int, ...]:
+        """The positions of the facts the narrator has not used yet."""
+        return tuple(i for i, fact in enumerate(self.facts) if not fact.narrated)
+
+    @property
+    def narrated(self) -> bool:
+        """Whether there were facts and every one has been narrated."""
+        return bool(self.facts) and not self.pending
 
 
 def clean_fact(text: str) -> str:
@@ -63,12 +77,31 @@ def bank(law: Law, owner: int) -> Law:
     return replace(law, banked=(*law.banked, owner))
 
 
-def mark_narrated(law: Law) -> Law:
+def mark_narrated(law: Law, position: int) -> Law:
+    """The fact at ``position`` (from 0) used in the narration; the others wait for theirs.
+    Marked once: a second press finds it narrated and changes nothing."""
+    _all_told(law)
+    if not 0 <= position < len(law.facts):
+        raise RuleError("donjon.no_such_fact", n=position + 1)
+    if law.facts[position].narrated:
+        raise RuleError("donjon.fact_already_narrated", n=position + 1)
+    facts = tuple(replace(f, narrated=True) if i == position else f for i, f in enumerate(law.facts))
+    return replace(law, facts=facts)
+
+
+def mark_all_narrated(law: Law) -> Law:
+    """Every fact still waiting, narrated at once: the one button of a narration posted
+    before each fact had its own."""
+    _all_told(law)
+    if not law.pending:
+        raise RuleError("donjon.already_narrated")
+    return replace(law, facts=tuple(replace(f, narrated=True) for f in law.facts))
+
+
+def _all_told(law: Law) -> None:
+    """The narrator narrates once every success is spent, not before."""
     if not law.allocated:
         raise RuleError("donjon.not_allocated", left=law.left)
-    if law.narrated:
-        raise RuleError("donjon.already_narrated")
-    return replace(law, narrated=True)
 
 
 def _has_success_left(law: Law) -> None:

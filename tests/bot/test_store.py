@@ -830,3 +830,17 @@ async def test_a_gm_channels_context_names_the_tables_it_serves_and_its_own_pool
     at_table = await store.context(CHANNEL, 5)
     assert at_table.own == await store.table(CHANNEL) and at_table.served == ()
     assert at_table.pools == tuple(await store.pools(CHANNEL))
+
+
+async def test_a_record_says_whether_it_is_still_secret(store: Store) -> None:
+    """What buttons read of a secret roll (Donjon's facts stay with the GM until its reveal):
+    secret from its first write, to a button changing it, until the reveal posts it."""
+    made = await store.apply(
+        Operation(CHANNEL, 1, 7, "tirar", new_record=NewRecord(7, "tirar", {}, secret=True))
+    )
+    assert isinstance(made, Applied) and made.record_id is not None
+    await store.set_record_message(made.record_id, 55, secret=True)
+    await store.apply(Operation(CHANNEL, 2, 7, "tirar", record_update=RecordUpdate(made.record_id, 0, {})))
+    assert [r.secret for r in await store.records(CHANNEL, "tirar")] == [True]
+    await store.set_record_message(made.record_id, 99)
+    assert (await store.record(made.record_id) or pytest.fail("gone")).secret is False

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 
+from bot.models import Record
+from cogs.donjon import board
+from rules.donjon import posted
+from rules.donjon.law import Law
+from tests.support.discord_schema import COMPONENTS_V2, walk
 from tests.support.harness import Harness, Message, Reply
-from tests.support.payloads import GM, OTHER, PLAYER, User
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
 
 # The book's second example: the player wins with four successes (two tied pairs).
 PLAYER_WINS = [3, 11, 12, 13, 15, 5, 8, 10, 13, 15]
@@ -34,6 +40,11 @@ async def fact(h: Harness, panel: Message, text: str, user: User = PLAYER, local
     return await h.submit(
         opened.modal_id, {"hecho": text}, user=user, locale=locale, message=h.current(panel)
     )
+
+
+def shown(message: Message) -> str:
+    """The text a Components V2 message shows: its Text Displays, in reading order."""
+    return "\n".join(c["content"] for _, c in walk(message.data.get("components", []), ()) if c["type"] == 10)
 
 
 async def test_a_test_shows_both_pools_ties_and_successes(table: Harness) -> None:
@@ -91,16 +102,26 @@ async def test_the_winner_allocates_facts_and_dice_and_the_gm_gets_the_facts(tab
     assert await table.pool("dados", PLAYER.id) == 1
     assert table.current(panel).custom_ids == ["rep:repetir:1"]
     narration = last.messages[-1]
-    assert narration.custom_ids == ["donjon:narrado:1"]
-    body = str(narration.data["embeds"][0])
+    assert narration.data["flags"] & COMPONENTS_V2
+    assert narration.custom_ids == ["donjon:narrado:1:1", "donjon:narrado:1:2", "donjon:narrado:1:3"]
+    body = shown(narration)
     assert "1. Hay una llave en la cerradura" in body
     assert "3. La puerta tiene una inscripción demoníaca" in body
     pending = await table.slash("donjon hechos")
     assert "Prueba #1 · narra el DJ" in pending.text
-    refused = await table.click(narration, "donjon:narrado:1", user=OTHER)
+    refused = await table.click(narration, "donjon:narrado:1:2", user=OTHER)
     assert refused.ephemeral
-    done = await table.click(narration, "donjon:narrado:1", user=GM)
-    assert "Narrado ✓" in str(done.data)
+    assert "Solo quien debe narrar" in refused.text
+    second = await table.click(narration, "donjon:narrado:1:2", user=GM)
+    assert table.current(narration).custom_ids == ["donjon:narrado:1:1", "donjon:narrado:1:3"]
+    assert "~~2. Está en la pared norte~~ ✓ narrado" in second.text
+    assert "Narrado ✓" not in second.text
+    left = (await table.slash("donjon hechos")).text
+    assert "Hay una llave" in left and "pared norte" not in left
+    await table.click(table.current(narration), "donjon:narrado:1:1", user=GM)
+    done = await table.click(table.current(narration), "donjon:narrado:1:3", user=GM)
+    assert table.current(narration).custom_ids == []
+    assert "Narrado ✓" in done.text
     assert "No hay hechos pendientes" in (await table.slash("donjon hechos")).text
 
 
@@ -115,8 +136,10 @@ async def test_when_the_gm_wins_the_gm_allocates_and_the_player_narrates(table: 
     assert await table.pool("dados_dj") == 1
     narration = last.messages[-1]
     assert narration.data["allowed_mentions"] == {"parse": [], "users": [PLAYER.id]}
-    done = await table.click(narration, "donjon:narrado:1")
-    assert "Narrado ✓" in str(done.data)
+    assert f"<@{PLAYER.id}>, narra el resultado" in shown(narration)
+    done = await table.click(narration, "donjon:narrado:1:1")
+    assert "Narrado ✓" in done.text
+    assert done.callback.payload["data"]["allowed_mentions"] == {"parse": []}
 
 
 async def test_a_fact_over_200_characters_is_refused(table: Harness) -> None:
@@ -333,3 +356,174 @@ async def test_attributes(table: Harness) -> None:
         "donjon puntos", virilidad=6, cerebralidad=6, discernimiento=6, celeridad=5, aguante=3, sociabilidad=2
     )
     assert "El reparto suma 28; debe sumar exactamente 21." in bad.text
+
+
+async def told(h: Harness, *texts: str, user: User = PLAYER, locale: str = "es-ES") -> Message:
+    """A test the player wins with one success per fact, every one told: its narration."""
+    wins = [20] * len(texts) + [1] * len(texts)
+    panel = (await contest(h, wins, user=user, dados=len(texts), contra=len(texts), locale=locale)).message
+    last = None
+    for text in texts:
+        last = await fact(h, panel, text, user=user, locale=locale)
+    assert last is not None
+    return last.messages[-1]
+
+
+async def stored(h: Harness, record_id: int = 1) -> Record:
+    assert h.bot is not None
+    record = await h.bot.store.record(record_id)
+    assert record is not None
+    return record
+
+
+async def law_of(h: Harness, record_id: int = 1) -> Law:
+    law = posted.from_data((await stored(h, record_id)).data).law
+    assert law is not None
+    return law
+
+
+async def version_of(h: Harness, record_id: int = 1) -> int:
+    return (await stored(h, record_id)).version
+
+
+async def test_a_double_click_or_a_replay_on_a_fact_narrates_it_once(table: Harness) -> None:
+    narration = await told(table, "Azar cae", "Ratas saltan de la basura")
+    first, second = await asyncio.gather(
+        table.click(narration, "donjon:narrado:1:2", user=GM),
+        table.click(narration, "donjon:narrado:1:2", user=GM),
+    )
+    assert sorted([first.ephemeral, second.ephemeral]) == [False, True]
+    refused = first if first.ephemeral else second
+    assert "El hecho 2 ya está narrado." in refused.text
+    assert (await law_of(table)).pending == (0,)
+    version = await version_of(table)
+    press = {"custom_id": "donjon:narrado:1:1", "component_type": 2}
+    where = {"user": GM, "locale": "es-ES", "channel_id": CHANNEL_ID, "interaction_id": 777}
+    await table.dispatch(3, press, message=table.current(narration), **where)
+    await table.dispatch(3, press, message=table.current(narration), **where)
+    assert (await law_of(table)).narrated
+    assert await version_of(table) == version + 1
+    await table.assert_ledger_matches()
+
+
+async def test_the_narration_survives_a_restart(table: Harness) -> None:
+    narration = await told(table, "La puerta cede", "Hay una llave")
+    await table.restart()
+    after = await table.click(table.current(narration), "donjon:narrado:1:1", user=GM)
+    assert "~~1. La puerta cede~~ ✓ narrado" in after.text
+    assert table.current(narration).custom_ids == ["donjon:narrado:1:2"]
+
+
+async def test_the_narration_in_english(table: Harness) -> None:
+    narration = await told(table, "The door gives way", locale="en-US")
+    assert "### Facts to narrate" in shown(narration)
+    assert [b["label"] for _, b in walk(narration.data["components"], ()) if b["type"] == 2] == ["Narrated"]
+    done, refused = sorted(
+        await asyncio.gather(
+            *(table.click(narration, "donjon:narrado:1:1", user=GM, locale="en-GB") for _ in range(2))
+        ),
+        key=lambda reply: reply.ephemeral,
+    )
+    assert "~~1. The door gives way~~ ✓ narrated" in done.text
+    assert "Narrated ✓" in done.text
+    assert "Fact 1 has already been narrated." in refused.text
+
+
+async def test_a_narration_of_many_long_facts_keeps_within_discords_limits(table: Harness) -> None:
+    """Twelve facts of 200 characters that markdown doubles: nine at a time, within 40
+    components and 4,000 characters (the harness refuses more), the rest said and shown as
+    the first are narrated."""
+    narration = await told(table, *(f"{n:02d}" + "*" * 198 for n in range(1, 13)))
+    assert len(narration.custom_ids) == 9
+    assert "Y 3 hechos más, que aparecerán al narrar estos." in shown(narration)
+    for n in range(1, 5):
+        await table.click(table.current(narration), f"donjon:narrado:1:{n}", user=GM)
+    now = table.current(narration)
+    assert now.custom_ids == [f"donjon:narrado:1:{n}" for n in range(5, 13)]
+    assert "3 hechos anteriores ya narrados." in shown(now)
+    assert "~~4. 04" in shown(now)
+
+
+async def test_facts_in_the_narration_ping_nobody_but_the_narrator(table: Harness) -> None:
+    narration = await told(table, "@everyone **mira** <@123>")
+    assert narration.data["allowed_mentions"] == {"parse": []}
+    assert "1. @everyone \\*\\*mira\\*\\* <@123>" in shown(narration)
+
+
+async def test_a_narration_posted_as_an_embed_before_keeps_its_one_button(table: Harness) -> None:
+    """A narration of before each fact had its own: its *Narrado* narrates what is left."""
+    await told(table, "La puerta cede", "Hay una llave")
+    await table.click(table.current(await told_last(table)), "donjon:narrado:1:1", user=GM)
+    embed = {"title": "Hechos para narrar"}
+    old = Message(900, CHANNEL_ID, {"embeds": [embed], "components": [OLD_ROW]}, False)
+    table.discord.messages[old.id] = old
+    done, again = sorted(
+        await asyncio.gather(*(table.click(old, "donjon:narrado:1", user=GM) for _ in range(2))),
+        key=lambda reply: reply.ephemeral,
+    )
+    assert "Narrado ✓" in str(done.data["embeds"])
+    assert (await law_of(table)).narrated
+    assert "Estos hechos ya están narrados." in again.text
+
+
+OLD_BUTTON = {"type": 2, "style": 3, "label": "Narrado", "custom_id": "donjon:narrado:1"}
+OLD_ROW = {"type": 1, "components": [OLD_BUTTON]}
+
+
+async def told_last(h: Harness) -> Message:
+    """The newest message the bot posted with a fact's *Narrado*."""
+    newest = reversed(list(h.discord.messages.values()))
+    return next(m for m in newest if "donjon:narrado:1:1" in m.custom_ids)
+
+
+def public_with(h: Harness, needle: str) -> list[Message]:
+    """The messages everyone in their channel sees that show ``needle``."""
+    return [m for m in h.discord.messages.values() if needle in str(m.data) and not m.ephemeral]
+
+
+async def pending_on_the_board(h: Harness) -> str:
+    """What the table's board says of the facts waiting (its Donjon section, drawn now)."""
+    assert h.bot is not None
+    embed = discord.Embed()
+    await board.part(h.bot.store, "es", await h.bot.store.table_or_default(CHANNEL_ID, None), embed)
+    return str(embed.to_dict())
+
+
+async def test_a_secret_tests_facts_stay_with_the_gm_until_its_reveal(table: Harness) -> None:
+    """No GM channel: the GM's secret test, its facts and their narration are the GM's alone;
+    /donjon hechos and the board name them only once the test is revealed."""
+    table.script(*GM_WINS)
+    secret = (
+        await table.slash("donjon prueba", user=GM, jugador=PLAYER, dados=5, contra=4, secreta=True)
+    ).message
+    assert secret.ephemeral
+    await table.click(table.current(secret), "donjon:ley:dado:1", user=GM)
+    last = await fact(table, secret, "Azar cae en la basura", user=GM)
+    narration = last.messages[-1]
+    assert narration.ephemeral and narration.data["flags"] & COMPONENTS_V2
+    assert narration.data["allowed_mentions"] == {"parse": []}
+    assert public_with(table, "Azar cae") == []
+    assert "Azar cae" not in (await table.slash("donjon hechos")).text
+    assert "Azar cae" not in await pending_on_the_board(table)
+    revealed = await table.click(table.current(secret), "secreta:revelar:1", user=GM)
+    assert "Azar cae" in str(revealed.calls)
+    assert "Azar cae" in (await table.slash("donjon hechos")).text
+    assert "Azar cae" in await pending_on_the_board(table)
+    done = await table.click(narration, "donjon:narrado:1:1", user=GM)
+    assert "Narrado ✓" in done.text
+
+
+async def test_a_secret_tests_narration_goes_to_the_gm_channel(table: Harness) -> None:
+    channel = next(c for c in table.channels if int(c["id"]) == GM_CHANNEL_ID)
+    await table.slash("mesa canal-dj", user=GM, canal=channel)
+    table.script(*GM_WINS)
+    await table.slash("donjon prueba", user=GM, jugador=PLAYER, dados=5, contra=4, secreta=True)
+    secret = next(m for m in table.discord.messages.values() if m.channel_id == GM_CHANNEL_ID)
+    await table.click(secret, "donjon:ley:dado:1", user=GM, channel_id=GM_CHANNEL_ID)
+    opened = await table.click(table.current(secret), "donjon:ley:hecho:1", user=GM, channel_id=GM_CHANNEL_ID)
+    last = await table.submit(
+        opened.modal_id, {"hecho": "Ratas saltan"}, user=GM, message=table.current(secret)
+    )
+    [narration] = [m for m in last.messages if "donjon:narrado:1:1" in m.custom_ids]
+    assert narration.channel_id == GM_CHANNEL_ID and not narration.ephemeral
+    assert [m.channel_id for m in public_with(table, "Ratas saltan")] == [GM_CHANNEL_ID, GM_CHANNEL_ID]
