@@ -11,7 +11,6 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, embeds
-from bot.chances import dnd_modes_line, dune_bought_line
 from bot.charts import Bar, Chart
 from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, with_tirada
 from bot.client import Tirada
@@ -19,6 +18,8 @@ from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
 from bot.models import Table
 from bot.options import Bounded
+from cogs.dnd5e.odds import dnd_modes_line
+from cogs.dune.odds import dune_bought_line
 from rules import odds
 from rules.dnd5e import checks as dnd5e_checks
 from rules.dnd5e import odds as dnd5e_odds

@@ -35,10 +35,6 @@ KNOWN = {
     # The Foundry VTT import reads a D&D actor into that D&D sheet model; it leaves bot/
     # with the sheet models, when each system declares its sheet model and importers.
     "bot/sheets/foundry.py": "D&D's sheet read from a Foundry actor",
-    # Every system's odds line, decided in one place (docs/decisiones.md, "La línea de
-    # probabilidades se decide en un solo sitio") and shared by the roll cards and
-    # /probabilidad, and no cog imports another.
-    "bot/chances.py": "each system's odds line",
 }
 # A word spelled alike by something generic: /tirar's stored dice (``data["dados"]``), not
 # Donjon's bank of dice.
