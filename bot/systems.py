@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Lang
-from bot.models import NewRecord, SheetRow, Table
+from bot.models import Change, NewRecord, SheetRow, Table
 
 if TYPE_CHECKING:
     from bot.panel import Game
@@ -108,6 +108,10 @@ class Declaration:
     file_reasons: frozenset[str] = frozenset()
     # What its character panel offers: each thing a sheet rolls, and how (bot/panel.py).
     panel: Game | None = None
+    # What the end of a scene (``/mesa escena_fin``) does to its table's pools, and the
+    # prefixes of the pools that last one scene (set to 0 with its end).
+    scene_end: tuple[Change, ...] = ()
+    scene_pools: tuple[str, ...] = ()
 
 
 SYSTEMS: dict[str, Declaration] = {}

@@ -19,6 +19,7 @@ from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
 from bot.models import Table
 from bot.options import Bounded
 from cogs.dnd5e.odds import dnd_modes_line
+from cogs.donjon.settings import donjon_settings
 from cogs.dune.odds import dune_bought_line
 from rules import odds
 from rules.dnd5e import checks as dnd5e_checks
@@ -165,10 +166,10 @@ class Probabilidad(commands.Cog):
             contra
             if contra is not None
             else donjon_difficulty.difficulty_dice(
-                dificultad.value if dificultad else "media", table.settings.donjon_level
+                dificultad.value if dificultad else "media", donjon_settings(table).donjon_level
             )
         )
-        sides = min(table.settings.donjon_sides, 100)
+        sides = min(donjon_settings(table).donjon_sides, 100)
         result = rules_donjon_odds.donjon_distribution(dados, against, sides)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)

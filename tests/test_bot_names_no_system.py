@@ -3,7 +3,7 @@
 
 What counts is code: a name (a variable, a function, an attribute, an import) or a string
 literal that spells a system's id, one of its record kinds or one of its pools, as a whole
-word of it (``"board.dune.hidden"``, ``dune_part``, ``System.DUNE``, ``"amenaza"``).
+word of it (``"board.dune.hidden"``, ``dune_part``, ``SYSTEMS["dune"]``, ``"amenaza"``).
 Prose does not (docstrings and comments name the rules they follow), nor do the catalog's
 keys in ``bot/locales/`` (the sentences are the catalog's), nor the migrations, which are
 history: a statement once run is never edited.
@@ -16,7 +16,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.models import System
 from tests.support.systems import DECLARATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,9 +25,6 @@ WORD = re.compile(r"[a-z0-9_]+")
 # Files that still spell a system, each with why; a file that no longer does must leave this
 # list (so that it cannot come back), and no other file may join it.
 KNOWN = {
-    # The systems' ids as an enum (``/mesa sistema``'s choices, read before any system's
-    # cog loads; the store's tables), and Donjon's die and level in the table's settings.
-    "bot/models.py": "System; TableSettings.donjon_sides, donjon_level",
     # The sheet models of the four systems (validated on import, read by the Foundry import
     # and the panel, both rewritten by other branches this round).
     "bot/sheets/models.py": "each system's sheet model",
@@ -44,7 +40,8 @@ ALIKE = {("bot/readers.py", "dados")}
 def forbidden() -> tuple[frozenset[str], frozenset[str]]:
     """Every system's identifiers (its id, record kinds and pools), and the words of them
     that say a system on their own inside a longer name (``dnd`` in ``dnd_part``)."""
-    names = {s.value for s in System}
+    ids = {d.name for d in DECLARATIONS}
+    names = set(ids)
     for d in DECLARATIONS:
         names |= {
             d.name,
@@ -56,7 +53,7 @@ def forbidden() -> tuple[frozenset[str], frozenset[str]]:
             *d.hideable,
         }
         names |= {live.pool for live in d.live} | set(d.readers)
-    systems = {name for name in names if "_" not in name} & ({s.value for s in System} | {"dnd"})
+    systems = {name for name in names if "_" not in name} & (ids | {"dnd"})
     return frozenset(names), frozenset(systems)
 
 

@@ -189,7 +189,7 @@ async def taker(bot: Tirada, table: Table, owner: int) -> tuple[SheetRow, Donjon
     """``owner``'s active sheet when it is of this table's system: the character whose
     Heridas, Provisiones and Riqueza a test changes. None without one (numbers only)."""
     row = await bot.store.active_sheet(table.channel_id, owner)
-    if row is None or table.system is None or row.system != table.system.value:
+    if row is None or table.system is None or row.system != table.system:
         return None
     return row, access.of_kind(await access.content(bot.store, row), DonjonSheet)
 
