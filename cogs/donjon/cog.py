@@ -30,11 +30,11 @@ from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
-from bot.sheets.models import DonjonSheet
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FriendSelect, LawButton, NarratedButton
 from cogs.donjon.settings import donjon_settings
+from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import (
     ATTRIBUTES_KIND,
     BANK,

@@ -22,10 +22,10 @@ from bot.models import Change, Record, SheetRow, Table
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
-from bot.sheets.models import DonjonSheet
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
 from cogs.donjon.settings import donjon_settings
+from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import contest as donjon_contest
 from rules.donjon import difficulty, expenses, posted

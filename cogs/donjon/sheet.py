@@ -20,7 +20,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
 from bot.names import Names, closest, containing
 from bot.sheets import access
-from bot.sheets.models import DonjonAttributes, DonjonItem, DonjonSheet, DonjonSkill
+from cogs.donjon.sheet_model import DonjonAttributes, DonjonItem, DonjonSheet, DonjonSkill
 from rules.donjon import contest
 from rules.donjon import sheet as donjon_sheet
 from rules.errors import check_range

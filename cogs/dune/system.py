@@ -7,10 +7,10 @@ from typing import Any
 
 from bot.i18n import Lang, t
 from bot.models import Change
-from bot.sheets.models import DuneDrives
 from bot.systems import Declaration, Live, Reading
 from cogs.dune import board
 from cogs.dune.forms import GAME
+from cogs.dune.sheet_model import DuneDrives, DuneSheet
 from cogs.dune.state import (
     AMENAZA,
     ASSET,
@@ -58,6 +58,7 @@ SYSTEM = Declaration(
     hideable=(AMENAZA,),
     board=board.part,
     readers={KIND: read},
+    sheet=DuneSheet,
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),
     panel=GAME,

@@ -18,8 +18,9 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
+from bot.sheets.io import blank
 from bot.sheets.live import Data, as_stored, companion, get, live_field, live_fields, opening
-from bot.sheets.models import NAME_LIMIT, SheetBase, blank
+from bot.sheets.models import NAME_LIMIT, SheetBase
 from cogs.ficha import panel
 from cogs.ficha.render import problems_text, safe, sheet_embed
 

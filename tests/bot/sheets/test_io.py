@@ -11,8 +11,16 @@ import pytest
 from bot.kinds import SHEET_POOL_PREFIX, SHEET_POOLS
 from bot.sheets import io
 from bot.sheets.__main__ import SCHEMA_PATH, schema_text
-from bot.sheets.models import blank
-from tests.support.systems import DECLARATIONS
+from bot.sheets.io import blank
+from tests.support.systems import DECLARATIONS, declare_all
+
+
+@pytest.fixture(autouse=True)
+def declared() -> None:
+    """The sheet models and importers are the systems' declarations, which a bot registers
+    as its cogs load: these tests read sheets without starting one."""
+    declare_all()
+
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 SYSTEMS = ("dune", "dnd5e", "donjon", "mediana")
@@ -92,7 +100,7 @@ def test_only_the_first_problems_are_listed() -> None:
 def test_the_sheets_skills_are_the_rules_skills() -> None:
     from typing import get_args
 
-    from bot.sheets.models import Skill
+    from cogs.dnd5e.sheet_model import Skill
     from rules.dnd5e import checks
 
     assert get_args(Skill) == tuple(checks.SKILLS)
