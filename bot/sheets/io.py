@@ -175,7 +175,7 @@ def validate(data: Any, *, stored: bool = False) -> SheetBase:
     system = data.get("sistema")
     model = known.get(system) if isinstance(system, str) else None
     if model is None:
-        raise Rejected([Problem("system", "sistema", ", ".join(known))])
+        raise Rejected([Problem("system", "sistema", ", ".join(sorted(known)))])
     try:
         return model.model_validate(data, context={STORED: True} if stored else None)
     except ValidationError as error:

@@ -137,3 +137,13 @@ def test_a_rule_of_what_is_written_does_not_make_a_stored_sheet_unreadable() -> 
             io.validate(data)
         assert [p.kind for p in refused.value.problems] == [kind]
         assert io.validate(data, stored=True).nombre == data["nombre"]
+
+
+def test_a_system_that_is_no_name_is_refused_naming_the_declared_ones() -> None:
+    """A list or an object where the system's name goes (JSON has them) is a file's mistake,
+    refused like an unknown name, not a crash."""
+    for odd in (["dune"], {"dune": 1}, 7):
+        assert kinds(example("dune") | {"sistema": odd}) == [("system", "sistema")]
+    with pytest.raises(io.Rejected) as refused:
+        io.load(json.dumps(example("dune") | {"sistema": ["dune"]}).encode())
+    assert refused.value.problems[0].limit == "dnd5e, donjon, dune, mediana"
