@@ -41,8 +41,9 @@ from bot.ui import ActionButton, Guarded
 from bot.web import tokens as overlay_tokens
 from bot.web.server import Web
 
-# The systems declared when this cog loads, which is after every system's (bot/client.py).
-SYSTEM_CHOICES = [Choice(name=T(f"system.{s.name}"), value=s.name) for s in systems.every()]
+# The systems declared when this cog loads, which is after every system's (bot/client.py),
+# by name (whichever registered first in the process, the command reads the same).
+SYSTEM_CHOICES = [Choice(name=T(f"system.{name}"), value=name) for name in sorted(systems.SYSTEMS)]
 HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
 HISTORY_PAGE = 10
 
