@@ -35,10 +35,17 @@ from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
 
-# The cogs that play no system, loaded before and after the systems' own.
+# The cogs that play no system, loaded before and after the systems' own. ``/mesa sistema``
+# offers the systems declared when its cog loads: every one, as it loads after them.
 COGS = "cogs"
-BEFORE_SYSTEMS = (f"{COGS}.mesa", f"{COGS}.tirar")
-AFTER_SYSTEMS = (f"{COGS}.probabilidad", f"{COGS}.ficha", f"{COGS}.guardada", f"{COGS}.estadisticas")
+BEFORE_SYSTEMS = (f"{COGS}.tirar",)
+AFTER_SYSTEMS = (
+    f"{COGS}.mesa",
+    f"{COGS}.probabilidad",
+    f"{COGS}.ficha",
+    f"{COGS}.guardada",
+    f"{COGS}.estadisticas",
+)
 
 
 def system_extensions() -> tuple[str, ...]:

@@ -7,21 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
-from rules.donjon.difficulty import START_LEVEL
 from rules.errors import RuleError
 
-
-class System(StrEnum):
-    """The game systems a table (a channel) can play."""
-
-    DONJON = "donjon"
-    DUNE = "dune"
-    DND5E = "dnd5e"
-    MEDIANA = "mediana"
+# A system's own settings of a table (its model, declared by the system's cog).
+Own = TypeVar("Own", bound=BaseModel)
 
 
 class BoardHitPoints(StrEnum):
@@ -34,13 +27,13 @@ class BoardHitPoints(StrEnum):
 
 
 class TableSettings(BaseModel):
-    """Per-table options, stored as validated JSON so new ones need no migration."""
+    """Per-table options, stored as validated JSON so new ones need no migration.
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    A system's own settings (Donjon's die and level) are its cog's to declare and read
+    (:meth:`of`): kept here as keys this model does not know, written back as they came."""
 
-    donjon_sides: int = Field(20, ge=2, le=1000)
-    # Donjon's level of the table (a column of the table until issue 30: docs/decisiones.md).
-    donjon_level: int = Field(START_LEVEL, ge=0, le=100)
+    model_config = ConfigDict(extra="allow", frozen=True)
+
     player_secret_rolls: bool = True
     # Whether players may read each other's character sheets (the GM reads them all).
     public_sheets: bool = False
@@ -51,6 +44,11 @@ class TableSettings(BaseModel):
     # The chance line under each roll ("Superar con 0 · 1 · 2 · 3 dados comprados…").
     roll_odds: bool = True
 
+    def of(self, model: type[Own]) -> Own:
+        """A system's own settings of this table, validated by its model (its defaults for
+        a key never written)."""
+        return model.model_validate(self.model_extra or {})
+
 
 @dataclass(frozen=True)
 class Table:
@@ -58,7 +56,8 @@ class Table:
 
     channel_id: int
     guild_id: int | None
-    system: System | None = None
+    # The declared system it plays (bot/systems.py ``Declaration.name``), once chosen.
+    system: str | None = None
     gm_id: int | None = None
     gm_channel_id: int | None = None
     settings: TableSettings = field(default_factory=TableSettings)

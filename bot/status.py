@@ -74,7 +74,7 @@ def table_embed(
     value by pool and owner, as the interaction read them)."""
     declaration = systems.declared(table.system)
     embed = embeds.card(t(lang, "mesa.estado.title"), f"<#{table.channel_id}>")
-    system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "mesa.estado.no_system")
+    system = t(lang, f"system.{table.system}") if table.system else t(lang, "mesa.estado.no_system")
     embeds.field(embed, t(lang, "mesa.estado.system"), system)
     gm = f"<@{table.gm_id}>" if table.gm_id else t(lang, "mesa.estado.no_gm")
     embeds.field(embed, t(lang, "mesa.estado.gm"), gm)

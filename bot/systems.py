@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Lang
-from bot.models import NewRecord, SheetRow, Table
+from bot.models import Change, NewRecord, SheetRow, Table
+from bot.sheets.models import Importer, SheetBase
 
 if TYPE_CHECKING:
     from bot.panel import Game
@@ -100,6 +101,10 @@ class Declaration:
     # Whether the live fields of its sheets are hit points (the board's setting hides them).
     hit_points: bool = False
     readers: Mapping[str, Reader] = field(default_factory=dict)
+    # Its character sheet's model (its ``sistema`` is ``name``) and the files other programs
+    # write that are read as one (bot/sheets/io.py).
+    sheet: type[SheetBase] | None = None
+    importers: tuple[Importer, ...] = ()
     # The fields of its character sheet that live in ledger pools.
     live: tuple[Live, ...] = ()
     companion: Companion | None = None
@@ -108,6 +113,10 @@ class Declaration:
     file_reasons: frozenset[str] = frozenset()
     # What its character panel offers: each thing a sheet rolls, and how (bot/panel.py).
     panel: Game | None = None
+    # What the end of a scene (``/mesa escena_fin``) does to its table's pools, and the
+    # prefixes of the pools that last one scene (set to 0 with its end).
+    scene_end: tuple[Change, ...] = ()
+    scene_pools: tuple[str, ...] = ()
 
 
 SYSTEMS: dict[str, Declaration] = {}

@@ -33,16 +33,17 @@ from bot.errors import Refusal, pool_name
 from bot.hidden import ledger_rows
 from bot.i18n import CATALOG, Lang, T, lang_for, options, t
 from bot.kinds import SHEET_POOLS
-from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, System, Table, Undo
+from bot.models import Applied, BoardHitPoints, Change, LedgerRow, Refused, Reset, Table, Undo
 from bot.reveal import RevealButton
 from bot.sheets.live import sheet_pools
 from bot.status import table_embed
 from bot.ui import ActionButton, Guarded
 from bot.web import tokens as overlay_tokens
 from bot.web.server import Web
-from rules.dune import pools as dune_pools
 
-SYSTEM_CHOICES = [Choice(name=T(f"system.{s.value}"), value=s.value) for s in System]
+# The systems declared when this cog loads, which is after every system's (bot/client.py),
+# by name (whichever registered first in the process, the command reads the same).
+SYSTEM_CHOICES = [Choice(name=T(f"system.{name}"), value=name) for name in sorted(systems.SYSTEMS)]
 HIT_POINT_CHOICES = [Choice(name=T(f"mesa.vida_tablero.{v.value}"), value=v.value) for v in BoardHitPoints]
 HISTORY_PAGE = 10
 
@@ -254,10 +255,9 @@ class Mesa(commands.Cog):
         self, interaction: discord.Interaction, sistema: Choice[str], mesa: str | None = None
     ) -> None:
         table = await gm_table(interaction, mesa)
-        system = System(sistema.value)
-        await self.bot.store.set_system(table.channel_id, interaction.guild_id, system)
+        await self.bot.store.set_system(table.channel_id, interaction.guild_id, sistema.value)
         lang = lang_for(interaction.locale)
-        text = t(lang, "mesa.sistema.done", system=t(lang, f"system.{system.value}"))
+        text = t(lang, "mesa.sistema.done", system=t(lang, f"system.{sistema.value}"))
         await answer_gm(interaction, table, embed=embeds.card(text, colour=embeds.SUCCESS))
 
     @mesa.command(name=T("mesa.dj"), description=T("mesa.dj.desc"))
@@ -415,11 +415,12 @@ class Mesa(commands.Cog):
     @mesa.command(name=T("mesa.escena_fin"), description=T("mesa.escena_fin.desc"))
     @table_option
     async def escena_fin(self, interaction: discord.Interaction, mesa: str | None = None) -> None:
-        """The end of a scene. In Dune "se pierde 1 punto de Impulso de la reserva de grupo"
-        (never below 0); other systems have nothing to settle yet."""
+        """The end of a scene: what its system declares (in Dune "se pierde 1 punto de
+        Impulso de la reserva de grupo"); other systems have nothing to settle yet."""
         table = await gm_table(interaction, mesa)
         lang = lang_for(interaction.locale)
-        changes = SCENE_END.get(table.system, ()) if table.system else ()
+        system = systems.declared(table.system)
+        changes = system.scene_end if system is not None else ()
         changes += await self.scene_clears(table)
         lines = [t(lang, "mesa.escena_fin.done")]
         await self.bot.store.mark_scene_end(table.channel_id)
@@ -429,9 +430,10 @@ class Mesa(commands.Cog):
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
 
     async def scene_clears(self, table: Table) -> tuple[Change, ...]:
-        """The pools that last one scene, set to 0 with its end: Dune's scene traits and
-        created assets ("son temporales y dejan de existir al final de la escena")."""
-        prefixes = SCENE_POOLS.get(table.system, ()) if table.system else ()
+        """The pools that last one scene, set to 0 with its end, by the prefixes its system
+        declares (Dune's scene traits and created assets)."""
+        system = systems.declared(table.system)
+        prefixes = system.scene_pools if system is not None else ()
         if not prefixes:
             return ()
         return tuple(
@@ -587,14 +589,6 @@ def undo_refusal(outcome: Refused) -> Refusal:
         return Refusal(outcome.key)
     key = "mesa.deshacer.spent" if outcome.delta < 0 else "mesa.deshacer.over_cap"
     return Refusal(key, pool=outcome.pool, have=outcome.value, need=abs(outcome.delta), cap=outcome.cap)
-
-
-# What the end of a scene does to each system's pools.
-SCENE_END: dict[System, tuple[Change, ...]] = {
-    System.DUNE: (Change("impulso", dune_pools.scene_end().momentum, clamp=True),),
-}
-# The pools named for one scene (cogs/dune/state.py: a trait, a created asset).
-SCENE_POOLS: dict[System, tuple[str, ...]] = {System.DUNE: ("rasgo:", "recurso:")}
 
 
 async def setup(bot: Tirada) -> None:

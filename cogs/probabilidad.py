@@ -11,7 +11,6 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import charts, embeds
-from bot.chances import dnd_modes_line, dune_bought_line
 from bot.charts import Bar, Chart
 from bot.checks import ANYWHERE_CONTEXTS, ANYWHERE_INSTALLS, current_table, with_tirada
 from bot.client import Tirada
@@ -19,6 +18,9 @@ from bot.errors import Refusal
 from bot.i18n import Lang, T, decimal, lang_for, number, options, percent, t
 from bot.models import Table
 from bot.options import Bounded
+from cogs.dnd5e.odds import dnd_modes_line
+from cogs.donjon.settings import donjon_settings
+from cogs.dune.odds import dune_bought_line
 from rules import odds
 from rules.dnd5e import checks as dnd5e_checks
 from rules.dnd5e import odds as dnd5e_odds
@@ -164,10 +166,10 @@ class Probabilidad(commands.Cog):
             contra
             if contra is not None
             else donjon_difficulty.difficulty_dice(
-                dificultad.value if dificultad else "media", table.settings.donjon_level
+                dificultad.value if dificultad else "media", donjon_settings(table).donjon_level
             )
         )
-        sides = min(table.settings.donjon_sides, 100)
+        sides = min(donjon_settings(table).donjon_sides, 100)
         result = rules_donjon_odds.donjon_distribution(dados, against, sides)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)

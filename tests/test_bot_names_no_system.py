@@ -3,7 +3,7 @@
 
 What counts is code: a name (a variable, a function, an attribute, an import) or a string
 literal that spells a system's id, one of its record kinds or one of its pools, as a whole
-word of it (``"board.dune.hidden"``, ``dune_part``, ``System.DUNE``, ``"amenaza"``).
+word of it (``"board.dune.hidden"``, ``dune_part``, ``SYSTEMS["dune"]``, ``"amenaza"``).
 Prose does not (docstrings and comments name the rules they follow), nor do the catalog's
 keys in ``bot/locales/`` (the sentences are the catalog's), nor the migrations, which are
 history: a statement once run is never edited.
@@ -16,30 +16,12 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from bot.models import System
 from tests.support.systems import DECLARATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT = ROOT / "bot"
 WORD = re.compile(r"[a-z0-9_]+")
 
-# Files that still spell a system, each with why; a file that no longer does must leave this
-# list (so that it cannot come back), and no other file may join it.
-KNOWN = {
-    # The systems' ids as an enum (``/mesa sistema``'s choices, read before any system's
-    # cog loads; the store's tables), and Donjon's die and level in the table's settings.
-    "bot/models.py": "System; TableSettings.donjon_sides, donjon_level",
-    # The sheet models of the four systems (validated on import, read by the Foundry import
-    # and the panel, both rewritten by other branches this round).
-    "bot/sheets/models.py": "each system's sheet model",
-    # The Foundry VTT import reads a D&D actor into that D&D sheet model; it leaves bot/
-    # with the sheet models, when each system declares its sheet model and importers.
-    "bot/sheets/foundry.py": "D&D's sheet read from a Foundry actor",
-    # Every system's odds line, decided in one place (docs/decisiones.md, "La línea de
-    # probabilidades se decide en un solo sitio") and shared by the roll cards and
-    # /probabilidad, and no cog imports another.
-    "bot/chances.py": "each system's odds line",
-}
 # A word spelled alike by something generic: /tirar's stored dice (``data["dados"]``), not
 # Donjon's bank of dice.
 ALIKE = {("bot/readers.py", "dados")}
@@ -48,7 +30,8 @@ ALIKE = {("bot/readers.py", "dados")}
 def forbidden() -> tuple[frozenset[str], frozenset[str]]:
     """Every system's identifiers (its id, record kinds and pools), and the words of them
     that say a system on their own inside a longer name (``dnd`` in ``dnd_part``)."""
-    names = {s.value for s in System}
+    ids = {d.name for d in DECLARATIONS}
+    names = set(ids)
     for d in DECLARATIONS:
         names |= {
             d.name,
@@ -60,7 +43,7 @@ def forbidden() -> tuple[frozenset[str], frozenset[str]]:
             *d.hideable,
         }
         names |= {live.pool for live in d.live} | set(d.readers)
-    systems = {name for name in names if "_" not in name} & ({s.value for s in System} | {"dnd"})
+    systems = {name for name in names if "_" not in name} & (ids | {"dnd"})
     return frozenset(names), frozenset(systems)
 
 
@@ -147,8 +130,7 @@ def test_the_finder_finds_a_system_in_code_and_not_in_prose() -> None:
 
 
 def test_bot_spells_no_systems_identifier() -> None:
-    found = spelled()
-    new = {name: sorted(words) for name, words in found.items() if name not in KNOWN}
-    assert not new, f"bot/ names a system (declare it in cogs/<system>/system.py instead): {new}"
-    gone = sorted(set(KNOWN) - set(found))
-    assert not gone, f"these files no longer name a system: take them off KNOWN: {gone}"
+    """No file of bot/ may (the last four left with issue 30: the system enum and Donjon's
+    settings, the sheet models, the Foundry import, the odds lines)."""
+    found = {name: sorted(words) for name, words in spelled().items()}
+    assert not found, f"bot/ names a system (declare it in cogs/<system>/system.py instead): {found}"

@@ -28,7 +28,7 @@ SHOWN = 10  # tasks, facts, banks or combatants listed before "and N more"
 
 async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     """The whole board of ``table`` as it is now in the store."""
-    system = t(lang, f"system.{table.system.value}") if table.system else t(lang, "board.no_system")
+    system = t(lang, f"system.{table.system}") if table.system else t(lang, "board.no_system")
     embed = embeds.card(t(lang, "board.title"), t(lang, "board.system", system=system))
     declaration = systems.declared(table.system)
     if declaration is not None and declaration.board is not None:

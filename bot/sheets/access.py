@@ -88,7 +88,7 @@ async def for_roll(
 
 async def of_system(store: Store, table: Table, row: SheetRow) -> tuple[SheetRow, SheetBase]:
     """A sheet a roll reads numbers from; refused when it is of another system."""
-    if table.system is None or row.system != table.system.value:
+    if table.system is None or row.system != table.system:
         raise Refusal("fichas.wrong_system")
     return row, await content(store, row)
 

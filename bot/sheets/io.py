@@ -2,31 +2,36 @@
 
 A file is refused whole, with its first problems named (``Problem``: a catalog key and
 where), before anything is stored: not UTF-8 JSON, over ``MAX_BYTES``, an unknown version
-or system, or any value outside the book's ranges. A character exported from Foundry VTT's
-dnd5e system is read too (``bot.sheets.foundry``), up to ``MAX_UPLOAD_BYTES``.
+or system, or any value outside the book's ranges. The sheet models are the systems'
+(bot/systems.py ``Declaration.sheet``), and so are the files other programs write that a
+system reads as its sheets (``Declaration.importers``: D&D reads a character exported from
+Foundry VTT's dnd5e system), up to ``MAX_UPLOAD_BYTES``.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
+from bot import systems
 from bot.options import typable, untypable
-from bot.sheets import foundry
-from bot.sheets.models import SHEETS, STORED, VERSION, Sheet, SheetBase
+from bot.sheets.models import STORED, VERSION, Importer, SheetBase, Unreadable
 
 MAX_BYTES = 64 * 1024
-# What an upload may weigh: a Foundry export carries more than the sheet it becomes.
-MAX_UPLOAD_BYTES = foundry.MAX_BYTES
+# What an upload may weigh: a file another program writes (a Foundry export, with item
+# descriptions, effects and flags the sheet does not keep) carries more than the sheet it
+# becomes.
+MAX_UPLOAD_BYTES = 1024 * 1024
 # How deep a file may nest lists and objects: a sheet nests three levels at most.
 MAX_DEPTH = 16
 # How many problems a refusal lists: the first few say what to fix without a wall of text.
 SHOWN_PROBLEMS = 5
-SHEET = TypeAdapter(Sheet)
 
 # pydantic's error types, grouped into the sentences the catalog has for them.
 KINDS = {
@@ -41,7 +46,7 @@ KINDS = {
     "too_short": "too_short",
     "string_too_short": "too_short",
     "literal_error": "choice",
-    # The models' own checks (bot.sheets.models), each with its sentence.
+    # The models' own checks (each system's sheet model), each with its sentence.
     "hp_over_max": "hp_over_max",
     "damage": "damage",
     "expertise": "expertise",
@@ -61,6 +66,20 @@ class Problem:
     kind: str
     where: str = ""
     limit: Any = None
+
+
+def models() -> dict[str, type[SheetBase]]:
+    """Every declared system's sheet model, by the system's name (the file's ``sistema``)."""
+    return {s.name: s.sheet for s in systems.every() if s.sheet is not None}
+
+
+def importers() -> tuple[Importer, ...]:
+    return tuple(importer for s in systems.every() for importer in s.importers)
+
+
+def blank(system: str, name: str) -> SheetBase:
+    """A new sheet of ``system`` at the book's lowest values, to fill in with ``/ficha editar``."""
+    return models()[system].blank(name)
 
 
 class Rejected(Exception):
@@ -85,8 +104,9 @@ def load(raw: bytes) -> SheetBase:
         if len(raw) > MAX_BYTES:
             raise too_large from None
         raise
-    if foundry.is_actor(data):
-        return from_foundry(data)
+    importer = next((i for i in importers() if i.recognises(data)), None)
+    if importer is not None:
+        return imported(importer, data)
     if len(raw) > MAX_BYTES:
         raise too_large
     problems = list(untypable_texts(data))
@@ -107,12 +127,13 @@ def decoded(raw: bytes) -> Any:
         raise Rejected([Problem("long_number")]) from None
 
 
-def from_foundry(actor: dict[str, Any]) -> SheetBase:
-    """The sheet a Foundry actor becomes, its problems named by Foundry's paths. Only what
-    is kept is checked for control characters: a description's line breaks are dropped."""
+def imported(importer: Importer, file: dict[str, Any]) -> SheetBase:
+    """The sheet another program's file becomes (a Foundry actor), its problems named by the
+    file's paths. Only what is kept is checked for control characters: a description's line
+    breaks are dropped."""
     try:
-        data = foundry.sheet_data(actor)
-    except foundry.Unreadable as error:
+        data = importer.sheet_data(file)
+    except Unreadable as error:
         raise Rejected([Problem(*p) for p in error.problems]) from None
     problems = list(untypable_texts(data))
     if problems:
@@ -120,7 +141,7 @@ def from_foundry(actor: dict[str, Any]) -> SheetBase:
     try:
         return validate(data)
     except Rejected as rejected:
-        named = [Problem(p.kind, foundry.PATHS.get(p.where, p.where), p.limit) for p in rejected.problems]
+        named = [Problem(p.kind, importer.paths.get(p.where, p.where), p.limit) for p in rejected.problems]
         raise Rejected(named) from None
 
 
@@ -150,18 +171,20 @@ def validate(data: Any, *, stored: bool = False) -> SheetBase:
         raise Rejected([Problem("not_object")])
     if data.get("version") != VERSION:
         raise Rejected([Problem("version", "version", VERSION)])
-    if data.get("sistema") not in SHEETS:
-        raise Rejected([Problem("system", "sistema", ", ".join(SHEETS))])
+    known = models()
+    system = data.get("sistema")
+    model = known.get(system) if isinstance(system, str) else None
+    if model is None:
+        raise Rejected([Problem("system", "sistema", ", ".join(sorted(known)))])
     try:
-        return SHEET.validate_python(data, context={STORED: True} if stored else None)
+        return model.model_validate(data, context={STORED: True} if stored else None)
     except ValidationError as error:
         raise Rejected([problem(e) for e in error.errors()]) from None
 
 
 def problem(error: Any) -> Problem:
     """One pydantic error as a :class:`Problem` (the limit it broke, when it has one)."""
-    loc = error["loc"][1:] if error["loc"] and error["loc"][0] in SHEETS else error["loc"]
-    where = ".".join(str(p) for p in loc)
+    where = ".".join(str(p) for p in error["loc"])
     kind = KINDS.get(error["type"], "invalid")
     ctx = error.get("ctx") or {}
     keys = ("ge", "gt", "le", "lt", "max_length", "min_length", "limit")
@@ -179,5 +202,7 @@ def dump(sheet: SheetBase) -> bytes:
 
 
 def schema() -> dict[str, Any]:
-    """The JSON Schema of every version-1 sheet (docs/fichas/esquema.json)."""
-    return SHEET.json_schema()
+    """The JSON Schema of every version-1 sheet (docs/fichas/esquema.json): one of the
+    declared systems' models, told apart by ``sistema``, in the order of their names."""
+    sheets: Any = functools.reduce(operator.or_, (model for _, model in sorted(models().items())))
+    return TypeAdapter(Annotated[sheets, Field(discriminator="sistema")]).json_schema()

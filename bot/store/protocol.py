@@ -22,7 +22,6 @@ from bot.models import (
     Record,
     SavedRoll,
     SheetRow,
-    System,
     Table,
     TableSettings,
 )
@@ -70,7 +69,7 @@ class Store(Protocol):
 
     async def table_or_default(self, channel_id: int, guild_id: int | None) -> Table: ...
 
-    async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table: ...
+    async def set_system(self, channel_id: int, guild_id: int | None, system: str) -> Table: ...
 
     async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table: ...
 

@@ -6,7 +6,6 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.models import (
-    System,
     Table,
     TableSettings,
 )
@@ -51,8 +50,8 @@ class Tables(Part):
         self._changed(channel_id)
         return table_of(row)
 
-    async def set_system(self, channel_id: int, guild_id: int | None, system: System) -> Table:
-        return await self._update_table(channel_id, guild_id, "system", system.value)
+    async def set_system(self, channel_id: int, guild_id: int | None, system: str) -> Table:
+        return await self._update_table(channel_id, guild_id, "system", system)
 
     async def set_gm(self, channel_id: int, guild_id: int | None, gm_id: int) -> Table:
         return await self._update_table(channel_id, guild_id, "gm_id", gm_id)
@@ -91,7 +90,7 @@ def table_of(row: Row) -> Table:
     return Table(
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
-        system=System(row["system"]) if row["system"] else None,
+        system=row["system"] or None,
         gm_id=row["gm_id"],
         gm_channel_id=row["gm_channel_id"],
         settings=TableSettings.model_validate_json(row["settings"]),

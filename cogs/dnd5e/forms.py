@@ -25,9 +25,10 @@ from bot.panel import (
 )
 from bot.sheets import access
 from bot.sheets.access import of_kind
-from bot.sheets.models import DndSheet, SheetBase
+from bot.sheets.models import SheetBase
 from bot.ui import Modal, parse_int
 from cogs.dnd5e import sheet as dnd_sheet
+from cogs.dnd5e.sheet_model import DndSheet
 from rules.dnd5e import checks
 
 MODES = ("normal", "ventaja", "desventaja")

@@ -15,8 +15,8 @@ from bot.errors import Refusal
 from bot.models import Table
 from bot.names import MAX_CHOICES, fold
 from bot.sheets import access
-from bot.sheets.models import DndSheet
 from cogs.dnd5e import sheet
+from cogs.dnd5e.sheet_model import DndSheet
 from cogs.dnd5e.state import NAME_LIMIT
 from cogs.dnd5e.vitals import linked_sheet, open_tracker, pick, safe, targets, tracker_of
 from rules.dnd5e import checks, tracker

@@ -7,10 +7,10 @@ from typing import Any
 import discord
 
 from bot import embeds, render
-from bot.chances import dnd_modes_line
 from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.dnd5e.afflictions import why_lines
+from cogs.dnd5e.odds import dnd_modes_line
 from cogs.dnd5e.state import ability_name, damage_type_name, skill_name
 from cogs.dnd5e.vitals import safe
 from rules.dnd5e import checks

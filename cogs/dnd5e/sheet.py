@@ -17,8 +17,8 @@ from bot.errors import Refusal
 from bot.models import Table
 from bot.names import closest, containing
 from bot.sheets import access
-from bot.sheets.models import Attack, DndSheet
 from cogs.dnd5e.build import Options, part
+from cogs.dnd5e.sheet_model import Attack, DndSheet
 from cogs.dnd5e.state import DAMAGE
 from rules.dnd5e import checks
 

@@ -11,6 +11,8 @@ from bot.readers import expression
 from bot.systems import Declaration, Live, Reading
 from cogs.dnd5e import board
 from cogs.dnd5e.forms import GAME
+from cogs.dnd5e.foundry import FOUNDRY
+from cogs.dnd5e.sheet_model import DndSheet
 from cogs.dnd5e.state import COMBAT_KIND, EXPRESSION_KIND, GRANT_KIND, INSPIRATION, KIND
 from rules.dnd5e import checks
 
@@ -41,6 +43,8 @@ SYSTEM = Declaration(
     board=board.part,
     hit_points=True,
     readers={KIND: read, EXPRESSION_KIND: read_expression},
+    sheet=DndSheet,
+    importers=(FOUNDRY,),
     live=(
         Live("pg.actuales", "ficha_pg", lambda d: int(d["pg"]["maximos"])),
         Live("pg.temporales", "ficha_pg_temp", lambda d: MAX_TEMPORARY),

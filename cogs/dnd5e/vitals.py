@@ -26,8 +26,8 @@ from bot.names import closest
 from bot.rolls import Decision, act
 from bot.sheets import access
 from bot.sheets.live import live_field
-from bot.sheets.models import DndSheet
 from bot.store import Store
+from cogs.dnd5e.sheet_model import DndSheet
 from cogs.dnd5e.state import COMBAT_KIND
 from rules.dnd5e import hit_points
 from rules.dnd5e import tracker as dnd5e_tracker

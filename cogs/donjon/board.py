@@ -11,6 +11,7 @@ from bot.board.render import SHOWN, fit, more
 from bot.i18n import Lang, t
 from bot.models import Table
 from bot.store import Store
+from cogs.donjon.settings import donjon_settings
 from cogs.donjon.state import BANK, GM_BANK, KIND
 from rules.donjon import law as donjon_law
 from rules.donjon import posted
@@ -20,7 +21,7 @@ FACT_SHOWN = 80
 
 def level(table: Table) -> int:
     """The table's Donjon level."""
-    return table.settings.donjon_level
+    return donjon_settings(table).donjon_level
 
 
 async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> None:

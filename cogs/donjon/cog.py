@@ -30,10 +30,11 @@ from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
-from bot.sheets.models import DonjonSheet
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FactNarratedButton, FriendSelect, LawButton, NarratedButton
+from cogs.donjon.settings import donjon_settings
+from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import (
     ATTRIBUTES_KIND,
     BANK,
@@ -497,9 +498,8 @@ class Donjon(commands.Cog):
             settings = table.settings.model_copy(update=update)
             table = await self.bot.store.set_settings(table.channel_id, interaction.guild_id, settings)
         lang = lang_for(interaction.locale)
-        text = t(
-            lang, "donjon.ajustes.state", level=table.settings.donjon_level, sides=table.settings.donjon_sides
-        )
+        own = donjon_settings(table)
+        text = t(lang, "donjon.ajustes.state", level=own.donjon_level, sides=own.donjon_sides)
         await send(
             interaction,
             embed=embeds.card(t(lang, "donjon.ajustes.title"), text),
@@ -518,7 +518,7 @@ class Donjon(commands.Cog):
             None,
         )
         if open_combat is None:
-            state = combat.combat_to_data(combat.Combat(sides=table.settings.donjon_sides))
+            state = combat.combat_to_data(combat.Combat(sides=donjon_settings(table).donjon_sides))
             combat_id = await store.save_record(
                 table.channel_id, interaction.id, interaction.user.id, COMBAT_KIND, state
             )

@@ -22,9 +22,10 @@ from bot.models import Change, Record, SheetRow, Table
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
-from bot.sheets.models import DonjonSheet
 from cogs.donjon.components import roll_view
 from cogs.donjon.render import roll_embed
+from cogs.donjon.settings import donjon_settings
+from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import contest as donjon_contest
 from rules.donjon import difficulty, expenses, posted
@@ -173,7 +174,7 @@ async def prueba(
         against, parts = contra, [("contra", contra)]
     else:
         level_name = dificultad or difficulty.DEFAULT_SEVERITY
-        level = table.settings.donjon_level
+        level = donjon_settings(table).donjon_level
         against = difficulty.difficulty_dice(level_name, level)
         parts = [(f"dificultad.{level_name}", difficulty.DIFFICULTIES[level_name]), ("nivel", level)]
     mine, spend = await spend_banked(interaction, table, dados, banco, player, "donjon.spend.banco")
@@ -313,7 +314,7 @@ async def dano(
         parts = [(str(n), v) for n, v in npc_parts]
     else:
         severity = severidad or difficulty.DEFAULT_SEVERITY
-        level = table.settings.donjon_level
+        level = donjon_settings(table).donjon_level
         base = difficulty.damage_dice(level, severity)
         parts = [(f"dificultad.{severity}", difficulty.DIFFICULTIES[severity]), ("nivel", level)]
     against, spend = await spend_banked(interaction, table, base, bonificacion_dj, GM, "donjon.spend.dano_dj")
@@ -453,7 +454,7 @@ async def contest(
     arrives clean (the command cleans what was typed; *Repetir* passes the stored one)."""
     bot = interaction.client
     secret = is_secret(interaction, table, secret)
-    test = donjon_contest.roll_contest(bot.rng, *pools, table.settings.donjon_sides)
+    test = donjon_contest.roll_contest(bot.rng, *pools, donjon_settings(table).donjon_sides)
     law = None
     if law_for is not None and test.winner is not None:
         winner, narrator = law_for[test.winner]

@@ -23,8 +23,9 @@ from bot.panel import (
     safe,
 )
 from bot.sheets.access import of_kind
-from bot.sheets.models import DonjonAttributes, DonjonSheet, SheetBase
+from bot.sheets.models import SheetBase
 from bot.ui import Modal, parse_int
+from cogs.donjon.sheet_model import DonjonAttributes, DonjonSheet
 from rules.donjon import contest
 from rules.donjon import difficulty as donjon_difficulty
 

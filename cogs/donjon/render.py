@@ -7,9 +7,9 @@ from typing import Any
 import discord
 
 from bot import embeds, render
-from bot.chances import donjon_line
 from bot.i18n import Lang, t
 from bot.models import Record
+from cogs.donjon.odds import donjon_line
 from cogs.donjon.state import GM, who
 from rules.dice import Die
 from rules.donjon import expenses, posted

@@ -20,7 +20,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
 from bot.names import Names, closest, containing
 from bot.sheets import access
-from bot.sheets.models import DonjonAttributes, DonjonItem, DonjonSheet, DonjonSkill
+from cogs.donjon.sheet_model import DonjonAttributes, DonjonItem, DonjonSheet, DonjonSkill
 from rules.donjon import contest
 from rules.donjon import sheet as donjon_sheet
 from rules.errors import check_range
@@ -189,7 +189,7 @@ async def taker(bot: Tirada, table: Table, owner: int) -> tuple[SheetRow, Donjon
     """``owner``'s active sheet when it is of this table's system: the character whose
     Heridas, Provisiones and Riqueza a test changes. None without one (numbers only)."""
     row = await bot.store.active_sheet(table.channel_id, owner)
-    if row is None or table.system is None or row.system != table.system.value:
+    if row is None or table.system is None or row.system != table.system:
         return None
     return row, access.of_kind(await access.content(bot.store, row), DonjonSheet)
 

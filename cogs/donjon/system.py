@@ -12,6 +12,7 @@ from bot.models import Table
 from bot.systems import Declaration, Live, Reading
 from cogs.donjon import board
 from cogs.donjon.forms import GAME
+from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
 from rules.donjon import attributes, contest, posted
 from rules.donjon.law import Law
@@ -58,6 +59,7 @@ SYSTEM = Declaration(
     status=status,
     board=board.part,
     readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
+    sheet=DonjonSheet,
     live=tuple(
         Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: contest.MAX_POOL)
         for name in ("heridas", "provisiones", "riqueza")

@@ -32,12 +32,13 @@ from bot.models import Change, Operation, Refused, SheetUpdate, Table
 from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.sheets import access, io
-from bot.sheets.models import LIST_LIMIT, DuneSheet
+from bot.sheets.models import LIST_LIMIT
 from cogs.dune import flow, forms, sheet
 from cogs.dune.components import DiceSelect, DuneButton
 from cogs.dune.flow import AssistButton, OpposedAnswerButton, OpposedHelpButton, OpposedSelect
 from cogs.dune.render import pools_text, progress_bar, safe
 from cogs.dune.sheet import FOCUS_LIMIT
+from cogs.dune.sheet_model import DuneSheet
 from cogs.dune.state import (
     AMENAZA,
     ASSET,

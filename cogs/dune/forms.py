@@ -27,9 +27,10 @@ from bot.panel import (
     ticked,
 )
 from bot.sheets.access import of_kind
-from bot.sheets.models import DuneSheet, SheetBase
+from bot.sheets.models import SheetBase
 from bot.store import Store
 from bot.ui import Modal
+from cogs.dune.sheet_model import DuneSheet
 from cogs.dune.state import DETERMINACION
 from rules.dune import pools, skill_test
 

@@ -7,12 +7,12 @@ from typing import Any
 import discord
 
 from bot import embeds, render
-from bot.chances import dune_assisted_line, dune_bought_line
 from bot.client import Tirada
 from bot.errors import pool_name
 from bot.i18n import Lang, t
 from bot.models import Applied, Record
 from bot.seen import PoolValues
+from cogs.dune.odds import dune_assisted_line, dune_bought_line
 from cogs.dune.state import (
     AMENAZA,
     DETERMINACION,

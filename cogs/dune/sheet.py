@@ -21,8 +21,9 @@ from bot.i18n import Lang, lang_for
 from bot.models import Table
 from bot.names import MAX_CHOICES, Names, closest, fold
 from bot.sheets import access
-from bot.sheets.models import NAME_LIMIT, Drive, DuneDrives, DuneSheet, DuneSkills
+from bot.sheets.models import NAME_LIMIT
 from cogs.dune.render import safe
+from cogs.dune.sheet_model import Drive, DuneDrives, DuneSheet, DuneSkills
 from cogs.dune.state import Scores, crossed_pool, typed_text
 from rules.dune import skill_test
 from rules.errors import check_range

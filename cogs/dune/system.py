@@ -6,12 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import Lang, t
-from bot.sheets.models import DuneDrives
+from bot.models import Change
 from bot.systems import Declaration, Live, Reading
 from cogs.dune import board
 from cogs.dune.forms import GAME
+from cogs.dune.sheet_model import DuneDrives, DuneSheet
 from cogs.dune.state import (
     AMENAZA,
+    ASSET,
     ASSIST_KIND,
     DETERMINACION,
     DIFICULTAD_EXTRA,
@@ -19,10 +21,11 @@ from cogs.dune.state import (
     KIND,
     OPPOSED_KIND,
     TASK_KIND,
+    TRAIT,
     challenged_pool,
     crossed_pool,
 )
-from rules.dune import skill_test
+from rules.dune import pools, skill_test
 
 NAME = "dune"
 # A permanent asset joins the sheet's list of assets: ``/mesa deshacer`` cannot take it back.
@@ -55,7 +58,12 @@ SYSTEM = Declaration(
     hideable=(AMENAZA,),
     board=board.part,
     readers={KIND: read},
+    sheet=DuneSheet,
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),
     panel=GAME,
+    # "se pierde 1 punto de Impulso de la reserva de grupo" (never below 0); a scene's traits
+    # and created assets "son temporales y dejan de existir al final de la escena".
+    scene_end=(Change(IMPULSO, pools.scene_end().momentum, clamp=True),),
+    scene_pools=(TRAIT, ASSET),
 )

@@ -18,8 +18,9 @@ from bot.i18n import T, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
+from bot.sheets.io import blank
 from bot.sheets.live import Data, as_stored, companion, get, live_field, live_fields, opening
-from bot.sheets.models import NAME_LIMIT, SheetBase, blank
+from bot.sheets.models import NAME_LIMIT, SheetBase
 from cogs.ficha import panel
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
@@ -59,7 +60,7 @@ class Sheets(commands.Cog):
         self, interaction: discord.Interaction, ctx: TableContext, sheet: SheetBase, npc: bool, reason: str
     ) -> SheetRow:
         """Keep a new sheet (and its live pools, through the ledger) once, or refuse."""
-        if ctx.table.system is None or sheet.sistema != ctx.table.system.value:
+        if ctx.table.system is None or sheet.sistema != ctx.table.system:
             raise Refusal("fichas.wrong_system")
         if npc:
             ctx.require_gm()
@@ -124,7 +125,7 @@ class Sheets(commands.Cog):
             raise Refusal("fichas.bad_name", n=NAME_LIMIT)
         system = ctx.table.system
         assert system is not None  # here() refuses a table without one
-        row = await self.store_new(interaction, ctx, blank(system.value, nombre), pnj, "fichas.crear")
+        row = await self.store_new(interaction, ctx, blank(system, nombre), pnj, "fichas.crear")
         await self.show(interaction, ctx, row, "fichas.crear.done")
 
     @group.command(name=T("fichas.ver"), description=T("fichas.ver.desc"))

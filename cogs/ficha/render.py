@@ -9,7 +9,11 @@ from bot.i18n import Lang, t
 from bot.models import SheetRow
 from bot.panel import safe
 from bot.sheets.io import Problem
-from bot.sheets.models import DndSheet, DonjonSheet, DuneSheet, MedianaSheet, SheetBase
+from bot.sheets.models import SheetBase
+from cogs.dnd5e.sheet_model import DndSheet
+from cogs.donjon.sheet_model import DonjonSheet
+from cogs.dune.sheet_model import DuneSheet
+from cogs.mediana.sheet_model import MedianaSheet
 from rules.dnd5e import checks
 
 # Each list shows this many entries; the rest is counted (an embed stays under 6,000).

@@ -14,8 +14,8 @@ from bot.board import hp
 from bot.board.render import fit_more, order_line
 from bot.i18n import Lang, t
 from bot.models import BoardHitPoints, Record, Table
-from bot.sheets.models import physique_of
 from bot.store import Store
+from cogs.mediana.sheet_model import physique_of
 from cogs.mediana.state import COMBAT_KIND, SHEET_KIND, WOUNDS
 from rules.mediana import combat as mediana_combat
 from rules.mediana import health as mediana_health

@@ -22,7 +22,6 @@ from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
-from bot.sheets.models import MedianaSheet
 from cogs.mediana import forms, sheet
 from cogs.mediana.combat import CombatButton, combat_embed, combat_view
 from cogs.mediana.components import TestButton
@@ -30,6 +29,7 @@ from cogs.mediana.contest import ContestButton
 from cogs.mediana.flow import open_contest, repeat_damage, repeat_roll, roll_damage, roll_opposed, roll_test
 from cogs.mediana.health import change_health, set_sheet
 from cogs.mediana.render import health_text
+from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, health, open_combat
 from rules.errors import check_range
 from rules.mediana import checks, combat, effects, ranks

@@ -18,12 +18,12 @@ from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
-from bot.sheets.models import MedianaSheet
 from cogs.mediana import sheet
 from cogs.mediana.components import contest_view, test_view
 from cogs.mediana.contest import open_view, roll_entries
 from cogs.mediana.health import wound
 from cogs.mediana.render import contest_embed, effect_text, target_text, test_embed
+from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import EFFECT_KIND, KIND, badly_hurt, options_of
 from rules.mediana import checks, contests, effects, ranks
 

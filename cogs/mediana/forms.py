@@ -24,8 +24,9 @@ from bot.panel import (
     safe,
 )
 from bot.sheets.access import of_kind
-from bot.sheets.models import MedianaSheet, SheetBase
+from bot.sheets.models import SheetBase
 from bot.ui import Modal, parse_int
+from cogs.mediana.sheet_model import MedianaSheet
 from rules.mediana import checks
 from rules.mediana import ranks as mediana_ranks
 

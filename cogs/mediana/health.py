@@ -12,7 +12,7 @@ from bot.client import Tirada
 from bot.errors import Refusal
 from bot.models import Applied, Change, NewRecord, SheetRow, Table
 from bot.sheets.live import live_field
-from bot.sheets.models import MedianaSheet
+from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import SHEET_KIND, WOUNDS, health_of, sheet, wounds_cap
 from rules.mediana.health import Health
 

@@ -9,8 +9,8 @@ import discord
 from bot import embeds, render
 from bot.i18n import Lang, t
 from bot.models import Applied, Record, SheetRow
-from bot.sheets.models import MedianaSheet
 from cogs.mediana.health import wounded
+from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import WOUNDS, options_of
 from rules.mediana import checks, contests, effects
 from rules.mediana.checks import Test

@@ -18,7 +18,7 @@ from bot.errors import Refusal
 from bot.models import SheetRow
 from bot.names import closest, containing, fold
 from bot.sheets import access
-from bot.sheets.models import MedianaSheet
+from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import open_combat
 from rules.errors import check_range
 from rules.mediana import checks

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import Tirada
 from bot.models import Record
-from bot.sheets.models import physique_of
+from cogs.mediana.sheet_model import physique_of
 from rules.mediana import health as mediana_health
 from rules.mediana import ranks as mediana_ranks
 from rules.mediana.health import Health

@@ -7,10 +7,10 @@ from typing import Any
 
 from bot.i18n import Lang
 from bot.models import NewRecord, SheetRow
-from bot.sheets.models import physique_of
 from bot.systems import Data, Declaration, Live, Reading
 from cogs.mediana import board
 from cogs.mediana.forms import GAME
+from cogs.mediana.sheet_model import MedianaSheet, physique_of
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, SHEET_KIND, WOUNDS, wounds_cap
 from rules.mediana import checks, contests, effects
 
@@ -69,6 +69,7 @@ SYSTEM = Declaration(
     board=board.part,
     hit_points=True,
     readers={KIND: read, EFFECT_KIND: read_effect},
+    sheet=MedianaSheet,
     live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
     companion=companion,
     panel=GAME,

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from rules.errors import check_range
 
-# A sheet's hit points go up to 999 (bot.sheets.models); a monster's too.
+# A sheet's hit points go up to 999 (cogs.dnd5e.sheet_model); a monster's too.
 MAX_HP = 999
 # One application of damage or healing: more than any creature's maximum twice over.
 MAX_AMOUNT = 9999

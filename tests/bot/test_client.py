@@ -206,3 +206,10 @@ async def test_closing_twice_is_harmless(harness: Harness) -> None:
     assert harness.bot is not None
     await harness.bot.close()
     await harness.bot.close()
+
+
+def test_the_table_cog_loads_after_every_systems_so_mesa_sistema_offers_them_all() -> None:
+    """``/mesa sistema``'s choices are the systems declared when its cog loads (cogs/mesa.py)."""
+    from bot.client import EXTENSIONS, system_extensions
+
+    assert EXTENSIONS.index("cogs.mesa") > max(EXTENSIONS.index(name) for name in system_extensions())

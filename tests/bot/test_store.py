@@ -21,11 +21,11 @@ from bot.models import (
     Reset,
     SavedRoll,
     SheetRow,
-    System,
     Table,
     TableSettings,
 )
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
+from cogs.donjon.settings import donjon_settings
 from tests.support.harness import Harness
 from tests.support.postgres import Server
 
@@ -191,11 +191,11 @@ async def test_tables_remember_system_gm_and_settings(store: Store) -> None:
     assert await store.table(CHANNEL) is None
     default = await store.table_or_default(CHANNEL, 9)
     assert default.system is None and default.gm_id is None
-    await store.set_system(CHANNEL, 9, System.DUNE)
+    await store.set_system(CHANNEL, 9, "dune")
     await store.set_gm(CHANNEL, 9, 77)
     table = await store.set_settings(CHANNEL, 9, TableSettings(donjon_sides=12))
-    assert (table.system, table.gm_id, table.settings.donjon_sides, table.guild_id) == (
-        System.DUNE,
+    assert (table.system, table.gm_id, donjon_settings(table).donjon_sides, table.guild_id) == (
+        "dune",
         77,
         12,
         9,
@@ -685,7 +685,7 @@ async def test_listeners_hear_each_change_once_and_no_replay(store: Store) -> No
     await store.apply(op(1, Change("impulso", 2)))
     await store.apply(op(1, Change("impulso", 2)))
     await store.save_record(CHANNEL, 2, 7, "tirar", {})
-    await store.set_system(CHANNEL, 99, System.DUNE)
+    await store.set_system(CHANNEL, 99, "dune")
     assert heard == [CHANNEL] * 3
     await store.set_meta("x", "1")
     assert await store.meta_with_prefix("x") == {"x": "1"}

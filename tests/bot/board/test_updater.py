@@ -309,6 +309,7 @@ async def test_every_system_a_table_plays_declares_its_board_section(harness: Ha
     """The board reads the store without importing a cog: each system's cog, once loaded,
     has declared its own section (bot/systems.py), named after what it stores."""
     from bot import systems
-    from bot.models import System
 
-    assert {s.name for s in systems.every() if s.board is not None} == {s.value for s in System}
+    sistema = harness.command(["mesa", "sistema"]).get_parameter("sistema")
+    offered = {choice.value for choice in sistema.choices}
+    assert {s.name for s in systems.every() if s.board is not None} == offered

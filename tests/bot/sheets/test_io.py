@@ -11,8 +11,16 @@ import pytest
 from bot.kinds import SHEET_POOL_PREFIX, SHEET_POOLS
 from bot.sheets import io
 from bot.sheets.__main__ import SCHEMA_PATH, schema_text
-from bot.sheets.models import blank
-from tests.support.systems import DECLARATIONS
+from bot.sheets.io import blank
+from tests.support.systems import DECLARATIONS, declare_all
+
+
+@pytest.fixture(autouse=True)
+def declared() -> None:
+    """The sheet models and importers are the systems' declarations, which a bot registers
+    as its cogs load: these tests read sheets without starting one."""
+    declare_all()
+
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
 SYSTEMS = ("dune", "dnd5e", "donjon", "mediana")
@@ -92,7 +100,7 @@ def test_only_the_first_problems_are_listed() -> None:
 def test_the_sheets_skills_are_the_rules_skills() -> None:
     from typing import get_args
 
-    from bot.sheets.models import Skill
+    from cogs.dnd5e.sheet_model import Skill
     from rules.dnd5e import checks
 
     assert get_args(Skill) == tuple(checks.SKILLS)
@@ -129,3 +137,13 @@ def test_a_rule_of_what_is_written_does_not_make_a_stored_sheet_unreadable() -> 
             io.validate(data)
         assert [p.kind for p in refused.value.problems] == [kind]
         assert io.validate(data, stored=True).nombre == data["nombre"]
+
+
+def test_a_system_that_is_no_name_is_refused_naming_the_declared_ones() -> None:
+    """A list or an object where the system's name goes (JSON has them) is a file's mistake,
+    refused like an unknown name, not a crash."""
+    for odd in (["dune"], {"dune": 1}, 7):
+        assert kinds(example("dune") | {"sistema": odd}) == [("system", "sistema")]
+    with pytest.raises(io.Rejected) as refused:
+        io.load(json.dumps(example("dune") | {"sistema": ["dune"]}).encode())
+    assert refused.value.problems[0].limit == "dnd5e, donjon, dune, mediana"

@@ -15,7 +15,7 @@ from typing import TypeVar
 import asyncpg
 import pytest
 
-from bot.models import Change, Operation, SheetRow, System
+from bot.models import Change, Operation, SheetRow
 from bot.store import Store
 from bot.store.connection import Sleep
 from bot.store.postgres_follow import APPLICATION, PING_SECONDS, announce
@@ -51,7 +51,7 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         heard = await following(reader)
         mine: list[int] = []
         writer.listeners.append(mine.append)
-        await writer.set_system(CHANNEL, 99, System.DUNE)
+        await writer.set_system(CHANNEL, 99, "dune")
         await writer.apply(op(1, Change("impulso", 2)))
         await writer.apply(op(1, Change("impulso", 2)))
         await writer.apply(op(2, Change("impulso", -5)))

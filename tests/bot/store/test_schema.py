@@ -9,9 +9,9 @@ from pathlib import Path
 
 import asyncpg
 
-from bot.models import System
 from bot.store import Store
 from bot.store.schema import MIGRATIONS, POSTGRES_MIGRATIONS, VERSION_TABLE
+from cogs.donjon.settings import donjon_settings
 
 BEFORE = 7  # the schema's version before the systems left it
 CHANNEL, GUILD = 1001, 9
@@ -58,12 +58,12 @@ async def postgres_before(url: str) -> None:
 
 async def check_upgraded(store: Store) -> None:
     table = await store.table(CHANNEL)
-    assert table is not None and table.system is System.DONJON
-    assert table.settings.donjon_level == 7
-    assert (table.settings.roll_odds, table.settings.donjon_sides) == (False, 12)
+    assert table is not None and table.system == "donjon"
+    assert donjon_settings(table).donjon_level == 7
+    assert (table.settings.roll_odds, donjon_settings(table).donjon_sides) == (False, 12)
     assert await store.pool(CHANNEL, "dados", 5) == 3
-    fresh = await store.set_system(CHANNEL + 1, GUILD, System.DUNE)
-    assert fresh.settings.donjon_level == 1
+    fresh = await store.set_system(CHANNEL + 1, GUILD, "dune")
+    assert donjon_settings(fresh).donjon_level == 1
 
 
 async def test_a_sqlite_file_from_before_upgrades_in_place(tmp_path: Path) -> None:
@@ -108,11 +108,11 @@ async def test_a_postgresql_database_from_before_upgrades_in_place(postgres_url:
 async def test_a_new_database_keeps_the_level_in_the_settings(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "new.db")
     try:
-        table = await store.set_system(CHANNEL, GUILD, System.DONJON)
+        table = await store.set_system(CHANNEL, GUILD, "donjon")
         raised = await store.set_settings(
             CHANNEL, GUILD, table.settings.model_copy(update={"donjon_level": 4})
         )
-        assert raised.settings.donjon_level == 4
+        assert donjon_settings(raised).donjon_level == 4
         assert (await store.table(CHANNEL)) == raised
     finally:
         await store.close()

@@ -10,6 +10,7 @@ import pytest
 from bot.i18n import CATALOG
 from bot.models import TableSettings
 from bot.store import Store
+from cogs.donjon.settings import donjon_settings
 from rules.donjon import difficulty
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
@@ -184,7 +185,7 @@ async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | st
     store = await Store.open(db_target)
     try:
         table = await store.set_settings(CHANNEL_ID, 9, TableSettings())
-        assert table.settings.donjon_level == difficulty.START_LEVEL == 1
-        assert (await store.table_or_default(OTHER_CHANNEL_ID, 9)).settings.donjon_level == 1
+        assert donjon_settings(table).donjon_level == difficulty.START_LEVEL == 1
+        assert donjon_settings(await store.table_or_default(OTHER_CHANNEL_ID, 9)).donjon_level == 1
     finally:
         await store.close()

@@ -12,7 +12,7 @@ import pytest
 
 from bot.models import Operation, Outcome, SheetRow
 from bot.names import fold
-from bot.sheets.models import blank
+from bot.sheets.io import blank
 from cogs.mediana.state import SHEET_KIND as MEDIANA_SHEET
 from tests.support.harness import Harness, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, OTHER_CHANNEL_ID, PLAYER

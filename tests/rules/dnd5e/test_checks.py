@@ -101,7 +101,7 @@ def test_inspiration_rerolls_one_chosen_die_once() -> None:
 def test_challenge_ratings_are_the_sheets_and_give_the_table_bonus() -> None:
     from typing import get_args
 
-    from bot.sheets.models import ChallengeRating
+    from cogs.dnd5e.sheet_model import ChallengeRating
 
     assert get_args(ChallengeRating) == checks.CHALLENGE_RATINGS
     ratings = ("0", "1/8", "1/2", "4", "5", "30")

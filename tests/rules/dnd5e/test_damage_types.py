@@ -39,7 +39,7 @@ def test_a_chosen_defence_counts_once_with_the_sheets() -> None:
 def test_the_sheets_damage_types_are_the_rules() -> None:
     from typing import get_args
 
-    from bot.sheets.models import DamageType
+    from cogs.dnd5e.sheet_model import DamageType
     from rules.dnd5e.damage_types import DAMAGE_TYPES
 
     assert get_args(DamageType) == DAMAGE_TYPES

@@ -13,7 +13,8 @@ Foundry's keys are English (``str``, ``ste``, ``slashing``) and map to the sheet
 ones through the tables below; names (the actor's, its items') stay as written, in
 whatever language the world was played (docs/decisiones.md, D&D 5e, "Fichas de Foundry").
 A file this module cannot read whole raises :class:`Unreadable` with its first problems,
-each naming the Foundry path at fault; ``bot.sheets.io`` turns them into the refusal.
+each naming the Foundry path at fault; ``bot.sheets.io`` turns them into the refusal. D&D
+declares it as an importer of its sheets (:data:`FOUNDRY`, cogs/dnd5e/system.py).
 """
 
 from __future__ import annotations
@@ -23,11 +24,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from bot.sheets.models import Importer, Problem, Unreadable
 from rules.dnd5e import checks
 
-# A Foundry export carries item descriptions, effects and flags the sheet does not keep: it
-# may be larger than a sheet file (bot.sheets.io.MAX_BYTES), within this bound.
-MAX_BYTES = 1024 * 1024
 # Items (classes, weapons, features, spells, gear) an actor may hold; a level-20 caster
 # with a full spellbook stays well under it.
 MAX_ITEMS = 500
@@ -61,7 +60,7 @@ SKILLS = {
     "ste": "sigilo",
     "sur": "supervivencia",
 }
-# CONFIG.DND5E.damageTypes, named as SRD 5.2 in Spanish names them (bot.sheets.models).
+# CONFIG.DND5E.damageTypes, named as SRD 5.2 in Spanish names them (cogs.dnd5e.sheet_model).
 DAMAGE_TYPES = {
     "acid": "acido",
     "slashing": "cortante",
@@ -101,16 +100,6 @@ PATHS = {
     "pg.temporales": "system.attributes.hp.temp",
     "velocidad": "system.attributes.movement.walk",
 } | {f"caracteristicas.{es}": f"system.abilities.{en}.value" for en, es in ABILITIES.items()}
-
-Problem = tuple[str, str, Any]  # a catalog kind, the Foundry path, the limit broken
-
-
-class Unreadable(Exception):
-    """The actor cannot be read whole: ``problems`` say where, in the file's order."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__(problems)
-        self.problems = problems
 
 
 def is_actor(data: Any) -> bool:
@@ -530,3 +519,7 @@ def _features(actor: dict[str, Any], half: list[str]) -> list[dict[str, str]]:
     if half:
         features.append({"nombre": "Competencia a medias", "texto": ", ".join(half)})
     return features
+
+
+# What D&D declares (bot/systems.py ``Declaration.importers``): an actor, read as its sheet.
+FOUNDRY = Importer(is_actor, sheet_data, PATHS)

@@ -1,4 +1,4 @@
-"""Foundry VTT dnd5e actors through /ficha importar (bot/sheets/foundry.py).
+"""Foundry VTT dnd5e actors through /ficha importar (cogs/dnd5e/foundry.py).
 
 The examples in docs/fichas/foundry-dnd5e-*.json were written from the dnd5e system's data
 model (one in its 4.x shape, one in its 3.x shape); what Foundry derives at load (level,
@@ -15,12 +15,21 @@ from typing import Any
 import pytest
 
 from bot.i18n import Lang
-from bot.sheets import foundry, io
-from bot.sheets.models import DamageType, DndSheet
+from bot.sheets import io
+from cogs.dnd5e import foundry
+from cogs.dnd5e.sheet_model import DamageType, DndSheet
 from cogs.ficha.render import problems_text
 from tests.support.harness import Harness, Upload
+from tests.support.systems import declare_all
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "fichas"
+
+
+@pytest.fixture(autouse=True)
+def declared() -> None:
+    """The sheet models and importers are the systems' declarations, which a bot registers
+    as its cogs load: these tests read sheets without starting one."""
+    declare_all()
 
 
 def actor(name: str = "cardo") -> dict[str, Any]:
@@ -204,7 +213,7 @@ def test_bounds_of_size_and_items() -> None:
     padded = actor("wren")
     padded["system"]["details"]["biography"] = "x" * (200 * 1024)  # past a sheet's 64 KB, within 1 MB
     assert imported(padded).nombre == "Wren Ashdown"
-    padded["system"]["details"]["biography"] = "x" * foundry.MAX_BYTES
+    padded["system"]["details"]["biography"] = "x" * io.MAX_UPLOAD_BYTES
     assert problems(padded) == [("too_large", "")]
     loot = {"type": "loot", "name": "Moneda", "system": {}}
     many = broken(lambda d: d["items"].extend([loot] * (foundry.MAX_ITEMS - len(d["items"]))))
