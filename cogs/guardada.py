@@ -32,6 +32,7 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Record, SavedRoll, Table
+from bot.repeat import asked
 from rules.expression import parse
 from rules.template import MAX_VALUES_LENGTH, fill, parse_values, placeholders
 
@@ -194,12 +195,8 @@ class Guardada(commands.Cog):
             raise Refusal("guardada.broken", name=saved.name)
         if saved.kind == EXPRESSION_KIND and "valores" in saved.data:
             values = {**saved.data["valores"], **parse_values(valores)}
-            data = {
-                "expresion": fill(saved.data["expresion"], values),
-                "privada": privada,
-                "secreta": False,
-                "motivo": reason(saved.name),
-            }
+            expression = fill(saved.data["expresion"], values)
+            data = asked({"expresion": expression}, secreta=False, motivo=reason(saved.name), privada=privada)
         elif valores is not None or privada:
             raise Refusal("guardada.values_for_expressions")
         elif not with_tirada(interaction):
