@@ -15,7 +15,7 @@ the ``custom_id`` alone. Why upgrade on read rather than migrate: docs/decisione
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, cast
 
 import discord
@@ -51,8 +51,9 @@ def codec(upgrade: Upgrade | None = None) -> Codec[Asked]:
 
 
 # The keys of a roll's data that say how it was asked.
-FIELDS = ("options", "secreta", "privada", "motivo")
-# The rolls that never had another shape (and the fields every codec writes).
+FIELDS = tuple(f.name for f in fields(Asked))
+# How rolls that never had another shape keep it (D&D's tests kept ``options`` beside
+# ``motivo`` and ``secreta`` from the start); every system's codec writes this same shape.
 ASKED = codec()
 
 

@@ -228,7 +228,9 @@ async def act(
         decision = decide(record)
         if not isinstance(decision, Decision):
             decision = await decision
-        decision = replace(decision, data=repeat.kept(record.data) | decision.data)
+        # How the roll was asked stays as written: a decision writing the roll's rules value
+        # anew knows nothing of it (bot.repeat).
+        decision = replace(decision, data=decision.data | repeat.kept(record.data))
         system, dice = rolled(kind, decision)
         before = seen.before_write(interaction, record.channel_id)
         outcome = await store.apply(

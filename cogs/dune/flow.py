@@ -123,7 +123,7 @@ async def roll_and_post(
     if task is not None:
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
     data = skill_test.to_data(replace(roll, extra=extra)) | asked(
-        spec_options(spec, mode), secreta=secret, motivo=spec.motivo
+        as_asked(spec, mode), secreta=secret, motivo=spec.motivo
     )
     record = await rolls.record(store, interaction, table, KIND, data, reason, changes, closes, secret=secret)
     lang = lang_for(interaction.locale)
@@ -233,24 +233,40 @@ async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: Ro
     await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
 
-# How a test is kept for *Repetir*: what it asked for, less how it was made (kept apart).
+# What a test keeps apart from its options, under the fixed keys every roll has.
 HOW = ("secret", "motivo")
+# What an opposition's roll made, which its repeat rolls anew.
+ROLLED = ("dice", "helper_dice", "difficulty")
 
 
-def spec_options(spec: RollSpec, mode: str) -> dict[str, Any]:
-    """A test's options: what it asked for and which command asked (``mode``)."""
-    return {"mode": mode, "spec": {k: v for k, v in asdict(spec).items() if k not in HOW}}
+def as_asked(spec: RollSpec, mode: str) -> dict[str, Any]:
+    """A test's options as its command asked them (``mode``: which command), what *Repetir*
+    asks again: an opposed test's without what its opposition rolled and its actor then
+    bought and spent (the opposition rolls again, and the actor answers again), with where
+    the opposition's numbers came from (``rival``); an assisted test's without the GM's
+    raise its preparation took (a new preparation takes the one waiting then)."""
+    if mode == "enfrentada" and spec.opponent is not None:
+        rival = {k: v for k, v in spec.opponent.items() if k not in ROLLED}
+        spec = replace(spec, bought=0, determination=False, opponent=None, raised=0)
+        return {"mode": mode, "spec": spec_fields(spec), "rival": rival}
+    if mode == "ayuda":
+        spec = replace(spec, difficulty=spec.difficulty - spec.raised, raised=0)
+    return {"mode": mode, "spec": spec_fields(spec)}
+
+
+def spec_fields(spec: RollSpec) -> dict[str, Any]:
+    return {k: v for k, v in asdict(spec).items() if k not in HOW}
 
 
 def before_options(data: dict[str, Any]) -> Asked | None:
-    """A test stored before every roll kept its options: them in its card's ``extra``, the
-    spec with how it was made (the secrecy asked for) and the command as ``mode``."""
+    """A test stored before every roll kept its options: its card's ``extra`` held the
+    test as rolled, with how it was made (the secrecy asked for), and the command as
+    ``mode``; what *Repetir* asked again was worked out from them when pressed."""
     extra = data.get("extra") or {}
     if "options" in data or "spec" not in extra:
         return None
-    spec = extra["spec"]
-    options = {"mode": extra.get("mode", "tirada"), "spec": {k: v for k, v in spec.items() if k not in HOW}}
-    return Asked(options, bool(spec.get("secret")), motivo=spec.get("motivo"))
+    spec = RollSpec(**extra["spec"])
+    return Asked(as_asked(spec, extra.get("mode", "tirada")), spec.secret, motivo=spec.motivo)
 
 
 ROLLS = codec(before_options)
@@ -261,23 +277,17 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
     test rolls a new opposition and asks again; an assisted one opens a new preparation."""
     bot = interaction.client
     how = asked_of(record.data, ROLLS)
-    spec = RollSpec(**how.options["spec"], secret=how.secreta, motivo=how.motivo)
+    options = how.options
+    spec = RollSpec(**options["spec"], secret=how.secreta, motivo=how.motivo)
     if spec.character:
         await access.check_repeat(interaction, record, character=spec.character)
     if spec.challenge and spec.drive_key is not None:
         # Defied, that drive is crossed out until recovered: it cannot be rolled again.
         raise Refusal("dune.drive_crossed", pool=crossed_pool(spec.drive_key))
-    mode = how.options["mode"]
-    if mode == "enfrentada" and spec.opponent is not None:
-        # The opposition rolls again: drop what its last roll made, keep where its numbers came from.
-        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "helper_dice", "difficulty")}
-        await oppose(
-            bot, interaction, replace(spec, bought=0, determination=False, opponent=None, raised=0), rival
-        )
-    elif mode == "ayuda":
-        await prepare_assist(
-            bot, interaction, replace(spec, difficulty=spec.difficulty - spec.raised, raised=0)
-        )
+    if "rival" in options:
+        await oppose(bot, interaction, spec, options["rival"])
+    elif options["mode"] == "ayuda":
+        await prepare_assist(bot, interaction, spec)
     else:
         await roll_and_post(bot, interaction, spec)
 
