@@ -137,3 +137,33 @@ async def test_a_saved_roll_kept_in_an_older_shape_plays_as_it_did(harness: Harn
     harness.script(*case["press"]["script"])
     played = await harness.slash("guardada tirar", user=OTHER, nombre="compuerta")
     assert shown(played) == case["repeated"]
+
+
+@pytest.mark.parametrize(
+    ("system", "command", "options"),
+    [
+        ("dune", "dune tirada", {"habilidad": 6, "motivacion": 6}),
+        ("mediana", "mediana tirada", {"atributo": 5, "habilidad": 4, "dificultad": 12}),
+        ("donjon", "donjon prueba", {"dados": 2}),
+        ("dnd5e", "dnd prueba", {"modificador": 3}),
+    ],
+)
+async def test_a_roll_the_gm_channel_made_secret_repeats_secret_from_its_revealed_card(
+    harness: Harness, system: str, command: str, options: dict[str, Any]
+) -> None:
+    """Every system repeats a roll as secret as it was rolled: one rolled in the GM channel
+    (secret without asking), once revealed to the table, repeats into the GM channel again,
+    not at the table (Dune and Mediana kept the secrecy asked for, and repeated it there)."""
+    await harness.table_for(system)
+    await harness.slash("mesa canal-dj", user=GM, canal=channel(GM_CHANNEL_ID))
+    harness.script(*[3] * 12)
+    rolled = await harness.slash(command, user=GM, channel_id=GM_CHANNEL_ID, **options)
+    [secret] = [m for m in rolled.messages if m.channel_id == GM_CHANNEL_ID and m.custom_ids]
+    reveal = next(c for c in secret.custom_ids if c.startswith("secreta:"))
+    revealed = await harness.click(secret, reveal, user=GM)
+    [card] = [m for m in revealed.messages if m.channel_id == CHANNEL_ID]
+    harness.script(*[4] * 12)
+    again = await harness.click(card, next(c for c in card.custom_ids if c.startswith("rep:")), user=GM)
+    [roll] = [m for m in again.messages if m.custom_ids]
+    assert roll.channel_id == GM_CHANNEL_ID and any(c.startswith("secreta:revelar:") for c in roll.custom_ids)
+    assert all(m.ephemeral for m in again.messages if m.channel_id == CHANNEL_ID), again.text
