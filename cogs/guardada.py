@@ -4,7 +4,8 @@ A saved roll is a roll kind and the data its *Repetir* reads (bot.repeat): an ex
 (``1d20+{bono}`` with its parameters' defaults) is played by /tirar's repeater with the
 parameters filled in; a system roll, saved from the player's latest roll at the table, is
 played by its own system's repeater, so its buttons and pools work as if the command had
-been typed again. No other cog is imported: the registry is the only link.
+been typed again (one saved in an older shape is read by that repeater's own upgrade, as
+an old roll is). No other cog is imported: the registry is the only link.
 """
 
 from __future__ import annotations

@@ -207,7 +207,7 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: Recor
     )
 
 
-def before_asked(data: dict[str, Any]) -> Asked | None:
+def before_options(data: dict[str, Any]) -> Asked | None:
     """A roll stored before every roll kept the same shape: its options held the secrecy
     asked for and the ``motivo`` as typed (made safe at the top of its data)."""
     if "options" not in data or "secreta" in data:
@@ -216,7 +216,7 @@ def before_asked(data: dict[str, Any]) -> Asked | None:
     return Asked(options, bool(data["options"]["secreta"]), motivo=data.get("motivo"))
 
 
-ROLLS = codec(before_asked)
+ROLLS = codec(before_options)
 
 
 async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
