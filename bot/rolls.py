@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot import seen
+from bot import repeat, seen
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for
 from bot.models import (
@@ -230,6 +230,9 @@ async def act(
         decision = decide(record)
         if not isinstance(decision, Decision):
             decision = await decision
+        # How the roll was asked stays as written: a decision writing the roll's rules value
+        # anew knows nothing of it (bot.repeat).
+        decision = replace(decision, data=decision.data | repeat.kept(record.data))
         system, dice = rolled(kind, decision)
         before = seen.before_write(interaction, record.channel_id)
         outcome = await store.apply(

@@ -4,7 +4,8 @@ A saved roll is a roll kind and the data its *Repetir* reads (bot.repeat): an ex
 (``1d20+{bono}`` with its parameters' defaults) is played by /tirar's repeater with the
 parameters filled in; a system roll, saved from the player's latest roll at the table, is
 played by its own system's repeater, so its buttons and pools work as if the command had
-been typed again. No other cog is imported: the registry is the only link.
+been typed again (one saved in an older shape is read by that repeater's own upgrade, as
+an old roll is). No other cog is imported: the registry is the only link.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Record, SavedRoll, Table
+from bot.repeat import asked
 from rules.expression import parse
 from rules.template import MAX_VALUES_LENGTH, fill, parse_values, placeholders
 
@@ -194,12 +196,8 @@ class Guardada(commands.Cog):
             raise Refusal("guardada.broken", name=saved.name)
         if saved.kind == EXPRESSION_KIND and "valores" in saved.data:
             values = {**saved.data["valores"], **parse_values(valores)}
-            data = {
-                "expresion": fill(saved.data["expresion"], values),
-                "privada": privada,
-                "secreta": False,
-                "motivo": reason(saved.name),
-            }
+            expression = fill(saved.data["expresion"], values)
+            data = asked({"expresion": expression}, secreta=False, motivo=reason(saved.name), privada=privada)
         elif valores is not None or privada:
             raise Refusal("guardada.values_for_expressions")
         elif not with_tirada(interaction):

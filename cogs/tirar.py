@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import d20
 import discord
 from discord import app_commands
@@ -13,6 +15,7 @@ from bot.client import Tirada
 from bot.delivery import send
 from bot.i18n import Lang, T, lang_for, options, t
 from bot.models import Record
+from bot.repeat import Asked, asked, asked_of, codec
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from rules.dice import MAX_EXPRESSION_LENGTH
@@ -35,16 +38,24 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     return embed
 
 
+def before_options(data: dict[str, Any]) -> Asked | None:
+    """A roll stored before every roll kept its options: the expression and how it was
+    made at the top of its data."""
+    if "options" in data:
+        return None
+    return Asked(
+        {"expresion": data["expresion"]}, bool(data.get("secreta")), bool(data["privada"]), data.get("motivo")
+    )
+
+
+ROLLS = codec(before_options)
+
+
 async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same expression, for whoever presses, the same way and reason."""
-    data = record.data
+    how = asked_of(record.data, ROLLS)
     await roll_and_post(
-        interaction.client,
-        interaction,
-        data["expresion"],
-        bool(data["privada"]),
-        bool(data.get("secreta")),
-        data.get("motivo"),
+        interaction.client, interaction, how.options["expresion"], how.privada, how.secreta, how.motivo
     )
 
 
@@ -63,11 +74,9 @@ async def roll_and_post(
     secret = is_secret(interaction, table, secret)
     roll = roll_expression(expression, bot.rng)
     data = {
-        "expresion": expression,
-        "privada": private,
-        "secreta": secret,
-        "motivo": motivo,
+        **asked({"expresion": expression}, secreta=secret, motivo=motivo, privada=private),
         # What was rolled, for the chronicle and the dice statistics: every face rolled, by size.
+        "expresion": expression,
         "total": roll.total,
         "dados": [[d.sides, d.value] for d in roll.rolled],
     }

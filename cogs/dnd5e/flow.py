@@ -5,15 +5,17 @@ stored data is ``cogs.dnd5e.build``'s."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import d20
 import discord
 
 from bot import embeds, render, rolls, seen
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal
 from bot.i18n import lang_for, t
 from bot.models import Record
+from bot.repeat import Asked, asked, asked_of, codec
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.sheets import access
@@ -51,7 +53,7 @@ async def roll_test(
     gm = is_gm(table, interaction)
     whys = await roll_whys(bot.store, table, kind, options, interaction.user.id, gm)
     data = BUILDERS[kind](bot.rng, options, whys)
-    data |= {"kind": kind, "options": options, "motivo": motivo, "secreta": secret}
+    data |= {"kind": kind, **asked(options, secreta=secret, motivo=motivo)}
     record = await rolls.record(bot.store, interaction, table, KIND, data, f"dnd.{kind}", secret=secret)
     lang = lang_for(interaction.locale)
     # The table's pools as this interaction read them (with what its roll wrote): no read.
@@ -62,14 +64,13 @@ async def roll_test(
 
 
 async def repeat_test(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    """*Repetir*: the same test, for whoever presses, the same way and reason."""
-    data = record.data
-    if "options" not in data:
-        raise Refusal("error.roll_gone")
-    if data["options"].get("ficha"):
-        await access.check_repeat(interaction, record, character=data["options"]["ficha"])
+    """*Repetir*: the same test, for whoever presses, the same way and reason (a roll
+    made before *Repetir* kept its options has none to repeat)."""
+    how = asked_of(record.data)
+    if how.options.get("ficha"):
+        await access.check_repeat(interaction, record, character=how.options["ficha"])
     await roll_test(
-        interaction.client, interaction, data["kind"], data["options"], data.get("motivo"), data["secreta"]
+        interaction.client, interaction, record.data["kind"], how.options, how.motivo, how.secreta
     )
 
 
@@ -100,14 +101,13 @@ async def roll_dice(
         f"{render.expression(roll.tree)} = **{roll.total}** {kind_name}".strip(),
         inline=False,
     )
+    options = {"expresion": expresion, "ventaja": ventaja, "desventaja": desventaja, "tipo": kind}
     data = {
+        **asked(options, secreta=secret, motivo=motivo),
+        # What was rolled, for the chronicle, the dice statistics (as /tirar keeps it) and
+        # the damage it deals.
         "expresion": expresion,
-        "ventaja": ventaja,
-        "desventaja": desventaja,
-        "motivo": motivo,
-        "secreta": secret,
         "tipo": kind,
-        # What was rolled, for the chronicle and the dice statistics (as /tirar keeps it).
         "total": roll.total,
         "dados": [[d.sides, d.value] for d in roll.rolled],
     }
@@ -122,18 +122,29 @@ async def roll_dice(
     await rolls.post(bot.store, interaction, table, record, embed, view, secret=secret)
 
 
+def dice_before_options(data: dict[str, Any]) -> Asked | None:
+    """A ``/dnd tirar`` stored before every roll kept its options: them at the top of its
+    data (none at all before *Repetir*)."""
+    if "options" in data or "expresion" not in data:
+        return None
+    options = {key: data.get(key) for key in ("expresion", "ventaja", "desventaja", "tipo")}
+    return Asked(options, data["secreta"], motivo=data["motivo"])
+
+
+DICE = codec(dice_before_options)
+
+
 async def repeat_dice(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* on ``/dnd tirar``: the same expression and mode, for whoever presses."""
-    data = record.data
-    if "expresion" not in data:
-        raise Refusal("error.roll_gone")
+    how = asked_of(record.data, DICE)
+    options = how.options
     await roll_dice(
         interaction.client,
         interaction,
-        data["expresion"],
-        data["ventaja"],
-        data["desventaja"],
-        data["motivo"],
-        data["secreta"],
-        data.get("tipo"),
+        options["expresion"],
+        options["ventaja"],
+        options["desventaja"],
+        how.motivo,
+        how.secreta,
+        options["tipo"],
     )

@@ -2,8 +2,9 @@
 
 Each command validates its options, works out both pools (saying where the GM's dice come
 from: "Media 3 + Nivel 2 = 5 dados"), records the roll together with the banked dice it
-spends, and posts it. The options are stored in the roll (``ask``); *Repetir* calls the
-same function with them for whoever presses, without spending banked dice again.
+spends, and posts it. The options (``ask``) are stored in the roll as every roll keeps
+them (``bot.repeat``); *Repetir* calls the same function with them for whoever presses,
+without spending banked dice again.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.models import Change, Record, SheetRow, Table
+from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
@@ -193,9 +195,9 @@ async def prueba(
                 "b": [*parts, ("banco", banco_dj)],
                 "a": [*mine_parts, ("banco", banco)] if mine_parts else [],
             },
-            "ask": ask,
             "character": character,
         },
+        options=ask,
         secret=secreta,
         motivo=motivo,
     )
@@ -256,10 +258,10 @@ async def enfrentada(
                 "b": [*(rival_parts or [("dados", rival_dados)]), ("banco", rival_banco)],
                 "a": [*mine_parts, ("banco", banco)] if mine_parts else [],
             },
-            "ask": ask,
             "character": character,
             "rival_character": rival_character,
         },
+        options=ask,
         secret=secreta,
         motivo=motivo,
     )
@@ -336,11 +338,11 @@ async def dano(
         details={
             "player": player,
             "explain": {"b": [*parts, ("banco", bonificacion_dj)], "a": mine},
-            "ask": ask,
             "character": character,
             "rival_character": npc,
         },
         gain=wounds,
+        options=ask,
         secret=secreta,
         motivo=motivo,
     )
@@ -428,10 +430,10 @@ async def gastos(
         (player, gm_dice),
         details={
             "explain": {"b": parts, "a": [(names.get(n, n), v) for n, v in mine] if names else []},
-            "ask": ask,
             "character": ask.get("character"),
         },
         gain=result,
+        options=ask,
         secret=secreta,
         motivo=motivo,
     )
@@ -447,11 +449,13 @@ async def contest(
     law_for: dict[str, tuple[int, int]] | None = None,
     details: dict[str, Any],
     gain: Gain | None = None,
+    options: dict[str, Any],
     secret: bool = False,
     motivo: str | None = None,
 ) -> None:
-    """Roll a test, record it with whatever it spends or gains, and post it. ``motivo``
-    arrives clean (the command cleans what was typed; *Repetir* passes the stored one)."""
+    """Roll a test, record it with whatever it spends or gains, and post it, with the
+    ``options`` it was asked with for *Repetir*. ``motivo`` arrives clean (the command
+    cleans what was typed; *Repetir* passes the stored one)."""
     bot = interaction.client
     secret = is_secret(interaction, table, secret)
     test = donjon_contest.roll_contest(bot.rng, *pools, donjon_settings(table).donjon_sides)
@@ -460,7 +464,7 @@ async def contest(
         winner, narrator = law_for[test.winner]
         law = Law(winner, narrator, test.successes)
     effect = gain(test) if gain else Effect()
-    details = {**details, **effect.details, "motivo": motivo, "secreta": secret}
+    details = {**details, **effect.details, "motivo": motivo}
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + effect.changes
     await rolls.publish(
@@ -468,7 +472,7 @@ async def contest(
         interaction,
         table,
         KIND,
-        posted.to_data(roll),
+        posted.to_data(roll) | asked(options, secreta=secret, motivo=motivo),
         f"donjon.{kind}",
         lambda lang, record: (roll_embed(lang, record), roll_view(lang, record)),
         changes,
@@ -476,22 +480,34 @@ async def contest(
     )
 
 
+def before_options(data: dict[str, Any]) -> Asked | None:
+    """A test stored before every roll kept its options: them as its details' ``ask``,
+    beside its secrecy and ``motivo``."""
+    details = data.get("details") or {}
+    if "options" in data or "ask" not in details:
+        return None
+    return Asked(details["ask"], bool(details.get("secreta")), motivo=details.get("motivo"))
+
+
+ROLLS = codec(before_options)
+
+
 async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same options, motivo and secrecy, for whoever presses; banked dice
     are not spent again."""
-    roll = posted.from_data(record.data)
-    details = roll.details
-    ask = {k: v for k, v in details.get("ask", {}).items() if k not in SPENDS}
-    secreta, motivo = bool(details.get("secreta")), details.get("motivo")
+    kind = posted.from_data(record.data).kind
+    how = asked_of(record.data, ROLLS)
+    ask = {k: v for k, v in how.options.items() if k not in SPENDS}
+    secreta, motivo = how.secreta, how.motivo
     if ask.get("character"):
         await access.check_repeat(interaction, record, ask.get("jugador"), character=ask["character"])
-    if roll.kind == "prueba":
+    if kind == "prueba":
         await prueba(interaction, **ask, secreta=secreta, motivo=motivo)
-    elif roll.kind == "enfrentada":
+    elif kind == "enfrentada":
         await enfrentada(interaction, **ask, secreta=secreta, motivo=motivo)
-    elif roll.kind == "dano":
+    elif kind == "dano":
         await dano(interaction, **ask, secreta=secreta, motivo=motivo)
-    elif roll.kind.startswith("gastos_") and "tipo" in ask:
+    elif kind.startswith("gastos_") and "tipo" in ask:
         await gastos(interaction, ask, secreta=secreta, motivo=motivo)
     else:
         raise Refusal("error.roll_gone")

@@ -23,6 +23,7 @@ from bot.i18n import LANGS, Lang, lang_for, t
 from bot.models import NewRecord, Record, RecordUpdate, Table
 from bot.names import fold
 from bot.panel import TITLE_LIMIT, chosen, clip, labelled, radio, ticked
+from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.sheets import access
@@ -110,8 +111,8 @@ async def roll_and_post(
         asset_quality=spec.asset_quality,
     )
     extra: dict[str, Any] = {
+        # The test as the card tells it (its options are kept apart, for *Repetir*).
         "spec": asdict(spec),
-        "mode": mode,
         "raised": spec.raised + difficulty - spec.difficulty,
         "paid": {"momentum": -cost.momentum, "threat": cost.threat},
     }
@@ -121,10 +122,10 @@ async def roll_and_post(
         extra["helpers"] = list(helpers)
     if task is not None:
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
-    roll = replace(roll, extra=extra)
-    record = await rolls.record(
-        store, interaction, table, KIND, skill_test.to_data(roll), reason, changes, closes, secret=secret
+    data = skill_test.to_data(replace(roll, extra=extra)) | asked(
+        as_asked(spec, mode), secreta=secret, motivo=spec.motivo
     )
+    record = await rolls.record(store, interaction, table, KIND, data, reason, changes, closes, secret=secret)
     lang = lang_for(interaction.locale)
     embed, view = await render_roll(bot, interaction, lang, record)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
@@ -232,30 +233,61 @@ async def prepare_assist(bot: Tirada, interaction: discord.Interaction, spec: Ro
     await send(interaction, embed=assist_embed(lang, record), view=assist_view(lang, record.id))
 
 
+# What a test keeps apart from its options, under the fixed keys every roll has.
+HOW = ("secret", "motivo")
+# What an opposition's roll made, which its repeat rolls anew.
+ROLLED = ("dice", "helper_dice", "difficulty")
+
+
+def as_asked(spec: RollSpec, mode: str) -> dict[str, Any]:
+    """A test's options as its command asked them (``mode``: which command), what *Repetir*
+    asks again: an opposed test's without what its opposition rolled and its actor then
+    bought and spent (the opposition rolls again, and the actor answers again), with where
+    the opposition's numbers came from (``rival``); an assisted test's without the GM's
+    raise its preparation took (a new preparation takes the one waiting then)."""
+    if mode == "enfrentada" and spec.opponent is not None:
+        rival = {k: v for k, v in spec.opponent.items() if k not in ROLLED}
+        spec = replace(spec, bought=0, determination=False, opponent=None, raised=0)
+        return {"mode": mode, "spec": spec_fields(spec), "rival": rival}
+    if mode == "ayuda":
+        spec = replace(spec, difficulty=spec.difficulty - spec.raised, raised=0)
+    return {"mode": mode, "spec": spec_fields(spec)}
+
+
+def spec_fields(spec: RollSpec) -> dict[str, Any]:
+    return {k: v for k, v in asdict(spec).items() if k not in HOW}
+
+
+def before_options(data: dict[str, Any]) -> Asked | None:
+    """A test stored before every roll kept its options: its card's ``extra`` held the
+    test as rolled, with how it was made (the secrecy asked for), and the command as
+    ``mode``; what *Repetir* asked again was worked out from them when pressed."""
+    extra = data.get("extra") or {}
+    if "options" in data or "spec" not in extra:
+        return None
+    spec = RollSpec(**extra["spec"])
+    return Asked(as_asked(spec, extra.get("mode", "tirada")), spec.secret, motivo=spec.motivo)
+
+
+ROLLS = codec(before_options)
+
+
 async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir*: the same command with the same options, for whoever presses. An opposed
     test rolls a new opposition and asks again; an assisted one opens a new preparation."""
     bot = interaction.client
-    extra = record.data.get("extra", {})
-    if "spec" not in extra:
-        raise Refusal("error.roll_gone")
-    spec = RollSpec(**extra["spec"])
+    how = asked_of(record.data, ROLLS)
+    options = how.options
+    spec = RollSpec(**options["spec"], secret=how.secreta, motivo=how.motivo)
     if spec.character:
         await access.check_repeat(interaction, record, character=spec.character)
     if spec.challenge and spec.drive_key is not None:
         # Defied, that drive is crossed out until recovered: it cannot be rolled again.
         raise Refusal("dune.drive_crossed", pool=crossed_pool(spec.drive_key))
-    mode = extra.get("mode", "tirada")
-    if mode == "enfrentada" and spec.opponent is not None:
-        # The opposition rolls again: drop what its last roll made, keep where its numbers came from.
-        rival = {k: v for k, v in spec.opponent.items() if k not in ("dice", "helper_dice", "difficulty")}
-        await oppose(
-            bot, interaction, replace(spec, bought=0, determination=False, opponent=None, raised=0), rival
-        )
-    elif mode == "ayuda":
-        await prepare_assist(
-            bot, interaction, replace(spec, difficulty=spec.difficulty - spec.raised, raised=0)
-        )
+    if "rival" in options:
+        await oppose(bot, interaction, spec, options["rival"])
+    elif options["mode"] == "ayuda":
+        await prepare_assist(bot, interaction, spec)
     else:
         await roll_and_post(bot, interaction, spec)
 

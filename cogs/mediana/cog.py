@@ -11,7 +11,7 @@ from discord.app_commands import Choice
 from discord.ext import commands
 
 from bot import embeds
-from bot.checks import REASON_LIMIT, current_table, is_gm, reason_option, secret_option, table_option
+from bot.checks import REASON_LIMIT, current_table, is_gm, reason, reason_option, secret_option, table_option
 from bot.client import Tirada
 from bot.delivery import send
 from bot.errors import Refusal
@@ -122,10 +122,8 @@ class Mediana(commands.Cog):
             "rango": rango.value if rango else "medio",
             "estorbo": estorbo,
             "ataque": ataque,
-            "secreta": secreta,
-            "motivo": motivo,
         }
-        await roll_test(interaction, options)
+        await roll_test(interaction, options, secreta, reason(motivo))
 
     @group.command(name=T("mediana.atributo"), description=T("mediana.atributo.desc"))
     @options("mediana.opt", "dificultad", "malherido", "rango", "estorbo")
@@ -159,10 +157,8 @@ class Mediana(commands.Cog):
             "malherido": malherido,
             "rango": rango.value if rango else "medio",
             "estorbo": estorbo,
-            "secreta": secreta,
-            "motivo": motivo,
         }
-        await roll_test(interaction, options)
+        await roll_test(interaction, options, secreta, reason(motivo))
 
     @group.command(name=T("mediana.enfrentada"), description=T("mediana.enfrentada.desc"))
     @options(
@@ -224,10 +220,8 @@ class Mediana(commands.Cog):
             "rival_malherido": rival_malherido,
             "rival_rango": rival_rango.value if rival_rango else "medio",
             "rival_estorbo": rival_estorbo,
-            "secreta": secreta,
-            "motivo": motivo,
         }
-        await roll_opposed(interaction, options)
+        await roll_opposed(interaction, options, secreta, reason(motivo))
 
     @group.command(name=T("mediana.competicion"), description=T("mediana.competicion.desc"))
     @reason_option
@@ -269,10 +263,8 @@ class Mediana(commands.Cog):
             "objetivo": target,
             "grados": grados,
             "critico": critico,
-            "secreta": secreta,
-            "motivo": motivo,
         }
-        await roll_damage(interaction, options, struck)
+        await roll_damage(interaction, options, secreta, reason(motivo), struck)
 
     @group.command(name=T("mediana.iniciativa"), description=T("mediana.iniciativa.desc"))
     async def iniciativa(self, interaction: discord.Interaction) -> None:

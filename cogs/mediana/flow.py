@@ -14,6 +14,7 @@ from bot.client import Tirada
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record, SheetRow, Table
+from bot.repeat import Asked, asked, asked_of, codec
 from bot.repeat import button as repeat_button
 from bot.reveal import is_secret
 from bot.sheets import access
@@ -24,7 +25,7 @@ from cogs.mediana.contest import open_view, roll_entries
 from cogs.mediana.health import wound
 from cogs.mediana.render import contest_embed, effect_text, target_text, test_embed
 from cogs.mediana.sheet_model import MedianaSheet
-from cogs.mediana.state import EFFECT_KIND, KIND, badly_hurt, options_of
+from cogs.mediana.state import EFFECT_KIND, KIND, badly_hurt
 from rules.mediana import checks, contests, effects, ranks
 
 
@@ -50,12 +51,14 @@ def open_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.Vie
     return contest_embed(lang, record), open_view(lang, record)
 
 
-async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+async def roll_test(
+    interaction: discord.Interaction[Tirada], options: dict[str, Any], secreta: bool, motivo: str | None
+) -> None:
     """A skill or attribute test from its options (a command's, or a roll's for *Repetir*):
-    the rank follows the roller's own state, read now."""
+    the rank follows the roller's own state, read now. ``motivo`` arrives made safe."""
     bot = interaction.client
-    motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, secreta)
     attribute_test = options["habilidad"] is None
     no_skill = not attribute_test and (options["sin_habilidad"] or options["habilidad"] == 0)
     hurt = options["malherido"] or await badly_hurt(bot, table.channel_id, interaction.user.id)
@@ -67,10 +70,8 @@ async def roll_test(interaction: discord.Interaction[Tirada], options: dict[str,
         "test": checks.roll_to_data(test),
         "reasons": rank_reasons(options["rango"], no_skill, hurt),
         "attack": options.get("ataque", False),
-        "options": options,
-        "motivo": motivo,
+        **asked(options, secreta=secret, motivo=motivo),
     }
-    secret = is_secret(interaction, table, options["secreta"])
     await rolls.publish(
         bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", test_card, secret=secret
     )
@@ -93,12 +94,14 @@ async def side(
     )
 
 
-async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[str, Any]) -> None:
+async def roll_opposed(
+    interaction: discord.Interaction[Tirada], options: dict[str, Any], secreta: bool, motivo: str | None
+) -> None:
     """Two characters compete: both roll as skill tests, each at the rank its own state
     gives; a natural 1 or a fumble loses."""
     bot = interaction.client
-    motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
+    secret = is_secret(interaction, table, secreta)
     rival = options.get("rival")
     sides = [
         await side(bot, table, interaction.user.id, "", options),
@@ -112,8 +115,7 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
     for entry, prefix in zip(entries, ("", "rival_"), strict=True):
         if options.get(f"{prefix}ficha"):
             entry["name"] = options[f"{prefix}ficha"]
-    data = {"kind": "enfrentada", "entries": entries, "options": options, "motivo": motivo}
-    secret = is_secret(interaction, table, options["secreta"])
+    data = {"kind": "enfrentada", "entries": entries, **asked(options, secreta=secret, motivo=motivo)}
     await rolls.publish(
         bot.store, interaction, table, KIND, data, "mediana.enfrentada", contest_card, secret=secret
     )
@@ -122,6 +124,8 @@ async def roll_opposed(interaction: discord.Interaction[Tirada], options: dict[s
 async def roll_damage(
     interaction: discord.Interaction[Tirada],
     options: dict[str, Any],
+    secreta: bool,
+    motivo: str | None,
     struck: tuple[SheetRow, MedianaSheet] | None = None,
 ) -> None:
     """An effect roll on its own: d6s exploding on 6, + a d6 per degree, ×2 for a combat
@@ -129,9 +133,8 @@ async def roll_damage(
     in the same operation as the roll's record, so the card tells what the books hold.
     ``struck``: the target as the command already found it (*Repetir* finds it by id)."""
     bot = interaction.client
-    motivo = reason(options.get("motivo"))
     table = await current_table(interaction)
-    secret = is_secret(interaction, table, options["secreta"])
+    secret = is_secret(interaction, table, secreta)
     spec = effects.parse_effect(options["dados"])
     dice, doubled = effects.effect_dice(spec.dice, options["grados"], options["critico"], in_combat=True)
     if struck is None and options.get("objetivo"):
@@ -139,7 +142,7 @@ async def roll_damage(
     effect = effects.roll_effect(
         bot.rng, effects.EffectSpec(dice, spec.bonus), critical=doubled, absorption=options["absorcion"]
     )
-    data = {"options": options, "motivo": motivo, "effect": effects.effect_to_data(effect)}
+    data = {**asked(options, secreta=secret, motivo=motivo), "effect": effects.effect_to_data(effect)}
     untouched = why_untouched(interaction, table, struck[0], secret) if struck else None
     change = wound(struck[0], effect.total) if struck and not untouched and effect.total else None
     record, outcome = await rolls.record_applied(
@@ -204,6 +207,18 @@ async def repeat_contest(interaction: discord.Interaction[Tirada], record: Recor
     )
 
 
+def before_options(data: dict[str, Any]) -> Asked | None:
+    """A roll stored before every roll kept the same shape: its options held the secrecy
+    asked for and the ``motivo`` as typed (made safe at the top of its data)."""
+    if "options" not in data or "secreta" in data:
+        return None
+    options = {k: v for k, v in data["options"].items() if k not in ("secreta", "motivo")}
+    return Asked(options, bool(data["options"]["secreta"]), motivo=data.get("motivo"))
+
+
+ROLLS = codec(before_options)
+
+
 async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) -> None:
     """*Repetir* for a test, an opposed test or a contest: the same options, for whoever
     presses."""
@@ -212,19 +227,15 @@ async def repeat_roll(interaction: discord.Interaction[Tirada], record: Record) 
             raise Refusal("mediana.contest.not_resolved")
         await repeat_contest(interaction, record)
         return
-    options = options_of(record.data)
-    if not options:
-        raise Refusal("mediana.no_repeat")
-    if options.get("ficha"):
-        await access.check_repeat(interaction, record, character=options["ficha"])
+    how = asked_of(record.data, ROLLS, "mediana.no_repeat")
+    if how.options.get("ficha"):
+        await access.check_repeat(interaction, record, character=how.options["ficha"])
     if record.data["kind"] == "enfrentada":
-        await roll_opposed(interaction, options)
+        await roll_opposed(interaction, how.options, how.secreta, how.motivo)
     else:
-        await roll_test(interaction, options)
+        await roll_test(interaction, how.options, how.secreta, how.motivo)
 
 
 async def repeat_damage(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    options = options_of(record.data)
-    if not options:
-        raise Refusal("mediana.no_repeat")
-    await roll_damage(interaction, options)
+    how = asked_of(record.data, ROLLS, "mediana.no_repeat")
+    await roll_damage(interaction, how.options, how.secreta, how.motivo)
