@@ -20,7 +20,7 @@ import discord
 from bot import systems
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal
+from bot.errors import Refusal, send
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
 from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
@@ -29,6 +29,7 @@ from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
 from bot.systems import Live
 from bot.ui import Guarded, Modal
+from cogs.ficha.opened import OpenPanels
 from cogs.ficha.render import safe, sheet_embed
 
 PREFIX = "ficha"
@@ -141,6 +142,23 @@ async def panel_for(
     return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits, status)
 
 
+def open_panels(interaction: discord.Interaction) -> OpenPanels:
+    """The open panels the ``/ficha`` cog keeps, to redraw (found by name, since the cog's
+    module imports this one)."""
+    found = getattr(interaction.client.get_cog("Sheets"), "panels", None)  # type: ignore[attr-defined]
+    assert isinstance(found, OpenPanels)
+    return found
+
+
+async def show(interaction: discord.Interaction, table: Table, row: SheetRow) -> None:
+    """The panel of ``row`` as a new private message, kept open to redraw it."""
+    view = await panel_for(interaction, table, row)
+    message_id = await send(
+        interaction, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+    open_panels(interaction).keep(interaction, row, message_id, 0, view)
+
+
 class SheetItem(Guarded):
     """A panel component: its sheet must be one of the table it is pressed at (a sheet is
     only ever looked up within the table, so an id from elsewhere finds nothing)."""
@@ -218,8 +236,11 @@ class PageButton(
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         table, row = await self.sheet_here(interaction)
+        view = await panel_for(interaction, table, row, self.page)
         # Not bot.delivery.update: its "Revelar" keeper reads messages as classic views.
-        await interaction.response.edit_message(view=await panel_for(interaction, table, row, self.page))
+        await interaction.response.edit_message(view=view)
+        message_id = interaction.message.id if interaction.message else None
+        open_panels(interaction).keep(interaction, row, message_id, self.page, view)
 
 
 class LiveButton(

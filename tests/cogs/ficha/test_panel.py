@@ -491,6 +491,7 @@ async def test_a_players_other_sheet_must_be_chosen_before_rolling_from_it(harne
     await harness.table_for("mediana")
     await imported(harness, "mediana")
     first = await panel(harness)
+    await harness.restart()  # the panel no longer open: not redrawn without its buttons
     await harness.slash("ficha crear", nombre="Otra")
     refused = await harness.click(first.message, roll_ids(first.data)[0])
     assert "no es tu ficha activa" in refused.text
