@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from bot import systems
+from bot.board.render import SHEETS_BUTTON
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, send
@@ -28,7 +29,7 @@ from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
 from bot.systems import Live
-from bot.ui import Guarded, Modal
+from bot.ui import Guarded, Modal, selected
 from cogs.ficha.opened import OpenPanels
 from cogs.ficha.render import safe, sheet_embed
 
@@ -294,4 +295,68 @@ class ChangeForm(Modal):
         )
 
 
-COMPONENTS = (RollButton, PageButton, LiveButton)
+class BoardButton(SheetItem, discord.ui.DynamicItem[discord.ui.Button], template=SHEETS_BUTTON):
+    """*Fichas* under the live board (``bot.board.render.board_view``): the panel of a
+    character whoever presses may see, privately; straight away when there is one only,
+    else a menu of them (the first 25, players' sheets before the NPCs)."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="-", custom_id=SHEETS_BUTTON))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BoardButton:
+        return cls()
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table = await current_table(interaction)
+        if table.system is None:
+            raise Refusal("fichas.no_system")
+        store = interaction.client.store
+        found = await access.readable_sheets(store, table, is_gm(table, interaction), interaction.user.id)
+        if not found:
+            raise Refusal("fichas.board.none")
+        if len(found) == 1:
+            await show(interaction, table, found[0])
+            return
+        lang = lang_for(interaction.locale)
+        options = [discord.SelectOption(label=option_label(lang, row), value=str(row.id)) for row in found]
+        view = discord.ui.View(timeout=None)
+        view.add_item(SheetChoice(options, t(lang, "fichas.board.placeholder")))
+        await send(interaction, content=t(lang, "fichas.board.choose"), view=view, ephemeral=True)
+
+
+def option_label(lang: Lang, row: SheetRow) -> str:
+    """A sheet in the board's menu: its name, and whether it is an NPC (a select's option
+    shows plain text: no markdown, no mention)."""
+    return clip(t(lang, "fichas.board.npc", name=row.name) if row.npc else row.name, 100)
+
+
+class SheetChoice(SheetItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"{PREFIX}:panel"):
+    """The board's menu of sheets: the one chosen opens its panel, if this user may read it
+    (a client may send any value, or a sheet made private since)."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str = "") -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PREFIX}:panel", options=options, placeholder=placeholder or None
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SheetChoice:
+        return cls(item.options if isinstance(item, discord.ui.Select) else [])
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        values = selected(interaction)
+        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 20:
+            raise Refusal("fichas.form.bad_choice")
+        self.sheet_id = int(values[0])
+        table, row = await self.sheet_here(interaction)
+        await show(interaction, table, row)
+
+
+COMPONENTS = (RollButton, PageButton, LiveButton, BoardButton, SheetChoice)

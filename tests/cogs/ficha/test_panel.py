@@ -649,3 +649,68 @@ async def test_the_dune_panel_shows_the_players_determination(harness: Harness) 
     await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
     english = await panel(harness, locale="en-US")
     assert f"<@{PLAYER.id}>'s Determination: **1**/3" in english.text
+
+
+# -- the board's *Fichas* -------------------------------------------------------------------
+
+
+async def board_message(h: Harness) -> Message:
+    """The live board the GM posts (``/mesa tablero``), with its *Fichas* button."""
+    await h.slash("mesa tablero", user=GM)
+    assert h.bot is not None
+    message = h.discord.messages[h.bot.boards.spots[CHANNEL_ID].message_id]
+    assert "ficha:tablero" in message.custom_ids
+    return message
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_boards_sheets_button_opens_the_players_own_panel_privately(
+    harness: Harness, locale: str
+) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    board = await board_message(harness)
+    assert buttons(board.data)["ficha:tablero"]["label"] == "Fichas"
+    opened = await harness.click(board, "ficha:tablero", locale=locale)
+    assert opened.ephemeral and opened.data["flags"] & V2
+    assert "Irulan Vex" in opened.text and len(roll_ids(opened.data)) == 5
+
+
+async def test_the_gm_chooses_among_every_sheet_and_an_npcs_panel_is_theirs_only(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    await imported(harness, "dnd5e", user=GM, pnj=True)
+    board = await board_message(harness)
+    menu = await harness.click(board, "ficha:tablero", user=GM)
+    assert menu.ephemeral and "¿Qué ficha quieres ver?" in menu.text
+    options = menu.data["components"][0]["components"][0]["options"]
+    assert [o["label"] for o in options] == ["Lía Brezo", "Lía Brezo (PNJ)"]
+    npc = options[1]["value"]
+    chosen = await harness.click(menu.message, "ficha:panel", user=GM, values=[npc], component_type=3)
+    assert chosen.ephemeral and "PNJ" in chosen.text and roll_ids(chosen.data)
+    mine = await harness.click(board, "ficha:tablero")
+    assert "PNJ" not in mine.text and roll_ids(mine.data)
+    forged = await harness.click(menu.message, "ficha:panel", values=[npc], component_type=3)
+    assert forged.ephemeral and "Solo quien lleva esta ficha, o el DJ" in forged.text
+
+
+async def test_another_players_sheet_shows_only_where_the_table_shares_sheets(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    board = await board_message(harness)
+    refused = await harness.click(board, "ficha:tablero", user=OTHER)
+    assert refused.ephemeral and "No hay ninguna ficha en esta mesa que puedas ver" in refused.text
+    english = await harness.click(board, "ficha:tablero", user=OTHER, locale="en-US")
+    assert "There is no sheet at this table you may see" in english.text
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    shared = await harness.click(board, "ficha:tablero", user=OTHER)
+    assert "Maese Tobías" in shared.text and roll_ids(shared.data) == []
+
+
+async def test_a_panel_opened_from_the_board_redraws_too(harness: Harness) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    board = await board_message(harness)
+    opened = await harness.click(board, "ficha:tablero")
+    await harness.slash("ficha editar", campo="riqueza", valor="1")
+    assert "**Riqueza** 1" in [text for text, _ in sections(harness.current(opened.message).data)]
