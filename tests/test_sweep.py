@@ -24,9 +24,10 @@ import pytest
 from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
+from bot.board.render import SHEETS_BUTTON as BOARD_BUTTON
 from rules.donjon import posted as donjon_posted
 from tests.support.harness import Harness, Message, Reply, Upload
-from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, MANAGE_PERMISSIONS, OTHER, User
 
 LONGEST_NAME = 32  # Discord's display names
 BOSS = User(GM.id, ("Directora de juego Maximiliana " * 2)[:LONGEST_NAME], MANAGE_PERMISSIONS)
@@ -196,9 +197,10 @@ class Sweep:
             replies.append(await self.submit(form, longest, self.h.current(message)))
         return replies
 
-    async def submit(self, form: dict[str, Any], longest: bool, message: Message) -> Reply:
+    async def submit(self, form: dict[str, Any], longest: bool, message: Message | None) -> Reply:
         """Fill every field of ``form`` at one end: the longest text, the last choice and a
-        ticked box, or the shortest, the first choice and an empty box."""
+        ticked box, or the shortest, the first choice and an empty box. ``message``: the one
+        whose button opened it (None: a command did)."""
         rows = [
             {"type": 18, "component": answer(row["component"], longest)}
             if "component" in row
@@ -206,7 +208,7 @@ class Sweep:
             for row in form["components"]
         ]
         data = {"custom_id": form["custom_id"], "components": rows}
-        channel_id = message.channel_id
+        channel_id = CHANNEL_ID if message is None else message.channel_id
         return await self.h.dispatch(
             5, data, user=BOSS, locale=self.locale, channel_id=channel_id, message=message
         )
@@ -355,10 +357,18 @@ def unfilled(command: app_commands.Command[Any, ..., Any], fixed: dict[str, Any]
 async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:
     """The character panel of the system's example sheet: every button of every page, and
     each form it opens filled at both ends (the cards it rolls are the typed commands', which
-    the sweep reaches anyway)."""
+    the sweep reaches anyway); then the forms the commands typed with no option open, and
+    the board's *Fichas* with its menu of sheets."""
     await table(sweep, system)
     name = await with_sheet(sweep, system)
-    message = (await sweep.command(["ficha", "ver"], {})).message
+    await sweep_pages(sweep, (await sweep.command(["ficha", "ver"], {})).message)
+    await sweep_bare_forms(sweep)
+    await sweep_board_sheets(sweep, system)
+    await sweep.command(["ficha", "borrar"], {"ficha": name})
+
+
+async def sweep_pages(sweep: Sweep, message: Message) -> None:
+    """Every button of every page of one panel, each form it opens filled at both ends."""
     while True:
         shown = components(sweep.h.current(message))
         for component in (c for c in shown if not c["custom_id"].startswith("ficha:pagina:")):
@@ -370,7 +380,40 @@ async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:
             break  # one page, or the last (its *Siguiente* is disabled)
         sweep.mark(sweep.h.current(message), turns[-1]["custom_id"])
         await sweep.press(message, turns[-1])
-    await sweep.command(["ficha", "borrar"], {"ficha": name})
+
+
+async def sweep_bare_forms(sweep: Sweep) -> None:
+    """Every command whose options are all optional typed with none, from the active sheet:
+    those that open a form (``bot.forms.open_bare``) get it filled at both ends."""
+    assert sweep.h.bot is not None
+    for top in sweep.h.bot.tree.get_commands(type=AppCommandType.chat_input):
+        for path in walk(top):
+            params = sweep.h.command(path).parameters
+            if not params or any(p.required for p in params):
+                continue  # typed bare by the sweep already, or never typed bare
+            reply = await sweep.command(path, {})
+            form = opened_form(reply)
+            if form is None:
+                continue
+            await sweep.submit(form, True, None)
+            again = opened_form(await sweep.command(path, {}))
+            assert again is not None
+            await sweep.submit(again, False, None)
+
+
+async def sweep_board_sheets(sweep: Sweep, system: str) -> None:
+    """The board's *Fichas* pressed by the GM with two sheets to choose from (the example
+    and an NPC): its menu at both ends, each choice opening its panel."""
+    await sweep.command(["ficha", "crear"], {"nombre": LONG_TEXT["nombre"], "pnj": True})
+    placed = await sweep.command(["mesa", "tablero"], {})
+    board = next(m for m in placed.messages if BOARD_BUTTON in m.custom_ids)
+    sweep.mark(board, BOARD_BUTTON)
+    menu = await sweep.press(board, {"type": 2, "custom_id": BOARD_BUTTON})
+    chooser = next(c for c in components(menu[0].message) if c["type"] == 3)
+    for option in (chooser["options"][-1], chooser["options"][0]):
+        sweep.mark(menu[0].message, chooser["custom_id"])
+        await sweep.press(menu[0].message, {**chooser, "options": [option]})
+    await sweep.command(["ficha", "borrar"], {"ficha": LONG_TEXT["nombre"]})
 
 
 def page_buttons(message: Message) -> list[dict[str, Any]]:

@@ -117,7 +117,7 @@ class OpenPanels:
             task.cancel()
 
     def open_at(self, channel_id: int) -> int:
-        """How many panels of the table are open (tests and /metrics)."""
+        """How many panels of the table are kept open."""
         return len(self._open.get(channel_id, {}))
 
     def touch(self, channel_id: int) -> None:
@@ -149,13 +149,15 @@ class OpenPanels:
             log.warning("open panels not redrawn", extra={"channel": channel_id}, exc_info=True)
             return
         for message_id, panel in list(panels.items()):
-            if panel.expires <= self.clock() or not await self._redraw(table, panel):
-                panels.pop(message_id, None)
+            kept = panel.expires > self.clock() and await self._redraw(table, message_id, panel)
+            if not kept and panels.get(message_id) is panel:
+                del panels[message_id]
         if not panels:
             self._open.pop(channel_id, None)
 
-    async def _redraw(self, table: Table, panel: OpenPanel) -> bool:
-        """Draw ``panel`` again and edit it if it changed; False: let it go."""
+    async def _redraw(self, table: Table, message_id: int, panel: OpenPanel) -> bool:
+        """Draw ``panel`` again and edit it if it changed; False: let it go. A panel drawn
+        anew meanwhile (a page turned while this one read the store) is left as it is."""
         assert self.store is not None
         interaction = panel.interaction
         try:
@@ -169,7 +171,7 @@ class OpenPanels:
             log.warning("open panel not redrawn", extra={"sheet": panel.sheet_id}, exc_info=True)
             return True
         drawn = view.to_components()
-        if drawn == panel.shown:
+        if drawn == panel.shown or self._open.get(table.channel_id, {}).get(message_id) is not panel:
             return True
         try:
             await interaction.edit_original_response(view=view)
