@@ -116,6 +116,11 @@ class OpenPanels:
         for task in self._tasks.values():
             task.cancel()
 
+    async def settled(self) -> None:
+        """Wait until no redraw is under way (tests)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
     def open_at(self, channel_id: int) -> int:
         """How many panels of the table are kept open."""
         return len(self._open.get(channel_id, {}))

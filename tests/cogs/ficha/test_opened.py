@@ -4,8 +4,12 @@ that drew it, for 15 minutes at most, and never for a reader who may no longer s
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
+import discord
+
+from bot.models import SheetRow, Table
 from cogs.ficha.opened import MARGIN_SECONDS, TOKEN_SECONDS, OpenPanels
 from tests.cogs.ficha.test_cog import imported
 from tests.cogs.ficha.test_panel import form, next_page, panel, roll_button, roll_ids, sections, submit
@@ -156,3 +160,61 @@ async def test_the_offline_discord_refuses_an_edit_through_an_expired_token(harn
         await harness.slash("ficha editar", campo="riqueza", valor="2")
     assert [r.status for r in refused] == [401]
     assert panels.open_at(shown.message.channel_id) == 0
+
+
+# -- the registry alone, with a store and interactions of its own -----------------------------
+
+
+class Books:
+    """The little of a store the open panels read: its listeners, a table and a sheet."""
+
+    def __init__(self, row: SheetRow) -> None:
+        self.listeners: list[Any] = []
+        self.row = row
+
+    async def table_or_default(self, channel_id: int, guild_id: int | None) -> Table:
+        return Table(channel_id, guild_id, gm_id=GM.id)
+
+    async def sheet(self, channel_id: int, sheet_id: int) -> SheetRow | None:
+        return self.row
+
+
+class Reader:
+    """An interaction that drew a panel: its reader, and the edits made through its token."""
+
+    def __init__(self, books: Books) -> None:
+        self.client = SimpleNamespace(store=books)
+        self.user = SimpleNamespace(id=PLAYER.id)
+        self.edited: list[discord.ui.LayoutView] = []
+
+    async def edit_original_response(self, *, view: discord.ui.LayoutView) -> None:
+        self.edited.append(view)
+
+
+def layout(text: str) -> discord.ui.LayoutView:
+    view = discord.ui.LayoutView()
+    view.add_item(discord.ui.TextDisplay(text))
+    return view
+
+
+async def test_a_page_turned_while_a_redraw_reads_is_not_drawn_over() -> None:
+    """The old drawing's token still edits the same message: were it used after the page
+    turned, the message would go back to the page its reader left."""
+    row = SheetRow(7, CHANNEL_ID, PLAYER.id, False, "Roland", "roland", "donjon", {}, True)
+    books = Books(row)
+    first, turned = Reader(books), Reader(books)
+    panels: OpenPanels
+
+    async def draw(interaction: Any, table: Table, sheet: SheetRow, page: int) -> discord.ui.LayoutView:
+        if interaction is first:  # the reader turns the page while this redraw reads
+            panels.keep(cast(Any, turned), row, 99, 1, layout("page 2"))
+        return layout(f"page {page + 1}, new numbers")
+
+    panels = OpenPanels(draw)
+    panels.keep(cast(Any, first), row, 99, 0, layout("page 1"))
+    panels.touch(CHANNEL_ID)
+    await panels.settled()
+    assert first.edited == [] and turned.edited == []
+    panels.touch(CHANNEL_ID)
+    await panels.settled()
+    assert [v.to_components()[0]["content"] for v in turned.edited] == ["page 2, new numbers"]
