@@ -45,6 +45,9 @@ SHEETS = Path(__file__).resolve().parent.parent / "docs" / "fichas"
 SYSTEMS = ("dune", "donjon", "dnd5e", "mediana")
 PRESSES_PER_SYSTEM = 600
 USER_SELECT = 5  # Discord's component type
+# The form fields the bot asks, as Discord types them: text input, string select, radio
+# group, checkbox.
+FORM_FIELDS = {4, 3, 21, 23}
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
 PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
@@ -106,6 +109,8 @@ class Sweep:
     pressed: list[str] = field(default_factory=list)
     presses: int = 0
     sent: int = 0
+    # Each kind of form field filled, and at which end: (component type, longest).
+    filled: set[tuple[int, bool]] = field(default_factory=set)
 
     async def command(self, path: list[str], options: dict[str, Any]) -> Reply:
         self.sent += 1
@@ -208,10 +213,17 @@ class Sweep:
             for row in form["components"]
         ]
         data = {"custom_id": form["custom_id"], "components": rows}
+        self.filled |= {(item["type"], longest) for item in form_fields(rows)}
         channel_id = CHANNEL_ID if message is None else message.channel_id
         return await self.h.dispatch(
             5, data, user=BOSS, locale=self.locale, channel_id=channel_id, message=message
         )
+
+
+def form_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A submitted form's fields: each label's component and each row's inputs."""
+    inner = ([row["component"]] if "component" in row else row["components"] for row in rows)
+    return [item for items in inner for item in items]
 
 
 def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
@@ -460,8 +472,11 @@ async def test_everything_the_bot_sends_fits_discords_limits(harness: Harness, l
     systems = next(p for p in harness.command(["mesa", "sistema"]).parameters if p.name == "sistema").choices
     for system in systems:
         await sweep_system(sweep, str(system.value))
-    # Every kind of button and select the bot registers was reached and pressed.
+    # Every kind of button and select the bot registers was reached and pressed, and every
+    # kind of form field it asks (text, select, radio group, checkbox) filled at both ends.
     assert unreached(harness, sweep.pressed) == []
+    assert {kind for kind, _ in sweep.filled} == FORM_FIELDS
+    assert {(kind, end) for kind in FORM_FIELDS for end in (True, False)} <= sweep.filled
 
 
 def unreached(h: Harness, pressed: list[str]) -> list[str]:

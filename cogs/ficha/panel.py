@@ -7,7 +7,9 @@ show), then one section per rollable with a *Tirar* button as its accessory. Dis
 button), so a panel shows :data:`PAGE_SIZE` rollables a page and turns pages with two
 buttons (docs/decisiones.md, issue 31: "Páginas de diez"). Every button is a
 ``DynamicItem`` that names the sheet, never the message: after a restart a press reads the
-sheet from the database again, and a page is drawn anew from it.
+sheet from the database again, and a page is drawn anew from it. The live board's *Fichas*
+opens the panel of a sheet whoever presses may read; every panel drawn is kept open to
+redraw (``cogs/ficha/opened.py``).
 """
 
 from __future__ import annotations
@@ -352,7 +354,7 @@ class SheetChoice(SheetItem, discord.ui.DynamicItem[discord.ui.Select], template
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         values = selected(interaction)
-        if len(values) != 1 or not values[0].isdigit() or len(values[0]) > 20:
+        if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()) or len(values[0]) > 20:
             raise Refusal("fichas.form.bad_choice")
         self.sheet_id = int(values[0])
         table, row = await self.sheet_here(interaction)

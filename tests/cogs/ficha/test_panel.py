@@ -692,6 +692,9 @@ async def test_the_gm_chooses_among_every_sheet_and_an_npcs_panel_is_theirs_only
     assert "PNJ" not in mine.text and roll_ids(mine.data)
     forged = await harness.click(menu.message, "ficha:panel", values=[npc], component_type=3)
     assert forged.ephemeral and "Solo quien lleva esta ficha, o el DJ" in forged.text
+    for strange in ("²", "x", "1" * 21):
+        odd = await harness.click(menu.message, "ficha:panel", user=GM, values=[strange], component_type=3)
+        assert odd.ephemeral and "no estaba en el formulario" in odd.text
 
 
 async def test_another_players_sheet_shows_only_where_the_table_shares_sheets(harness: Harness) -> None:
