@@ -8,7 +8,7 @@ says a table changed (its listeners: a typed command, a card's button, the GM, t
 own *Cambiar*), the open panels of that table's sheets are drawn again from the database
 for the reader each was drawn for, and edited where the drawing changed. A reader who may
 no longer read the sheet (sheets made private again, another GM named, the sheet deleted)
-gets no new drawing: the panel is let go. After a restart nothing is kept: a panel shows
+gets a line saying so in its place, and the panel is let go. After a restart nothing is kept: a panel shows
 what it showed until its next press (docs/decisiones.md, issue 31: "El panel se redibuja").
 """
 
@@ -27,6 +27,7 @@ import discord
 
 from bot.checks import is_gm
 from bot.errors import DATABASE_GONE, Refusal
+from bot.i18n import lang_for, t
 from bot.models import SheetRow, Table
 from bot.sheets import access
 from bot.store import Store
@@ -163,30 +164,38 @@ class OpenPanels:
     async def _redraw(self, table: Table, message_id: int, panel: OpenPanel) -> bool:
         """Draw ``panel`` again and edit it if it changed; False: let it go. A panel drawn
         anew meanwhile (a page turned while this one read the store) is left as it is."""
-        assert self.store is not None
-        interaction = panel.interaction
         try:
-            row = await self.store.sheet(table.channel_id, panel.sheet_id)
-            if row is None or not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
-                return False
-            view = await self.draw(interaction, table, row, panel.page)
-        except Refusal:
-            return False
+            view, kept = await self._drawing(table, panel)
         except DATABASE_ERRORS:
             log.warning("open panel not redrawn", extra={"sheet": panel.sheet_id}, exc_info=True)
             return True
         drawn = view.to_components()
         if drawn == panel.shown or self._open.get(table.channel_id, {}).get(message_id) is not panel:
-            return True
+            return kept
         try:
-            await interaction.edit_original_response(view=view)
+            await panel.interaction.edit_original_response(view=view)
         except discord.HTTPException as error:
             # Dismissed by its reader, or a token Discord no longer takes: nothing to edit.
             log.info("open panel gone", extra={"sheet": panel.sheet_id, "status": error.status})
             return False
         panel.shown = drawn
         self.edits += 1
-        return True
+        return kept
+
+    async def _drawing(self, table: Table, panel: OpenPanel) -> tuple[discord.ui.LayoutView, bool]:
+        """The panel as its reader may see it now, and whether it stays open. A sheet
+        deleted, or one its reader may no longer read, leaves a line saying so instead."""
+        assert self.store is not None
+        interaction = panel.interaction
+        row = await self.store.sheet(table.channel_id, panel.sheet_id)
+        if row is None:
+            return notice(interaction, "fichas.panel.gone"), False
+        if not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
+            return notice(interaction, "fichas.panel.unreadable"), False
+        try:
+            return await self.draw(interaction, table, row, panel.page), True
+        except Refusal as refusal:
+            return notice(interaction, refusal.key, **refusal.params), False
 
     def _prune(self, now: float) -> None:
         """Let go every table's expired panels, once a minute (a quiet table's too)."""
@@ -198,3 +207,12 @@ class OpenPanels:
                 del panels[message_id]
             if not panels:
                 del self._open[channel_id]
+
+
+def notice(interaction: discord.Interaction, key: str, **params: Any) -> discord.ui.LayoutView:
+    """A panel's last drawing: one line, in its reader's language."""
+    text = t(lang_for(interaction.locale), key, **params)
+    view = discord.ui.LayoutView(timeout=None)
+    view.add_item(discord.ui.Container(discord.ui.TextDisplay(text)))
+    view.stop()
+    return view

@@ -116,7 +116,7 @@ async def test_a_public_sheet_read_by_another_player_is_not_redrawn_once_private
     assert "Riqueza 2" in text(harness, theirs.message)
     await harness.slash("ficha publicas", user=GM, publicas=False)
     await harness.slash("ficha editar", campo="riqueza", valor="1")
-    assert "Riqueza 2" in text(harness, theirs.message)
+    assert text(harness, theirs.message) == "Ya no puedes ver esta ficha en esta mesa."
     assert opened(harness).open_at(theirs.message.channel_id) == 1  # the player's own
 
 
@@ -129,7 +129,16 @@ async def test_an_npc_panel_is_redrawn_for_the_gm_only_while_they_are_the_gm(har
     assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
     await harness.slash("mesa dj", user=ADMIN, miembro=OTHER)
     await harness.slash("ficha editar", user=OTHER, campo="pg.actuales", valor="10", ficha=str(number))
-    assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
+    assert text(harness, shown.message) == "Ya no puedes ver esta ficha en esta mesa."
+
+
+async def test_a_deleted_sheets_open_panel_says_it_is_gone(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness, locale="en-US")
+    await harness.slash("ficha borrar", ficha="Maese Tobías")
+    assert text(harness, shown.message) == "That sheet is no longer at this table."
+    assert opened(harness).open_at(CHANNEL_ID) == 0
 
 
 async def test_a_panel_is_let_go_before_discord_takes_its_token_back(harness: Harness) -> None:
