@@ -24,9 +24,10 @@ import pytest
 from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
+from bot.board.render import SHEETS_BUTTON as BOARD_BUTTON
 from rules.donjon import posted as donjon_posted
 from tests.support.harness import Harness, Message, Reply, Upload
-from tests.support.payloads import ADMIN, GM, MANAGE_PERMISSIONS, OTHER, User
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, MANAGE_PERMISSIONS, OTHER, User
 
 LONGEST_NAME = 32  # Discord's display names
 BOSS = User(GM.id, ("Directora de juego Maximiliana " * 2)[:LONGEST_NAME], MANAGE_PERMISSIONS)
@@ -44,6 +45,9 @@ SHEETS = Path(__file__).resolve().parent.parent / "docs" / "fichas"
 SYSTEMS = ("dune", "donjon", "dnd5e", "mediana")
 PRESSES_PER_SYSTEM = 600
 USER_SELECT = 5  # Discord's component type
+# The form fields the bot asks, as Discord types them: text input, string select, radio
+# group, checkbox.
+FORM_FIELDS = {4, 3, 21, 23}
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
 PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
@@ -105,6 +109,8 @@ class Sweep:
     pressed: list[str] = field(default_factory=list)
     presses: int = 0
     sent: int = 0
+    # Each kind of form field filled, and at which end: (component type, longest).
+    filled: set[tuple[int, bool]] = field(default_factory=set)
 
     async def command(self, path: list[str], options: dict[str, Any]) -> Reply:
         self.sent += 1
@@ -196,9 +202,10 @@ class Sweep:
             replies.append(await self.submit(form, longest, self.h.current(message)))
         return replies
 
-    async def submit(self, form: dict[str, Any], longest: bool, message: Message) -> Reply:
+    async def submit(self, form: dict[str, Any], longest: bool, message: Message | None) -> Reply:
         """Fill every field of ``form`` at one end: the longest text, the last choice and a
-        ticked box, or the shortest, the first choice and an empty box."""
+        ticked box, or the shortest, the first choice and an empty box. ``message``: the one
+        whose button opened it (None: a command did)."""
         rows = [
             {"type": 18, "component": answer(row["component"], longest)}
             if "component" in row
@@ -206,10 +213,17 @@ class Sweep:
             for row in form["components"]
         ]
         data = {"custom_id": form["custom_id"], "components": rows}
-        channel_id = message.channel_id
+        self.filled |= {(item["type"], longest) for item in form_fields(rows)}
+        channel_id = CHANNEL_ID if message is None else message.channel_id
         return await self.h.dispatch(
             5, data, user=BOSS, locale=self.locale, channel_id=channel_id, message=message
         )
+
+
+def form_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A submitted form's fields: each label's component and each row's inputs."""
+    inner = ([row["component"]] if "component" in row else row["components"] for row in rows)
+    return [item for items in inner for item in items]
 
 
 def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
@@ -356,10 +370,18 @@ def unfilled(command: app_commands.Command[Any, ..., Any], fixed: dict[str, Any]
 async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:
     """The character panel of the system's example sheet: every button of every page, and
     each form it opens filled at both ends (the cards it rolls are the typed commands', which
-    the sweep reaches anyway)."""
+    the sweep reaches anyway); then the forms the commands typed with no option open, and
+    the board's *Fichas* with its menu of sheets."""
     await table(sweep, system)
     name = await with_sheet(sweep, system)
-    message = (await sweep.command(["ficha", "ver"], {})).message
+    await sweep_pages(sweep, (await sweep.command(["ficha", "ver"], {})).message)
+    await sweep_bare_forms(sweep)
+    await sweep_board_sheets(sweep, system)
+    await sweep.command(["ficha", "borrar"], {"ficha": name})
+
+
+async def sweep_pages(sweep: Sweep, message: Message) -> None:
+    """Every button of every page of one panel, each form it opens filled at both ends."""
     while True:
         shown = components(sweep.h.current(message))
         for component in (c for c in shown if not c["custom_id"].startswith("ficha:pagina:")):
@@ -371,7 +393,40 @@ async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:
             break  # one page, or the last (its *Siguiente* is disabled)
         sweep.mark(sweep.h.current(message), turns[-1]["custom_id"])
         await sweep.press(message, turns[-1])
-    await sweep.command(["ficha", "borrar"], {"ficha": name})
+
+
+async def sweep_bare_forms(sweep: Sweep) -> None:
+    """Every command whose options are all optional typed with none, from the active sheet:
+    those that open a form (``bot.forms.open_bare``) get it filled at both ends."""
+    assert sweep.h.bot is not None
+    for top in sweep.h.bot.tree.get_commands(type=AppCommandType.chat_input):
+        for path in walk(top):
+            params = sweep.h.command(path).parameters
+            if not params or any(p.required for p in params):
+                continue  # typed bare by the sweep already, or never typed bare
+            reply = await sweep.command(path, {})
+            form = opened_form(reply)
+            if form is None:
+                continue
+            await sweep.submit(form, True, None)
+            again = opened_form(await sweep.command(path, {}))
+            assert again is not None
+            await sweep.submit(again, False, None)
+
+
+async def sweep_board_sheets(sweep: Sweep, system: str) -> None:
+    """The board's *Fichas* pressed by the GM with two sheets to choose from (the example
+    and an NPC): its menu at both ends, each choice opening its panel."""
+    await sweep.command(["ficha", "crear"], {"nombre": LONG_TEXT["nombre"], "pnj": True})
+    placed = await sweep.command(["mesa", "tablero"], {})
+    board = next(m for m in placed.messages if BOARD_BUTTON in m.custom_ids)
+    sweep.mark(board, BOARD_BUTTON)
+    menu = await sweep.press(board, {"type": 2, "custom_id": BOARD_BUTTON})
+    chooser = next(c for c in components(menu[0].message) if c["type"] == 3)
+    for option in (chooser["options"][-1], chooser["options"][0]):
+        sweep.mark(menu[0].message, chooser["custom_id"])
+        await sweep.press(menu[0].message, {**chooser, "options": [option]})
+    await sweep.command(["ficha", "borrar"], {"ficha": LONG_TEXT["nombre"]})
 
 
 def page_buttons(message: Message) -> list[dict[str, Any]]:
@@ -418,8 +473,11 @@ async def test_everything_the_bot_sends_fits_discords_limits(harness: Harness, l
     systems = next(p for p in harness.command(["mesa", "sistema"]).parameters if p.name == "sistema").choices
     for system in systems:
         await sweep_system(sweep, str(system.value))
-    # Every kind of button and select the bot registers was reached and pressed.
+    # Every kind of button and select the bot registers was reached and pressed, and every
+    # kind of form field it asks (text, select, radio group, checkbox) filled at both ends.
     assert unreached(harness, sweep.pressed) == []
+    assert {kind for kind, _ in sweep.filled} == FORM_FIELDS
+    assert {(kind, end) for kind in FORM_FIELDS for end in (True, False)} <= sweep.filled
 
 
 def unreached(h: Harness, pressed: list[str]) -> list[str]:

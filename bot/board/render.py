@@ -24,6 +24,8 @@ LEDGER_LINES = 5
 # Ledger rows read to find those lines, when some tell hit points the board keeps off it.
 LEDGER_READ = 50
 SHOWN = 10  # tasks, facts, banks or combatants listed before "and N more"
+# The board's *Fichas* button: the character panels' cog answers it (cogs/ficha/panel.py).
+SHEETS_BUTTON = "ficha:tablero"
 
 
 async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
@@ -38,6 +40,15 @@ async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     lines = [ledger_line(lang, row) for row in rows[:LEDGER_LINES]] or [t(lang, "board.ledger.empty")]
     embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)
     return embed
+
+
+def board_view(lang: Lang) -> discord.ui.View:
+    """Under the board, *Fichas*: whoever presses gets, privately, the panel of a character
+    they may see. Rendered, never kept: the button is registered by its ``custom_id``."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label=t(lang, "board.sheets"), custom_id=SHEETS_BUTTON))
+    view.stop()
+    return view
 
 
 def fit(lines: Iterable[str], limit: int = embeds.FIELD_LIMIT) -> str:

@@ -38,7 +38,7 @@ import asyncpg
 import discord
 from discord.types.embed import Embed as EmbedData
 
-from bot.board.render import board_embed
+from bot.board.render import board_embed, board_view
 from bot.i18n import LANGS, Lang, t
 from bot.settings import Settings
 from bot.store import Store
@@ -251,7 +251,7 @@ class Boards:
     async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
         table = await self.bot.store.table_or_default(channel_id, None)
         embed = await board_embed(self.bot.store, lang, table)
-        message = await self._channel(channel_id).send(content=notice, embed=embed)
+        message = await self._channel(channel_id).send(content=notice, embed=embed, view=board_view(lang))
         spot = Spot(channel_id, message.id, lang, table.guild_id)
         await self.bot.store.set_meta(META_PREFIX + str(channel_id), spot.dump())
         self.spots[channel_id] = spot

@@ -66,14 +66,22 @@ async def choices(
     store: Store, table: Table, gm: bool, user_id: int, typed: str, *, npc_only: bool = False
 ) -> list[Choice[str]]:
     """Autocomplete: the sheets this user may read whose name contains what was typed."""
+    found = await readable_sheets(store, table, gm, user_id, typed, npc_only=npc_only)
+    return [Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id)) for row in found]
+
+
+async def readable_sheets(
+    store: Store, table: Table, gm: bool, user_id: int, typed: str = "", *, npc_only: bool = False
+) -> list[SheetRow]:
+    """The first sheets this user may read whose name contains ``typed``: players' before
+    NPCs', then by name."""
     if gm:
         owner, npc = None, (True if npc_only else None)
     elif npc_only:
         return []
     else:
         owner, npc = (None if table.settings.public_sheets else user_id), False
-    found = await store.sheet_choices(table.channel_id, fold(typed), owner, npc, MAX_CHOICES)
-    return [Choice(name=f"{row.name} ({row.system})"[:100], value=str(row.id)) for row in found]
+    return await store.sheet_choices(table.channel_id, fold(typed), owner, npc, MAX_CHOICES)
 
 
 async def for_roll(

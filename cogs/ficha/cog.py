@@ -22,6 +22,7 @@ from bot.sheets.io import blank
 from bot.sheets.live import Data, as_stored, companion, get, live_field, live_fields, opening
 from bot.sheets.models import NAME_LIMIT, SheetBase
 from cogs.ficha import panel
+from cogs.ficha.opened import OpenPanels
 from cogs.ficha.render import problems_text, safe, sheet_embed
 
 # How many sheets one owner may keep at a table (each is at most io.MAX_BYTES).
@@ -35,6 +36,7 @@ class Sheets(commands.Cog):
         self.bot = bot
         self.menu = app_commands.ContextMenu(name=T("fichas.menu.ver"), callback=self.ver_menu)
         self.menu.guild_only = True
+        self.panels = OpenPanels(panel.panel_for)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*panel.COMPONENTS)
@@ -42,6 +44,7 @@ class Sheets(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(*panel.COMPONENTS)
+        self.panels.close()
         self.bot.tree.remove_command(self.menu.name, type=self.menu.type)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -134,7 +137,7 @@ class Sheets(commands.Cog):
         """A sheet read at a glance (only for whoever asked)."""
         ctx = await self.here(interaction)
         row = await access.find(self.bot.store, ctx.table, ctx.gm, interaction.user.id, ficha)
-        await self.show_panel(interaction, ctx, row)
+        await panel.show(interaction, ctx.table, row)
 
     async def ver_menu(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """*Ver ficha* on a member: their active sheet's panel, when this user may read it."""
@@ -144,12 +147,7 @@ class Sheets(commands.Cog):
         row = await self.bot.store.active_sheet(ctx.table.channel_id, member.id)
         if row is None or not access.readable(ctx.table, ctx.gm, interaction.user.id, row):
             raise Refusal("fichas.menu.none", user=member.id)
-        await self.show_panel(interaction, ctx, row)
-
-    async def show_panel(self, interaction: discord.Interaction, ctx: TableContext, row: SheetRow) -> None:
-        """The character panel, for whoever asked only (an NPC's stays the GM's)."""
-        view = await panel.panel_for(interaction, ctx.table, row)
-        await send(interaction, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        await panel.show(interaction, ctx.table, row)
 
     @group.command(name=T("fichas.editar"), description=T("fichas.editar.desc"))
     @options("fichas.opt")

@@ -7,7 +7,9 @@ show), then one section per rollable with a *Tirar* button as its accessory. Dis
 button), so a panel shows :data:`PAGE_SIZE` rollables a page and turns pages with two
 buttons (docs/decisiones.md, issue 31: "Páginas de diez"). Every button is a
 ``DynamicItem`` that names the sheet, never the message: after a restart a press reads the
-sheet from the database again, and a page is drawn anew from it.
+sheet from the database again, and a page is drawn anew from it. The live board's *Fichas*
+opens the panel of a sheet whoever presses may read; every panel drawn is kept open to
+redraw (``cogs/ficha/opened.py``).
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from typing import Any
 import discord
 
 from bot import systems
+from bot.board.render import SHEETS_BUTTON
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
-from bot.errors import Refusal
+from bot.errors import Refusal, send
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
 from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
@@ -28,7 +31,8 @@ from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
 from bot.systems import Live
-from bot.ui import Guarded, Modal
+from bot.ui import Guarded, Modal, selected
+from cogs.ficha.opened import OpenPanels
 from cogs.ficha.render import safe, sheet_embed
 
 PREFIX = "ficha"
@@ -141,6 +145,23 @@ async def panel_for(
     return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits, status)
 
 
+def open_panels(interaction: discord.Interaction) -> OpenPanels:
+    """The open panels the ``/ficha`` cog keeps, to redraw (found by name, since the cog's
+    module imports this one)."""
+    found = getattr(interaction.client.get_cog("Sheets"), "panels", None)  # type: ignore[attr-defined]
+    assert isinstance(found, OpenPanels)
+    return found
+
+
+async def show(interaction: discord.Interaction, table: Table, row: SheetRow) -> None:
+    """The panel of ``row`` as a new private message, kept open to redraw it."""
+    view = await panel_for(interaction, table, row)
+    message_id = await send(
+        interaction, view=view, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+    )
+    open_panels(interaction).keep(interaction, row, message_id, 0, view)
+
+
 class SheetItem(Guarded):
     """A panel component: its sheet must be one of the table it is pressed at (a sheet is
     only ever looked up within the table, so an id from elsewhere finds nothing)."""
@@ -218,8 +239,11 @@ class PageButton(
 
     async def run(self, interaction: discord.Interaction[Tirada]) -> None:
         table, row = await self.sheet_here(interaction)
+        view = await panel_for(interaction, table, row, self.page)
         # Not bot.delivery.update: its "Revelar" keeper reads messages as classic views.
-        await interaction.response.edit_message(view=await panel_for(interaction, table, row, self.page))
+        await interaction.response.edit_message(view=view)
+        message_id = interaction.message.id if interaction.message else None
+        open_panels(interaction).keep(interaction, row, message_id, self.page, view)
 
 
 class LiveButton(
@@ -273,4 +297,68 @@ class ChangeForm(Modal):
         )
 
 
-COMPONENTS = (RollButton, PageButton, LiveButton)
+class BoardButton(SheetItem, discord.ui.DynamicItem[discord.ui.Button], template=SHEETS_BUTTON):
+    """*Fichas* under the live board (``bot.board.render.board_view``): the panel of a
+    character whoever presses may see, privately; straight away when there is one only,
+    else a menu of them (the first 25, players' sheets before the NPCs)."""
+
+    def __init__(self) -> None:
+        super().__init__(discord.ui.Button(label="-", custom_id=SHEETS_BUTTON))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> BoardButton:
+        return cls()
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        table = await current_table(interaction)
+        if table.system is None:
+            raise Refusal("fichas.no_system")
+        store = interaction.client.store
+        found = await access.readable_sheets(store, table, is_gm(table, interaction), interaction.user.id)
+        if not found:
+            raise Refusal("fichas.board.none")
+        if len(found) == 1:
+            await show(interaction, table, found[0])
+            return
+        lang = lang_for(interaction.locale)
+        options = [discord.SelectOption(label=option_label(lang, row), value=str(row.id)) for row in found]
+        view = discord.ui.View(timeout=None)
+        view.add_item(SheetChoice(options, t(lang, "fichas.board.placeholder")))
+        await send(interaction, content=t(lang, "fichas.board.choose"), view=view, ephemeral=True)
+
+
+def option_label(lang: Lang, row: SheetRow) -> str:
+    """A sheet in the board's menu: its name, and whether it is an NPC (a select's option
+    shows plain text: no markdown, no mention)."""
+    return clip(t(lang, "fichas.board.npc", name=row.name) if row.npc else row.name, 100)
+
+
+class SheetChoice(SheetItem, discord.ui.DynamicItem[discord.ui.Select], template=rf"{PREFIX}:panel"):
+    """The board's menu of sheets: the one chosen opens its panel, if this user may read it
+    (a client may send any value, or a sheet made private since)."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None, placeholder: str = "") -> None:
+        options = options or [discord.SelectOption(label="-", value="0")]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"{PREFIX}:panel", options=options, placeholder=placeholder or None
+        )
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> SheetChoice:
+        return cls(item.options if isinstance(item, discord.ui.Select) else [])
+
+    async def run(self, interaction: discord.Interaction[Tirada]) -> None:
+        values = selected(interaction)
+        if len(values) != 1 or not (values[0].isascii() and values[0].isdigit()) or len(values[0]) > 20:
+            raise Refusal("fichas.form.bad_choice")
+        self.sheet_id = int(values[0])
+        table, row = await self.sheet_here(interaction)
+        await show(interaction, table, row)
+
+
+COMPONENTS = (RollButton, PageButton, LiveButton, BoardButton, SheetChoice)

@@ -373,8 +373,24 @@ class Discord:
                 channel_id, data, ephemeral=bool(data.get("flags", 0) & 64), token=token
             ).payload()
         if route.method == "PATCH":  # edit of the original or of a follow-up
-            return self._edit(channel_id, payload or {}).payload()
+            return self._edit_answer(token, path, channel_id, payload or {}).payload()
         return {}
+
+    def _edit_answer(self, token: str, path: str, channel_id: int, data: dict[str, Any]) -> Message:
+        """An edit through an interaction's token: refused once the token has expired
+        (15 minutes after the interaction); ``@original`` is the message its first answer
+        posted or updated, which takes the new body."""
+        if time.monotonic() - self._created.get(token, time.monotonic()) > TOKEN_SECONDS:
+            self._refuse(Refused(401, {"code": 50027, "message": "Invalid Webhook Token"}))
+        edited = re.search(r"/messages/(\d+|@original)$", path)
+        message_id: int | None = None
+        if edited and edited[1] == "@original":
+            message_id = self._originals.get(token, self._interactions.get(token, (0, 0, None))[2])
+        elif edited:
+            message_id = int(edited[1])
+        if message_id in self.messages:
+            return self._update(message_id, data)
+        return self._edit(channel_id, data)
 
     def _callback(
         self, interaction_id: int, channel_id: int, message_id: int | None, body: dict[str, Any], token: str
@@ -425,6 +441,8 @@ class Discord:
 
 
 TIMEOUT = -1
+# Discord, Receiving an Interaction: "Interaction tokens are valid for 15 minutes".
+TOKEN_SECONDS = 15 * 60
 
 
 def _content(file: discord.File) -> bytes:

@@ -491,6 +491,7 @@ async def test_a_players_other_sheet_must_be_chosen_before_rolling_from_it(harne
     await harness.table_for("mediana")
     await imported(harness, "mediana")
     first = await panel(harness)
+    await harness.restart()  # the panel no longer open: not redrawn without its buttons
     await harness.slash("ficha crear", nombre="Otra")
     refused = await harness.click(first.message, roll_ids(first.data)[0])
     assert "no es tu ficha activa" in refused.text
@@ -648,3 +649,184 @@ async def test_the_dune_panel_shows_the_players_determination(harness: Harness) 
     await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
     english = await panel(harness, locale="en-US")
     assert f"<@{PLAYER.id}>'s Determination: **1**/3" in english.text
+
+
+# -- the board's *Fichas* -------------------------------------------------------------------
+
+
+async def board_message(h: Harness) -> Message:
+    """The live board the GM posts (``/mesa tablero``), with its *Fichas* button."""
+    await h.slash("mesa tablero", user=GM)
+    assert h.bot is not None
+    message = h.discord.messages[h.bot.boards.spots[CHANNEL_ID].message_id]
+    assert "ficha:tablero" in message.custom_ids
+    return message
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_boards_sheets_button_opens_the_players_own_panel_privately(
+    harness: Harness, locale: str
+) -> None:
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    board = await board_message(harness)
+    assert buttons(board.data)["ficha:tablero"]["label"] == "Fichas"
+    opened = await harness.click(board, "ficha:tablero", locale=locale)
+    assert opened.ephemeral and opened.data["flags"] & V2
+    assert "Irulan Vex" in opened.text and len(roll_ids(opened.data)) == 5
+
+
+async def test_the_gm_chooses_among_every_sheet_and_an_npcs_panel_is_theirs_only(harness: Harness) -> None:
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    await imported(harness, "dnd5e", user=GM, pnj=True)
+    board = await board_message(harness)
+    menu = await harness.click(board, "ficha:tablero", user=GM)
+    assert menu.ephemeral and "¿Qué ficha quieres ver?" in menu.text
+    options = menu.data["components"][0]["components"][0]["options"]
+    assert [o["label"] for o in options] == ["Lía Brezo", "Lía Brezo (PNJ)"]
+    npc = options[1]["value"]
+    chosen = await harness.click(menu.message, "ficha:panel", user=GM, values=[npc], component_type=3)
+    assert chosen.ephemeral and "PNJ" in chosen.text and roll_ids(chosen.data)
+    mine = await harness.click(board, "ficha:tablero")
+    assert "PNJ" not in mine.text and roll_ids(mine.data)
+    forged = await harness.click(menu.message, "ficha:panel", values=[npc], component_type=3)
+    assert forged.ephemeral and "Solo quien lleva esta ficha, o el DJ" in forged.text
+    for strange in ("²", "x", "1" * 21):
+        odd = await harness.click(menu.message, "ficha:panel", user=GM, values=[strange], component_type=3)
+        assert odd.ephemeral and "no estaba en el formulario" in odd.text
+
+
+async def test_another_players_sheet_shows_only_where_the_table_shares_sheets(harness: Harness) -> None:
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    board = await board_message(harness)
+    refused = await harness.click(board, "ficha:tablero", user=OTHER)
+    assert refused.ephemeral and "No hay ninguna ficha en esta mesa que puedas ver" in refused.text
+    english = await harness.click(board, "ficha:tablero", user=OTHER, locale="en-US")
+    assert "There is no sheet at this table you may see" in english.text
+    await harness.slash("ficha publicas", user=GM, publicas=True)
+    shared = await harness.click(board, "ficha:tablero", user=OTHER)
+    assert "Maese Tobías" in shared.text and roll_ids(shared.data) == []
+
+
+async def test_a_panel_opened_from_the_board_redraws_too(harness: Harness) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    board = await board_message(harness)
+    opened = await harness.click(board, "ficha:tablero")
+    await harness.slash("ficha editar", campo="riqueza", valor="1")
+    assert "**Riqueza** 1" in [text for text, _ in sections(harness.current(opened.message).data)]
+
+
+# -- a scene of each system without typing a number: panel → form → card --------------------
+
+
+async def rows(h: Harness, interaction: Reply) -> list[tuple[str, int, int, int, str]]:
+    """The ledger rows one interaction wrote: pool, owner, change, value after, reason."""
+    assert h.bot is not None
+    written = await h.bot.store.ledger(CHANNEL_ID, limit=50)
+    ids = {int(c.path.split("/")[2]) for c in interaction.callbacks}
+    return [
+        (row.pool, row.owner_id, row.delta, row.value_after, row.reason)
+        for row in written
+        if row.interaction_id in ids
+    ]
+
+
+def field(reply: Reply, name: str) -> str:
+    return next(f["value"] for f in reply.embed["fields"] if f["name"].startswith(name))
+
+
+async def test_a_dune_scene_from_the_panel(harness: Harness) -> None:
+    """Comunicación 6 + Verdad 7 against difficulty 2, Diplomacia's criticals, one die bought
+    with Amenaza: 3 (critical, two successes), 12 (one), 18 (none) make 3 successes and 1
+    Momentum; the GM's Amenaza grows by the die bought."""
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    await harness.slash("dune aventura", user=GM, jugadores=f"<@{PLAYER.id}>")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Comunicación** 6"))
+    harness.script(3, 12, 18)
+    card = await submit(
+        harness,
+        opened,
+        shown.message,
+        motivacion=["verdad"],
+        enfoque=["0"],
+        radio_dificultad="2",
+        radio_dados="1:amenaza",
+        determinacion=False,
+    )
+    assert card.embed["title"] == "Chequeo · objetivo 13 · dificultad 2"
+    assert field(card, "Dados") == "**3**✨ **12**✓ **18**"
+    assert field(card, "Resultado") == "✅ Superado: 3 éxitos contra dificultad 2. Impulso generado: 1."
+    assert "Amenaza: **3**" in field(card, "Reservas")
+    assert await rows(harness, card) == [("amenaza", 0, 1, 3, "dune.roll.amenaza")]
+    await harness.assert_ledger_matches()
+
+
+async def test_a_dnd_scene_from_the_panel(harness: Harness) -> None:
+    """Espada larga (+3, 1d8) against AC 13: 14 + 3 = 17 hits for 1d8 = 6; the blow the
+    character takes back is 7 hit points, through *Cambiar* (on every page)."""
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    shown = await panel(harness)
+    message, page = await page_with(harness, shown, "**Espada larga")
+    opened = await harness.click(message, roll_button(page, "**Espada larga"))
+    harness.script(14, 6)
+    card = await submit(harness, opened, message, radio_modo="normal", objetivo="13")
+    assert card.embed["title"] == "Ataque con Espada larga"
+    assert field(card, "d20") == "**14** +3 = **17**"
+    assert field(card, "Resultado") == "✅ Impacta: 17 contra CA 13."
+    assert field(card, "Daño") == "1d8 (**6**) = **6** Cortante"
+    assert await rows(harness, card) == []
+    hit_points = roll_button(harness.current(message).data, "**Puntos de golpe** 38")
+    changed = await submit(harness, await harness.click(shown.message, hit_points), shown.message, valor="31")
+    assert await rows(harness, changed) == [("ficha_pg", 1, -7, 31, "fichas.editar")]
+    assert sections(harness.current(shown.message).data)[0][0] == "**Puntos de golpe** 31"
+    await harness.assert_ledger_matches()
+
+
+async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
+    """Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dice against Difícil 6 + Nivel 1 = 7:
+    eight 10s against none win with 8 successes to spend; then a day's Provisiones."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Discernimiento"))
+    harness.script(*([10] * 8), *([5] * 9))
+    card = await submit(
+        harness,
+        opened,
+        shown.message,
+        radio_atributo="discernimiento",
+        habilidad=["h:0"],
+        radio_dificultad="dificil",
+        banco="",
+    )
+    assert card.embed["description"].splitlines()[2:] == [
+        f"↳ <@{PLAYER.id}> como **Roland el Explorador**: "
+        "Discernimiento 6 + Rastrear Cualquier Cosa 4 = 10 dados",
+        "↳ el DJ: Difícil 6 + Nivel 1 = 7 dados",
+    ]
+    assert "gana con 8 éxitos" in field(card, "Resultado") and await rows(harness, card) == []
+    provisions = roll_button(harness.current(shown.message).data, "**Provisiones** 5")
+    changed = await submit(harness, await harness.click(shown.message, provisions), shown.message, valor="4")
+    assert await rows(harness, changed) == [("ficha_provisiones", 1, -1, 4, "fichas.editar")]
+    await harness.assert_ledger_matches()
+
+
+async def test_a_mediana_scene_from_the_panel(harness: Harness) -> None:
+    """Espadas against 12, rank Alto: 4, 7, 9 keep the 9; Destreza 4 + Espadas 3 − Estorbo 1
+    + 9 = 15, a success."""
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
+    harness.script(4, 7, 9)
+    card = await submit(harness, opened, shown.message, dificultad="12", radio_rango="alto")
+    assert field(card, "3d10").startswith("~~4~~ ~~7~~ **9**")
+    assert field(card, "Suma") == "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 9 = **15**"
+    assert field(card, "Resultado") == "✅ Éxito: 15 contra 12." and await rows(harness, card) == []
+    await harness.assert_ledger_matches()
