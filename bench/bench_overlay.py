@@ -238,7 +238,9 @@ async def final_and_latency(harness: Harness, web: Web, remote: Remote, tables: 
     for n, table in enumerate(tables):
         marker = f"Medida {n}"
         sent = time.monotonic()
-        await harness.slash("tirar", user=table.gm, channel_id=table.channel_id, expresion="1d6", motivo=marker)
+        await harness.slash(
+            "tirar", user=table.gm, channel_id=table.channel_id, expresion="1d6", motivo=marker
+        )
         arrived = await remote.ask(do="showing", channel=table.channel_id, marker=marker)
         latencies += [(at - sent) * 1000 for at in arrived["at"]]
     return {

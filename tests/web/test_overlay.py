@@ -8,9 +8,15 @@ import json
 import re
 
 import aiohttp
+import asyncpg
 import pytest
 
-from bot.web import server, tokens
+from bot.board import updater
+from bot.models import Change, Operation
+from bot.store import Store
+from bot.store.postgres_follow import APPLICATION
+from bot.web import overlay as overlay_module
+from bot.web import tokens
 from bot.web.overlay import STREAMS_PER_TABLE, Stream
 from bot.web.tokens import Overlay
 from tests.support.harness import Harness
@@ -23,8 +29,9 @@ from tests.support.payloads import (
     PLAYER,
     text_channel,
 )
+from tests.support.postgres import Server
 from tests.test_hidden import dnd_session, dune_session, number
-from tests.web.support import Events, overlay, serve, shown, stream, table, web_of
+from tests.web.support import STARTED, Events, overlay, serve, shown, stream, table, web_of
 
 
 @pytest.fixture
@@ -310,26 +317,28 @@ async def test_a_waiting_page_holds_no_task_of_its_own() -> None:
     """A page waiting for its next snapshot is one task (its request's), not two: a task
     per wait (``asyncio.wait_for``) started during an interaction outlives it, and the
     harness, like the bot's shutdown drain, waits for such tasks (the bench stalled so)."""
-    page = Stream(Overlay(CHANNEL_ID, "es"))
+    page = Stream(Overlay(CHANNEL_ID, "es"), tokens.digest("A" * 43))
     before = len(asyncio.all_tasks())
-    waiting = asyncio.create_task(page.next(5.0))
+    waiting = asyncio.create_task(page.next())
     await asyncio.sleep(0)
     assert len(asyncio.all_tasks()) == before + 1
-    page.offer("{}")
-    assert await waiting == "{}"
+    page.offer(b"data: {}\n\n")
+    assert await waiting == b"data: {}\n\n"
 
 
 async def test_a_link_revoked_elsewhere_stops_the_stream_at_its_next_check(
-    dune: Harness, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another process sharing the database revokes the link: this one's open page learns
-    it when its quiet stream next checks the link, and stops."""
-    monkeypatch.setattr(server, "KEEPALIVE", 0.2)
-    url = await overlay(dune)
+    it at the next heartbeat's check of the link, and stops."""
+    monkeypatch.setattr(overlay_module, "KEEPALIVE", 0.2)
+    await serve(harness)
+    await table(harness, "dune")
+    url = await overlay(harness)
     async with stream(url) as events:
         await events.next()
-        assert dune.bot is not None
-        await tokens.revoke(dune.bot.store, CHANNEL_ID)  # the store alone, as another process
+        assert harness.bot is not None
+        await tokens.revoke(harness.bot.store, CHANNEL_ID)  # the store alone, as another process
         assert (await events.next())[0] == "revoked"
 
 
@@ -351,3 +360,179 @@ async def test_each_process_hands_out_links_to_itself_under_its_own_address(
     status, html, _ = await get(local)
     assert status == 200
     assert 'href="../overlay.css"' in html and 'src="../overlay.js"' in html
+
+
+# -- what a page costs the server (bench/bench_overlay.py measures it) ------------------------
+
+
+async def test_a_waiting_page_holds_no_timer_of_its_own() -> None:
+    """A quiet page waits without a timeout (the process's one heartbeat wakes it): 200
+    pages must not be 200 timers on the bot's loop."""
+    loop = asyncio.get_running_loop()
+    page = Stream(Overlay(CHANNEL_ID, "es"), tokens.digest("A" * 43))
+    before = len(loop._scheduled)  # type: ignore[attr-defined]  # the loop's pending timers
+    waiting = asyncio.create_task(page.next())
+    await asyncio.sleep(0)
+    assert len(loop._scheduled) == before  # type: ignore[attr-defined]
+    page.keep_alive()
+    assert await waiting == overlay_module.KEEP_ALIVE
+
+
+def timers() -> list[asyncio.TimerHandle]:
+    """The loop's pending timers but aiohttp's own guard on each connection (one a
+    connection, whatever the server does: ``RequestHandler._process_keepalive``)."""
+    scheduled: list[asyncio.TimerHandle] = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+    return [h for h in scheduled if not h.cancelled() and "RequestHandler" not in repr(h)]
+
+
+async def test_a_page_that_received_an_event_holds_no_timer_either(dune: Harness) -> None:
+    """After writing an event a stream waits for the next one at once: the rate is bounded
+    by its table's hub (one event a settle), not by a pause per page."""
+    url = await overlay(dune)
+    quiet = aiohttp.ClientTimeout(total=None)
+    async with aiohttp.ClientSession(timeout=quiet) as session:
+        first = await session.get(url + "/events")
+        await Events(first).next()
+        one = len(timers())
+        others = [await session.get(url + "/events") for _ in range(STREAMS_PER_TABLE - 1)]
+        for response in others:
+            await Events(response).next()
+        assert len(timers()) == one, timers()
+        for response in [first, *others]:
+            response.close()
+
+
+async def test_one_heartbeat_reads_a_tables_link_once_however_many_pages_are_open(dune: Harness) -> None:
+    """The link of every page is checked at each heartbeat, a table at a time: four pages on
+    one table cost one read, not two each."""
+    url = await overlay(dune)
+    web = web_of(dune)
+    assert dune.bot is not None
+    async with aiohttp.ClientSession() as session:
+        pages = [await session.get(url + "/events") for _ in range(4)]
+        for response in pages:
+            await Events(response).next()
+        reads: list[float] = []
+        dune.bot.store.timers.append(reads.append)
+        await web.overlays.beat()
+        dune.bot.store.timers.remove(reads.append)
+        assert len(reads) == 1
+        for response in pages:
+            comment = await asyncio.wait_for(response.content.readline(), 5)
+            assert comment == b": keep-alive\n"
+            response.close()
+
+
+async def test_a_change_is_drawn_once_and_its_bytes_shared_by_every_page_of_the_table(dune: Harness) -> None:
+    url = await overlay(dune)
+    web = web_of(dune)
+    assert dune.bot is not None
+    async with aiohttp.ClientSession() as session:
+        pages = [Events(await session.get(url + "/events")) for _ in range(4)]
+        for events in pages:
+            await events.next()
+        drawn = dune.bot.boards.drawings.made
+        await dune.slash("dune impulso añadir", user=GM, cantidad=2)
+        for events in pages:
+            await events.until("Impulso\n2/6")
+        assert dune.bot.boards.drawings.made == drawn + 1
+        [hub] = web.overlays.hubs.values()
+        assert hub.event is not None and all(s._pending in (None, hub.event) for s in hub.streams)
+        for events in pages:
+            events.response.close()
+
+
+# -- changes the store's listeners did not hear -------------------------------------------------
+
+
+async def unheard(h: Harness, impulso: int) -> None:
+    """Impulso raised by another store on the same database: no listener of this bot hears
+    it (the change another process makes while this one is not listening)."""
+    assert h.bot is not None and h.bot.store.path is not None
+    other = await Store.open(h.bot.store.path)
+    try:
+        await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", impulso, cap=6),)))
+    finally:
+        await other.close()
+
+
+async def test_the_boards_sweep_redraws_the_overlay_too(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(updater, "SWEEP_SECONDS", 0.2)
+    await harness.restart()
+    await serve(harness)
+    await table(harness, "dune")
+    async with stream(await overlay(harness)) as events:
+        await events.until("Impulso\n0/6")
+        await unheard(harness, 2)
+        await events.until("Impulso\n2/6", within=3.0)
+
+
+async def test_changes_missed_while_not_listening_reach_the_overlay_when_listening_starts_again(
+    dune: Harness,
+) -> None:
+    """``Boards.resync`` is what the store calls (``follow_others``' ``missed``) each time it
+    starts listening to other processes again: the pages are drawn again with the boards."""
+    assert dune.bot is not None
+    async with stream(await overlay(dune)) as events:
+        await events.until("Impulso\n0/6")
+        await unheard(dune, 3)
+        dune.bot.boards.resync()
+        await events.until("Impulso\n3/6", within=1.0)
+
+
+async def test_another_processs_change_reaches_the_overlay_at_once(postgres_url: str) -> None:
+    """Two processes on one PostgreSQL database: the other one's change, heard by LISTEN/
+    NOTIFY, reaches this one's open page within the second, like its own."""
+    h = Harness(postgres_url)
+    await h.start()
+    other = await Store.open(postgres_url)
+    web = await serve(h)
+    try:
+        await table(h, "dune")
+        async with stream(await overlay(h)) as events:
+            await events.until("Impulso\n0/6")
+            await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
+            await events.until("Impulso\n2/6", within=1.0)
+    finally:
+        STARTED.remove(web)
+        await web.close()
+        await other.close()
+        await h.close()
+
+
+async def test_a_change_made_while_the_listening_connection_was_down_reaches_the_overlay(
+    postgres: Server, postgres_url: str
+) -> None:
+    """The server cuts this process's listening connection and another process writes
+    meanwhile (its notification is lost): once this one listens again, the page shows it."""
+    database = postgres_url.rsplit("/", 1)[1]
+    h = Harness(postgres_url)
+    await h.start()
+    other = await Store.open(postgres_url)
+    admin = await asyncpg.connect(postgres.url())
+    web = await serve(h)
+    try:
+        await table(h, "dune")
+        async with stream(await overlay(h)) as events:
+            await events.until("Impulso\n0/6")
+            await other.get_meta("warm")  # its pool's connection open before connections stop
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
+            cut = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = $1 AND datname = $2",
+                APPLICATION,
+                database,
+            )
+            assert cut == 1
+            await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+            await events.until("Impulso\n2/6", within=15.0)
+    finally:
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+        await admin.close()
+        STARTED.remove(web)
+        await web.close()
+        await other.close()
+        await h.close()
