@@ -14,8 +14,11 @@ answer), the store's operations (reads and transactions) and the boards' drawing
 start of play until every board and page has drawn its last change, whether every page
 ended on its table's final snapshot, the update latency (a public ``/tirar`` at each table
 in turn, from feeding it to each of the table's pages receiving the snapshot that shows
-it: both processes read the same monotonic clock), and the bot process's resident memory
-before and after the 200 pages opened (VmRSS).
+it: both processes read the same monotonic clock), the bot process's resident memory
+before and after the 200 pages opened (VmRSS), and the seconds the harness itself spent
+listing the loop's tasks (``asyncio.all_tasks``, after each interaction step, to know when
+it is finished): the harness's cost, not the server's, yet it grows with every open
+connection's task, so it is measured apart.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,6 +55,29 @@ def rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+class TaskLists:
+    """The time spent in ``asyncio.all_tasks`` while installed (the harness's waits)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.real = asyncio.all_tasks
+
+    def __call__(self, loop: asyncio.AbstractEventLoop | None = None) -> set[asyncio.Task[Any]]:
+        started = time.perf_counter()
+        try:
+            return self.real(loop)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[TaskLists]:
+        asyncio.all_tasks = self
+        try:
+            yield self
+        finally:
+            asyncio.all_tasks = self.real
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -198,7 +224,8 @@ async def phase(overlays: bool) -> dict[str, Any]:
         operations: list[float] = []
         bot.store.timers.append(operations.append)
         drawn = bot.boards.drawings.made
-        report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
+        with TaskLists().installed() as lists:
+            report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
         await settled(web)
         bot.store.timers.remove(operations.append)
         result: dict[str, Any] = {
@@ -210,6 +237,7 @@ async def phase(overlays: bool) -> dict[str, Any]:
             "drawings": bot.boards.drawings.made - drawn,
             "rss_before": before,
             "rss_open": opened,
+            "task_lists": lists.seconds,
         }
         if overlays:
             result |= await final_and_latency(harness, web, remote, tables)
@@ -254,9 +282,9 @@ async def final_and_latency(harness: Harness, web: Web, remote: Remote, tables: 
 def main(rounds: int) -> None:
     print(
         "| overlays | interactions | p50 | p99 | store operations / drawings | pages on the final state "
-        "| update p50 / p99 / max | RSS before → with pages open | load average |"
+        "| update p50 / p99 / max | RSS before → with pages open | harness's task lists | load average |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for _ in range(rounds):
         for overlays in (False, True):
             r = asyncio.run(phase(overlays))
@@ -268,7 +296,8 @@ def main(rounds: int) -> None:
             print(
                 f"| {r['overlays']} | {r['interactions']} | {r['p50']:.1f} ms | {r['p99']:.1f} ms | "
                 f"{r['operations']} / {r['drawings']} | {r.get('final', '—')} | {update} | "
-                f"{r['rss_before']:.0f} → {r['rss_open']:.0f} MB | {os.getloadavg()[0]:.1f} |",
+                f"{r['rss_before']:.1f} → {r['rss_open']:.1f} MB | {r['task_lists']:.2f} s | "
+                f"{os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
 
