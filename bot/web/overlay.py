@@ -71,6 +71,9 @@ class Stream:
         self.overlay = overlay
         self.hashed = hashed
         self.revoked = False
+        # The server is closing (the bot stops or restarts): the stream ends, the link
+        # still works, and the page connects again by itself.
+        self.ended = False
         self._pending: bytes | None = None
         self._ready = asyncio.Event()
 
@@ -87,13 +90,18 @@ class Stream:
         self.revoked = True
         self._ready.set()
 
+    def end(self) -> None:
+        self.ended = True
+        self._ready.set()
+
     async def next(self) -> bytes | None:
-        """The next event to write, once there is one; None once the link is revoked.
-        No timeout: the heartbeat wakes a quiet page, so a waiting page holds no timer."""
+        """The next event to write, once there is one; None once the stream is over
+        (revoked or ended). No timeout: the heartbeat wakes a quiet page, so a waiting page
+        holds no timer."""
         await self._ready.wait()
         self._ready.clear()
         pending, self._pending = self._pending, None
-        return None if self.revoked else pending
+        return None if self.revoked or self.ended else pending
 
 
 @dataclass(frozen=True)
@@ -241,7 +249,7 @@ class Overlays:
             self._heart = None
         for hub in self.hubs.values():
             for stream in hub.streams:
-                stream.revoke()
+                stream.end()
         for task in tasks:
             task.cancel()
         for task in tasks:

@@ -183,7 +183,8 @@ class Web:
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The page's stream: a full snapshot on connect, then each new one (its table's hub
         offers one a settle at most) and the heartbeat's comments; ``revoked`` and the end
-        when the link stops working. It writes the bytes its hub made, as they are."""
+        when the link stops working, the end alone when the server closes (the page comes
+        back once the bot is up again). It writes the bytes its hub made, as they are."""
         token = request.match_info["token"]
         overlay = await tokens.find(self.bot.store, token)
         if overlay is None:
@@ -199,7 +200,8 @@ class Web:
             await response.write(f"retry: {RECONNECT_MS}\n\n".encode())
             while (event := await stream.next()) is not None:
                 await response.write(event)
-            await response.write(b"event: revoked\ndata: {}\n\n")
+            if stream.revoked:
+                await response.write(b"event: revoked\ndata: {}\n\n")
         except (ConnectionResetError, OSError):
             log.debug("overlay page went away")
         finally:

@@ -18,6 +18,7 @@ from bot.store.postgres_follow import APPLICATION
 from bot.web import overlay as overlay_module
 from bot.web import tokens
 from bot.web.overlay import STREAMS_PER_TABLE, Stream
+from bot.web.server import Web
 from bot.web.tokens import Overlay
 from tests.support.harness import Harness
 from tests.support.payloads import (
@@ -536,3 +537,28 @@ async def test_a_change_made_while_the_listening_connection_was_down_reaches_the
         await web.close()
         await other.close()
         await h.close()
+
+
+# -- the bot stopping is not the link revoked ----------------------------------------------------
+
+
+async def test_a_server_that_closes_ends_the_stream_without_revoking_the_link(harness: Harness) -> None:
+    """The bot stopping or restarting is not the GM revoking the link: the stream ends
+    without ``revoked`` (a page told so stops for good), and the same link opens again on
+    the next server, with what changed meanwhile."""
+    assert harness.bot is not None
+    web = await serve(harness)
+    await table(harness, "dune")
+    url = await overlay(harness)
+    async with stream(url) as events:
+        await events.next()
+        STARTED.remove(web)
+        await web.close()
+        with pytest.raises(EOFError):
+            await events.next()
+    await harness.slash("dune impulso añadir", user=GM, cantidad=2)
+    again = Web(harness.bot)
+    await again.start("127.0.0.1", web.port)
+    STARTED.append(again)
+    async with stream(url) as events:
+        await events.until("Impulso\n2/6")
