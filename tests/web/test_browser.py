@@ -185,3 +185,26 @@ async def test_the_page_comes_back_by_itself_when_the_bot_restarts(
             await opened.page.close()
         await web.close()
         await h.close()
+
+
+async def test_the_type_is_large_and_the_last_roll_is_animated_in(
+    browser: BrowserContext, bot: Harness
+) -> None:
+    """Readable over a video at a browser source's size: 28 px text, bigger headings; a new
+    public roll arrives with the page's animation, each new one too."""
+    await table(bot, "dune")
+    opened = await open_page(browser, await overlay(bot))
+    try:
+        size = "(selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)"
+        assert await opened.page.evaluate(size, "body") >= 24
+        assert await opened.page.evaluate(size, "#board h2") > await opened.page.evaluate(size, "body")
+        for motive in ("Primera", "Segunda"):
+            bot.script(4)
+            await bot.slash("tirar", expresion="1d6", motivo=motive)
+            card = opened.page.locator("#card.in", has_text=motive)
+            await card.wait_for(timeout=1000)
+            animation = await card.evaluate("(card) => getComputedStyle(card).animationName")
+            assert animation == "arrive"
+        assert opened.errors == []
+    finally:
+        await opened.page.close()

@@ -12,14 +12,17 @@ import asyncpg
 import pytest
 
 from bot.board import updater
+from bot.board.render import board_embed
 from bot.models import Change, Operation
 from bot.store import Store
 from bot.store.postgres_follow import APPLICATION
 from bot.web import overlay as overlay_module
-from bot.web import tokens
+from bot.web import tokens, view
 from bot.web.overlay import STREAMS_PER_TABLE, Stream
 from bot.web.server import Web
 from bot.web.tokens import Overlay
+from tests.bot.board.test_hp import dnd_table, hurt, sheet_of
+from tests.bot.board.test_hp import settings as hp_settings
 from tests.support.harness import Harness
 from tests.support.payloads import (
     CHANNEL_ID,
@@ -32,7 +35,7 @@ from tests.support.payloads import (
 )
 from tests.support.postgres import Server
 from tests.test_hidden import dnd_session, dune_session, number
-from tests.web.support import STARTED, Events, overlay, serve, shown, stream, table, web_of
+from tests.web.support import STARTED, Events, flat, overlay, serve, shown, stream, table, web_of
 
 
 @pytest.fixture
@@ -562,3 +565,93 @@ async def test_a_server_that_closes_ends_the_stream_without_revoking_the_link(ha
     STARTED.append(again)
     async with stream(url) as events:
         await events.until("Impulso\n2/6")
+
+
+# -- each system's sections, as the board draws them ----------------------------------------------
+
+
+async def dune_scene(h: Harness) -> list[str]:
+    await h.slash("dune impulso añadir", user=GM, cantidad=4)
+    await h.slash("dune amenaza añadir", user=GM, cantidad=5)
+    await h.slash("dune rasgo", user=GM, texto="de noche")
+    return ["Impulso\n4/6", "Amenaza\n5", "Rasgos y recursos de la escena", "de noche"]
+
+
+async def donjon_facts(h: Harness) -> list[str]:
+    h.script(20, 19, 18, 1, 1, 1)
+    panel = (await h.slash("donjon prueba", dados=3, contra=3)).message
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    opened = await h.click(h.current(panel), f"donjon:ley:hecho:{record_id}")
+    await h.submit(opened.modal_id, {"hecho": "Hay una llave"}, message=h.current(panel))
+    return ["Hechos por narrar", "Hay una llave"]
+
+
+async def dnd_turn(h: Harness) -> list[str]:
+    panel = (await h.slash("dnd iniciativa panel", user=GM)).message
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    h.script(5)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3)
+    await h.click(h.current(panel), "dnd:ini:empezar:1:0", user=GM)
+    return ["Iniciativa · ronda 1", "▶ 17 · Jugadora (su turno)", "6 · Goblin ×3"]
+
+
+async def mediana_turn(h: Harness) -> list[str]:
+    panel = (await h.slash("mediana iniciativa")).message
+    opened = await h.click(panel, "mediana:ini:unirme:1:0")
+    h.script(10, 10, 2, 5, 5, 5)
+    await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
+    return ["Iniciativa · ronda 1", "▶ 25 · Jugadora (su turno)"]
+
+
+SCENES = {"dune": dune_scene, "donjon": donjon_facts, "dnd5e": dnd_turn, "mediana": mediana_turn}
+
+
+@pytest.mark.parametrize("system", list(SCENES))
+async def test_each_systems_sections_reach_the_overlay_as_the_board_draws_them(
+    harness: Harness, system: str
+) -> None:
+    """The pools, the facts awaiting narration, the initiative and whose turn it is, the
+    scene's traits: the page shows the board's drawing of them, line for line."""
+    assert harness.bot is not None
+    web = await serve(harness)
+    await table(harness, system)
+    expected = await SCENES[system](harness)
+    store = harness.bot.store
+    board = await board_embed(store, "es", await store.table_or_default(CHANNEL_ID, None))
+    async with stream(await overlay(harness)) as events:
+        snapshot = await events.until(expected[-1])
+    page = flat(snapshot["board"])
+    assert page == flat(view.embed_view("es", dict(board.to_dict()), web.overlays.name))
+    for line in expected:
+        assert line in page, (line, page)
+
+
+@pytest.mark.parametrize(
+    ("setting", "shows", "hides"),
+    [
+        ("ocultos", [], ["PG"]),
+        ("estado", ["17 · Jugadora · 38/38 PG"], ["7/15", "15/15"]),
+        ("exactos", ["17 · Jugadora · 38/38 PG", "7/15 PG"], []),
+    ],
+)
+async def test_an_overlay_shows_hit_points_as_the_tables_setting_says(
+    harness: Harness, setting: str, shows: list[str], hides: list[str]
+) -> None:
+    """``/mesa ajustes vida_tablero``: nothing; the players' numbers and only a word for a
+    monster (the default); every number. The page shows what the board shows."""
+    await serve(harness)
+    h = await dnd_table(harness)
+    await sheet_of(h, "dnd5e")
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    h.script(5)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3, pg=15)
+    await hurt(h, "Goblin 3", 8)
+    await hp_settings(h, setting)
+    async with stream(await overlay(h)) as events:
+        page = flat((await events.until("Goblin"))["board"])
+    for word in shows:
+        assert word in page, (word, page)
+    for word in hides:
+        assert word not in page, (word, page)
