@@ -655,3 +655,21 @@ async def test_an_overlay_shows_hit_points_as_the_tables_setting_says(
         assert word in page, (word, page)
     for word in hides:
         assert word not in page, (word, page)
+
+
+async def test_open_streams_on_the_whole_process_are_bounded(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the process's bound (2,000) a new page is refused whichever table it is for."""
+    monkeypatch.setattr(overlay_module, "STREAMS", 2)
+    await serve(harness)
+    await table(harness, "dune")
+    await table(harness, "mediana", OTHER_CHANNEL_ID)
+    first, second = await overlay(harness), await overlay(harness, OTHER_CHANNEL_ID)
+    async with aiohttp.ClientSession() as session:
+        opened = [await session.get(first + "/events"), await session.get(second + "/events")]
+        assert [r.status for r in opened] == [200, 200]
+        extra = await session.get(second + "/events")
+        assert extra.status == 429
+        for response in [*opened, extra]:
+            response.close()
