@@ -43,11 +43,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Seconds a burst of changes settles before the snapshot is drawn: the page must show a
-# change within a second, and each drawing reads the store (at 0.1 s, 200 pages on 50
-# busy tables made interactions' median five times slower: bench/bench_overlay.py). It
-# bounds each stream's rate too: a hub offers its pages one event a settle at most.
-SETTLE = 0.4
+# A burst of changes is drawn once it has been quiet QUIET seconds, and SETTLE seconds
+# after its first change at the latest: the page must show a change within a second, and
+# each drawing reads the store (at 0.1 s, 200 pages on 50 busy tables made interactions'
+# median five times slower: bench/bench_overlay.py), so a burst a player's turn makes (a
+# roll, its buttons, a spend) is one drawing, usually the one the board message takes too.
+# QUIET bounds each stream's rate: a hub offers its pages one event a QUIET at most.
+QUIET = 0.3
+SETTLE = 0.7
 # Seconds between two heartbeats: each checks every table's link again (another process
 # sharing the database may have revoked it) and writes a comment to every stream with
 # nothing else waiting (a page gone away is found so, by the write failing).
@@ -121,14 +124,17 @@ class Hub:
     snapshot: str | None = None
     event: bytes | None = None
     dirty: bool = True
+    # When the table last changed (the loop's clock): a burst is drawn once it is quiet.
+    changed: float = 0.0
     task: asyncio.Task[None] | None = None
 
 
 class Overlays:
     """Every open overlay of this process, fed by the store's listeners and public cards."""
 
-    def __init__(self, bot: Tirada, *, settle: float = SETTLE) -> None:
+    def __init__(self, bot: Tirada, *, quiet: float = QUIET, settle: float = SETTLE) -> None:
         self.bot = bot
+        self.quiet = quiet
         self.settle = settle
         self.hubs: dict[Overlay, Hub] = {}
         self.cards: OrderedDict[int, Card] = OrderedDict()
@@ -260,6 +266,7 @@ class Overlays:
 
     def _dirty(self, hub: Hub) -> None:
         hub.dirty = True
+        hub.changed = asyncio.get_running_loop().time()
         if hub.task is None:
             channel = hub.overlay.channel_id
             # Named as a board's refresher (it is one, for the page): waiting for an
@@ -270,7 +277,7 @@ class Overlays:
         """Draw the table's snapshot until it is current; a failed read tries again."""
         try:
             while hub.dirty:
-                await asyncio.sleep(self.settle)
+                await self._burst_over(hub)
                 hub.dirty = False
                 try:
                     snapshot = await self.snapshot(hub.overlay)
@@ -287,6 +294,18 @@ class Overlays:
                         stream.offer(hub.event)
         finally:
             hub.task = None
+
+    async def _burst_over(self, hub: Hub) -> None:
+        """Until the table has been quiet ``quiet`` seconds, or ``settle`` seconds have
+        passed since this wait began (a table that never stops changing is still shown)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settle
+        while True:
+            wake = min(hub.changed + self.quiet, deadline)
+            if wake <= loop.time():
+                return
+            # A change meanwhile moves ``changed`` on: the next round waits again.
+            await asyncio.sleep(wake - loop.time())
 
     async def snapshot(self, overlay: Overlay) -> str:
         """Everything the page shows, as one JSON text: the board (the drawing the live

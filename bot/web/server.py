@@ -182,7 +182,7 @@ class Web:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         """The page's stream: a full snapshot on connect, then each new one (its table's hub
-        offers one a settle at most) and the heartbeat's comments; ``revoked`` and the end
+        offers one a ``QUIET`` at most) and the heartbeat's comments; ``revoked`` and the end
         when the link stops working, the end alone when the server closes (the page comes
         back once the bot is up again). It writes the bytes its hub made, as they are."""
         token = request.match_info["token"]

@@ -673,3 +673,22 @@ async def test_open_streams_on_the_whole_process_are_bounded(
         assert extra.status == 429
         for response in [*opened, extra]:
             response.close()
+
+
+async def test_a_burst_of_changes_is_drawn_once_when_the_table_has_been_quiet(dune: Harness) -> None:
+    """A player's turn is a burst (a roll, its buttons, a spend): the page's next event
+    already shows its end, one drawing for all of it. (The bounds widened here so that a
+    loaded machine cannot split the burst; the defaults are 0.3 s quiet, 0.7 s at most.)"""
+    url = await overlay(dune)
+    overlays = web_of(dune).overlays
+    overlays.quiet, overlays.settle = 0.5, 10.0
+    assert dune.bot is not None
+    async with stream(url) as events:
+        await events.next()
+        drawn = dune.bot.boards.drawings.made
+        for _ in range(4):
+            await dune.slash("dune impulso añadir", user=GM, cantidad=1)
+            await asyncio.sleep(0.1)
+        _, snapshot = await events.next()
+        assert "Impulso\n4/6" in shown(snapshot)
+        assert dune.bot.boards.drawings.made == drawn + 1
