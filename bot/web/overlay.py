@@ -46,9 +46,11 @@ log = logging.getLogger(__name__)
 # A burst of changes is drawn once it has been quiet QUIET seconds, and SETTLE seconds
 # after its first change at the latest: the page must show a change within a second, and
 # each drawing reads the store (at 0.1 s, 200 pages on 50 busy tables made interactions'
-# median five times slower: bench/bench_overlay.py), so a burst a player's turn makes (a
-# roll, its buttons, a spend) is one drawing, usually the one the board message takes too.
-# QUIET bounds each stream's rate: a hub offers its pages one event a QUIET at most.
+# median five times slower: bench/bench_overlay.py), so a lone change shows in about
+# 0.3 s and quick clicks in a row are one drawing. A change arriving during a drawing waits
+# SETTLE at most for the next: the same worst case as a fixed 0.4 s wait, which could
+# miss a change by a hair and wait twice. QUIET bounds each stream's rate: a hub offers
+# its pages one event a QUIET at most.
 QUIET = 0.3
 SETTLE = 0.7
 # Seconds between two heartbeats: each checks every table's link again (another process
