@@ -117,6 +117,7 @@ async def test_a_closed_server_listens_no_more_and_hears_the_bot_no_more(harness
         await get(web.base + "/healthz")
     assert Web.of(harness.bot) is None
     assert web.overlays.touch not in harness.bot.store.listeners
+    assert web.overlays.resync not in harness.bot.boards.resynced
     assert web.metrics.store.observe not in harness.bot.store.timers
 
 
