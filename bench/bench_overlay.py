@@ -4,28 +4,33 @@ Run: ``python bench/bench_overlay.py [rounds]`` (default 2 rounds of each phase)
 a fresh bot on a fresh database file with 50 tables (the four systems in turn, a live board
 each), through the interaction harness, then two bursts of play at every table, 25 tables
 at once (``tests/support/load.py``, as ``bench_load.py``). With overlays, four pages a
-table (200 server-sent-event streams, read by aiohttp clients in the same process: their
-reading costs the bot's own loop, so the figures are an upper bound) are open before play
-starts. Phases without and with overlays alternate, so the machine's load falls on both.
+table (200 server-sent-event streams) are open before play starts, read over HTTP by
+*another process* (``--read``: the browsers, as OBS would be), so the bot's figures carry
+the server's cost only. Phases without and with overlays alternate, so the machine's load
+falls on both.
 
 Reported per phase: interactions and their p50/p99 (feeding INTERACTION_CREATE to the first
 answer), the store's operations (reads and transactions) and the boards' drawings from the
 start of play until every board and page has drawn its last change, whether every page
 ended on its table's final snapshot, the update latency (a public ``/tirar`` at each table
 in turn, from feeding it to each of the table's pages receiving the snapshot that shows
-it), and the process's resident memory before and after the 200 pages opened (VmRSS).
+it: both processes read the same monotonic clock), the bot process's resident memory
+before and after the 200 pages opened (VmRSS), and the seconds the harness spent listing
+the tasks started during play (``PlayTasks``: the harness's cost, not the server's).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
+import json
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +46,7 @@ from tests.support.load import make_tables, run_load
 
 TABLES = 50
 PAGES = 4
+READ = "--read"
 
 
 def rss_mb() -> float:
@@ -50,40 +56,46 @@ def rss_mb() -> float:
     return 0.0
 
 
-@dataclass
-class Page:
-    """One open overlay: the last snapshot it received, and when."""
+class PlayTasks:
+    """The loop's tasks as the harness lists them, narrowed to those started since play
+    began, and the time spent listing them.
 
-    channel_id: int
-    latest: str = ""
-    received: list[tuple[float, str]] = field(default_factory=list)
+    The harness lists every task of the loop after each step of an interaction, to know
+    when it is finished (``settle`` in ``tests/support/harness.py``). Each open page is two
+    tasks of aiohttp's, started before play and never an interaction's, yet listing them
+    costs the bot's loop at every step: 200 pages took that listing from about 1 s to 4 s
+    a phase, more than the server's own work, and charged it to the server. Tasks started
+    before play are never waited for anyway (they are in every "before"), so leaving them
+    out changes no wait; it leaves the figures with the server's cost alone.
+    """
 
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.born: weakref.WeakSet[asyncio.Task[Any]] = weakref.WeakSet()
+        self.real = asyncio.all_tasks
 
-# Set on each snapshot any page receives (one per phase: an event belongs to one loop).
-ARRIVED: list[asyncio.Event] = []
+    def factory(self, loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, **options)
+        self.born.add(task)
+        return task
 
+    def __call__(self, loop: asyncio.AbstractEventLoop | None = None) -> set[asyncio.Task[Any]]:
+        started = time.perf_counter()
+        try:
+            return {task for task in self.born if not task.done()}
+        finally:
+            self.seconds += time.perf_counter() - started
 
-async def read(response: aiohttp.ClientResponse, page: Page) -> None:
-    async for raw in response.content:
-        line = raw.decode().rstrip("\n")
-        if line.startswith("data: "):
-            page.latest = line.removeprefix("data: ")
-            page.received.append((time.perf_counter(), page.latest))
-            ARRIVED[-1].set()
-
-
-async def until(done: Callable[[], bool], seconds: float = 10.0) -> bool:
-    """Wait for the pages' snapshots to satisfy ``done``, waking on each one received."""
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(seconds):
-            while not done():
-                ARRIVED[-1].clear()
-                await ARRIVED[-1].wait()
-    return done()
-
-
-def showing(pages: list[Page], marker: str) -> bool:
-    return all(any(marker in text for _, text in p.received) for p in pages)
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[PlayTasks]:
+        loop = asyncio.get_running_loop()
+        loop.set_task_factory(self.factory)
+        asyncio.all_tasks = self
+        try:
+            yield self
+        finally:
+            asyncio.all_tasks = self.real
+            loop.set_task_factory(None)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -91,37 +103,151 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
 
 
+# -- the browsers' process -------------------------------------------------------------------
+
+
+@dataclass
+class Page:
+    """One open overlay: the last snapshot it received, and when each arrived."""
+
+    channel_id: int
+    latest: str = ""
+    received: list[tuple[float, str]] = field(default_factory=list)
+
+
+class Browsers:
+    """The pages, in the reading process; it answers the bot process's questions about them."""
+
+    def __init__(self) -> None:
+        self.pages: list[Page] = []
+        self.arrived = asyncio.Event()
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        self.readers: list[asyncio.Task[None]] = []
+
+    async def read(self, response: aiohttp.ClientResponse, page: Page) -> None:
+        async for raw in response.content:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("data: "):
+                page.latest = line.removeprefix("data: ")
+                page.received.append((time.monotonic(), page.latest))
+                self.arrived.set()
+
+    async def until(self, done: Callable[[], bool], seconds: float = 10.0) -> bool:
+        """Wait for the pages' snapshots to satisfy ``done``, waking on each one received."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while not done():
+                    self.arrived.clear()
+                    await self.arrived.wait()
+        return done()
+
+    async def open(self, links: list[list[Any]]) -> dict[str, Any]:
+        for channel_id, url in links:
+            response = await self.session.get(url)
+            assert response.status == 200, response.status
+            page = Page(channel_id)
+            self.pages.append(page)
+            self.readers.append(asyncio.create_task(self.read(response, page)))
+        return {"opened": await self.until(lambda: all(p.latest for p in self.pages))}
+
+    async def final(self, expected: dict[str, str]) -> dict[str, Any]:
+        def on_final(page: Page) -> bool:
+            return page.latest == expected[str(page.channel_id)]
+
+        await self.until(lambda: all(map(on_final, self.pages)))
+        return {"final": sum(map(on_final, self.pages)), "pages": len(self.pages)}
+
+    async def showing(self, channel_id: int, marker: str) -> dict[str, Any]:
+        """When each page of the table first received a snapshot showing ``marker``."""
+        mine = [p for p in self.pages if p.channel_id == channel_id]
+
+        def first(page: Page) -> float | None:
+            return next((at for at, text in page.received if marker in text), None)
+
+        await self.until(lambda: all(first(p) is not None for p in mine))
+        return {"at": [first(p) for p in mine]}
+
+    async def close(self) -> None:
+        for task in self.readers:
+            task.cancel()
+        await self.session.close()
+
+
+async def browse() -> None:
+    """The reading process: one JSON command a line on stdin, one JSON answer a line."""
+    loop = asyncio.get_running_loop()
+    commands = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(commands), sys.stdin)
+    browsers = Browsers()
+    try:
+        while line := await commands.readline():
+            command = json.loads(line)
+            if command["do"] == "open":
+                answer = await browsers.open(command["links"])
+            elif command["do"] == "final":
+                answer = await browsers.final(command["expected"])
+            else:
+                answer = await browsers.showing(command["channel"], command["marker"])
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+    finally:
+        await browsers.close()
+
+
+class Remote:
+    """The bot process's end of the reading process."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+
+    @classmethod
+    async def start(cls) -> Remote:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, READ, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        return cls(process)
+
+    async def ask(self, **command: Any) -> dict[str, Any]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(json.dumps(command).encode() + b"\n")
+        await self.process.stdin.drain()
+        answer: dict[str, Any] = json.loads(await self.process.stdout.readline())
+        return answer
+
+    async def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        await self.process.wait()
+
+
+# -- the bot's process -------------------------------------------------------------------------
+
+
 async def phase(overlays: bool) -> dict[str, Any]:
-    ARRIVED.append(asyncio.Event())
     with tempfile.TemporaryDirectory() as folder:
         harness = Harness(Path(folder) / "bench.db")
         tables = make_tables(TABLES)
         bot = await harness.start()
         web = Web(bot)
         await web.start("127.0.0.1", 0)
+        remote = await Remote.start()
         before = rss_mb()
-        pages: list[Page] = []
-        readers: list[asyncio.Task[None]] = []
-        session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
         if overlays:
+            links = []
             for table in tables:
                 token = await tokens.issue(bot.store, table.channel_id, "es")
-                for _ in range(PAGES):
-                    response = await session.get(web.link(token) + "/events")
-                    assert response.status == 200, response.status
-                    page = Page(table.channel_id)
-                    pages.append(page)
-                    readers.append(asyncio.create_task(read(response, page)))
-            await until(lambda: all(p.latest for p in pages))
+                links += [[table.channel_id, web.link(token) + "/events"]] * PAGES
+            assert (await remote.ask(do="open", links=links))["opened"]
         opened = rss_mb()
         operations: list[float] = []
         bot.store.timers.append(operations.append)
         drawn = bot.boards.drawings.made
-        report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
+        with PlayTasks().installed() as lists:
+            report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
         await settled(web)
         bot.store.timers.remove(operations.append)
         result: dict[str, Any] = {
-            "overlays": len(pages),
+            "overlays": web.overlays.open_streams,
             "interactions": report.interactions,
             "p50": report.p50,
             "p99": report.percentile(0.99),
@@ -129,12 +255,11 @@ async def phase(overlays: bool) -> dict[str, Any]:
             "drawings": bot.boards.drawings.made - drawn,
             "rss_before": before,
             "rss_open": opened,
+            "task_lists": lists.seconds,
         }
         if overlays:
-            result |= await final_and_latency(harness, web, tables, pages)
-        for task in readers:
-            task.cancel()
-        await session.close()
+            result |= await final_and_latency(harness, web, remote, tables)
+        await remote.close()
         await web.close()
         await harness.close()
     return result
@@ -148,30 +273,24 @@ async def settled(web: Web) -> None:
     await web.bot.boards.settled()
 
 
-async def final_and_latency(
-    harness: Harness, web: Web, tables: list[Any], pages: list[Page]
-) -> dict[str, Any]:
+async def final_and_latency(harness: Harness, web: Web, remote: Remote, tables: list[Any]) -> dict[str, Any]:
     """Every page on its table's final snapshot; then one public roll a table, timed."""
     expected = {}
     for table in tables:
         overlay = tokens.Overlay(table.channel_id, "es")
-        expected[table.channel_id] = await web.overlays.snapshot(overlay)
-    await until(lambda: all(p.latest == expected[p.channel_id] for p in pages))
-    final = sum(p.latest == expected[p.channel_id] for p in pages)
+        expected[str(table.channel_id)] = await web.overlays.snapshot(overlay)
+    final = await remote.ask(do="final", expected=expected)
     latencies = []
     for n, table in enumerate(tables):
-        mine = [p for p in pages if p.channel_id == table.channel_id]
         marker = f"Medida {n}"
-        sent = time.perf_counter()
+        sent = time.monotonic()
         await harness.slash(
             "tirar", user=table.gm, channel_id=table.channel_id, expresion="1d6", motivo=marker
         )
-        await until(functools.partial(showing, mine, marker))
-        for p in mine:
-            got = next(at for at, text in p.received if marker in text)
-            latencies.append((got - sent) * 1000)
+        arrived = await remote.ask(do="showing", channel=table.channel_id, marker=marker)
+        latencies += [(at - sent) * 1000 for at in arrived["at"]]
     return {
-        "final": f"{final}/{len(pages)}",
+        "final": f"{final['final']}/{final['pages']}",
         "update_p50": statistics.median(latencies),
         "update_p99": percentile(latencies, 0.99),
         "update_max": max(latencies),
@@ -181,9 +300,9 @@ async def final_and_latency(
 def main(rounds: int) -> None:
     print(
         "| overlays | interactions | p50 | p99 | store operations / drawings | pages on the final state "
-        "| update p50 / p99 / max | RSS before → with pages open |"
+        "| update p50 / p99 / max | RSS before → with pages open | harness's task listing | load average |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for _ in range(rounds):
         for overlays in (False, True):
             r = asyncio.run(phase(overlays))
@@ -195,10 +314,14 @@ def main(rounds: int) -> None:
             print(
                 f"| {r['overlays']} | {r['interactions']} | {r['p50']:.1f} ms | {r['p99']:.1f} ms | "
                 f"{r['operations']} / {r['drawings']} | {r.get('final', '—')} | {update} | "
-                f"{r['rss_before']:.0f} → {r['rss_open']:.0f} MB |",
+                f"{r['rss_before']:.1f} → {r['rss_open']:.1f} MB | {r['task_lists']:.2f} s | "
+                f"{os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
+    if sys.argv[1:] == [READ]:
+        asyncio.run(browse())
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 2)

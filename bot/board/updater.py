@@ -183,6 +183,9 @@ class Boards:
         self._sweeper: asyncio.Task[None] | None = None
         # Two /mesa tablero at once would leave two boards: one placing at a time a table.
         self._placing: dict[int, asyncio.Lock] = {}
+        # Called on every resync (the sweep, changes that may have gone unheard): whatever
+        # else shows the tables (bot.web.overlay's pages) draws them again too.
+        self.resynced: list[Callable[[], None]] = []
 
     # -- the store's side ---------------------------------------------------------------------
 
@@ -212,11 +215,13 @@ class Boards:
             )
 
     def resync(self) -> None:
-        """Changes may have gone unheard (another process's): redraw every board held; an
-        unchanged one is not edited."""
+        """Changes may have gone unheard (another process's): redraw every board held, and
+        tell ``resynced``; an unchanged board is not edited."""
         self.drawings.clear()
         for channel_id in list(self.spots):
             self.touch(channel_id)
+        for listener in self.resynced:
+            listener()
 
     async def close(self) -> None:
         """Stop every task; a board left stale is brought up to date on the next start."""

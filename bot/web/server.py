@@ -10,7 +10,6 @@ exist: nothing tells a guess apart).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Coroutine
@@ -21,7 +20,7 @@ from aiohttp import web
 
 from bot.web import health, tokens
 from bot.web.metrics import ANSWERED, Metrics
-from bot.web.overlay import MIN_GAP, Overlays
+from bot.web.overlay import Overlays
 
 if TYPE_CHECKING:
     import discord
@@ -42,9 +41,6 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-# Seconds between keep-alive comments on a quiet stream; each one checks the link again
-# (another process sharing the database may have revoked it).
-KEEPALIVE = 15.0
 # What the page waits before reconnecting a dropped stream (server-sent events' retry).
 RECONNECT_MS = 1000
 OVERLAY_PATH = "/overlay/"
@@ -94,6 +90,8 @@ class Web:
         Called once the bot is logged in (its store open), before it connects."""
         SERVED[self.bot] = self
         self.bot.store.listeners.append(self.overlays.touch)
+        self.bot.boards.resynced.append(self.overlays.resync)
+        self.overlays.start()
         self.metrics.start()
         for name, listener in self._listeners():
             self.bot.add_listener(listener, name)
@@ -110,6 +108,8 @@ class Web:
         SERVED.pop(self.bot, None)
         if self.overlays.touch in self.bot.store.listeners:
             self.bot.store.listeners.remove(self.overlays.touch)
+        if self.overlays.resync in self.bot.boards.resynced:
+            self.bot.boards.resynced.remove(self.overlays.resync)
         self.metrics.close()
         for name, listener in self._listeners():
             self.bot.remove_listener(listener, name)
@@ -181,13 +181,15 @@ class Web:
         return web.Response(text=html, content_type="text/html")
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        """The page's stream: a full snapshot on connect, then each new one, at most one
-        every ``MIN_GAP`` seconds; ``revoked`` and the end when the link stops working."""
+        """The page's stream: a full snapshot on connect, then each new one (its table's hub
+        offers one a ``QUIET`` at most) and the heartbeat's comments; ``revoked`` and the end
+        when the link stops working, the end alone when the server closes (the page comes
+        back once the bot is up again). It writes the bytes its hub made, as they are."""
         token = request.match_info["token"]
         overlay = await tokens.find(self.bot.store, token)
         if overlay is None:
             raise web.HTTPNotFound
-        stream = self.overlays.join(overlay)
+        stream = self.overlays.join(overlay, tokens.digest(token))
         if stream is None:
             raise web.HTTPTooManyRequests
         response = web.StreamResponse(
@@ -196,18 +198,10 @@ class Web:
         try:
             await response.prepare(request)
             await response.write(f"retry: {RECONNECT_MS}\n\n".encode())
-            while True:
-                snapshot = await stream.next(KEEPALIVE)
-                if not stream.revoked and snapshot is None:
-                    stream.revoked = await tokens.find(self.bot.store, token) != overlay
-                if stream.revoked:
-                    await response.write(b"event: revoked\ndata: {}\n\n")
-                    break
-                if snapshot is None:
-                    await response.write(b": keep-alive\n\n")
-                    continue
-                await response.write(f"data: {snapshot}\n\n".encode())
-                await asyncio.sleep(MIN_GAP)
+            while (event := await stream.next()) is not None:
+                await response.write(event)
+            if stream.revoked:
+                await response.write(b"event: revoked\ndata: {}\n\n")
         except (ConnectionResetError, OSError):
             log.debug("overlay page went away")
         finally:

@@ -76,6 +76,13 @@ async def find(store: Store, token: str) -> Overlay | None:
     return Overlay(int(channel), lang)
 
 
+async def current(store: Store, channel_id: int) -> str | None:
+    """The hash of the table's link now (None: it has none), in one read: an open page's
+    link is checked against it, a table at a time (``bot.web.overlay``'s heartbeat)."""
+    data = await _current(store, channel_id)
+    return None if data is None else data["hash"]
+
+
 async def _current(store: Store, channel_id: int) -> dict[str, str] | None:
     text = await store.get_meta(TABLE_PREFIX + str(channel_id))
     if text is None:

@@ -18,6 +18,7 @@ from playwright.async_api import BrowserContext, ConsoleMessage, Page, async_pla
 
 from bot.board.render import board_embed
 from bot.web import view
+from bot.web.server import Web
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, GM
 from tests.web.support import STARTED, flat, overlay, serve, table, web_of
@@ -155,5 +156,55 @@ async def test_a_revoked_link_stops_the_page(browser: BrowserContext, bot: Harne
         assert web_of(bot).overlays.open_streams == 0
         gone = await opened.page.request.get(url)
         assert gone.status == 404 and await gone.body() == b""
+    finally:
+        await opened.page.close()
+
+
+async def test_the_page_comes_back_by_itself_when_the_bot_restarts(
+    browser: BrowserContext, tmp_path: Path
+) -> None:
+    """The bot restarts (a deploy): the open page is not told its link is revoked; it
+    connects again by itself and shows what changed while the bot was down."""
+    h = Harness(tmp_path / "tirada.db")
+    await h.start()
+    web = await serve(h)
+    STARTED.remove(web)
+    opened: Opened | None = None
+    try:
+        await table(h, "dune")
+        opened = await open_page(browser, await overlay(h))
+        await web.close()
+        await h.slash("dune impulso añadir", user=GM, cantidad=2)
+        bot = await h.restart()
+        port, web = web.port, Web(bot)
+        await web.start("127.0.0.1", port)
+        await opened.page.locator("#board", has_text="2/6").wait_for(timeout=10_000)
+        assert await opened.page.get_attribute("body", "data-state") == "live"
+    finally:
+        if opened is not None:
+            await opened.page.close()
+        await web.close()
+        await h.close()
+
+
+async def test_the_type_is_large_and_the_last_roll_is_animated_in(
+    browser: BrowserContext, bot: Harness
+) -> None:
+    """Readable over a video at a browser source's size: 28 px text, bigger headings; a new
+    public roll arrives with the page's animation, each new one too."""
+    await table(bot, "dune")
+    opened = await open_page(browser, await overlay(bot))
+    try:
+        size = "(selector) => parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)"
+        assert await opened.page.evaluate(size, "body") >= 24
+        assert await opened.page.evaluate(size, "#board h2") > await opened.page.evaluate(size, "body")
+        for motive in ("Primera", "Segunda"):
+            bot.script(4)
+            await bot.slash("tirar", expresion="1d6", motivo=motive)
+            card = opened.page.locator("#card.in", has_text=motive)
+            await card.wait_for(timeout=1000)
+            animation = await card.evaluate("(card) => getComputedStyle(card).animationName")
+            assert animation == "arrive"
+        assert opened.errors == []
     finally:
         await opened.page.close()

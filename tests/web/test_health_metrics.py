@@ -5,10 +5,13 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
+from bot.client import Tirada
+from bot.store import SqlStore
 from bot.web import health
 from bot.web.server import Web
 from tests.support.harness import Harness
@@ -114,6 +117,7 @@ async def test_a_closed_server_listens_no_more_and_hears_the_bot_no_more(harness
         await get(web.base + "/healthz")
     assert Web.of(harness.bot) is None
     assert web.overlays.touch not in harness.bot.store.listeners
+    assert web.overlays.resync not in harness.bot.boards.resynced
     assert web.metrics.store.observe not in harness.bot.store.timers
 
 
@@ -143,3 +147,36 @@ async def test_every_store_operation_is_timed_on_both_backends(db_target: Path |
         STARTED.remove(web)
         await web.close()
         await harness.close()
+
+
+# The families issue 32 names, each by its name in the scrape (a # TYPE line each; a
+# counter's is its name with ``_total``).
+FAMILIES = {
+    "tirada_interactions": "counter",
+    "tirada_interaction_seconds": "histogram",
+    "tirada_store_operation_seconds": "histogram",
+    "tirada_board_edits": "counter",
+    "tirada_rate_limit_waits": "counter",
+    "tirada_gateway_latency_seconds": "gauge",
+    "tirada_retention_runs": "counter",
+    "tirada_process": "gauge",
+    "tirada_shards": "gauge",
+}
+
+
+async def test_every_family_the_issue_names_is_scraped_failures_and_gateway_latency_included(
+    served: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self: SqlStore, channel_id: int, **_: Any) -> list[Any]:
+        raise RuntimeError("disco roto")
+
+    await table(served, "dune")
+    monkeypatch.setattr(SqlStore, "players", broken)
+    failed = await served.slash("mesa estado")
+    assert "referencia" in failed.text, failed.text
+    monkeypatch.setattr(Tirada, "latency", property(lambda bot: 0.042))
+    _, text, _ = await get(base(served) + "/metrics")
+    for name, kind in FAMILIES.items():
+        assert re.search(rf"^# TYPE {name}(_total)? {kind}$", text, re.MULTILINE), name
+    assert sample(text, "tirada_interactions_total", command="mesa estado", outcome="failed") == 1
+    assert sample(text, "tirada_gateway_latency_seconds", shard="0") == 0.042

@@ -8,11 +8,21 @@ import json
 import re
 
 import aiohttp
+import asyncpg
 import pytest
 
-from bot.web import server, tokens
+from bot.board import updater
+from bot.board.render import board_embed
+from bot.models import Change, Operation
+from bot.store import Store
+from bot.store.postgres_follow import APPLICATION
+from bot.web import overlay as overlay_module
+from bot.web import tokens, view
 from bot.web.overlay import STREAMS_PER_TABLE, Stream
+from bot.web.server import Web
 from bot.web.tokens import Overlay
+from tests.bot.board.test_hp import dnd_table, hurt, sheet_of
+from tests.bot.board.test_hp import settings as hp_settings
 from tests.support.harness import Harness
 from tests.support.payloads import (
     CHANNEL_ID,
@@ -23,8 +33,9 @@ from tests.support.payloads import (
     PLAYER,
     text_channel,
 )
+from tests.support.postgres import Server
 from tests.test_hidden import dnd_session, dune_session, number
-from tests.web.support import Events, overlay, serve, shown, stream, table, web_of
+from tests.web.support import STARTED, Events, flat, overlay, serve, shown, stream, table, web_of
 
 
 @pytest.fixture
@@ -310,26 +321,28 @@ async def test_a_waiting_page_holds_no_task_of_its_own() -> None:
     """A page waiting for its next snapshot is one task (its request's), not two: a task
     per wait (``asyncio.wait_for``) started during an interaction outlives it, and the
     harness, like the bot's shutdown drain, waits for such tasks (the bench stalled so)."""
-    page = Stream(Overlay(CHANNEL_ID, "es"))
+    page = Stream(Overlay(CHANNEL_ID, "es"), tokens.digest("A" * 43))
     before = len(asyncio.all_tasks())
-    waiting = asyncio.create_task(page.next(5.0))
+    waiting = asyncio.create_task(page.next())
     await asyncio.sleep(0)
     assert len(asyncio.all_tasks()) == before + 1
-    page.offer("{}")
-    assert await waiting == "{}"
+    page.offer(b"data: {}\n\n")
+    assert await waiting == b"data: {}\n\n"
 
 
 async def test_a_link_revoked_elsewhere_stops_the_stream_at_its_next_check(
-    dune: Harness, monkeypatch: pytest.MonkeyPatch
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another process sharing the database revokes the link: this one's open page learns
-    it when its quiet stream next checks the link, and stops."""
-    monkeypatch.setattr(server, "KEEPALIVE", 0.2)
-    url = await overlay(dune)
+    it at the next heartbeat's check of the link, and stops."""
+    monkeypatch.setattr(overlay_module, "KEEPALIVE", 0.2)
+    await serve(harness)
+    await table(harness, "dune")
+    url = await overlay(harness)
     async with stream(url) as events:
         await events.next()
-        assert dune.bot is not None
-        await tokens.revoke(dune.bot.store, CHANNEL_ID)  # the store alone, as another process
+        assert harness.bot is not None
+        await tokens.revoke(harness.bot.store, CHANNEL_ID)  # the store alone, as another process
         assert (await events.next())[0] == "revoked"
 
 
@@ -351,3 +364,331 @@ async def test_each_process_hands_out_links_to_itself_under_its_own_address(
     status, html, _ = await get(local)
     assert status == 200
     assert 'href="../overlay.css"' in html and 'src="../overlay.js"' in html
+
+
+# -- what a page costs the server (bench/bench_overlay.py measures it) ------------------------
+
+
+async def test_a_waiting_page_holds_no_timer_of_its_own() -> None:
+    """A quiet page waits without a timeout (the process's one heartbeat wakes it): 200
+    pages must not be 200 timers on the bot's loop."""
+    loop = asyncio.get_running_loop()
+    page = Stream(Overlay(CHANNEL_ID, "es"), tokens.digest("A" * 43))
+    before = len(loop._scheduled)  # type: ignore[attr-defined]  # the loop's pending timers
+    waiting = asyncio.create_task(page.next())
+    await asyncio.sleep(0)
+    assert len(loop._scheduled) == before  # type: ignore[attr-defined]
+    page.keep_alive()
+    assert await waiting == overlay_module.KEEP_ALIVE
+
+
+def timers() -> list[asyncio.TimerHandle]:
+    """The loop's pending timers but aiohttp's own guard on each connection (one a
+    connection, whatever the server does: ``RequestHandler._process_keepalive``)."""
+    scheduled: list[asyncio.TimerHandle] = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+    return [h for h in scheduled if not h.cancelled() and "RequestHandler" not in repr(h)]
+
+
+async def test_a_page_that_received_an_event_holds_no_timer_either(dune: Harness) -> None:
+    """After writing an event a stream waits for the next one at once: the rate is bounded
+    by its table's hub (one event a settle), not by a pause per page."""
+    url = await overlay(dune)
+    quiet = aiohttp.ClientTimeout(total=None)
+    async with aiohttp.ClientSession(timeout=quiet) as session:
+        first = await session.get(url + "/events")
+        await Events(first).next()
+        one = len(timers())
+        others = [await session.get(url + "/events") for _ in range(STREAMS_PER_TABLE - 1)]
+        for response in others:
+            await Events(response).next()
+        assert len(timers()) == one, timers()
+        for response in [first, *others]:
+            response.close()
+
+
+async def test_one_heartbeat_reads_a_tables_link_once_however_many_pages_are_open(dune: Harness) -> None:
+    """The link of every page is checked at each heartbeat, a table at a time: four pages on
+    one table cost one read, not two each."""
+    url = await overlay(dune)
+    web = web_of(dune)
+    assert dune.bot is not None
+    async with aiohttp.ClientSession() as session:
+        pages = [await session.get(url + "/events") for _ in range(4)]
+        for response in pages:
+            await Events(response).next()
+        reads: list[float] = []
+        dune.bot.store.timers.append(reads.append)
+        await web.overlays.beat()
+        dune.bot.store.timers.remove(reads.append)
+        assert len(reads) == 1
+        for response in pages:
+            comment = await asyncio.wait_for(response.content.readline(), 5)
+            assert comment == b": keep-alive\n"
+            response.close()
+
+
+async def test_a_change_is_drawn_once_and_its_bytes_shared_by_every_page_of_the_table(dune: Harness) -> None:
+    url = await overlay(dune)
+    web = web_of(dune)
+    assert dune.bot is not None
+    async with aiohttp.ClientSession() as session:
+        pages = [Events(await session.get(url + "/events")) for _ in range(4)]
+        for events in pages:
+            await events.next()
+        drawn = dune.bot.boards.drawings.made
+        await dune.slash("dune impulso añadir", user=GM, cantidad=2)
+        for events in pages:
+            await events.until("Impulso\n2/6")
+        assert dune.bot.boards.drawings.made == drawn + 1
+        [hub] = web.overlays.hubs.values()
+        assert hub.event is not None and all(s._pending in (None, hub.event) for s in hub.streams)
+        for events in pages:
+            events.response.close()
+
+
+# -- changes the store's listeners did not hear -------------------------------------------------
+
+
+async def unheard(h: Harness, impulso: int) -> None:
+    """Impulso raised by another store on the same database: no listener of this bot hears
+    it (the change another process makes while this one is not listening)."""
+    assert h.bot is not None and h.bot.store.path is not None
+    other = await Store.open(h.bot.store.path)
+    try:
+        await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", impulso, cap=6),)))
+    finally:
+        await other.close()
+
+
+async def test_the_boards_sweep_redraws_the_overlay_too(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(updater, "SWEEP_SECONDS", 0.2)
+    await harness.restart()
+    await serve(harness)
+    await table(harness, "dune")
+    async with stream(await overlay(harness)) as events:
+        await events.until("Impulso\n0/6")
+        await unheard(harness, 2)
+        await events.until("Impulso\n2/6", within=3.0)
+
+
+async def test_changes_missed_while_not_listening_reach_the_overlay_when_listening_starts_again(
+    dune: Harness,
+) -> None:
+    """``Boards.resync`` is what the store calls (``follow_others``' ``missed``) each time it
+    starts listening to other processes again: the pages are drawn again with the boards."""
+    assert dune.bot is not None
+    async with stream(await overlay(dune)) as events:
+        await events.until("Impulso\n0/6")
+        await unheard(dune, 3)
+        dune.bot.boards.resync()
+        await events.until("Impulso\n3/6", within=1.0)
+
+
+async def test_another_processs_change_reaches_the_overlay_at_once(postgres_url: str) -> None:
+    """Two processes on one PostgreSQL database: the other one's change, heard by LISTEN/
+    NOTIFY, reaches this one's open page within the second, like its own."""
+    h = Harness(postgres_url)
+    await h.start()
+    other = await Store.open(postgres_url)
+    web = await serve(h)
+    try:
+        await table(h, "dune")
+        async with stream(await overlay(h)) as events:
+            await events.until("Impulso\n0/6")
+            await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
+            await events.until("Impulso\n2/6", within=1.0)
+    finally:
+        STARTED.remove(web)
+        await web.close()
+        await other.close()
+        await h.close()
+
+
+async def test_a_change_made_while_the_listening_connection_was_down_reaches_the_overlay(
+    postgres: Server, postgres_url: str
+) -> None:
+    """The server cuts this process's listening connection and another process writes
+    meanwhile (its notification is lost): once this one listens again, the page shows it."""
+    database = postgres_url.rsplit("/", 1)[1]
+    h = Harness(postgres_url)
+    await h.start()
+    other = await Store.open(postgres_url)
+    admin = await asyncpg.connect(postgres.url())
+    web = await serve(h)
+    try:
+        await table(h, "dune")
+        async with stream(await overlay(h)) as events:
+            await events.until("Impulso\n0/6")
+            await other.get_meta("warm")  # its pool's connection open before connections stop
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false')
+            cut = await admin.fetchval(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                "WHERE application_name = $1 AND datname = $2",
+                APPLICATION,
+                database,
+            )
+            assert cut == 1
+            await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+            await events.until("Impulso\n2/6", within=15.0)
+    finally:
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true')
+        await admin.close()
+        STARTED.remove(web)
+        await web.close()
+        await other.close()
+        await h.close()
+
+
+# -- the bot stopping is not the link revoked ----------------------------------------------------
+
+
+async def test_a_server_that_closes_ends_the_stream_without_revoking_the_link(harness: Harness) -> None:
+    """The bot stopping or restarting is not the GM revoking the link: the stream ends
+    without ``revoked`` (a page told so stops for good), and the same link opens again on
+    the next server, with what changed meanwhile."""
+    assert harness.bot is not None
+    web = await serve(harness)
+    await table(harness, "dune")
+    url = await overlay(harness)
+    async with stream(url) as events:
+        await events.next()
+        STARTED.remove(web)
+        await web.close()
+        with pytest.raises(EOFError):
+            await events.next()
+    await harness.slash("dune impulso añadir", user=GM, cantidad=2)
+    again = Web(harness.bot)
+    await again.start("127.0.0.1", web.port)
+    STARTED.append(again)
+    async with stream(url) as events:
+        await events.until("Impulso\n2/6")
+
+
+# -- each system's sections, as the board draws them ----------------------------------------------
+
+
+async def dune_scene(h: Harness) -> list[str]:
+    await h.slash("dune impulso añadir", user=GM, cantidad=4)
+    await h.slash("dune amenaza añadir", user=GM, cantidad=5)
+    await h.slash("dune rasgo", user=GM, texto="de noche")
+    return ["Impulso\n4/6", "Amenaza\n5", "Rasgos y recursos de la escena", "de noche"]
+
+
+async def donjon_facts(h: Harness) -> list[str]:
+    h.script(20, 19, 18, 1, 1, 1)
+    panel = (await h.slash("donjon prueba", dados=3, contra=3)).message
+    record_id = panel.custom_ids[0].rsplit(":", 1)[1]
+    opened = await h.click(h.current(panel), f"donjon:ley:hecho:{record_id}")
+    await h.submit(opened.modal_id, {"hecho": "Hay una llave"}, message=h.current(panel))
+    return ["Hechos por narrar", "Hay una llave"]
+
+
+async def dnd_turn(h: Harness) -> list[str]:
+    panel = (await h.slash("dnd iniciativa panel", user=GM)).message
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    h.script(5)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3)
+    await h.click(h.current(panel), "dnd:ini:empezar:1:0", user=GM)
+    return ["Iniciativa · ronda 1", "▶ 17 · Jugadora (su turno)", "6 · Goblin ×3"]
+
+
+async def mediana_turn(h: Harness) -> list[str]:
+    panel = (await h.slash("mediana iniciativa")).message
+    opened = await h.click(panel, "mediana:ini:unirme:1:0")
+    h.script(10, 10, 2, 5, 5, 5)
+    await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
+    return ["Iniciativa · ronda 1", "▶ 25 · Jugadora (su turno)"]
+
+
+SCENES = {"dune": dune_scene, "donjon": donjon_facts, "dnd5e": dnd_turn, "mediana": mediana_turn}
+
+
+@pytest.mark.parametrize("system", list(SCENES))
+async def test_each_systems_sections_reach_the_overlay_as_the_board_draws_them(
+    harness: Harness, system: str
+) -> None:
+    """The pools, the facts awaiting narration, the initiative and whose turn it is, the
+    scene's traits: the page shows the board's drawing of them, line for line."""
+    assert harness.bot is not None
+    web = await serve(harness)
+    await table(harness, system)
+    expected = await SCENES[system](harness)
+    store = harness.bot.store
+    board = await board_embed(store, "es", await store.table_or_default(CHANNEL_ID, None))
+    async with stream(await overlay(harness)) as events:
+        snapshot = await events.until(expected[-1])
+    page = flat(snapshot["board"])
+    assert page == flat(view.embed_view("es", dict(board.to_dict()), web.overlays.name))
+    for line in expected:
+        assert line in page, (line, page)
+
+
+@pytest.mark.parametrize(
+    ("setting", "shows", "hides"),
+    [
+        ("ocultos", [], ["PG"]),
+        ("estado", ["17 · Jugadora · 38/38 PG"], ["7/15", "15/15"]),
+        ("exactos", ["17 · Jugadora · 38/38 PG", "7/15 PG"], []),
+    ],
+)
+async def test_an_overlay_shows_hit_points_as_the_tables_setting_says(
+    harness: Harness, setting: str, shows: list[str], hides: list[str]
+) -> None:
+    """``/mesa ajustes vida_tablero``: nothing; the players' numbers and only a word for a
+    monster (the default); every number. The page shows what the board shows."""
+    await serve(harness)
+    h = await dnd_table(harness)
+    await sheet_of(h, "dnd5e")
+    h.script(15)
+    await h.slash("dnd iniciativa unirme", modificador=2)
+    h.script(5)
+    await h.slash("dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=1, cantidad=3, pg=15)
+    await hurt(h, "Goblin 3", 8)
+    await hp_settings(h, setting)
+    async with stream(await overlay(h)) as events:
+        page = flat((await events.until("Goblin"))["board"])
+    for word in shows:
+        assert word in page, (word, page)
+    for word in hides:
+        assert word not in page, (word, page)
+
+
+async def test_open_streams_on_the_whole_process_are_bounded(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the process's bound (2,000) a new page is refused whichever table it is for."""
+    monkeypatch.setattr(overlay_module, "STREAMS", 2)
+    await serve(harness)
+    await table(harness, "dune")
+    await table(harness, "mediana", OTHER_CHANNEL_ID)
+    first, second = await overlay(harness), await overlay(harness, OTHER_CHANNEL_ID)
+    async with aiohttp.ClientSession() as session:
+        opened = [await session.get(first + "/events"), await session.get(second + "/events")]
+        assert [r.status for r in opened] == [200, 200]
+        extra = await session.get(second + "/events")
+        assert extra.status == 429
+        for response in [*opened, extra]:
+            response.close()
+
+
+async def test_a_burst_of_changes_is_drawn_once_when_the_table_has_been_quiet(dune: Harness) -> None:
+    """A player's turn is a burst (a roll, its buttons, a spend): the page's next event
+    already shows its end, one drawing for all of it. (The bounds widened here so that a
+    loaded machine cannot split the burst; the defaults are 0.3 s quiet, 0.7 s at most.)"""
+    url = await overlay(dune)
+    overlays = web_of(dune).overlays
+    overlays.quiet, overlays.settle = 0.5, 10.0
+    assert dune.bot is not None
+    async with stream(url) as events:
+        await events.next()
+        drawn = dune.bot.boards.drawings.made
+        for _ in range(4):
+            await dune.slash("dune impulso añadir", user=GM, cantidad=1)
+            await asyncio.sleep(0.1)
+        _, snapshot = await events.next()
+        assert "Impulso\n4/6" in shown(snapshot)
+        assert dune.bot.boards.drawings.made == drawn + 1
