@@ -82,9 +82,9 @@ def mark_narrated(law: Law, position: int) -> Law:
     Marked once: a second press finds it narrated and changes nothing."""
     _all_told(law)
     if not 0 <= position < len(law.facts):
-        raise RuleError("donjon.no_such_fact", n=position + 1)
+        raise RuleError("donjon.no_such_fact", fact=position + 1)
     if law.facts[position].narrated:
-        raise RuleError("donjon.fact_already_narrated", n=position + 1)
+        raise RuleError("donjon.fact_already_narrated", fact=position + 1)
     facts = tuple(replace(f, narrated=True) if i == position else f for i, f in enumerate(law.facts))
     return replace(law, facts=facts)
 

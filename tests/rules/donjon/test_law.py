@@ -51,7 +51,7 @@ def test_each_fact_is_narrated_by_itself() -> None:
     assert (law.pending, law.narrated) == ((0, 2), False)
     with pytest.raises(RuleError) as caught:
         donjon_law.mark_narrated(law, 1)
-    assert (caught.value.key, caught.value.params) == ("donjon.fact_already_narrated", {"n": 2})
+    assert (caught.value.key, caught.value.params) == ("donjon.fact_already_narrated", {"fact": 2})
     law = donjon_law.mark_narrated(donjon_law.mark_narrated(law, 2), 0)
     assert (law.pending, law.narrated) == ((), True)
     with pytest.raises(RuleError) as gone:
@@ -68,7 +68,7 @@ def test_a_fact_is_narrated_only_once_every_success_is_spent_and_only_if_it_exis
     for position in (-1, 1):
         with pytest.raises(RuleError) as missing:
             donjon_law.mark_narrated(law, position)
-        assert (missing.value.key, missing.value.params) == ("donjon.no_such_fact", {"n": position + 1})
+        assert (missing.value.key, missing.value.params) == ("donjon.no_such_fact", {"fact": position + 1})
     assert donjon_law.mark_narrated(law, 0).narrated
 
 
