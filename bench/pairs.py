@@ -5,7 +5,9 @@ Run: ``python bench/pairs.py BEFORE AFTER [--tables N] [--passes P]``, where ``B
 ``AFTER`` are source trees (a ``git archive`` of each commit, so editing a tree cannot change
 what runs). Each pass runs ``bench/bench_load.py --one N`` of ``BEFORE``, then of ``AFTER``,
 both through ``bench/switches.py`` of this tree; a row gives the load's own figures, the
-play's CPU per interaction, and the one-minute load average read just before it started.
+play's CPU per interaction and peak memory when the play ends (before the load's retention
+pass and its VACUUM, which the last peak includes), and the one-minute load average read just
+before it started.
 """
 
 from __future__ import annotations
@@ -28,11 +30,13 @@ def row(label: str, tree: Path, tables: int) -> str:
         check=True,
     )
     cells = [c.strip() for c in run.stdout.strip().strip("|").split("|")]
-    cpu = run.stderr.strip().splitlines()[-1].removeprefix("play CPU per interaction: ")
+    told = run.stderr.strip().splitlines()
+    cpu = next(line for line in told if line.startswith("play CPU")).split(": ", 1)[1]
+    played = next(line for line in told if line.startswith("peak RSS")).split(": ", 1)[1]
     _, interactions, rate, p50, p99, _, _, peak, edits, invariants = cells
     return (
-        f"| {label} | {load:.1f} | {tables} | {interactions} | {rate} | {p50} | {p99} | {peak} | "
-        f"{edits} | {cpu} | {invariants} |"
+        f"| {label} | {load:.1f} | {tables} | {interactions} | {rate} | {p50} | {p99} | {played} "
+        f"| {peak} | {edits} | {cpu} | {invariants} |"
     )
 
 
@@ -44,10 +48,10 @@ def main() -> None:
     parser.add_argument("--passes", type=int, default=3)
     args = parser.parse_args()
     print(
-        "| code | load average | tables | interactions | throughput | p50 | p99 | peak RSS "
-        "| board edits per 100 | play CPU per interaction | invariants |"
+        "| code | load average | tables | interactions | throughput | p50 | p99 | peak RSS at the play's end "
+        "| peak RSS | board edits per 100 | play CPU per interaction | invariants |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for _ in range(args.passes):
         for label, tree in (("before", args.before), ("after", args.after)):
             print(row(label, tree.resolve(), args.tables), flush=True)

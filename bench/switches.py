@@ -145,6 +145,9 @@ class PlayCpu:
         self.start = (0.0, 0.0)
         self.spent = (0.0, 0.0)
         self.interactions = 0
+        # The process's peak resident memory when the play ends (MB), before the load's
+        # retention pass and VACUUM.
+        self.peak = 0.0
 
     @staticmethod
     def now() -> tuple[float, float]:
@@ -167,6 +170,7 @@ class PlayCpu:
                 self.profiler.disable()
             main, process = self.now()
             self.spent = (main - self.start[0], process - self.start[1])
+            self.peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             self.interactions = report.interactions
             return report
 
@@ -177,7 +181,8 @@ class PlayCpu:
         main, process = self.spent
         lines = [
             f"play CPU per interaction: {1000 * process / per:.2f} ms "
-            f"(event loop {1000 * main / per:.2f} ms, other threads {1000 * (process - main) / per:.2f} ms)"
+            f"(event loop {1000 * main / per:.2f} ms, other threads {1000 * (process - main) / per:.2f} ms)",
+            f"peak RSS at the play's end: {self.peak:.0f} MB",
         ]
         if self.profiler:
             lines += attributed(pstats.Stats(self.profiler), tree, per)
