@@ -53,9 +53,11 @@ class Statements:
 
 
 async def count_sqlite(store: Store, statements: Statements) -> None:
-    """From now on, count the statements the SQLite store's connection runs."""
+    """From now on, count the statements the SQLite store's connections run: the writer's,
+    on its thread, and the reader's, on the event loop."""
     connection = store.db.connection  # type: ignore[attr-defined]
     await run_on_connection(connection, lambda db: db.set_trace_callback(statements.seen))
+    store.db.reader.connection.set_trace_callback(statements.seen)  # type: ignore[attr-defined]
 
 
 @contextlib.contextmanager

@@ -4,7 +4,7 @@ Several shard processes share one database (docs/escalar.md); a table's live boa
 edited by the process holding its guild's shard (``Settings.holds_guild``), but a change to
 the table may be made by another (a GM channel served by another shard, ``python -m
 bot.migrate``, a second bot during a rolling restart). So every write that changes a table
-calls ``pg_notify`` inside its own transaction (:func:`announce`): PostgreSQL delivers a
+calls ``pg_notify`` inside its own transaction (:func:`notification`): PostgreSQL delivers a
 notification only when that transaction commits, never for one rolled back, and a
 transaction announcing one table twice is delivered once. Each process keeps one connection
 of its own listening (:class:`Follower`) and hands each table's channel id to the store's
@@ -53,10 +53,18 @@ CONNECT_TIMEOUT = 10.0
 TASK_PREFIX = "tirada-listen"
 
 
-async def announce(db: Db, channel_id: int, origin: str) -> None:
-    """Inside a write's transaction: tell every process, on commit, that the table changed.
-    ``origin`` names this store, so it does not hear its own changes twice."""
-    await db.execute("SELECT pg_notify($1, $2)", CHANNEL, f"{channel_id} {origin}")
+def notification(channel_id: int, origin: str) -> str:
+    """The statement that tells every process, when the write's transaction commits, that
+    the table changed; ``origin`` names this store, so it does not hear its own changes
+    twice. Sent with the ``COMMIT`` as one simple query (``bot.store.postgres``), which
+    takes no parameters: its values are written as literals, quoted."""
+    return f"SELECT pg_notify({literal(CHANNEL)}, {literal(f'{int(channel_id)} {origin}')})"
+
+
+def literal(text: str) -> str:
+    """``text`` as a PostgreSQL string literal (``standard_conforming_strings``, on since
+    PostgreSQL 9.1: only the quote is doubled)."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 class Follower:

@@ -7,10 +7,19 @@ must never see another coroutine's transaction half done. So a transaction runs 
 the connection's thread, as one job of aiosqlite's queue (``run_on_connection``): its work
 is written as a coroutine, like PostgreSQL's, but this adapter's statements complete
 without suspending, so the coroutine is driven to its end right there (:func:`completed`),
-``BEGIN IMMEDIATE`` to ``COMMIT`` in one hop. A read on its own is one job too. No lock:
-the thread runs its queue in order. Measured against an ``asyncio.Lock`` around
-transactions whose every statement is a hop (``docs/decisiones.md``, Almacén): the lock
-held across hops waits on the event loop between statements, 2–3 times slower.
+``BEGIN IMMEDIATE`` to ``COMMIT`` in one hop. No lock: the thread runs its queue in order.
+Measured against an ``asyncio.Lock`` around transactions whose every statement is a hop
+(``docs/decisiones.md``, Almacén): the lock held across hops waits on the event loop between
+statements, 2–3 times slower.
+
+A read on its own is served on the event loop by a second, read-only connection
+(:class:`LoopReader`), without a hop: in WAL mode a reader takes no lock a writer holds, and
+it sees every transaction committed before it starts (each read is its own read
+transaction, the cursor closed before it returns). It may never wait on the loop: its busy
+timeout is nil and a progress handler stops it after :data:`READ_STEPS` steps of SQLite's
+machine, and whatever stops it (a lock, a long read, any error) sends the same read to the
+thread, whose answer is the one given (``docs/decisiones.md``, Almacén, and
+``bench/README.md``, issue 29, for why and what it saves).
 """
 
 from __future__ import annotations
@@ -18,8 +27,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -34,6 +45,12 @@ T = TypeVar("T")
 # How long a statement waits for another process's lock on the file before giving up.
 BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
+# A read on the event loop is stopped after this many steps of SQLite's virtual machine,
+# counted in rounds of READ_ROUND (about a tenth of a millisecond here), and goes to the
+# thread: the reads of an interaction take a few hundred steps, a whole ledger many more.
+READ_ROUND = 1000
+READ_STEPS = 20 * READ_ROUND
+PRAGMA = re.compile(r"\s*PRAGMA\b", re.IGNORECASE)
 
 SQLITE = Dialect(
     migrations=MIGRATIONS,
@@ -106,14 +123,52 @@ class SqliteTransaction:
         """Nobody to tell: the file is one process's only (``bot.lockfile``)."""
 
 
+class LoopReader:
+    """A read-only connection to the file, read on the event loop: a read it answers takes
+    no lock and at most :data:`READ_STEPS` steps; one it cannot answer so is refused
+    (:class:`ReadElsewhere`) for the thread to run."""
+
+    def __init__(self, path: str) -> None:
+        self.connection = sqlite3.connect(
+            f"{Path(path).resolve().as_uri()}?mode=ro",
+            uri=True,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=0,
+        )
+        self.connection.row_factory = sqlite3.Row
+        self.connection.set_progress_handler(self._step, READ_ROUND)
+        self._rounds = 0
+
+    def _step(self) -> int:
+        """SQLite asks every READ_ROUND steps; non-zero interrupts the statement."""
+        self._rounds += 1
+        return int(self._rounds * READ_ROUND >= READ_STEPS)
+
+    def fetch(self, sql: str, params: dict[str, Any]) -> list[Row]:
+        self._rounds = 0
+        try:
+            return _fetch(self.connection, sql, params)
+        except sqlite3.Error as error:
+            raise ReadElsewhere from error
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+class ReadElsewhere(Exception):
+    """The loop's reader could not answer a read at once: the thread will."""
+
+
 class SqliteDatabase:
-    """The one connection, and the file it must still be writing."""
+    """The one connection, the file it must still be writing, and the loop's reader."""
 
     dialect = SQLITE
 
-    def __init__(self, connection: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, connection: aiosqlite.Connection, path: str, reader: LoopReader) -> None:
         self.connection = connection
         self.path = path
+        self.reader = reader
         self._file = _identity(path)
 
     @classmethod
@@ -132,20 +187,29 @@ class SqliteDatabase:
                 async with connection.execute(pragma) as cursor:
                     await cursor.fetchall()
             await _use_wal(connection)
+            reader = LoopReader(path)
         except BaseException:
             await connection.close()
             raise
-        return cls(connection, path)
+        return cls(connection, path, reader)
 
     async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
         return await run_on_connection(self.connection, fn, *args)
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        rows = await self._hop(_fetch, sql, _bound(params))
+        rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        return await self._hop(_fetch, sql, _bound(params))
+        """On the loop when the reader answers at once, else on the thread. A PRAGMA asks
+        about the writing connection (its foreign keys, its journal), so it goes there."""
+        bound = _bound(params)
+        if not PRAGMA.match(sql):
+            try:
+                return self.reader.fetch(sql, bound)
+            except ReadElsewhere:
+                pass
+        return await self._hop(_fetch, sql, bound)
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
         row = await self.fetch_one(sql, params)
@@ -176,6 +240,7 @@ class SqliteDatabase:
         """Nothing to follow: every change is this process's own."""
 
     async def close(self) -> None:
+        self.reader.close()
         await self.connection.close()
 
 

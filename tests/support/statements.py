@@ -196,9 +196,11 @@ async def count_play(path: Path) -> list[Count]:
     await h.start()
     assert h.bot is not None
     trace = Trace()
-    # The sqlite3 connection under aiosqlite; the callback runs on its thread.
+    # The sqlite3 connection under aiosqlite (the callback runs on its thread), and the one
+    # that reads on the event loop.
     raw = h.bot.store.db.connection._conn
     await h.bot.store.db.connection._execute(raw.set_trace_callback, trace)
+    h.bot.store.db.reader.connection.set_trace_callback(trace)
     try:
         return await play(h, trace)
     finally:

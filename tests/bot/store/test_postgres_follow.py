@@ -18,7 +18,7 @@ import pytest
 from bot.models import Change, Operation, SheetRow
 from bot.store import Store
 from bot.store.connection import Sleep
-from bot.store.postgres_follow import APPLICATION, PING_SECONDS, announce
+from bot.store.postgres_follow import APPLICATION, PING_SECONDS, notification
 from tests.support.postgres import Server
 
 CHANNEL, OTHER = 1, 2
@@ -68,7 +68,7 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         async with writer.db._pool.acquire() as db:  # type: ignore[attr-defined]
             transaction = db.transaction()
             await transaction.start()
-            await announce(db, OTHER, "rolled-back")
+            await db.execute(notification(OTHER, "rolled-back"))
             await transaction.rollback()
         await reader.apply(op(6, Change("impulso", 1), channel=OTHER))
         await writer.set_gm(CHANNEL, 99, 5)
