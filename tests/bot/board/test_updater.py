@@ -9,7 +9,7 @@ import json
 import asyncpg
 import pytest
 
-from bot.board.updater import META_PREFIX, TASK_PREFIX
+from bot.board.updater import BACKOFF, META_PREFIX, TASK_PREFIX
 from bot.models import Change, Operation, Table
 from bot.store import Store
 from tests.support.harness import Harness, Reply
@@ -179,12 +179,23 @@ async def test_a_burst_of_spends_is_one_edit_showing_the_final_pools(dune: Harne
 
 
 async def test_a_429_delays_the_edit_but_the_final_state_arrives(dune: Harness) -> None:
+    """Each failed edit waits longer before the next try (BACKOFF), then the final state
+    arrives. The waits are recorded, not slept: they would be 7 s of the suite's clock."""
+    assert dune.bot is not None
     await dune.slash("mesa tablero", user=GM)
+    waits: list[float] = []
+
+    async def wait(seconds: float) -> None:
+        waits.append(seconds)
+        await asyncio.sleep(0)
+
+    dune.bot.boards.sleep = wait
     dune.discord.fail_edits = [429, 429]
     spent = await dune.slash("dune amenaza añadir", user=GM, cantidad=2)
     assert not spent.ephemeral, "the interaction's answer never waits for the board"
     assert "Amenaza: **2**" in await shown(dune)
     assert dune.discord.fail_edits == []
+    assert waits == [dune.bot.boards.delay, BACKOFF[0], BACKOFF[1]]
 
 
 async def test_a_database_out_of_reach_while_drawing_is_tried_again(
