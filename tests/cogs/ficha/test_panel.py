@@ -13,7 +13,16 @@ import pytest
 from cogs.dnd5e.state import KIND as DND_KIND
 from tests.cogs.ficha.test_cog import imported
 from tests.support.harness import Harness, Reply, resolve_user
-from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, Message, User, snowflake
+from tests.support.payloads import (
+    CHANNEL_ID,
+    GM,
+    OTHER,
+    OTHER_CHANNEL_ID,
+    PLAYER,
+    Message,
+    User,
+    snowflake,
+)
 
 V2 = 1 << 15
 LOCALES = ("es-ES", "en-US")
@@ -722,10 +731,13 @@ async def test_a_panel_opened_from_the_board_redraws_too(harness: Harness) -> No
 # -- a scene of each system without typing a number: panel → form → card --------------------
 
 
-async def rows(h: Harness, interaction: Reply) -> list[tuple[str, int, int, int, str]]:
-    """The ledger rows one interaction wrote: pool, owner, change, value after, reason."""
+async def rows(
+    h: Harness, interaction: Reply, channel_id: int = CHANNEL_ID
+) -> list[tuple[str, int, int, int, str]]:
+    """The ledger rows one interaction wrote at the table of ``channel_id``: pool, owner,
+    change, value after, reason."""
     assert h.bot is not None
-    written = await h.bot.store.ledger(CHANNEL_ID, limit=50)
+    written = await h.bot.store.ledger(channel_id, limit=50)
     ids = {int(c.path.split("/")[2]) for c in interaction.callbacks}
     return [
         (row.pool, row.owner_id, row.delta, row.value_after, row.reason)
@@ -830,3 +842,89 @@ async def test_a_mediana_scene_from_the_panel(harness: Harness) -> None:
     assert field(card, "Suma") == "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 9 = **15**"
     assert field(card, "Resultado") == "✅ Éxito: 15 contra 12." and await rows(harness, card) == []
     await harness.assert_ledger_matches()
+
+
+# -- every rollable of a sheet has its button, on some page ----------------------------------
+
+
+async def every_roll(h: Harness, reply: Reply, locale: str) -> list[tuple[str, str]]:
+    """Each roll button of the panel, walking every page: the line beside it and what it
+    rolls (its key: a kind letter and a key or list position)."""
+    page, message, found = reply.data, reply.message, []
+    while True:
+        found += [
+            (text, ":".join(custom_id.split(":")[3:5]))
+            for text, custom_id in sections(page)
+            if custom_id.startswith("ficha:tirar:")
+        ]
+        forward = next_page(page)
+        if forward is None:
+            return found
+        page = (await h.click(message, forward, locale=locale)).data
+        message = h.current(message)
+
+
+DONJON_ROLLS = {
+    "es-ES": [
+        ("**Virilidad** 2", "t:virilidad"),
+        ("**Cerebralidad** 3", "t:cerebralidad"),
+        ("**Discernimiento** 6", "t:discernimiento"),
+        ("**Celeridad** 5", "t:celeridad"),
+        ("**Aguante** 3", "t:aguante"),
+        ("**Sociabilidad** 2", "t:sociabilidad"),
+        ("**Rastrear Cualquier Cosa**: 4 dados", "h:0"),
+        ("**Sigilo en Bosques**: 3 dados", "h:1"),
+        ("**Trepar Árboles**: 2 dados", "h:2"),
+        ("**Atacar con Machete**: 3 dados", "h:3"),
+        ("**Conocimiento de Animales Salvajes**: 2 dados", "h:4"),
+        ("**Salvación contra Ilusión y Confusión**: 1 dado", "v:ilusion"),
+        ("**Salvación contra Veneno, Parálisis y Transformación**: 2 dados", "v:veneno"),
+    ],
+    "en-US": [
+        ("**Virility** 2", "t:virilidad"),
+        ("**Brains** 3", "t:cerebralidad"),
+        ("**Insight** 6", "t:discernimiento"),
+        ("**Speed** 5", "t:celeridad"),
+        ("**Endurance** 3", "t:aguante"),
+        ("**Sociability** 2", "t:sociabilidad"),
+        ("**Rastrear Cualquier Cosa**: 4 dice", "h:0"),
+        ("**Sigilo en Bosques**: 3 dice", "h:1"),
+        ("**Trepar Árboles**: 2 dice", "h:2"),
+        ("**Atacar con Machete**: 3 dice", "h:3"),
+        ("**Conocimiento de Animales Salvajes**: 2 dice", "h:4"),
+        ("**Save against Illusion and Confusion**: 1 die", "v:ilusion"),
+        ("**Save against Poison, Paralysis and Transformation**: 2 dice", "v:veneno"),
+    ],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_donjon_panel_has_a_button_for_every_atributo_habilidad_and_salvacion(
+    harness: Harness, locale: str
+) -> None:
+    """Roland el Explorador (the book's example): the six Atributos, his five Habilidades
+    and "dos Tiradas de Salvación", over two pages beside the three numbers play changes."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    assert ("Página 1 de 2" if locale == "es-ES" else "Page 1 of 2") in shown.text
+    assert await every_roll(harness, shown, locale) == DONJON_ROLLS[locale]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_mediana_panel_has_a_button_for_every_attribute_and_skill(
+    harness: Harness, locale: str
+) -> None:
+    """Maese Tobías: "tiradas de atributo" for his four attributes, then each skill with the
+    attribute it is rolled with."""
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness, locale=locale)
+    assert await every_roll(harness, shown, locale) == [
+        ("**Físico** 3", "t:0"),
+        ("**Destreza** 4", "t:1"),
+        ("**Inteligencia** 2", "t:2"),
+        ("**Percepción** 3", "t:3"),
+        ("**Espadas** (Destreza) 3", "h:0"),
+        ("**Mecanismos** (Inteligencia) 2", "h:1"),
+    ]
