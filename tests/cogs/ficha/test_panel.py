@@ -75,13 +75,15 @@ def roll_button(data: dict[str, Any], line: str) -> str:
     return matches[0]
 
 
-async def page_with(h: Harness, reply: Reply, line: str) -> tuple[Message, dict[str, Any]]:
+async def page_with(
+    h: Harness, reply: Reply, line: str, locale: str = "es-ES"
+) -> tuple[Message, dict[str, Any]]:
     """The panel turned to the page showing ``line``: the message as it is then, its data."""
     message, data = reply.message, reply.data
     while not any(text.startswith(line) for text, _ in sections(data)):
         forward = next_page(data)
         assert forward is not None, f"no page shows {line}"
-        data = (await h.click(message, forward)).data
+        data = (await h.click(message, forward, locale=locale)).data
         message = h.current(message)
     return message, data
 
@@ -928,3 +930,196 @@ async def test_the_mediana_panel_has_a_button_for_every_attribute_and_skill(
         ("**Espadas** (Destreza) 3", "h:0"),
         ("**Mecanismos** (Inteligencia) 2", "h:1"),
     ]
+
+
+# -- *Repetir* on a card rolled from the panel -----------------------------------------------
+
+
+async def two_tables(h: Harness, system: str) -> None:
+    """The same sheet at two tables of ``system``: the panel rolls at one, the typed command
+    at the other, each from the same pools."""
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await h.table_for(system, channel_id=channel_id)
+        await imported(h, system, channel_id=channel_id)
+
+
+async def repeated(h: Harness, card: Reply, locale: str, user: User) -> Reply:
+    """The card's *Repetir*, pressed by ``user``."""
+    message = card.message
+    again = [i for i in message.custom_ids if i.startswith("rep:repetir:")]
+    assert len(again) == 1, card.text
+    return await h.click(message, again[0], user=user, locale=locale)
+
+
+async def repeat_alike(
+    h: Harness, pressed: Reply, typed: Reply, locale: str, *faces: int, user: User = PLAYER
+) -> None:
+    """*Repetir* on the panel's card rolls what it rolls on the typed command's card, with
+    the same ``faces``: the same card, the same ledger rows at each table."""
+    h.script(*faces)
+    again_pressed = await repeated(h, pressed, locale, user)
+    h.script(*faces)
+    again_typed = await repeated(h, typed, locale, user)
+    card = again_pressed.message
+    assert not again_pressed.ephemeral and any(i.startswith("rep:repetir:") for i in card.custom_ids)
+    same_card(again_pressed, again_typed)
+    assert await rows(h, again_pressed) == await rows(h, again_typed, OTHER_CHANNEL_ID)
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await h.assert_ledger_matches(channel_id)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_dnd_check_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    await two_tables(harness, "dnd5e")
+    shown = await panel(harness, locale=locale)
+    skill = "**Acrobacias" if locale == "es-ES" else "**Acrobatics"
+    opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
+    harness.script(4, 17)
+    pressed = await submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15")
+    harness.script(4, 17)
+    typed = await harness.slash(
+        "dnd prueba",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="acrobacias",
+        ventaja=True,
+        cd=15,
+    )
+    await repeat_alike(harness, pressed, typed, locale, 12, 3)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_dune_test_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    """Bought with Amenaza, the die is bought again: the GM's Amenaza grows at each table."""
+    await two_tables(harness, "dune")
+    shown = await panel(harness, locale=locale)
+    skill = "**Comunicación** 6" if locale == "es-ES" else "**Communicate** 6"
+    opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
+    harness.script(3, 12, 18)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        locale=locale,
+        motivacion=["verdad"],
+        enfoque=["0"],
+        radio_dificultad="2",
+        radio_dados="1:amenaza",
+        determinacion=False,
+    )
+    harness.script(3, 12, 18)
+    typed = await harness.slash(
+        "dune tirada",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="comunicacion",
+        motivacion="verdad",
+        enfoque="Diplomacia",
+        dificultad=2,
+        dados_extra=1,
+        pago="amenaza",
+    )
+    await repeat_alike(harness, pressed, typed, locale, 1, 20, 9)
+    assert await harness.pool("amenaza") == await harness.pool("amenaza", channel_id=OTHER_CHANNEL_ID) == 2
+
+
+async def test_repeat_on_a_dune_npcs_test_from_the_gms_panel_is_the_typed_commands_repeat(
+    harness: Harness,
+) -> None:
+    """The GM's panel names the NPC's sheet by its id, the typed command by its name: its
+    *Repetir* rolls the same NPC's test, buying its die with Amenaza again."""
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await harness.table_for("dune", channel_id=channel_id)
+        await imported(harness, "dune", user=GM, pnj=True, channel_id=channel_id)
+        await harness.slash("dune amenaza añadir", user=GM, cantidad=4, channel_id=channel_id)
+    shown = await panel(harness, user=GM, ficha="Irulan Vex")
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"), user=GM)
+    harness.script(5, 15, 2)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        user=GM,
+        motivacion=["deber"],
+        radio_dificultad="1",
+        radio_dados="1:impulso",
+        determinacion=False,
+    )
+    harness.script(5, 15, 2)
+    typed = await harness.slash(
+        "dune tirada",
+        user=GM,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="combate",
+        motivacion="deber",
+        dados_extra=1,
+        pnj=True,
+        como="Irulan Vex",
+    )
+    await repeat_alike(harness, pressed, typed, "es-ES", 7, 1, 19, user=GM)
+    assert await harness.pool("amenaza") == await harness.pool("amenaza", channel_id=OTHER_CHANNEL_ID) == 2
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_donjon_save_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    """Aguante 3 + Salvación contra Veneno 2 against Difícil 6 + Nivel 1: the panel names
+    the Salvación in the reader's language, and *Repetir* reads it again as the typed one."""
+    await two_tables(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    save = (
+        "Salvación contra Veneno, Parálisis y Transformación"
+        if locale == "es-ES"
+        else "Save against Poison, Paralysis and Transformation"
+    )
+    message, page = await page_with(harness, shown, f"**{save}", locale)
+    opened = await harness.click(message, roll_button(page, f"**{save}"), locale=locale)
+    faces = (*([9] * 5), *([4] * 7))
+    harness.script(*faces)
+    pressed = await submit(
+        harness,
+        opened,
+        message,
+        locale=locale,
+        radio_atributo="aguante",
+        habilidad=["v:veneno"],
+        radio_dificultad="dificil",
+        banco="",
+    )
+    harness.script(*faces)
+    typed = await harness.slash(
+        "donjon prueba",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        atributo="aguante",
+        habilidad=save,
+        dificultad="dificil",
+    )
+    same_card(pressed, typed)
+    await repeat_alike(harness, pressed, typed, locale, *([2] * 5), *([8] * 7))
+
+
+@pytest.mark.parametrize(
+    ("line", "command", "named"),
+    [
+        ("**Espadas**", "mediana tirada", {"habilidad": "Espadas"}),
+        ("**Destreza**", "mediana atributo", {"atributo": "Destreza"}),
+    ],
+)
+async def test_repeat_on_a_mediana_roll_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, line: str, command: str, named: dict[str, str]
+) -> None:
+    await two_tables(harness, "mediana")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, line))
+    harness.script(4, 7, 9)
+    pressed = await submit(harness, opened, shown.message, dificultad="12", radio_rango="alto")
+    harness.script(4, 7, 9)
+    typed = await harness.slash(command, channel_id=OTHER_CHANNEL_ID, dificultad=12, rango="alto", **named)
+    same_card(pressed, typed)
+    await repeat_alike(harness, pressed, typed, "es-ES", 8, 2, 6)
