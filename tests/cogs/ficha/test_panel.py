@@ -13,7 +13,16 @@ import pytest
 from cogs.dnd5e.state import KIND as DND_KIND
 from tests.cogs.ficha.test_cog import imported
 from tests.support.harness import Harness, Reply, resolve_user
-from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, Message, User, snowflake
+from tests.support.payloads import (
+    CHANNEL_ID,
+    GM,
+    OTHER,
+    OTHER_CHANNEL_ID,
+    PLAYER,
+    Message,
+    User,
+    snowflake,
+)
 
 V2 = 1 << 15
 LOCALES = ("es-ES", "en-US")
@@ -66,13 +75,15 @@ def roll_button(data: dict[str, Any], line: str) -> str:
     return matches[0]
 
 
-async def page_with(h: Harness, reply: Reply, line: str) -> tuple[Message, dict[str, Any]]:
+async def page_with(
+    h: Harness, reply: Reply, line: str, locale: str = "es-ES"
+) -> tuple[Message, dict[str, Any]]:
     """The panel turned to the page showing ``line``: the message as it is then, its data."""
     message, data = reply.message, reply.data
     while not any(text.startswith(line) for text, _ in sections(data)):
         forward = next_page(data)
         assert forward is not None, f"no page shows {line}"
-        data = (await h.click(message, forward)).data
+        data = (await h.click(message, forward, locale=locale)).data
         message = h.current(message)
     return message, data
 
@@ -722,10 +733,13 @@ async def test_a_panel_opened_from_the_board_redraws_too(harness: Harness) -> No
 # -- a scene of each system without typing a number: panel → form → card --------------------
 
 
-async def rows(h: Harness, interaction: Reply) -> list[tuple[str, int, int, int, str]]:
-    """The ledger rows one interaction wrote: pool, owner, change, value after, reason."""
+async def rows(
+    h: Harness, interaction: Reply, channel_id: int = CHANNEL_ID
+) -> list[tuple[str, int, int, int, str]]:
+    """The ledger rows one interaction wrote at the table of ``channel_id``: pool, owner,
+    change, value after, reason."""
     assert h.bot is not None
-    written = await h.bot.store.ledger(CHANNEL_ID, limit=50)
+    written = await h.bot.store.ledger(channel_id, limit=50)
     ids = {int(c.path.split("/")[2]) for c in interaction.callbacks}
     return [
         (row.pool, row.owner_id, row.delta, row.value_after, row.reason)
@@ -830,3 +844,282 @@ async def test_a_mediana_scene_from_the_panel(harness: Harness) -> None:
     assert field(card, "Suma") == "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 9 = **15**"
     assert field(card, "Resultado") == "✅ Éxito: 15 contra 12." and await rows(harness, card) == []
     await harness.assert_ledger_matches()
+
+
+# -- every rollable of a sheet has its button, on some page ----------------------------------
+
+
+async def every_roll(h: Harness, reply: Reply, locale: str) -> list[tuple[str, str]]:
+    """Each roll button of the panel, walking every page: the line beside it and what it
+    rolls (its key: a kind letter and a key or list position)."""
+    page, message, found = reply.data, reply.message, []
+    while True:
+        found += [
+            (text, ":".join(custom_id.split(":")[3:5]))
+            for text, custom_id in sections(page)
+            if custom_id.startswith("ficha:tirar:")
+        ]
+        forward = next_page(page)
+        if forward is None:
+            return found
+        page = (await h.click(message, forward, locale=locale)).data
+        message = h.current(message)
+
+
+DONJON_ROLLS = {
+    "es-ES": [
+        ("**Virilidad** 2", "t:virilidad"),
+        ("**Cerebralidad** 3", "t:cerebralidad"),
+        ("**Discernimiento** 6", "t:discernimiento"),
+        ("**Celeridad** 5", "t:celeridad"),
+        ("**Aguante** 3", "t:aguante"),
+        ("**Sociabilidad** 2", "t:sociabilidad"),
+        ("**Rastrear Cualquier Cosa**: 4 dados", "h:0"),
+        ("**Sigilo en Bosques**: 3 dados", "h:1"),
+        ("**Trepar Árboles**: 2 dados", "h:2"),
+        ("**Atacar con Machete**: 3 dados", "h:3"),
+        ("**Conocimiento de Animales Salvajes**: 2 dados", "h:4"),
+        ("**Salvación contra Ilusión y Confusión**: 1 dado", "v:ilusion"),
+        ("**Salvación contra Veneno, Parálisis y Transformación**: 2 dados", "v:veneno"),
+    ],
+    "en-US": [
+        ("**Virility** 2", "t:virilidad"),
+        ("**Brains** 3", "t:cerebralidad"),
+        ("**Insight** 6", "t:discernimiento"),
+        ("**Speed** 5", "t:celeridad"),
+        ("**Endurance** 3", "t:aguante"),
+        ("**Sociability** 2", "t:sociabilidad"),
+        ("**Rastrear Cualquier Cosa**: 4 dice", "h:0"),
+        ("**Sigilo en Bosques**: 3 dice", "h:1"),
+        ("**Trepar Árboles**: 2 dice", "h:2"),
+        ("**Atacar con Machete**: 3 dice", "h:3"),
+        ("**Conocimiento de Animales Salvajes**: 2 dice", "h:4"),
+        ("**Save against Illusion and Confusion**: 1 die", "v:ilusion"),
+        ("**Save against Poison, Paralysis and Transformation**: 2 dice", "v:veneno"),
+    ],
+}
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_donjon_panel_has_a_button_for_every_atributo_habilidad_and_salvacion(
+    harness: Harness, locale: str
+) -> None:
+    """Roland el Explorador (the book's example): the six Atributos, his five Habilidades
+    and "dos Tiradas de Salvación", over two pages beside the three numbers play changes."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    assert ("Página 1 de 2" if locale == "es-ES" else "Page 1 of 2") in shown.text
+    assert await every_roll(harness, shown, locale) == DONJON_ROLLS[locale]
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_mediana_panel_has_a_button_for_every_attribute_and_skill(
+    harness: Harness, locale: str
+) -> None:
+    """Maese Tobías: "tiradas de atributo" for his four attributes, then each skill with the
+    attribute it is rolled with."""
+    await harness.table_for("mediana")
+    await imported(harness, "mediana")
+    shown = await panel(harness, locale=locale)
+    assert await every_roll(harness, shown, locale) == [
+        ("**Físico** 3", "t:0"),
+        ("**Destreza** 4", "t:1"),
+        ("**Inteligencia** 2", "t:2"),
+        ("**Percepción** 3", "t:3"),
+        ("**Espadas** (Destreza) 3", "h:0"),
+        ("**Mecanismos** (Inteligencia) 2", "h:1"),
+    ]
+
+
+# -- *Repetir* on a card rolled from the panel -----------------------------------------------
+
+
+async def two_tables(h: Harness, system: str) -> None:
+    """The same sheet at two tables of ``system``: the panel rolls at one, the typed command
+    at the other, each from the same pools."""
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await h.table_for(system, channel_id=channel_id)
+        await imported(h, system, channel_id=channel_id)
+
+
+async def repeated(h: Harness, card: Reply, locale: str, user: User) -> Reply:
+    """The card's *Repetir*, pressed by ``user``."""
+    message = card.message
+    again = [i for i in message.custom_ids if i.startswith("rep:repetir:")]
+    assert len(again) == 1, card.text
+    return await h.click(message, again[0], user=user, locale=locale)
+
+
+async def repeat_alike(
+    h: Harness, pressed: Reply, typed: Reply, locale: str, *faces: int, user: User = PLAYER
+) -> None:
+    """*Repetir* on the panel's card rolls what it rolls on the typed command's card, with
+    the same ``faces``: the same card, the same ledger rows at each table."""
+    h.script(*faces)
+    again_pressed = await repeated(h, pressed, locale, user)
+    h.script(*faces)
+    again_typed = await repeated(h, typed, locale, user)
+    card = again_pressed.message
+    assert not again_pressed.ephemeral and any(i.startswith("rep:repetir:") for i in card.custom_ids)
+    same_card(again_pressed, again_typed)
+    assert await rows(h, again_pressed) == await rows(h, again_typed, OTHER_CHANNEL_ID)
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await h.assert_ledger_matches(channel_id)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_dnd_check_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    await two_tables(harness, "dnd5e")
+    shown = await panel(harness, locale=locale)
+    skill = "**Acrobacias" if locale == "es-ES" else "**Acrobatics"
+    opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
+    harness.script(4, 17)
+    pressed = await submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15")
+    harness.script(4, 17)
+    typed = await harness.slash(
+        "dnd prueba",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="acrobacias",
+        ventaja=True,
+        cd=15,
+    )
+    await repeat_alike(harness, pressed, typed, locale, 12, 3)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_dune_test_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    """Bought with Amenaza, the die is bought again: the GM's Amenaza grows at each table."""
+    await two_tables(harness, "dune")
+    shown = await panel(harness, locale=locale)
+    skill = "**Comunicación** 6" if locale == "es-ES" else "**Communicate** 6"
+    opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
+    harness.script(3, 12, 18)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        locale=locale,
+        motivacion=["verdad"],
+        enfoque=["0"],
+        radio_dificultad="2",
+        radio_dados="1:amenaza",
+        determinacion=False,
+    )
+    harness.script(3, 12, 18)
+    typed = await harness.slash(
+        "dune tirada",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="comunicacion",
+        motivacion="verdad",
+        enfoque="Diplomacia",
+        dificultad=2,
+        dados_extra=1,
+        pago="amenaza",
+    )
+    await repeat_alike(harness, pressed, typed, locale, 1, 20, 9)
+    assert await harness.pool("amenaza") == await harness.pool("amenaza", channel_id=OTHER_CHANNEL_ID) == 2
+
+
+async def test_repeat_on_a_dune_npcs_test_from_the_gms_panel_is_the_typed_commands_repeat(
+    harness: Harness,
+) -> None:
+    """The GM's panel names the NPC's sheet by its id, the typed command by its name: its
+    *Repetir* rolls the same NPC's test, buying its die with Amenaza again."""
+    for channel_id in (CHANNEL_ID, OTHER_CHANNEL_ID):
+        await harness.table_for("dune", channel_id=channel_id)
+        await imported(harness, "dune", user=GM, pnj=True, channel_id=channel_id)
+        await harness.slash("dune amenaza añadir", user=GM, cantidad=4, channel_id=channel_id)
+    shown = await panel(harness, user=GM, ficha="Irulan Vex")
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"), user=GM)
+    harness.script(5, 15, 2)
+    pressed = await submit(
+        harness,
+        opened,
+        shown.message,
+        user=GM,
+        motivacion=["deber"],
+        radio_dificultad="1",
+        radio_dados="1:impulso",
+        determinacion=False,
+    )
+    harness.script(5, 15, 2)
+    typed = await harness.slash(
+        "dune tirada",
+        user=GM,
+        channel_id=OTHER_CHANNEL_ID,
+        habilidad="combate",
+        motivacion="deber",
+        dados_extra=1,
+        pnj=True,
+        como="Irulan Vex",
+    )
+    await repeat_alike(harness, pressed, typed, "es-ES", 7, 1, 19, user=GM)
+    assert await harness.pool("amenaza") == await harness.pool("amenaza", channel_id=OTHER_CHANNEL_ID) == 2
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_repeat_on_a_donjon_save_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, locale: str
+) -> None:
+    """Aguante 3 + Salvación contra Veneno 2 against Difícil 6 + Nivel 1: the panel names
+    the Salvación in the reader's language, and *Repetir* reads it again as the typed one."""
+    await two_tables(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    save = (
+        "Salvación contra Veneno, Parálisis y Transformación"
+        if locale == "es-ES"
+        else "Save against Poison, Paralysis and Transformation"
+    )
+    message, page = await page_with(harness, shown, f"**{save}", locale)
+    opened = await harness.click(message, roll_button(page, f"**{save}"), locale=locale)
+    faces = (*([9] * 5), *([4] * 7))
+    harness.script(*faces)
+    pressed = await submit(
+        harness,
+        opened,
+        message,
+        locale=locale,
+        radio_atributo="aguante",
+        habilidad=["v:veneno"],
+        radio_dificultad="dificil",
+        banco="",
+    )
+    harness.script(*faces)
+    typed = await harness.slash(
+        "donjon prueba",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        atributo="aguante",
+        habilidad=save,
+        dificultad="dificil",
+    )
+    same_card(pressed, typed)
+    await repeat_alike(harness, pressed, typed, locale, *([2] * 5), *([8] * 7))
+
+
+@pytest.mark.parametrize(
+    ("line", "command", "named"),
+    [
+        ("**Espadas**", "mediana tirada", {"habilidad": "Espadas"}),
+        ("**Destreza**", "mediana atributo", {"atributo": "Destreza"}),
+    ],
+)
+async def test_repeat_on_a_mediana_roll_from_the_panel_is_the_typed_commands_repeat(
+    harness: Harness, line: str, command: str, named: dict[str, str]
+) -> None:
+    await two_tables(harness, "mediana")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, line))
+    harness.script(4, 7, 9)
+    pressed = await submit(harness, opened, shown.message, dificultad="12", radio_rango="alto")
+    harness.script(4, 7, 9)
+    typed = await harness.slash(command, channel_id=OTHER_CHANNEL_ID, dificultad=12, rango="alto", **named)
+    same_card(pressed, typed)
+    await repeat_alike(harness, pressed, typed, "es-ES", 8, 2, 6)
