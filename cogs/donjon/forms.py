@@ -1,6 +1,7 @@
 """Donjon on the character panel: each Atributo, Habilidad and Tirada de Salvación of the
 sheet opens the Prueba's form (the Atributo and the Habilidad that make the pool, the
-difficulty, banked dice), then rolls through ``/donjon prueba`` as if typed."""
+difficulty or an opposing pool, banked dice), then rolls through ``/donjon prueba`` as if
+typed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.client import Tirada
+from bot.errors import Refusal
 from bot.forms import form_press
 from bot.i18n import Lang, t
 from bot.panel import (
@@ -32,6 +34,9 @@ from rules.donjon import difficulty as donjon_difficulty
 ATTRIBUTE, SKILL, SAVE = "t", "h", "v"
 NONE = "-"
 DEFAULT_DIFFICULTY = "media"
+# The difficulty question's last choice: against an opposing NPC's pool (``contra:``), its
+# dice typed in the question below it.
+AGAINST = "contra"
 # A select offers 25 options: "none", the two saves and the first 22 Habilidades.
 SKILL_OPTIONS = 22
 
@@ -66,8 +71,9 @@ def skill_options(lang: Lang, sheet: DonjonSheet) -> dict[str, str]:
 
 
 class DonjonForm(Modal):
-    """A Prueba's pool (an Atributo and a Habilidad or Salvación), its difficulty and the
-    banked dice added; the press that opened it chose its first answer."""
+    """A Prueba's pool (an Atributo and a Habilidad or Salvación), what it is against (a
+    difficulty, or an opposing pool of the dice typed below it) and the banked dice added;
+    the press that opened it chose its first answer."""
 
     def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
         """``item`` None: ``/donjon prueba`` typed with no options, nothing chosen yet."""
@@ -91,8 +97,14 @@ class DonjonForm(Modal):
         self.skill: discord.ui.Select[DonjonForm] = discord.ui.Select(custom_id="habilidad", options=options)
         self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
         levels = [(d, t(lang, f"donjon.dificultad.{d}")) for d in donjon_difficulty.DIFFICULTIES]
+        levels.append((AGAINST, t(lang, "fichas.form.donjon.against")))
         self.difficulty = radio(levels, DEFAULT_DIFFICULTY, "dificultad")
         self.add_item(labelled(t(lang, "fichas.form.donjon.difficulty"), self.difficulty))
+        self.pool_name = t(lang, "fichas.form.donjon.pool")
+        self.pool: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
+            custom_id="contra", required=False, max_length=3
+        )
+        self.add_item(labelled(self.pool_name, self.pool, t(lang, "fichas.form.donjon.pool_help")))
         self.bank_name = t(lang, "fichas.form.donjon.bank")
         self.bank: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
             custom_id="banco", required=False, max_length=2
@@ -102,7 +114,8 @@ class DonjonForm(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         attribute = chosen(self.attribute.value, {NONE, *DonjonAttributes.model_fields})
         skill = chosen(self.skill.values[0] if self.skill.values else NONE, {NONE, *self.skills})
-        difficulty = chosen(self.difficulty.value, set(donjon_difficulty.DIFFICULTIES))
+        difficulty = chosen(self.difficulty.value, {*donjon_difficulty.DIFFICULTIES, AGAINST})
+        against = self.against(difficulty)
         typed = self.bank.value.strip()
         bank = parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
         await run_command(
@@ -111,10 +124,24 @@ class DonjonForm(Modal):
             "prueba",
             atributo=None if attribute == NONE else attribute,
             habilidad=None if skill == NONE else self.skills[skill],
-            dificultad=Choice(name=difficulty, value=difficulty),
+            contra=against,
+            dificultad=None if difficulty == AGAINST else Choice(name=difficulty, value=difficulty),
             banco=bank,
             como=self.who.como,
         )
+
+    def against(self, difficulty: str) -> int | None:
+        """The opposing pool's dice when the difficulty question chose it (then they must be
+        typed), None for a difficulty (then none may be: the typed command takes one or the
+        other, never both)."""
+        typed = self.pool.value.strip()
+        if difficulty != AGAINST:
+            if typed:
+                raise Refusal("fichas.form.donjon.pool_or_difficulty")
+            return None
+        if not typed:
+            raise Refusal("fichas.form.donjon.need_pool")
+        return parse_int(typed, self.pool_name, 0, contest.MAX_POOL)
 
 
 def form_title(lang: Lang, item: Rollable | None) -> str:
