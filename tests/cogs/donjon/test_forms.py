@@ -1,7 +1,8 @@
-"""Donjon's Prueba form (issue #31): "opposing pool or difficulty". The difficulty question
-ends with an opposing pool, its dice typed in the question below: the form then rolls what
-``/donjon prueba ... contra:N`` rolls (the same dice, card and ledger), and a pool chosen
-without its dice, or dice typed beside a difficulty, is refused, rolling nothing."""
+"""Donjon's forms (issue #31). The Prueba's: "opposing pool or difficulty". The difficulty
+question ends with an opposing pool, its dice typed in the question below: the form then
+rolls what ``/donjon prueba ... contra:N`` rolls (the same dice, card and ledger), and a pool
+chosen without its dice, or dice typed beside a difficulty, is refused, rolling nothing.
+``/donjon enfrentada`` typed bare: the roller's pool, the other player and their dice."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from tests.cogs.ficha.test_panel import (
     submit,
 )
 from tests.support.harness import Harness
-from tests.support.payloads import GM, PLAYER
+from tests.support.payloads import GM, OTHER, PLAYER
 
 # Twelve dice (Discernimiento 6 + Rastrear Cualquier Cosa 4 + 2 banked) against five.
 DICE = (*([10] * 7), *([5] * 5), *([4] * 5))
@@ -152,3 +153,65 @@ async def test_an_opposing_pool_without_its_dice_or_beside_a_difficulty_rolls_no
         assert refused.ephemeral and refused.text.startswith(sentence), refused.text
         assert "Algo ha fallado" not in refused.text and len(refused.calls) == 1
     assert await ledger(harness) == before
+
+
+# -- the opposed test typed bare ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_the_bare_opposed_test_asks_pool_rival_and_dice_and_rolls_the_typed_command(
+    harness: Harness, locale: str
+) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    await harness.slash("donjon banco ajustar", user=GM, jugador=PLAYER, cantidad=2)
+    opened = await harness.slash("donjon enfrentada", locale=locale)
+    modal = form(opened)
+    assert [c["component"]["custom_id"] for c in modal["components"]] == [
+        "atributo",
+        "habilidad",
+        "rival",
+        "rival_dados",
+        "banco",
+    ]
+    assert modal["components"][2]["component"]["type"] == 5
+    assert all(len(c["label"]) <= 45 for c in modal["components"]) and len(modal["title"]) <= 45
+    before = await ledger(harness)
+    harness.script(*DICE)
+    fields = {"atributo": "discernimiento", "habilidad": ["h:0"], "rival": [OTHER], "rival_dados": "5"}
+    pressed = await harness.submit(opened.modal_id, {**fields, "banco": "2"}, locale=locale)
+    after_form = await ledger(harness)
+    assert after_form != before
+    await harness.slash("mesa deshacer", user=GM)
+    assert await ledger(harness) == before
+    harness.script(*DICE)
+    typed = await harness.slash(
+        "donjon enfrentada",
+        locale=locale,
+        atributo="discernimiento",
+        habilidad="Rastrear Cualquier Cosa",
+        rival=OTHER,
+        rival_dados=5,
+        banco=2,
+    )
+    same_card(pressed, typed)
+    assert await ledger(harness) == after_form
+    await harness.assert_ledger_matches()
+
+
+@pytest.mark.parametrize(
+    ("dice", "sentence"),
+    [
+        ("101", "Dados del rival (0 a 100) debe estar entre 0 y 100"),
+        ("", "Dados del rival (0 a 100) tiene que ser"),
+    ],
+)
+async def test_the_rivals_dice_out_of_bounds_roll_nothing(harness: Harness, dice: str, sentence: str) -> None:
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    before = await ledger(harness)
+    opened = await harness.slash("donjon enfrentada")
+    fields = {"atributo": "celeridad", "habilidad": ["-"], "rival": [OTHER], "rival_dados": dice, "banco": ""}
+    refused = await harness.submit(opened.modal_id, fields)
+    assert refused.ephemeral and refused.text.startswith(sentence), refused.text
+    assert len(refused.calls) == 1 and await ledger(harness) == before
