@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.checks import current_table
+from bot.errors import Refusal
 from bot.i18n import Lang, lang_for
 from bot.panel import Press, Rollable, Roller
 from bot.sheets import access
@@ -17,7 +18,7 @@ from bot.sheets.models import SheetBase
 from bot.store import Store
 
 # A system's form for one rollable of a sheet (None: the command typed bare, and the form
-# asks what to roll), for whoever rolls.
+# asks what to roll), for whoever rolls; the sheet is None for a form that asks the numbers.
 Form = Callable[[Lang, Rollable | None, Any, Roller], discord.ui.Modal]
 
 
@@ -33,10 +34,23 @@ def form_press(form: Form, kind: type[SheetBase]) -> Press:
 
 
 async def open_bare(
-    interaction: discord.Interaction, store: Store, form: Form, kind: type[SheetBase]
+    interaction: discord.Interaction,
+    store: Store,
+    form: Form,
+    kind: type[SheetBase],
+    *,
+    sheetless: bool = False,
 ) -> None:
-    """A roll command typed with no options: its ``form``, from the roller's active sheet."""
+    """A roll command typed with no options: its ``form``, from the roller's active sheet.
+    A roller without one is refused, unless the system's form can ask the numbers instead
+    (``sheetless``: the form then gets no sheet, None)."""
     table = await current_table(interaction)
-    _, sheet = await access.for_roll(store, table, False, interaction.user.id, None)
+    row = await store.active_sheet(table.channel_id, interaction.user.id)
+    sheet: SheetBase | None = None
+    if row is not None:
+        _, found = await access.of_system(store, table, row)
+        sheet = access.of_kind(found, kind)
+    elif not sheetless:
+        raise Refusal("fichas.no_active")
     lang = lang_for(interaction.locale)
-    await interaction.response.send_modal(form(lang, None, access.of_kind(sheet, kind), Roller(None, False)))
+    await interaction.response.send_modal(form(lang, None, sheet, Roller(None, False)))

@@ -168,7 +168,11 @@ class Donjon(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """Each side's dice as a number or from a sheet: the roller's Atributo and Habilidad
-        (or the GM's NPC ``como``), and the rival's from the GM's NPC ``rival_pnj``."""
+        (or the GM's NPC ``como``), and the rival's from the GM's NPC ``rival_pnj``; with no
+        option at all, a form asks the roller's pool, the other player and their dice."""
+        if typed_nothing(interaction):
+            await open_bare(interaction, self.bot.store, forms.DonjonOpposedForm, DonjonSheet)
+            return
         table = await current_table(interaction)
         if (rival is None) == (rival_pnj is None):
             raise Refusal("fichas.rival_or_npc")

@@ -1,13 +1,18 @@
 """Donjon on the character panel: each Atributo, Habilidad and Tirada de Salvación of the
 sheet opens the Prueba's form (the Atributo and the Habilidad that make the pool, the
-difficulty, banked dice), then rolls through ``/donjon prueba`` as if typed."""
+difficulty or an opposing pool, banked dice), then rolls through ``/donjon prueba`` as if
+typed. ``/donjon enfrentada`` typed with no options opens the opposed test's form: the same
+pool, the other player it is against and their dice."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord.app_commands import Choice
 
 from bot.client import Tirada
+from bot.errors import Refusal
 from bot.forms import form_press
 from bot.i18n import Lang, t
 from bot.panel import (
@@ -32,6 +37,9 @@ from rules.donjon import difficulty as donjon_difficulty
 ATTRIBUTE, SKILL, SAVE = "t", "h", "v"
 NONE = "-"
 DEFAULT_DIFFICULTY = "media"
+# The difficulty question's last choice: against an opposing NPC's pool (``contra:``), its
+# dice typed in the question below it.
+AGAINST = "contra"
 # A select offers 25 options: "none", the two saves and the first 22 Habilidades.
 SKILL_OPTIONS = 22
 
@@ -65,34 +73,58 @@ def skill_options(lang: Lang, sheet: DonjonSheet) -> dict[str, str]:
     return options
 
 
+def attribute_radio(lang: Lang, sheet: DonjonSheet, picked: str) -> discord.ui.RadioGroup[Any]:
+    """The pool's Atributo: none, or one of the sheet's six."""
+    attributes = [(NONE, t(lang, "fichas.form.none"))]
+    attributes += [(key, t(lang, f"fichas.donjon.attr.{key}")) for key in sheet.atributos.model_dump()]
+    return radio(attributes, picked, "atributo")
+
+
+def skill_select(lang: Lang, skills: dict[str, str], picked: str) -> discord.ui.Select[Any]:
+    """The pool's Habilidad or Salvación (:func:`skill_options`), or none."""
+    options = [discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=picked == NONE)]
+    options += [
+        discord.SelectOption(label=safe(name)[:100], value=value, default=value == picked)
+        for value, name in skills.items()
+    ]
+    return discord.ui.Select(custom_id="habilidad", options=options)
+
+
+def pool_answers(
+    attribute: discord.ui.RadioGroup[Any], skill: discord.ui.Select[Any], skills: dict[str, str]
+) -> tuple[str | None, str | None]:
+    """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada`` read
+    them (None: not chosen), each one the form offered."""
+    picked = chosen(attribute.value, {NONE, *DonjonAttributes.model_fields})
+    named = chosen(skill.values[0] if skill.values else NONE, {NONE, *skills})
+    return (None if picked == NONE else picked), (None if named == NONE else skills[named])
+
+
 class DonjonForm(Modal):
-    """A Prueba's pool (an Atributo and a Habilidad or Salvación), its difficulty and the
-    banked dice added; the press that opened it chose its first answer."""
+    """A Prueba's pool (an Atributo and a Habilidad or Salvación), what it is against (a
+    difficulty, or an opposing pool of the dice typed below it) and the banked dice added;
+    the press that opened it chose its first answer."""
 
     def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
         """``item`` None: ``/donjon prueba`` typed with no options, nothing chosen yet."""
         super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:donjon")
         key = item.key if item is not None else NONE
         self.who = who
-        attributes = [(NONE, t(lang, "fichas.form.none"))]
-        attributes += [(key, t(lang, f"fichas.donjon.attr.{key}")) for key in sheet.atributos.model_dump()]
         picked = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
-        self.attribute = radio(attributes, picked, "atributo")
+        self.attribute = attribute_radio(lang, sheet, picked)
         self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
         self.skills = skill_options(lang, sheet)
-        chosen_skill = key if key.startswith((SKILL, SAVE)) else NONE
-        options = [
-            discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=chosen_skill == NONE)
-        ]
-        options += [
-            discord.SelectOption(label=safe(name)[:100], value=value, default=value == chosen_skill)
-            for value, name in self.skills.items()
-        ]
-        self.skill: discord.ui.Select[DonjonForm] = discord.ui.Select(custom_id="habilidad", options=options)
+        self.skill = skill_select(lang, self.skills, key if key.startswith((SKILL, SAVE)) else NONE)
         self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
         levels = [(d, t(lang, f"donjon.dificultad.{d}")) for d in donjon_difficulty.DIFFICULTIES]
+        levels.append((AGAINST, t(lang, "fichas.form.donjon.against")))
         self.difficulty = radio(levels, DEFAULT_DIFFICULTY, "dificultad")
         self.add_item(labelled(t(lang, "fichas.form.donjon.difficulty"), self.difficulty))
+        self.pool_name = t(lang, "fichas.form.donjon.pool")
+        self.pool: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
+            custom_id="contra", required=False, max_length=3
+        )
+        self.add_item(labelled(self.pool_name, self.pool, t(lang, "fichas.form.donjon.pool_help")))
         self.bank_name = t(lang, "fichas.form.donjon.bank")
         self.bank: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
             custom_id="banco", required=False, max_length=2
@@ -100,18 +132,84 @@ class DonjonForm(Modal):
         self.add_item(labelled(self.bank_name, self.bank))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        attribute = chosen(self.attribute.value, {NONE, *DonjonAttributes.model_fields})
-        skill = chosen(self.skill.values[0] if self.skill.values else NONE, {NONE, *self.skills})
-        difficulty = chosen(self.difficulty.value, set(donjon_difficulty.DIFFICULTIES))
+        attribute, skill = pool_answers(self.attribute, self.skill, self.skills)
+        difficulty = chosen(self.difficulty.value, {*donjon_difficulty.DIFFICULTIES, AGAINST})
+        against = self.against(difficulty)
         typed = self.bank.value.strip()
         bank = parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
         await run_command(
             interaction,
             "Donjon",
             "prueba",
-            atributo=None if attribute == NONE else attribute,
-            habilidad=None if skill == NONE else self.skills[skill],
-            dificultad=Choice(name=difficulty, value=difficulty),
+            atributo=attribute,
+            habilidad=skill,
+            contra=against,
+            dificultad=None if difficulty == AGAINST else Choice(name=difficulty, value=difficulty),
+            banco=bank,
+            como=self.who.como,
+        )
+
+    def against(self, difficulty: str) -> int | None:
+        """The opposing pool's dice when the difficulty question chose it (then they must be
+        typed), None for a difficulty (then none may be: the typed command takes one or the
+        other, never both)."""
+        typed = self.pool.value.strip()
+        if difficulty != AGAINST:
+            if typed:
+                raise Refusal("fichas.form.donjon.pool_or_difficulty")
+            return None
+        if not typed:
+            raise Refusal("fichas.form.donjon.need_pool")
+        return parse_int(typed, self.pool_name, 0, contest.MAX_POOL)
+
+
+class DonjonOpposedForm(Modal):
+    """An opposed test against another player: the roller's pool from the sheet (as the
+    Prueba's form asks it), the rival among the server's members, the rival's dice and the
+    roller's banked dice. An NPC rival stays with the typed ``rival_pnj:`` (or, without a
+    sheet, the Prueba against an opposing pool)."""
+
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
+        """Only ever opened bare (``item`` None), from the roller's active sheet."""
+        super().__init__(
+            title=clip(t(lang, "fichas.form.donjon.opposed"), TITLE_LIMIT), custom_id="ficha:donjon"
+        )
+        self.who = who
+        self.attribute = attribute_radio(lang, sheet, NONE)
+        self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
+        self.skills = skill_options(lang, sheet)
+        self.skill = skill_select(lang, self.skills, NONE)
+        self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
+        self.rival: discord.ui.UserSelect[DonjonOpposedForm] = discord.ui.UserSelect(
+            custom_id="rival", required=True
+        )
+        self.add_item(labelled(t(lang, "fichas.form.donjon.rival"), self.rival))
+        self.rival_dice_name = t(lang, "fichas.form.donjon.rival_dice", max=contest.MAX_POOL)
+        self.rival_dice: discord.ui.TextInput[DonjonOpposedForm] = discord.ui.TextInput(
+            custom_id="rival_dados", max_length=3
+        )
+        self.add_item(labelled(self.rival_dice_name, self.rival_dice))
+        self.bank_name = t(lang, "fichas.form.donjon.bank")
+        self.bank: discord.ui.TextInput[DonjonOpposedForm] = discord.ui.TextInput(
+            custom_id="banco", required=False, max_length=2
+        )
+        self.add_item(labelled(self.bank_name, self.bank))
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        attribute, skill = pool_answers(self.attribute, self.skill, self.skills)
+        if len(self.rival.values) != 1:
+            raise Refusal("fichas.form.bad_choice")
+        dice = parse_int(self.rival_dice.value, self.rival_dice_name, 0, contest.MAX_POOL)
+        typed = self.bank.value.strip()
+        bank = parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
+        await run_command(
+            interaction,
+            "Donjon",
+            "enfrentada",
+            atributo=attribute,
+            habilidad=skill,
+            rival=self.rival.values[0],
+            rival_dados=dice,
             banco=bank,
             como=self.who.como,
         )

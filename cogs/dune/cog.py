@@ -175,10 +175,10 @@ class Dune(commands.Cog):
         motivo: app_commands.Range[str, 1, REASON_LIMIT] | None = None,
     ) -> None:
         """A skill test; with no option at all, a form asks the skill, the drive and the
-        rest from the roller's sheet, and a command typed without its skill or drive is
-        refused naming what it lacks."""
+        rest from the roller's sheet (with none, the scores 4 to 8), and a command typed
+        without its skill or drive is refused naming what it lacks."""
         if typed_nothing(interaction):
-            await open_bare(interaction, self.bot.store, forms.DuneForm, DuneSheet)
+            await open_bare(interaction, self.bot.store, forms.DuneForm, DuneSheet, sheetless=True)
             return
         if habilidad is None or motivacion is None:
             raise Refusal(missing_key(habilidad, motivacion))

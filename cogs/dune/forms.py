@@ -2,7 +2,8 @@
 thirteen options of ``/dune tirada`` that a table uses every scene asked in five
 questions (the drive, the focus, the difficulty, the bought dice with how to pay for them,
 Determinación), then rolled through ``/dune tirada`` as if typed. ``/dune tirada`` typed
-with no options opens the same form, its first question the skill and focus together."""
+with no options opens the same form, its first question the skill and focus together; for
+a roller with no active sheet, the skill's and the drive's scores (the book's 4 to 8)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
 from bot.store import Store
 from bot.ui import Modal
-from cogs.dune.sheet_model import DuneSheet
+from cogs.dune.sheet_model import HIGHEST_SCORE, LOWEST_SCORE, DuneSheet
 from cogs.dune.state import DETERMINACION
 from rules.dune import pools, skill_test
 
@@ -85,6 +86,17 @@ def skill_focus_options(sheet: DuneSheet) -> dict[str, tuple[str, str | None]]:
     return options
 
 
+def book_scores() -> dict[str, tuple[str, str | None]]:
+    """What the skill question offers without a sheet: the scores "entre 4 y 8", each as
+    the number ``/dune tirada`` reads (numbers stay numbers), with no focus."""
+    return {str(n): (str(n), None) for n in range(LOWEST_SCORE, HIGHEST_SCORE + 1)}
+
+
+def score_options() -> list[discord.SelectOption]:
+    """The drive question without a sheet: the same scores."""
+    return [discord.SelectOption(label=value, value=value) for value in book_scores()]
+
+
 def skill_focus_label(lang: Lang, sheet: DuneSheet, skill: str, focus: str | None) -> str:
     text = f"{t(lang, f'fichas.dune.skill.{skill}')} {getattr(sheet.habilidades, skill)}"
     return text if focus is None else t(lang, "fichas.form.dune.with_focus", skill=text, focus=safe(focus))
@@ -94,27 +106,25 @@ class DuneForm(Modal):
     """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
     with its reason, as the typed command refuses it. Opened by no skill (``/dune tirada``
     typed bare), its first question is the skill and the focus in one select, so the
-    questions stay five."""
+    questions stay five; with no sheet (``sheet`` None, a bare command's only), the skill
+    and the drive are their scores, and no focus is asked (the sheet lists them)."""
 
-    def __init__(self, lang: Lang, item: Rollable | None, sheet: DuneSheet, who: Roller) -> None:
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: DuneSheet | None, who: Roller) -> None:
         super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:dune")
         self.item, self.who = item, who
         self.skill_focus: dict[str, tuple[str, str | None]] = {}
         self.skill: discord.ui.Select[DuneForm] | None = None
         if item is None:
-            self.skill_focus = skill_focus_options(sheet)
-            options = [
-                discord.SelectOption(label=clip(skill_focus_label(lang, sheet, *pair), 100), value=value)
-                for value, pair in self.skill_focus.items()
-            ]
-            self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
-            self.add_item(labelled(t(lang, "fichas.form.dune.skill"), self.skill))
+            self.ask_skill(lang, sheet)
+        drives = score_options() if sheet is None else drive_options(lang, sheet)
         self.drive: discord.ui.Select[DuneForm] = discord.ui.Select(
-            custom_id="motivacion", options=drive_options(lang, sheet), required=True
+            custom_id="motivacion", options=drives, required=True
         )
         self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
         self.focuses = (
-            [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS] if item else []
+            [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS]
+            if item and sheet
+            else []
         )
         self.focus: discord.ui.Select[DuneForm] | None = None
         if self.focuses:
@@ -135,6 +145,24 @@ class DuneForm(Modal):
         self.determination: discord.ui.Checkbox[DuneForm] = discord.ui.Checkbox(custom_id="determinacion")
         help_text = t(lang, "fichas.form.dune.determination_help")
         self.add_item(labelled(t(lang, "fichas.form.dune.determination"), self.determination, help_text))
+
+    def ask_skill(self, lang: Lang, sheet: DuneSheet | None) -> None:
+        """The first question when no press chose the skill: the sheet's skills and focuses
+        in one select, or, with no sheet, the skill's score (its help says why)."""
+        if sheet is None:
+            self.skill_focus = book_scores()
+            labels = {value: value for value in self.skill_focus}
+            question, help_text = "fichas.form.dune.skill_score", t(lang, "fichas.form.dune.no_sheet")
+        else:
+            self.skill_focus = skill_focus_options(sheet)
+            labels = {
+                value: clip(skill_focus_label(lang, sheet, *pair), 100)
+                for value, pair in self.skill_focus.items()
+            }
+            question, help_text = "fichas.form.dune.skill", None
+        options = [discord.SelectOption(label=label, value=value) for value, label in labels.items()]
+        self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
+        self.add_item(labelled(t(lang, question), self.skill, help_text))
 
     def skill_and_focus(self) -> tuple[str, str | None]:
         """The skill the press chose and the focus the form's select chose; or both from

@@ -12,7 +12,9 @@ from pydantic_core import PydanticCustomError
 from bot.sheets.models import LIST_LIMIT, Line, Name, Part, SheetBase, Text, written
 from rules.dune import skill_test
 
-DuneScore = Annotated[int, Field(ge=4, le=8)]
+# A skill's or a drive's score, "entre 4 y 8" (the form without a sheet offers the same).
+LOWEST_SCORE, HIGHEST_SCORE = 4, 8
+DuneScore = Annotated[int, Field(ge=LOWEST_SCORE, le=HIGHEST_SCORE)]
 
 
 class DuneSkills(Part):

@@ -201,7 +201,11 @@ class Mediana(commands.Cog):
         """The higher total wins; a tie goes to the GM, who accepts it or has it rerolled.
         Each side's rank follows its own state (the rival's PV sheet too). A skill named
         brings its points and attribute from a sheet: the roller's (or the GM's NPC
-        ``como``) and, for the rival, the GM's NPC ``rival_pnj``."""
+        ``como``) and, for the rival, the GM's NPC ``rival_pnj``. With no option at all, a
+        form asks a skill of the roller's sheet, the rival's numbers and both ranks."""
+        if typed_nothing(interaction):
+            await open_bare(interaction, self.bot.store, forms.MedianaOpposedForm, MedianaSheet)
+            return
         if rival is not None and rival_pnj:
             raise Refusal("fichas.rival_or_npc")
         mine = await sheet.actor(self.bot, interaction, atributo, habilidad, como)

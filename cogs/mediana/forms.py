@@ -1,7 +1,8 @@
 """Mediana on the character panel: each attribute and skill of the sheet opens a form
 (the difficulty and the rank) and rolls through ``/mediana atributo`` or ``tirada`` as if
 typed. ``/mediana tirada`` typed with no options opens the same form, asking first which
-attribute or skill of the sheet rolls."""
+attribute or skill of the sheet rolls; ``/mediana enfrentada`` typed with none opens the
+opposed test's form (a skill of the sheet against the GM's numbers, each side's rank)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.client import Tirada
+from bot.errors import Refusal
 from bot.forms import form_press
 from bot.i18n import Lang, t
 from bot.panel import (
@@ -123,6 +125,72 @@ class MedianaForm(Modal):
                 rango=rango,
                 como=self.who.como,
             )
+
+
+class MedianaOpposedForm(Modal):
+    """An opposed test's essential questions: the roller's skill from the sheet (its
+    attribute and estorbo come with it, as ``habilidad:`` typed by name), the rival's
+    attribute and skill as numbers (the GM's side, as typed without ``rival:`` or
+    ``rival_pnj:``), and each side's rank; the rest stays with the typed command."""
+
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: MedianaSheet, who: Roller) -> None:
+        """Only ever opened bare (``item`` None), from the roller's active sheet."""
+        super().__init__(
+            title=clip(t(lang, "fichas.form.mediana.opposed"), TITLE_LIMIT), custom_id="ficha:mediana"
+        )
+        self.who = who
+        shown = sheet.habilidades[:ROLL_OPTIONS]
+        if not shown:
+            raise Refusal("fichas.form.mediana.no_skills")
+        self.skills = {f"{SKILL}:{i}": s.nombre for i, s in enumerate(shown)}
+        options = [
+            discord.SelectOption(
+                label=clip(safe(f"{s.nombre} ({s.atributo}) {s.valor}"), 100), value=f"{SKILL}:{i}"
+            )
+            for i, s in enumerate(shown)
+        ]
+        self.skill: discord.ui.Select[MedianaOpposedForm] = discord.ui.Select(
+            custom_id="habilidad", options=options, required=True
+        )
+        self.add_item(labelled(t(lang, "fichas.form.mediana.my_skill"), self.skill))
+        self.rival_attribute_name = t(
+            lang, "fichas.form.mediana.rival_attribute", min=-checks.MAX_SCORE, max=checks.MAX_SCORE
+        )
+        self.rival_attribute: discord.ui.TextInput[MedianaOpposedForm] = discord.ui.TextInput(
+            custom_id="rival_atributo", max_length=3
+        )
+        self.add_item(labelled(self.rival_attribute_name, self.rival_attribute))
+        self.rival_skill_name = t(lang, "fichas.form.mediana.rival_skill")
+        self.rival_skill: discord.ui.TextInput[MedianaOpposedForm] = discord.ui.TextInput(
+            custom_id="rival_habilidad", required=False, max_length=2
+        )
+        self.add_item(labelled(self.rival_skill_name, self.rival_skill))
+        ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
+        self.rank = radio(ranks, DEFAULT_RANK, "rango")
+        self.add_item(labelled(t(lang, "fichas.form.mediana.my_rank"), self.rank))
+        self.rival_rank = radio(ranks, DEFAULT_RANK, "rival_rango")
+        self.add_item(labelled(t(lang, "fichas.form.mediana.rival_rank"), self.rival_rank))
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        skill = self.skills[chosen(self.skill.values[0] if self.skill.values else None, self.skills)]
+        attribute = parse_int(
+            self.rival_attribute.value, self.rival_attribute_name, -checks.MAX_SCORE, checks.MAX_SCORE
+        )
+        typed = self.rival_skill.value.strip()
+        rival_skill = parse_int(typed, self.rival_skill_name, 0, checks.MAX_SCORE) if typed else None
+        rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
+        rival_rank = chosen(self.rival_rank.value, set(mediana_ranks.RANKS))
+        await run_command(
+            interaction,
+            "Mediana",
+            "enfrentada",
+            habilidad=skill,
+            rival_atributo=attribute,
+            rival_habilidad=None if rival_skill is None else str(rival_skill),
+            rango=Choice(name=rank, value=rank),
+            rival_rango=Choice(name=rival_rank, value=rival_rank),
+            como=self.who.como,
+        )
 
 
 GAME = Game(rollables, form_press(MedianaForm, MedianaSheet))

@@ -168,7 +168,7 @@ async def test_mediana_tirada_typed_without_its_difficulty_is_refused(harness: H
     )
 
 
-@pytest.mark.parametrize("command", ["dune tirada", "mediana tirada"])
+@pytest.mark.parametrize("command", ["mediana tirada"])
 async def test_with_no_options_and_no_sheet_the_answer_says_to_make_one(
     harness: Harness, command: str
 ) -> None:
