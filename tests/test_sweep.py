@@ -26,7 +26,7 @@ from discord import AppCommandOptionType, AppCommandType, app_commands
 from bot import charts
 from bot.board.render import SHEETS_BUTTON as BOARD_BUTTON
 from rules.donjon import posted as donjon_posted
-from tests.support.harness import Harness, Message, Reply, Upload
+from tests.support.harness import Harness, Message, Reply, Upload, resolve_user
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, MANAGE_PERMISSIONS, OTHER, User
 
 LONGEST_NAME = 32  # Discord's display names
@@ -46,8 +46,8 @@ SYSTEMS = ("donjon", "dune", "dnd5e", "mediana")
 PRESSES_PER_SYSTEM = 600
 USER_SELECT = 5  # Discord's component type
 # The form fields the bot asks, as Discord types them: text input, string select, radio
-# group, checkbox.
-FORM_FIELDS = {4, 3, 21, 23}
+# group, checkbox, user select.
+FORM_FIELDS = {4, 3, 21, 23, USER_SELECT}
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
 PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
@@ -212,7 +212,11 @@ class Sweep:
             else {"type": 1, "components": [answer(i, longest) for i in row.get("components", [])]}
             for row in form["components"]
         ]
-        data = {"custom_id": form["custom_id"], "components": rows}
+        data: dict[str, Any] = {"custom_id": form["custom_id"], "components": rows}
+        if any(item["type"] == USER_SELECT for item in form_fields(rows)):
+            resolved: dict[str, dict[str, Any]] = {}
+            resolve_user(RIVAL, resolved)
+            data["resolved"] = resolved
         self.filled |= {(item["type"], longest) for item in form_fields(rows)}
         channel_id = CHANNEL_ID if message is None else message.channel_id
         return await self.h.dispatch(
@@ -228,7 +232,7 @@ def form_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
     """What Discord sends back for one field of a form (a text input, a select, a radio
-    group or a checkbox) filled at one end."""
+    group, a checkbox or a member picker: the rival) filled at one end."""
     kind, custom_id = item.get("type", 4), item["custom_id"]
     options = item.get("options") or [{"value": ""}]
     picked = options[-1 if longest else 0]["value"]
@@ -238,6 +242,8 @@ def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
         return {"type": 21, "custom_id": custom_id, "value": picked}
     if kind == 23:
         return {"type": 23, "custom_id": custom_id, "value": longest}
+    if kind == USER_SELECT:
+        return {"type": USER_SELECT, "custom_id": custom_id, "values": [str(RIVAL.id)]}
     return {
         "type": 4,
         "custom_id": custom_id,
