@@ -34,7 +34,7 @@ from cogs.donjon.sheet_model import DonjonAttributes, DonjonSheet
 from rules.donjon import contest
 from rules.donjon import difficulty as donjon_difficulty
 
-ATTRIBUTE, SKILL, SAVE = "t", "h", "v"
+ATTRIBUTE, SKILL, SAVE, ITEM = "t", "h", "v", "o"
 NONE = "-"
 DEFAULT_DIFFICULTY = "media"
 # The difficulty question's last choice: against an opposing NPC's pool (``contra:``), its
@@ -45,7 +45,9 @@ SKILL_OPTIONS = 22
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
-    """The six Atributos, the Habilidades, then the two Tiradas de Salvación."""
+    """The six Atributos, the Habilidades, the two Tiradas de Salvación, then the
+    Habilidades of the equipment ("una Habilidad apropiada, una Tirada de Salvación, o una
+    Habilidad de un objeto"), each named with its item."""
     dj = of_kind(sheet, DonjonSheet)
     found = [
         Rollable(f"{ATTRIBUTE}:{key}", key, f"**{t(lang, f'fichas.donjon.attr.{key}')}** {value}")
@@ -62,6 +64,15 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
             t(lang, "fichas.dice", name=f"**{t(lang, f'fichas.donjon.save.{key}')}**", n=n),
         )
         for key, n in dj.salvaciones
+    ]
+    found += [
+        Rollable(
+            f"{ITEM}:{i}_{j}",
+            skill.nombre,
+            t(lang, "fichas.dice", name=f"**{safe(skill.nombre)}** ({safe(item.nombre)})", n=skill.dados),
+        )
+        for i, item in enumerate(dj.equipo)
+        for j, skill in enumerate(item.habilidades)
     ]
     return found
 
@@ -110,6 +121,9 @@ class DonjonForm(Modal):
         super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:donjon")
         key = item.key if item is not None else NONE
         self.who = who
+        # An item's Habilidad pressed on the panel: the item goes with the roll (``objeto:``),
+        # the questions ask the rest of the pool.
+        self.item = item.name if item is not None and key.startswith(ITEM) else None
         picked = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
         self.attribute = attribute_radio(lang, sheet, picked)
         self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
@@ -146,6 +160,7 @@ class DonjonForm(Modal):
             contra=against,
             dificultad=None if difficulty == AGAINST else Choice(name=difficulty, value=difficulty),
             banco=bank,
+            objeto=self.item,
             como=self.who.como,
         )
 

@@ -881,6 +881,7 @@ DONJON_ROLLS = {
         ("**Conocimiento de Animales Salvajes**: 2 dados", "h:4"),
         ("**Salvación contra Ilusión y Confusión**: 1 dado", "v:ilusion"),
         ("**Salvación contra Veneno, Parálisis y Transformación**: 2 dados", "v:veneno"),
+        ("**Magia: Flotar en el Agua** (Anillo de Flotar): 2 dados", "o:2_0"),
     ],
     "en-US": [
         ("**Virility** 2", "t:virilidad"),
@@ -896,6 +897,7 @@ DONJON_ROLLS = {
         ("**Conocimiento de Animales Salvajes**: 2 dice", "h:4"),
         ("**Save against Illusion and Confusion**: 1 die", "v:ilusion"),
         ("**Save against Poison, Paralysis and Transformation**: 2 dice", "v:veneno"),
+        ("**Magia: Flotar en el Agua** (Anillo de Flotar): 2 dice", "o:2_0"),
     ],
 }
 
@@ -904,8 +906,9 @@ DONJON_ROLLS = {
 async def test_the_donjon_panel_has_a_button_for_every_atributo_habilidad_and_salvacion(
     harness: Harness, locale: str
 ) -> None:
-    """Roland el Explorador (the book's example): the six Atributos, his five Habilidades
-    and "dos Tiradas de Salvación", over two pages beside the three numbers play changes."""
+    """Roland el Explorador (the book's example): the six Atributos, his five Habilidades,
+    "dos Tiradas de Salvación" and his ring's Habilidad ("o una Habilidad de un objeto"),
+    over two pages beside the three numbers play changes."""
     await harness.table_for("donjon")
     await imported(harness, "donjon")
     shown = await panel(harness, locale=locale)
@@ -1100,6 +1103,41 @@ async def test_repeat_on_a_donjon_save_from_the_panel_is_the_typed_commands_repe
         habilidad=save,
         dificultad="dificil",
     )
+    same_card(pressed, typed)
+    await repeat_alike(harness, pressed, typed, locale, *([2] * 5), *([8] * 7))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_an_items_habilidad_from_the_panel_is_the_typed_objeto(harness: Harness, locale: str) -> None:
+    """Roland's Anillo de Flotar ("Magia: Flotar en el Agua" 2) with Aguante 3: its button
+    opens the Prueba's form, and the roll is ``/donjon prueba atributo:aguante objeto:…``
+    typed (the same dice, card and ledger; its *Repetir* too)."""
+    await two_tables(harness, "donjon")
+    shown = await panel(harness, locale=locale)
+    line = "**Magia: Flotar en el Agua** (Anillo de Flotar)"
+    message, page = await page_with(harness, shown, line, locale)
+    opened = await harness.click(message, roll_button(page, line), locale=locale)
+    faces = (*([9] * 5), *([4] * 7))
+    harness.script(*faces)
+    pressed = await submit(
+        harness,
+        opened,
+        message,
+        locale=locale,
+        radio_atributo="aguante",
+        radio_dificultad="dificil",
+        banco="",
+    )
+    harness.script(*faces)
+    typed = await harness.slash(
+        "donjon prueba",
+        locale=locale,
+        channel_id=OTHER_CHANNEL_ID,
+        atributo="aguante",
+        objeto="Magia: Flotar en el Agua",
+        dificultad="dificil",
+    )
+    assert "Flotar en el Agua" in pressed.text
     same_card(pressed, typed)
     await repeat_alike(harness, pressed, typed, locale, *([2] * 5), *([8] * 7))
 
