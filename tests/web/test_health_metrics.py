@@ -40,17 +40,10 @@ async def test_health_is_503_with_the_reason_while_the_gateway_is_not_connected(
     assert '"reason": "gateway not ready"' in body
 
 
-async def test_health_is_200_while_connected_and_the_database_answers(
-    served: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(health, "gateway_problem", lambda bot: None)
-    status, body, _ = await get(base(served) + "/healthz")
-    assert status == 200 and '"status": "ok"' in body
-
-
 async def test_health_is_503_when_the_database_does_not_answer(
     served: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Connected, as tests/web/test_health_gateway.py connects a bot for real."""
     monkeypatch.setattr(health, "gateway_problem", lambda bot: None)
     assert served.bot is not None
 
