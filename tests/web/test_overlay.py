@@ -319,11 +319,12 @@ async def test_one_tables_link_never_shows_another_tables_state(harness: Harness
 # -- load ----------------------------------------------------------------------------------------
 
 
-async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: Harness) -> None:
-    """The suite's small load test (bench/bench_overlay.py runs 200 on 50): pages read
-    while play goes on (each interaction must still finish on its own), and every page ends
-    showing its own table's last Impulso."""
-    channels = [CHANNEL_ID + 100 + n for n in range(10)]
+async def test_two_hundred_overlays_on_fifty_tables_all_end_on_the_final_state(harness: Harness) -> None:
+    """Issue 32's load test: 200 overlays on 50 tables, pages read while play goes on
+    (each interaction must still finish on its own), and every page ends showing its own
+    table's last Impulso. The timing half (nothing else slows down) is bench/bench_overlay.py's:
+    the suite asserts no times (docs/decisiones.md, Web)."""
+    channels = [CHANNEL_ID + 100 + n for n in range(50)]
     harness.channels += [text_channel(c, f"mesa-{c}") for c in channels]
     await harness.restart()
     await serve(harness)
@@ -340,7 +341,8 @@ async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: 
                 latest[key] = shown(json.loads(raw[6:]))
                 arrived.set()
 
-    async with aiohttp.ClientSession() as session:
+    # aiohttp's client opens 100 connections at most by default: a page is one, held open.
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         responses = {(c, n): await session.get(urls[c] + "/events") for c in channels for n in range(4)}
         readers = [asyncio.create_task(read(key, response)) for key, response in responses.items()]
         for _ in range(3):
@@ -351,11 +353,11 @@ async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: 
             while not all("Impulso\n3/6" in latest.get(key, "") for key in responses):
                 arrived.clear()
                 await arrived.wait()
+        assert web_of(harness).overlays.open_streams == len(responses) == 200
         for task in readers:
             task.cancel()
         for response in responses.values():
             response.close()
-    assert web_of(harness).overlays.open_streams <= 40
 
 
 async def test_a_secret_roll_shows_only_once_revealed_and_a_button_updates_the_last_roll(
