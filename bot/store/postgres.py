@@ -212,13 +212,13 @@ class PostgresDatabase(PostgresReads):
         ``transaction()`` with the lock and each ``pg_notify`` on their own."""
         async with self._pool.acquire() as connection:
             transaction = PostgresTransaction(connection, self._origin, self.statements)
-            begin, statements = opening(lock)
+            begin, begun = opening(lock)
             try:
-                self.statements.add(statements)
+                self.statements.add(begun)
                 await connection.execute(begin)
                 result = await work(transaction)
-                commit, statements = transaction.closing()
-                self.statements.add(statements)
+                commit, committed = transaction.closing()
+                self.statements.add(committed)
                 await connection.execute(commit)
             except BaseException:
                 await _rolled_back(connection, self.statements)
