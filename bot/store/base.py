@@ -27,6 +27,8 @@ class Part:
         self.listeners: list[Callable[[int], None]] = []
         # Called with the seconds each read or transaction took, on either backend (/metrics).
         self.timers: list[Callable[[float], None]] = []
+        # The SQL statements its database ran, counted by the adapter (/metrics).
+        self.statements = db.statements
 
     def _changed(self, channel_id: int) -> None:
         for listener in self.listeners:

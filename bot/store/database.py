@@ -19,6 +19,7 @@ connection writes one transaction at a time, and its file is one process's only)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, TypeVar
@@ -82,10 +83,33 @@ class Transaction(Reads, Protocol):
 Work: TypeAlias = Callable[[Transaction], Coroutine[Any, Any, T]]
 
 
+class Statements:
+    """The SQL statements a database has run, counted once each where its adapter hands
+    them to the driver (``tirada_store_statements_total`` in ``/metrics``): a read, a write,
+    each row of an ``execute_many`` (the driver runs the statement once a row), and a
+    transaction's own ``BEGIN``, ``COMMIT`` or ``ROLLBACK``; ``backend`` labels them
+    (``sqlite``, ``postgresql``). Thread-safe: SQLite's run on its connection's thread and,
+    most reads, on the event loop."""
+
+    def __init__(self, backend: str) -> None:
+        self.backend = backend
+        self._lock = threading.Lock()
+        self._total = 0
+
+    def add(self, count: int = 1) -> None:
+        with self._lock:
+            self._total += count
+
+    @property
+    def total(self) -> int:
+        return self._total
+
+
 class Database(Reads, Protocol):
     """One database: its dialect, its transactions, and how it ends."""
 
     dialect: Dialect
+    statements: Statements
 
     async def transact(self, work: Work[T], lock: int | None = None) -> T:
         """``work(transaction)`` as one transaction, holding ``lock`` (:meth:`Transaction.lock`)

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.connection import Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
+from bot.store.database import NO_PARAMS, Dialect, Params, Row, Statements, Work
 from bot.store.postgres_follow import Db, Follower, notification
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
@@ -98,20 +98,24 @@ async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
 class PostgresReads:
     """Reads on a pool (each on a connection it lends) or on one held connection."""
 
-    def __init__(self, runner: asyncpg.Pool | Db) -> None:
+    def __init__(self, runner: asyncpg.Pool | Db, statements: Statements) -> None:
         self._runner = runner
+        self.statements = statements
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         text, names = translated(sql)
+        self.statements.add()
         row: Row | None = await self._runner.fetchrow(text, *_args(names, params))
         return row
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
         text, names = translated(sql)
+        self.statements.add()
         return list(await self._runner.fetch(text, *_args(names, params)))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
         text, names = translated(sql)
+        self.statements.add()
         return await self._runner.fetchval(text, *_args(names, params))
 
 
@@ -119,24 +123,27 @@ class PostgresTransaction(PostgresReads):
     """Statements on the connection the transaction holds; its announcements wait for the
     commit, which carries them (:meth:`closing`)."""
 
-    def __init__(self, connection: Db, origin: str) -> None:
-        super().__init__(connection)
+    def __init__(self, connection: Db, origin: str, statements: Statements) -> None:
+        super().__init__(connection, statements)
         self._connection = connection
         self._origin = origin
         self._announced: list[int] = []
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
         text, names = translated(sql)
+        self.statements.add()
         return count(await self._connection.execute(text, *_args(names, params)))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
         text, names = translated(sql)
         if rows:
+            self.statements.add(len(rows))
             await self._connection.executemany(text, [_args(names, r) for r in rows])
 
     async def lock(self, key: int, second: int | None = None) -> None:
         """The transaction-scoped advisory lock of ``key`` (or of the pair, each folded
         into PostgreSQL's 32-bit halves)."""
+        self.statements.add()
         if second is None:
             await self._connection.execute("SELECT pg_advisory_xact_lock($1)", key)
         else:
@@ -150,24 +157,28 @@ class PostgresTransaction(PostgresReads):
         if channel_id not in self._announced:
             self._announced.append(channel_id)
 
-    def closing(self) -> str:
+    def closing(self) -> tuple[str, int]:
         """The transaction's last round trip: its notifications, then ``COMMIT``, as one
         simple query (its values are numbers and this store's hexadecimal name, written
-        as literals)."""
-        return "".join(f"{notification(c, self._origin)}; " for c in self._announced) + "COMMIT"
+        as literals); and how many statements that is."""
+        notified = "".join(f"{notification(c, self._origin)}; " for c in self._announced)
+        return notified + "COMMIT", len(self._announced) + 1
 
 
-def opening(lock: int | None) -> str:
+def opening(lock: int | None) -> tuple[str, int]:
     """A transaction's first round trip: ``BEGIN``, and the table's advisory lock (a number,
-    written as a literal) in the same simple query."""
-    return "BEGIN" if lock is None else f"BEGIN; SELECT pg_advisory_xact_lock({int(lock)})"
+    written as a literal) in the same simple query; and how many statements that is."""
+    if lock is None:
+        return "BEGIN", 1
+    return f"BEGIN; SELECT pg_advisory_xact_lock({int(lock)})", 2
 
 
-async def _rolled_back(connection: Db) -> None:
+async def _rolled_back(connection: Db, statements: Statements) -> None:
     """End a failed transaction; a connection that cannot roll back (its query cut off
     half way, the server gone) is closed, so the pool never lends it in a transaction."""
     if connection.is_closed() or not connection.is_in_transaction():
         return
+    statements.add()
     try:
         await connection.execute("ROLLBACK")
     except BaseException:
@@ -181,7 +192,7 @@ class PostgresDatabase(PostgresReads):
     dialect = POSTGRES
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        super().__init__(pool)
+        super().__init__(pool, Statements("postgresql"))
         self._pool = pool
         self._url = url
         # This store's name in its notifications, so it does not hear its own.
@@ -200,13 +211,17 @@ class PostgresDatabase(PostgresReads):
         notifications with the ``COMMIT`` in one: two round trips fewer than asyncpg's
         ``transaction()`` with the lock and each ``pg_notify`` on their own."""
         async with self._pool.acquire() as connection:
-            transaction = PostgresTransaction(connection, self._origin)
+            transaction = PostgresTransaction(connection, self._origin, self.statements)
+            begin, begun = opening(lock)
             try:
-                await connection.execute(opening(lock))
+                self.statements.add(begun)
+                await connection.execute(begin)
                 result = await work(transaction)
-                await connection.execute(transaction.closing())
+                commit, committed = transaction.closing()
+                self.statements.add(committed)
+                await connection.execute(commit)
             except BaseException:
-                await _rolled_back(connection)
+                await _rolled_back(connection, self.statements)
                 raise
             return result
 

@@ -29,6 +29,7 @@ from bot.store.connection import Clock, Sleep, utc_now
 
 if TYPE_CHECKING:
     from bot.store.context import TableContext
+    from bot.store.database import Statements
     from bot.store.retention import Pruned, Retention
 
 
@@ -39,6 +40,8 @@ class Store(Protocol):
     listeners: list[Callable[[int], None]]
     # Called with the seconds each read or transaction took (/metrics).
     timers: list[Callable[[float], None]]
+    # The SQL statements its database ran, counted by the adapter (/metrics).
+    statements: Statements
     # Where the database is: a file's path or a PostgreSQL URL.
     path: str | None
 

@@ -37,7 +37,7 @@ import aiosqlite
 
 from bot.internals import run_on_connection
 from bot.store.connection import DatabaseReplaced, Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Work
+from bot.store.database import NO_PARAMS, Dialect, Params, Row, Statements, Work
 from bot.store.schema import MIGRATIONS
 
 T = TypeVar("T")
@@ -96,24 +96,28 @@ class SqliteTransaction:
     """Statements straight on the sqlite3 connection, on its thread, inside the
     transaction :meth:`SqliteDatabase.transact` opened; none of them suspends."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, statements: Statements) -> None:
         self._db = db
+        self._statements = statements
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
+        self._statements.add()
         return _execute(self._db, sql, _bound(params))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
+        self._statements.add(len(rows))
         _execute_many(self._db, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        rows = _fetch(self._db, sql, _bound(params))
+        rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
+        self._statements.add()
         return _fetch(self._db, sql, _bound(params))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
-        rows = _fetch(self._db, sql, _bound(params))
+        rows = await self.fetch_all(sql, params)
         return rows[0][0] if rows else None
 
     async def lock(self, key: int, second: int | None = None) -> None:
@@ -128,7 +132,8 @@ class LoopReader:
     no lock and at most :data:`READ_STEPS` steps; one it cannot answer so is refused
     (:class:`ReadElsewhere`) for the thread to run."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, statements: Statements) -> None:
+        self.statements = statements
         self.connection = sqlite3.connect(
             f"{Path(path).resolve().as_uri()}?mode=ro",
             uri=True,
@@ -146,7 +151,10 @@ class LoopReader:
         return int(self._rounds * READ_ROUND >= READ_STEPS)
 
     def fetch(self, sql: str, params: dict[str, Any]) -> list[Row]:
+        """A read refused here is counted here too: SQLite ran it, and runs it again on
+        the thread."""
         self._rounds = 0
+        self.statements.add()
         try:
             return _fetch(self.connection, sql, params)
         except sqlite3.Error as error:
@@ -169,6 +177,7 @@ class SqliteDatabase:
         self.connection = connection
         self.path = path
         self.reader = reader
+        self.statements = reader.statements
         self._file = _identity(path)
 
     @classmethod
@@ -187,7 +196,7 @@ class SqliteDatabase:
                 async with connection.execute(pragma) as cursor:
                     await cursor.fetchall()
             await _use_wal(connection)
-            reader = LoopReader(path)
+            reader = LoopReader(path, Statements("sqlite"))
         except BaseException:
             await connection.close()
             raise
@@ -209,6 +218,7 @@ class SqliteDatabase:
                 return self.reader.fetch(sql, bound)
             except ReadElsewhere:
                 pass
+        self.statements.add()
         return await self._hop(_fetch, sql, bound)
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
@@ -226,12 +236,15 @@ class SqliteDatabase:
         does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
+        self.statements.add()
         db.execute("BEGIN IMMEDIATE")
         try:
-            result = completed(work(SqliteTransaction(db)))
+            result = completed(work(SqliteTransaction(db, self.statements)))
+            self.statements.add()
             db.commit()
         except BaseException:
             if db.in_transaction:
+                self.statements.add()
                 db.rollback()
             raise
         return result

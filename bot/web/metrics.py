@@ -5,9 +5,10 @@ code in the cogs): interactions by command and outcome (``interaction_outcome`` 
 ``bot.ui`` and ``bot.errors``, discord.py's ``app_command_completion``), the time each took
 from its arrival (``on_interaction``) to its outcome, every store operation and its time
 (the store's ``timers``), retention runs (``retention_run`` from the bot's prune task) and
-Discord's rate-limit waits (discord.py's own log lines of them). Read when scraped: board
-drawings, edits and failed edits (``bot.board.updater.Boards``), gateway latency, shards, open
-overlays. Each bot has a registry of its own: two bots in one process (tests) never mix.
+Discord's rate-limit waits (discord.py's own log lines of them). Read when scraped: the SQL
+statements the store ran (counted by its database adapter, ``bot.store.database.Statements``),
+board drawings, edits and failed edits (``bot.board.updater.Boards``), gateway latency, shards,
+open overlays. Each bot has a registry of its own: two bots in one process (tests) never mix.
 """
 
 from __future__ import annotations
@@ -79,6 +80,13 @@ class Live(Collector):
             "Board edits that failed (a 429 past discord.py's retries, a 5xx) and were tried again.",
             boards.failures if boards else 0,
         )
+        statements = CounterMetricFamily(
+            "tirada_store_statements",
+            "SQL statements the store ran, counted where its adapter hands them to the driver.",
+            labels=["backend"],
+        )
+        statements.add_metric([bot.store.statements.backend], bot.store.statements.total)
+        yield statements
         latency = GaugeMetricFamily(
             "tirada_gateway_latency_seconds", "Heartbeat latency of each shard's gateway.", labels=["shard"]
         )

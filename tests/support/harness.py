@@ -524,8 +524,12 @@ class Harness:
             tirada_dev_guild=self.dev_guild,
         )
 
+    def build(self) -> Tirada:
+        """The bot to start: a subclass may build another kind (a sharded one)."""
+        return Tirada(self.settings(), rng=random.Random(self.seed))
+
     async def start(self) -> Tirada:
-        bot = Tirada(self.settings(), rng=random.Random(self.seed))
+        bot = self.build()
         self._attach(bot)
         await bot.login(TOKEN)
         _COGS.update(_relinked())

@@ -10,6 +10,7 @@ import re
 import aiohttp
 import asyncpg
 import pytest
+import yarl
 
 from bot.board import updater
 from bot.board.render import board_embed
@@ -45,7 +46,7 @@ async def dune(harness: Harness) -> Harness:
     return harness
 
 
-async def get(url: str, **headers: str) -> tuple[int, str, dict[str, str]]:
+async def get(url: str | yarl.URL, **headers: str) -> tuple[int, str, dict[str, str]]:
     async with aiohttp.ClientSession() as session, session.get(url, headers=headers) as response:
         return response.status, await response.text(), dict(response.headers)
 
@@ -110,16 +111,81 @@ async def test_a_link_asked_in_english_draws_the_overlay_in_english(dune: Harnes
     [
         "/overlay/" + "A" * 43,
         "/overlay/" + "A" * 43 + "/events",
+        "/overlay/" + "A" * 43 + "/",
         "/overlay/short",
         "/overlay/%00%0a" + "A" * 40,
+        "/overlay/%FF%FE" + "A" * 41,
+        "/overlay/%C3%28/events",
+        "/overlay/a%2F..%2F..%2Fhealthz",
+        "/overlay/../metrics/events",
+        "/overlay/%ZZ",
+        "/overlay//events",
         "/overlay/" + "A" * 5000,
+        # Just under aiohttp's request line limit (8190 bytes): still routed, still a 404.
+        "/overlay/" + "A" * 8100 + "/events",
         "/nothing",
     ],
 )
 async def test_wrong_and_malformed_tokens_get_a_bare_404(dune: Harness, path: str) -> None:
-    status, body, headers = await get(web_of(dune).base + path)
-    assert (status, body) == (404, "") or status in (400, 431), (status, body)
-    assert "Access-Control-Allow-Origin" not in headers
+    url = yarl.URL(web_of(dune).base + path, encoded=True)
+    status, body, headers = await get(url)
+    assert (status, body) == (404, "")
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert not [h for h in headers if h.lower().startswith("access-control-")]
+
+
+async def test_replaced_and_revoked_tokens_get_a_bare_404_page_and_stream(dune: Harness) -> None:
+    replaced = await overlay(dune)
+    revoked = await overlay(dune)
+    await dune.slash("mesa overlay", user=GM, revocar=True)
+    for url in (replaced, revoked):
+        for path in (url, url + "/events"):
+            assert (await get(path))[:2] == (404, "")
+
+
+async def raw(base: str, request: bytes) -> bytes:
+    """What the server answers to bytes no HTTP client would send."""
+    address = yarl.URL(base)
+    reader, writer = await asyncio.open_connection(address.host, address.port)
+    writer.write(request)
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    await writer.wait_closed()
+    return answer
+
+
+@pytest.mark.parametrize(
+    "request_line",
+    [
+        b"GET /overlay/" + b"A" * 8200 + b" HTTP/1.1\r\nHost: x\r\n",
+        b"GET /overlay/" + b"A" * 43 + b" HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 5000 + b"\r\n",
+        b"GET /overlay/\xff\x01" + b"A" * 41 + b" HTTP/1.1\r\nHost: x\r\n",
+    ],
+)
+async def test_what_aiohttp_refuses_before_routing_keeps_its_400_and_reads_no_token(
+    dune: Harness, request_line: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A request line past 8190 bytes, a header past ``max_field_size`` or raw bytes a
+    URL may not hold: aiohttp's parser answers 400 before any route or middleware runs
+    (docs/decisiones.md, Web). No token is looked up, no table's data is in the answer, and
+    the server goes on serving."""
+    assert dune.bot is not None
+    looked_up: list[str] = []
+    find = tokens.find
+
+    async def recorded(store: Store, token: str) -> Overlay | None:
+        looked_up.append(token)
+        return await find(store, token)
+
+    monkeypatch.setattr(tokens, "find", recorded)
+    url = await overlay(dune)
+    answer = await raw(web_of(dune).base, request_line + b"Connection: close\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.0 400 Bad Request\r\n"), head
+    assert b"access-control-" not in head.lower()
+    assert looked_up == [] and b"Impulso" not in body and b"Mesa" not in body
+    assert (await get(url))[0] == 200 and len(looked_up) == 1
 
 
 async def test_every_answer_has_strict_headers_and_no_cors(dune: Harness) -> None:
@@ -253,11 +319,12 @@ async def test_one_tables_link_never_shows_another_tables_state(harness: Harness
 # -- load ----------------------------------------------------------------------------------------
 
 
-async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: Harness) -> None:
-    """The suite's small load test (bench/bench_overlay.py runs 200 on 50): pages read
-    while play goes on (each interaction must still finish on its own), and every page ends
-    showing its own table's last Impulso."""
-    channels = [CHANNEL_ID + 100 + n for n in range(10)]
+async def test_two_hundred_overlays_on_fifty_tables_all_end_on_the_final_state(harness: Harness) -> None:
+    """Issue 32's load test: 200 overlays on 50 tables, pages read while play goes on
+    (each interaction must still finish on its own), and every page ends showing its own
+    table's last Impulso. The timing half (nothing else slows down) is bench/bench_overlay.py's:
+    the suite asserts no times (docs/decisiones.md, Web)."""
+    channels = [CHANNEL_ID + 100 + n for n in range(50)]
     harness.channels += [text_channel(c, f"mesa-{c}") for c in channels]
     await harness.restart()
     await serve(harness)
@@ -274,7 +341,8 @@ async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: 
                 latest[key] = shown(json.loads(raw[6:]))
                 arrived.set()
 
-    async with aiohttp.ClientSession() as session:
+    # aiohttp's client opens 100 connections at most by default: a page is one, held open.
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         responses = {(c, n): await session.get(urls[c] + "/events") for c in channels for n in range(4)}
         readers = [asyncio.create_task(read(key, response)) for key, response in responses.items()]
         for _ in range(3):
@@ -285,11 +353,11 @@ async def test_forty_overlays_on_ten_tables_all_end_on_the_final_state(harness: 
             while not all("Impulso\n3/6" in latest.get(key, "") for key in responses):
                 arrived.clear()
                 await arrived.wait()
+        assert web_of(harness).overlays.open_streams == len(responses) == 200
         for task in readers:
             task.cancel()
         for response in responses.values():
             response.close()
-    assert web_of(harness).overlays.open_streams <= 40
 
 
 async def test_a_secret_roll_shows_only_once_revealed_and_a_button_updates_the_last_roll(
