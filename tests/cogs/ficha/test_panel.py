@@ -6,6 +6,7 @@ Discord's limits (40 components, 4,000 characters, 45-character labels, 5 questi
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -938,6 +939,17 @@ async def test_the_mediana_panel_has_a_button_for_every_attribute_and_skill(
 # -- *Repetir* on a card rolled from the panel -----------------------------------------------
 
 
+async def both_ways(
+    h: Harness, faces: tuple[int, ...], from_form: Callable[[], Awaitable[Reply]], command: str, **typed: Any
+) -> tuple[Reply, Reply]:
+    """The same roll twice on the same scripted dice: from the panel's form at this table
+    (``from_form``), then ``command`` typed at the other (:func:`two_tables`)."""
+    h.script(*faces)
+    pressed = await from_form()
+    h.script(*faces)
+    return pressed, await h.slash(command, channel_id=OTHER_CHANNEL_ID, **typed)
+
+
 async def two_tables(h: Harness, system: str) -> None:
     """The same sheet at two tables of ``system``: the panel rolls at one, the typed command
     at the other, each from the same pools."""
@@ -979,13 +991,12 @@ async def test_repeat_on_a_dnd_check_from_the_panel_is_the_typed_commands_repeat
     shown = await panel(harness, locale=locale)
     skill = "**Acrobacias" if locale == "es-ES" else "**Acrobatics"
     opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
-    harness.script(4, 17)
-    pressed = await submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15")
-    harness.script(4, 17)
-    typed = await harness.slash(
+    pressed, typed = await both_ways(
+        harness,
+        (4, 17),
+        lambda: submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15"),
         "dnd prueba",
         locale=locale,
-        channel_id=OTHER_CHANNEL_ID,
         habilidad="acrobacias",
         ventaja=True,
         cd=15,
@@ -1002,23 +1013,22 @@ async def test_repeat_on_a_dune_test_from_the_panel_is_the_typed_commands_repeat
     shown = await panel(harness, locale=locale)
     skill = "**Comunicación** 6" if locale == "es-ES" else "**Communicate** 6"
     opened = await harness.click(shown.message, roll_button(shown.data, skill), locale=locale)
-    harness.script(3, 12, 18)
-    pressed = await submit(
+    pressed, typed = await both_ways(
         harness,
-        opened,
-        shown.message,
-        locale=locale,
-        motivacion=["verdad"],
-        enfoque=["0"],
-        radio_dificultad="2",
-        radio_dados="1:amenaza",
-        determinacion=False,
-    )
-    harness.script(3, 12, 18)
-    typed = await harness.slash(
+        (3, 12, 18),
+        lambda: submit(
+            harness,
+            opened,
+            shown.message,
+            locale=locale,
+            motivacion=["verdad"],
+            enfoque=["0"],
+            radio_dificultad="2",
+            radio_dados="1:amenaza",
+            determinacion=False,
+        ),
         "dune tirada",
         locale=locale,
-        channel_id=OTHER_CHANNEL_ID,
         habilidad="comunicacion",
         motivacion="verdad",
         enfoque="Diplomacia",
@@ -1041,22 +1051,21 @@ async def test_repeat_on_a_dune_npcs_test_from_the_gms_panel_is_the_typed_comman
         await harness.slash("dune amenaza añadir", user=GM, cantidad=4, channel_id=channel_id)
     shown = await panel(harness, user=GM, ficha="Irulan Vex")
     opened = await harness.click(shown.message, roll_button(shown.data, "**Combate"), user=GM)
-    harness.script(5, 15, 2)
-    pressed = await submit(
+    pressed, typed = await both_ways(
         harness,
-        opened,
-        shown.message,
-        user=GM,
-        motivacion=["deber"],
-        radio_dificultad="1",
-        radio_dados="1:impulso",
-        determinacion=False,
-    )
-    harness.script(5, 15, 2)
-    typed = await harness.slash(
+        (5, 15, 2),
+        lambda: submit(
+            harness,
+            opened,
+            shown.message,
+            user=GM,
+            motivacion=["deber"],
+            radio_dificultad="1",
+            radio_dados="1:impulso",
+            determinacion=False,
+        ),
         "dune tirada",
         user=GM,
-        channel_id=OTHER_CHANNEL_ID,
         habilidad="combate",
         motivacion="deber",
         dados_extra=1,
@@ -1083,22 +1092,21 @@ async def test_repeat_on_a_donjon_save_from_the_panel_is_the_typed_commands_repe
     message, page = await page_with(harness, shown, f"**{save}", locale)
     opened = await harness.click(message, roll_button(page, f"**{save}"), locale=locale)
     faces = (*([9] * 5), *([4] * 7))
-    harness.script(*faces)
-    pressed = await submit(
+    pressed, typed = await both_ways(
         harness,
-        opened,
-        message,
-        locale=locale,
-        radio_atributo="aguante",
-        habilidad=["v:veneno"],
-        radio_dificultad="dificil",
-        banco="",
-    )
-    harness.script(*faces)
-    typed = await harness.slash(
+        faces,
+        lambda: submit(
+            harness,
+            opened,
+            message,
+            locale=locale,
+            radio_atributo="aguante",
+            habilidad=["v:veneno"],
+            radio_dificultad="dificil",
+            banco="",
+        ),
         "donjon prueba",
         locale=locale,
-        channel_id=OTHER_CHANNEL_ID,
         atributo="aguante",
         habilidad=save,
         dificultad="dificil",
@@ -1118,21 +1126,20 @@ async def test_an_items_habilidad_from_the_panel_is_the_typed_objeto(harness: Ha
     message, page = await page_with(harness, shown, line, locale)
     opened = await harness.click(message, roll_button(page, line), locale=locale)
     faces = (*([9] * 5), *([4] * 7))
-    harness.script(*faces)
-    pressed = await submit(
+    pressed, typed = await both_ways(
         harness,
-        opened,
-        message,
-        locale=locale,
-        radio_atributo="aguante",
-        radio_dificultad="dificil",
-        banco="",
-    )
-    harness.script(*faces)
-    typed = await harness.slash(
+        faces,
+        lambda: submit(
+            harness,
+            opened,
+            message,
+            locale=locale,
+            radio_atributo="aguante",
+            radio_dificultad="dificil",
+            banco="",
+        ),
         "donjon prueba",
         locale=locale,
-        channel_id=OTHER_CHANNEL_ID,
         atributo="aguante",
         objeto="Magia: Flotar en el Agua",
         dificultad="dificil",
@@ -1155,9 +1162,14 @@ async def test_repeat_on_a_mediana_roll_from_the_panel_is_the_typed_commands_rep
     await two_tables(harness, "mediana")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, line))
-    harness.script(4, 7, 9)
-    pressed = await submit(harness, opened, shown.message, dificultad="12", radio_rango="alto")
-    harness.script(4, 7, 9)
-    typed = await harness.slash(command, channel_id=OTHER_CHANNEL_ID, dificultad=12, rango="alto", **named)
+    pressed, typed = await both_ways(
+        harness,
+        (4, 7, 9),
+        lambda: submit(harness, opened, shown.message, dificultad="12", radio_rango="alto"),
+        command,
+        dificultad=12,
+        rango="alto",
+        **named,
+    )
     same_card(pressed, typed)
     await repeat_alike(harness, pressed, typed, "es-ES", 8, 2, 6)
