@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.web import health, tokens
 from bot.web.metrics import ANSWERED, Metrics
@@ -28,6 +29,27 @@ if TYPE_CHECKING:
     from bot.client import Tirada
 
 log = logging.getLogger(__name__)
+# The requests aiohttp's handlers log about (its own logger would be "aiohttp.server").
+requests_log = logging.getLogger(f"{__name__}.requests")
+
+
+class RefusedRequests(logging.Filter):
+    """aiohttp logs a request its parser refused (a request line or a header past its
+    bounds, bytes a URL may not hold: ``HttpProcessingError``, answered 400) as an error with
+    its traceback. Anyone who reaches the port can send one, so a scanner would fill the log
+    with tracebacks that say nothing about the bot: such a record becomes one line at INFO,
+    naming what was wrong. Any other error of a request stays an error, traceback and all."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        refused = record.exc_info[1] if record.exc_info else None
+        if isinstance(refused, HttpProcessingError):
+            record.levelno, record.levelname = logging.INFO, logging.getLevelName(logging.INFO)
+            record.msg, record.args = "malformed request refused (%s)", (type(refused).__name__,)
+            record.exc_info, record.exc_text = None, None
+        return True
+
+
+requests_log.addFilter(RefusedRequests())
 
 STATIC = Path(__file__).with_name("static")
 HEADERS = {
@@ -95,7 +117,7 @@ class Web:
         self.metrics.start()
         for name, listener in self._listeners():
             self.bot.add_listener(listener, name)
-        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0)
+        self._runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=1.0, logger=requests_log)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 
 import aiohttp
@@ -186,6 +187,21 @@ async def test_what_aiohttp_refuses_before_routing_keeps_its_400_and_reads_no_to
     assert b"access-control-" not in head.lower()
     assert looked_up == [] and b"Impulso" not in body and b"Mesa" not in body
     assert (await get(url))[0] == 200 and len(looked_up) == 1
+
+
+async def test_a_malformed_request_is_one_line_in_the_log_not_an_error(
+    dune: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A scanner's bytes that aiohttp's parser refuses: one INFO line naming what was
+    wrong, no traceback, no error (the log would fill with them)."""
+    await overlay(dune)
+    caplog.set_level(logging.DEBUG, logger="bot.web.server.requests")
+    await raw(web_of(dune).base, b"GET /overlay/" + b"A" * 8200 + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+    await asyncio.sleep(0)
+    records = [r for r in caplog.records if r.name == "bot.web.server.requests"]
+    assert [(r.levelno, r.getMessage(), r.exc_info) for r in records] == [
+        (logging.INFO, "malformed request refused (LineTooLong)", None)
+    ]
 
 
 async def test_every_answer_has_strict_headers_and_no_cors(dune: Harness) -> None:
