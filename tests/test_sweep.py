@@ -54,6 +54,10 @@ PRESSES_PER_COMPONENT = 30
 # Buttons the bot still answers on messages older versions posted but no longer sends: the
 # sweep presses each on a copy of the message carrying its successor (current prefix: old).
 LEGACY = {"rep:repetir:": "tirar:repetir:", "dune:contra-responder:responder:": "dune:contra:"}
+# Options Discord lets a command leave out (typed bare, it opens a form) that the command typed
+# with other options still needs (it names them missing): filled as the required ones, so the
+# cards behind them are reached.
+NEEDED = {"dune enfrentada": {"habilidad", "motivacion"}}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 # A panel only a small roll walks to its end, swept first with its dice scripted (after the
@@ -326,7 +330,7 @@ async def suggested(
             choices = await sweep.h.autocomplete(
                 " ".join(path), param.display_name, user=BOSS, locale=sweep.locale
             )
-            if param.required and choices:
+            if needs(command, param) and choices:
                 chosen[param.display_name] = choices[0]["value"]
     return chosen
 
@@ -370,7 +374,14 @@ async def with_sheet(sweep: Sweep, system: str) -> str:
 
 def unfilled(command: app_commands.Command[Any, ..., Any], fixed: dict[str, Any]) -> bool:
     """A required, autocompleted option got no suggestion (a name only a sheet gives)."""
-    return any(p.required and p.autocomplete and p.display_name not in fixed for p in command.parameters)
+    return any(
+        needs(command, p) and p.autocomplete and p.display_name not in fixed for p in command.parameters
+    )
+
+
+def needs(command: app_commands.Command[Any, ..., Any], param: app_commands.Parameter) -> bool:
+    """Whether the typed command needs ``param``: required, or one of :data:`NEEDED`."""
+    return param.required or param.name in NEEDED.get(command.qualified_name, set())
 
 
 async def sweep_sheet_panel(sweep: Sweep, system: str) -> None:

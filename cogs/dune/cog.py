@@ -94,11 +94,11 @@ TRAIT_PAYMENTS = [
 TraitCount = app_commands.Transform[int, Bounded(0, dune_traits.MAX_TRAIT_COUNT)]
 
 
-def missing_key(skill: str | None, drive: str | None) -> str:
-    """The sentence that names what a typed ``/dune tirada`` lacks."""
+def missing_key(skill: str | None, drive: str | None, command: str = "tirada") -> str:
+    """The sentence that names what a typed ``/dune tirada`` (or ``command``) lacks."""
     if skill is None and drive is None:
-        return "dune.tirada.missing.ambas"
-    return "dune.tirada.missing.habilidad" if skill is None else "dune.tirada.missing.motivacion"
+        return f"dune.{command}.missing.ambas"
+    return f"dune.{command}.missing.habilidad" if skill is None else f"dune.{command}.missing.motivacion"
 
 
 def rival_helpers(typed: str | None) -> list[int]:
@@ -205,8 +205,8 @@ class Dune(commands.Cog):
     async def enfrentada(
         self,
         interaction: discord.Interaction,
-        habilidad: app_commands.Range[str, 1, 40],
-        motivacion: app_commands.Range[str, 1, 40],
+        habilidad: app_commands.Range[str, 1, 40] | None = None,
+        motivacion: app_commands.Range[str, 1, 40] | None = None,
         rival_objetivo: Target | None = None,
         enfoque: app_commands.Range[str, 1, FOCUS_LIMIT] | None = None,
         rival_habilidad: app_commands.Range[str, 1, 40] | None = None,
@@ -232,7 +232,14 @@ class Dune(commands.Cog):
         ("después de que la dificultad se haya declarado") from its menu. Either side's
         skill and drive may be names: the actor's from their sheet (or the GM's NPC
         ``como``), the opponent's from the GM's NPC ``rival_pnj``; the opponent's target
-        number, when given, wins over them."""
+        number, when given, wins over them. With no option at all, a form asks both skills
+        and drives and the opponent's hindrances (:class:`forms.DuneOpposedForm`); without
+        the actor's skill or drive, a refusal names what is missing."""
+        if typed_nothing(interaction):
+            await open_bare(interaction, self.bot.store, forms.DuneOpposedForm, DuneSheet, sheetless=True)
+            return
+        if habilidad is None or motivacion is None:
+            raise Refusal(missing_key(habilidad, motivacion, "enfrentada"))
         scores = await sheet.scores(self.bot, interaction, habilidad, motivacion, como, focus=enfoque)
         spec = replace(
             test_spec(scores, rango_complicacion, bonificacion_impulso, calidad_recurso),

@@ -3,9 +3,13 @@ thirteen options of ``/dune tirada`` that a table uses every scene asked in five
 questions (the drive, the focus, the difficulty, the bought dice with how to pay for them,
 Determinación), then rolled through ``/dune tirada`` as if typed. ``/dune tirada`` typed
 with no options opens the same form, its first question the skill and focus together; for
-a roller with no active sheet, the skill's and the drive's scores (the book's 4 to 8)."""
+a roller with no active sheet, the skill's and the drive's scores (the book's 4 to 8).
+``/dune enfrentada`` typed bare asks the same skill and drive, then the opponent's."""
 
 from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
 
 import discord
 from discord.app_commands import Choice
@@ -102,6 +106,30 @@ def skill_focus_label(lang: Lang, sheet: DuneSheet, skill: str, focus: str | Non
     return text if focus is None else t(lang, "fichas.form.dune.with_focus", skill=text, focus=safe(focus))
 
 
+def skill_question(
+    lang: Lang, sheet: DuneSheet | None
+) -> tuple[dict[str, tuple[str, str | None]], discord.ui.Select[Any], discord.ui.Label[Any]]:
+    """The skill question of a form no press chose the skill of: the sheet's skills and
+    focuses in one select, or, with no sheet, the skill's score (its help says why); with
+    what each value means, ``(skill, focus)``, and the select."""
+    if sheet is None:
+        meanings = book_scores()
+        labels = {value: value for value in meanings}
+        question, help_text = "fichas.form.dune.skill_score", t(lang, "fichas.form.dune.no_sheet")
+    else:
+        meanings = skill_focus_options(sheet)
+        labels = {value: clip(skill_focus_label(lang, sheet, *pair), 100) for value, pair in meanings.items()}
+        question, help_text = "fichas.form.dune.skill", None
+    options = [discord.SelectOption(label=label, value=value) for value, label in labels.items()]
+    select: discord.ui.Select[Any] = discord.ui.Select(custom_id="habilidad", options=options, required=True)
+    return meanings, select, labelled(t(lang, question), select, help_text)
+
+
+def picked(select: discord.ui.Select[Any], allowed: Collection[str]) -> str:
+    """The one value a form's select sent, which must be one it offered."""
+    return chosen(select.values[0] if select.values else None, allowed)
+
+
 class DuneForm(Modal):
     """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
     with its reason, as the typed command refuses it. Opened by no skill (``/dune tirada``
@@ -147,22 +175,9 @@ class DuneForm(Modal):
         self.add_item(labelled(t(lang, "fichas.form.dune.determination"), self.determination, help_text))
 
     def ask_skill(self, lang: Lang, sheet: DuneSheet | None) -> None:
-        """The first question when no press chose the skill: the sheet's skills and focuses
-        in one select, or, with no sheet, the skill's score (its help says why)."""
-        if sheet is None:
-            self.skill_focus = book_scores()
-            labels = {value: value for value in self.skill_focus}
-            question, help_text = "fichas.form.dune.skill_score", t(lang, "fichas.form.dune.no_sheet")
-        else:
-            self.skill_focus = skill_focus_options(sheet)
-            labels = {
-                value: clip(skill_focus_label(lang, sheet, *pair), 100)
-                for value, pair in self.skill_focus.items()
-            }
-            question, help_text = "fichas.form.dune.skill", None
-        options = [discord.SelectOption(label=label, value=value) for value, label in labels.items()]
-        self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
-        self.add_item(labelled(t(lang, question), self.skill, help_text))
+        """The first question when no press chose the skill (:func:`skill_question`)."""
+        self.skill_focus, self.skill, question = skill_question(lang, sheet)
+        self.add_item(question)
 
     def skill_and_focus(self) -> tuple[str, str | None]:
         """The skill the press chose and the focus the form's select chose; or both from
@@ -170,7 +185,7 @@ class DuneForm(Modal):
         if self.item is not None:
             return self.item.name, self.focus_name()
         assert self.skill is not None
-        return self.skill_focus[chosen(self.skill.values[0] if self.skill.values else None, self.skill_focus)]
+        return self.skill_focus[picked(self.skill, self.skill_focus)]
 
     def focus_name(self) -> str | None:
         if self.focus is None or not self.focus.values:
@@ -179,10 +194,7 @@ class DuneForm(Modal):
         return allowed[chosen(self.focus.values[0], allowed)]
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        drive = chosen(
-            self.drive.values[0] if self.drive.values else None,
-            {option.value for option in self.drive.options},
-        )
+        drive = picked(self.drive, {option.value for option in self.drive.options})
         difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
         bought = chosen(self.bought.value, {option.value for option in self.bought.options})
         dice, _, payment = bought.partition(":")
@@ -198,6 +210,59 @@ class DuneForm(Modal):
             dados_extra=int(dice),
             pago=Choice(name=payment, value=payment) if payment else None,
             determinacion=ticked(self.determination.value),
+            pnj=self.who.npc,
+            como=self.who.como,
+        )
+
+
+class DuneOpposedForm(Modal):
+    """``/dune enfrentada`` typed bare: the roller's skill (and focus) and drive, as the
+    test's form asks them (from the active sheet, or their scores without one), and the
+    opponent's skill and drive as the book's scores, 4 to 8, whose sum is the opponent's
+    target number ("hacen el chequeo contra su propio número objetivo"), and the opponent's
+    hindrances ("ese factor reduce la Dificultad que genera en 1"). Only numbers: an NPC's
+    sheet (``rival_pnj:``, the GM's) and every other option stay typed."""
+
+    def __init__(self, lang: Lang, item: Rollable | None, sheet: DuneSheet | None, who: Roller) -> None:
+        """Only ever opened bare (``item`` None)."""
+        super().__init__(title=clip(t(lang, "fichas.form.dune.opposed"), TITLE_LIMIT), custom_id="ficha:dune")
+        self.who = who
+        self.skill_focus, self.skill, question = skill_question(lang, sheet)
+        self.add_item(question)
+        drives = score_options() if sheet is None else drive_options(lang, sheet)
+        self.drive: discord.ui.Select[DuneOpposedForm] = discord.ui.Select(
+            custom_id="motivacion", options=drives, required=True
+        )
+        self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
+        self.rival_skill: discord.ui.Select[DuneOpposedForm] = discord.ui.Select(
+            custom_id="rival_habilidad", options=score_options(), required=True
+        )
+        help_text = t(lang, "fichas.form.dune.rival_help")
+        self.add_item(labelled(t(lang, "fichas.form.dune.rival_skill"), self.rival_skill, help_text))
+        self.rival_drive: discord.ui.Select[DuneOpposedForm] = discord.ui.Select(
+            custom_id="rival_motivacion", options=score_options(), required=True
+        )
+        self.add_item(labelled(t(lang, "fichas.form.dune.rival_drive"), self.rival_drive))
+        hindrances = [(str(n), str(n)) for n in range(skill_test.MAX_DIFFICULTY + 1)]
+        self.hindrances = radio(hindrances, "0", "obstaculos")
+        help_text = t(lang, "fichas.form.dune.hindrances_help")
+        self.add_item(labelled(t(lang, "fichas.form.dune.hindrances"), self.hindrances, help_text))
+
+    async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        skill, focus = self.skill_focus[picked(self.skill, self.skill_focus)]
+        drive = picked(self.drive, {option.value for option in self.drive.options})
+        scores = book_scores()
+        hindrances = chosen(self.hindrances.value, {option.value for option in self.hindrances.options})
+        await run_command(
+            interaction,
+            "Dune",
+            "enfrentada",
+            habilidad=skill,
+            motivacion=drive,
+            enfoque=focus,
+            rival_habilidad=picked(self.rival_skill, scores),
+            rival_motivacion=picked(self.rival_drive, scores),
+            obstaculos=int(hindrances),
             pnj=self.who.npc,
             como=self.who.como,
         )
