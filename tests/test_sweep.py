@@ -57,7 +57,7 @@ LEGACY = {"rep:repetir:": "tirar:repetir:", "dune:contra-responder:responder:": 
 # Options Discord lets a command leave out (typed bare, it opens a form) that the command typed
 # with other options still needs (it names them missing): filled as the required ones, so the
 # cards behind them are reached.
-NEEDED = {"dune enfrentada": {"habilidad", "motivacion"}}
+NEEDED = {"dune enfrentada": {"habilidad", "motivacion"}, "dune tirada": {"habilidad", "motivacion"}}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 # A panel only a small roll walks to its end, swept first with its dice scripted (after the
