@@ -421,7 +421,7 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         system = systems.declared(table.system)
         changes = system.scene_end if system is not None else ()
-        changes += await self.scene_clears(table)
+        changes += await self.scene_clears(interaction, table, system)
         lines = [t(lang, "mesa.escena_fin.done")]
         await self.bot.store.mark_scene_end(table.channel_id)
         if changes:
@@ -429,17 +429,20 @@ class Mesa(commands.Cog):
             lines += change_lines(lang, outcome)
         await send(interaction, embed=embeds.card(t(lang, "mesa.escena_fin.title"), "\n".join(lines)))
 
-    async def scene_clears(self, table: Table) -> tuple[Change, ...]:
+    async def scene_clears(
+        self, interaction: discord.Interaction, table: Table, system: systems.Declaration | None
+    ) -> tuple[Change, ...]:
         """The pools that last one scene, set to 0 with its end, by the prefixes its system
-        declares (Dune's scene traits and created assets)."""
-        system = systems.declared(table.system)
+        declares (Dune's scene traits and created assets), from the interaction's one read
+        of the table's pools."""
         prefixes = system.scene_pools if system is not None else ()
         if not prefixes:
             return ()
+        pools = await seen.pools(interaction, table.channel_id)
         return tuple(
-            Change(p.pool, owner_id=p.owner_id, set_to=0)
-            for p in await self.bot.store.pools(table.channel_id)
-            if p.pool.startswith(prefixes) and p.value
+            Change(pool, owner_id=owner_id, set_to=0)
+            for (pool, owner_id), value in pools.items()
+            if pool.startswith(prefixes) and value
         )
 
     @mesa.command(name=T("cronica.cmd"), description=T("cronica.cmd.desc"))

@@ -161,15 +161,15 @@ class Probabilidad(commands.Cog):
         contra: app_commands.Range[int, 0, odds.MAX_POOL] | None = None,
         dificultad: Choice[str] | None = None,
     ) -> None:
-        table = await odds_table(interaction)
+        own = donjon_settings(await odds_table(interaction))
         against = (
             contra
             if contra is not None
             else donjon_difficulty.difficulty_dice(
-                dificultad.value if dificultad else "media", donjon_settings(table).donjon_level
+                dificultad.value if dificultad else "media", own.donjon_level
             )
         )
-        sides = min(donjon_settings(table).donjon_sides, 100)
+        sides = min(own.donjon_sides, 100)
         result = rules_donjon_odds.donjon_distribution(dados, against, sides)
         await interaction.response.defer()
         lang = lang_for(interaction.locale)

@@ -171,11 +171,11 @@ def validate(data: Any, *, stored: bool = False) -> SheetBase:
         raise Rejected([Problem("not_object")])
     if data.get("version") != VERSION:
         raise Rejected([Problem("version", "version", VERSION)])
-    known = models()
     system = data.get("sistema")
-    model = known.get(system) if isinstance(system, str) else None
+    declaration = systems.declared(system) if isinstance(system, str) else None
+    model = declaration.sheet if declaration is not None else None
     if model is None:
-        raise Rejected([Problem("system", "sistema", ", ".join(sorted(known)))])
+        raise Rejected([Problem("system", "sistema", ", ".join(sorted(models())))])
     try:
         return model.model_validate(data, context={STORED: True} if stored else None)
     except ValidationError as error:
