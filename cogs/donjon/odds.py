@@ -16,12 +16,8 @@ from rules.donjon import odds as donjon_odds
 
 def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str:
     """The chance to win with and without the banked dice put in, in one line."""
-    with_bank = donjon_odds.donjon_distribution(
-        min(dice, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
-    ).win("a")
-    without = donjon_odds.donjon_distribution(
-        min(dice - bank, odds.MAX_POOL), min(against, odds.MAX_POOL), sides
-    ).win("a")
+    with_bank = donjon_odds.donjon_distribution(dice, against, sides).win("a")
+    without = donjon_odds.donjon_distribution(dice - bank, against, sides).win("a")
     return t(
         lang,
         "odds.donjon.bank",
