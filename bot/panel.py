@@ -112,6 +112,12 @@ def chosen(value: object, allowed: Collection[str]) -> str:
     return value
 
 
+def picked(select: discord.ui.Select[Any], allowed: Collection[str], empty: str | None = None) -> str:
+    """The one value a form's select sent (``empty`` when it sent none), which must be one
+    it offered."""
+    return chosen(select.values[0] if select.values else empty, allowed)
+
+
 def ticked(value: object) -> bool:
     """A checkbox as a form sent it: only ``true`` ticks it."""
     return value is True

@@ -19,6 +19,7 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    picked,
     radio,
     run_command,
     safe,
@@ -146,7 +147,7 @@ class DndForm(Modal):
     def skill_name(self) -> str:
         if self.skill is None:
             return self.name()
-        return chosen(self.skill.values[0] if self.skill.values else None, set(checks.SKILLS))
+        return picked(self.skill, set(checks.SKILLS))
 
 
 def form_title(lang: Lang, item: Rollable | None) -> str:

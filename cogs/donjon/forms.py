@@ -23,6 +23,7 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    picked,
     radio,
     run_command,
     safe,
@@ -106,9 +107,9 @@ def pool_answers(
 ) -> tuple[str | None, str | None]:
     """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada`` read
     them (None: not chosen), each one the form offered."""
-    picked = chosen(attribute.value, {NONE, *DonjonAttributes.model_fields})
-    named = chosen(skill.values[0] if skill.values else NONE, {NONE, *skills})
-    return (None if picked == NONE else picked), (None if named == NONE else skills[named])
+    attribute_key = chosen(attribute.value, {NONE, *DonjonAttributes.model_fields})
+    named = picked(skill, {NONE, *skills}, NONE)
+    return (None if attribute_key == NONE else attribute_key), (None if named == NONE else skills[named])
 
 
 class DonjonForm(Modal):

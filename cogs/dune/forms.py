@@ -8,7 +8,6 @@ a roller with no active sheet, the skill's and the drive's scores (the book's 4 
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from typing import Any
 
 import discord
@@ -26,6 +25,7 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    picked,
     radio,
     run_command,
     safe,
@@ -123,11 +123,6 @@ def skill_question(
     options = [discord.SelectOption(label=label, value=value) for value, label in labels.items()]
     select: discord.ui.Select[Any] = discord.ui.Select(custom_id="habilidad", options=options, required=True)
     return meanings, select, labelled(t(lang, question), select, help_text)
-
-
-def picked(select: discord.ui.Select[Any], allowed: Collection[str]) -> str:
-    """The one value a form's select sent, which must be one it offered."""
-    return chosen(select.values[0] if select.values else None, allowed)
 
 
 class DuneForm(Modal):

@@ -21,6 +21,7 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    picked,
     radio,
     run_command,
     safe,
@@ -98,7 +99,7 @@ class MedianaForm(Modal):
         if self.item is not None:
             return self.item
         assert self.roll is not None
-        return self.choices[chosen(self.roll.values[0] if self.roll.values else None, self.choices)][0]
+        return self.choices[picked(self.roll, self.choices)][0]
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         item = self.rolled()
@@ -172,7 +173,7 @@ class MedianaOpposedForm(Modal):
         self.add_item(labelled(t(lang, "fichas.form.mediana.rival_rank"), self.rival_rank))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        skill = self.skills[chosen(self.skill.values[0] if self.skill.values else None, self.skills)]
+        skill = self.skills[picked(self.skill, self.skills)]
         attribute = parse_int(
             self.rival_attribute.value, self.rival_attribute_name, -checks.MAX_SCORE, checks.MAX_SCORE
         )
