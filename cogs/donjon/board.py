@@ -12,9 +12,8 @@ from bot.i18n import Lang, t
 from bot.models import Table
 from bot.store import Store
 from cogs.donjon.settings import donjon_settings
-from cogs.donjon.state import BANK, GM_BANK, KIND
+from cogs.donjon.state import BANK, GM_BANK, pending_laws
 from rules.donjon import law as donjon_law
-from rules.donjon import posted
 
 FACT_SHOWN = 80
 
@@ -32,11 +31,7 @@ async def part(store: Store, lang: Lang, table: Table, embed: discord.Embed) -> 
     lines = [bank_line(lang, p.pool, p.owner_id, p.value) for p in banks[:SHOWN]]
     text = fit(more(lang, lines, len(banks))) if lines else t(lang, "board.donjon.no_bank")
     embeds.field(embed, t(lang, "board.donjon.bank"), text)
-    pending = []
-    for record in await store.records(table.channel_id, KIND, limit=200):
-        law = posted.from_data(record.data).law
-        if law is not None and law.pending and not record.secret:
-            pending.append(law)
+    pending = [law for _, law in await pending_laws(store, table.channel_id)]
     if not pending:
         return
     lines = [fact_line(lang, law) for law in reversed(pending[:SHOWN])]

@@ -43,10 +43,11 @@ from cogs.donjon.state import (
     GM_BANK,
     KIND,
     bank_change,
+    pending_laws,
     who,
 )
 from rules.donjon import attributes as donjon_attributes
-from rules.donjon import combat, contest, difficulty, posted
+from rules.donjon import combat, contest, difficulty
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in difficulty.DIFFICULTIES]
 Pool = app_commands.Transform[int, Bounded(0, contest.MAX_POOL)]
@@ -465,11 +466,7 @@ class Donjon(commands.Cog):
     async def hechos(self, interaction: discord.Interaction) -> None:
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        pending = []
-        for record in await self.bot.store.records(table.channel_id, KIND, limit=200):
-            law = posted.from_data(record.data).law
-            if law is not None and law.pending and not record.secret:
-                pending.append((record, law))
+        pending = await pending_laws(self.bot.store, table.channel_id)
         embed = embeds.card(t(lang, "donjon.hechos.title"))
         if not pending:
             embed.description = t(lang, "donjon.hechos.none")

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from bot.i18n import Lang, t
-from bot.models import Change
+from bot.models import Change, Record
+from bot.store import Store
+from rules.donjon import posted
+from rules.donjon.law import Law
 
 KIND = "donjon"
 COMBAT_KIND = "donjon_combate"
@@ -15,6 +18,17 @@ GM = 0  # the owner id that stands for "the GM" in a Law (and the GM's bank)
 
 def bank_change(owner: int, delta: int) -> Change:
     return Change(GM_BANK, delta) if owner == GM else Change(BANK, delta, owner_id=owner)
+
+
+async def pending_laws(store: Store, channel_id: int) -> list[tuple[Record, Law]]:
+    """The tests whose facts still await narration, newest first, each with its Law; a
+    secret test's stay with its secret until the reveal."""
+    pending = []
+    for record in await store.records(channel_id, KIND, limit=200):
+        law = posted.from_data(record.data).law
+        if law is not None and law.pending and not record.secret:
+            pending.append((record, law))
+    return pending
 
 
 def who(lang: Lang, user_id: int) -> str:
