@@ -19,11 +19,13 @@ import discord
 from discord import app_commands
 
 from bot.errors import Refusal
-from bot.i18n import Lang
+from bot.i18n import Lang, t
 from bot.models import SheetRow
 from bot.sheets.models import SheetBase
 from bot.store import Store
 
+# The entries of a sheet's list shown; the rest is counted.
+LISTED = 12
 # Discord's limits on a form: its title and each label's text.
 TITLE_LIMIT = 45
 LABEL_LIMIT = 45
@@ -90,6 +92,15 @@ def typed_nothing(interaction: discord.Interaction) -> bool:
 def safe(text: str) -> str:
     """User text as plain text: no markdown, no mention (the answer pings nobody anyway)."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def listed(lang: Lang, lines: list[str]) -> str:
+    """A sheet's list (its skills, its items…) as lines: the first :data:`LISTED` of them and
+    how many more, so a long sheet still fits an embed's 6,000 characters."""
+    shown = lines[:LISTED]
+    if len(lines) > LISTED:
+        shown.append(t(lang, "fichas.more", n=len(lines) - LISTED))
+    return "\n".join(shown) or "—"
 
 
 def clip(text: str, limit: int) -> str:

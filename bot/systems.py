@@ -66,10 +66,22 @@ class Live:
         return value if self.full is None else self.full(data) - value
 
 
+@dataclass(frozen=True)
+class SheetField:
+    """One part of a character sheet at a glance: a field of ``/ficha ver``'s embed, a
+    paragraph of the panel's header (cogs/ficha/render.py). ``value`` is already safe."""
+
+    name: str
+    value: str
+    inline: bool = True
+
+
 # A roll's stored data read back for the chronicle and the statistics (bot/readers.py).
 Reader = Callable[[Lang, Data], Reading]
 # The system's own section of the table's board, added to ``embed`` (bot/board/render.py).
 BoardPart = Callable[["Store", Lang, Table, discord.Embed], Awaitable[None]]
+# A character sheet of the system at a glance, part by part.
+SheetFields = Callable[[Lang, SheetBase], list[SheetField]]
 # Fields of ``/mesa estado`` only this system has (name, value), after the GM's channel.
 StatusFields = Callable[[Lang, Table], list[tuple[str, str]]]
 # The record a sheet's active row keeps beside it for the system's own commands.
@@ -104,6 +116,7 @@ class Declaration:
     # Its character sheet's model (its ``sistema`` is ``name``) and the files other programs
     # write that are read as one (bot/sheets/io.py).
     sheet: type[SheetBase] | None = None
+    sheet_fields: SheetFields | None = None
     importers: tuple[Importer, ...] = ()
     # The fields of its character sheet that live in ledger pools.
     live: tuple[Live, ...] = ()

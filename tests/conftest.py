@@ -27,6 +27,7 @@ LONGEST_FIRST = (
 )
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (README's test command) starts one worker more than the machine has
     cores: about a fifth of the run is tests waiting on another process (the bot's, the

@@ -9,7 +9,7 @@ from typing import Any
 from bot.i18n import Lang
 from bot.readers import expression
 from bot.systems import Declaration, Live, Reading
-from cogs.dnd5e import board
+from cogs.dnd5e import board, sheet_card
 from cogs.dnd5e.forms import GAME
 from cogs.dnd5e.foundry import FOUNDRY
 from cogs.dnd5e.sheet_model import DndSheet
@@ -50,4 +50,5 @@ SYSTEM = Declaration(
         Live("pg.temporales", "ficha_pg_temp", lambda d: MAX_TEMPORARY),
     ),
     panel=GAME,
+    sheet_fields=sheet_card.sheet_fields,
 )

@@ -10,7 +10,7 @@ from bot.i18n import Lang, t
 from bot.kinds import SHEET_POOL_PREFIX
 from bot.models import Table
 from bot.systems import Declaration, Live, Reading
-from cogs.donjon import board
+from cogs.donjon import board, sheet_card
 from cogs.donjon.forms import GAME
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
@@ -65,4 +65,5 @@ SYSTEM = Declaration(
         for name in ("heridas", "provisiones", "riqueza")
     ),
     panel=GAME,
+    sheet_fields=sheet_card.sheet_fields,
 )

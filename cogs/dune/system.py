@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import Lang, t
 from bot.models import Change
 from bot.systems import Declaration, Live, Reading
-from cogs.dune import board
+from cogs.dune import board, sheet_card
 from cogs.dune.forms import GAME
 from cogs.dune.sheet_model import DuneDrives, DuneSheet
 from cogs.dune.state import (
@@ -62,6 +62,7 @@ SYSTEM = Declaration(
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),
     panel=GAME,
+    sheet_fields=sheet_card.sheet_fields,
     # "se pierde 1 punto de Impulso de la reserva de grupo" (never below 0); a scene's traits
     # and created assets "son temporales y dejan de existir al final de la escena".
     scene_end=(Change(IMPULSO, pools.scene_end().momentum, clamp=True),),

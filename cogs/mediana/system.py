@@ -8,7 +8,7 @@ from typing import Any
 from bot.i18n import Lang
 from bot.models import NewRecord, SheetRow
 from bot.systems import Data, Declaration, Live, Reading
-from cogs.mediana import board
+from cogs.mediana import board, sheet_card
 from cogs.mediana.forms import GAME
 from cogs.mediana.sheet_model import MedianaSheet, physique_of
 from cogs.mediana.state import COMBAT_KIND, EFFECT_KIND, KIND, SHEET_KIND, WOUNDS, wounds_cap
@@ -73,4 +73,5 @@ SYSTEM = Declaration(
     live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
     companion=companion,
     panel=GAME,
+    sheet_fields=sheet_card.sheet_fields,
 )
