@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import asyncpg
 import discord
 
 from bot.checks import is_gm
-from bot.errors import DATABASE_GONE, Refusal
+from bot.errors import DATABASE_ERRORS, Refusal
 from bot.i18n import lang_for, t
 from bot.models import SheetRow, Table
 from bot.sheets import access
@@ -43,7 +41,6 @@ PER_TABLE = 25
 # How often every table's expired panels are let go (a quiet table's too).
 PRUNE_SECONDS = 60.0
 TASK_PREFIX = "tirada-panel"
-DATABASE_ERRORS = (sqlite3.Error, asyncpg.PostgresError, OSError, TimeoutError, *DATABASE_GONE)
 
 Draw = Callable[[discord.Interaction, Table, SheetRow, int], Awaitable[discord.ui.LayoutView]]
 Components = list[dict[str, Any]]

@@ -324,3 +324,31 @@ async def test_every_system_a_table_plays_declares_its_board_section(harness: Ha
     sistema = harness.command(["mesa", "sistema"]).get_parameter("sistema")
     offered = {choice.value for choice in sistema.choices}
     assert {s.name for s in systems.every() if s.board is not None} == offered
+
+
+async def test_a_connection_cut_under_a_board_read_is_tried_again(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PostgreSQL connection cut under the board's read leaves asyncpg mid-operation (an
+    InternalClientError, neither a PostgresError nor an InterfaceError): it is a database
+    failure like any other (``bot.errors.DATABASE_ERRORS``), tried again."""
+    assert dune.bot is not None
+    await dune.slash("mesa tablero", user=GM)
+    store = dune.bot.store
+    read = store.table_or_default
+    failures = [asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress")]
+
+    async def cut(channel_id: int, guild_id: int | None) -> Table:
+        task = asyncio.current_task()
+        if failures and task is not None and task.get_name().startswith(TASK_PREFIX):
+            raise failures.pop()
+        return await read(channel_id, guild_id)
+
+    async def no_wait(seconds: float) -> None:
+        pass
+
+    monkeypatch.setattr(store, "table_or_default", cut)
+    dune.bot.boards.sleep = no_wait
+    await dune.slash("dune impulso añadir", user=GM, cantidad=2)
+    assert "Impulso: **2**/6" in await shown(dune)
+    assert not failures
