@@ -22,9 +22,11 @@ from bot.panel import (
     Game,
     Rollable,
     Roller,
+    Words,
     chosen,
     clip,
     labelled,
+    no_words,
     picked,
     radio,
     run_command,
@@ -269,12 +271,17 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, "fichas.form.dune.title", skill=t(lang, f"fichas.dune.skill.{item.name}"))
 
 
-async def status(lang: Lang, store: Store, row: SheetRow) -> str:
+async def status(store: Store, row: SheetRow) -> Words:
     """A player's Determinación: a pool of the player's, not of the sheet (an NPC has none)."""
     if row.npc:
-        return ""
+        return no_words
     value = await store.pool(row.channel_id, DETERMINACION, row.owner_id)
-    return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=pools.DETERMINATION_CAP)
+
+    def words(lang: Lang) -> str:
+        cap = pools.DETERMINATION_CAP
+        return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=cap)
+
+    return words
 
 
 GAME = Game(rollables, form_press(DuneForm, DuneSheet), status)
