@@ -198,8 +198,17 @@ async def test_a_429_delays_the_edit_but_the_final_state_arrives(dune: Harness) 
     assert waits == [dune.bot.boards.delay, BACKOFF[0], BACKOFF[1]]
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
+        # A connection cut under the read leaves asyncpg mid-operation: neither a
+        # PostgresError nor an InterfaceError, a database failure all the same.
+        asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress"),
+    ],
+)
 async def test_a_database_out_of_reach_while_drawing_is_tried_again(
-    dune: Harness, monkeypatch: pytest.MonkeyPatch
+    dune: Harness, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
     """PostgreSQL gone for a moment while the board's task reads the table: the task
     survives, waits and draws the final state (as after a failed edit)."""
@@ -207,7 +216,7 @@ async def test_a_database_out_of_reach_while_drawing_is_tried_again(
     await dune.slash("mesa tablero", user=GM)
     store = dune.bot.store
     read = store.table_or_default
-    failures = [asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")]
+    failures = [failure]
 
     async def flaky(channel_id: int, guild_id: int | None) -> Table:
         task = asyncio.current_task()
@@ -324,31 +333,3 @@ async def test_every_system_a_table_plays_declares_its_board_section(harness: Ha
     sistema = harness.command(["mesa", "sistema"]).get_parameter("sistema")
     offered = {choice.value for choice in sistema.choices}
     assert {s.name for s in systems.every() if s.board is not None} == offered
-
-
-async def test_a_connection_cut_under_a_board_read_is_tried_again(
-    dune: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A PostgreSQL connection cut under the board's read leaves asyncpg mid-operation (an
-    InternalClientError, neither a PostgresError nor an InterfaceError): it is a database
-    failure like any other (``bot.errors.DATABASE_ERRORS``), tried again."""
-    assert dune.bot is not None
-    await dune.slash("mesa tablero", user=GM)
-    store = dune.bot.store
-    read = store.table_or_default
-    failures = [asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress")]
-
-    async def cut(channel_id: int, guild_id: int | None) -> Table:
-        task = asyncio.current_task()
-        if failures and task is not None and task.get_name().startswith(TASK_PREFIX):
-            raise failures.pop()
-        return await read(channel_id, guild_id)
-
-    async def no_wait(seconds: float) -> None:
-        pass
-
-    monkeypatch.setattr(store, "table_or_default", cut)
-    dune.bot.boards.sleep = no_wait
-    await dune.slash("dune impulso añadir", user=GM, cantidad=2)
-    assert "Impulso: **2**/6" in await shown(dune)
-    assert not failures
