@@ -9,12 +9,10 @@ import json
 import logging
 import pkgutil
 import random
-import sqlite3
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
-import asyncpg
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -22,7 +20,7 @@ from discord.ext import commands, tasks
 from bot import seen, systems
 from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
-from bot.errors import DATABASE_GONE, RefusedCheck, answer_error
+from bot.errors import DATABASE_ERRORS, RefusedCheck, answer_error
 from bot.host import Repeater
 from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
@@ -183,11 +181,11 @@ class Tirada(commands.Bot):
     @tasks.loop(minutes=10)
     async def prune(self) -> None:
         """Retention, in the background: a failure is logged and the next round tries again.
-        A PostgreSQL connection lost mid-prune (``DATABASE_GONE``: asyncpg's InterfaceError,
-        not a PostgresError) would otherwise end the task for good."""
+        A database failure (``DATABASE_ERRORS``: a PostgreSQL connection lost mid-prune is
+        asyncpg's InterfaceError, not a PostgresError) would otherwise end the task for good."""
         try:
             pruned = await self.store.prune(retention())
-        except (sqlite3.Error, asyncpg.PostgresError, OSError, *DATABASE_GONE):
+        except DATABASE_ERRORS:
             log.exception("pruning failed; nothing was lost, it runs again later")
             self.dispatch("retention_run", "failed")
             return

@@ -65,6 +65,12 @@ DATABASE_GONE = (
     asyncpg.exceptions.OperatorInterventionError,
     ConnectionError,
 )
+# The database failed, whichever it is: what a background task (the retention, a board,
+# an overlay, an open panel) or the health check catches, logs and tries again later.
+# SQLite's errors (a replaced file's ``DatabaseReplaced`` among them), PostgreSQL's, the
+# server out of reach, and the operating system's: ``OSError`` covers a connection refused
+# or reset and a server that never answers (``TimeoutError``).
+DATABASE_ERRORS = (sqlite3.Error, asyncpg.PostgresError, *DATABASE_GONE, OSError)
 
 
 def _refusal_of(error: BaseException) -> RuleError | None:

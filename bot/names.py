@@ -10,7 +10,7 @@ near miss) into the key. Fuzzy scores come from rapidfuzz.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from rapidfuzz import fuzz, process
 
@@ -34,10 +34,13 @@ def fold(text: str) -> str:
 
 
 class Names:
-    """The keys of one catalog family (``{prefix}.{key}``) and every spelling of each."""
+    """The keys of one catalog family and every spelling of each. ``entry`` gives a key's
+    catalog entry, written where the family is made with its literal prefix
+    (``lambda skill: f"dnd.skill.{skill}"``), so that the entry is found by that prefix as
+    every other key built from data is."""
 
-    def __init__(self, prefix: str, keys: Iterable[str], unknown: str) -> None:
-        self.prefix = prefix
+    def __init__(self, entry: Callable[[str], str], keys: Iterable[str], unknown: str) -> None:
+        self.entry = entry
         self.keys = tuple(keys)
         self.unknown = unknown
         self.spellings: dict[str, str] = {}
@@ -46,7 +49,7 @@ class Names:
                 self.spellings.setdefault(fold(spelling), key)
 
     def name(self, lang: Lang, key: str) -> str:
-        return t(lang, f"{self.prefix}.{key}")
+        return t(lang, self.entry(key))
 
     def resolve(self, typed: str) -> str | None:
         """The key ``typed`` names: an exact spelling in either language, else the one

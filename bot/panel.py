@@ -59,11 +59,17 @@ class Roller:
 
 
 Press = Callable[[discord.Interaction, Rollable, SheetBase, Roller], Awaitable[None]]
-Status = Callable[[Lang, Store, SheetRow], Awaitable[str]]
+# A status line read once for a sheet, then worded in each of its readers' languages.
+Words = Callable[[Lang], str]
+Status = Callable[[Store, SheetRow], Awaitable[Words]]
 
 
-async def no_status(lang: Lang, store: Store, row: SheetRow) -> str:
+def no_words(lang: Lang) -> str:
     return ""
+
+
+async def no_status(store: Store, row: SheetRow) -> Words:
+    return no_words
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,22 @@ from bot.i18n import Lang
 from bot.systems import Face, Reader, Reading
 
 
+def asked_option(data: dict[str, Any], name: str) -> Any:
+    """The option ``name`` a stored roll was asked with: under its ``options`` (what
+    *Repetir* asks again, ``bot.repeat``), else at the top of its data, where a roll
+    stored before every roll kept its options had it (``/tirar``'s, ``/dnd tirar``'s)."""
+    options = data.get("options")
+    return options[name] if isinstance(options, dict) and name in options else data.get(name)
+
+
 def expression(lang: Lang, data: dict[str, Any]) -> Reading:
     """A dice expression's roll (``/tirar``, and the systems' own expressions): its dice and
     total."""
+    asked = asked_option(data, "expresion")
+    if asked is None:  # no expression kept: a shape this reader does not know (``read``)
+        raise KeyError("expresion")
     total = data.get("total")
-    result = f"{data['expresion']} = {total}" if total is not None else str(data["expresion"])
+    result = f"{asked} = {total}" if total is not None else str(asked)
     return Reading("tirar", result, None, tuple((s, v) for s, v in data.get("dados", ())))
 
 

@@ -76,7 +76,6 @@ async def roll_and_post(
     data = {
         **asked({"expresion": expression}, secreta=secret, motivo=motivo, privada=private),
         # What was rolled, for the chronicle and the dice statistics: every face rolled, by size.
-        "expresion": expression,
         "total": roll.total,
         "dados": [[d.sides, d.value] for d in roll.rolled],
     }

@@ -28,17 +28,16 @@ import asyncio
 import contextlib
 import json
 import logging
-import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-import asyncpg
 import discord
 from discord.types.embed import Embed as EmbedData
 
 from bot.board.render import board_embed, board_view
+from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, Lang, t
 from bot.settings import Settings
 from bot.store import Store
@@ -53,8 +52,6 @@ BACKOFF = (2.0, 5.0, 15.0, 60.0)
 # How often every board is redrawn anyway (the safety net under other processes'
 # notifications); an unchanged board is not edited.
 SWEEP_SECONDS = 300.0
-# A PostgreSQL server out of reach while a board is drawn: tried again like a failed edit.
-POSTGRES_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError)
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
@@ -280,7 +277,9 @@ class Boards:
                     self._dirty.discard(channel_id)
                     await self._refresh(channel_id)
                     failures = 0
-                except (TimeoutError, discord.HTTPException, OSError, sqlite3.Error, *POSTGRES_ERRORS):
+                # An edit Discord refused or the network lost (an OSError, a timeout among
+                # them) and the database failing while the board is drawn: tried again.
+                except (discord.HTTPException, *DATABASE_ERRORS):
                     failures += 1
                     self.failures += 1
                     log.warning(

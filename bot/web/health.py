@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import math
-import sqlite3
 from typing import TYPE_CHECKING, Any
 
-import asyncpg
 import discord
+
+from bot.errors import DATABASE_ERRORS
 
 if TYPE_CHECKING:
     from bot.client import Tirada
 
 # Seconds the database has to answer one read.
 DATABASE_TIMEOUT = 2.0
-DATABASE_ERRORS = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError)
 
 
 def gateway_problem(bot: Tirada) -> str | None:

@@ -25,15 +25,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import asyncpg
 import discord
 
 from bot.board.updater import TASK_PREFIX
+from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, t
 from bot.web import tokens, view
 from bot.web.tokens import Overlay
@@ -65,7 +64,6 @@ STREAMS = 2000
 CARDS_KEPT = 10_000
 NAMES_KEPT = 10_000
 RETRY = 1.0
-DRAW_ERRORS = (sqlite3.Error, asyncpg.PostgresError, asyncpg.InterfaceError, OSError)
 
 
 class Stream:
@@ -239,7 +237,7 @@ class Overlays:
         for channel_id in {overlay.channel_id for overlay in self.hubs}:
             try:
                 current = await tokens.current(self.bot.store, channel_id)
-            except DRAW_ERRORS:
+            except DATABASE_ERRORS:
                 log.warning("overlay link check failed; pages kept until the next", exc_info=True)
                 continue
             for hub in self._hubs_of(channel_id):
@@ -283,7 +281,7 @@ class Overlays:
                 hub.dirty = False
                 try:
                     snapshot = await self.snapshot(hub.overlay)
-                except DRAW_ERRORS:
+                except DATABASE_ERRORS:
                     log.warning("overlay draw failed; trying again", exc_info=True)
                     hub.dirty = True
                     await asyncio.sleep(RETRY)

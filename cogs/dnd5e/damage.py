@@ -17,6 +17,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
+from bot.readers import asked_option
 from bot.rolls import load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
 from cogs.dnd5e.order import refresh_order
@@ -79,7 +80,7 @@ def damage_of(roll: Record) -> Dealt:
         return Dealt(min(max(rolled["total"], 0), MAX_AMOUNT), critical, typed(roll.data["what"].get("type")))
     if "total" not in roll.data:
         raise Refusal("error.roll_gone")
-    return Dealt(min(max(roll.data["total"], 0), MAX_AMOUNT), False, typed(roll.data.get("tipo")))
+    return Dealt(min(max(roll.data["total"], 0), MAX_AMOUNT), False, typed(asked_option(roll.data, "tipo")))
 
 
 def typed(kind: str | None) -> str | None:

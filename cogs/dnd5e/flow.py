@@ -106,8 +106,6 @@ async def roll_dice(
         **asked(options, secreta=secret, motivo=motivo),
         # What was rolled, for the chronicle, the dice statistics (as /tirar keeps it) and
         # the damage it deals.
-        "expresion": expresion,
-        "tipo": kind,
         "total": roll.total,
         "dados": [[d.sides, d.value] for d in roll.rolled],
     }

@@ -25,11 +25,11 @@ def skill_name(lang: Lang, key: str) -> str:
 
 
 # The SRD's skills and abilities by name in either language ("Percepción", "Perception").
-SKILLS = Names("dnd.skill", checks.SKILLS, "dnd.unknown_skill")
-ABILITIES = Names("dnd.ability", checks.ABILITIES, "dnd.unknown_ability")
+SKILLS = Names(lambda skill: f"dnd.skill.{skill}", checks.SKILLS, "dnd.unknown_skill")
+ABILITIES = Names(lambda ability: f"dnd.ability.{ability}", checks.ABILITIES, "dnd.unknown_ability")
 # The damage types by name in either language ("fuego", "Fire", "relampago"), for a sheet's
 # attack whose type is free text.
-DAMAGE = Names("dnd.damage_type", DAMAGE_TYPES, "dnd.unknown_damage_type")
+DAMAGE = Names(lambda kind: f"dnd.damage_type.{kind}", DAMAGE_TYPES, "dnd.unknown_damage_type")
 
 
 def damage_type_name(lang: Lang, kind: str) -> str:

@@ -102,17 +102,40 @@ def skill_select(lang: Lang, skills: dict[str, str], picked: str) -> discord.ui.
     return discord.ui.Select(custom_id="habilidad", options=options)
 
 
-def pool_answers(
-    attribute: discord.ui.RadioGroup[Any], skill: discord.ui.Select[Any], skills: dict[str, str]
-) -> tuple[str | None, str | None]:
-    """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada`` read
-    them (None: not chosen), each one the form offered."""
-    attribute_key = chosen(attribute.value, {NONE, *DonjonAttributes.model_fields})
-    named = picked(skill, {NONE, *skills}, NONE)
-    return (None if attribute_key == NONE else attribute_key), (None if named == NONE else skills[named])
+class PoolForm(Modal):
+    """A form that rolls a Donjon pool: the pool's Atributo and Habilidad (or Salvación)
+    and the banked dice added to it, asked alike by the Prueba's form and the opposed
+    test's."""
+
+    def ask_pool(self, lang: Lang, sheet: DonjonSheet, attribute: str, skill: str) -> None:
+        """The Atributo and Habilidad questions, ``attribute`` and ``skill`` chosen."""
+        self.attribute = attribute_radio(lang, sheet, attribute)
+        self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
+        self.skills = skill_options(lang, sheet)
+        self.skill = skill_select(lang, self.skills, skill)
+        self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
+
+    def ask_bank(self, lang: Lang) -> None:
+        """The banked dice added to the pool, typed (left empty: none)."""
+        self.bank_name = t(lang, "fichas.form.donjon.bank")
+        self.bank: discord.ui.TextInput[PoolForm] = discord.ui.TextInput(
+            custom_id="banco", required=False, max_length=2
+        )
+        self.add_item(labelled(self.bank_name, self.bank))
+
+    def pool_answers(self) -> tuple[str | None, str | None]:
+        """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada``
+        read them (None: not chosen), each one the form offered."""
+        attribute = chosen(self.attribute.value, {NONE, *DonjonAttributes.model_fields})
+        named = picked(self.skill, {NONE, *self.skills}, NONE)
+        return (None if attribute == NONE else attribute), (None if named == NONE else self.skills[named])
+
+    def banked(self) -> int:
+        typed = self.bank.value.strip()
+        return parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
 
 
-class DonjonForm(Modal):
+class DonjonForm(PoolForm):
     """A Prueba's pool (an Atributo and a Habilidad or Salvación), what it is against (a
     difficulty, or an opposing pool of the dice typed below it) and the banked dice added;
     the press that opened it chose its first answer."""
@@ -125,12 +148,8 @@ class DonjonForm(Modal):
         # An item's Habilidad pressed on the panel: the item goes with the roll (``objeto:``),
         # the questions ask the rest of the pool.
         self.item = item.name if item is not None and key.startswith(ITEM) else None
-        picked = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
-        self.attribute = attribute_radio(lang, sheet, picked)
-        self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
-        self.skills = skill_options(lang, sheet)
-        self.skill = skill_select(lang, self.skills, key if key.startswith((SKILL, SAVE)) else NONE)
-        self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
+        attribute = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
+        self.ask_pool(lang, sheet, attribute, key if key.startswith((SKILL, SAVE)) else NONE)
         levels = [(d, t(lang, f"donjon.dificultad.{d}")) for d in donjon_difficulty.DIFFICULTIES]
         levels.append((AGAINST, t(lang, "fichas.form.donjon.against")))
         self.difficulty = radio(levels, DEFAULT_DIFFICULTY, "dificultad")
@@ -140,18 +159,12 @@ class DonjonForm(Modal):
             custom_id="contra", required=False, max_length=3
         )
         self.add_item(labelled(self.pool_name, self.pool, t(lang, "fichas.form.donjon.pool_help")))
-        self.bank_name = t(lang, "fichas.form.donjon.bank")
-        self.bank: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
-            custom_id="banco", required=False, max_length=2
-        )
-        self.add_item(labelled(self.bank_name, self.bank))
+        self.ask_bank(lang)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        attribute, skill = pool_answers(self.attribute, self.skill, self.skills)
+        attribute, skill = self.pool_answers()
         difficulty = chosen(self.difficulty.value, {*donjon_difficulty.DIFFICULTIES, AGAINST})
         against = self.against(difficulty)
-        typed = self.bank.value.strip()
-        bank = parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
         await run_command(
             interaction,
             "Donjon",
@@ -160,7 +173,7 @@ class DonjonForm(Modal):
             habilidad=skill,
             contra=against,
             dificultad=None if difficulty == AGAINST else Choice(name=difficulty, value=difficulty),
-            banco=bank,
+            banco=self.banked(),
             objeto=self.item,
             como=self.who.como,
         )
@@ -179,7 +192,7 @@ class DonjonForm(Modal):
         return parse_int(typed, self.pool_name, 0, contest.MAX_POOL)
 
 
-class DonjonOpposedForm(Modal):
+class DonjonOpposedForm(PoolForm):
     """An opposed test against another player: the roller's pool from the sheet (as the
     Prueba's form asks it), the rival among the server's members, the rival's dice and the
     roller's banked dice. An NPC rival stays with the typed ``rival_pnj:`` (or, without a
@@ -191,11 +204,7 @@ class DonjonOpposedForm(Modal):
             title=clip(t(lang, "fichas.form.donjon.opposed"), TITLE_LIMIT), custom_id="ficha:donjon"
         )
         self.who = who
-        self.attribute = attribute_radio(lang, sheet, NONE)
-        self.add_item(labelled(t(lang, "fichas.form.donjon.attribute"), self.attribute))
-        self.skills = skill_options(lang, sheet)
-        self.skill = skill_select(lang, self.skills, NONE)
-        self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
+        self.ask_pool(lang, sheet, NONE, NONE)
         self.rival: discord.ui.UserSelect[DonjonOpposedForm] = discord.ui.UserSelect(
             custom_id="rival", required=True
         )
@@ -205,19 +214,13 @@ class DonjonOpposedForm(Modal):
             custom_id="rival_dados", max_length=3
         )
         self.add_item(labelled(self.rival_dice_name, self.rival_dice))
-        self.bank_name = t(lang, "fichas.form.donjon.bank")
-        self.bank: discord.ui.TextInput[DonjonOpposedForm] = discord.ui.TextInput(
-            custom_id="banco", required=False, max_length=2
-        )
-        self.add_item(labelled(self.bank_name, self.bank))
+        self.ask_bank(lang)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        attribute, skill = pool_answers(self.attribute, self.skill, self.skills)
+        attribute, skill = self.pool_answers()
         if len(self.rival.values) != 1:
             raise Refusal("fichas.form.bad_choice")
         dice = parse_int(self.rival_dice.value, self.rival_dice_name, 0, contest.MAX_POOL)
-        typed = self.bank.value.strip()
-        bank = parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
         await run_command(
             interaction,
             "Donjon",
@@ -226,7 +229,7 @@ class DonjonOpposedForm(Modal):
             habilidad=skill,
             rival=self.rival.values[0],
             rival_dados=dice,
-            banco=bank,
+            banco=self.banked(),
             como=self.who.como,
         )
 

@@ -25,7 +25,11 @@ from rules.donjon import contest
 from rules.donjon import sheet as donjon_sheet
 from rules.errors import check_range
 
-ATTRIBUTES = Names("fichas.donjon.attr", DonjonAttributes.model_fields, "fichas.donjon.unknown_attribute")
+ATTRIBUTES = Names(
+    lambda attribute: f"fichas.donjon.attr.{attribute}",
+    DonjonAttributes.model_fields,
+    "fichas.donjon.unknown_attribute",
+)
 # A part of a pool named by the player rather than the catalog: "nombre:Trepar Árboles".
 NAMED = "nombre:"
 # What an item's Peso takes off a roll ("peso:Armadura de placas"), and a weapon held in

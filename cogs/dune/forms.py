@@ -22,9 +22,11 @@ from bot.panel import (
     Game,
     Rollable,
     Roller,
+    Words,
     chosen,
     clip,
     labelled,
+    no_words,
     picked,
     radio,
     run_command,
@@ -125,6 +127,20 @@ def skill_question(
     return meanings, select, labelled(t(lang, question), select, help_text)
 
 
+def drive_question(
+    lang: Lang, sheet: DuneSheet | None
+) -> tuple[discord.ui.Select[Any], discord.ui.Label[Any]]:
+    """The roller's drive: the sheet's (:func:`drive_options`), or its score without one."""
+    drives = score_options() if sheet is None else drive_options(lang, sheet)
+    select: discord.ui.Select[Any] = discord.ui.Select(custom_id="motivacion", options=drives, required=True)
+    return select, labelled(t(lang, "fichas.form.dune.drive"), select)
+
+
+def drive_answer(select: discord.ui.Select[Any]) -> str:
+    """The drive as ``/dune tirada`` and ``enfrentada`` read it: one the question offered."""
+    return picked(select, {option.value for option in select.options})
+
+
 class DuneForm(Modal):
     """A skill test's five questions; a drive the sheet crossed out is refused by the roll,
     with its reason, as the typed command refuses it. Opened by no skill (``/dune tirada``
@@ -139,11 +155,8 @@ class DuneForm(Modal):
         self.skill: discord.ui.Select[DuneForm] | None = None
         if item is None:
             self.ask_skill(lang, sheet)
-        drives = score_options() if sheet is None else drive_options(lang, sheet)
-        self.drive: discord.ui.Select[DuneForm] = discord.ui.Select(
-            custom_id="motivacion", options=drives, required=True
-        )
-        self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
+        self.drive, question = drive_question(lang, sheet)
+        self.add_item(question)
         self.focuses = (
             [f.nombre for f in sheet.enfoques if f.habilidad == item.name][:FOCUS_OPTIONS]
             if item and sheet
@@ -189,7 +202,7 @@ class DuneForm(Modal):
         return allowed[chosen(self.focus.values[0], allowed)]
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        drive = picked(self.drive, {option.value for option in self.drive.options})
+        drive = drive_answer(self.drive)
         difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
         bought = chosen(self.bought.value, {option.value for option in self.bought.options})
         dice, _, payment = bought.partition(":")
@@ -224,11 +237,8 @@ class DuneOpposedForm(Modal):
         self.who = who
         self.skill_focus, self.skill, question = skill_question(lang, sheet)
         self.add_item(question)
-        drives = score_options() if sheet is None else drive_options(lang, sheet)
-        self.drive: discord.ui.Select[DuneOpposedForm] = discord.ui.Select(
-            custom_id="motivacion", options=drives, required=True
-        )
-        self.add_item(labelled(t(lang, "fichas.form.dune.drive"), self.drive))
+        self.drive, question = drive_question(lang, sheet)
+        self.add_item(question)
         self.rival_skill: discord.ui.Select[DuneOpposedForm] = discord.ui.Select(
             custom_id="rival_habilidad", options=score_options(), required=True
         )
@@ -245,7 +255,7 @@ class DuneOpposedForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         skill, focus = self.skill_focus[picked(self.skill, self.skill_focus)]
-        drive = picked(self.drive, {option.value for option in self.drive.options})
+        drive = drive_answer(self.drive)
         scores = book_scores()
         hindrances = chosen(self.hindrances.value, {option.value for option in self.hindrances.options})
         await run_command(
@@ -269,12 +279,17 @@ def form_title(lang: Lang, item: Rollable | None) -> str:
     return t(lang, "fichas.form.dune.title", skill=t(lang, f"fichas.dune.skill.{item.name}"))
 
 
-async def status(lang: Lang, store: Store, row: SheetRow) -> str:
+async def status(store: Store, row: SheetRow) -> Words:
     """A player's Determinación: a pool of the player's, not of the sheet (an NPC has none)."""
     if row.npc:
-        return ""
+        return no_words
     value = await store.pool(row.channel_id, DETERMINACION, row.owner_id)
-    return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=pools.DETERMINATION_CAP)
+
+    def words(lang: Lang) -> str:
+        cap = pools.DETERMINATION_CAP
+        return t(lang, "dune.pools.determinacion", user=row.owner_id, value=value, cap=cap)
+
+    return words
 
 
 GAME = Game(rollables, form_press(DuneForm, DuneSheet), status)

@@ -28,8 +28,8 @@ from cogs.dune.state import Scores, crossed_pool, typed_text
 from rules.dune import skill_test
 from rules.errors import check_range
 
-SKILLS = Names("fichas.dune.skill", DuneSkills.model_fields, "fichas.dune.unknown_skill")
-DRIVES = Names("fichas.dune.drive", DuneDrives.model_fields, "fichas.dune.unknown_drive")
+SKILLS = Names(lambda key: f"fichas.dune.skill.{key}", DuneSkills.model_fields, "fichas.dune.unknown_skill")
+DRIVES = Names(lambda key: f"fichas.dune.drive.{key}", DuneDrives.model_fields, "fichas.dune.unknown_drive")
 NUMBER = re.compile(r"\s*\d{1,3}\s*")
 FOCUS_LIMIT = NAME_LIMIT
 

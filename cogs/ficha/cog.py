@@ -36,7 +36,7 @@ class Sheets(commands.Cog):
         self.bot = bot
         self.menu = app_commands.ContextMenu(name=T("fichas.menu.ver"), callback=self.ver_menu)
         self.menu.guild_only = True
-        self.panels = OpenPanels(panel.panel_for)
+        self.panels = OpenPanels(panel.played, panel.drawn)
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(*panel.COMPONENTS)

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
-import asyncpg
 import discord
 
 from bot.checks import is_gm
-from bot.errors import DATABASE_GONE, Refusal
+from bot.errors import DATABASE_ERRORS, Refusal
 from bot.i18n import lang_for, t
 from bot.models import SheetRow, Table
 from bot.sheets import access
@@ -43,9 +41,11 @@ PER_TABLE = 25
 # How often every table's expired panels are let go (a quiet table's too).
 PRUNE_SECONDS = 60.0
 TASK_PREFIX = "tirada-panel"
-DATABASE_ERRORS = (sqlite3.Error, asyncpg.PostgresError, OSError, TimeoutError, *DATABASE_GONE)
 
-Draw = Callable[[discord.Interaction, Table, SheetRow, int], Awaitable[discord.ui.LayoutView]]
+# What a panel is drawn from, read once a redraw for every reader of the sheet.
+S = TypeVar("S")
+Read = Callable[[Store, SheetRow], Awaitable[S]]
+Draw = Callable[[discord.Interaction, Table, S, int], discord.ui.LayoutView]
 Components = list[dict[str, Any]]
 
 
@@ -61,12 +61,35 @@ class OpenPanel:
     shown: Components
 
 
-class OpenPanels:
-    """Every open panel of this process, by table and message. ``draw`` draws a panel for
-    an interaction's reader (``cogs.ficha.panel.panel_for``); ``clock`` is injectable so a
-    test lets fifteen minutes pass."""
+@dataclass
+class Reads(Generic[S]):
+    """One redraw's reads of the table's sheets: each read once, whichever of its readers
+    asks first, and shared with the others."""
 
-    def __init__(self, draw: Draw, clock: Callable[[], float] = time.monotonic) -> None:
+    store: Store
+    read: Read[S]
+    rows: dict[int, SheetRow | None] = field(default_factory=dict)
+    played: dict[int, S] = field(default_factory=dict)
+
+    async def row(self, channel_id: int, sheet_id: int) -> SheetRow | None:
+        if sheet_id not in self.rows:
+            self.rows[sheet_id] = await self.store.sheet(channel_id, sheet_id)
+        return self.rows[sheet_id]
+
+    async def content(self, row: SheetRow) -> S:
+        if row.id not in self.played:
+            self.played[row.id] = await self.read(self.store, row)
+        return self.played[row.id]
+
+
+class OpenPanels(Generic[S]):
+    """Every open panel of this process, by table and message. ``read`` reads what a
+    sheet's panel is drawn from (``cogs.ficha.panel.played``), ``draw`` draws it for an
+    interaction's reader (``cogs.ficha.panel.drawn``); ``clock`` is injectable so a test
+    lets fifteen minutes pass."""
+
+    def __init__(self, read: Read[S], draw: Draw[S], clock: Callable[[], float] = time.monotonic) -> None:
+        self.read = read
         self.draw = draw
         self.clock = clock
         self.store: Store | None = None
@@ -154,18 +177,19 @@ class OpenPanels:
         except DATABASE_ERRORS:
             log.warning("open panels not redrawn", extra={"channel": channel_id}, exc_info=True)
             return
+        reads = Reads(self.store, self.read)
         for message_id, panel in list(panels.items()):
-            kept = panel.expires > self.clock() and await self._redraw(table, message_id, panel)
+            kept = panel.expires > self.clock() and await self._redraw(table, message_id, panel, reads)
             if not kept and panels.get(message_id) is panel:
                 del panels[message_id]
         if not panels:
             self._open.pop(channel_id, None)
 
-    async def _redraw(self, table: Table, message_id: int, panel: OpenPanel) -> bool:
+    async def _redraw(self, table: Table, message_id: int, panel: OpenPanel, reads: Reads[S]) -> bool:
         """Draw ``panel`` again and edit it if it changed; False: let it go. A panel drawn
         anew meanwhile (a page turned while this one read the store) is left as it is."""
         try:
-            view, kept = await self._drawing(table, panel)
+            view, kept = await self._drawing(table, panel, reads)
         except DATABASE_ERRORS:
             log.warning("open panel not redrawn", extra={"sheet": panel.sheet_id}, exc_info=True)
             return True
@@ -182,18 +206,19 @@ class OpenPanels:
         self.edits += 1
         return kept
 
-    async def _drawing(self, table: Table, panel: OpenPanel) -> tuple[discord.ui.LayoutView, bool]:
+    async def _drawing(
+        self, table: Table, panel: OpenPanel, reads: Reads[S]
+    ) -> tuple[discord.ui.LayoutView, bool]:
         """The panel as its reader may see it now, and whether it stays open. A sheet
         deleted, or one its reader may no longer read, leaves a line saying so instead."""
-        assert self.store is not None
         interaction = panel.interaction
-        row = await self.store.sheet(table.channel_id, panel.sheet_id)
+        row = await reads.row(table.channel_id, panel.sheet_id)
         if row is None:
             return notice(interaction, "fichas.panel.gone"), False
         if not access.readable(table, is_gm(table, interaction), interaction.user.id, row):
             return notice(interaction, "fichas.panel.unreadable"), False
         try:
-            return await self.draw(interaction, table, row, panel.page), True
+            return self.draw(interaction, table, await reads.content(row), panel.page), True
         except Refusal as refusal:
             return notice(interaction, refusal.key, **refusal.params), False
 

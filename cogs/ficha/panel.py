@@ -15,6 +15,7 @@ redraw (``cogs/ficha/opened.py``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -26,10 +27,11 @@ from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, lang_for, t
 from bot.models import SheetRow, Table
-from bot.panel import TITLE_LIMIT, Game, Roller, clip, labelled, run_command
+from bot.panel import TITLE_LIMIT, Game, Roller, Words, clip, labelled, run_command
 from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
+from bot.store import Store
 from bot.systems import Live
 from bot.ui import Guarded, Modal, selected
 from cogs.ficha.opened import OpenPanels
@@ -133,19 +135,39 @@ def panel_view(
     return view
 
 
+@dataclass(frozen=True)
+class Played:
+    """A sheet as play has left it and its status line: read once, however many readers
+    have its panel open, then drawn for each (``drawn``)."""
+
+    row: SheetRow
+    sheet: SheetBase
+    status: Words
+
+
+async def played(store: Store, row: SheetRow) -> Played:
+    return Played(row, await access.content(store, row), await game(row.system).status(store, row))
+
+
+def drawn(
+    interaction: discord.Interaction, table: Table, played: Played, page: int = 0
+) -> discord.ui.LayoutView:
+    """The panel of ``played`` for whoever asked: what they may do with it, in their language."""
+    row = played.row
+    edits = access.writable(is_gm(table, interaction), interaction.user.id, row)
+    lang = lang_for(interaction.locale)
+    rolls = may_roll(table, interaction, row)
+    return panel_view(lang, row, played.sheet, page, rolls, edits, played.status(lang))
+
+
 async def panel_for(
     interaction: discord.Interaction, table: Table, row: SheetRow, page: int = 0
 ) -> discord.ui.LayoutView:
     """The panel of ``row`` for whoever asked, from the sheet as play has left it."""
-    store = interaction.client.store  # type: ignore[attr-defined]
-    sheet = await access.content(store, row)
-    edits = access.writable(is_gm(table, interaction), interaction.user.id, row)
-    lang = lang_for(interaction.locale)
-    status = await game(row.system).status(lang, store, row)
-    return panel_view(lang, row, sheet, page, may_roll(table, interaction, row), edits, status)
+    return drawn(interaction, table, await played(interaction.client.store, row), page)  # type: ignore[attr-defined]
 
 
-def open_panels(interaction: discord.Interaction) -> OpenPanels:
+def open_panels(interaction: discord.Interaction) -> OpenPanels[Played]:
     """The open panels the ``/ficha`` cog keeps, to redraw (found by name, since the cog's
     module imports this one)."""
     found = getattr(interaction.client.get_cog("Sheets"), "panels", None)  # type: ignore[attr-defined]

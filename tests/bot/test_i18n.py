@@ -157,3 +157,21 @@ def test_options_are_read_from_the_signature_once() -> None:
         "como": "fichas.opt.como",
     }
     assert descriptions["privada"].extras["key"] == "tirar.opt.privada.desc"
+
+
+# A sentence asked for with a key built from data whose family is not written out there
+# (``t(lang, f"{prefix}.{key}")``): a reader holding the key finds no line that names it.
+UNFINDABLE_KEY = re.compile(r"""(?:\bt\(\s*\w+,\s*|Refusal\()f["']\{""")
+
+
+def test_every_key_built_from_data_keeps_its_literal_family_prefix() -> None:
+    """Issue 30: ``f"dnd.skill.{s}"`` is found by its prefix, ``f"{self.prefix}.{key}"`` is
+    not. (``@options("dune.opt")`` names a command's options from its signature, the family
+    written at each decorator, as the issue asks of options declared once.)"""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in source_files()
+        for line in path.read_text().splitlines()
+        if UNFINDABLE_KEY.search(line)
+    ]
+    assert found == []

@@ -100,3 +100,44 @@ def test_a_mediana_contest_is_read_once_rolled_with_every_sides_dice() -> None:
 def test_a_shape_the_reader_does_not_know_is_told_by_name_only() -> None:
     assert read("es", "dune", {"target": 1}) is None
     assert read("es", "sistema_nuevo", {}) is None
+
+
+@pytest.mark.parametrize(
+    ("system", "command", "options", "kind"),
+    [
+        (None, "tirar", {"expresion": "2d6+1"}, "tirar"),
+        ("dnd5e", "dnd tirar", {"expresion": "2d6+1", "tipo": "fuego"}, "dnd_tirar"),
+    ],
+)
+async def test_an_expression_roll_keeps_what_it_was_asked_once_under_its_options(
+    harness: Harness, system: str | None, command: str, options: dict, kind: str
+) -> None:
+    """The expression (and D&D's damage type) is an option of the command: kept under
+    ``options`` only, where *Repetir* reads it, and read from there by the chronicle, the
+    statistics and the damage button."""
+    if system is not None:
+        await harness.table_for(system)
+    harness.script(3, 4)
+    await harness.slash(command, **options)
+    assert harness.bot is not None
+    [record] = await harness.bot.store.records(CHANNEL_ID, kind)
+    asked = record.data["options"]
+    assert {k: asked[k] for k in options} == options
+    assert not set(options) & set(record.data)
+    reading = read("es", kind, record.data)
+    assert reading is not None and reading.result == "2d6+1 = 8"
+
+
+# /tirar's roll in each shape it was ever stored: before every roll kept its options (at
+# the top), then with its options and the expression at the top again, and today's.
+TIRAR_SHAPES = [
+    {"expresion": "2d6+1", "privada": False, "secreta": False, "motivo": None, "total": 8},
+    {"options": {"expresion": "2d6+1"}, "privada": False, "secreta": False, "expresion": "2d6+1", "total": 8},
+    {"options": {"expresion": "2d6+1"}, "privada": False, "secreta": False, "total": 8},
+]
+
+
+@pytest.mark.parametrize("data", TIRAR_SHAPES)
+def test_an_expression_roll_reads_the_same_in_every_shape_it_was_stored(data: dict) -> None:
+    reading = read("es", "tirar", {**data, "dados": [[6, 3], [6, 4]]})
+    assert reading is not None and (reading.result, reading.dice) == ("2d6+1 = 8", ((6, 3), (6, 4)))

@@ -238,3 +238,19 @@ async def test_every_family_the_issue_names_is_scraped_failures_and_gateway_late
         assert re.search(rf"^# TYPE {name}(_total)? {kind}$", text, re.MULTILINE), name
     assert sample(text, "tirada_interactions_total", command="mesa estado", outcome="failed") == 1
     assert sample(text, "tirada_gateway_latency_seconds", shard="0") == 0.042
+
+
+async def test_health_is_503_when_the_database_connection_is_cut_under_its_read(
+    served: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """asyncpg reports a connection cut mid-query as an InternalClientError: the database
+    failed (``bot.errors.DATABASE_ERRORS``), so health says so instead of failing itself."""
+    monkeypatch.setattr(health, "gateway_problem", lambda bot: None)
+    assert served.bot is not None
+
+    async def cut() -> int:
+        raise asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress")
+
+    monkeypatch.setattr(served.bot.store, "schema_version", cut)
+    status, body, _ = await get(base(served) + "/healthz")
+    assert status == 503 and "database: InternalClientError" in body

@@ -776,3 +776,23 @@ async def test_a_burst_of_changes_is_drawn_once_when_the_table_has_been_quiet(du
         _, snapshot = await events.next()
         assert "Impulso\n4/6" in shown(snapshot)
         assert dune.bot.boards.drawings.made == drawn + 1
+
+
+async def test_a_heartbeat_whose_link_check_fails_keeps_the_pages_until_the_next(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A connection cut under the link check (asyncpg's InternalClientError) is a database
+    failure (``bot.errors.DATABASE_ERRORS``): the heartbeat logs it and carries on."""
+    url = await overlay(dune)
+    web = web_of(dune)
+
+    async def cut(store: Store, channel_id: int) -> str | None:
+        raise asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress")
+
+    async with stream(url) as events:
+        await events.next()
+        monkeypatch.setattr(overlay_module.tokens, "current", cut)
+        await web.overlays.beat()
+        [hub] = web.overlays.hubs.values()
+        assert not any(s.revoked for s in hub.streams)
+    assert "overlay link check failed" in caplog.text

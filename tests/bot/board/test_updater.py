@@ -198,8 +198,17 @@ async def test_a_429_delays_the_edit_but_the_final_state_arrives(dune: Harness) 
     assert waits == [dune.bot.boards.delay, BACKOFF[0], BACKOFF[1]]
 
 
+@pytest.mark.parametrize(
+    "failure",
+    [
+        asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation"),
+        # A connection cut under the read leaves asyncpg mid-operation: neither a
+        # PostgresError nor an InterfaceError, a database failure all the same.
+        asyncpg.InternalClientError("cannot switch to state 15; another operation is in progress"),
+    ],
+)
 async def test_a_database_out_of_reach_while_drawing_is_tried_again(
-    dune: Harness, monkeypatch: pytest.MonkeyPatch
+    dune: Harness, monkeypatch: pytest.MonkeyPatch, failure: Exception
 ) -> None:
     """PostgreSQL gone for a moment while the board's task reads the table: the task
     survives, waits and draws the final state (as after a failed edit)."""
@@ -207,7 +216,7 @@ async def test_a_database_out_of_reach_while_drawing_is_tried_again(
     await dune.slash("mesa tablero", user=GM)
     store = dune.bot.store
     read = store.table_or_default
-    failures = [asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")]
+    failures = [failure]
 
     async def flaky(channel_id: int, guild_id: int | None) -> Table:
         task = asyncio.current_task()

@@ -215,3 +215,35 @@ async def test_the_rivals_dice_out_of_bounds_roll_nothing(harness: Harness, dice
     refused = await harness.submit(opened.modal_id, fields)
     assert refused.ephemeral and refused.text.startswith(sentence), refused.text
     assert len(refused.calls) == 1 and await ledger(harness) == before
+
+
+# Each bare command's answers but the bank's, which roll once it is right.
+POOL_FORMS = {
+    "donjon prueba": {"atributo": "celeridad", "habilidad": ["-"], "dificultad": "media", "contra": ""},
+    "donjon enfrentada": {"atributo": "celeridad", "habilidad": ["-"], "rival": [OTHER], "rival_dados": "3"},
+}
+
+
+@pytest.mark.parametrize("command", POOL_FORMS)
+@pytest.mark.parametrize(
+    ("bank", "sentence"),
+    [
+        ("101", "Dados guardados que añades (vacío: 0) debe estar entre 0 y 100"),
+        ("dos", "Dados guardados que añades (vacío: 0) tiene que ser un número entero"),
+    ],
+)
+async def test_both_forms_ask_the_banked_dice_alike_and_refuse_a_bad_one_alike(
+    harness: Harness, command: str, bank: str, sentence: str
+) -> None:
+    """The Prueba's form and the opposed test's ask the banked dice with one question:
+    optional, two digits, the same words, the same refusal past a pool's bounds."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    before = await ledger(harness)
+    opened = await harness.slash(command)
+    [question] = [c for c in form(opened)["components"] if c["component"]["custom_id"] == "banco"]
+    assert question["label"] == "Dados guardados que añades (vacío: 0)"
+    assert not question["component"]["required"] and question["component"]["max_length"] == 2
+    refused = await harness.submit(opened.modal_id, {**POOL_FORMS[command], "banco": bank})
+    assert refused.ephemeral and refused.text.startswith(sentence), refused.text
+    assert len(refused.calls) == 1 and await ledger(harness) == before

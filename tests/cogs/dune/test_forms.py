@@ -230,3 +230,33 @@ async def test_an_opposed_answer_the_form_did_not_offer_rolls_nothing(
     assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
     assert len(refused.calls) == 1 and await ledger(harness) == []
     assert harness.bot is not None and await harness.bot.store.records(CHANNEL_ID, OPPOSED_KIND) == []
+
+
+# Each bare command's answers but the drive's, which roll once it is one the form offered.
+DRIVE_FORMS: dict[str, dict[str, object]] = {
+    "dune tirada": {"habilidad": ["6"], "radio_dificultad": "1", "radio_dados": "0", "determinacion": False},
+    "dune enfrentada": {k: v for k, v in FORM_ANSWERS.items() if k != "motivacion"},
+}
+
+
+@pytest.mark.parametrize("command", DRIVE_FORMS)
+@pytest.mark.parametrize("sheet", [False, True])
+async def test_both_forms_ask_the_drive_alike_and_refuse_one_not_offered_alike(
+    harness: Harness, command: str, sheet: bool
+) -> None:
+    """The test's form and the opposed test's ask the roller's drive with one question: the
+    sheet's drives (their scores and statements), or the book's scores without a sheet; a
+    drive neither offered rolls nothing."""
+    await harness.table_for("dune")
+    if sheet:
+        await imported(harness, "dune")
+    before = await ledger(harness)
+    opened = await harness.slash(command)
+    [question] = [c for c in form(opened)["components"] if c["component"]["custom_id"] == "motivacion"]
+    assert question["label"] == "Motivación" and question["component"]["required"]
+    offered = [o["value"] for o in question["component"]["options"]]
+    assert offered == (["deber", "fe", "justicia", "poder", "verdad"] if sheet else SCORES)
+    answers = {**DRIVE_FORMS[command], "habilidad": ["comprension"] if sheet else ["6"]}
+    refused = await submit(harness, opened, None, **answers, motivacion=["3"])
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
+    assert len(refused.calls) == 1 and await ledger(harness) == before

@@ -17,14 +17,14 @@ from tests.support.harness import Harness, Message
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
 
 
-def opened(h: Harness) -> OpenPanels:
+def opened(h: Harness) -> OpenPanels[Any]:
     """The cog's open panels. By the class's name: a worker that ran a test closing its own
     bot has imported ``cogs.ficha.opened`` again, so the class the cog holds may not be the
     one this module imported."""
     assert h.bot is not None
     found = getattr(h.bot.get_cog("Sheets"), "panels", None)
     assert type(found).__name__ == OpenPanels.__name__
-    return cast(OpenPanels, found)
+    return cast(OpenPanels[Any], found)
 
 
 def lines(h: Harness, message: Message) -> list[str]:
@@ -215,14 +215,18 @@ async def test_a_page_turned_while_a_redraw_reads_is_not_drawn_over() -> None:
     row = SheetRow(7, CHANNEL_ID, PLAYER.id, False, "Roland", "roland", "donjon", {}, True)
     books = Books(row)
     first, turned = Reader(books), Reader(books)
-    panels: OpenPanels
+    turns = [turned]
+    panels: OpenPanels[SheetRow]
 
-    async def draw(interaction: Any, table: Table, sheet: SheetRow, page: int) -> discord.ui.LayoutView:
-        if interaction is first:  # the reader turns the page while this redraw reads
-            panels.keep(cast(Any, turned), row, 99, 1, layout("page 2"))
+    async def read(store: Any, sheet: SheetRow) -> SheetRow:
+        if turns:  # the reader turns the page while the first redraw reads
+            panels.keep(cast(Any, turns.pop()), row, 99, 1, layout("page 2"))
+        return sheet
+
+    def draw(interaction: Any, table: Table, sheet: SheetRow, page: int) -> discord.ui.LayoutView:
         return layout(f"page {page + 1}, new numbers")
 
-    panels = OpenPanels(draw)
+    panels = OpenPanels(read, draw)
     panels.keep(cast(Any, first), row, 99, 0, layout("page 1"))
     panels.touch(CHANNEL_ID)
     await panels.settled()
@@ -230,3 +234,28 @@ async def test_a_page_turned_while_a_redraw_reads_is_not_drawn_over() -> None:
     panels.touch(CHANNEL_ID)
     await panels.settled()
     assert [v.to_components()[0]["content"] for v in turned.edited] == ["page 2, new numbers"]
+
+
+async def redraw_reads(h: Harness) -> int:
+    """The store's reads of one redraw of the table's open panels."""
+    assert h.bot is not None
+    reads: list[float] = []
+    h.bot.store.timers.append(reads.append)
+    opened(h).touch(CHANNEL_ID)
+    await opened(h).settled()
+    h.bot.store.timers.remove(reads.append)
+    return len(reads)
+
+
+async def test_a_redraw_reads_a_sheet_once_however_many_readers_have_it_open(harness: Harness) -> None:
+    """The player's panel twice and the GM's in English: the sheet, its live pools and its
+    status line (Dune's Determinación) are read once for all three, as for one panel alone."""
+    await harness.table_for("dune")
+    await imported(harness, "dune")
+    mine = await panel(harness)
+    alone = await redraw_reads(harness)
+    number = int(roll_ids(mine.data)[0].split(":")[2])
+    await panel(harness, user=GM, locale="en-US", ficha=str(number))
+    await panel(harness)
+    assert opened(harness).open_at(CHANNEL_ID) == 3
+    assert await redraw_reads(harness) == alone
