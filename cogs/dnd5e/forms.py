@@ -29,6 +29,7 @@ from bot.panel import (
 from bot.sheets import access
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
+from bot.store import Store
 from bot.ui import Modal
 from cogs.dnd5e import sheet as dnd_sheet
 from cogs.dnd5e.sheet_model import DndSheet
@@ -110,8 +111,9 @@ def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
 
 
 class DndForm(Modal):
-    """Advantage or disadvantage, and the number the roll is against (optional for a check
-    or a save, as the typed command's ``cd``; required for an attack, its ``ca``)."""
+    """Advantage or disadvantage, and what the roll is against, picked: a check's or a
+    save's DC, or none (the typed command's ``cd``, optional); an attack's target, a
+    creature of the tracker (``objetivo``) or an AC (``ca``), required as in the command."""
 
     def __init__(
         self,
@@ -208,12 +210,12 @@ def target_options(lang: Lang, creatures: list[discord.SelectOption]) -> list[di
     return creatures + acs
 
 
-async def creature_options(interaction: discord.Interaction[Tirada]) -> list[discord.SelectOption]:
+async def creature_options(interaction: discord.Interaction) -> list[discord.SelectOption]:
     """The open tracker's creatures an attack may aim at (standing, with an AC), by name,
     with the AC only for whoever may see the creature's numbers (``Target.visible_to``):
     a monster's stays the GM's, as on the card."""
     table = await current_table(interaction)
-    store = interaction.client.store
+    store: Store = interaction.client.store  # type: ignore[attr-defined]
     record = await open_tracker(store, table.channel_id)
     if record is None:
         return []
@@ -255,9 +257,7 @@ async def open_check(bot: Tirada, interaction: discord.Interaction) -> None:
     await interaction.response.send_modal(form)
 
 
-async def press(
-    interaction: discord.Interaction[Tirada], item: Rollable, sheet: SheetBase, who: Roller
-) -> None:
+async def press(interaction: discord.Interaction, item: Rollable, sheet: SheetBase, who: Roller) -> None:
     """The roll's form; an attack's lists the open tracker's creatures, read at the press."""
     creatures = await creature_options(interaction) if item.key.startswith(f"{ATTACK}:") else None
     await interaction.response.send_modal(DndForm(lang_for(interaction.locale), item, who, None, creatures))

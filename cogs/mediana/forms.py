@@ -42,12 +42,12 @@ DEFAULT_RANK = "medio"
 ROLL_OPTIONS = 25
 # "una dificultad impuesta por el Director de Juego": the command's 0 to 100 in steps of 5
 # (21 options); any other value is typed as ``dificultad:``.
-DIFFICULTY_STEP = 5
+DIFFICULTIES = range(0, checks.MAX_DIFFICULTY + 1, 5)
 # The GM's rival in the opposed form: an attribute from -4 to 20 (25 options) and a skill
 # from 0 to 20, or none; past them, typed (``rival_atributo:``, ``rival_habilidad:``).
 RIVAL_ATTRIBUTES = range(-4, 21)
 RIVAL_SKILLS = range(0, 21)
-DIFFICULTIES = range(0, checks.MAX_DIFFICULTY + 1, DIFFICULTY_STEP)
+# The rival's skill answered "none": attribute against attribute, as without rival_habilidad.
 NO_SKILL = "-"
 
 
