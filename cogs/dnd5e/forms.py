@@ -32,14 +32,13 @@ from bot.sheets.models import SheetBase
 from bot.store import Store
 from bot.ui import Modal
 from cogs.dnd5e import sheet as dnd_sheet
+from cogs.dnd5e.damage import MAX_OPTIONS, OPTION_LIMIT
 from cogs.dnd5e.sheet_model import DndSheet
 from cogs.dnd5e.vitals import Target, open_tracker, targets, tracker_of
 from rules.dnd5e import checks
 
 MODES = ("normal", "ventaja", "desventaja")
 CHECK, SAVE, ATTACK = "h", "s", "a"
-# A select's options, and its labels' length.
-MAX_OPTIONS, OPTION_LIMIT = 25, 100
 # The DC question's answer when the GM keeps the DC (the typed command without ``cd``).
 NO_DC = "-"
 # A save's DC is the effect's ("determinada por el efecto que la causa"): 8 to 30.
