@@ -63,7 +63,9 @@ _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
 # A panel only a small roll walks to its end, swept first with its dice scripted (after the
 # commands that set it up), so what it reaches never depends on the seeded dice: Donjon's Ley
 # de los Éxitos with 4 successes to spend (a fact form, a banked die, a friend's die) then the
-# narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu);
+# narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu),
+# with an ogre on the tracker that the hit leaves standing (the sheet panel's attack form
+# then offers a creature first);
 # Dune's test by a holder of Determinación (the menu of the dice it may reroll).
 SMALL_PANELS = {
     "dune": (
@@ -74,7 +76,11 @@ SMALL_PANELS = {
     ),
     "donjon": ([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4)),
     "dnd5e": (
-        [(["dnd", "inspiracion", "dar"], {"jugador": BOSS})],
+        [
+            (["dnd", "inspiracion", "dar"], {"jugador": BOSS}),
+            (["dnd", "iniciativa", "panel"], {}),
+            (["dnd", "iniciativa", "monstruos"], {"nombre": "Ogro", "modificador": -1, "pg": 59, "ca": 11}),
+        ],
         ["dnd", "ataque"],
         {"ca": 10, "bonificador": 5, "dano": "2d6"},
         (15, 3, 4),

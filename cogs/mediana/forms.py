@@ -1,10 +1,13 @@
 """Mediana on the character panel: each attribute and skill of the sheet opens a form
-(the difficulty and the rank) and rolls through ``/mediana atributo`` or ``tirada`` as if
-typed. ``/mediana tirada`` typed with no options opens the same form, asking first which
-attribute or skill of the sheet rolls; ``/mediana enfrentada`` typed with none opens the
-opposed test's form (a skill of the sheet against the GM's numbers, each side's rank)."""
+(the difficulty and the rank, picked: no number is typed) and rolls through ``/mediana
+atributo`` or ``tirada`` as if typed. ``/mediana tirada`` typed with no options opens the
+same form, asking first which attribute or skill of the sheet rolls; ``/mediana
+enfrentada`` typed with none opens the opposed test's form (a skill of the sheet against
+the GM's numbers, each side's rank)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import discord
 from discord.app_commands import Choice
@@ -28,7 +31,7 @@ from bot.panel import (
 )
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
-from bot.ui import Modal, parse_int
+from bot.ui import Modal
 from cogs.mediana.sheet_model import MedianaSheet
 from rules.mediana import checks
 from rules.mediana import ranks as mediana_ranks
@@ -37,6 +40,29 @@ ATTRIBUTE, SKILL = "t", "h"
 DEFAULT_RANK = "medio"
 # A select offers 25 options: the sheet's first 25 attributes and skills.
 ROLL_OPTIONS = 25
+# "una dificultad impuesta por el Director de Juego": the command's 0 to 100 in steps of 5
+# (21 options); any other value is typed as ``dificultad:``.
+DIFFICULTIES = range(0, checks.MAX_DIFFICULTY + 1, 5)
+# The GM's rival in the opposed form: an attribute from -4 to 20 (25 options) and a skill
+# from 0 to 20, or none; past them, typed (``rival_atributo:``, ``rival_habilidad:``).
+RIVAL_ATTRIBUTES = range(-4, 21)
+RIVAL_SKILLS = range(0, 21)
+# The rival's skill answered "none": attribute against attribute, as without rival_habilidad.
+NO_SKILL = "-"
+
+
+def number_select(
+    custom_id: str, numbers: range, first: discord.SelectOption | None = None
+) -> discord.ui.Select[Any]:
+    """A question answered by picking one of ``numbers`` (after ``first``, when given)."""
+    options = [first] if first is not None else []
+    options += [discord.SelectOption(label=str(n), value=str(n)) for n in numbers]
+    return discord.ui.Select(custom_id=custom_id, options=options, required=first is None)
+
+
+def number_picked(select: discord.ui.Select[Any], numbers: range) -> int:
+    """The number a select sent, which must be one it offered."""
+    return int(picked(select, {str(n) for n in numbers}))
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
@@ -63,8 +89,8 @@ def roll_options(lang: Lang, sheet: MedianaSheet) -> dict[str, tuple[Rollable, s
 
 
 class MedianaForm(Modal):
-    """The difficulty (typed: 0 to 100 is no list) and the rank of an attribute or skill
-    roll; opened by no press (``/mediana tirada`` typed bare), it asks the roll first."""
+    """The difficulty (a select of 0 to 100 in steps of 5) and the rank of an attribute or
+    skill roll; opened by no press (``/mediana tirada`` typed bare), it asks the roll first."""
 
     def __init__(self, lang: Lang, item: Rollable | None, sheet: MedianaSheet, who: Roller) -> None:
         title = (
@@ -85,11 +111,10 @@ class MedianaForm(Modal):
             ]
             self.roll = discord.ui.Select(custom_id="tirada", options=options, required=True)
             self.add_item(labelled(t(lang, "fichas.form.mediana.roll"), self.roll))
-        self.difficulty_name = t(lang, "fichas.form.mediana.difficulty", max=checks.MAX_DIFFICULTY)
-        self.difficulty: discord.ui.TextInput[MedianaForm] = discord.ui.TextInput(
-            custom_id="dificultad", max_length=3
+        self.difficulty = number_select("dificultad", DIFFICULTIES)
+        self.add_item(
+            labelled(t(lang, "fichas.form.mediana.difficulty", max=checks.MAX_DIFFICULTY), self.difficulty)
         )
-        self.add_item(labelled(self.difficulty_name, self.difficulty))
         ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
         self.rank = radio(ranks, DEFAULT_RANK, "rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.rank"), self.rank))
@@ -103,7 +128,7 @@ class MedianaForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         item = self.rolled()
-        difficulty = parse_int(self.difficulty.value, self.difficulty_name, 0, checks.MAX_DIFFICULTY)
+        difficulty = number_picked(self.difficulty, DIFFICULTIES)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rango = Choice(name=rank, value=rank)
         if item.key.startswith(ATTRIBUTE):
@@ -131,7 +156,7 @@ class MedianaForm(Modal):
 class MedianaOpposedForm(Modal):
     """An opposed test's essential questions: the roller's skill from the sheet (its
     attribute and estorbo come with it, as ``habilidad:`` typed by name), the rival's
-    attribute and skill as numbers (the GM's side, as typed without ``rival:`` or
+    attribute and skill picked as numbers (the GM's side, as typed without ``rival:`` or
     ``rival_pnj:``), and each side's rank; the rest stays with the typed command."""
 
     def __init__(self, lang: Lang, item: Rollable | None, sheet: MedianaSheet, who: Roller) -> None:
@@ -154,18 +179,15 @@ class MedianaOpposedForm(Modal):
             custom_id="habilidad", options=options, required=True
         )
         self.add_item(labelled(t(lang, "fichas.form.mediana.my_skill"), self.skill))
-        self.rival_attribute_name = t(
-            lang, "fichas.form.mediana.rival_attribute", min=-checks.MAX_SCORE, max=checks.MAX_SCORE
+        self.rival_attribute = number_select("rival_atributo", RIVAL_ATTRIBUTES)
+        lowest, highest = RIVAL_ATTRIBUTES[0], RIVAL_ATTRIBUTES[-1]
+        question = t(lang, "fichas.form.mediana.rival_attribute", min=lowest, max=highest)
+        self.add_item(labelled(question, self.rival_attribute))
+        none = discord.SelectOption(
+            label=t(lang, "fichas.form.mediana.no_skill"), value=NO_SKILL, default=True
         )
-        self.rival_attribute: discord.ui.TextInput[MedianaOpposedForm] = discord.ui.TextInput(
-            custom_id="rival_atributo", max_length=3
-        )
-        self.add_item(labelled(self.rival_attribute_name, self.rival_attribute))
-        self.rival_skill_name = t(lang, "fichas.form.mediana.rival_skill")
-        self.rival_skill: discord.ui.TextInput[MedianaOpposedForm] = discord.ui.TextInput(
-            custom_id="rival_habilidad", required=False, max_length=2
-        )
-        self.add_item(labelled(self.rival_skill_name, self.rival_skill))
+        self.rival_skill = number_select("rival_habilidad", RIVAL_SKILLS, none)
+        self.add_item(labelled(t(lang, "fichas.form.mediana.rival_skill"), self.rival_skill))
         ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
         self.rank = radio(ranks, DEFAULT_RANK, "rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.my_rank"), self.rank))
@@ -174,11 +196,8 @@ class MedianaOpposedForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         skill = self.skills[picked(self.skill, self.skills)]
-        attribute = parse_int(
-            self.rival_attribute.value, self.rival_attribute_name, -checks.MAX_SCORE, checks.MAX_SCORE
-        )
-        typed = self.rival_skill.value.strip()
-        rival_skill = parse_int(typed, self.rival_skill_name, 0, checks.MAX_SCORE) if typed else None
+        attribute = number_picked(self.rival_attribute, RIVAL_ATTRIBUTES)
+        rival_skill = picked(self.rival_skill, {NO_SKILL, *(str(n) for n in RIVAL_SKILLS)}, NO_SKILL)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rival_rank = chosen(self.rival_rank.value, set(mediana_ranks.RANKS))
         await run_command(
@@ -187,7 +206,7 @@ class MedianaOpposedForm(Modal):
             "enfrentada",
             habilidad=skill,
             rival_atributo=attribute,
-            rival_habilidad=None if rival_skill is None else str(rival_skill),
+            rival_habilidad=None if rival_skill == NO_SKILL else rival_skill,
             rango=Choice(name=rank, value=rank),
             rival_rango=Choice(name=rival_rank, value=rival_rank),
             como=self.who.como,

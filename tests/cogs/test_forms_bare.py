@@ -135,11 +135,11 @@ async def test_mediana_tirada_with_no_options_asks_the_roll_from_the_sheet(
     assert roll["options"][4]["label"] == "Espadas (Destreza) 3"
     harness.script(4, 7, 9)
     skill = await submit(
-        harness, opened, None, locale=locale, tirada=["h:0"], dificultad="12", radio_rango="alto"
+        harness, opened, None, locale=locale, tirada=["h:0"], dificultad=["10"], radio_rango="alto"
     )
     harness.script(4, 7, 9)
     typed = await harness.slash(
-        "mediana tirada", locale=locale, dificultad=12, habilidad="Espadas", rango="alto"
+        "mediana tirada", locale=locale, dificultad=10, habilidad="Espadas", rango="alto"
     )
     same_card(skill, typed)
     harness.script(4, 7, 9)
@@ -149,7 +149,7 @@ async def test_mediana_tirada_with_no_options_asks_the_roll_from_the_sheet(
         None,
         locale=locale,
         tirada=["t:1"],
-        dificultad="10",
+        dificultad=["10"],
         radio_rango="medio",
     )
     harness.script(4, 7, 9)

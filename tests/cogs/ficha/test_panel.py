@@ -220,7 +220,9 @@ async def test_a_dnd_check_from_the_panel_is_the_typed_command(harness: Harness,
         "desventaja",
     ]
     harness.script(4, 17)
-    pressed = await submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15")
+    pressed = await submit(
+        harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo=["15"]
+    )
     harness.script(4, 17)
     typed = await harness.slash("dnd prueba", locale=locale, habilidad="acrobacias", ventaja=True, cd=15)
     same_card(pressed, typed)
@@ -235,7 +237,7 @@ async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(ha
     message, third = await page_with(harness, shown, "**Salvación de Sabiduría")
     opened = await harness.click(message, roll_button(third, "**Salvación de Sabiduría"))
     harness.script(12, 5)
-    pressed = await submit(harness, opened, message, radio_modo="desventaja", objetivo="")
+    pressed = await submit(harness, opened, message, radio_modo="desventaja", objetivo=["-"])
     harness.script(12, 5)
     typed = await harness.slash("dnd salvacion", caracteristica="sabiduria", desventaja=True)
     same_card(pressed, typed)
@@ -243,25 +245,23 @@ async def test_a_dnd_save_and_an_attack_from_the_panel_are_the_typed_commands(ha
     opened = await harness.click(message, roll_button(fourth, "**Espada larga"))
     assert form(opened)["components"][1]["component"]["required"] is True
     harness.script(14, 6)
-    pressed = await submit(harness, opened, message, radio_modo="normal", objetivo="13")
+    pressed = await submit(harness, opened, message, radio_modo="normal", objetivo=["ca:13"])
     harness.script(14, 6)
     typed = await harness.slash("dnd ataque", arma="Espada larga", ca=13)
     same_card(pressed, typed)
     await harness.assert_ledger_matches()
 
 
-@pytest.mark.parametrize(
-    ("typed", "refusal"), [("0", "entre 1 y 50"), ("51", "entre 1 y 50"), ("x", "número")]
-)
+@pytest.mark.parametrize("typed", ["0", "51", "x", "12"])
 async def test_a_dnd_form_refuses_a_target_out_of_bounds_and_rolls_nothing(
-    harness: Harness, typed: str, refusal: str
+    harness: Harness, typed: str
 ) -> None:
     await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
-    refused = await submit(harness, opened, shown.message, radio_modo="normal", objetivo=typed)
-    assert refused.ephemeral and refusal in refused.text, refused.text
+    refused = await submit(harness, opened, shown.message, radio_modo="normal", objetivo=[typed])
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
     assert harness.bot is not None and await harness.bot.store.records(CHANNEL_ID, DND_KIND) == []
 
 
@@ -270,7 +270,7 @@ async def test_a_form_value_it_did_not_offer_is_refused(harness: Harness) -> Non
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Atletismo"))
-    refused = await submit(harness, opened, shown.message, radio_modo="ventaja_doble", objetivo="10")
+    refused = await submit(harness, opened, shown.message, radio_modo="ventaja_doble", objetivo=["10"])
     assert "no estaba en el formulario" in refused.text
 
 
@@ -433,15 +433,20 @@ async def test_a_mediana_skill_from_its_form_is_the_typed_command(harness: Harne
     shown = await panel(harness, locale=locale)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"), locale=locale)
     harness.script(4, 7, 9)
-    pressed = await submit(harness, opened, shown.message, locale=locale, dificultad="12", radio_rango="alto")
+    difficulty = form(opened)["components"][0]["component"]
+    assert [o["value"] for o in difficulty["options"]] == [str(n) for n in range(0, 101, 5)]
+    pressed = await submit(
+        harness, opened, shown.message, locale=locale, dificultad=["15"], radio_rango="alto"
+    )
     harness.script(4, 7, 9)
     typed = await harness.slash(
-        "mediana tirada", locale=locale, dificultad=12, habilidad="Espadas", rango="alto"
+        "mediana tirada", locale=locale, dificultad=15, habilidad="Espadas", rango="alto"
     )
     same_card(pressed, typed)
-    opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
-    refused = await submit(harness, opened, shown.message, dificultad="101", radio_rango="alto")
-    assert "101" in refused.text and refused.ephemeral
+    for unoffered in ("12", "101"):
+        opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
+        refused = await submit(harness, opened, shown.message, dificultad=[unoffered], radio_rango="alto")
+        assert "no estaba en el formulario" in refused.text and refused.ephemeral
 
 
 # -- who may press, restarts, stale buttons --------------------------------------------------
@@ -466,7 +471,7 @@ async def test_the_gms_npc_panel_is_private_and_rolls_as_the_npc(harness: Harnes
     assert "Solo quien lleva esta ficha, o el DJ" in refused.text
     opened = await harness.click(shown.message, roll_ids(shown.data)[0], user=GM)
     harness.script(11)
-    pressed = await submit(harness, opened, shown.message, user=GM, radio_modo="normal", objetivo="")
+    pressed = await submit(harness, opened, shown.message, user=GM, radio_modo="normal", objetivo=["-"])
     assert "Lía Brezo" in pressed.text
 
 
@@ -477,7 +482,7 @@ async def test_a_panel_button_still_rolls_after_a_restart(harness: Harness) -> N
     await harness.restart()
     opened = await harness.click(shown.message, roll_button(shown.data, "**Acrobacias"))
     harness.script(9)
-    pressed = await submit(harness, opened, shown.message, radio_modo="normal", objetivo="")
+    pressed = await submit(harness, opened, shown.message, radio_modo="normal", objetivo=["-"])
     assert "15" in pressed.text
     forward = next_page(shown.data)
     assert forward is not None
@@ -605,7 +610,7 @@ async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harn
     assert skill["options"][15]["label"] == ("Sigilo +9 ★" if locale == "es-ES" else "Stealth +9 ★")
     harness.script(3, 16)
     pressed = await submit(
-        harness, opened, None, locale=locale, habilidad=["sigilo"], radio_modo="ventaja", objetivo=""
+        harness, opened, None, locale=locale, habilidad=["sigilo"], radio_modo="ventaja", objetivo=["-"]
     )
     harness.script(3, 16)
     typed = await harness.slash("dnd prueba", locale=locale, habilidad="sigilo", ventaja=True)
@@ -616,7 +621,7 @@ async def test_dnd_prueba_with_no_options_asks_the_skill_in_a_form(harness: Harn
         None,
         habilidad=["bailar"],
         radio_modo="normal",
-        objetivo="",
+        objetivo=["-"],
     )
     assert "no estaba en el formulario" in refused.text
 
@@ -782,24 +787,36 @@ async def test_a_dune_scene_from_the_panel(harness: Harness) -> None:
 
 
 async def test_a_dnd_scene_from_the_panel(harness: Harness) -> None:
-    """Espada larga (+3, 1d8) against AC 13: 14 + 3 = 17 hits for 1d8 = 6; the blow the
-    character takes back is 7 hit points, through *Cambiar* (on every page)."""
+    """Espada larga (+3, 1d8) at the second of two goblins the GM put on the tracker (AC 13,
+    picked by name, its AC unseen): 14 + 3 = 17 hits for 1d8 = 6, which *Aplicar daño* takes
+    from that goblin's 7 hit points, once."""
     await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
+    await harness.slash("dnd iniciativa panel")
+    harness.script(10)
+    await harness.slash(
+        "dnd iniciativa monstruos", user=GM, nombre="Goblin", modificador=2, cantidad=2, pg=7, ca=13
+    )
     shown = await panel(harness)
     message, page = await page_with(harness, shown, "**Espada larga")
     opened = await harness.click(message, roll_button(page, "**Espada larga"))
+    creatures = form(opened)["components"][1]["component"]["options"][:2]
+    assert [(o["label"], o.get("description")) for o in creatures] == [("Goblin 1", None), ("Goblin 2", None)]
     harness.script(14, 6)
-    card = await submit(harness, opened, message, radio_modo="normal", objetivo="13")
+    card = await submit(harness, opened, message, radio_modo="normal", objetivo=[creatures[1]["value"]])
     assert card.embed["title"] == "Ataque con Espada larga"
     assert field(card, "d20") == "**14** +3 = **17**"
-    assert field(card, "Resultado") == "✅ Impacta: 17 contra CA 13."
+    assert field(card, "Resultado") == "✅ Impacta a Goblin 2: 17."
     assert field(card, "Daño") == "1d8 (**6**) = **6** Cortante"
-    assert await rows(harness, card) == []
-    hit_points = roll_button(harness.current(message).data, "**Puntos de golpe** 38")
-    changed = await submit(harness, await harness.click(shown.message, hit_points), shown.message, valor="31")
-    assert await rows(harness, changed) == [("ficha_pg", 1, -7, 31, "fichas.editar")]
-    assert sections(harness.current(shown.message).data)[0][0] == "**Puntos de golpe** 31"
+    assert "13" not in card.text and await rows(harness, card) == []
+    damage = next(i for i in card.message.custom_ids if i.startswith("dnd:dano:"))
+    applied = await harness.click(card.message, damage)
+    assert "🩸 Goblin 2 recibe 6 de daño." in applied.text and "1/7" not in applied.text
+    assert "ya se aplicó" in (await harness.click(card.message, damage)).text
+    vitals = await harness.slash("dnd iniciativa panel", user=GM)
+    hit_points = next(i for i in vitals.message.custom_ids if i.startswith("dnd:pg:"))
+    seen = await harness.click(vitals.message, hit_points, user=GM)
+    assert "**Goblin 2** · PG 1/7 (+0 temporales) · CA 13" in seen.text
     await harness.assert_ledger_matches()
 
 
@@ -833,17 +850,17 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
 
 
 async def test_a_mediana_scene_from_the_panel(harness: Harness) -> None:
-    """Espadas against 12, rank Alto: 4, 7, 9 keep the 9; Destreza 4 + Espadas 3 − Estorbo 1
-    + 9 = 15, a success."""
+    """Espadas against 15, picked, rank Alto: 4, 7, 9 keep the 9; Destreza 4 + Espadas 3 −
+    Estorbo 1 + 9 = 15, a success ("igualar o superar")."""
     await harness.table_for("mediana")
     await imported(harness, "mediana")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
     harness.script(4, 7, 9)
-    card = await submit(harness, opened, shown.message, dificultad="12", radio_rango="alto")
+    card = await submit(harness, opened, shown.message, dificultad=["15"], radio_rango="alto")
     assert field(card, "3d10").startswith("~~4~~ ~~7~~ **9**")
     assert field(card, "Suma") == "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 9 = **15**"
-    assert field(card, "Resultado") == "✅ Éxito: 15 contra 12." and await rows(harness, card) == []
+    assert field(card, "Resultado") == "✅ Éxito: 15 contra 15." and await rows(harness, card) == []
     await harness.assert_ledger_matches()
 
 
@@ -994,7 +1011,7 @@ async def test_repeat_on_a_dnd_check_from_the_panel_is_the_typed_commands_repeat
     pressed, typed = await both_ways(
         harness,
         (4, 17),
-        lambda: submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo="15"),
+        lambda: submit(harness, opened, shown.message, locale=locale, radio_modo="ventaja", objetivo=["15"]),
         "dnd prueba",
         locale=locale,
         habilidad="acrobacias",
@@ -1165,9 +1182,9 @@ async def test_repeat_on_a_mediana_roll_from_the_panel_is_the_typed_commands_rep
     pressed, typed = await both_ways(
         harness,
         (4, 7, 9),
-        lambda: submit(harness, opened, shown.message, dificultad="12", radio_rango="alto"),
+        lambda: submit(harness, opened, shown.message, dificultad=["15"], radio_rango="alto"),
         command,
-        dificultad=12,
+        dificultad=15,
         rango="alto",
         **named,
     )
