@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import embeds, rolls
 from bot.checks import (
     REASON_LIMIT,
+    answer_gm,
     current_table,
     gm_table,
     in_gm_channel,
@@ -26,6 +27,7 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.forms import open_bare
 from bot.i18n import Lang, T, lang_for, options, t
+from bot.models import Record
 from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
@@ -48,6 +50,7 @@ from cogs.donjon.state import (
 )
 from rules.donjon import attributes as donjon_attributes
 from rules.donjon import combat, contest, difficulty
+from rules.donjon.law import Law
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in difficulty.DIFFICULTIES]
 Pool = app_commands.Transform[int, Bounded(0, contest.MAX_POOL)]
@@ -58,6 +61,16 @@ ItemSkill = app_commands.Transform[int, Bounded(0, difficulty.MAX_ITEM_SKILL)]
 Level = app_commands.Transform[int, Bounded(0, difficulty.MAX_LEVEL)]
 Sides = app_commands.Transform[int, Bounded(contest.MIN_SIDES, contest.MAX_SIDES)]
 ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon_attributes.ATTRIBUTES]
+
+
+def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], key: str) -> discord.Embed:
+    """Tests and the facts each still awaits, oldest first, under ``key``'s title and entries."""
+    embed = embeds.card(t(lang, f"{key}.title"))
+    for record, law in reversed(pending[:20]):
+        facts = "\n".join(f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending)
+        name = t(lang, f"{key}.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
+        embeds.field(embed, name, facts, inline=False)
+    return embed
 
 
 def adjust_text(lang: Lang, owner: int, delta: int, value: int) -> str:
@@ -464,17 +477,19 @@ class Donjon(commands.Cog):
 
     @group.command(name=T("donjon.hechos"), description=T("donjon.hechos.desc"))
     async def hechos(self, interaction: discord.Interaction) -> None:
+        """The facts the table awaits; the GM also gets a secret test's, where only the GM
+        reads them (privately, or in the GM channel), marked secret."""
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        pending = await pending_laws(self.bot.store, table.channel_id)
-        embed = embeds.card(t(lang, "donjon.hechos.title"))
-        if not pending:
+        pending = await pending_laws(self.bot.store, table.channel_id, secret=is_gm(table, interaction))
+        shown = [(record, law) for record, law in pending if not record.secret]
+        embed = pending_embed(lang, shown, "donjon.hechos")
+        if not shown:
             embed.description = t(lang, "donjon.hechos.none")
-        for record, law in reversed(pending[:20]):
-            facts = "\n".join(f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending)
-            name = t(lang, "donjon.hechos.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
-            embeds.field(embed, name, facts, inline=False)
         await send(interaction, embed=embed)
+        secret = [(record, law) for record, law in pending if record.secret]
+        if secret:
+            await answer_gm(interaction, table, embed=pending_embed(lang, secret, "donjon.hechos.secret"))
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
     @options("donjon.opt")

@@ -190,8 +190,9 @@ def law_text(lang: Lang, law: Law) -> str:
     for owner in law.banked:
         lines.append(t(lang, "donjon.law.banked", owner=who(lang, owner)))
     if law.allocated:
-        key = "donjon.law.narrated" if law.narrated else "donjon.law.to_narrate"
-        lines.append(t(lang, key, narrator=who(lang, law.narrator_id or GM)))
+        # Who narrates, never whether it is done: narrating does not redraw the card
+        # (docs/decisiones.md, "La tarjeta no dice nada que narrar deje viejo").
+        lines.append(t(lang, "donjon.law.narrator", narrator=who(lang, law.narrator_id or GM)))
     return "\n".join(lines)
 
 
