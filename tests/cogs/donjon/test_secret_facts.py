@@ -255,3 +255,18 @@ async def test_the_live_board_lists_a_revealed_tests_facts(linked: Harness) -> N
     await reveal(linked, card)
     await linked.bot.boards.settled()
     assert AMBUSH in str(linked.current(board).data)
+
+
+async def test_a_narration_that_follows_a_die_for_a_friend_is_the_tables(table: Harness) -> None:
+    """Never secret, the last success given from the private friend menu: its narration is
+    posted at the table and narrated there (the reveal's pointer is for revealed tests)."""
+    table.script(20, 20, 1, 1)
+    panel = (await table.slash("donjon prueba", dados=2, contra=2)).message
+    opened = await table.click(panel, "donjon:ley:hecho:1")
+    await table.submit(opened.modal_id, {"hecho": AMBUSH}, message=table.current(panel))
+    menu = await table.click(table.current(panel), "donjon:ley:amigo:1")
+    picked = await table.click(menu.message, "donjon:amigo:1", values=[str(GM.id)], component_type=5)
+    [narration] = [m for m in picked.messages if "donjon:narrado:1:1" in m.custom_ids]
+    assert not narration.ephemeral
+    done = await table.click(narration, "donjon:narrado:1:1", user=GM)
+    assert "Narrado ✓" in done.text
