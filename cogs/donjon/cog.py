@@ -27,7 +27,6 @@ from bot.delivery import send
 from bot.errors import Refusal
 from bot.forms import open_bare
 from bot.i18n import Lang, T, lang_for, options, t
-from bot.models import Record
 from bot.options import Bounded
 from bot.panel import typed_nothing
 from bot.rolls import load
@@ -35,6 +34,7 @@ from bot.sheets import access
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FactNarratedButton, FriendSelect, LawButton, NarratedButton
+from cogs.donjon.render import pending_embed
 from cogs.donjon.settings import donjon_settings
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import (
@@ -50,7 +50,6 @@ from cogs.donjon.state import (
 )
 from rules.donjon import attributes as donjon_attributes
 from rules.donjon import combat, contest, difficulty
-from rules.donjon.law import Law
 
 DIFFICULTY_CHOICES = [Choice(name=T(f"donjon.dificultad.{d}"), value=d) for d in difficulty.DIFFICULTIES]
 Pool = app_commands.Transform[int, Bounded(0, contest.MAX_POOL)]
@@ -61,16 +60,6 @@ ItemSkill = app_commands.Transform[int, Bounded(0, difficulty.MAX_ITEM_SKILL)]
 Level = app_commands.Transform[int, Bounded(0, difficulty.MAX_LEVEL)]
 Sides = app_commands.Transform[int, Bounded(contest.MIN_SIDES, contest.MAX_SIDES)]
 ATTRIBUTE_CHOICES = [Choice(name=T(f"donjon.attr.name.{a}"), value=a) for a in donjon_attributes.ATTRIBUTES]
-
-
-def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], key: str) -> discord.Embed:
-    """Tests and the facts each still awaits, oldest first, under ``key``'s title and entries."""
-    embed = embeds.card(t(lang, f"{key}.title"))
-    for record, law in reversed(pending[:20]):
-        facts = "\n".join(f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending)
-        name = t(lang, f"{key}.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
-        embeds.field(embed, name, facts, inline=False)
-    return embed
 
 
 def adjust_text(lang: Lang, owner: int, delta: int, value: int) -> str:

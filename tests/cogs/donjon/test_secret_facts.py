@@ -9,7 +9,7 @@ import pytest
 
 from bot.board.render import board_embed
 from cogs.donjon.render import roll_embed
-from tests.cogs.donjon.test_cog import pending_on_the_board, shown, stored
+from tests.cogs.donjon.test_cog import pending_on_the_board, shown, stored, told
 from tests.support.discord_schema import COMPONENTS_V2
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
@@ -270,3 +270,17 @@ async def test_a_narration_that_follows_a_die_for_a_friend_is_the_tables(table: 
     assert not narration.ephemeral
     done = await table.click(narration, "donjon:narrado:1:1", user=GM)
     assert "Narrado ✓" in done.text
+
+
+async def test_many_long_pending_facts_fit_one_answer(table: Harness) -> None:
+    """Eight tests of six facts whose markdown doubles them: more than a field's 1,024
+    characters and a message's 6,000, so the answer keeps whole facts and whole tests."""
+    for _ in range(8):
+        await told(table, *(f"{n}" + "*" * 199 for n in range(6)))
+    asked = await table.slash("donjon hechos")
+    [embed] = asked.data["embeds"]
+    assert embed["footer"]["text"] == "Y 1 prueba más con hechos por narrar."
+    assert len(embed["fields"]) == 7
+    for field in embed["fields"]:
+        *facts, rest = field["value"].split("\n")
+        assert [len(fact) for fact in facts] == [401, 401] and rest == "… y 4 más"
