@@ -231,6 +231,7 @@ async def everything_a_player_reads(h: Harness) -> list[str]:
 
 async def test_a_secret_tests_facts_reach_nothing_a_player_reads_before_the_reveal(linked: Harness) -> None:
     player, gm = Watcher(linked, PLAYER, (CHANNEL_ID,)), Watcher(linked, GM, (CHANNEL_ID, GM_CHANNEL_ID))
+    await linked.slash("mesa tablero", user=GM)
     card, narration = await secret_facts(linked, AMBUSH, RATS)
     await linked.click(narration, "donjon:narrado:1:1", user=GM)
     await linked.slash("donjon hechos", user=GM)
