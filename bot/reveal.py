@@ -4,17 +4,19 @@ A secret roll is recorded like any other (its pool changes are real and in the l
 only its message is private, and its dice reach the statistics when it is revealed. The
 GM's copy carries the roll's own buttons plus "Revelar": revealing posts that message's
 embeds and buttons, unchanged, to the table channel, once (the store keeps one claim per
-secret message), and the roll's buttons move with it.
+secret message), and the roll's buttons move with it. What else the table must get with
+it, its system posts (bot/systems.py ``revealers``), once too: after the claim.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import embeds
+from bot import embeds, systems
 from bot.checks import in_gm_channel, is_gm
 from bot.delivery import REVEAL_PREFIX, announce, send, update
 from bot.errors import Refusal
@@ -79,6 +81,9 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             content=t(lang, "secret.revealed", channel=table.channel_id),
             view=None,
         )
+        revealed = systems.revealer(record.kind)
+        if revealed is not None:
+            await revealed(interaction, replace(record, message_id=posted.id, secret=False))
 
 
 class Copy(discord.ui.View):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Lang
-from bot.models import Change, NewRecord, SheetRow, Table
+from bot.models import Change, NewRecord, Record, SheetRow, Table
 from bot.sheets.models import Importer, SheetBase
 
 if TYPE_CHECKING:
@@ -82,6 +82,9 @@ Reader = Callable[[Lang, Data], Reading]
 BoardPart = Callable[["Store", Lang, Table, discord.Embed], Awaitable[None]]
 # A character sheet of the system at a glance, part by part.
 SheetFields = Callable[[Lang, SheetBase], list[SheetField]]
+# What a secret roll's reveal brings to the table besides its card (bot/reveal.py): called
+# once per reveal, with the roll as revealed (no longer secret, on the table's message).
+Revealer = Callable[[discord.Interaction, Record], Awaitable[None]]
 # Fields of ``/mesa estado`` only this system has (name, value), after the GM's channel.
 StatusFields = Callable[[Lang, Table], list[tuple[str, str]]]
 # The record a sheet's active row keeps beside it for the system's own commands.
@@ -113,6 +116,8 @@ class Declaration:
     # Whether the live fields of its sheets are hit points (the board's setting hides them).
     hit_points: bool = False
     readers: Mapping[str, Reader] = field(default_factory=dict)
+    # By record kind, what the reveal of a secret roll of that kind also posts at the table.
+    revealers: Mapping[str, Revealer] = field(default_factory=dict)
     # Its character sheet's model (its ``sistema`` is ``name``) and the files other programs
     # write that are read as one (bot/sheets/io.py).
     sheet: type[SheetBase] | None = None
@@ -159,6 +164,11 @@ def every() -> tuple[Declaration, ...]:
 def reader(kind: str) -> Reader | None:
     """The reader of record kind ``kind``, whichever system declared it."""
     return next((s.readers[kind] for s in SYSTEMS.values() if kind in s.readers), None)
+
+
+def revealer(kind: str) -> Revealer | None:
+    """What the reveal of a secret roll of kind ``kind`` also posts, if its system says."""
+    return next((s.revealers[kind] for s in SYSTEMS.values() if kind in s.revealers), None)
 
 
 def kept_on_reset() -> tuple[str, ...]:

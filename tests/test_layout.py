@@ -20,6 +20,9 @@ CROSS_CUTTING = {
     "tests/bot/test_faults.py",
     # /dune tirada and /mediana tirada typed bare: one behaviour of two systems' forms.
     "tests/cogs/test_forms_bare.py",
+    # A secret Donjon test's facts: /donjon hechos (cog.py), the reveal (bot/reveal.py and
+    # components.py), the card (render.py) and every output a player reads, one behaviour.
+    "tests/cogs/donjon/test_secret_facts.py",
 }
 
 

@@ -122,9 +122,10 @@ class Records(Part):
         rows a button writes, which know the message already. A secret roll's message is
         remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
         the rows that named its secret message name the table's message instead, and its
-        ``dice`` (of ``system``) reach the statistics, once, under its roller."""
+        ``dice`` (of ``system``) reach the statistics, once, under its roller. A reveal changes
+        what the table sees (its board may show the roll now): the listeners hear it."""
 
-        async def remember(tx: Transaction) -> None:
+        async def remember(tx: Transaction) -> int | None:
             # Before the record changes, so its old secret message is still named.
             revealed = not secret and bool(dice) and await was_secret(tx, record_id)
             await tx.execute(
@@ -140,10 +141,15 @@ class Records(Part):
                 "RETURNING channel_id, user_id",
                 {"message": message_id, "secret": secret, "id": record_id},
             )
-            if row is not None and revealed:
-                await count_dice(tx, self._day(), row[0], row[1], system, dice)
+            if row is None or not revealed:
+                return None
+            await count_dice(tx, self._day(), row[0], row[1], system, dice)
+            await tx.announce(row[0])
+            return int(row[0])
 
-        await self._transact(remember)
+        channel_id = await self._transact(remember)
+        if channel_id is not None:
+            self._changed(channel_id)
 
 
 async def was_secret(tx: Transaction, record_id: int) -> bool:

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import embeds, rolls
 from bot.checks import (
     REASON_LIMIT,
+    answer_gm,
     current_table,
     gm_table,
     in_gm_channel,
@@ -33,6 +34,7 @@ from bot.sheets import access
 from cogs.donjon import attributes, flow, forms, sheet
 from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
 from cogs.donjon.components import FactNarratedButton, FriendSelect, LawButton, NarratedButton
+from cogs.donjon.render import pending_embed
 from cogs.donjon.settings import donjon_settings
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import (
@@ -464,17 +466,19 @@ class Donjon(commands.Cog):
 
     @group.command(name=T("donjon.hechos"), description=T("donjon.hechos.desc"))
     async def hechos(self, interaction: discord.Interaction) -> None:
+        """The facts the table awaits; the GM also gets a secret test's, where only the GM
+        reads them (privately, or in the GM channel), marked secret."""
         table = await current_table(interaction)
         lang = lang_for(interaction.locale)
-        pending = await pending_laws(self.bot.store, table.channel_id)
-        embed = embeds.card(t(lang, "donjon.hechos.title"))
-        if not pending:
+        pending = await pending_laws(self.bot.store, table.channel_id, secret=is_gm(table, interaction))
+        shown = [(record, law) for record, law in pending if not record.secret]
+        embed = pending_embed(lang, shown, "donjon.hechos")
+        if not shown:
             embed.description = t(lang, "donjon.hechos.none")
-        for record, law in reversed(pending[:20]):
-            facts = "\n".join(f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending)
-            name = t(lang, "donjon.hechos.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
-            embeds.field(embed, name, facts, inline=False)
         await send(interaction, embed=embed)
+        secret = [(record, law) for record, law in pending if record.secret]
+        if secret:
+            await answer_gm(interaction, table, embed=pending_embed(lang, secret, "donjon.hechos.secret"))
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
     @options("donjon.opt")

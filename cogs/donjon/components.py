@@ -107,6 +107,30 @@ async def narrate_when_allocated(interaction: discord.Interaction, lang: Lang, r
     await send(interaction, view=view, allowed_mentions=narrator_mentions(law))
 
 
+async def narrate_revealed(interaction: discord.Interaction, record: Record) -> None:
+    """A secret test's reveal brings its narration to the table (bot/systems.py
+    ``revealers``), with the facts narrated in secret shown done, pinging the narrator: the
+    reveal is claimed once per secret message, so it posts once. A test revealed before its
+    facts were told posts them when they are; one narrated whole has nothing left to narrate
+    (its card, revealed, lists the facts)."""
+    law = posted.from_data(record.data).law
+    if law is None or not law.allocated or not law.pending:
+        return
+    lang = lang_for(interaction.locale)
+    table = interaction.client.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
+    await table.send(view=narration_view(lang, record.id, law), allowed_mentions=narrator_mentions(law))
+
+
+def check_at_table(interaction: discord.Interaction, record: Record) -> None:
+    """A revealed test is narrated at the table: the GM's copy of its narration from before
+    the reveal (in the GM channel, or private) refuses, or one of the two would go stale."""
+    message = interaction.message
+    if record.secret or message is None:
+        return
+    if interaction.channel_id != record.channel_id or message.flags.ephemeral:
+        raise Refusal("donjon.narrate.moved", channel=record.channel_id)
+
+
 def narrator_mentions(law: Law) -> discord.AllowedMentions:
     """The narration may ping the narrator and nobody else: a fact's text is the player's."""
     narrator = law.narrator_id
@@ -321,6 +345,7 @@ class FactNarratedButton(
         lang = lang_for(interaction.locale)
         record, law = await load_law(interaction, self.record_id)
         await check_narrator(interaction, record, law)
+        check_at_table(interaction, record)
         position = self.fact - 1
 
         def narrate(current: Record) -> Decision:

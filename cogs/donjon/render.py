@@ -7,6 +7,7 @@ from typing import Any
 import discord
 
 from bot import embeds, render
+from bot.board.render import fit_more
 from bot.i18n import Lang, t
 from bot.models import Record
 from cogs.donjon.odds import donjon_line
@@ -16,6 +17,10 @@ from rules.donjon import expenses, posted
 from rules.donjon.contest import Contest
 from rules.donjon.law import Fact, Law
 from rules.donjon.posted import DonjonRoll
+
+# The characters Discord takes across a message's embeds, and the tests /donjon hechos lists.
+MESSAGE_TEXT_LIMIT = 6000
+PENDING_SHOWN = 20
 
 # -- rendering ----------------------------------------------------------------------------
 
@@ -190,14 +195,35 @@ def law_text(lang: Lang, law: Law) -> str:
     for owner in law.banked:
         lines.append(t(lang, "donjon.law.banked", owner=who(lang, owner)))
     if law.allocated:
-        key = "donjon.law.narrated" if law.narrated else "donjon.law.to_narrate"
-        lines.append(t(lang, key, narrator=who(lang, law.narrator_id or GM)))
+        # Who narrates, never whether it is done: narrating does not redraw the card
+        # (docs/decisiones.md, "La tarjeta no dice nada que narrar deje viejo").
+        lines.append(t(lang, "donjon.law.narrator", narrator=who(lang, law.narrator_id or GM)))
     return "\n".join(lines)
 
 
 def fact_line(lang: Lang, n: int, fact: Fact) -> str:
     """ "2. Está en la pared norte": the player's words, their markdown shown as typed."""
     return t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(fact.text))
+
+
+def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], key: str) -> discord.Embed:
+    """Tests and the facts each still awaits, oldest first, under ``key``'s title and
+    entries: whole facts while they fit a field, whole tests while they fit one message (its
+    embeds' 6,000 characters), then how many more there are."""
+    embed = embeds.card(t(lang, f"{key}.title"))
+    room = MESSAGE_TEXT_LIMIT - len(t(lang, "donjon.hechos.more", n=len(pending)))
+    listed = 0
+    for record, law in reversed(pending[:PENDING_SHOWN]):
+        facts = fit_more(lang, [f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending])
+        name = t(lang, f"{key}.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
+        embeds.field(embed, name, facts, inline=False)
+        if len(embed) > room:
+            embed.remove_field(-1)
+            break
+        listed += 1
+    if listed < len(pending):
+        embed.set_footer(text=t(lang, "donjon.hechos.more", n=len(pending) - listed))
+    return embed
 
 
 def narration_header(lang: Lang, law: Law) -> str:

@@ -20,13 +20,14 @@ def bank_change(owner: int, delta: int) -> Change:
     return Change(GM_BANK, delta) if owner == GM else Change(BANK, delta, owner_id=owner)
 
 
-async def pending_laws(store: Store, channel_id: int) -> list[tuple[Record, Law]]:
-    """The tests whose facts still await narration, newest first, each with its Law; a
-    secret test's stay with its secret until the reveal."""
+async def pending_laws(store: Store, channel_id: int, *, secret: bool = False) -> list[tuple[Record, Law]]:
+    """The tests whose facts still await narration, newest first, each with its Law. A
+    secret test's stay with its secret until the reveal: only with ``secret`` (for the GM's
+    eyes alone) are they among them."""
     pending = []
     for record in await store.records(channel_id, KIND, limit=200):
         law = posted.from_data(record.data).law
-        if law is not None and law.pending and not record.secret:
+        if law is not None and law.pending and (secret or not record.secret):
             pending.append((record, law))
     return pending
 

@@ -10,7 +10,7 @@ from bot.i18n import Lang, t
 from bot.kinds import SHEET_POOL_PREFIX
 from bot.models import Table
 from bot.systems import Declaration, Live, Reading
-from cogs.donjon import board, sheet_card
+from cogs.donjon import board, components, sheet_card
 from cogs.donjon.forms import GAME
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import ATTRIBUTES_KIND, BANK, COMBAT_KIND, GM_BANK, KIND
@@ -59,6 +59,7 @@ SYSTEM = Declaration(
     status=status,
     board=board.part,
     readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
+    revealers={KIND: components.narrate_revealed},
     sheet=DonjonSheet,
     live=tuple(
         Live(name, f"{SHEET_POOL_PREFIX}{name}", lambda d: contest.MAX_POOL)

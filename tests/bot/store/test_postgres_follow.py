@@ -15,7 +15,7 @@ from typing import TypeVar
 import asyncpg
 import pytest
 
-from bot.models import Change, Operation, SheetRow
+from bot.models import Change, NewRecord, Operation, SheetRow
 from bot.store import Store
 from bot.store.connection import Sleep
 from bot.store.postgres_follow import APPLICATION, PING_SECONDS, notification
@@ -163,3 +163,26 @@ def test_every_write_that_tells_the_listeners_announces_it_too() -> None:
                 assert "_changed" not in called or "announce" in called or node.name == "follow_others", (
                     f"{path}: {node.name}"
                 )
+
+
+async def test_a_reveal_is_heard_once_by_every_process(postgres_url: str) -> None:
+    """The end of a roll's secret changes what its table shows (bot/store/records.py
+    ``set_record_message``); noting its secret message, or its message again, does not."""
+    writer, reader = await Store.open(postgres_url), await Store.open(postgres_url)
+    try:
+        heard = await following(reader)
+        secret = NewRecord(7, "tirar", {}, system="tirar", dice=((20, 7),), secret=True)
+        rolled = await writer.apply(Operation(CHANNEL, 1, actor_id=7, reason="test", new_record=secret))
+        assert rolled.record_id is not None
+        mine: list[int] = []
+        writer.listeners.append(mine.append)
+        await writer.set_record_message(rolled.record_id, 50, secret=True)
+        for _ in range(2):
+            await writer.set_record_message(rolled.record_id, 60, system="tirar", dice=((20, 7),))
+        await reader.apply(op(2, Change("impulso", 1), channel=OTHER))
+        assert mine == [CHANNEL]
+        assert [await soon(heard.get()) for _ in range(3)] == [CHANNEL, CHANNEL, OTHER]
+        assert heard.empty()
+    finally:
+        await writer.close()
+        await reader.close()

@@ -98,7 +98,7 @@ async def test_the_winner_allocates_facts_and_dice_and_the_gm_gets_the_facts(tab
     await table.click(table.current(panel), "donjon:ley:dado:1")
     await fact(table, panel, "Está en la pared norte")
     last = await fact(table, panel, "La puerta tiene una inscripción demoníaca")
-    assert "Todo repartido: ahora narra el DJ." in last.text
+    assert "Todo repartido: narra el DJ." in last.text
     assert await table.pool("dados", PLAYER.id) == 1
     assert table.current(panel).custom_ids == ["rep:repetir:1"]
     narration = last.messages[-1]
@@ -132,7 +132,7 @@ async def test_when_the_gm_wins_the_gm_allocates_and_the_player_narrates(table: 
     assert "Solo quien ganó la Prueba" in refused.text
     await table.click(table.current(panel), "donjon:ley:dado:1", user=GM)
     last = await fact(table, panel, "Azar cae en un montón de basura", user=GM)
-    assert f"ahora narra <@{PLAYER.id}>" in last.text
+    assert f"Todo repartido: narra <@{PLAYER.id}>." in last.text
     assert await table.pool("dados_dj") == 1
     narration = last.messages[-1]
     assert narration.data["allowed_mentions"] == {"parse": [], "users": [PLAYER.id]}
@@ -491,7 +491,8 @@ async def pending_on_the_board(h: Harness) -> str:
 
 async def test_a_secret_tests_facts_stay_with_the_gm_until_its_reveal(table: Harness) -> None:
     """No GM channel: the GM's secret test, its facts and their narration are the GM's alone;
-    /donjon hechos and the board name them only once the test is revealed."""
+    /donjon hechos and the board name them for the table only once the test is revealed,
+    which brings the narration to the table."""
     table.script(*GM_WINS)
     secret = (
         await table.slash("donjon prueba", user=GM, jugador=PLAYER, dados=5, contra=4, secreta=True)
@@ -509,7 +510,8 @@ async def test_a_secret_tests_facts_stay_with_the_gm_until_its_reveal(table: Har
     assert "Azar cae" in str(revealed.calls)
     assert "Azar cae" in (await table.slash("donjon hechos")).text
     assert "Azar cae" in await pending_on_the_board(table)
-    done = await table.click(narration, "donjon:narrado:1:1", user=GM)
+    [at_table] = [m for m in public_with(table, "Azar cae") if "donjon:narrado:1:1" in m.custom_ids]
+    done = await table.click(at_table, "donjon:narrado:1:1", user=PLAYER)
     assert "Narrado ✓" in done.text
 
 
