@@ -83,6 +83,13 @@ def decimal(lang: Lang, value: float, digits: int) -> str:
     return format_decimal(value, "#,##0." + "0" * digits, locale=_locale(lang))
 
 
+def signed(lang: Lang, value: int) -> str:
+    """A difference with its sign, in the language's notation (``+3``, ``-12``, ``±0``)."""
+    if value == 0:
+        return "±0"
+    return format_decimal(value, "+#,##0;-#,##0", locale=_locale(lang))
+
+
 class Catalog:
     """Key -> {lang: sentence or plural forms, count: placeholder}, loaded from every TOML
     file of a folder."""

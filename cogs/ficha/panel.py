@@ -25,9 +25,9 @@ from bot.board.render import SHEETS_BUTTON
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal, send
-from bot.i18n import Lang, lang_for, t
+from bot.i18n import Lang, lang_for, number, signed, t
 from bot.models import SheetRow, Table
-from bot.panel import TITLE_LIMIT, Game, Roller, Words, clip, labelled, run_command
+from bot.panel import TITLE_LIMIT, Game, Roller, Words, clip, labelled, picked, run_command
 from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
@@ -295,28 +295,58 @@ class LiveButton(
         if self.live >= len(fields):
             raise Refusal("fichas.panel.stale")
         sheet = await access.content(interaction.client.store, row)
-        current = str(get(sheet.model_dump(mode="json"), fields[self.live].path))
-        form = ChangeForm(lang_for(interaction.locale), row.id, fields[self.live].path, current)
+        live, data = fields[self.live], sheet.model_dump(mode="json")
+        low, high = sorted((live.field(data, 0), live.field(data, live.cap(data))))
+        values = offered_values(int(get(data, live.path)), low, high)
+        form = ChangeForm(lang_for(interaction.locale), row.id, live.path, int(get(data, live.path)), values)
         await interaction.response.send_modal(form)
 
 
-class ChangeForm(Modal):
-    """The new value of one number: ``/ficha editar campo valor ficha`` with it."""
+# How far from the current value a change form offers to go, each way: the small steps a
+# turn of play makes one by one, then the larger ones of a big hit or a long rest. With the
+# current value and the two bounds, at most Discord's 25 options of a select.
+STEPS = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20)
 
-    def __init__(self, lang: Lang, sheet_id: int, path: str, current: str) -> None:
+
+def offered_values(current: int, low: int, high: int) -> list[int]:
+    """The values a *Cambiar* form offers, lowest first: the current one, those
+    :data:`STEPS` away from it and the field's two bounds (empty pool, full hit points),
+    all within ``low``..``high``."""
+    near = {current + sign * step for step in STEPS for sign in (-1, 1)}
+    return sorted(v for v in near | {current, low, high} if low <= v <= high)
+
+
+class ChangeForm(Modal):
+    """The new value of one number, picked among :func:`offered_values` (each with how far
+    it moves): ``/ficha editar campo valor ficha`` with it, so nothing is typed."""
+
+    def __init__(self, lang: Lang, sheet_id: int, path: str, current: int, values: list[int]) -> None:
         title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
         super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:cambiar")
         self.sheet_id, self.path = sheet_id, path
-        self.value: discord.ui.TextInput[ChangeForm] = discord.ui.TextInput(
-            custom_id="valor", default=current, max_length=4
+        options = [
+            discord.SelectOption(label=value_label(lang, v, current), value=str(v), default=v == current)
+            for v in values
+        ]
+        self.value: discord.ui.Select[ChangeForm] = discord.ui.Select(
+            custom_id="valor", options=options, required=True
         )
         self.add_item(labelled(t(lang, "fichas.form.change.value"), self.value))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        typed = self.value.value.strip()
+        value = picked(self.value, {option.value for option in self.value.options})
         await run_command(
-            interaction, "Sheets", "editar", campo=self.path, valor=typed, ficha=str(self.sheet_id)
+            interaction, "Sheets", "editar", campo=self.path, valor=value, ficha=str(self.sheet_id)
         )
+
+
+def value_label(lang: Lang, value: int, current: int) -> str:
+    """``9 (−3)``: a value a change form offers and how far it moves the number."""
+    if value == current:
+        return t(lang, "fichas.form.change.current", value=number(lang, value))
+    return t(
+        lang, "fichas.form.change.option", value=number(lang, value), delta=signed(lang, value - current)
+    )
 
 
 class BoardButton(SheetItem, discord.ui.DynamicItem[discord.ui.Button], template=SHEETS_BUTTON):

@@ -565,8 +565,18 @@ async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harne
     shown = await panel(harness, locale=locale)
     wealth = "**Riqueza** 3" if locale == "es-ES" else "**Wealth** 3"
     opened = await harness.click(shown.message, roll_button(shown.data, wealth), locale=locale)
-    assert form(opened)["components"][0]["component"]["value"] == "3"
-    changed = await submit(harness, opened, shown.message, locale=locale, valor="1")
+    offered = form(opened)["components"][0]["component"]["options"]
+    now = "3 (el valor de ahora)" if locale == "es-ES" else "3 (the value now)"
+    assert [(o["label"], o.get("default", False)) for o in offered[:4]] == [
+        ("0 (-3)", False),
+        ("1 (-2)", False),
+        ("2 (-1)", False),
+        (now, True),
+    ]
+    assert [o["value"] for o in offered] == [
+        str(v) for v in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 13, 15, 18, 23, 100)
+    ]
+    changed = await submit(harness, opened, shown.message, locale=locale, valor=["1"])
     assert ("Riqueza 1" if locale == "es-ES" else "Wealth 1") in changed.text
     history = await harness.slash("mesa historial", user=GM)
     assert "ficha editada" in history.text
@@ -576,13 +586,17 @@ async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harne
     await harness.assert_ledger_matches()
 
 
-async def test_a_number_past_its_bounds_is_refused_by_the_edit(harness: Harness) -> None:
+async def test_a_number_past_its_bounds_is_not_offered_and_refused_if_sent(harness: Harness) -> None:
+    """Full hit points (38) is the highest value offered; a client sending 39 anyway gets the
+    form's refusal and nothing changes."""
     await harness.table_for("dnd5e")
     await imported(harness, "dnd5e")
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Puntos de golpe** 38"))
-    refused = await submit(harness, opened, shown.message, valor="39")
-    assert refused.ephemeral and "38" in refused.text
+    values = [int(o["value"]) for o in form(opened)["components"][0]["component"]["options"]]
+    assert values[0] == 0 and values[-1] == 38 and len(values) <= 25
+    refused = await submit(harness, opened, shown.message, valor=["39"])
+    assert refused.ephemeral and "Esa opción no estaba en el formulario" in refused.text
     assert "PG 38/38" in (await panel(harness)).text
 
 
@@ -593,7 +607,7 @@ async def test_a_stranger_cannot_change_a_players_numbers(harness: Harness) -> N
     refused = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=OTHER)
     assert "Solo quien lleva esta ficha, o el DJ" in refused.text
     opened = await harness.click(shown.message, roll_button(shown.data, "**PV** 18"), user=GM)
-    changed = await submit(harness, opened, shown.message, user=GM, valor="12")
+    changed = await submit(harness, opened, shown.message, user=GM, valor=["12"])
     assert "12" in changed.text
 
 
@@ -844,7 +858,7 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
     ]
     assert "gana con 8 éxitos" in field(card, "Resultado") and await rows(harness, card) == []
     provisions = roll_button(harness.current(shown.message).data, "**Provisiones** 5")
-    changed = await submit(harness, await harness.click(shown.message, provisions), shown.message, valor="4")
+    changed = await submit(harness, await harness.click(shown.message, provisions), shown.message, valor=["4"])
     assert await rows(harness, changed) == [("ficha_provisiones", 1, -1, 4, "fichas.editar")]
     await harness.assert_ledger_matches()
 
