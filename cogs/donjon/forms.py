@@ -14,7 +14,7 @@ from discord.app_commands import Choice
 from bot.client import Tirada
 from bot.errors import Refusal
 from bot.forms import form_press
-from bot.i18n import Lang, t
+from bot.i18n import Lang, number, t
 from bot.panel import (
     TITLE_LIMIT,
     Game,
@@ -30,9 +30,8 @@ from bot.panel import (
 )
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
-from bot.ui import Modal, parse_int
+from bot.ui import Modal
 from cogs.donjon.sheet_model import DonjonAttributes, DonjonSheet
-from rules.donjon import contest
 from rules.donjon import difficulty as donjon_difficulty
 
 ATTRIBUTE, SKILL, SAVE, ITEM = "t", "h", "v", "o"
@@ -43,6 +42,10 @@ DEFAULT_DIFFICULTY = "media"
 AGAINST = "contra"
 # A select offers 25 options: "none", the two saves and the first 22 Habilidades.
 SKILL_OPTIONS = 22
+# The dice a form's select offers (the banked dice, an opposing pool, a rival's): 0 to 24,
+# Discord's 25 options. A larger pool is typed (``banco:``, ``contra:``, ``rival_dados:``
+# take up to ``contest.MAX_POOL``).
+DICE_OFFERED = 25
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
@@ -92,6 +95,24 @@ def attribute_radio(lang: Lang, sheet: DonjonSheet, picked: str) -> discord.ui.R
     return radio(attributes, picked, "atributo")
 
 
+def dice_select(lang: Lang, custom_id: str, none: str | None = None) -> discord.ui.Select[Any]:
+    """Dice picked, not typed: 0 to 24, 0 chosen; with ``none``, that choice first (chosen)
+    then 1 to 24."""
+    options = [discord.SelectOption(label=none, value=NONE, default=True)] if none is not None else []
+    first = 1 if none is not None else 0
+    options += [
+        discord.SelectOption(label=number(lang, n), value=str(n), default=none is None and n == 0)
+        for n in range(first, DICE_OFFERED)
+    ]
+    return discord.ui.Select(custom_id=custom_id, options=options, required=none is None)
+
+
+def dice_picked(select: discord.ui.Select[Any]) -> int | None:
+    """The dice a :func:`dice_select` sent (None: its "none"), one it offered."""
+    value = picked(select, {option.value for option in select.options}, NONE)
+    return None if value == NONE else int(value)
+
+
 def skill_select(lang: Lang, skills: dict[str, str], picked: str) -> discord.ui.Select[Any]:
     """The pool's Habilidad or Salvación (:func:`skill_options`), or none."""
     options = [discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=picked == NONE)]
@@ -116,12 +137,9 @@ class PoolForm(Modal):
         self.add_item(labelled(t(lang, "fichas.form.donjon.skill"), self.skill))
 
     def ask_bank(self, lang: Lang) -> None:
-        """The banked dice added to the pool, typed (left empty: none)."""
-        self.bank_name = t(lang, "fichas.form.donjon.bank")
-        self.bank: discord.ui.TextInput[PoolForm] = discord.ui.TextInput(
-            custom_id="banco", required=False, max_length=2
-        )
-        self.add_item(labelled(self.bank_name, self.bank))
+        """The banked dice added to the pool, picked (none chosen)."""
+        self.bank = dice_select(lang, "banco")
+        self.add_item(labelled(t(lang, "fichas.form.donjon.bank"), self.bank))
 
     def pool_answers(self) -> tuple[str | None, str | None]:
         """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada``
@@ -131,13 +149,12 @@ class PoolForm(Modal):
         return (None if attribute == NONE else attribute), (None if named == NONE else self.skills[named])
 
     def banked(self) -> int:
-        typed = self.bank.value.strip()
-        return parse_int(typed, self.bank_name, 0, contest.MAX_POOL) if typed else 0
+        return dice_picked(self.bank) or 0
 
 
 class DonjonForm(PoolForm):
     """A Prueba's pool (an Atributo and a Habilidad or Salvación), what it is against (a
-    difficulty, or an opposing pool of the dice typed below it) and the banked dice added;
+    difficulty, or an opposing pool of the dice picked below it) and the banked dice added;
     the press that opened it chose its first answer."""
 
     def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
@@ -154,11 +171,9 @@ class DonjonForm(PoolForm):
         levels.append((AGAINST, t(lang, "fichas.form.donjon.against")))
         self.difficulty = radio(levels, DEFAULT_DIFFICULTY, "dificultad")
         self.add_item(labelled(t(lang, "fichas.form.donjon.difficulty"), self.difficulty))
-        self.pool_name = t(lang, "fichas.form.donjon.pool")
-        self.pool: discord.ui.TextInput[DonjonForm] = discord.ui.TextInput(
-            custom_id="contra", required=False, max_length=3
-        )
-        self.add_item(labelled(self.pool_name, self.pool, t(lang, "fichas.form.donjon.pool_help")))
+        self.pool = dice_select(lang, "contra", none=t(lang, "fichas.form.donjon.no_pool"))
+        pool_name = t(lang, "fichas.form.donjon.pool")
+        self.add_item(labelled(pool_name, self.pool, t(lang, "fichas.form.donjon.pool_help")))
         self.ask_bank(lang)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
@@ -180,16 +195,16 @@ class DonjonForm(PoolForm):
 
     def against(self, difficulty: str) -> int | None:
         """The opposing pool's dice when the difficulty question chose it (then they must be
-        typed), None for a difficulty (then none may be: the typed command takes one or the
+        picked), None for a difficulty (then none may be: the typed command takes one or the
         other, never both)."""
-        typed = self.pool.value.strip()
+        dice = dice_picked(self.pool)
         if difficulty != AGAINST:
-            if typed:
+            if dice is not None:
                 raise Refusal("fichas.form.donjon.pool_or_difficulty")
             return None
-        if not typed:
+        if dice is None:
             raise Refusal("fichas.form.donjon.need_pool")
-        return parse_int(typed, self.pool_name, 0, contest.MAX_POOL)
+        return dice
 
 
 class DonjonOpposedForm(PoolForm):
@@ -209,18 +224,15 @@ class DonjonOpposedForm(PoolForm):
             custom_id="rival", required=True
         )
         self.add_item(labelled(t(lang, "fichas.form.donjon.rival"), self.rival))
-        self.rival_dice_name = t(lang, "fichas.form.donjon.rival_dice", max=contest.MAX_POOL)
-        self.rival_dice: discord.ui.TextInput[DonjonOpposedForm] = discord.ui.TextInput(
-            custom_id="rival_dados", max_length=3
-        )
-        self.add_item(labelled(self.rival_dice_name, self.rival_dice))
+        self.rival_dice = dice_select(lang, "rival_dados")
+        self.add_item(labelled(t(lang, "fichas.form.donjon.rival_dice"), self.rival_dice))
         self.ask_bank(lang)
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         attribute, skill = self.pool_answers()
         if len(self.rival.values) != 1:
             raise Refusal("fichas.form.bad_choice")
-        dice = parse_int(self.rival_dice.value, self.rival_dice_name, 0, contest.MAX_POOL)
+        dice = dice_picked(self.rival_dice) or 0
         await run_command(
             interaction,
             "Donjon",

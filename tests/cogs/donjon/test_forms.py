@@ -1,7 +1,7 @@
 """Donjon's forms (issue #31). The Prueba's: "opposing pool or difficulty". The difficulty
-question ends with an opposing pool, its dice typed in the question below: the form then
+question ends with an opposing pool, its dice picked in the question below: the form then
 rolls what ``/donjon prueba ... contra:N`` rolls (the same dice, card and ledger), and a pool
-chosen without its dice, or dice typed beside a difficulty, is refused, rolling nothing.
+chosen without its dice, or dice picked beside a difficulty, is refused, rolling nothing.
 ``/donjon enfrentada`` typed bare: the roller's pool, the other player and their dice."""
 
 from __future__ import annotations
@@ -52,7 +52,14 @@ async def test_the_difficulty_question_ends_with_an_opposing_pool_and_its_dice(
     assert difficulty["options"][-1]["label"] == (
         "Reserva contraria: los dados de abajo" if locale == "es-ES" else "Opposing pool: the dice below"
     )
-    assert not pool["required"] and pool["max_length"] == 3
+    none = "Ninguna: la dificultad de arriba" if locale == "es-ES" else "None: the difficulty above"
+    assert not pool["required"] and pool["type"] == 3
+    assert [(o["label"], o["value"], o.get("default", False)) for o in pool["options"][:3]] == [
+        (none, "-", True),
+        ("1", "1", False),
+        ("2", "2", False),
+    ]
+    assert [o["value"] for o in pool["options"]][-1] == "24" and len(pool["options"]) == 25
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -76,8 +83,8 @@ async def test_a_form_against_an_opposing_pool_is_the_typed_contra(harness: Harn
         radio_atributo="discernimiento",
         habilidad=["h:0"],
         radio_dificultad="contra",
-        contra="5",
-        banco="2",
+        contra=["5"],
+        banco=["2"],
     )
     after_form = await ledger(harness)
     assert after_form != before
@@ -110,8 +117,8 @@ async def test_the_bare_command_rolls_against_an_opposing_pool_too(harness: Harn
         radio_atributo="celeridad",
         habilidad=["-"],
         radio_dificultad="contra",
-        contra="2",
-        banco="",
+        contra=["2"],
+        banco=["0"],
     )
     harness.script(*([8] * 5), *([4] * 2))
     typed = await harness.slash("donjon prueba", atributo="celeridad", contra=2)
@@ -121,15 +128,13 @@ async def test_the_bare_command_rolls_against_an_opposing_pool_too(harness: Harn
 @pytest.mark.parametrize(
     ("difficulty", "pool", "es", "en"),
     [
-        ("contra", "", "Has elegido una reserva contraria", "You chose an opposing pool"),
-        ("media", "4", "Has escrito los dados de una reserva contraria", "You typed an opposing pool's dice"),
+        ("contra", "-", "Has elegido una reserva contraria", "You chose an opposing pool"),
         (
-            "contra",
-            "101",
-            "Dados de la reserva contraria debe estar entre 0 y 100",
-            "Dice of the opposing pool must be between",
+            "media",
+            "4",
+            "Has elegido los dados de una reserva contraria",
+            "You picked an opposing pool's dice",
         ),
-        ("contra", "x", "Dados de la reserva contraria tiene que ser", "Dice of the opposing pool must be"),
     ],
 )
 async def test_an_opposing_pool_without_its_dice_or_beside_a_difficulty_rolls_nothing(
@@ -147,8 +152,8 @@ async def test_an_opposing_pool_without_its_dice_or_beside_a_difficulty_rolls_no
             radio_atributo="celeridad",
             habilidad=["-"],
             radio_dificultad=difficulty,
-            contra=pool,
-            banco="",
+            contra=[pool],
+            banco=["0"],
         )
         assert refused.ephemeral and refused.text.startswith(sentence), refused.text
         assert "Algo ha fallado" not in refused.text and len(refused.calls) == 1
@@ -178,8 +183,8 @@ async def test_the_bare_opposed_test_asks_pool_rival_and_dice_and_rolls_the_type
     assert all(len(c["label"]) <= 45 for c in modal["components"]) and len(modal["title"]) <= 45
     before = await ledger(harness)
     harness.script(*DICE)
-    fields = {"atributo": "discernimiento", "habilidad": ["h:0"], "rival": [OTHER], "rival_dados": "5"}
-    pressed = await harness.submit(opened.modal_id, {**fields, "banco": "2"}, locale=locale)
+    fields = {"atributo": "discernimiento", "habilidad": ["h:0"], "rival": [OTHER], "rival_dados": ["5"]}
+    pressed = await harness.submit(opened.modal_id, {**fields, "banco": ["2"]}, locale=locale)
     after_form = await ledger(harness)
     assert after_form != before
     await harness.slash("mesa deshacer", user=GM)
@@ -199,51 +204,48 @@ async def test_the_bare_opposed_test_asks_pool_rival_and_dice_and_rolls_the_type
     await harness.assert_ledger_matches()
 
 
-@pytest.mark.parametrize(
-    ("dice", "sentence"),
-    [
-        ("101", "Dados del rival (0 a 100) debe estar entre 0 y 100"),
-        ("", "Dados del rival (0 a 100) tiene que ser"),
-    ],
-)
-async def test_the_rivals_dice_out_of_bounds_roll_nothing(harness: Harness, dice: str, sentence: str) -> None:
+async def test_the_rivals_dice_are_picked_from_0_to_24(harness: Harness) -> None:
+    """The rival's dice are picked, 0 to 24 (a larger pool is the typed ``rival_dados:``)."""
     await harness.table_for("donjon")
     await imported(harness, "donjon")
-    before = await ledger(harness)
     opened = await harness.slash("donjon enfrentada")
-    fields = {"atributo": "celeridad", "habilidad": ["-"], "rival": [OTHER], "rival_dados": dice, "banco": ""}
-    refused = await harness.submit(opened.modal_id, fields)
-    assert refused.ephemeral and refused.text.startswith(sentence), refused.text
-    assert len(refused.calls) == 1 and await ledger(harness) == before
+    [question] = [c for c in form(opened)["components"] if c["component"]["custom_id"] == "rival_dados"]
+    offered = question["component"]["options"]
+    assert question["component"]["required"] and [o["value"] for o in offered] == [str(n) for n in range(25)]
+    assert question["label"] == "Dados del rival"
 
 
 # Each bare command's answers but the bank's, which roll once it is right.
 POOL_FORMS = {
-    "donjon prueba": {"atributo": "celeridad", "habilidad": ["-"], "dificultad": "media", "contra": ""},
-    "donjon enfrentada": {"atributo": "celeridad", "habilidad": ["-"], "rival": [OTHER], "rival_dados": "3"},
+    "donjon prueba": {"atributo": "celeridad", "habilidad": ["-"], "dificultad": "media", "contra": ["-"]},
+    "donjon enfrentada": {
+        "atributo": "celeridad",
+        "habilidad": ["-"],
+        "rival": [OTHER],
+        "rival_dados": ["3"],
+    },
 }
 
 
 @pytest.mark.parametrize("command", POOL_FORMS)
 @pytest.mark.parametrize(
     ("bank", "sentence"),
-    [
-        ("101", "Dados guardados que añades (vacío: 0) debe estar entre 0 y 100"),
-        ("dos", "Dados guardados que añades (vacío: 0) tiene que ser un número entero"),
-    ],
+    [(["5"], "Quieres usar 5 dados guardados")],
 )
 async def test_both_forms_ask_the_banked_dice_alike_and_refuse_a_bad_one_alike(
-    harness: Harness, command: str, bank: str, sentence: str
+    harness: Harness, command: str, bank: list[str], sentence: str
 ) -> None:
     """The Prueba's form and the opposed test's ask the banked dice with one question:
-    optional, two digits, the same words, the same refusal past a pool's bounds."""
+    picked from 0 to 24 (0 chosen), the same words, and the command's own refusal of more
+    dice than are banked."""
     await harness.table_for("donjon")
     await imported(harness, "donjon")
     before = await ledger(harness)
     opened = await harness.slash(command)
     [question] = [c for c in form(opened)["components"] if c["component"]["custom_id"] == "banco"]
-    assert question["label"] == "Dados guardados que añades (vacío: 0)"
-    assert not question["component"]["required"] and question["component"]["max_length"] == 2
+    assert question["label"] == "Dados guardados que añades"
+    offered = question["component"]["options"]
+    assert [o["value"] for o in offered] == [str(n) for n in range(25)] and offered[0]["default"]
     refused = await harness.submit(opened.modal_id, {**POOL_FORMS[command], "banco": bank})
     assert refused.ephemeral and refused.text.startswith(sentence), refused.text
     assert len(refused.calls) == 1 and await ledger(harness) == before

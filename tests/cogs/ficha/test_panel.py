@@ -413,7 +413,7 @@ async def test_a_donjon_prueba_from_its_form_is_the_typed_command(harness: Harne
         radio_atributo="discernimiento",
         habilidad=["h:0"],
         radio_dificultad="dificil",
-        banco="",
+        banco=["0"],
     )
     harness.script(*([10] * 8), *([5] * 9))
     typed = await harness.slash(
@@ -655,7 +655,7 @@ async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) ->
         radio_atributo="celeridad",
         habilidad=["-"],
         radio_dificultad="media",
-        banco="0",
+        banco=["0"],
     )
     harness.script(*([8] * 5), *([4] * 6))
     typed = await harness.slash("donjon prueba", atributo="celeridad", dificultad="media")
@@ -667,7 +667,7 @@ async def test_donjon_prueba_with_no_options_opens_its_form(harness: Harness) ->
         radio_atributo="-",
         habilidad=["-"],
         radio_dificultad="media",
-        banco="",
+        banco=["0"],
     )
     assert nothing.ephemeral and "Algo ha fallado" not in nothing.text
 
@@ -849,7 +849,7 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
         radio_atributo="discernimiento",
         habilidad=["h:0"],
         radio_dificultad="dificil",
-        banco="",
+        banco=["0"],
     )
     assert card.embed["description"].splitlines()[2:] == [
         f"↳ <@{PLAYER.id}> como **Roland el Explorador**: "
@@ -1134,7 +1134,7 @@ async def test_repeat_on_a_donjon_save_from_the_panel_is_the_typed_commands_repe
             radio_atributo="aguante",
             habilidad=["v:veneno"],
             radio_dificultad="dificil",
-            banco="",
+            banco=["0"],
         ),
         "donjon prueba",
         locale=locale,
@@ -1167,7 +1167,7 @@ async def test_an_items_habilidad_from_the_panel_is_the_typed_objeto(harness: Ha
             locale=locale,
             radio_atributo="aguante",
             radio_dificultad="dificil",
-            banco="",
+            banco=["0"],
         ),
         "donjon prueba",
         locale=locale,
