@@ -858,7 +858,9 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
     ]
     assert "gana con 8 éxitos" in field(card, "Resultado") and await rows(harness, card) == []
     provisions = roll_button(harness.current(shown.message).data, "**Provisiones** 5")
-    changed = await submit(harness, await harness.click(shown.message, provisions), shown.message, valor=["4"])
+    changed = await submit(
+        harness, await harness.click(shown.message, provisions), shown.message, valor=["4"]
+    )
     assert await rows(harness, changed) == [("ficha_provisiones", 1, -1, 4, "fichas.editar")]
     await harness.assert_ledger_matches()
 
