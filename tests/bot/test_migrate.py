@@ -1,5 +1,6 @@
 """``python -m bot.migrate``: an SQLite file's books copied whole into PostgreSQL."""
 
+import ast
 import asyncio
 import os
 import sys
@@ -132,3 +133,20 @@ async def test_a_nul_inside_a_records_json_is_named_too(tmp_path: Path, postgres
     await store.close()
     status, _, err = await migrate(str(source), postgres_url)
     assert status == 9 and "La fila id 1 de la tabla records lleva un carácter NUL en «data»" in err, err
+
+
+async def test_the_migration_does_not_import_discord() -> None:
+    """The command pays for the store and the catalog, not for discord.py and aiohttp (half a
+    second of CPU it never uses): the catalog's module (bot.i18n) keeps discord out."""
+    script = "import sys, bot.migrate; print(sorted({n.split('.')[0] for n in sys.modules}))"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        script,
+        cwd=ROOT,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    loaded = set(ast.literal_eval(out.decode()))
+    assert "bot" in loaded and not loaded & {"discord", "aiohttp"}
