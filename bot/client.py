@@ -153,7 +153,7 @@ class Tirada(commands.Bot):
         if isinstance(self.settings.tirada_db, Path):
             self.lock = hold(self.settings.tirada_db)
         self.store = await self.open_store()
-        self.boards = Boards(self)
+        self.boards = Boards(self, delay=self.settings.tirada_board_delay)
         self.store.listeners.append(self.boards.touch)
         self.store.listeners.append(seen.forget)
 
