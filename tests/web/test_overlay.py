@@ -232,7 +232,16 @@ async def test_open_streams_per_table_are_bounded(dune: Harness) -> None:
             response.close()
 
 
-async def test_a_stream_sends_at_most_four_events_a_second(dune: Harness) -> None:
+@pytest.fixture
+async def paced(harness: Harness) -> Harness:
+    """The ``dune`` table with the overlay paced as in production (QUIET, SETTLE)."""
+    await serve(harness, paced=True)
+    await table(harness, "dune")
+    return harness
+
+
+async def test_a_stream_sends_at_most_four_events_a_second(paced: Harness) -> None:
+    dune = paced
     url = await overlay(dune)
     async with stream(url) as events:
         await events.next()
@@ -259,7 +268,8 @@ async def drain(events: Events) -> int:
 # -- what the page shows ---------------------------------------------------------------------------
 
 
-async def test_a_change_reaches_an_open_page_within_a_second(dune: Harness) -> None:
+async def test_a_change_reaches_an_open_page_within_a_second(paced: Harness) -> None:
+    dune = paced
     url = await overlay(dune)
     async with stream(url) as events:
         _, first = await events.next()
