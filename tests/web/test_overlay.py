@@ -353,7 +353,7 @@ async def test_two_hundred_overlays_on_fifty_tables_all_end_on_the_final_state(h
     channels = [CHANNEL_ID + 100 + n for n in range(50)]
     harness.channels += [text_channel(c, f"mesa-{c}") for c in channels]
     await harness.restart()
-    await serve(harness)
+    await serve(harness, paced=True)  # production pacing: a burst of a table is one drawing
     urls = {}
     for channel_id in channels:
         await table(harness, "dune", channel_id)
