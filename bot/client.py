@@ -22,13 +22,13 @@ from bot.board.updater import Boards
 from bot.checks import SERVER_CONTEXTS, SERVER_INSTALLS, usable_here
 from bot.errors import DATABASE_ERRORS, RefusedCheck, answer_error
 from bot.host import Repeater
-from bot.i18n import Translator
 from bot.internals import in_flight_interactions, open_forms
 from bot.lockfile import hold
 from bot.options import check_texts
 from bot.repeat import RepeatButton, TirarRepeatButton
 from bot.settings import Settings
 from bot.store import Retention, Store
+from bot.translator import Translator
 from bot.ui import answer_orphans
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ class Tirada(commands.Bot):
         if isinstance(self.settings.tirada_db, Path):
             self.lock = hold(self.settings.tirada_db)
         self.store = await self.open_store()
-        self.boards = Boards(self)
+        self.boards = Boards(self, delay=self.settings.tirada_board_delay)
         self.store.listeners.append(self.boards.touch)
         self.store.listeners.append(seen.forget)
 

@@ -3,7 +3,7 @@
 Every string the bot shows lives in ``bot/locales/*.toml`` (one file per cog, in the
 manner of Red-DiscordBot), each key with its ``es`` and ``en`` sentence side by side.
 Command names and descriptions are ``locale_str`` whose Spanish text is the base sent
-to Discord; :class:`Translator` gives Discord the English for ``en-US``/``en-GB``.
+to Discord; ``bot.translator.Translator`` gives Discord the English for ``en-US``/``en-GB``.
 Replies follow ``interaction.locale``: English locales get English, everyone else
 Spanish.
 
@@ -32,21 +32,26 @@ import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-import discord
 from babel import Locale
 from babel.numbers import NumberPattern, format_decimal
-from discord import app_commands
+
+if TYPE_CHECKING:
+    import discord
+    from discord import app_commands
 
 Lang = Literal["es", "en"]
 F = TypeVar("F", bound=Callable[..., Any])
 LANGS: tuple[Lang, ...] = ("es", "en")
-_ENGLISH = frozenset({discord.Locale.american_english, discord.Locale.british_english})
+# Discord's English locales, by their values: this module does not import discord.py, so
+# that what only needs the catalog (``python -m bot.migrate``, a bad setting at start) does
+# not pay for discord.py and aiohttp (half a second of CPU).
+ENGLISH = frozenset({"en-US", "en-GB"})
 
 
 def lang_for(locale: discord.Locale | None) -> Lang:
-    return "en" if locale in _ENGLISH else "es"
+    return "en" if locale is not None and locale.value in ENGLISH else "es"
 
 
 @cache
@@ -161,7 +166,10 @@ def t(lang: Lang, key: str, /, **params: Any) -> str:
 
 
 def T(key: str) -> app_commands.locale_str:
-    """A command-surface string: Spanish base text, translated by :class:`Translator`."""
+    """A command-surface string: Spanish base text, translated by ``bot.translator``.
+    (discord.py is imported here, by the cogs that declare commands, not with the catalog.)"""
+    from discord import app_commands
+
     return app_commands.locale_str(CATALOG.text(key, "es"), key=key)
 
 
@@ -175,6 +183,8 @@ def options(prefix: str, *names: str) -> Callable[[F], F]:
     (``@options("fichas.opt", "como")``, below the command's own)."""
 
     def decorate(func: F) -> F:
+        from discord import app_commands
+
         chosen = names or _unnamed_parameters(func)
         described = app_commands.describe(**{n: T(f"{prefix}.{n}.desc") for n in chosen})(func)
         return app_commands.rename(**{n: T(f"{prefix}.{n}") for n in chosen})(described)
@@ -188,18 +198,3 @@ def _unnamed_parameters(func: Callable[..., Any]) -> tuple[str, ...]:
         parameters.pop(0)
     named = getattr(func, "__discord_app_commands_param_rename__", {})
     return tuple(p for p in parameters[1:] if p not in named)
-
-
-class Translator(app_commands.Translator):
-    """Gives Discord the English names and descriptions of every command."""
-
-    async def translate(
-        self,
-        string: app_commands.locale_str,
-        locale: discord.Locale,
-        context: app_commands.TranslationContextTypes,
-    ) -> str | None:
-        key = string.extras.get("key")
-        if key is None or locale not in _ENGLISH:
-            return None
-        return CATALOG.text(key, "en")

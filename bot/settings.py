@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     # How many times to try reaching Discord at start (waiting 1, 2, 4... s in between).
     tirada_start_attempts: int = Field(default=6, ge=1, le=20)
+    # Seconds a live board waits after a table's change before it is edited, so that a burst
+    # of changes is one edit (the end-to-end tests shorten it).
+    tirada_board_delay: float = Field(default=1.0, gt=0, le=60)
     # Discord shards: how many the bot has in all, and which of them this process runs
     # ("0,1"). Unset: one process, no sharding; a count without ids: this process runs all.
     tirada_shard_count: int | None = Field(default=None, ge=1, le=1024)

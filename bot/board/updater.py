@@ -45,8 +45,6 @@ from bot.store import Store
 log = logging.getLogger(__name__)
 
 META_PREFIX = "board:"
-# Seconds between the first change of a burst and the edit that shows it.
-DELAY = 1.0
 # Waits between attempts at an edit that failed, the last one repeated.
 BACKOFF = (2.0, 5.0, 15.0, 60.0)
 # How often every board is redrawn anyway (the safety net under other processes'
@@ -160,7 +158,9 @@ class Host(Protocol):
 class Boards:
     """Every table's board: where it is, whether it is stale, the task that refreshes it."""
 
-    def __init__(self, bot: Host, *, delay: float = DELAY, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(self, bot: Host, *, delay: float, sleep: Sleep = asyncio.sleep) -> None:
+        """``delay``: seconds between the first change of a burst and the edit that shows it
+        (``TIRADA_BOARD_DELAY``)."""
         self.bot = bot
         self.delay = delay
         # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).

@@ -4,9 +4,8 @@ from pathlib import Path
 import discord
 import pytest
 from babel import Locale
-from discord import app_commands
 
-from bot.i18n import CATALOG, LANGS, Lang, Translator, decimal, lang_for, percent, t
+from bot.i18n import CATALOG, LANGS, Lang, decimal, lang_for, percent, t
 from tests.support.systems import DECLARATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,17 +50,6 @@ def test_every_system_has_a_name() -> None:
 )
 def test_reply_language_follows_the_locale(locale: discord.Locale | None, lang: str) -> None:
     assert lang_for(locale) == lang
-
-
-async def test_translator_gives_english_only_to_english_locales() -> None:
-    translator = Translator()
-    name = app_commands.locale_str("tirar", key="tirar.cmd")
-    context = app_commands.TranslationContext(app_commands.TranslationContextLocation.command_name, None)
-    assert await translator.translate(name, discord.Locale.american_english, context) == "roll"
-    assert await translator.translate(name, discord.Locale.british_english, context) == "roll"
-    assert await translator.translate(name, discord.Locale.spain_spanish, context) is None
-    plain = app_commands.locale_str("sin clave")
-    assert await translator.translate(plain, discord.Locale.american_english, context) is None
 
 
 def test_parameters_are_filled_but_user_text_is_not_interpreted() -> None:

@@ -1,4 +1,6 @@
-"""``python -m bot`` refusing to start: run as a real process with a clean environment."""
+"""``python -m bot`` refusing to start: once as a real process with a clean environment,
+the other bad settings through the same ``main()`` in this process (the exit is the same
+path, and a process start is a second of CPU)."""
 
 import os
 import subprocess
@@ -7,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from bot.__main__ import EXIT_SETTINGS, main
 from tests.support.payloads import TOKEN
 
 ROOT = Path(__file__).resolve().parents[2]
+PREFIXES = ("DISCORD_", "TIRADA_", "LOG_")
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TIRADA_", "LOG_"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(PREFIXES)}
     clean["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         [sys.executable, "-m", "bot"],
@@ -26,22 +30,51 @@ def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("token", [None, "", "not-a-token", "abc.def.ghi"])
-def test_missing_or_malformed_token_exits_2_with_one_line_in_both_languages(
-    tmp_path: Path, token: str | None
-) -> None:
-    result = run_bot(tmp_path, **({} if token is None else {"DISCORD_TOKEN": token}))
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
+def main_in_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], **env: str
+) -> tuple[int, str]:
+    """``main()`` as ``python -m bot`` runs it, in a clean environment and an empty folder
+    (no ``.env``): its exit status and what it wrote to stderr."""
+    for name in os.environ:
+        if name.startswith(PREFIXES):
+            monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    status = main()
+    return status, capsys.readouterr().err
+
+
+def assert_one_token_line(stderr: str) -> None:
+    lines = stderr.strip().splitlines()
     assert len(lines) == 1
     assert "Falta DISCORD_TOKEN" in lines[0] and "DISCORD_TOKEN is missing" in lines[0]
     assert ".env.example" in lines[0]
 
 
-def test_other_bad_settings_are_named(tmp_path: Path) -> None:
-    result = run_bot(tmp_path, DISCORD_TOKEN=TOKEN, LOG_LEVEL="ruidoso", TIRADA_DEV_GUILD="x")
+def test_a_process_without_a_token_exits_2_with_one_line_in_both_languages(tmp_path: Path) -> None:
+    result = run_bot(tmp_path)
     assert result.returncode == 2
-    assert "LOG_LEVEL" in result.stderr and "TIRADA_DEV_GUILD" in result.stderr
+    assert_one_token_line(result.stderr)
+
+
+@pytest.mark.parametrize("token", ["", "not-a-token", "abc.def.ghi"])
+def test_an_empty_or_malformed_token_exits_2_with_one_line_in_both_languages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], token: str
+) -> None:
+    status, stderr = main_in_process(tmp_path, monkeypatch, capsys, DISCORD_TOKEN=token)
+    assert status == EXIT_SETTINGS == 2
+    assert_one_token_line(stderr)
+
+
+def test_other_bad_settings_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, stderr = main_in_process(
+        tmp_path, monkeypatch, capsys, DISCORD_TOKEN=TOKEN, LOG_LEVEL="ruidoso", TIRADA_DEV_GUILD="x"
+    )
+    assert status == 2
+    assert "LOG_LEVEL" in stderr and "TIRADA_DEV_GUILD" in stderr
 
 
 def test_the_token_can_come_from_a_dotenv_file(tmp_path: Path) -> None:

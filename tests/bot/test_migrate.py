@@ -1,11 +1,17 @@
-"""``python -m bot.migrate``: an SQLite file's books copied whole into PostgreSQL."""
+"""``python -m bot.migrate``: an SQLite file's books copied whole into PostgreSQL. The copy
+and its refusal of a full target run the real command; the other refusals run its same
+``main`` in this process (a process start is half a second of CPU)."""
 
+import ast
 import asyncio
 import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.lockfile import hold
+from bot.migrate import main
 from bot.models import Change, NewRecord, Operation, SheetRow, Undo
 from bot.store import Store
 from bot.store.copy import copy
@@ -28,6 +34,14 @@ async def migrate(*args: str) -> tuple[int, str, str]:
     out, err = await asyncio.wait_for(process.communicate(), timeout=60)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()
+
+
+async def migrate_here(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """The command's ``main`` in this process, in a thread: it runs its own event loop
+    (``asyncio.run``), which cannot start inside the test's."""
+    status = await asyncio.to_thread(main, list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
 
 
 async def books(path: Path) -> Path:
@@ -89,24 +103,26 @@ async def test_the_command_copies_then_refuses_a_database_that_is_not_empty(
     await store.close()
 
 
-async def test_a_file_a_running_bot_holds_is_refused(tmp_path: Path, postgres: Server) -> None:
+async def test_a_file_a_running_bot_holds_is_refused(
+    tmp_path: Path, postgres: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = await books(tmp_path / "tirada.db")
     async with postgres.database() as url:
         lock = hold(source)
         try:
-            status, _, err = await migrate(str(source), url)
+            status, _, err = await migrate_here(capsys, str(source), url)
         finally:
             lock.close()
     assert status == 6 and "Otro proceso de Tirada" in err
 
 
-async def test_wrong_arguments_say_how_to_use_it(tmp_path: Path) -> None:
-    status, _, err = await migrate(str(tmp_path / "missing.db"), "postgresql://x@127.0.0.1/y")
+async def test_wrong_arguments_say_how_to_use_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = await migrate_here(capsys, str(tmp_path / "missing.db"), "postgresql://x@127.0.0.1/y")
     assert status == 2 and "python -m bot.migrate" in err
 
 
 async def test_a_nul_that_postgresql_cannot_store_is_named_with_its_row(
-    tmp_path: Path, postgres_url: str
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An SQLite file from before NULs were refused may hold one (a sheet's name, a roll's
     motivo in its JSON): the migration names the table, the row and the column, and copies
@@ -116,7 +132,7 @@ async def test_a_nul_that_postgresql_cannot_store_is_named_with_its_row(
     sheet = SheetRow(0, 1, 7, False, "Lía\x00Brezo", "lia\x00brezo", "dune", {"nombre": "Lía"}, True)
     sheet_id, _ = await store.create_sheet(Operation(1, 5, 7, "test"), sheet, lambda i: ())
     await store.close()
-    status, _, err = await migrate(str(source), postgres_url)
+    status, _, err = await migrate_here(capsys, str(source), postgres_url)
     assert status == 9, err
     assert f"La fila id {sheet_id} de la tabla sheets lleva un carácter NUL en «name»" in err, err
     assert f"Row id {sheet_id} of table sheets holds a NUL character in “name”" in err, err
@@ -125,10 +141,29 @@ async def test_a_nul_that_postgresql_cannot_store_is_named_with_its_row(
     await after.close()
 
 
-async def test_a_nul_inside_a_records_json_is_named_too(tmp_path: Path, postgres_url: str) -> None:
+async def test_a_nul_inside_a_records_json_is_named_too(
+    tmp_path: Path, postgres_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = tmp_path / "tirada.db"
     store = await Store.open(source)
     await store.save_record(1, 99, 7, "tirar", {"motivo": "a\x00b"})
     await store.close()
-    status, _, err = await migrate(str(source), postgres_url)
+    status, _, err = await migrate_here(capsys, str(source), postgres_url)
     assert status == 9 and "La fila id 1 de la tabla records lleva un carácter NUL en «data»" in err, err
+
+
+async def test_the_migration_does_not_import_discord() -> None:
+    """The command pays for the store and the catalog, not for discord.py and aiohttp (half a
+    second of CPU it never uses): the catalog's module (bot.i18n) keeps discord out."""
+    script = "import sys, bot.migrate; print(sorted({n.split('.')[0] for n in sys.modules}))"
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        script,
+        cwd=ROOT,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await asyncio.wait_for(process.communicate(), timeout=60)
+    loaded = set(ast.literal_eval(out.decode()))
+    assert "bot" in loaded and not loaded & {"discord", "aiohttp"}

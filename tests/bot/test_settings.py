@@ -1,4 +1,7 @@
-"""Settings: the shard settings (TIRADA_SHARD_COUNT, TIRADA_SHARD_IDS) and the bot they pick."""
+"""Settings: the shard settings (TIRADA_SHARD_COUNT, TIRADA_SHARD_IDS) and the bot they pick,
+and the live boards' delay (TIRADA_BOARD_DELAY)."""
+
+from pathlib import Path
 
 import pytest
 from discord.ext import commands
@@ -54,3 +57,21 @@ def test_impossible_shards_are_named_as_bad_settings(count: str, ids: str) -> No
     with pytest.raises(ValidationError) as error:
         settings(tirada_shard_count=count, tirada_shard_ids=ids)
     assert {str(e["loc"][0]) for e in error.value.errors()} <= {"tirada_shard_count", "tirada_shard_ids"}
+
+
+def test_the_boards_wait_a_second_after_a_change_unless_told_otherwise() -> None:
+    assert settings().tirada_board_delay == 1.0
+    assert settings(tirada_board_delay="0.05").tirada_board_delay == 0.05
+    for refused in ("0", "-1", "61", "pronto"):
+        with pytest.raises(ValidationError):
+            settings(tirada_board_delay=refused)
+
+
+async def test_the_bot_gives_its_boards_the_delay_it_was_set(tmp_path: Path) -> None:
+    bot = Tirada(settings(tirada_db=str(tmp_path / "tirada.db"), tirada_board_delay="0.25"))
+    try:
+        await bot.open_books()
+        assert bot.boards.delay == 0.25
+    finally:
+        await bot.store.close()
+        bot.release()

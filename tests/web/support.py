@@ -18,10 +18,19 @@ from tests.support.payloads import ADMIN, CHANNEL_ID, GM
 STARTED: list[Web] = []
 
 
-async def serve(h: Harness) -> Web:
-    """Start the web server of the harness's bot, as ``TIRADA_WEB_PORT`` would."""
+# The overlay's pacing where a test does not measure it: a change is drawn 10 ms after the
+# table went quiet, 50 ms at most, instead of QUIET and SETTLE (0.3 s and 0.7 s) of waiting
+# in real time for each. The tests of the pacing itself serve with ``paced``.
+QUICK_QUIET, QUICK_SETTLE = 0.01, 0.05
+
+
+async def serve(h: Harness, *, paced: bool = False) -> Web:
+    """Start the web server of the harness's bot, as ``TIRADA_WEB_PORT`` would; its
+    overlays paced as in production only if ``paced``."""
     assert h.bot is not None
     web = Web(h.bot)
+    if not paced:
+        web.overlays.quiet, web.overlays.settle = QUICK_QUIET, QUICK_SETTLE
     await web.start("127.0.0.1", 0)
     STARTED.append(web)
     return web

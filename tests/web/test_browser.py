@@ -63,7 +63,7 @@ async def browser(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Bro
 async def bot(tmp_path: Path) -> AsyncIterator[Harness]:
     h = Harness(tmp_path / "tirada.db")
     await h.start()
-    web = await serve(h)
+    web = await serve(h, paced=True)  # the page as a streamer sees it, timings included
     STARTED.remove(web)  # closed here, on this module's loop
     yield h
     await web.close()
