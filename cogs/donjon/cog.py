@@ -472,13 +472,13 @@ class Donjon(commands.Cog):
         lang = lang_for(interaction.locale)
         pending = await pending_laws(self.bot.store, table.channel_id, secret=is_gm(table, interaction))
         shown = [(record, law) for record, law in pending if not record.secret]
-        embed = pending_embed(lang, shown, "donjon.hechos")
+        embed = pending_embed(lang, shown)
         if not shown:
             embed.description = t(lang, "donjon.hechos.none")
         await send(interaction, embed=embed)
         secret = [(record, law) for record, law in pending if record.secret]
         if secret:
-            await answer_gm(interaction, table, embed=pending_embed(lang, secret, "donjon.hechos.secret"))
+            await answer_gm(interaction, table, embed=pending_embed(lang, secret, secret=True))
 
     @group.command(name=T("donjon.ajustes"), description=T("donjon.ajustes.desc"))
     @options("donjon.opt")

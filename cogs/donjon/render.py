@@ -206,16 +206,17 @@ def fact_line(lang: Lang, n: int, fact: Fact) -> str:
     return t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(fact.text))
 
 
-def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], key: str) -> discord.Embed:
-    """Tests and the facts each still awaits, oldest first, under ``key``'s title and
-    entries: whole facts while they fit a field, whole tests while they fit one message (its
-    embeds' 6,000 characters), then how many more there are."""
-    embed = embeds.card(t(lang, f"{key}.title"))
+def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], secret: bool = False) -> discord.Embed:
+    """Tests and the facts each still awaits, oldest first (``secret``: the GM's unrevealed
+    ones, so marked): whole facts while they fit a field, whole tests while they fit one
+    message (its embeds' 6,000 characters), then how many more there are."""
+    embed = embeds.card(t(lang, "donjon.hechos.secret.title" if secret else "donjon.hechos.title"))
     room = MESSAGE_TEXT_LIMIT - len(t(lang, "donjon.hechos.more", n=len(pending)))
     listed = 0
     for record, law in reversed(pending[:PENDING_SHOWN]):
         facts = fit_more(lang, [f"• {discord.utils.escape_markdown(law.facts[i].text)}" for i in law.pending])
-        name = t(lang, f"{key}.entry", id=record.id, narrator=who(lang, law.narrator_id or GM))
+        entry = "donjon.hechos.secret.entry" if secret else "donjon.hechos.entry"
+        name = t(lang, entry, id=record.id, narrator=who(lang, law.narrator_id or GM))
         embeds.field(embed, name, facts, inline=False)
         if len(embed) > room:
             embed.remove_field(-1)
