@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -122,16 +123,15 @@ def _win_counts(n: int, m: int, sides: int, one: Count) -> tuple[Count, Count]:
             if not ways:
                 continue
             left_a, left_b = n - t, m - t
-            # B's ways with at most j dice on v (the others below it), for every j.
-            at_most = list(
-                itertools.accumulate(binom[left_b][j] * below[left_b - j] for j in range(left_b + 1))
+            # A's ways with i dice on v and its others below it; B's with at most j there.
+            on_v_a = list(map(operator.mul, binom[left_a], reversed(below[: left_a + 1])))
+            at_most_b = list(
+                itertools.accumulate(map(operator.mul, binom[left_b], reversed(below[: left_b + 1])))
             )
-            won += ways * sum(
-                binom[left_a][i] * below[left_a - i] * at_most[min(i - 1, left_b)]
-                for i in range(1, left_a + 1)
-            )
-            for i in range(min(left_a, left_b) + 1):
-                after[t + i] += ways * binom[left_a][i] * binom[left_b][i]
+            at_most_b += [at_most_b[-1]] * (left_a - left_b)
+            won += ways * sum(map(operator.mul, on_v_a[1:], at_most_b))
+            for i, pairs in enumerate(map(operator.mul, binom[left_a], binom[left_b]), start=t):
+                after[i] += ways * pairs
         tied = after
     return won, tied[n] if n == m else 0 * one
 
