@@ -58,8 +58,12 @@ POSTGRES_ERRORS = (asyncpg.PostgresError, asyncpg.InterfaceError)
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
-# Tables whose latest drawing is kept (each a few KB), the least recently drawn let go.
-DRAWINGS_KEPT = 10_000
+# Tables whose latest drawing is kept (1–2 KB each), the least recently drawn let go. A kept
+# drawing saves a read only to whoever shows the table again before it changes: its overlay
+# pages and its board, which draw within a second of each other (``DELAY``, the overlay's
+# ``SETTLE``). 2,000 tables at play draw some 30 boards a second, so 256 span over 8 s of
+# drawings, where keeping every table's (10,000) held 3 MB that nothing read again.
+DRAWINGS_KEPT = 256
 
 Sleep = Callable[[float], Awaitable[None]]
 
