@@ -3,8 +3,10 @@
 Run: ``python bench/bench_odds.py`` (test extras installed: icepool is a test dependency).
 icepool computes the same first comparison by enumerating both pools' multisets and
 applying ``rules.donjon.contest.compare`` to every pair, exactly; it is run only on the sizes it
-finishes in seconds. Times are the process's CPU time (the machine is shared: other
-processes' load would otherwise decide the figures), with every memo cleared first.
+finishes in seconds. A card's odds line, the chance to win alone (``donjon_win``, plain Python),
+is timed beside the same figure read from the whole table (numpy). Times are the process's CPU
+time (the machine is shared: other processes' load would otherwise decide the figures), with
+every memo cleared first.
 """
 
 from __future__ import annotations
@@ -88,6 +90,12 @@ def main() -> None:
         exact = median_ms(lambda n=n, m=m: donjon_exact(n, m, 20))
         both = f"{fast:.1f} ms (floats), {exact:.1f} ms (exact)"
         rows.append((f"Donjon {n} vs {m} d20 (median of {RUNS})", both, "—", "—"))
+    donjon_win = uncached(donjon_odds.donjon_win)
+    for n, m, sides in [(5, 4, 20), (10, 10, 20), (20, 20, 20), (40, 40, 20), (40, 40, 100)]:
+        alone = median_ms(lambda n=n, m=m, sides=sides: donjon_win(n, m, sides))
+        table = median_ms(lambda n=n, m=m, sides=sides: donjon_dist(n, m, sides).win("a"))
+        both = f"{alone:.2f} ms (plain Python), {table:.2f} ms (the table, numpy)"
+        rows.append((f"Donjon {n} vs {m} d{sides}, chance to win (a card's line)", both, "—", "—"))
     others: dict[str, Callable[[], object]] = {
         "Dune, 5 dice, focus, range 3": lambda: uncached(dune_odds.dune_distribution)(14, 5, 6, 3, 2, 1),
         "D&D attack with advantage and 2d6+3": lambda: uncached(dnd5e_odds.dnd_distribution)(

@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 import discord
-from discord.types.embed import Embed as EmbedData
 
 from bot.board.render import board_embed, board_view
 from bot.errors import DATABASE_ERRORS
@@ -53,8 +53,12 @@ SWEEP_SECONDS = 300.0
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
-# Tables whose latest drawing is kept (each a few KB), the least recently drawn let go.
-DRAWINGS_KEPT = 10_000
+# Tables whose latest drawing is kept (1–2 KB each), the least recently drawn let go. A kept
+# drawing saves a read only to whoever shows the table again before it changes: its overlay
+# pages and its board, which draw within a second of each other (``DELAY``, the overlay's
+# ``SETTLE``). 2,000 tables at play draw some 30 boards a second, so 256 span over 8 s of
+# drawings, where keeping every table's (10,000) held 3 MB that nothing read again.
+DRAWINGS_KEPT = 256
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -78,6 +82,13 @@ class Spot:
         guild = data.get("guild")
         lang: Lang = "en" if data.get("lang") == "en" else "es"
         return cls(channel_id, int(data["message"]), lang, None if guild is None else int(guild))
+
+
+def fingerprint(embed: discord.Embed) -> bytes:
+    """A fingerprint of what a board shows, to tell an unchanged board from a changed one (the
+    same embed always gives the same bytes; two different ones, with odds of 2**-128, not)."""
+    text = json.dumps(embed.to_dict(), sort_keys=True, ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
 class Drawings:
@@ -176,10 +187,13 @@ class Boards:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._quiet = asyncio.Event()
         self._quiet.set()
-        self._shown: dict[int, EmbedData] = {}
+        # What each board shows, as its fingerprint: a few bytes a table for the process's
+        # life, where the drawing itself is kilobytes.
+        self._shown: dict[int, bytes] = {}
         self._sweeper: asyncio.Task[None] | None = None
-        # Two /mesa tablero at once would leave two boards: one placing at a time a table.
-        self._placing: dict[int, asyncio.Lock] = {}
+        # Two /mesa tablero at once would leave two boards: one placing at a time a table,
+        # the lock kept only while someone places or waits to (``_placing_turn``).
+        self._placing: dict[int, tuple[asyncio.Lock, int]] = {}
         # Called on every resync (the sweep, changes that may have gone unheard): whatever
         # else shows the tables (bot.web.overlay's pages) draws them again too.
         self.resynced: list[Callable[[], None]] = []
@@ -238,7 +252,7 @@ class Boards:
     async def place(self, channel_id: int, lang: Lang) -> bool:
         """Post the table's board at the bottom of its channel (removing the old one: one
         board a table) and pin it. Returns whether it could be pinned."""
-        async with self._placing.setdefault(channel_id, asyncio.Lock()):
+        async with self._placing_turn(channel_id):
             old = self.spots.get(channel_id)
             message = await self._post(channel_id, lang, notice=None)
             if old is not None and old.message_id != message.id:
@@ -250,6 +264,21 @@ class Boards:
             return False
         return True
 
+    @contextlib.asynccontextmanager
+    async def _placing_turn(self, channel_id: int) -> AsyncIterator[None]:
+        """The table's placing lock, held; let go of once nobody else waits for it."""
+        lock, waiting = self._placing.get(channel_id, (asyncio.Lock(), 0))
+        self._placing[channel_id] = (lock, waiting + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, waiting = self._placing[channel_id]
+            if waiting == 1:
+                del self._placing[channel_id]
+            else:
+                self._placing[channel_id] = (lock, waiting - 1)
+
     async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
         table = await self.bot.store.table_or_default(channel_id, None)
         embed = await board_embed(self.bot.store, lang, table)
@@ -257,7 +286,7 @@ class Boards:
         spot = Spot(channel_id, message.id, lang, table.guild_id)
         await self.bot.store.set_meta(META_PREFIX + str(channel_id), spot.dump())
         self.spots[channel_id] = spot
-        self._shown[channel_id] = embed.to_dict()
+        self._shown[channel_id] = fingerprint(embed)
         self.edits += 1
         return message
 
@@ -297,7 +326,8 @@ class Boards:
         if spot is None:
             return
         embed = await self.drawings.board(channel_id, spot.lang)
-        if embed.to_dict() == self._shown.get(channel_id):
+        drawn = fingerprint(embed)
+        if drawn == self._shown.get(channel_id):
             return
         message = self._channel(channel_id).get_partial_message(spot.message_id)
         try:
@@ -305,7 +335,7 @@ class Boards:
         except discord.NotFound as error:
             await self._lost(channel_id, spot, error)
             return
-        self._shown[channel_id] = embed.to_dict()
+        self._shown[channel_id] = drawn
         self.edits += 1
 
     async def _lost(self, channel_id: int, spot: Spot, error: discord.NotFound) -> None:

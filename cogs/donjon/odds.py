@@ -1,5 +1,6 @@
 """Donjon's odds line under a test's card: the chance to win, with and without the banked
-dice put in. The figures come from ``rules.donjon.odds`` (cached per question).
+dice put in. The figures come from ``rules.donjon.odds`` (``donjon_win``: the chance to win
+alone, counted without numpy; cached per question).
 
 A table may turn these lines off (``/mesa ajustes``): ``rolls.load`` copies its setting into
 the roll (``Record.shows_odds``), the render passes it as ``shown`` and the line is then empty,
@@ -16,8 +17,8 @@ from rules.donjon import odds as donjon_odds
 
 def donjon_bank_line(lang: Lang, dice: int, bank: int, against: int, sides: int) -> str:
     """The chance to win with and without the banked dice put in, in one line."""
-    with_bank = donjon_odds.donjon_distribution(dice, against, sides).win("a")
-    without = donjon_odds.donjon_distribution(dice - bank, against, sides).win("a")
+    with_bank = donjon_odds.donjon_win(dice, against, sides)
+    without = donjon_odds.donjon_win(dice - bank, against, sides)
     return t(
         lang,
         "odds.donjon.bank",
@@ -39,5 +40,5 @@ def donjon_line(lang: Lang, dice: int, bank: int, against: int, sides: int, *, s
     return t(
         lang,
         "odds.donjon.plain",
-        p=percent(lang, donjon_odds.donjon_distribution(dice, against, sides).win("a")),
+        p=percent(lang, donjon_odds.donjon_win(dice, against, sides)),
     )

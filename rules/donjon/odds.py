@@ -1,17 +1,19 @@
-"""Donjon's exact odds. Both entry points run the same dynamic programme of small
-matrix products: in float64, or exactly modulo a few primes put back together at the end.
+"""Donjon's exact odds. The whole table of (winner, successes) runs a dynamic programme of
+small matrix products (``rules.donjon.matrix``, numpy, imported when the first table is asked
+for); the chance to win alone, what a card's odds line shows, needs no successes and is
+counted in plain Python (``donjon_win``), so the cards never load numpy.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
 import math
-from collections.abc import Callable, Mapping
+import operator
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic
-
-import numpy as np
+from typing import Generic, TypeVar
 
 from rules.errors import RuleError
 from rules.odds import N, check_pool
@@ -39,129 +41,6 @@ class DonjonOdds(Generic[N]):
 
     def expected(self, side: str) -> N:
         return sum((k * p for (s, k), p in self.outcomes.items() if s == side), start=0 * self.tail)
-
-
-# Primes just below 2**22. Residues are kept only roughly reduced, within (-2p, 2p), so a
-# product of two is below 2**46 and a float64 matrix product summing up to 82 of them stays
-# below 2**53: exact, and done by BLAS. Together (550 bits) they exceed the largest count
-# asked for, 100**80 (532 bits).
-PRIMES = (
-    4194301, 4194287, 4194277, 4194271, 4194247, 4194217, 4194199, 4194191, 4194187,
-    4194181, 4194173, 4194167, 4194143, 4194137, 4194131, 4194107, 4194103, 4194023,
-    4194011, 4194007, 4193977, 4193971, 4193963, 4193957, 4193939,
-)  # fmt: skip
-
-
-def _binomials(n: int) -> np.ndarray:
-    table = np.zeros((n + 1, n + 1))
-    for r in range(n + 1):
-        for k in range(r + 1):
-            table[r, k] = math.comb(r, k)
-    return table
-
-
-def _placement(n: int, binom: np.ndarray) -> np.ndarray:
-    """P[a2, a] = ways to place (a2 - a) of the n - a dice still unplaced."""
-    rows, cols = np.indices((n + 1, n + 1))
-    return np.where(rows >= cols, binom[n - cols, np.clip(rows - cols, 0, None)], 0.0)
-
-
-def _powers(sides: int, top: int, modulus: np.ndarray | None) -> np.ndarray:
-    """powers[:, v, r] = v**r for every face value v (0 included) and r up to ``top``."""
-    batch = 1 if modulus is None else len(modulus)
-    table = np.ones((batch, sides + 1, top + 1))
-    faces = np.arange(sides + 1, dtype=float)
-    for r in range(1, top + 1):
-        table[:, :, r] = table[:, :, r - 1] * faces
-        if modulus is not None:
-            table[:, :, r] = np.fmod(table[:, :, r], modulus[:, None])  # exact, and only 40 times
-    return table
-
-
-def _reducer(modulus: np.ndarray | None) -> Callable[[np.ndarray], np.ndarray]:
-    """Reduction modulo each prime, layer by layer; nothing to do in floats."""
-    if modulus is None:
-        return lambda x: x
-    inverse = 1 / modulus
-
-    def reduce(x: np.ndarray) -> np.ndarray:
-        """x minus a multiple of each prime, landing within (-2p, 2p): the quotient is
-        rounded in floats, so it may be one off, which costs nothing and saves ``fmod``."""
-        shape = (-1,) + (1,) * (x.ndim - 1)
-        return x - np.floor(x * inverse.reshape(shape)) * modulus.reshape(shape)
-
-    return reduce
-
-
-def _donjon_counts(
-    n: int, m: int, sides: int, modulus: np.ndarray | None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Count the labelled assignments of faces to both pools by who wins with how many
-    successes, scanning the faces from the highest down; in floats, or exactly modulo each
-    prime of ``modulus`` (every array then has one layer per prime).
-
-    States after the faces above ``v``: ``tied[T]`` — both pools have T dice placed, in
-    equal numbers on every face so far; ``win_a[a, b]`` — A has won at some face, has a
-    dice placed (every one a success: the tied pairs, and all it placed since, which beat
-    anything B has left) and B has b placed and has placed nothing since. At each face,
-    B placing its first die there ends A's count: A's remaining dice go anywhere at or
-    below the face (v^(n-a) ways) and B's remaining have their maximum there.
-
-    Every step is a matrix product: from ``tied[t]``, A placing i and B placing j of their
-    remaining dice is ``place_a[t+i, t] * place_b[t+j, t]``, so all of them at once are
-    ``place_a · diag(tied) · place_bᵀ``: its diagonal stays tied, below it A wins, above
-    it B does.
-    """
-
-    reduce = _reducer(modulus)
-    batch = 1 if modulus is None else len(modulus)
-    binom = _binomials(max(n, m))
-    place_a = reduce(np.broadcast_to(_placement(n, binom), (batch, n + 1, n + 1)))
-    place_b = reduce(np.broadcast_to(_placement(m, binom), (batch, m + 1, m + 1)))
-    k = min(n, m) + 1
-    tie_a, tie_b_t = place_a[:, :, :k], place_b[:, :, :k].transpose(0, 2, 1)
-    powers = _powers(sides, max(n, m), modulus)
-    first = reduce(powers[:, 1:] - powers[:, :-1])
-    tied = np.zeros((batch, k))
-    tied[:, 0] = 1
-    win_a = np.zeros((batch, n + 1, m + 1))
-    win_b = np.zeros((batch, n + 1, m + 1))
-    result_a, result_b = np.zeros((batch, n + 1)), np.zeros((batch, m + 1))
-    lower, upper = np.tri(n + 1, m + 1, -1, dtype=bool), ~np.tri(n + 1, m + 1, 0, dtype=bool)
-    for v in range(sides, 0, -1):
-        # Ends: the losing side places its first die at v.
-        ended_a = reduce((win_a @ first[:, v - 1, m::-1, None])[..., 0])
-        result_a = reduce(result_a + ended_a * powers[:, v, n::-1])
-        ended_b = reduce((win_b.transpose(0, 2, 1) @ first[:, v - 1, n::-1, None])[..., 0])
-        result_b = reduce(result_b + ended_b * powers[:, v, m::-1])
-        # Winners keep placing while the loser places nothing; tied pools split three ways.
-        # (``split`` sums at most 41 products: added unreduced to another such sum, exact.)
-        split = reduce(tie_a * tied[:, None, :]) @ tie_b_t
-        win_a = reduce(place_a @ win_a + np.where(lower, split, 0.0))
-        win_b = reduce(win_b @ place_b.transpose(0, 2, 1) + np.where(upper, split, 0.0))
-        tied = reduce(np.diagonal(split, axis1=1, axis2=2)[:, :k])
-    result_a[:, n] = reduce(result_a[:, n] + win_a[:, n, m])
-    result_b[:, m] = reduce(result_b[:, m] + win_b[:, n, m])
-    full_tie = tied[:, n] if n == m else np.zeros(batch)
-    return result_a, result_b, full_tie
-
-
-def _exact_counts(n: int, m: int, sides: int) -> tuple[list[int], list[int], int]:
-    """The counts as integers: computed modulo enough primes to exceed every count
-    (none exceeds sides**(n+m)), then put together by the Chinese remainder theorem."""
-    total, used, product = sides ** (n + m), 0, 1
-    while product <= total:
-        product *= PRIMES[used]
-        used += 1
-    primes = PRIMES[:used]
-    a, b, tie = _donjon_counts(n, m, sides, np.array(primes, dtype=float))
-    weights = [(product // p) * pow(product // p, -1, p) for p in primes]
-
-    def whole(residues: np.ndarray) -> list[int]:
-        rows = residues.astype(np.int64).T.tolist()
-        return [sum(r * w for r, w in zip(row, weights, strict=True)) % product for row in rows]
-
-    return whole(a), whole(b), whole(tie[:, None])[0]
 
 
 def _donjon_odds(n: int, m: int, sides: int, counts: tuple[list[N], list[N], N], one: N) -> DonjonOdds[N]:
@@ -197,9 +76,11 @@ def donjon_distribution(n: int, m: int, sides: int = 20) -> DonjonOdds[float]:
     """The distribution of (winner, successes) under ``rules.donjon.contest.compare`` with the
     full-tie extension (one added die a side per round; ties keep counting), in floats:
     the same counts as :func:`donjon_exact`, computed in float64."""
+    from rules.donjon import matrix
+
     _check_donjon(n, m, sides)
     total = float(sides) ** (n + m)
-    a, b, tie = _donjon_counts(n, m, sides, None)
+    a, b, tie = matrix.counts(n, m, sides, None)
     counts = ([float(x) / total for x in a[0]], [float(x) / total for x in b[0]], float(tie[0]) / total)
     return _donjon_odds(n, m, sides, counts, 1.0)
 
@@ -207,8 +88,73 @@ def donjon_distribution(n: int, m: int, sides: int = 20) -> DonjonOdds[float]:
 @functools.lru_cache(maxsize=512)
 def donjon_exact(n: int, m: int, sides: int = 20) -> DonjonOdds[Fraction]:
     """:func:`donjon_distribution` as exact fractions."""
+    from rules.donjon import matrix
+
     _check_donjon(n, m, sides)
     total = sides ** (n + m)
-    a, b, tie = _exact_counts(n, m, sides)
+    a, b, tie = matrix.exact_counts(n, m, sides)
     counts = ([Fraction(x, total) for x in a], [Fraction(x, total) for x in b], Fraction(tie, total))
     return _donjon_odds(n, m, sides, counts, Fraction(1))
+
+
+# Counts are Python integers (exact) or floats (fast, and the largest, 100**80, fits).
+Count = TypeVar("Count", int, float)
+
+
+def _win_counts(n: int, m: int, sides: int, one: Count) -> tuple[Count, Count]:
+    """The labelled rolls in which A wins the first comparison, and those of a full tie.
+
+    The faces are scanned from the highest down, as ``rules.donjon.matrix.counts`` does, but
+    only the tied states are kept (``tied[t]``: both pools have t dice placed, in equal
+    numbers on every face so far): the first face where one pool has more dice than the
+    other decides the winner, whatever the faces below hold, so the dice still to place go
+    anywhere below it ((v-1)**r ways for r dice) and nothing more is followed. A's i dice on
+    face v beat B's j < i there; summed over j by a running total of B's ways, that is
+    O(sides · n · m) steps, where the whole table needs matrix products.
+    """
+    top = max(n, m)
+    binom = [[one * math.comb(r, k) for k in range(r + 1)] for r in range(top + 1)]
+    tied = [one] + [0 * one] * min(n, m)
+    won = 0 * one
+    for v in range(sides, 0, -1):
+        below = [(one * (v - 1)) ** r for r in range(top + 1)]
+        after = [0 * one] * len(tied)
+        for t, ways in enumerate(tied):
+            if not ways:
+                continue
+            left_a, left_b = n - t, m - t
+            # A's ways with i dice on v and its others below it; B's with at most j there.
+            on_v_a = list(map(operator.mul, binom[left_a], reversed(below[: left_a + 1])))
+            at_most_b = list(
+                itertools.accumulate(map(operator.mul, binom[left_b], reversed(below[: left_b + 1])))
+            )
+            at_most_b += [at_most_b[-1]] * (left_a - left_b)
+            won += ways * sum(map(operator.mul, on_v_a[1:], at_most_b))
+            for i, pairs in enumerate(map(operator.mul, binom[left_a], binom[left_b]), start=t):
+                after[i] += ways * pairs
+        tied = after
+    return won, tied[n] if n == m else 0 * one
+
+
+def _with_tie_rounds(won: N, full_tie: N, sides: int, one: N) -> N:
+    """A full tie is won by each side half the time, over the same ``TIE_ROUNDS`` extra rounds
+    as the whole table (the games still tied after them are its ``tail``, left out)."""
+    return won + full_tie * (one - (one / sides) ** (TIE_ROUNDS + 1)) / 2
+
+
+@functools.lru_cache(maxsize=512)
+def donjon_win(n: int, m: int, sides: int = 20) -> float:
+    """``donjon_distribution(n, m, sides).win("a")``, the chance that A wins, without numpy."""
+    _check_donjon(n, m, sides)
+    won, full_tie = _win_counts(n, m, sides, 1.0)
+    total = float(sides) ** (n + m)
+    return _with_tie_rounds(won / total, full_tie / total, sides, 1.0)
+
+
+@functools.lru_cache(maxsize=512)
+def donjon_win_exact(n: int, m: int, sides: int = 20) -> Fraction:
+    """:func:`donjon_win` as an exact fraction."""
+    _check_donjon(n, m, sides)
+    won, full_tie = _win_counts(n, m, sides, 1)
+    total = sides ** (n + m)
+    return _with_tie_rounds(Fraction(won, total), Fraction(full_tie, total), sides, Fraction(1))

@@ -9,6 +9,7 @@ import json
 import asyncpg
 import pytest
 
+from bot.board import updater
 from bot.board.updater import BACKOFF, META_PREFIX, TASK_PREFIX
 from bot.models import Change, Operation, Table
 from bot.store import Store
@@ -333,3 +334,55 @@ async def test_every_system_a_table_plays_declares_its_board_section(harness: Ha
     sistema = harness.command(["mesa", "sistema"]).get_parameter("sistema")
     offered = {choice.value for choice in sistema.choices}
     assert {s.name for s in systems.every() if s.board is not None} == offered
+
+
+async def test_a_redraw_that_changes_nothing_edits_nothing(dune: Harness) -> None:
+    assert dune.bot is not None
+    await dune.slash("mesa tablero", user=GM)
+    await dune.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await dune.bot.boards.settled()
+    before = edits(dune)
+    dune.bot.boards.resync()
+    await dune.bot.boards.settled()
+    assert edits(dune) == before
+    await dune.slash("dune amenaza añadir", user=GM, cantidad=1)
+    assert "Amenaza: **3**" in await shown(dune)
+    assert edits(dune) == before + 1
+
+
+async def test_two_boards_placed_at_once_leave_one_and_no_lock_behind(dune: Harness) -> None:
+    """One placing at a time a table, and what the boards keep of a quiet table is where its
+    board is and a fingerprint of what it shows: no lock, no copy of the drawing (2,000
+    tables kept a lock and a drawn board each for the process's life)."""
+    assert dune.bot is not None
+    await asyncio.gather(dune.slash("mesa tablero", user=GM), dune.slash("mesa tablero", user=GM))
+    boards = [m for m in dune.discord.messages.values() if "Tablero de la mesa" in str(m.data)]
+    assert len(boards) == 1
+    await dune.slash("dune amenaza añadir", user=GM, cantidad=2)
+    await dune.bot.boards.settled()
+    assert dune.bot.boards._placing == {}
+    assert isinstance(dune.bot.boards._shown[CHANNEL_ID], bytes)
+
+
+async def test_only_the_latest_drawings_are_kept(dune: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept drawing only saves a read to whoever shows the table again before it changes
+    (an overlay page, within a second of the board): the least recently drawn go first."""
+    assert dune.bot is not None
+    monkeypatch.setattr(updater, "DRAWINGS_KEPT", 2)
+    drawings = dune.bot.boards.drawings
+    first, second, third = CHANNEL_ID, CHANNEL_ID + 1, CHANNEL_ID + 2
+    for channel_id in (first, second, third):
+        await drawings.board(channel_id, "es")
+    made = drawings.made
+    await drawings.board(third, "es")
+    await drawings.board(second, "es")
+    assert drawings.made == made
+    await drawings.board(first, "es")
+    assert drawings.made == made + 1
+
+
+def test_the_drawings_kept_outlast_the_overlays_wait_under_load() -> None:
+    """At the 2,000-table load's pace (some 30 board drawings a second), the drawings kept
+    span seconds of play, more than a board and its overlay pages draw apart (about one), and
+    not every table's for the process's life."""
+    assert 5 * 30 <= updater.DRAWINGS_KEPT <= 500

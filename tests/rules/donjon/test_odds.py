@@ -1,6 +1,6 @@
-"""Tests of ``rules.donjon.odds``: Donjon's exact odds. Both entry points run the same dynamic
-programme of small matrix products: in float64, or exactly modulo a few primes put back together at
-the end."""
+"""Tests of ``rules.donjon.odds``: Donjon's exact odds. The whole table runs the dynamic programme
+of small matrix products of ``rules.donjon.matrix`` (in float64, or exactly modulo a few primes put
+back together at the end); the chance to win alone is counted in plain Python."""
 
 import itertools
 import math
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import odds
-from rules.donjon import contest
+from rules.donjon import contest, matrix
 from rules.donjon import odds as donjon_odds
 from rules.errors import RuleError
 
@@ -121,7 +121,32 @@ def test_donjon_distributions_sum_to_exactly_one(n: int, m: int, sides: int) -> 
 def test_the_exact_donjon_primes_are_primes_that_suffice() -> None:
     """Exact Donjon counts are taken modulo these: each must be a prime small enough for
     float64 products to stay exact, and together they must exceed the largest count."""
-    assert len(set(donjon_odds.PRIMES)) == len(donjon_odds.PRIMES)
-    for p in donjon_odds.PRIMES:
+    assert len(set(matrix.PRIMES)) == len(matrix.PRIMES)
+    for p in matrix.PRIMES:
         assert p < 2**22 and all(p % d for d in range(2, math.isqrt(p) + 1))
-    assert math.prod(donjon_odds.PRIMES) > 100 ** (2 * odds.MAX_POOL)
+    assert math.prod(matrix.PRIMES) > 100 ** (2 * odds.MAX_POOL)
+
+
+WIN_CASES = [(0, 0, 20), (0, 3, 20), (3, 0, 20), (1, 2, 20), (5, 4, 20), (7, 7, 2), (6, 6, 100), (40, 37, 20)]
+
+
+@pytest.mark.parametrize(("n", "m", "sides"), WIN_CASES)
+def test_donjon_win_is_the_distributions_chance_to_win(n: int, m: int, sides: int) -> None:
+    """The odds line's one figure, counted without the successes, is exactly the table's."""
+    assert donjon_odds.donjon_win_exact(n, m, sides) == donjon_odds.donjon_exact(n, m, sides).win("a")
+    fast = donjon_odds.donjon_distribution(n, m, sides).win("a")
+    assert donjon_odds.donjon_win(n, m, sides) == pytest.approx(fast, rel=1e-12, abs=1e-300)
+
+
+@pytest.mark.parametrize(("n", "m", "sides"), [(2, 2, 6), (3, 2, 6), (1, 3, 3), (2, 2, 2)])
+def test_donjon_win_matches_brute_force(n: int, m: int, sides: int) -> None:
+    expected, _ = with_extension(first_comparison(n, m, sides), sides)
+    won = sum((p for (side, _), p in expected.items() if side == "a"), start=Fraction(0))
+    assert donjon_odds.donjon_win_exact(n, m, sides) == won
+
+
+def test_donjon_win_limits() -> None:
+    with pytest.raises(RuleError):
+        donjon_odds.donjon_win(41, 3)
+    with pytest.raises(RuleError):
+        donjon_odds.donjon_win(3, 3, sides=101)
