@@ -985,10 +985,11 @@ async def test_a_passed_tests_trait_and_asset_spends_ask_for_their_text(table: H
     reply = await roll(table, 1, 1, dificultad=1)  # 4 successes: 3 Impulso
     form = await table.click(reply.message, button(reply.message, "dune:rasgo"))
     assert form.callback.payload["type"] == 9
-    bad = await table.submit(
-        form.modal_id, {"rasgo": "x", "cuenta": "7", "sustituye": ""}, message=reply.message
+    forged = {"custom_id": form.modal_id, "components": answers(rasgo="x", radio_cuenta="7", sustituye="")}
+    bad = await table.dispatch(
+        5, forged, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID, message=reply.message
     )
-    assert "cuenta debe estar entre 0 y 5" in bad.text and bad.ephemeral
+    assert "Esa opción no estaba en el formulario" in bad.text and bad.ephemeral
     done = await table.submit(
         form.modal_id, {"rasgo": "Cubierto", "cuenta": "1", "sustituye": ""}, message=reply.message
     )
@@ -1086,3 +1087,29 @@ async def test_the_board_counts_a_looming_problem_as_its_task_card_does(table: H
     failed = await roll(table, 15, 20, dificultad=1, tarea=1)
     assert "«Alarma»: +3 con esta tirada" in failed.text
     assert "Alarma: 3/5 puntos" in await shown(table)
+
+
+@pytest.mark.parametrize(
+    ("locale", "question"), [("es-ES", "Cuenta como (0 lo quita)"), ("en-US", "Counts as (0 removes it)")]
+)
+async def test_the_trait_forms_count_is_picked_from_0_to_5(
+    table: Harness, locale: str, question: str
+) -> None:
+    """ "Gastando 2 puntos puedes crear un rasgo completamente nuevo, cambiar uno que exista o
+    eliminarlo" (#31): how much the trait counts is a radio group of 0 (removes it) to 5, 1
+    chosen, not a number typed; a count the form did not offer writes nothing."""
+    reply = await roll(table, 1, 1, dificultad=1, locale=locale)
+    form = await table.click(reply.message, button(reply.message, "dune:rasgo"), locale=locale)
+    text, count, before = form.callback.payload["data"]["components"]
+    assert (text["component"]["custom_id"], before["component"]["custom_id"]) == ("rasgo", "sustituye")
+    assert count["label"] == question and count["component"]["type"] == 21
+    assert [o["value"] for o in count["component"]["options"]] == ["0", "1", "2", "3", "4", "5"]
+    assert [o["value"] for o in count["component"]["options"] if o.get("default")] == ["1"]
+    forged = {"custom_id": form.modal_id, "components": answers(rasgo="Cubierto", radio_cuenta="6")}
+    where = {"channel_id": CHANNEL_ID, "message": reply.message}
+    refused = await table.dispatch(5, forged, user=PLAYER, locale=locale, **where)
+    assert refused.ephemeral and await table.pool("rasgo:Cubierto") == 0
+    done = await table.submit(
+        form.modal_id, {"rasgo": "Cubierto", "cuenta": "3"}, locale=locale, message=reply.message
+    )
+    assert await ledger_delta(table, done) == {("rasgo:Cubierto", 0): 3}
