@@ -526,19 +526,20 @@ async def test_an_assisted_test(table: Harness) -> None:
     assert "no puedes ayudarte a ti mismo" in own.text
     modal = await table.click(prep.message, join, user=OTHER)
     assert modal.callback.payload["type"] == 9
-    bad = await table.submit(
-        modal.modal_id, {"objetivo": "x", "enfoque": ""}, user=OTHER, message=prep.message
+    forged = {"custom_id": modal.modal_id, "components": answers(habilidad=["x"], motivacion=["4"])}
+    bad = await table.dispatch(
+        5, forged, user=OTHER, locale="es-ES", channel_id=CHANNEL_ID, message=prep.message
     )
-    assert "objetivo tiene que ser un número entero" in bad.text
+    assert "Esa opción no estaba en el formulario" in bad.text
     joined = await table.submit(
-        modal.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
+        modal.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
     )
-    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    assert f"<@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9)" in joined.text
     not_leader = await table.click(prep.message, go, user=OTHER)
     assert "Solo quien dirige el chequeo puede tirar" in not_leader.text
     table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
-    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9): **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
     again = await table.click(prep.message, go)
     assert "ya se ha tirado" in again.text
@@ -548,7 +549,9 @@ async def test_helpers_count_only_if_the_leader_succeeds(table: Harness) -> None
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=1)
     join, go = prep.message.custom_ids
     form = await table.click(prep.message, join, user=OTHER)
-    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    await table.submit(
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
+    )
     table.script(13, 15, 1)
     rolled = await table.click(prep.message, go)
     assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
@@ -679,7 +682,9 @@ async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) ->
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=3)
     join, go = prep.message.custom_ids
     form = await table.click(prep.message, join, user=OTHER)
-    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    await table.submit(
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
+    )
     table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
     alone = percent("es", float(dune_odds.dune_distribution(10, 2, difficulty=3).p_pass))
@@ -862,13 +867,13 @@ async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) ->
     assert "no puedes ayudarte a ti mismo" in own.text
     form = await table.click(prompt.message, join, user=OTHER)
     joined = await table.submit(
-        form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prompt.message
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prompt.message
     )
-    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    assert f"<@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9)" in joined.text
     await table.restart()
     table.script(12, 16, 1)
     rolled = await answer(table, prompt.message)
-    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9): **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
     assert "ayuda del rival: **9**✓" in rolled.text
     late = await table.click(prompt.message, join, user=OTHER)
