@@ -463,10 +463,10 @@ async def donjon_started(h: Harness) -> Message:
     combat_id = panel.custom_ids[0].split(":")[3]
     h.script(20, 20)
     opened = await h.click(h.current(panel), f"donjon:ini:unirme:{combat_id}:0")
-    await h.submit(opened.modal_id, {"dados": "2"}, message=h.current(panel))
+    await h.submit(opened.modal_id, {"dados": ["2"]}, message=h.current(panel))
     h.script(1)
     form = await h.click(h.current(panel), f"donjon:ini:pnj:{combat_id}:0", user=GM)
-    await h.submit(form.modal_id, {"nombre": "Trasgo", "dados": "1"}, user=GM, message=h.current(panel))
+    await h.submit(form.modal_id, {"nombre": "Trasgo", "dados": ["1"]}, user=GM, message=h.current(panel))
     return h.current(panel)
 
 

@@ -13,14 +13,15 @@ from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
-from bot.i18n import Lang, lang_for, t
+from bot.i18n import Lang, lang_for, number, t
 from bot.models import Record
+from bot.panel import labelled, picked
 from bot.rolls import Decision, act, load
-from bot.ui import Guarded, Modal, StepButton, parse_int, selected
+from bot.ui import Guarded, Modal, StepButton, selected
 from cogs.donjon import sheet
+from cogs.donjon.forms import dice_picked, dice_select
 from cogs.donjon.state import COMBAT_KIND
 from rules.donjon import combat as donjon_combat
-from rules.donjon import contest
 from rules.donjon import initiative as donjon_initiative
 
 # -- initiative ----------------------------------------------------------------------------------
@@ -242,23 +243,30 @@ async def join(
     await redraw(interaction, record)
 
 
+# "haz solo una tirada para todos": the NPCs alike that share one initiative roll, 1 to 20.
+MOST_ALIKE = 20
+
+
+def initiative_dice(lang: Lang, sheet_choice: str) -> discord.ui.Select[Any]:
+    """The initiative pool picked, not typed: the sheet's Nivel + Discernimiento first
+    (chosen), then 1 to 24 dice (a larger pool comes from the sheet)."""
+    return dice_select(lang, "dados", none=t(lang, sheet_choice))
+
+
 class JoinModal(Modal):
     def __init__(self, combat_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "donjon.join.title"), custom_id=f"donjon:unirme-modal:{combat_id}")
         self.record_id = combat_id
-        self.dice: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.join.dice"), custom_id="dados", max_length=3, required=False
-        )
-        self.add_item(self.dice)
+        self.dice = initiative_dice(lang, "donjon.join.from_sheet")
+        self.add_item(labelled(t(lang, "donjon.join.pool"), self.dice))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        """The dice typed, or (left empty) the active sheet's Nivel + Discernimiento, under
-        the character's name."""
+        """The dice picked, or (the first choice) the active sheet's Nivel + Discernimiento,
+        under the character's name."""
         user = interaction.user
         name = user.display_name[:40]
-        if self.dice.value.strip():
-            pool = parse_int(self.dice.value, "dados", 0, contest.MAX_POOL)
-        else:
+        pool = dice_picked(self.dice)
+        if pool is None:
             pool, name = await initiative(interaction, None)
         combatant = donjon_initiative.Combatant(f"u{user.id}", name, False, (), 1, user.id)
         await join(interaction, self.record_id, combatant, pool)
@@ -268,17 +276,16 @@ class NpcModal(Modal):
     def __init__(self, combat_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "donjon.npc.title"), custom_id=f"donjon:pnj-modal:{combat_id}")
         self.record_id = combat_id
-        self.name: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.npc.name"), custom_id="nombre", max_length=40
-        )
-        self.dice: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.npc.dice"), custom_id="dados", max_length=3, required=False
-        )
-        self.count: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(
-            label=t(lang, "donjon.npc.count"), custom_id="cantidad", max_length=2, required=False
-        )
-        for item in (self.name, self.dice, self.count):
-            self.add_item(item)
+        self.name: discord.ui.TextInput[NpcModal] = discord.ui.TextInput(custom_id="nombre", max_length=40)
+        self.add_item(labelled(t(lang, "donjon.npc.name"), self.name))
+        self.dice = initiative_dice(lang, "donjon.npc.from_sheet")
+        self.add_item(labelled(t(lang, "donjon.join.pool"), self.dice))
+        alike = [
+            discord.SelectOption(label=number(lang, n), value=str(n), default=n == 1)
+            for n in range(1, MOST_ALIKE + 1)
+        ]
+        self.count: discord.ui.Select[NpcModal] = discord.ui.Select(custom_id="cantidad", options=alike)
+        self.add_item(labelled(t(lang, "donjon.npc.count"), self.count))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         table = await table_of(interaction, await load(interaction, self.record_id, COMBAT_KIND))
@@ -287,10 +294,9 @@ class NpcModal(Modal):
         name = " ".join(self.name.value.split())[:40]
         if not name:
             raise Refusal("donjon.npc.no_name")
-        if self.dice.value.strip():
-            pool = parse_int(self.dice.value, "dados", 0, contest.MAX_POOL)
-        else:
+        count = int(picked(self.count, {option.value for option in self.count.options}))
+        pool = dice_picked(self.dice)
+        if pool is None:
             pool, name = await initiative(interaction, name)
-        count = parse_int(self.count.value or "1", "cantidad", 1, 20)
         combatant = donjon_initiative.Combatant(f"n{interaction.id}", name, True, (), count)
         await join(interaction, self.record_id, combatant, pool)

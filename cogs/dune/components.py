@@ -19,6 +19,7 @@ from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import Lang, lang_for, t
 from bot.models import Applied, Change, Record
+from bot.panel import chosen, labelled, radio
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
@@ -284,34 +285,29 @@ class DiceSelect(
 
 class TraitModal(Modal):
     """ "Crear un rasgo ... Gastando 2 puntos puedes crear un rasgo completamente nuevo,
-    cambiar uno que exista o eliminarlo": the trait's text, its count, and the trait it
-    replaces, if any. The spend and the trait are one operation."""
+    cambiar uno que exista o eliminarlo": the trait's text, how much it counts (picked, 0
+    removing it, up to the rules' most) and the trait it replaces, if any. The spend and
+    the trait are one operation."""
 
     def __init__(self, record_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "dune.trait.modal_title"), custom_id=f"dune:rasgo-modal:{record_id}")
         self.record_id = record_id
         self.text: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
-            label=t(lang, "dune.trait.modal_text"),
-            custom_id="rasgo",
-            max_length=SCENE_TEXT_LIMIT,
-            required=False,
+            custom_id="rasgo", max_length=SCENE_TEXT_LIMIT, required=False
         )
-        self.count: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
-            label=t(lang, "dune.trait.modal_count"), custom_id="cuenta", max_length=1, default="1"
-        )
+        self.add_item(labelled(t(lang, "dune.trait.modal_text"), self.text))
+        counts = [(str(n), str(n)) for n in range(dune_traits.MAX_TRAIT_COUNT + 1)]
+        self.count = radio(counts, "1", "cuenta")
+        self.add_item(labelled(t(lang, "dune.trait.modal_count"), self.count))
         self.before: discord.ui.TextInput[TraitModal] = discord.ui.TextInput(
-            label=t(lang, "dune.trait.modal_before"),
-            custom_id="sustituye",
-            max_length=SCENE_TEXT_LIMIT,
-            required=False,
+            custom_id="sustituye", max_length=SCENE_TEXT_LIMIT, required=False
         )
-        for item in (self.text, self.count, self.before):
-            self.add_item(item)
+        self.add_item(labelled(t(lang, "dune.trait.modal_before"), self.before))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = parse_int(self.count.value, "cuenta", 0, dune_traits.MAX_TRAIT_COUNT)
+        count = int(chosen(self.count.value, {option.value for option in self.count.options}))
         text, before = self.text.value, self.before.value.strip() or None
         record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "rasgo")

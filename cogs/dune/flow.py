@@ -19,18 +19,21 @@ from bot.checks import current_table, is_gm, table_of
 from bot.client import Tirada
 from bot.delivery import send, update
 from bot.errors import Refusal
-from bot.i18n import LANGS, Lang, lang_for, t
+from bot.forms import active_of_kind
+from bot.i18n import Lang, lang_for, t
 from bot.models import NewRecord, Record, RecordUpdate, Table
-from bot.names import fold
-from bot.panel import TITLE_LIMIT, chosen, clip, labelled, radio, ticked
+from bot.panel import TITLE_LIMIT, chosen, clip, labelled, picked, radio, ticked
 from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.sheets import access
-from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from bot.store import Store
+from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.dune import sheet
 from cogs.dune.components import render_roll
+from cogs.dune.forms import drive_answer, drive_question, skill_question
 from cogs.dune.render import assist_embed, opposed_embed
+from cogs.dune.sheet_model import DuneSheet
 from cogs.dune.state import (
     ASSIST_KIND,
     DIFICULTAD_EXTRA,
@@ -316,8 +319,8 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
-            await interaction.response.send_modal(AssistModal(self.record_id, lang, scores))
+            found = await helper_sheet(bot.store, interaction, await table_of(interaction, record))
+            await interaction.response.send_modal(AssistModal(self.record_id, lang, found))
             return
         if interaction.user.id != record.user_id:
             raise Refusal("dune.ayuda.leader_only")
@@ -336,49 +339,31 @@ async def roll_assisted(bot: Tirada, interaction: discord.Interaction, prep_id: 
 
 
 class AssistModal(Modal):
-    """A helper joins: their target number, or their skill and drive (names from their own
-    active sheet, or numbers), and their focus. ``kind``: the preparation joined, an
+    """A helper joins: their skill (with one of its focuses) and their drive, picked from
+    their own active sheet as the test's form asks them, or, without a sheet, their scores
+    (the book's 4 to 8) and whether a focus applies. ``kind``: the preparation joined, an
     assisted test's or an opposed test's ("pueden aceptar la ayuda de otros personajes
     próximos")."""
 
     def __init__(
-        self, prep_id: int, lang: Lang, scores: tuple[str, str] | None = None, kind: str = ASSIST_KIND
+        self, prep_id: int, lang: Lang, sheet: DuneSheet | None = None, kind: str = ASSIST_KIND
     ) -> None:
-        """``scores``: the helper's skills and drives with their values, from their sheet."""
-        super().__init__(title=t(lang, "dune.ayuda.modal_title"), custom_id=f"dune:ayuda-modal:{prep_id}")
-        skills, drives = scores or (None, None)
+        """``sheet``: the helper's, whose skills, focuses and drives the questions offer."""
+        super().__init__(
+            title=clip(t(lang, "dune.ayuda.modal_title"), TITLE_LIMIT),
+            custom_id=f"dune:ayuda-modal:{prep_id}",
+        )
         self.prep_id = prep_id
         self.kind = kind
-        self.objetivo: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_target"),
-            custom_id="objetivo",
-            max_length=2,
-            required=False,
-            placeholder=t(lang, "dune.ayuda.modal_target_hint"),
-        )
-        self.habilidad: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_skill"),
-            custom_id="habilidad",
-            max_length=40,
-            required=False,
-            placeholder=skills,
-        )
-        self.motivacion: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_drive"),
-            custom_id="motivacion",
-            max_length=40,
-            required=False,
-            placeholder=drives,
-        )
-        self.enfoque: discord.ui.TextInput[AssistModal] = discord.ui.TextInput(
-            label=t(lang, "dune.ayuda.modal_focus"),
-            custom_id="enfoque",
-            max_length=3,
-            required=False,
-            placeholder=t(lang, "dune.ayuda.modal_focus_hint"),
-        )
-        for item in (self.objetivo, self.habilidad, self.motivacion, self.enfoque):
-            self.add_item(item)
+        self.skill_focus, self.skill, question = skill_question(lang, sheet)
+        self.add_item(question)
+        self.drive, question = drive_question(lang, sheet)
+        self.add_item(question)
+        self.focus: discord.ui.Checkbox[AssistModal] | None = None
+        if sheet is None:
+            self.focus = discord.ui.Checkbox(custom_id="enfoque")
+            help_text = t(lang, "dune.ayuda.form_focus_help")
+            self.add_item(labelled(t(lang, "dune.ayuda.form_focus"), self.focus, help_text))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
@@ -404,44 +389,26 @@ class AssistModal(Modal):
 
     async def helper(self, bot: Tirada, interaction: discord.Interaction, prep: Record) -> dict[str, Any]:
         """ "Cada ayudante elije una motivación y habilidad para crear un número objetivo":
-        the target typed (numbers win), else skill plus drive, read from the helper's own
-        sheet when named, kept with where they came from. A skill named from the sheet takes
-        a focus named from it; otherwise the focus is the skill as a number, or "sí"."""
-        entry: dict[str, Any] = {"user": interaction.user.id}
-        skill, drive = self.habilidad.value.strip(), self.motivacion.value.strip()
-        if self.objetivo.value.strip():
-            entry["target"] = parse_int(self.objetivo.value, "objetivo", 1, 2 * skill_test.MAX_SCORE)
-            skill_value = None
-        elif skill and drive:
-            table = await table_of(interaction, prep)
-            typed = self.enfoque.value.strip()
-            if sheet.number(skill) is None:
-                # A skill from the sheet takes one of that skill's focuses on it, by name.
-                scores = await sheet.scores(bot, interaction, skill, drive, None, table, focus=typed or None)
-                entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
-                return entry | {"focus": scores.skill if scores.focus else None}
-            scores = await sheet.scores(bot, interaction, skill, drive, None, table)
-            entry |= {"target": scores.skill + scores.drive, **sheet.source(scores)}
-            skill_value = scores.skill
-        else:
-            raise Refusal("dune.ayuda.target_missing")
-        entry["focus"] = focus(self.enfoque.value, skill_value)
-        return entry
+        skill plus drive, the ones the form offered, read again from the helper's sheet when
+        they are its names (a drive crossed out since is refused), kept with where they came
+        from. The focus is the helper's skill, the dice it makes critical: a focus of the
+        sheet's for that skill, or, without a sheet, the box ticked."""
+        skill, named = self.skill_focus[picked(self.skill, self.skill_focus)]
+        drive = drive_answer(self.drive)
+        table = await table_of(interaction, prep)
+        scores = await sheet.scores(bot, interaction, skill, drive, None, table, focus=named)
+        applies = bool(scores.focus) if self.focus is None else ticked(self.focus.value)
+        return {
+            "user": interaction.user.id,
+            "target": scores.skill + scores.drive,
+            **sheet.source(scores),
+            "focus": scores.skill if applies else None,
+        }
 
 
-YES = frozenset(fold(word) for lang in LANGS for word in t(lang, "dune.ayuda.yes").split())
-
-
-def focus(typed: str, skill: int | None) -> int | None:
-    """A helper's focus: their skill as a number, or "sí"/"yes" for the skill they gave."""
-    text = typed.strip()
-    if not text:
-        return None
-    if sheet.number(text) is not None:
-        return parse_int(text, "enfoque", 1, skill_test.MAX_SCORE)
-    if skill is not None and fold(text) in YES:
-        return skill
-    raise Refusal("dune.ayuda.focus_value", max=skill_test.MAX_SCORE)
+async def helper_sheet(store: Store, interaction: discord.Interaction, table: Table) -> DuneSheet | None:
+    """The sheet a helper's form asks from: their active one at the preparation's table."""
+    return await active_of_kind(store, table, interaction.user.id, DuneSheet)
 
 
 # -- opposed tests ----------------------------------------------------------------------------
@@ -544,8 +511,8 @@ class OpposedHelpButton(
             raise Refusal("dune.ayuda.already_rolled")
         if interaction.user.id == record.user_id:
             raise Refusal("dune.ayuda.leader_cannot_help")
-        scores = await sheet.listed(bot, interaction, await table_of(interaction, record), lang)
-        await interaction.response.send_modal(AssistModal(self.record_id, lang, scores, OPPOSED_KIND))
+        found = await helper_sheet(bot.store, interaction, await table_of(interaction, record))
+        await interaction.response.send_modal(AssistModal(self.record_id, lang, found, OPPOSED_KIND))
 
 
 class OpposedSelect(

@@ -17,7 +17,7 @@ from discord.app_commands import Choice
 from bot.checks import current_table, is_gm
 from bot.client import Tirada
 from bot.errors import Refusal
-from bot.i18n import Lang, lang_for
+from bot.i18n import lang_for
 from bot.models import Table
 from bot.names import MAX_CHOICES, Names, closest, fold
 from bot.sheets import access
@@ -149,24 +149,6 @@ def source(scores: Scores) -> dict[str, Any]:
     """What a sheet gave, to store beside the numbers so every card can say where they came
     from (the same keys a test's request keeps)."""
     return asdict(scores)
-
-
-async def listed(
-    bot: Tirada, interaction: discord.Interaction, table: Table, lang: Lang
-) -> tuple[str, str] | None:
-    """The presser's skills and drives with their values ("Combate 5 · Comunicación 6 · …"),
-    shown in the helper's form, which has no autocomplete; None without a Dune sheet."""
-    try:
-        _, found = await access.for_roll(
-            bot.store, table, is_gm(table, interaction), interaction.user.id, None
-        )
-    except Refusal:
-        return None
-    if not isinstance(found, DuneSheet):
-        return None
-    skills = " · ".join(f"{SKILLS.name(lang, k)} {getattr(found.habilidades, k)}" for k in SKILLS.keys)
-    drives = " · ".join(f"{DRIVES.name(lang, k)} {getattr(found.motivaciones, k).valor}" for k in DRIVES.keys)
-    return skills, drives
 
 
 async def _sheet(interaction: discord.Interaction[Tirada], option: str = "como") -> DuneSheet | None:

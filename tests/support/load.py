@@ -154,7 +154,7 @@ async def initiative_step(h: Harness, table: Table) -> list[Reply]:
         )
         replies.append(form)
         replies.append(
-            await h.submit(form.modal_id, {"dados": "3"}, user=player, message=h.current(panel.messages[0]))
+            await h.submit(form.modal_id, {"dados": ["3"]}, user=player, message=h.current(panel.messages[0]))
         )
     step = next((c for c in h.current(panel.messages[0]).custom_ids if "siguiente" in c), None)
     if step:

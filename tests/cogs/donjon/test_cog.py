@@ -305,7 +305,7 @@ async def test_the_combat_panel_walks_the_countdown(table: Harness) -> None:
     table.script(10, 10, 2)
     opened = await table.click(panel, "donjon:ini:unirme:1:0")
     assert opened.callback.payload["type"] == 9
-    joined = await table.submit(opened.modal_id, {"dados": "3"}, message=table.current(panel))
+    joined = await table.submit(opened.modal_id, {"dados": ["3"]}, message=table.current(panel))
     assert "**Jugadora**: 10 10 2" in joined.text
     npc_refused = await table.click(table.current(panel), "donjon:ini:pnj:1:0")
     assert npc_refused.ephemeral
@@ -313,7 +313,7 @@ async def test_the_combat_panel_walks_the_countdown(table: Harness) -> None:
     table.script(10)
     added = await table.submit(
         npc_form.modal_id,
-        {"nombre": "Trasgo", "dados": "1", "cantidad": "2"},
+        {"nombre": "Trasgo", "dados": ["1"], "cantidad": ["2"]},
         user=GM,
         message=table.current(panel),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.cogs.ficha.test_panel import submit
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import GM, OTHER, PLAYER, User
 
@@ -16,7 +17,7 @@ async def table(harness: Harness) -> Harness:
 
 async def join(h: Harness, panel: Message, dice: str, user: User = PLAYER) -> Reply:
     opened = await h.click(h.current(panel), "donjon:ini:unirme:1:0", user=user)
-    return await h.submit(opened.modal_id, {"dados": dice}, user=user, message=h.current(panel))
+    return await h.submit(opened.modal_id, {"dados": [dice]}, user=user, message=h.current(panel))
 
 
 def text(h: Harness, panel: Message) -> str:
@@ -66,3 +67,57 @@ async def test_the_gm_removes_a_combatant_and_the_countdown_keeps_its_place(tabl
     now = text(table, panel)
     assert "Otro" not in now
     assert "▶️ **2**: actúa Jugadora." in now
+
+
+@pytest.mark.parametrize(
+    ("locale", "pool", "own", "npcs"),
+    [
+        ("es-ES", "Dados de iniciativa: Nivel + Discernimiento", "Los de tu ficha activa", "Los de su ficha"),
+        ("en-US", "Initiative dice: Level + Discernment", "Those of your active sheet", "Those of its NPC"),
+    ],
+)
+async def test_the_initiative_forms_pick_their_dice_and_how_many_alike(
+    table: Harness, locale: str, pool: str, own: str, npcs: str
+) -> None:
+    """Joining asks no typed number (#31): the dice are picked, the sheet's Nivel +
+    Discernimiento first, then 1 to 24; the GM's NPC form picks the dice and how many alike
+    share the roll, 1 to 20 ("haz solo una tirada para todos"); its name stays typed."""
+    panel = (await table.slash("donjon iniciativa")).message
+    opened = await table.click(panel, "donjon:ini:unirme:1:0", locale=locale)
+    (question,) = opened.callback.payload["data"]["components"]
+    assert question["label"] == pool and len(pool) <= 45
+    dice = question["component"]
+    assert (dice["type"], dice["custom_id"]) == (3, "dados")
+    values = [o["value"] for o in dice["options"]]
+    assert values == ["-", *(str(n) for n in range(1, 25))]
+    assert dice["options"][0]["label"] == own and dice["options"][0]["default"]
+    table.script(10, 10, 2)
+    joined = await table.submit(
+        opened.modal_id, {"dados": ["3"]}, locale=locale, message=table.current(panel)
+    )
+    assert "**Jugadora**: 10 10 2" in joined.text
+    form = await table.click(table.current(panel), "donjon:ini:pnj:1:0", user=GM, locale=locale)
+    name, npc_dice, alike = (q["component"] for q in form.callback.payload["data"]["components"])
+    assert (name["type"], name["custom_id"]) == (4, "nombre")
+    assert npc_dice["options"][0]["label"].startswith(npcs)
+    assert [o["value"] for o in alike["options"]] == [str(n) for n in range(1, 21)]
+    assert [o["value"] for o in alike["options"] if o.get("default")] == ["1"]
+    table.script(10)
+    fields = {"nombre": "Trasgo", "dados": ["1"], "cantidad": ["2"]}
+    added = await table.submit(form.modal_id, fields, user=GM, locale=locale, message=table.current(panel))
+    assert "**Trasgo** ×2" in added.text
+
+
+async def test_initiative_numbers_the_forms_did_not_offer_are_refused(table: Harness) -> None:
+    """A client can send anything: 25 dice or 21 alike (never offered) change nothing."""
+    panel = (await table.slash("donjon iniciativa")).message
+    opened = await table.click(panel, "donjon:ini:unirme:1:0")
+    before = text(table, panel)
+    refused = await submit(table, opened, table.current(panel), dados=["25"])
+    assert refused.ephemeral and "Esa opción no estaba en el formulario" in refused.text
+    form = await table.click(table.current(panel), "donjon:ini:pnj:1:0", user=GM)
+    refused = await submit(
+        table, form, table.current(panel), user=GM, nombre="Trasgo", dados=["1"], cantidad=["21"]
+    )
+    assert refused.ephemeral and "Esa opción no estaba en el formulario" in refused.text
+    assert text(table, panel) == before

@@ -171,9 +171,8 @@ async def test_a_bank_adjustment_is_announced_at_the_table_saying_whose(table: H
 def test_every_donjon_form_label_fits_discords_45_characters() -> None:
     for key in (
         "donjon.fact.label",
-        "donjon.join.dice",
+        "donjon.join.pool",
         "donjon.npc.name",
-        "donjon.npc.dice",
         "donjon.npc.count",
     ):
         for lang in ("es", "en"):

@@ -202,15 +202,15 @@ async def test_initiative_left_empty_rolls_level_plus_insight_from_the_sheet(har
     join, npc = panel.custom_ids[0], panel.custom_ids[1]
     form = await harness.click(panel, join)
     harness.script(*range(1, 8))  # Roland: Nivel 1 + Discernimiento 6 = 7 dice
-    await harness.submit(form.modal_id, {"dados": ""}, message=harness.current(panel))
+    await harness.submit(form.modal_id, {}, message=harness.current(panel))
     assert "**Roland el Explorador**: 7 6 5 4 3 2 1" in str(harness.current(panel).data)
     form = await harness.click(harness.current(panel), npc, user=GM)
     harness.script(*range(1, 8))  # the orc's sheet: Nivel 1 + Discernimiento 6
-    fields = {"nombre": "orco", "dados": "", "cantidad": ""}
+    fields = {"nombre": "orco"}
     await harness.submit(form.modal_id, fields, user=GM, message=harness.current(panel))
     assert "**Orco** (PNJ): 7 6 5 4 3 2 1" in str(harness.current(panel).data)
     form = await harness.click(harness.current(panel), join, user=OTHER)
-    refused = await harness.submit(form.modal_id, {"dados": ""}, user=OTHER, message=harness.current(panel))
+    refused = await harness.submit(form.modal_id, {}, user=OTHER, message=harness.current(panel))
     assert refused.ephemeral and "No tienes ficha activa" in refused.text
 
 

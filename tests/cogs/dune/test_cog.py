@@ -526,19 +526,20 @@ async def test_an_assisted_test(table: Harness) -> None:
     assert "no puedes ayudarte a ti mismo" in own.text
     modal = await table.click(prep.message, join, user=OTHER)
     assert modal.callback.payload["type"] == 9
-    bad = await table.submit(
-        modal.modal_id, {"objetivo": "x", "enfoque": ""}, user=OTHER, message=prep.message
+    forged = {"custom_id": modal.modal_id, "components": answers(habilidad=["x"], motivacion=["4"])}
+    bad = await table.dispatch(
+        5, forged, user=OTHER, locale="es-ES", channel_id=CHANNEL_ID, message=prep.message
     )
-    assert "objetivo tiene que ser un número entero" in bad.text
+    assert "Esa opción no estaba en el formulario" in bad.text
     joined = await table.submit(
-        modal.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message
+        modal.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
     )
-    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    assert f"<@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9)" in joined.text
     not_leader = await table.click(prep.message, go, user=OTHER)
     assert "Solo quien dirige el chequeo puede tirar" in not_leader.text
     table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
-    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9): **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
     again = await table.click(prep.message, go)
     assert "ya se ha tirado" in again.text
@@ -548,7 +549,9 @@ async def test_helpers_count_only_if_the_leader_succeeds(table: Harness) -> None
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=1)
     join, go = prep.message.custom_ids
     form = await table.click(prep.message, join, user=OTHER)
-    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    await table.submit(
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
+    )
     table.script(13, 15, 1)
     rolled = await table.click(prep.message, go)
     assert "❌ Fallado: 0 éxitos contra dificultad 1." in rolled.text
@@ -679,7 +682,9 @@ async def test_the_odds_of_an_assisted_test_count_the_helpers(table: Harness) ->
     prep = await table.slash("dune ayuda", habilidad=5, motivacion=5, dificultad=3)
     join, go = prep.message.custom_ids
     form = await table.click(prep.message, join, user=OTHER)
-    await table.submit(form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prep.message)
+    await table.submit(
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prep.message
+    )
     table.script(3, 15, 1)
     rolled = await table.click(prep.message, go)
     alone = percent("es", float(dune_odds.dune_distribution(10, 2, difficulty=3).p_pass))
@@ -862,13 +867,13 @@ async def test_both_sides_of_an_opposed_test_may_have_helpers(table: Harness) ->
     assert "no puedes ayudarte a ti mismo" in own.text
     form = await table.click(prompt.message, join, user=OTHER)
     joined = await table.submit(
-        form.modal_id, {"objetivo": "9", "enfoque": ""}, user=OTHER, message=prompt.message
+        form.modal_id, {"habilidad": ["5"], "motivacion": ["4"]}, user=OTHER, message=prompt.message
     )
-    assert f"<@{OTHER.id}> (objetivo 9)" in joined.text
+    assert f"<@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9)" in joined.text
     await table.restart()
     table.script(12, 16, 1)
     rolled = await answer(table, prompt.message)
-    assert f"Ayuda de <@{OTHER.id}>: **1**✨" in rolled.text
+    assert f"Ayuda de <@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9): **1**✨" in rolled.text
     assert "✅ Superado: 3 éxitos contra dificultad 2." in rolled.text
     assert "ayuda del rival: **9**✓" in rolled.text
     late = await table.click(prompt.message, join, user=OTHER)
@@ -985,10 +990,11 @@ async def test_a_passed_tests_trait_and_asset_spends_ask_for_their_text(table: H
     reply = await roll(table, 1, 1, dificultad=1)  # 4 successes: 3 Impulso
     form = await table.click(reply.message, button(reply.message, "dune:rasgo"))
     assert form.callback.payload["type"] == 9
-    bad = await table.submit(
-        form.modal_id, {"rasgo": "x", "cuenta": "7", "sustituye": ""}, message=reply.message
+    forged = {"custom_id": form.modal_id, "components": answers(rasgo="x", radio_cuenta="7", sustituye="")}
+    bad = await table.dispatch(
+        5, forged, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID, message=reply.message
     )
-    assert "cuenta debe estar entre 0 y 5" in bad.text and bad.ephemeral
+    assert "Esa opción no estaba en el formulario" in bad.text and bad.ephemeral
     done = await table.submit(
         form.modal_id, {"rasgo": "Cubierto", "cuenta": "1", "sustituye": ""}, message=reply.message
     )
@@ -1086,3 +1092,29 @@ async def test_the_board_counts_a_looming_problem_as_its_task_card_does(table: H
     failed = await roll(table, 15, 20, dificultad=1, tarea=1)
     assert "«Alarma»: +3 con esta tirada" in failed.text
     assert "Alarma: 3/5 puntos" in await shown(table)
+
+
+@pytest.mark.parametrize(
+    ("locale", "question"), [("es-ES", "Cuenta como (0 lo quita)"), ("en-US", "Counts as (0 removes it)")]
+)
+async def test_the_trait_forms_count_is_picked_from_0_to_5(
+    table: Harness, locale: str, question: str
+) -> None:
+    """ "Gastando 2 puntos puedes crear un rasgo completamente nuevo, cambiar uno que exista o
+    eliminarlo" (#31): how much the trait counts is a radio group of 0 (removes it) to 5, 1
+    chosen, not a number typed; a count the form did not offer writes nothing."""
+    reply = await roll(table, 1, 1, dificultad=1, locale=locale)
+    form = await table.click(reply.message, button(reply.message, "dune:rasgo"), locale=locale)
+    text, count, before = form.callback.payload["data"]["components"]
+    assert (text["component"]["custom_id"], before["component"]["custom_id"]) == ("rasgo", "sustituye")
+    assert count["label"] == question and count["component"]["type"] == 21
+    assert [o["value"] for o in count["component"]["options"]] == ["0", "1", "2", "3", "4", "5"]
+    assert [o["value"] for o in count["component"]["options"] if o.get("default")] == ["1"]
+    forged = {"custom_id": form.modal_id, "components": answers(rasgo="Cubierto", radio_cuenta="6")}
+    where = {"channel_id": CHANNEL_ID, "message": reply.message}
+    refused = await table.dispatch(5, forged, user=PLAYER, locale=locale, **where)
+    assert refused.ephemeral and await table.pool("rasgo:Cubierto") == 0
+    done = await table.submit(
+        form.modal_id, {"rasgo": "Cubierto", "cuenta": "3"}, locale=locale, message=reply.message
+    )
+    assert await ledger_delta(table, done) == {("rasgo:Cubierto", 0): 3}

@@ -8,6 +8,7 @@ import json
 
 from tests.cogs.dune.test_cog import answer, button, ledger_delta
 from tests.cogs.ficha.test_cog import example, imported
+from tests.cogs.ficha.test_panel import submit
 from tests.support.harness import Harness, Message, Upload
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER
 
@@ -115,24 +116,10 @@ async def test_an_assisted_test_by_name_for_the_leader_and_each_helper(harness: 
     assert "Chequeo con ayuda · objetivo 13 · dificultad 2" in prep.text
     join, go = prep.message.custom_ids
     form = await harness.click(prep.message, join, user=OTHER)
-    # The form has no autocomplete: it shows the helper's own scores instead.
-    placeholders = [
-        row["components"][0].get("placeholder") for row in form.callback.payload["data"]["components"]
-    ]
-    assert placeholders[1:3] == [
-        "Combate 5 · Comunicación 6 · Disciplina 7 · Movimiento 4 · Comprensión 8",
-        "Deber 6 · Fe 4 · Justicia 5 · Poder 4 · Verdad 7",
-    ]
-    # A skill named from the sheet takes a focus named from it, not a yes (#26).
-    fields = {"objetivo": "", "habilidad": "Discipline", "motivacion": "deber", "enfoque": "sí"}
-    yes = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
-    assert "«sí» no es una especialización de esa habilidad en la ficha. Tiene: —." in yes.text
-    fields = {
-        "objetivo": "",
-        "habilidad": "Understand",
-        "motivacion": "deber",
-        "enfoque": "historia imperial",
-    }
+    # The form picks from the helper's own sheet: a skill with a focus of it (#26, #31).
+    skills = form.callback.payload["data"]["components"][0]["component"]["options"]
+    focus = next(o["value"] for o in skills if o["label"].endswith("Historia imperial"))
+    fields = {"habilidad": [focus], "motivacion": ["deber"]}
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
     # Lía: Comprensión 8 + Deber 6 = 14, her focus Historia imperial at Comprensión 8.
     assert f"<@{OTHER.id}> como **Lía Brezo** (Comprensión 8 + Deber 6 = 14)" in joined.text
@@ -149,7 +136,7 @@ async def test_a_helper_without_a_sheet_gives_numbers(harness: Harness) -> None:
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
     join = prep.message.custom_ids[0]
     form = await harness.click(prep.message, join, user=OTHER, locale="en-US")
-    fields = {"objetivo": "", "habilidad": "5", "motivacion": "4", "enfoque": "yes"}
+    fields = {"habilidad": ["5"], "motivacion": ["4"], "enfoque": True}
     joined = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message, locale="en-US")
     assert f"<@{OTHER.id}> (Skill 5 + Drive 4 = 9)" in joined.text
     helpers = (await stored(harness, ASSIST))[0]["helpers"]
@@ -232,20 +219,17 @@ async def test_a_helpers_refusals_leave_the_preparation_as_it_was(harness: Harne
     await harness.table_for("dune")
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5)
     join = prep.message.custom_ids[0]
-    cases = [
-        (
-            {"objetivo": "", "habilidad": "combate", "motivacion": "deber", "enfoque": ""},
-            "No tienes ficha activa",
-        ),
-        ({"objetivo": "", "habilidad": "", "motivacion": "", "enfoque": ""}, "Da tu número objetivo"),
-        ({"objetivo": "", "habilidad": "5", "motivacion": "", "enfoque": ""}, "Da tu número objetivo"),
-        ({"objetivo": "9", "habilidad": "", "motivacion": "", "enfoque": "sí"}, "La especialización es tu"),
-        ({"objetivo": "", "habilidad": "5", "motivacion": "4", "enfoque": "no"}, "La especialización es tu"),
+    # Without a sheet the form offers scores: a name, none, or a score out of 4 to 8 is
+    # nothing it offered (#31).
+    cases: list[dict[str, object]] = [
+        {"habilidad": ["combate"], "motivacion": ["deber"]},
+        {"habilidad": [], "motivacion": []},
+        {"habilidad": ["5"], "motivacion": ["9"]},
     ]
-    for fields, refusal in cases:
+    for fields in cases:
         form = await harness.click(prep.message, join, user=OTHER)
-        reply = await harness.submit(form.modal_id, fields, user=OTHER, message=prep.message)
-        assert refusal in reply.text and reply.ephemeral, (fields, reply.text)
+        reply = await submit(harness, form, prep.message, user=OTHER, **fields)
+        assert "Esa opción no estaba en el formulario" in reply.text and reply.ephemeral, (fields, reply.text)
     assert (await stored(harness, ASSIST))[0]["helpers"] == []
 
 
@@ -267,9 +251,8 @@ async def test_a_sheet_of_another_system_is_refused(harness: Harness) -> None:
     )
     assert "no es del sistema que juega esta mesa" in refused.text and refused.ephemeral
     prep = await harness.slash("dune ayuda", habilidad=5, motivacion=5, user=OTHER)
-    form = await harness.click(prep.message, prep.message.custom_ids[0])
-    fields = {"objetivo": "", "habilidad": "combate", "motivacion": "deber", "enfoque": ""}
-    helper = await harness.submit(form.modal_id, fields, message=prep.message)
+    # The helper's form asks from their sheet: one of another system is refused when pressed.
+    helper = await harness.click(prep.message, prep.message.custom_ids[0])
     assert "no es del sistema que juega esta mesa" in helper.text and helper.ephemeral
     assert await stored(harness, OPPOSED) == []
     assert (await stored(harness, ASSIST))[0]["helpers"] == []
