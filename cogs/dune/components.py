@@ -22,7 +22,7 @@ from bot.models import Applied, Change, Record
 from bot.panel import chosen, labelled, radio
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, parse_int, selected
+from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.dune.render import pools_text, roll_embed, safe, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
@@ -373,15 +373,14 @@ class PriceModal(Modal):
     def __init__(self, record_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "dune.price.modal_title"), custom_id=f"dune:precio-modal:{record_id}")
         self.record_id = record_id
-        self.count: discord.ui.TextInput[PriceModal] = discord.ui.TextInput(
-            label=t(lang, "dune.price.modal_count"), custom_id="complicaciones", max_length=1, default="1"
-        )
-        self.add_item(self.count)
+        counts = [(str(n), str(n)) for n in range(1, skill_test.MAX_PRICE_COMPLICATIONS + 1)]
+        self.count = radio(counts, "1", "complicaciones")
+        self.add_item(labelled(t(lang, "dune.price.modal_count"), self.count))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = parse_int(self.count.value, "complicaciones", 1, skill_test.MAX_PRICE_COMPLICATIONS)
+        count = int(chosen(self.count.value, {option.value for option in self.count.options}))
         record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "precio")
 

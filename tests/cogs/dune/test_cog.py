@@ -256,10 +256,16 @@ async def test_the_gm_chooses_how_many_complications_a_price_adds(table: Harness
     """ "El Director determina cuantas complicaciones extra se sufren" (#15)."""
     reply = await roll(table, 15, 16, dificultad=1)
     form = await table.click(reply.message, button(reply.message, "dune:precio"), user=GM)
-    fields = form.callback.payload["data"]["components"][0]["components"][0]
-    assert fields["value"] == "1"
-    bad = await table.submit(form.modal_id, {"complicaciones": "9"}, user=GM, message=reply.message)
-    assert "complicaciones debe estar entre 1 y 5" in bad.text
+    question = form.callback.payload["data"]["components"][0]
+    assert question["label"] == "Complicaciones extra"
+    offered = question["component"]["options"]
+    assert [(o["value"], o.get("default", False)) for o in offered] == [
+        ("1", True),
+        ("2", False),
+        ("3", False),
+        ("4", False),
+        ("5", False),
+    ]
     granted = await table.submit(form.modal_id, {"complicaciones": "3"}, user=GM, message=reply.message)
     assert "con 3 complicaciones más y sin Impulso" in granted.text
     assert "Pendientes: 3 · descartadas: 0." in granted.text
