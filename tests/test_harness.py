@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.client import COMMANDS_HASH
-from bot.i18n import t
+from bot.i18n import CATALOG, t
 from tests.support.harness import Harness
 from tests.support.payloads import GM
 
@@ -48,3 +51,23 @@ async def test_a_bot_the_test_restarted_is_replaced(module_bot: Harness, tmp_pat
     assert fresh is not bot and fresh is not restarted and h.seed == 1
     await h.table_for("donjon")
     assert "Donjon" in (await h.slash("mesa estado", user=GM)).text
+
+
+async def test_a_command_sentence_a_test_changed_is_translated_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each distinct command tree is translated once a process (``translated_once``): a
+    catalog sentence of the tree changed since is a distinct tree."""
+    first = Harness(tmp_path / "first.db")
+    await first.start()
+    await first.close()
+    monkeypatch.setitem(CATALOG.entries, "tirar.cmd", {"es": "tirar", "en": "throw"})
+    second = Harness(tmp_path / "second.db")
+    await second.start()
+    await second.close()
+
+    def roll(h: Harness) -> dict[str, Any]:
+        return next(c for c in h.discord.commands if c["name"] == "tirar")
+
+    assert roll(first)["name_localizations"]["en-US"] == "roll"
+    assert roll(second)["name_localizations"]["en-US"] == "throw"
