@@ -4,6 +4,7 @@ a database of its own, or the tests of a module would depend on their order."""
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,18 @@ async def test_a_command_sentence_a_test_changed_is_translated_anew(
 
     assert roll(first)["name_localizations"]["en-US"] == "roll"
     assert roll(second)["name_localizations"]["en-US"] == "throw"
+
+
+async def test_a_new_bot_reuses_the_extensions_an_earlier_one_loaded(tmp_path: Path) -> None:
+    """A bot's start reuses the extension modules (``_load_kept``), and their ``setup``
+    gives the new bot its own cogs and commands."""
+    h = Harness(tmp_path / "t.db")
+    first = await h.start()
+    try:
+        mesa, cog = sys.modules["cogs.mesa"], first.get_cog("Mesa")
+        second = await h.restart()
+        assert sys.modules["cogs.mesa"] is mesa and second.extensions["cogs.mesa"] is mesa
+        assert second.get_cog("Mesa") not in (None, cog)
+        assert "Sin elegir" in (await h.slash("mesa estado")).text
+    finally:
+        await h.close()
