@@ -4,10 +4,14 @@ a database of its own, or the tests of a module would depend on their order."""
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.client import COMMANDS_HASH
-from bot.i18n import t
+from bot.i18n import CATALOG, t
 from tests.support.harness import Harness
 from tests.support.payloads import GM
 
@@ -48,3 +52,38 @@ async def test_a_bot_the_test_restarted_is_replaced(module_bot: Harness, tmp_pat
     assert fresh is not bot and fresh is not restarted and h.seed == 1
     await h.table_for("donjon")
     assert "Donjon" in (await h.slash("mesa estado", user=GM)).text
+
+
+async def test_a_command_sentence_a_test_changed_is_translated_anew(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each distinct command tree is translated once a process (``translated_once``): a
+    catalog sentence of the tree changed since is a distinct tree."""
+    first = Harness(tmp_path / "first.db")
+    await first.start()
+    await first.close()
+    monkeypatch.setitem(CATALOG.entries, "tirar.cmd", {"es": "tirar", "en": "throw"})
+    second = Harness(tmp_path / "second.db")
+    await second.start()
+    await second.close()
+
+    def roll(h: Harness) -> dict[str, Any]:
+        return next(c for c in h.discord.commands if c["name"] == "tirar")
+
+    assert roll(first)["name_localizations"]["en-US"] == "roll"
+    assert roll(second)["name_localizations"]["en-US"] == "throw"
+
+
+async def test_a_new_bot_reuses_the_extensions_an_earlier_one_loaded(tmp_path: Path) -> None:
+    """A bot's start reuses the extension modules (``_load_kept``), and their ``setup``
+    gives the new bot its own cogs and commands."""
+    h = Harness(tmp_path / "t.db")
+    first = await h.start()
+    try:
+        mesa, cog = sys.modules["cogs.mesa"], first.get_cog("Mesa")
+        second = await h.restart()
+        assert sys.modules["cogs.mesa"] is mesa and second.extensions["cogs.mesa"] is mesa
+        assert second.get_cog("Mesa") not in (None, cog)
+        assert "Sin elegir" in (await h.slash("mesa estado")).text
+    finally:
+        await h.close()
