@@ -11,6 +11,7 @@ Either way the change and the tracker's note of it are one operation on the trac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -124,11 +125,20 @@ async def targets(store: Store, channel_id: int, tracker: Tracker) -> list[Targe
     return found
 
 
+# A creature's id on the tracker as the autocomplete and the attack form send it: a
+# monster's ``m`` or a player's ``u`` and a snowflake, then ``.n`` for one of a group.
+TARGET_ID = re.compile(r"[mu][0-9]{1,20}(\.[0-9]{1,2})?")
+
+
 def pick(found: list[Target], typed: str) -> Target:
-    """The creature ``typed`` names: its id (from an autocomplete) or its name."""
+    """The creature ``typed`` names: its id (from an autocomplete or the attack form) or its
+    name. An id no longer on the tracker (the creature left, or the combat ended, since the
+    list was drawn) is refused as such, not looked up as a name."""
     by_id = next((target for target in found if target.member.target == typed.strip()), None)
     if by_id is not None:
         return by_id
+    if TARGET_ID.fullmatch(typed.strip()):
+        raise Refusal("dnd.hp.target_gone")
     name = closest(typed, [target.member.name for target in found])
     if name is None:
         raise Refusal("dnd.hp.unknown_target", name=safe(typed[:60]))

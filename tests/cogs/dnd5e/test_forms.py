@@ -168,3 +168,17 @@ async def test_a_saves_dc_is_any_from_8_to_30_or_none(harness: Harness) -> None:
     none = await submit(harness, again, message, radio_modo="desventaja", objetivo=["-"])
     harness.script(12, 5)
     same_card(none, await harness.slash("dnd salvacion", caracteristica="sabiduria", desventaja=True))
+
+
+async def test_a_creature_gone_since_the_form_opened_is_named_as_gone(harness: Harness) -> None:
+    """The goblins leave the combat between the form's opening and its answer: the attack
+    says the creature is no longer there (not «No encuentro a "m….1"») and rolls nothing."""
+    await harness.table_for("dnd5e")
+    await imported(harness, "dnd5e")
+    await goblins(harness)
+    message, opened = await sword_form(harness)
+    goblin = next(o["value"] for o in target_options(opened) if o["label"] == "Goblin 1")
+    await harness.slash("dnd iniciativa quitar", user=GM, combatiente=goblin.split(".")[0])
+    refused = await submit(harness, opened, message, radio_modo="normal", objetivo=[goblin])
+    assert refused.ephemeral and refused.text.startswith("Esa criatura ya no está en el combate abierto")
+    assert harness.bot is not None and await harness.bot.store.records(CHANNEL_ID, DND_KIND) == []
