@@ -323,7 +323,7 @@ class ChangeForm(Modal):
     def __init__(self, lang: Lang, sheet_id: int, path: str, current: int, values: list[int]) -> None:
         title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
         super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:cambiar")
-        self.sheet_id, self.path = sheet_id, path
+        self.sheet_id, self.path, self.current = sheet_id, path, current
         options = [
             discord.SelectOption(label=value_label(lang, v, current), value=str(v), default=v == current)
             for v in values
@@ -335,9 +335,26 @@ class ChangeForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         value = picked(self.value, {option.value for option in self.value.options})
+        await self.check_unmoved(interaction)
         await run_command(
             interaction, "Sheets", "editar", campo=self.path, valor=value, ficha=str(self.sheet_id)
         )
+
+    async def check_unmoved(self, interaction: discord.Interaction[Tirada]) -> None:
+        """The number as the form was drawn from: ``/ficha editar`` sets a value, so a change
+        made meanwhile (damage, a spend) would be undone in silence and the "(-3)" picked
+        would not be what happened. (A sheet gone is the command's to refuse.)"""
+        table = await current_table(interaction)
+        row = await interaction.client.store.sheet(table.channel_id, self.sheet_id)
+        if row is None:
+            return
+        now = int(
+            get((await access.content(interaction.client.store, row)).model_dump(mode="json"), self.path)
+        )
+        if now != self.current:
+            lang = lang_for(interaction.locale)
+            name = t(lang, f"fichas.panel.live.{self.path}")
+            raise Refusal("fichas.form.change.moved", name=name, value=number(lang, now))
 
 
 def value_label(lang: Lang, value: int, current: int) -> str:
