@@ -1206,3 +1206,20 @@ async def test_repeat_on_a_mediana_roll_from_the_panel_is_the_typed_commands_rep
     )
     same_card(pressed, typed)
     await repeat_alike(harness, pressed, typed, "es-ES", 8, 2, 6)
+
+
+async def test_a_number_that_moved_since_the_form_opened_is_not_set_back(harness: Harness) -> None:
+    """The GM spends a Riqueza while the player's *Cambiar* form is open at 3: its "1 (-2)"
+    would set 1 and undo the spend in silence; it is refused and the books keep the spend."""
+    await harness.table_for("donjon")
+    await imported(harness, "donjon")
+    shown = await panel(harness)
+    opened = await harness.click(shown.message, roll_button(shown.data, "**Riqueza** 3"))
+    await harness.slash("ficha editar", user=GM, ficha="Roland el Explorador", campo="riqueza", valor="2")
+    before = await ledger(harness)
+    refused = await submit(harness, opened, shown.message, valor=["1"])
+    assert refused.ephemeral and refused.text.startswith(
+        "Riqueza ha cambiado a 2 desde que abriste el formulario"
+    )
+    assert await ledger(harness) == before
+    await harness.assert_ledger_matches()
