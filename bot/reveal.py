@@ -83,7 +83,10 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
         )
         revealed = systems.revealer(record.kind)
         if revealed is not None:
-            await revealed(interaction, replace(record, message_id=posted.id, secret=False))
+            # Read again: a button pressed on the secret copy meanwhile (a fact narrated) is
+            # in what the table is shown.
+            now = await bot.store.record(record.id) or record
+            await revealed(interaction, replace(now, message_id=posted.id, secret=False))
 
 
 class Copy(discord.ui.View):

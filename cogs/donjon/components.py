@@ -4,6 +4,7 @@ the narration, a Components V2 message with a *Narrado* beside each fact."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Mapping
 from dataclasses import replace
@@ -25,6 +26,8 @@ from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import law as donjon_law
 from rules.donjon import posted
 from rules.donjon.law import Law
+
+log = logging.getLogger(__name__)
 
 # The facts a narration shows at once. Each waiting one is three of the 40 components a V2
 # message may hold (its section, its text, its button) and up to ~410 of its 4,000
@@ -118,7 +121,15 @@ async def narrate_revealed(interaction: discord.Interaction, record: Record) -> 
         return
     lang = lang_for(interaction.locale)
     table = interaction.client.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
-    await table.send(view=narration_view(lang, record.id, law), allowed_mentions=narrator_mentions(law))
+    try:
+        await table.send(view=narration_view(lang, record.id, law), allowed_mentions=narrator_mentions(law))
+    except discord.HTTPException as error:
+        # The card reached the table a moment ago; its narration did not. The reveal stands
+        # (it is claimed and answered): the GM is told, privately, that the facts still wait.
+        log.warning("revealed narration not posted", extra={"record": record.id, "error": repr(error)})
+        await send(
+            interaction, content=t(lang, "donjon.narrate.unposted", channel=record.channel_id), ephemeral=True
+        )
 
 
 def check_at_table(interaction: discord.Interaction, record: Record) -> None:

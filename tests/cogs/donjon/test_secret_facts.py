@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 import pytest
 
 from bot.board.render import board_embed
+from cogs.donjon import components
 from cogs.donjon.render import roll_embed
 from tests.cogs.donjon.test_cog import pending_on_the_board, shown, stored, told
 from tests.support.discord_schema import COMPONENTS_V2
@@ -285,3 +287,27 @@ async def test_many_long_pending_facts_fit_one_answer(table: Harness) -> None:
     for field in embed["fields"]:
         *facts, rest = field["value"].split("\n")
         assert [len(fact) for fact in facts] == [401, 401] and rest == "… y 4 más"
+
+
+async def test_a_narration_discord_refuses_after_the_reveal_is_told_to_the_gm(
+    linked: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card reached the table; its narration did not (here: a view Discord refuses, more
+    than its 4,000 characters of text). The reveal stands and the GM is told, privately,
+    that the facts still wait (no generic error)."""
+    card, _ = await secret_facts(linked, AMBUSH)
+
+    def refused_view(lang: object, record_id: int, law: object) -> discord.ui.LayoutView:
+        view = discord.ui.LayoutView()
+        view.add_item(discord.ui.TextDisplay("x" * 4001))
+        return view
+
+    monkeypatch.setattr(components, "narration_view", refused_view)
+    with linked.discord.expect_refusals() as refused:
+        revealed = await reveal(linked, card)
+    assert len(refused) == 1
+    assert narrations_at_the_table(linked) == []
+    told = [m for m in revealed.messages if m.ephemeral]
+    assert told and told[-1].data["content"].startswith(f"La tirada ya está en <#{CHANNEL_ID}>")
+    assert "Algo ha fallado" not in str([m.data for m in revealed.messages])
+    assert AMBUSH in await pending_on_the_board(linked)
