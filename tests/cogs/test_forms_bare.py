@@ -1,15 +1,18 @@
 """``/dune tirada`` and ``/mediana tirada`` typed with no options open their form (issue
 #31): the form rolls what the typed command rolls, and a command typed with only part of
-what it needs is refused with a sentence naming what is missing, rolling nothing."""
+what it needs is refused with a sentence naming what is missing, rolling nothing. None of
+those forms, nor the ones Dune's opposed and assisted tests open from their cards, asks
+anything typed ("without typing a number")."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.cogs.dune.test_cog import button
 from tests.cogs.ficha.test_cog import imported
-from tests.cogs.ficha.test_panel import LOCALES, form, ledger, same_card, submit
+from tests.cogs.ficha.test_panel import LOCALES, form, ledger, same_card, submit, typed
 from tests.support.harness import Harness
-from tests.support.payloads import GM, PLAYER
+from tests.support.payloads import GM, OTHER, PLAYER
 
 # -- Dune -----------------------------------------------------------------------------------
 
@@ -176,3 +179,61 @@ async def test_with_no_options_and_no_sheet_the_answer_says_to_make_one(
     reply = await harness.slash(command)
     assert reply.ephemeral and reply.callback.payload["type"] != 9
     assert reply.text.startswith("No tienes ficha activa en esta mesa"), reply.text
+
+
+# -- nothing typed ----------------------------------------------------------------------------
+
+# Each roll command that opens a form typed bare: its system, and whether the roller has an
+# active sheet (Dune's forms ask the scores without one; the others refuse).
+BARE_FORMS = [
+    ("dnd5e", "dnd prueba", True),
+    ("donjon", "donjon prueba", True),
+    ("donjon", "donjon enfrentada", True),
+    ("dune", "dune tirada", True),
+    ("dune", "dune tirada", False),
+    ("dune", "dune enfrentada", True),
+    ("dune", "dune enfrentada", False),
+    ("mediana", "mediana tirada", True),
+    ("mediana", "mediana enfrentada", True),
+]
+
+
+@pytest.mark.parametrize(("system", "command", "sheet"), BARE_FORMS)
+async def test_no_bare_commands_form_asks_a_typed_answer(
+    harness: Harness, system: str, command: str, sheet: bool
+) -> None:
+    """Issue #31's scene "without typing a number": each question is a select, a radio
+    group or a checkbox, in Spanish and English."""
+    await harness.table_for(system)
+    if sheet:
+        await imported(harness, system)
+    for locale in LOCALES:
+        opened = form(await harness.slash(command, locale=locale))
+        assert typed(opened) == [], (command, locale, opened)
+
+
+@pytest.mark.parametrize("helper_sheet", [True, False])
+async def test_no_form_of_dunes_opposed_or_assisted_cards_asks_a_typed_answer(
+    harness: Harness, helper_sheet: bool
+) -> None:
+    """The opposed test's *Comprar dados y tirar*, its *Ayudar* and the assisted test's
+    *Ayudar*, for a helper with an active sheet (its skills and drives offered) and one
+    without (the book's scores offered)."""
+    await harness.table_for("dune")
+    if helper_sheet:
+        await imported(harness, "dune", user=OTHER)
+    for locale in LOCALES:
+        harness.script(4, 10)
+        rivals = {"rival_habilidad": "5", "rival_motivacion": "6", "obstaculos": 1}
+        opposed = await harness.slash(
+            "dune enfrentada", locale=locale, habilidad="6", motivacion="7", **rivals
+        )
+        assisted = await harness.slash("dune ayuda", locale=locale, habilidad=5, motivacion=5, dificultad=2)
+        presses = [
+            (opposed.message, "dune:contra-responder:", PLAYER),
+            (opposed.message, "dune:contra-ayuda:", OTHER),
+            (assisted.message, "dune:ayuda:unirme:", OTHER),
+        ]
+        for message, prefix, user in presses:
+            opened = form(await harness.click(message, button(message, prefix), user=user, locale=locale))
+            assert typed(opened) == [], (prefix, locale, opened)

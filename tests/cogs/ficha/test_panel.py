@@ -50,6 +50,11 @@ def roll_ids(data: dict[str, Any]) -> list[str]:
     return [custom_id for custom_id in buttons(data) if custom_id.startswith("ficha:tirar:")]
 
 
+def change_ids(data: dict[str, Any]) -> list[str]:
+    """The *Cambiar* buttons of a panel's page, beside its live numbers."""
+    return [custom_id for custom_id in buttons(data) if custom_id.startswith("ficha:cambiar:")]
+
+
 def sections(data: dict[str, Any]) -> list[tuple[str, str]]:
     """Each section's line and the custom_id of the button beside it, in order."""
     found: list[tuple[str, str]] = []
@@ -101,6 +106,22 @@ def form(reply: Reply) -> dict[str, Any]:
     return dict(payload["data"])
 
 
+def questions(data: dict[str, Any]) -> dict[str, int]:
+    """Each question of a form by custom_id, and its component type (4 a text input): in a
+    Label, or in an action row as the forms before labels put them."""
+    found: dict[str, int] = {}
+    for item in data.get("components") or []:
+        inner = [item["component"]] if item.get("type") == 18 else item.get("components") or []
+        found |= {c["custom_id"]: c["type"] for c in inner if "custom_id" in c}
+    return found
+
+
+def typed(data: dict[str, Any]) -> list[str]:
+    """The questions of a form answered by typing (Discord's text input, type 4): issue #31
+    plays a scene "without typing a number", and a text input is how a number gets typed."""
+    return [custom_id for custom_id, kind in questions(data).items() if kind == 4]
+
+
 def answers(**values: Any) -> list[dict[str, Any]]:
     """A form's submitted components: a list is a select's values, a bool a checkbox, text
     a text input; ``radio_<id>`` a radio group's value."""
@@ -127,10 +148,34 @@ async def submit(
     locale: str = "es-ES",
     **values: Any,
 ) -> Reply:
-    """Send the form ``opened`` opened, from ``message`` (None: a slash command opened it)."""
+    """Send the form ``opened`` opened, from ``message`` (None: a slash command opened it),
+    raw: unchecked against what the form offers, to forge what a client may send anyway
+    (:func:`pick` answers as Discord's client would)."""
     data = {"custom_id": opened.modal_id, "components": answers(**values)}
     channel_id = CHANNEL_ID if message is None else message.channel_id
     return await h.dispatch(5, data, user=user, locale=locale, channel_id=channel_id, message=message)
+
+
+async def pick(
+    h: Harness,
+    opened: Reply,
+    message: Message | None,
+    *,
+    user: User = PLAYER,
+    locale: str = "es-ES",
+    **fields: Any,
+) -> Reply:
+    """Answer the form ``opened`` opened as Discord's client would, through
+    :meth:`Harness.submit` (fields keyed by custom_id, in its shapes): a value the form does
+    not offer fails the test, and so does a field that is no question of it (the harness
+    would send it as a text input, which discord.py matches by custom_id alone), or a form
+    that asks anything typed; the questions left out send their defaults. ``message``:
+    where the form was opened from (None: a slash command)."""
+    asked = form(opened)
+    assert typed(asked) == [], f"the form asks typed text: {typed(asked)}"
+    strange = sorted(set(fields) - set(questions(asked)))
+    assert not strange, f"not in the form: {strange}"
+    return await h.submit(opened.modal_id, fields, user=user, locale=locale, message=message)
 
 
 async def panel(h: Harness, *, user: User = PLAYER, locale: str = "es-ES", **options: Any) -> Reply:
@@ -536,16 +581,18 @@ async def test_every_roll_button_opens_a_form_discord_accepts_in_both_languages(
 ) -> None:
     """The offline Discord refuses a form past its limits (title and labels of 45, five
     questions, 25 select options, 2–10 radio options): every rollable of each example
-    sheet, in Spanish and English."""
+    sheet, and each *Cambiar* of its numbers, in Spanish and English. None asks anything
+    typed (issue #31: "without typing a number"): each answer is picked."""
     await harness.table_for(system)
     await imported(harness, system)
     for locale in LOCALES:
         page = await panel(harness, locale=locale)
         message = page.message
         while True:
-            for custom_id in roll_ids(page.data):
+            for custom_id in roll_ids(page.data) + change_ids(page.data):
                 opened = await harness.click(message, custom_id, locale=locale)
                 assert 1 <= len(form(opened)["components"]) <= 5
+                assert typed(form(opened)) == [], (custom_id, form(opened))
             forward = next_page(page.data)
             if forward is None:
                 break
@@ -782,14 +829,14 @@ async def test_a_dune_scene_from_the_panel(harness: Harness) -> None:
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Comunicación** 6"))
     harness.script(3, 12, 18)
-    card = await submit(
+    card = await pick(
         harness,
         opened,
         shown.message,
         motivacion=["verdad"],
         enfoque=["0"],
-        radio_dificultad="2",
-        radio_dados="1:amenaza",
+        dificultad="2",
+        dados="1:amenaza",
         determinacion=False,
     )
     assert card.embed["title"] == "Chequeo · objetivo 13 · dificultad 2"
@@ -817,7 +864,7 @@ async def test_a_dnd_scene_from_the_panel(harness: Harness) -> None:
     creatures = form(opened)["components"][1]["component"]["options"][:2]
     assert [(o["label"], o.get("description")) for o in creatures] == [("Goblin 1", None), ("Goblin 2", None)]
     harness.script(14, 6)
-    card = await submit(harness, opened, message, radio_modo="normal", objetivo=[creatures[1]["value"]])
+    card = await pick(harness, opened, message, modo="normal", objetivo=[creatures[1]["value"]])
     assert card.embed["title"] == "Ataque con Espada larga"
     assert field(card, "d20") == "**14** +3 = **17**"
     assert field(card, "Resultado") == "✅ Impacta a Goblin 2: 17."
@@ -842,13 +889,13 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Discernimiento"))
     harness.script(*([10] * 8), *([5] * 9))
-    card = await submit(
+    card = await pick(
         harness,
         opened,
         shown.message,
-        radio_atributo="discernimiento",
+        atributo="discernimiento",
         habilidad=["h:0"],
-        radio_dificultad="dificil",
+        dificultad="dificil",
         banco=["0"],
     )
     assert card.embed["description"].splitlines()[2:] == [
@@ -858,9 +905,7 @@ async def test_a_donjon_scene_from_the_panel(harness: Harness) -> None:
     ]
     assert "gana con 8 éxitos" in field(card, "Resultado") and await rows(harness, card) == []
     provisions = roll_button(harness.current(shown.message).data, "**Provisiones** 5")
-    changed = await submit(
-        harness, await harness.click(shown.message, provisions), shown.message, valor=["4"]
-    )
+    changed = await pick(harness, await harness.click(shown.message, provisions), shown.message, valor=["4"])
     assert await rows(harness, changed) == [("ficha_provisiones", 1, -1, 4, "fichas.editar")]
     await harness.assert_ledger_matches()
 
@@ -873,7 +918,7 @@ async def test_a_mediana_scene_from_the_panel(harness: Harness) -> None:
     shown = await panel(harness)
     opened = await harness.click(shown.message, roll_button(shown.data, "**Espadas**"))
     harness.script(4, 7, 9)
-    card = await submit(harness, opened, shown.message, dificultad=["15"], radio_rango="alto")
+    card = await pick(harness, opened, shown.message, dificultad=["15"], rango="alto")
     assert field(card, "3d10").startswith("~~4~~ ~~7~~ **9**")
     assert field(card, "Suma") == "Destreza 4 + Espadas 3 − Estorbo 1 + 1o3d10 9 = **15**"
     assert field(card, "Resultado") == "✅ Éxito: 15 contra 15." and await rows(harness, card) == []
