@@ -237,7 +237,7 @@ async def test_the_combat_panel(table: Harness) -> None:
     opened = await table.click(panel, "mediana:ini:unirme:1:0")
     table.script(10, 10, 2, 5, 5, 5)
     joined = await table.submit(
-        opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=table.current(panel)
+        opened.modal_id, {"nombre": "", "bono": ["12"], "estorbo": ["2"]}, message=table.current(panel)
     )
     assert "**25** · Jugadora · 2 acciones" in joined.text
     refused = await table.click(table.current(panel), "mediana:ini:pnj:1:0")
@@ -246,7 +246,7 @@ async def test_the_combat_panel(table: Harness) -> None:
     table.script(3, 3, 3)
     await table.submit(
         npc_form.modal_id,
-        {"nombre": "Orco", "bono": "5", "estorbo": ""},
+        {"nombre": "Orco", "bono": ["5"]},
         user=GM,
         message=table.current(panel),
     )
