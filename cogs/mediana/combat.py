@@ -170,8 +170,8 @@ def encumbrance_select(lang: Lang, npc: bool) -> discord.ui.Select[Any]:
     return number_select("estorbo", ENCUMBRANCES, sheet_armour)
 
 
-def encumbrance_picked(select: discord.ui.Select[Any]) -> int | None:
-    """The estorbo picked, or None for the sheet's armour's."""
+def number_or_sheet(select: discord.ui.Select[Any]) -> int | None:
+    """The number a select sent, or None for its first answer, "the sheet's"."""
     answer = picked(select, {option.value for option in select.options}, FROM_SHEET)
     return None if answer == FROM_SHEET else int(answer)
 
@@ -201,7 +201,7 @@ class JoinModal(Modal):
         lang = lang_for(interaction.locale)
         record = await load(interaction, self.combat_id, COMBAT_KIND)
         bonus = number_picked(self.bonus, INITIATIVE_BONUSES)
-        encumbrance = encumbrance_picked(self.encumbrance)
+        encumbrance = number_or_sheet(self.encumbrance)
         if encumbrance is None:
             encumbrance = await sheet.worn(bot, interaction)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]

@@ -153,14 +153,14 @@ async def test_contest_entrants_name_a_skill_of_their_sheet(harness: Harness) ->
     contest = (await harness.slash("mediana competicion")).message
     join, npc, resolve = contest.custom_ids
     form = await harness.click(contest, join)
-    fields = {"atributo": "", "habilidad": "espadas", "rango": ""}
+    fields = {"habilidad": "espadas"}
     await harness.submit(form.modal_id, fields, message=harness.current(contest))
     form = await harness.click(harness.current(contest), npc, user=GM)
-    fields = {"nombre": "bandido", "atributo": "", "habilidad": "hachas", "rango": ""}
+    fields = {"nombre": "bandido", "habilidad": "hachas"}
     listed = await harness.submit(form.modal_id, fields, user=GM, message=harness.current(contest))
     assert f"<@{PLAYER.id}> como **Maese Tobías**\nBandido" in listed.text
     form = await harness.click(harness.current(contest), join, user=OTHER)
-    fields = {"atributo": "", "habilidad": "espadas", "rango": ""}
+    fields = {"habilidad": "espadas"}
     refused = await harness.submit(form.modal_id, fields, user=OTHER, message=harness.current(contest))
     assert refused.ephemeral and "No tienes ficha activa" in refused.text
     harness.script(5, 6, 7, 2, 3, 4)
