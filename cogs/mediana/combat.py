@@ -155,7 +155,7 @@ INITIATIVE_BONUSES = RIVAL_ATTRIBUTES
 # An armour's estorbo ("el estorbo hay que restarlo a la iniciativa"): 0 to 23 after the
 # sheet's (an NPC: none, then 1 to 23).
 ENCUMBRANCES = range(0, 24)
-# The estorbo question's answer "the armour on my active sheet".
+# A question's first answer "the sheet's" (its armour's estorbo, its skill's attribute).
 FROM_SHEET = "-"
 
 

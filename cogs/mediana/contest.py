@@ -20,7 +20,7 @@ from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
 from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET, number_or_sheet
 from cogs.mediana.components import contest_view
-from cogs.mediana.forms import RIVAL_ATTRIBUTES, number_select
+from cogs.mediana.forms import DEFAULT_RANK, RIVAL_ATTRIBUTES, number_select
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
 from rules.mediana import checks, contests
@@ -29,7 +29,6 @@ from rules.mediana import ranks as mediana_ranks
 # The entry's attribute picked after "the skill's, from the sheet": -4 to 19, the opposed
 # form's rival scale but its top one, so the question keeps to 25 options.
 ATTRIBUTES = range(RIVAL_ATTRIBUTES[0], RIVAL_ATTRIBUTES[-1])
-DEFAULT_RANK = "medio"
 
 
 def open_view(lang: Lang, record: Record) -> discord.ui.View:
