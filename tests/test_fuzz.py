@@ -177,7 +177,7 @@ async def test_a_form_field_with_a_control_character_is_refused_naming_it(tables
     panel = (await tables.slash("dnd iniciativa panel", channel_id=channel_id)).message
     join = next(c for c in panel.custom_ids if c.startswith("dnd:ini:unirme:"))
     opened = await tables.click(panel, join, user=OTHER)
-    fields = {"nombre": text, "modificador": "+1", "condicion": ""}
+    fields = {"nombre": text, "modificador": ["1"]}
     reply = await tables.submit(opened.modal_id, fields, user=OTHER, message=tables.current(panel))
     assert reply.ephemeral and "«Nombre del personaje» lleva un carácter de control" in reply.text, reply.text
     assert answered_safely(reply) == []

@@ -17,8 +17,9 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record, Table
+from bot.panel import chosen, labelled, picked, radio
 from bot.rolls import Decide, Decision, act, load
-from bot.ui import Modal, StepButton, parse_int
+from bot.ui import Modal, StepButton
 from cogs.dnd5e.damage import vitals_button
 from cogs.dnd5e.death import roll_death_save
 from cogs.dnd5e.joining import player_entry, player_key
@@ -27,7 +28,6 @@ from cogs.dnd5e.state import COMBAT_KIND, INSPIRATION, NAME_LIMIT
 from cogs.dnd5e.vitals import open_tracker, targets, tracker_of
 from rules.dnd5e import checks
 from rules.dnd5e import tracker as dnd5e_tracker
-from rules.dnd5e.checks import Mode
 from rules.dnd5e.tracker import Tracker
 
 # -- initiative tracker ---------------------------------------------------------------------------
@@ -208,29 +208,43 @@ def joined(entry: dnd5e_tracker.Entry) -> Decide:
     return changed("dnd.tracker.join", lambda tr: tr.join(entry))
 
 
+# The initiative modifiers the join form offers (after the sheet's): "un chequeo de Destreza",
+# whose modifier runs from -5 to +10 (scores 1 to 30), with room above for a bonus on top
+# (a proficiency bonus is +2 to +6); past +18 it is typed (``modificador:``, -30 to 30).
+JOIN_MODIFIERS = range(-5, 19)
+# The modifier question's answer "the active sheet's Dexterity" (the command without it).
+FROM_SHEET = "-"
+JOIN_MODES = ("normal", "ventaja", "desventaja")
+
+
 class JoinModal(Modal):
+    """The name, the modifier (picked, or the sheet's) and advantage or surprise (picked),
+    then the same join as ``/dnd iniciativa unirme``."""
+
     def __init__(self, combat_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "dnd.join.title"), custom_id=f"dnd:unirme-modal:{combat_id}")
         self.combat_id = combat_id
         self.name: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=NAME_LIMIT
         )
-        self.modifier: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.modifier"), custom_id="modificador", max_length=3, required=False
+        self.add_item(self.name)
+        sheet = discord.SelectOption(label=t(lang, "dnd.join.from_sheet"), value=FROM_SHEET, default=True)
+        options = [sheet] + [discord.SelectOption(label=f"{n:+d}", value=str(n)) for n in JOIN_MODIFIERS]
+        self.modifier: discord.ui.Select[JoinModal] = discord.ui.Select(
+            custom_id="modificador", options=options, required=False
         )
-        self.condition: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "dnd.join.condition"), custom_id="condicion", max_length=2, required=False
-        )
-        for item in (self.name, self.modifier, self.condition):
-            self.add_item(item)
+        self.add_item(labelled(t(lang, "dnd.join.modifier"), self.modifier))
+        modes = [(mode, t(lang, f"dnd.join.mode.{mode}")) for mode in JOIN_MODES]
+        self.mode = radio(modes, "normal", "modo")
+        self.add_item(labelled(t(lang, "dnd.join.mode"), self.mode))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        the_mode = join_mode(self.condition.value)
-        typed = self.modifier.value.strip()
-        bounds = (-checks.MAX_MODIFIER, checks.MAX_MODIFIER)
-        modifier = parse_int(typed, "modificador", *bounds) if typed else None
+        mode = chosen(self.mode.value, JOIN_MODES)
+        the_mode = checks.mode(mode == "ventaja", mode == "desventaja")
+        answer = picked(self.modifier, {FROM_SHEET, *(str(n) for n in JOIN_MODIFIERS)}, FROM_SHEET)
+        modifier = None if answer == FROM_SHEET else int(answer)
         table = await table_of(interaction, await load(interaction, self.combat_id, COMBAT_KIND))
         entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)
         key = entry.combatant.key
@@ -241,12 +255,3 @@ class JoinModal(Modal):
             total = tracker_of(record).entry(key).combatant.initiative
             text = t(lang, "dnd.tracker.inspiration_offer", total=total)
             await interaction.followup.send(embed=embeds.card(text), view=view, ephemeral=True)
-
-
-def join_mode(text: str) -> Mode:
-    """The form's condition field: V for advantage, S for surprised (disadvantage), both
-    cancel, empty for neither. Spanish and English letters are both understood."""
-    letters = set(text.strip().lower())
-    if not letters <= set("vsad"):
-        raise Refusal("dnd.join.bad_condition", value=text.strip()[:10])
-    return checks.mode(bool(letters & {"v", "a"}), bool(letters & {"s", "d"}))

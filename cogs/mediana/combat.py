@@ -3,6 +3,8 @@ The decisions are ``rules.mediana.combat.Combat``'s; this module reads and write
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 
 from bot import embeds
@@ -12,12 +14,13 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
+from bot.panel import labelled, picked
 from bot.rolls import Decision, act, load
-from bot.ui import Modal, StepButton, parse_int
+from bot.ui import Modal, StepButton
 from cogs.mediana import sheet
+from cogs.mediana.forms import RIVAL_ATTRIBUTES, number_picked, number_select
 from cogs.mediana.render import throws_text
 from cogs.mediana.state import COMBAT_KIND, badly_hurt, current_ranks
-from rules.mediana import checks
 from rules.mediana import combat as mediana_combat
 from rules.mediana import ranks as mediana_ranks
 from rules.mediana.combat import Combat, Fighter
@@ -146,7 +149,36 @@ async def announce_turn(interaction: discord.Interaction[Tirada], lang: Lang, co
     )
 
 
+# "todos tiran iniciativa": the book gives no scale for the bonus, so the form offers the
+# opposed form's attribute scale (``RIVAL_ATTRIBUTES``, -4 to 20).
+INITIATIVE_BONUSES = RIVAL_ATTRIBUTES
+# An armour's estorbo ("el estorbo hay que restarlo a la iniciativa"): 0 to 23 after the
+# sheet's (an NPC: none, then 1 to 23).
+ENCUMBRANCES = range(0, 24)
+# A question's first answer "the sheet's" (its armour's estorbo, its skill's attribute).
+FROM_SHEET = "-"
+
+
+def encumbrance_select(lang: Lang, npc: bool) -> discord.ui.Select[Any]:
+    """The estorbo picked: first (chosen) the sheet's armour's, or none for an NPC."""
+    if npc:
+        none = discord.SelectOption(label=t(lang, "mediana.join.no_armour"), value="0", default=True)
+        return number_select("estorbo", ENCUMBRANCES[1:], none)
+    sheet_armour = discord.SelectOption(
+        label=t(lang, "mediana.join.from_sheet"), value=FROM_SHEET, default=True
+    )
+    return number_select("estorbo", ENCUMBRANCES, sheet_armour)
+
+
+def number_or_sheet(select: discord.ui.Select[Any]) -> int | None:
+    """The number a select sent, or None for its first answer, "the sheet's"."""
+    answer = picked(select, {option.value for option in select.options}, FROM_SHEET)
+    return None if answer == FROM_SHEET else int(answer)
+
+
 class JoinModal(Modal):
+    """The name (an NPC's, or the player's own), the initiative bonus and the estorbo, picked."""
+
     def __init__(self, combat_id: int, lang: Lang, *, npc: bool = False) -> None:
         custom_id = f"mediana:{'pnj' if npc else 'unirme'}-modal:{combat_id}"
         super().__init__(title=t(lang, "mediana.join.title"), custom_id=custom_id)
@@ -155,14 +187,12 @@ class JoinModal(Modal):
         self.name: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
             label=t(lang, "mediana.join.name"), custom_id="nombre", max_length=40, required=npc
         )
-        self.bonus: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.join.bonus"), custom_id="bono", max_length=3
-        )
-        self.encumbrance: discord.ui.TextInput[JoinModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.join.encumbrance"), custom_id="estorbo", max_length=2, required=False
-        )
-        for item in (self.name, self.bonus, self.encumbrance):
-            self.add_item(item)
+        self.add_item(self.name)
+        self.bonus = number_select("bono", INITIATIVE_BONUSES)
+        lowest, highest = INITIATIVE_BONUSES[0], INITIATIVE_BONUSES[-1]
+        self.add_item(labelled(t(lang, "mediana.join.bonus", min=lowest, max=highest), self.bonus))
+        self.encumbrance = encumbrance_select(lang, npc)
+        self.add_item(labelled(t(lang, "mediana.join.encumbrance"), self.encumbrance))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         """Join once a round (the rules refuse a second roll); a player rolls at the rank
@@ -170,10 +200,9 @@ class JoinModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(interaction, self.combat_id, COMBAT_KIND)
-        bonus = parse_int(self.bonus.value, "bono", -checks.MAX_SCORE, checks.MAX_SCORE)
-        typed = self.encumbrance.value.strip()
-        encumbrance = parse_int(typed, "estorbo", 0, checks.MAX_SCORE) if typed else 0
-        if not typed and not self.npc:
+        bonus = number_picked(self.bonus, INITIATIVE_BONUSES)
+        encumbrance = number_or_sheet(self.encumbrance)
+        if encumbrance is None:
             encumbrance = await sheet.worn(bot, interaction)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]
         hurt = not self.npc and await badly_hurt(bot, record.channel_id, interaction.user.id)

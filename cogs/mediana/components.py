@@ -12,9 +12,12 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
+from bot.panel import labelled
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Modal, parse_int
+from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
+from cogs.mediana.combat import FROM_SHEET, number_or_sheet
+from cogs.mediana.forms import number_select
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
 from cogs.mediana.state import KIND
 from rules.mediana import checks, contests, effects
@@ -77,28 +80,41 @@ def reroll_tie(bot: Tirada, record: Record) -> Decision:
     return Decision(data, (), "mediana.tie_reroll")
 
 
+# The absorption the damage form offers after "the target's armour's": "La absorción se
+# resta a la tirada de daño del enemigo", 0 to 23 as an armour's estorbo.
+ABSORPTIONS = range(0, 24)
+
+
 class DamageModal(Modal):
+    """The weapon's damage dice, typed (an expression such as 2d6+1, as on the sheet), the
+    target's sheet, typed (a name), and the absorption, picked: as ``/mediana daño``."""
+
     def __init__(self, record_id: int, lang: Lang) -> None:
         super().__init__(title=t(lang, "mediana.damage.title"), custom_id=f"mediana:dano-modal:{record_id}")
         self.record_id = record_id
         self.weapon: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
             label=t(lang, "mediana.damage.weapon"), custom_id="arma", max_length=20
         )
-        self.armour: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.damage.armour"), custom_id="absorcion", max_length=100, required=False
-        )
         self.add_item(self.weapon)
-        self.add_item(self.armour)
+        self.target: discord.ui.TextInput[DamageModal] = discord.ui.TextInput(
+            label=t(lang, "mediana.damage.target"), custom_id="objetivo", max_length=100, required=False
+        )
+        self.add_item(self.target)
+        worn = discord.SelectOption(label=t(lang, "mediana.damage.worn"), value=FROM_SHEET, default=True)
+        self.absorption = number_select("absorcion", ABSORPTIONS, worn)
+        self.add_item(labelled(t(lang, "mediana.damage.armour"), self.absorption))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
+        """An absorption picked wins, as ``absorcion:`` does over ``objetivo:``; else the
+        target's armour's, or none without a target."""
         bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = effects.parse_effect(self.weapon.value)
-        typed, armour = self.armour.value.strip(), None
-        if typed and not sheet.NUMBER.fullmatch(typed):
-            absorption, armour = await sheet.armour(bot, interaction, typed)
-        else:
-            absorption = parse_int(typed or "0", "absorcion", 0, checks.MAX_SCORE)
+        absorption = number_or_sheet(self.absorption)
+        armour: str | None = None
+        typed = self.target.value.strip()
+        if absorption is None:
+            absorption, armour = await sheet.armour(bot, interaction, typed) if typed else (0, None)
 
         def damage(current: Record) -> Decision:
             if current.data.get("damage"):

@@ -14,23 +14,21 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record, Table
+from bot.panel import chosen, labelled, radio
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Modal, parse_int
+from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
+from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET, number_or_sheet
 from cogs.mediana.components import contest_view
+from cogs.mediana.forms import DEFAULT_RANK, RIVAL_ATTRIBUTES, number_select
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
 from rules.mediana import checks, contests
+from rules.mediana import ranks as mediana_ranks
 
-# A rank typed in the form, in either language.
-RANK_WORDS = {
-    "alto": "alto",
-    "high": "alto",
-    "medio": "medio",
-    "middle": "medio",
-    "bajo": "bajo",
-    "low": "bajo",
-}
+# The entry's attribute picked after "the skill's, from the sheet": -4 to 19, the opposed
+# form's rival scale but its top one, so the question keeps to 25 options.
+ATTRIBUTES = range(RIVAL_ATTRIBUTES[0], RIVAL_ATTRIBUTES[-1])
 
 
 def open_view(lang: Lang, record: Record) -> discord.ui.View:
@@ -96,6 +94,9 @@ class ContestButton(
 
 
 class EntryModal(Modal):
+    """An entrant's numbers: the attribute (the sheet skill's, or picked), the skill (a
+    sheet's by name, or points: typed), the estorbo (the sheet's, or picked) and the rank."""
+
     def __init__(self, record_id: int, lang: Lang, *, npc: bool = False) -> None:
         super().__init__(
             title=t(lang, "mediana.contest.form"), custom_id=f"mediana:concurso-modal:{record_id}"
@@ -108,36 +109,32 @@ class EntryModal(Modal):
                 label=t(lang, "mediana.join.name"), custom_id="nombre", max_length=40
             )
             self.add_item(self.name)
-        self.attribute: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.contest.attribute"), custom_id="atributo", max_length=3, required=False
-        )
+        skills = discord.SelectOption(label=t(lang, "mediana.contest.skills"), value=FROM_SHEET, default=True)
+        self.attribute = number_select("atributo", ATTRIBUTES, skills)
+        self.add_item(labelled(t(lang, "mediana.contest.attribute"), self.attribute))
         self.skill: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
             label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=60, required=False
         )
-        self.encumbrance: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.join.encumbrance"), custom_id="estorbo", max_length=2, required=False
+        self.add_item(self.skill)
+        sheet_armour = discord.SelectOption(
+            label=t(lang, "mediana.contest.from_sheet"), value=FROM_SHEET, default=True
         )
-        self.rank: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
-            label=t(lang, "mediana.contest.rank"), custom_id="rango", max_length=6, required=False
-        )
-        for item in (self.attribute, self.skill, self.encumbrance, self.rank):
-            self.add_item(item)
+        self.encumbrance = number_select("estorbo", ENCUMBRANCES, sheet_armour)
+        self.add_item(labelled(t(lang, "mediana.join.encumbrance"), self.encumbrance))
+        ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
+        self.rank = radio(ranks, DEFAULT_RANK, "rango")
+        self.add_item(labelled(t(lang, "mediana.contest.rank"), self.rank))
 
     async def side(self, interaction: discord.Interaction[Tirada]) -> dict[str, Any]:
-        """The entrant's numbers: as typed, or a skill by name from the player's active
+        """The entrant's numbers: as picked, or a skill by name from the player's active
         sheet (the GM's NPC sheet of the name given, for an NPC), which brings its attribute."""
-        rank = RANK_WORDS.get((self.rank.value or "medio").strip().lower())
-        if rank is None:
-            raise Refusal("mediana.bad_rank", rank=self.rank.value.strip()[:20])
-        typed = self.attribute.value.strip()
-        attribute = parse_int(typed, "atributo", -checks.MAX_SCORE, checks.MAX_SCORE) if typed else None
+        rank = chosen(self.rank.value, mediana_ranks.RANKS)
+        attribute = number_or_sheet(self.attribute)
         npc = self.name.value if self.name is not None else None
         skill = self.skill.value.strip() or None
         found = await sheet.scores(interaction.client, interaction, attribute, skill, npc)
-        typed = self.encumbrance.value.strip()
-        if typed:
-            encumbrance = parse_int(typed, "estorbo", 0, checks.MAX_SCORE)
-        else:
+        encumbrance = number_or_sheet(self.encumbrance)
+        if encumbrance is None:
             encumbrance = await sheet.encumbrance(interaction.client, interaction, found, npc)
         return {**found, "estorbo": encumbrance, "rango": rank}
 

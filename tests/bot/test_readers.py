@@ -77,7 +77,7 @@ async def test_a_mediana_contest_resolved_by_its_button_counts_every_sides_dice(
     contest = (await harness.slash("mediana competicion")).message
     for user, attribute in ((PLAYER, "3"), (OTHER, "4")):
         form = await harness.click(contest, "mediana:concurso:participar:1", user=user)
-        fields = {"atributo": attribute, "habilidad": "1", "estorbo": "", "rango": ""}
+        fields = {"atributo": [attribute], "habilidad": "1"}
         await harness.submit(form.modal_id, fields, user=user, message=harness.current(contest))
     harness.script(5, 5, 5, 2, 3, 4)
     await harness.click(harness.current(contest), "mediana:concurso:resolver:1")

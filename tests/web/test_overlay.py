@@ -698,7 +698,9 @@ async def mediana_turn(h: Harness) -> list[str]:
     panel = (await h.slash("mediana iniciativa")).message
     opened = await h.click(panel, "mediana:ini:unirme:1:0")
     h.script(10, 10, 2, 5, 5, 5)
-    await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
+    await h.submit(
+        opened.modal_id, {"nombre": "", "bono": ["12"], "estorbo": ["2"]}, message=h.current(panel)
+    )
     return ["Iniciativa · ronda 1", "▶ 25 · Jugadora (su turno)"]
 
 

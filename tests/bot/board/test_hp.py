@@ -236,13 +236,13 @@ async def mediana_fight(h: Harness, *, npc: bool = False, locale: str = "es-ES")
     record = panel.custom_ids[0].rsplit(":", 2)[1]
     opened = await h.click(panel, f"mediana:ini:unirme:{record}:0")
     h.script(10, 10, 2, 5, 5, 5)
-    await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
+    await h.submit(
+        opened.modal_id, {"nombre": "", "bono": ["12"], "estorbo": ["2"]}, message=h.current(panel)
+    )
     if npc:
         opened = await h.click(h.current(panel), f"mediana:ini:pnj:{record}:0", user=GM)
         h.script(5, 5, 2, 5, 5, 5)
-        await h.submit(
-            opened.modal_id, {"nombre": "Orco", "bono": "1", "estorbo": ""}, message=h.current(panel), user=GM
-        )
+        await h.submit(opened.modal_id, {"nombre": "Orco", "bono": ["1"]}, message=h.current(panel), user=GM)
     return record
 
 

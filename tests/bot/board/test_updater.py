@@ -157,7 +157,9 @@ async def test_the_mediana_board(harness: Harness) -> None:
     panel = (await h.slash("mediana iniciativa")).message
     opened = await h.click(panel, "mediana:ini:unirme:1:0")
     h.script(10, 10, 2, 5, 5, 5)
-    await h.submit(opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=h.current(panel))
+    await h.submit(
+        opened.modal_id, {"nombre": "", "bono": ["12"], "estorbo": ["2"]}, message=h.current(panel)
+    )
     assert "Initiative · round 1: ▶ **25 · Jugadora** (their turn)" in await shown(h)
 
 

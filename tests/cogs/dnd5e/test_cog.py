@@ -267,7 +267,7 @@ async def test_the_initiative_tracker(table: Harness) -> None:
     assert opened.callback.payload["type"] == 9
     await table.submit(
         opened.modal_id,
-        {"nombre": "Bram", "modificador": "+11", "condicion": "S"},
+        {"nombre": "Bram", "modificador": ["11"], "modo": "desventaja"},
         user=OTHER,
         message=table.current(panel),
     )
@@ -302,14 +302,3 @@ async def test_the_plain_roller_with_advantage(table: Harness) -> None:
     table.script(4, 17)
     reply = await table.slash("dnd tirar", expresion="1d20+5", ventaja=True)
     assert "2d20kh1 (~~4~~, **17**) + 5 = **22**" in reply.text
-
-
-def test_the_join_form_condition() -> None:
-    from cogs.dnd5e.combat import join_mode
-    from rules.dnd5e.checks import Mode
-
-    assert join_mode("") is Mode.NORMAL
-    assert join_mode("v") is Mode.ADVANTAGE
-    assert join_mode(" A ") is Mode.ADVANTAGE
-    assert join_mode("S") is Mode.DISADVANTAGE
-    assert join_mode("vs") is Mode.NORMAL

@@ -49,7 +49,7 @@ async def test_joining_again_from_the_form_does_not_reroll(table: Harness) -> No
     table.script(20)
     again = await table.submit(
         opened.modal_id,
-        {"nombre": "Otra vez", "modificador": "+5", "condicion": ""},
+        {"nombre": "Otra vez", "modificador": ["5"]},
         message=table.current(panel),
     )
     assert again.ephemeral and "Ya estás en el orden de iniciativa" in again.text
@@ -96,7 +96,7 @@ async def test_inspiration_on_initiative_from_the_form_and_not_after_the_start(t
     table.script(4, 9)
     submitted = await table.submit(
         opened.modal_id,
-        {"nombre": "Bram", "modificador": "+1", "condicion": "V"},
+        {"nombre": "Bram", "modificador": ["1"], "modo": "ventaja"},
         user=OTHER,
         message=table.current(panel),
     )
@@ -125,3 +125,56 @@ async def test_no_inspiration_no_offer_on_joining(table: Harness) -> None:
     table.script(3)
     joined = await table.slash("dnd iniciativa unirme", modificador=2)
     assert joined.message.custom_ids == []
+
+
+# -- the join form (issue #31) -------------------------------------------------------------------
+
+
+def offered(form: dict[str, object], custom_id: str) -> list[str]:
+    """The values a form's select or radio group ``custom_id`` offers, in order."""
+    for label in form["components"]:  # type: ignore[attr-defined]
+        component = label.get("component") or {}
+        if component.get("custom_id") == custom_id:
+            return [option["value"] for option in component["options"]]
+    raise AssertionError(f"no {custom_id} in the form")
+
+
+async def test_the_join_form_picks_the_modifier_and_advantage_or_surprise(table: Harness) -> None:
+    """The modifier from -5 to +18 (or the sheet's, first), advantage or surprise picked:
+    a pick rolls what the typed command rolls."""
+    panel = (await table.slash("dnd iniciativa panel")).message
+    opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0", user=OTHER)
+    modifiers = offered(opened.form, "modificador")
+    assert modifiers == ["-", *(str(n) for n in range(-5, 19))]
+    assert offered(opened.form, "modo") == ["normal", "ventaja", "desventaja"]
+    table.script(4, 17)
+    await table.submit(
+        opened.modal_id,
+        {"nombre": "Bram", "modificador": ["18"], "modo": "ventaja"},
+        user=OTHER,
+        message=table.current(panel),
+    )
+    table.script(4, 17)
+    await table.slash("dnd iniciativa unirme", modificador=-5, sorprendido=True)
+    shown = str(table.current(panel).data)
+    assert "**35** · Bram" in shown and "**-1** · Jugadora" in shown
+
+
+@pytest.mark.parametrize("fields", [{"modificador": ["19"]}, {"modo": "sorprendido"}])
+async def test_the_join_form_refuses_what_it_did_not_offer(table: Harness, fields: dict[str, object]) -> None:
+    panel = (await table.slash("dnd iniciativa panel")).message
+    opened = await table.click(table.current(panel), "dnd:ini:unirme:1:0", user=OTHER)
+    table.script(4, 17)
+    sent = {"modificador": ["0"], "modo": "normal", **fields}
+    components = [
+        {"type": 18, "component": {"type": 21, "custom_id": "modo", "value": sent["modo"]}},
+        {"type": 18, "component": {"type": 3, "custom_id": "modificador", "values": sent["modificador"]}},
+        {"type": 1, "components": [{"type": 4, "custom_id": "nombre", "value": "Bram"}]},
+    ]
+    data = {"custom_id": opened.modal_id, "components": components}
+    message = table.current(panel)
+    refused = await table.dispatch(
+        5, data, user=OTHER, locale="es-ES", channel_id=message.channel_id, message=message
+    )
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
+    assert "Bram" not in str(table.current(panel).data)

@@ -238,9 +238,7 @@ async def test_joining_from_the_form_reads_the_sheet_and_links_it(harness: Harne
     panel = (await harness.slash("dnd iniciativa panel")).message
     opened = await harness.click(panel, "dnd:ini:unirme:1:0")
     harness.script(10)
-    await harness.submit(
-        opened.modal_id, {"nombre": "Lía", "modificador": "", "condicion": ""}, message=harness.current(panel)
-    )
+    await harness.submit(opened.modal_id, {"nombre": "Lía"}, message=harness.current(panel))
     assert "**13** · Lía Brezo" in str(harness.current(panel).data)
     shown = await harness.click(harness.current(panel), "dnd:pg:1", user=GM)
     assert "PG 38/38 (+0 temporales) · CA 15" in shown.text

@@ -102,12 +102,12 @@ async def test_damage_after_a_successful_attack_with_degrees_and_critical(table:
     modal = await table.click(reply.message, "mediana:dano:1")
     assert modal.callback.payload["type"] == 9
     table.script(6, 2, 3, 4, 1)
-    done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": "4"}, message=reply.message)
+    done = await table.submit(modal.modal_id, {"arma": "2d6+1", "absorcion": ["4"]}, message=reply.message)
     # 20 over the difficulty: 2d6 + 2 degrees = 4d6, doubled in combat (docs/decisiones.md).
     doubled = "**6**💥 **2** **3** **4** **1** +1 = 17 · crítico ×2 = 34 · absorción −4 · total **30**"
     assert doubled in done.text
     assert table.current(reply.message).custom_ids == ["rep:repetir:1"]
-    again = await table.submit(modal.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
+    again = await table.submit(modal.modal_id, {"arma": "1d6"}, message=reply.message)
     assert "Ese formulario ya no está abierto" in again.text
 
 
@@ -207,8 +207,8 @@ async def test_a_double_click_on_damage_rolls_once(table: Harness) -> None:
     second = await table.click(reply.message, "mediana:dano:1")
     table.script(1, 1, 1, 1, 1, 1, 1, 1)
     one, two = await asyncio.gather(
-        table.submit(first.modal_id, {"arma": "1d6", "absorcion": "0"}, message=reply.message),
-        table.submit(second.modal_id, {"arma": "1d6", "absorcion": "0"}, message=reply.message),
+        table.submit(first.modal_id, {"arma": "1d6", "absorcion": ["0"]}, message=reply.message),
+        table.submit(second.modal_id, {"arma": "1d6", "absorcion": ["0"]}, message=reply.message),
     )
     assert sorted([one.ephemeral, two.ephemeral]) == [False, True]
     assert "ya se tiró" in (one.text + two.text)
@@ -218,11 +218,11 @@ async def test_a_bad_weapon_is_refused_and_the_form_can_be_sent_again(table: Har
     table.script(5, 5, 5)
     reply = await table.slash("mediana tirada", atributo=10, habilidad=10, dificultad=5, ataque=True)
     form = await table.click(reply.message, "mediana:dano:1")
-    bad = await table.submit(form.modal_id, {"arma": "2d8", "absorcion": ""}, message=reply.message)
+    bad = await table.submit(form.modal_id, {"arma": "2d8"}, message=reply.message)
     assert bad.ephemeral
     assert "no son dados de efecto" in bad.text
     table.script(2, 1, 1)  # 1d6 and two degrees, doubled by the critical
-    good = await table.submit(form.modal_id, {"arma": "1d6", "absorcion": ""}, message=reply.message)
+    good = await table.submit(form.modal_id, {"arma": "1d6"}, message=reply.message)
     assert "**2** **1** **1** = 4 · crítico ×2 = 8 · total **8**" in good.text
 
 
@@ -237,7 +237,7 @@ async def test_the_combat_panel(table: Harness) -> None:
     opened = await table.click(panel, "mediana:ini:unirme:1:0")
     table.script(10, 10, 2, 5, 5, 5)
     joined = await table.submit(
-        opened.modal_id, {"nombre": "", "bono": "12", "estorbo": "2"}, message=table.current(panel)
+        opened.modal_id, {"nombre": "", "bono": ["12"], "estorbo": ["2"]}, message=table.current(panel)
     )
     assert "**25** · Jugadora · 2 acciones" in joined.text
     refused = await table.click(table.current(panel), "mediana:ini:pnj:1:0")
@@ -246,7 +246,7 @@ async def test_the_combat_panel(table: Harness) -> None:
     table.script(3, 3, 3)
     await table.submit(
         npc_form.modal_id,
-        {"nombre": "Orco", "bono": "5", "estorbo": ""},
+        {"nombre": "Orco", "bono": ["5"]},
         user=GM,
         message=table.current(panel),
     )

@@ -4,6 +4,7 @@ round rolled at the rank the PV give now, the dice, the turn and *Siguiente*."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ async def join(table: Harness, panel_id: int, user: User, bonus: str, *faces: in
     table.script(*faces)
     await table.submit(
         form.modal_id,
-        {"nombre": npc, "bono": bonus, "estorbo": ""},
+        {"nombre": npc, "bono": [bonus]},
         user=user,
         message=table.current(panel),
     )
@@ -46,7 +47,7 @@ async def test_joining_again_in_a_round_is_refused(table: Harness) -> None:
     assert "la iniciativa se tira una vez por ronda" in early.text
     table.script(10, 10, 10, 9, 9, 9)
     again = await table.submit(
-        second_form.modal_id, {"nombre": "", "bono": "5", "estorbo": ""}, message=table.current(panel)
+        second_form.modal_id, {"nombre": "", "bono": ["5"]}, message=table.current(panel)
     )
     assert again.ephemeral
     assert "la iniciativa se tira una vez por ronda" in again.text
@@ -96,3 +97,61 @@ async def test_the_panel_shows_the_dice_the_turn_and_next(table: Harness) -> Non
     pinged = str(new_round.calls)
     assert f"'content': '<@{PLAYER.id}>'" in pinged and "▶️ Turno de Jugadora (ronda 2)." in pinged
     assert "▶️ **12** · Jugadora · 1 acción · ~~1~~ **2** ~~3~~" in shown
+
+
+# -- the join form (issue #31) ------------------------------------------------------------------
+
+
+def offered(form: dict[str, Any], custom_id: str) -> list[str]:
+    """The values a form's select ``custom_id`` offers, in order."""
+    for label in form["components"]:
+        component = label.get("component") or {}
+        if component.get("custom_id") == custom_id:
+            return [option["value"] for option in component["options"]]
+    raise AssertionError(f"no {custom_id} in the form")
+
+
+async def test_the_join_form_picks_the_bonus_and_the_estorbo_at_both_ends(table: Harness) -> None:
+    """The bonus from -4 to 20, the estorbo the sheet's (first) or 0 to 23; an NPC's none
+    (first) or 1 to 23: bonus − estorbo + the middle die, as before when typed."""
+    panel = (await table.slash("mediana iniciativa")).message
+    mine = await table.click(panel, PANEL.format(action="unirme", step=0))
+    assert offered(mine.form, "bono") == [str(n) for n in range(-4, 21)]
+    assert offered(mine.form, "estorbo") == ["-", *(str(n) for n in range(24))]
+    table.script(2, 7, 9)
+    fields = {"nombre": "", "bono": ["20"], "estorbo": ["23"]}
+    await table.submit(mine.modal_id, fields, message=table.current(panel))
+    npc = await table.click(table.current(panel), PANEL.format(action="pnj", step=0), user=GM)
+    assert offered(npc.form, "estorbo") == [str(n) for n in range(24)]
+    table.script(2, 7, 9)
+    await table.submit(
+        npc.modal_id, {"nombre": "Orco", "bono": ["-4"]}, user=GM, message=table.current(panel)
+    )
+    shown = str(table.current(panel).data)
+    assert "**4** · Jugadora · 1 acción" in shown and "**3** · Orco · 1 acción" in shown
+
+
+@pytest.mark.parametrize(
+    ("action", "fields"),
+    [("unirme", {"bono": ["21"], "estorbo": ["0"]}), ("pnj", {"bono": ["0"], "estorbo": ["-"]})],
+)
+async def test_the_join_form_refuses_a_number_it_did_not_offer(
+    table: Harness, action: str, fields: dict[str, list[str]]
+) -> None:
+    panel = (await table.slash("mediana iniciativa")).message
+    opened = await table.click(panel, PANEL.format(action=action, step=0), user=GM)
+    components: list[dict[str, Any]] = [
+        {"type": 1, "components": [{"type": 4, "custom_id": "nombre", "value": "Orco"}]}
+    ]
+    components += [
+        {"type": 18, "component": {"type": 3, "custom_id": key, "values": values}}
+        for key, values in fields.items()
+    ]
+    message = table.current(panel)
+    data = {"custom_id": opened.modal_id, "components": components}
+    table.script(2, 7, 9)
+    refused = await table.dispatch(
+        5, data, user=GM, locale="es-ES", channel_id=message.channel_id, message=message
+    )
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
+    assert "Orco" not in str(table.current(panel).data)

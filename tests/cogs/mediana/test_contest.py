@@ -3,6 +3,8 @@ channel keeps a contest until revealed, ranks kept, *Repetir* with the same side
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.cogs.test_mesa import channel
@@ -20,7 +22,7 @@ async def table(harness: Harness) -> Harness:
 
 
 async def enter(
-    table: Harness, message_id: int, user: User, fields: dict[str, str], npc: bool = False
+    table: Harness, message_id: int, user: User, fields: dict[str, Any], npc: bool = False
 ) -> str:
     contest = table.discord.messages[message_id]
     action = "pnj" if npc else "participar"
@@ -40,15 +42,15 @@ async def test_three_characters_compete_and_the_tied_ones_reroll(table: Harness)
     ]
     too_few = await table.click(contest, "mediana:concurso:resolver:1")
     assert "al menos dos personajes" in too_few.text
-    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "2", "estorbo": "", "rango": ""})
-    await enter(table, contest.id, OTHER, {"atributo": "4", "habilidad": "0", "estorbo": "", "rango": "alto"})
+    await enter(table, contest.id, PLAYER, {"atributo": ["3"], "habilidad": "2"})
+    await enter(table, contest.id, OTHER, {"atributo": ["4"], "habilidad": "0", "rango": "alto"})
     refused = await table.click(table.current(contest), "mediana:concurso:pnj:1")
     assert refused.ephemeral
     listed = await enter(
         table,
         contest.id,
         GM,
-        {"nombre": "Orco", "atributo": "4", "habilidad": "1", "estorbo": "", "rango": ""},
+        {"nombre": "Orco", "atributo": ["4"], "habilidad": "1"},
         npc=True,
     )
     assert f"<@{PLAYER.id}>\n<@{OTHER.id}>\nOrco" in listed
@@ -75,7 +77,7 @@ async def test_a_contest_in_the_gm_channel_stays_there_until_revealed(table: Har
     contest = opened.message
     assert "secreta:revelar:1" in contest.custom_ids
     for name in ("Orco", "Trasgo"):
-        fields = {"nombre": name, "atributo": "4", "habilidad": "1", "estorbo": "", "rango": ""}
+        fields = {"nombre": name, "atributo": ["4"], "habilidad": "1"}
         await enter(table, contest.id, GM, fields, npc=True)
     table.script(5, 5, 5, 2, 3, 4)
     resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1", user=GM)
@@ -99,8 +101,8 @@ async def test_a_contest_in_the_gm_channel_stays_there_until_revealed(table: Har
 async def test_contestants_with_no_skill_given_keep_their_rank(table: Harness) -> None:
     """An attribute against attribute contest (the skill left empty) has no skill to lack."""
     contest = (await table.slash("mediana competicion")).message
-    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "", "estorbo": "", "rango": ""})
-    await enter(table, contest.id, OTHER, {"atributo": "4", "habilidad": "", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, PLAYER, {"atributo": ["3"], "habilidad": ""})
+    await enter(table, contest.id, OTHER, {"atributo": ["4"], "habilidad": ""})
     table.script(2, 5, 9, 3, 6, 8)
     resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1")
     assert resolved.text.count("Rango Medio (la mediana)") == 2
@@ -109,8 +111,8 @@ async def test_contestants_with_no_skill_given_keep_their_rank(table: Harness) -
 
 async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) -> None:
     contest = (await table.slash("mediana competicion")).message
-    await enter(table, contest.id, PLAYER, {"atributo": "3", "habilidad": "2", "estorbo": "", "rango": ""})
-    await enter(table, contest.id, OTHER, {"atributo": "1", "habilidad": "1", "estorbo": "", "rango": ""})
+    await enter(table, contest.id, PLAYER, {"atributo": ["3"], "habilidad": "2"})
+    await enter(table, contest.id, OTHER, {"atributo": ["1"], "habilidad": "1"})
     early = await table.click(table.current(contest), "mediana:concurso:participar:1", user=GM)
     assert early.callback.payload["type"] == 9
     table.script(5, 5, 5, 5, 5, 5)
@@ -120,3 +122,55 @@ async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) ->
     again = await table.click(table.current(contest), "rep:repetir:1", user=OTHER)
     assert f"Tira <@{OTHER.id}>." in again.text
     assert f"✅ Gana <@{OTHER.id}>." in again.text
+
+
+# -- the entry form (issue #31) -----------------------------------------------------------------------
+
+
+def offered(form: dict[str, Any], custom_id: str) -> list[str]:
+    """The values a form's select or radio group ``custom_id`` offers, in order."""
+    for label in form["components"]:
+        component = label.get("component") or {}
+        if component.get("custom_id") == custom_id:
+            return [option["value"] for option in component["options"]]
+    raise AssertionError(f"no {custom_id} in the form")
+
+
+async def test_the_entry_form_picks_the_attribute_the_estorbo_and_the_rank(table: Harness) -> None:
+    """The attribute the sheet skill's (first) or -4 to 19, the estorbo the sheet's (first) or
+    0 to 23, the rank of the three (medio first): each side rolls as its numbers say."""
+    contest = (await table.slash("mediana competicion")).message
+    form = await table.click(contest, "mediana:concurso:participar:1")
+    assert offered(form.form, "atributo") == ["-", *(str(n) for n in range(-4, 20))]
+    assert offered(form.form, "estorbo") == ["-", *(str(n) for n in range(24))]
+    assert offered(form.form, "rango") == ["bajo", "medio", "alto"]
+    fields = {"atributo": ["19"], "habilidad": "2", "estorbo": ["23"], "rango": "alto"}
+    await table.submit(form.modal_id, fields, message=table.current(contest))
+    fields = {"atributo": ["-4"], "habilidad": "1", "estorbo": ["0"], "rango": "bajo"}
+    await enter(table, contest.id, OTHER, fields)
+    table.script(1, 5, 9, 2, 5, 9)
+    resolved = await table.click(table.current(contest), "mediana:concurso:resolver:1")
+    # 19 + 2 − 23 + 9 (alto of 1, 5, 9) = 7; −4 + 1 − 0 + 2 (bajo of 2, 5, 9) = −1.
+    assert "Total: **7**" in resolved.text and "Total: **-1**" in resolved.text, resolved.text
+
+
+@pytest.mark.parametrize("fields", [{"atributo": ["20"]}, {"estorbo": ["24"]}, {"rango": "maximo"}])
+async def test_the_entry_form_refuses_what_it_did_not_offer(table: Harness, fields: dict[str, Any]) -> None:
+    contest = (await table.slash("mediana competicion")).message
+    form = await table.click(contest, "mediana:concurso:participar:1")
+    sent: dict[str, Any] = {"atributo": ["3"], "estorbo": ["0"], "rango": "medio", **fields}
+    components: list[dict[str, Any]] = [
+        {"type": 18, "component": {"type": 3, "custom_id": key, "values": sent[key]}}
+        for key in ("atributo", "estorbo")
+    ]
+    components += [
+        {"type": 18, "component": {"type": 21, "custom_id": "rango", "value": sent["rango"]}},
+        {"type": 1, "components": [{"type": 4, "custom_id": "habilidad", "value": "2"}]},
+    ]
+    message = table.current(contest)
+    data = {"custom_id": form.modal_id, "components": components}
+    refused = await table.dispatch(
+        5, data, user=PLAYER, locale="es-ES", channel_id=message.channel_id, message=message
+    )
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
+    assert f"<@{PLAYER.id}>" not in str(table.current(contest).data)

@@ -153,14 +153,14 @@ async def test_contest_entrants_name_a_skill_of_their_sheet(harness: Harness) ->
     contest = (await harness.slash("mediana competicion")).message
     join, npc, resolve = contest.custom_ids
     form = await harness.click(contest, join)
-    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    fields = {"habilidad": "espadas"}
     await harness.submit(form.modal_id, fields, message=harness.current(contest))
     form = await harness.click(harness.current(contest), npc, user=GM)
-    fields = {"nombre": "bandido", "atributo": "", "habilidad": "hachas", "estorbo": "", "rango": ""}
+    fields = {"nombre": "bandido", "habilidad": "hachas"}
     listed = await harness.submit(form.modal_id, fields, user=GM, message=harness.current(contest))
     assert f"<@{PLAYER.id}> como **Maese Tobías**\nBandido" in listed.text
     form = await harness.click(harness.current(contest), join, user=OTHER)
-    fields = {"atributo": "", "habilidad": "espadas", "estorbo": "", "rango": ""}
+    fields = {"habilidad": "espadas"}
     refused = await harness.submit(form.modal_id, fields, user=OTHER, message=harness.current(contest))
     assert refused.ephemeral and "No tienes ficha activa" in refused.text
     harness.script(5, 6, 7, 2, 3, 4)
@@ -182,7 +182,7 @@ async def test_armour_encumbers_dexterity_out_of_combat_and_initiative(harness: 
     panel = (await harness.slash("mediana iniciativa")).message
     form = await harness.click(panel, panel.custom_ids[0])
     harness.script(5, 5, 5)
-    fields = {"nombre": "", "bono": "4", "estorbo": ""}
+    fields = {"nombre": "", "bono": ["4"]}
     joined = await harness.submit(form.modal_id, fields, message=harness.current(panel))
     assert "**8** ·" in joined.text  # 5 + 4 − estorbo 1
     harness.script(5, 6, 7)
@@ -198,7 +198,7 @@ async def test_the_damage_form_takes_the_targets_sheet(harness: Harness) -> None
     )
     form = await harness.click(attack.message, attack.message.custom_ids[1], user=GM)
     harness.script(4)
-    fields = {"arma": "1d6+1", "absorcion": "maese tobias"}
+    fields = {"arma": "1d6+1", "objetivo": "maese tobias"}
     done = await harness.submit(form.modal_id, fields, user=GM, message=attack.message)
     assert "absorción −2 (armadura de Maese Tobías) · total **3**" in done.text
 
@@ -411,3 +411,40 @@ async def test_a_damage_roll_finds_its_target_once(harness: Harness, monkeypatch
     harness.script(4)
     again = await harness.click(reply.message, "rep:repetir:" + reply.message.custom_ids[0].rsplit(":", 1)[1])
     assert "Maese Tobías: 10 → **7**/18 PV · en pie" in again.text
+
+
+async def test_the_damage_form_picks_the_absorption_which_wins_over_the_target(harness: Harness) -> None:
+    """Issue #31: the absorption is picked, the target's armour's first (chosen) then 0 to 23;
+    a number picked wins over the target's sheet, as ``absorcion:`` over ``objetivo:``."""
+    await sheets(harness)
+    harness.script(5, 5, 5)
+    attack = await harness.slash(
+        "mediana tirada", user=GM, atributo=1, habilidad="1", dificultad=5, ataque=True
+    )
+    form = await harness.click(attack.message, attack.message.custom_ids[1], user=GM)
+    asked = [c.get("component") or c["components"][0] for c in form.form["components"]]
+    assert [c["custom_id"] for c in asked] == ["arma", "objetivo", "absorcion"]
+    assert [o["value"] for o in asked[2]["options"]] == ["-", *(str(n) for n in range(24))]
+    harness.script(4)
+    fields = {"arma": "1d6+1", "objetivo": "maese tobias", "absorcion": ["3"]}
+    done = await harness.submit(form.modal_id, fields, user=GM, message=attack.message)
+    assert "absorción −3 · total **2**" in done.text and "Maese Tobías" not in done.text, done.text
+
+
+async def test_the_damage_form_refuses_an_absorption_it_did_not_offer(harness: Harness) -> None:
+    await sheets(harness)
+    harness.script(5, 5, 5)
+    attack = await harness.slash(
+        "mediana tirada", user=GM, atributo=1, habilidad="1", dificultad=5, ataque=True
+    )
+    form = await harness.click(attack.message, attack.message.custom_ids[1], user=GM)
+    components = [
+        {"type": 1, "components": [{"type": 4, "custom_id": "arma", "value": "1d6"}]},
+        {"type": 18, "component": {"type": 3, "custom_id": "absorcion", "values": ["24"]}},
+    ]
+    data = {"custom_id": form.modal_id, "components": components}
+    refused = await harness.dispatch(
+        5, data, user=GM, locale="es-ES", channel_id=attack.message.channel_id, message=attack.message
+    )
+    assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
+    assert any(c.startswith("mediana:dano:") for c in harness.current(attack.message).custom_ids)
