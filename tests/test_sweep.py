@@ -65,36 +65,50 @@ LEGACY = {"rep:repetir:": "tirar:repetir:", "dune:contra-responder:responder:": 
 NEEDED = {"dune enfrentada": {"habilidad", "motivacion"}, "dune tirada": {"habilidad", "motivacion"}}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
-# A panel only a small roll walks to its end, swept first with its dice scripted (after the
-# commands that set it up), so what it reaches never depends on the seeded dice: Donjon's Ley
+# The panels only a small roll walks to their end, swept first with their dice scripted (after
+# the commands that set each up), so what they reach never depends on the seeded dice: Donjon's Ley
 # de los Éxitos with 4 successes to spend (a fact form, a banked die, a friend's die) then the
 # narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu),
 # with an ogre on the tracker that the hit leaves standing (the sheet panel's attack form
 # then offers a creature first);
-# Dune's test by a holder of Determinación (the menu of the dice it may reroll), at a table
-# with a full group pool of Impulso (6: the question the crawl buys first, then *Crear
-# rasgo* and *Recurso*, 2 each, whose forms it fills).
+# Dune's failed test by a holder of Determinación (the menu of the dice it may reroll), then
+# twice a passed one (two critical dice) with the group pool of Impulso full: 6 for the
+# question the crawl buys first, then *Crear rasgo* and *Recurso*, 2 each, whose forms a
+# test opens until answered (each test fills one end of the *Recurso* form).
 SMALL_PANELS = {
-    "dune": (
-        [
-            (["dune", "determinacion", "dar"], {"jugador": BOSS}),
-            (["dune", "impulso", "añadir"], {"cantidad": 6}),
-        ],
-        ["dune", "tirada"],
-        {"habilidad": 6, "motivacion": 6, "dificultad": 1},
-        (15, 3),
-    ),
-    "donjon": ([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4)),
-    "dnd5e": (
-        [
-            (["dnd", "inspiracion", "dar"], {"jugador": BOSS}),
-            (["dnd", "iniciativa", "panel"], {}),
-            (["dnd", "iniciativa", "monstruos"], {"nombre": "Ogro", "modificador": -1, "pg": 59, "ca": 11}),
-        ],
-        ["dnd", "ataque"],
-        {"ca": 10, "bonificador": 5, "dano": "2d6"},
-        (15, 3, 4),
-    ),
+    "dune": [
+        (
+            [(["dune", "determinacion", "dar"], {"jugador": BOSS})],
+            ["dune", "tirada"],
+            {"habilidad": 6, "motivacion": 6, "dificultad": 1},
+            (15, 3),
+        ),
+        *[
+            (
+                [(["dune", "impulso", "añadir"], {"cantidad": 6})],
+                ["dune", "tirada"],
+                {"habilidad": 6, "motivacion": 6, "dificultad": 1},
+                (1, 1),
+            )
+        ]
+        * 2,
+    ],
+    "donjon": [([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4))],
+    "dnd5e": [
+        (
+            [
+                (["dnd", "inspiracion", "dar"], {"jugador": BOSS}),
+                (["dnd", "iniciativa", "panel"], {}),
+                (
+                    ["dnd", "iniciativa", "monstruos"],
+                    {"nombre": "Ogro", "modificador": -1, "pg": 59, "ca": 11},
+                ),
+            ],
+            ["dnd", "ataque"],
+            {"ca": 10, "bonificador": 5, "dano": "2d6"},
+            (15, 3, 4),
+        )
+    ],
 }
 
 
@@ -420,19 +434,18 @@ async def table(sweep: Sweep, system: str) -> None:
 
 
 async def sweep_small_panel(sweep: Sweep, system: str) -> None:
-    """Roll the system's small panel with its scripted dice, then sweep it (seeded dice again)."""
-    if system not in SMALL_PANELS:
-        return
-    setup, path, options, faces = SMALL_PANELS[system]
+    """Roll each of the system's small panels with its scripted dice, then sweep it (seeded
+    dice again)."""
     assert sweep.h.bot is not None
-    seeded = sweep.h.bot.rng
-    await table(sweep, system)
-    for before, before_options in setup:
-        await sweep.command(before, before_options)
-    sweep.h.script(*faces)
-    reply = await sweep.command(path, options)
-    sweep.h.bot.rng = seeded
-    await sweep.crawl([reply])
+    for setup, path, options, faces in SMALL_PANELS.get(system, []):
+        seeded = sweep.h.bot.rng
+        await table(sweep, system)
+        for before, before_options in setup:
+            await sweep.command(before, before_options)
+        sweep.h.script(*faces)
+        reply = await sweep.command(path, options)
+        sweep.h.bot.rng = seeded
+        await sweep.crawl([reply])
     if system != "donjon":
         return
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
