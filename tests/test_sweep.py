@@ -151,8 +151,19 @@ class Sweep:
     answered: set[tuple[str, str, bool]] = field(default_factory=set)
 
     async def command(self, path: list[str], options: dict[str, Any]) -> Reply:
+        """BOSS types a command; a form it opens counts as asked, filled or not."""
         self.sent += 1
-        return await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
+        reply = await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
+        form = opened_form(reply)
+        if form is not None:
+            self.ask(form)
+        return reply
+
+    def ask(self, form: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """Note an opened ``form``'s fields as asked: its name and those fields."""
+        name, fields = form_name(self.h, form), form_fields(form["components"])
+        self.asked[name] |= {item["custom_id"] for item in fields}
+        return name, fields
 
     def worth_pressing(self, message: Message, custom_id: str) -> bool:
         """A component on one of the first panels of its kind, on a message that changed
@@ -269,8 +280,7 @@ class Sweep:
         """Fill every field of ``form`` at one end: the longest text, the last choice and a
         ticked box, or the shortest, the first choice and an empty box. ``message``: the one
         whose button opened it (None: a command did); ``user``: who opened it."""
-        name, fields = form_name(self.h, form), form_fields(form["components"])
-        self.asked[name] |= {item["custom_id"] for item in fields}
+        name, fields = self.ask(form)
         self.answered |= {(name, item["custom_id"], longest) for item in fields}
         rows = [
             {"type": 18, "component": answer(row["component"], longest)}
