@@ -4,7 +4,8 @@ The sweep knows no cog: it reads the command tree, runs every command of every g
 system with its options at their bounds (largest numbers, longest texts, every choice),
 asks every autocomplete, then presses every button and select of every message it got
 and fills every form it opened (each field at its maximum length, then at one
-character), following the messages those answers post. The offline Discord checks each
+character), following the messages those answers post; every form the code defines must
+open, and each of its fields be filled at both ends. The offline Discord checks each
 request against Discord's limits (tests/support/discord_schema.py), so a new catalog
 sentence, component or panel past a limit fails here without a case written for it.
 Names are the longest Discord allows (32 characters).
@@ -25,6 +26,7 @@ from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
 from bot.board.render import SHEETS_BUTTON as BOARD_BUTTON
+from bot.ui import Modal
 from rules.donjon import posted as donjon_posted
 from tests.support.harness import Harness, Message, Reply, Upload, resolve_user
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM, MANAGE_PERMISSIONS, OTHER, User
@@ -48,6 +50,9 @@ USER_SELECT = 5  # Discord's component type
 # The form fields the bot asks, as Discord types them: text input, string select, radio
 # group, checkbox, user select.
 FORM_FIELDS = {4, 3, 21, 23, USER_SELECT}
+# Buttons a player other than the one who rolled presses (the roller is refused: "no puedes
+# ayudarte a ti mismo"): the sweep presses them, and fills the forms they open, as RIVAL.
+HELPER_BUTTONS = ("dune:ayuda:unirme:", "dune:contra-ayuda:unirme:")
 # Panels of one kind pressed (per locale), and presses of one component as its panel changes.
 PANELS_PER_KIND = 3
 PRESSES_PER_COMPONENT = 30
@@ -60,31 +65,50 @@ LEGACY = {"rep:repetir:": "tirar:repetir:", "dune:contra-responder:responder:": 
 NEEDED = {"dune enfrentada": {"habilidad", "motivacion"}, "dune tirada": {"habilidad", "motivacion"}}
 # Ids in a custom_id (records, users, a form's random suffix): what makes panels one kind.
 _IDS = re.compile(r"[0-9a-f]{8}$|\d+")
-# A panel only a small roll walks to its end, swept first with its dice scripted (after the
-# commands that set it up), so what it reaches never depends on the seeded dice: Donjon's Ley
+# The panels only a small roll walks to their end, swept first with their dice scripted (after
+# the commands that set each up), so what they reach never depends on the seeded dice: Donjon's Ley
 # de los Éxitos with 4 successes to spend (a fact form, a banked die, a friend's die) then the
 # narration's *Narrado*; D&D's hit by a holder of Heroic Inspiration (its damage dice menu),
 # with an ogre on the tracker that the hit leaves standing (the sheet panel's attack form
 # then offers a creature first);
-# Dune's test by a holder of Determinación (the menu of the dice it may reroll).
+# Dune's failed test by a holder of Determinación (the menu of the dice it may reroll), then
+# twice a passed one (two critical dice) with the group pool of Impulso full: 6 for the
+# question the crawl buys first, then *Crear rasgo* and *Recurso*, 2 each, whose forms a
+# test opens until answered (each test fills one end of the *Recurso* form).
 SMALL_PANELS = {
-    "dune": (
-        [(["dune", "determinacion", "dar"], {"jugador": BOSS})],
-        ["dune", "tirada"],
-        {"habilidad": 6, "motivacion": 6, "dificultad": 1},
-        (15, 3),
-    ),
-    "donjon": ([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4)),
-    "dnd5e": (
-        [
-            (["dnd", "inspiracion", "dar"], {"jugador": BOSS}),
-            (["dnd", "iniciativa", "panel"], {}),
-            (["dnd", "iniciativa", "monstruos"], {"nombre": "Ogro", "modificador": -1, "pg": 59, "ca": 11}),
-        ],
-        ["dnd", "ataque"],
-        {"ca": 10, "bonificador": 5, "dano": "2d6"},
-        (15, 3, 4),
-    ),
+    "dune": [
+        (
+            [(["dune", "determinacion", "dar"], {"jugador": BOSS})],
+            ["dune", "tirada"],
+            {"habilidad": 6, "motivacion": 6, "dificultad": 1},
+            (15, 3),
+        ),
+        *[
+            (
+                [(["dune", "impulso", "añadir"], {"cantidad": 6})],
+                ["dune", "tirada"],
+                {"habilidad": 6, "motivacion": 6, "dificultad": 1},
+                (1, 1),
+            )
+        ]
+        * 2,
+    ],
+    "donjon": [([], ["donjon", "prueba"], {"dados": 4, "contra": 1}, (15, 15, 15, 15, 4))],
+    "dnd5e": [
+        (
+            [
+                (["dnd", "inspiracion", "dar"], {"jugador": BOSS}),
+                (["dnd", "iniciativa", "panel"], {}),
+                (
+                    ["dnd", "iniciativa", "monstruos"],
+                    {"nombre": "Ogro", "modificador": -1, "pg": 59, "ca": 11},
+                ),
+            ],
+            ["dnd", "ataque"],
+            {"ca": 10, "bonificador": 5, "dano": "2d6"},
+            (15, 3, 4),
+        )
+    ],
 }
 
 
@@ -121,10 +145,25 @@ class Sweep:
     sent: int = 0
     # Each kind of form field filled, and at which end: (component type, longest).
     filled: set[tuple[int, bool]] = field(default_factory=set)
+    # Each form opened (its class, :func:`form_name`) with the fields it asked, and each
+    # field filled at which end: (form, field's custom_id, longest).
+    asked: defaultdict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    answered: set[tuple[str, str, bool]] = field(default_factory=set)
 
     async def command(self, path: list[str], options: dict[str, Any]) -> Reply:
+        """BOSS types a command; a form it opens counts as asked, filled or not."""
         self.sent += 1
-        return await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
+        reply = await self.h.slash(" ".join(path), user=BOSS, locale=self.locale, **options)
+        form = opened_form(reply)
+        if form is not None:
+            self.ask(form)
+        return reply
+
+    def ask(self, form: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+        """Note an opened ``form``'s fields as asked: its name and those fields."""
+        name, fields = form_name(self.h, form), form_fields(form["components"])
+        self.asked[name] |= {item["custom_id"] for item in fields}
+        return name, fields
 
     def worth_pressing(self, message: Message, custom_id: str) -> bool:
         """A component on one of the first panels of its kind, on a message that changed
@@ -184,38 +223,65 @@ class Sweep:
         return []
 
     async def press(self, message: Message, component: dict[str, Any]) -> list[Reply]:
+        """Press ``component`` (as :func:`presser` says); a form it opens is filled at both
+        ends, pressed again the same way for the second, the end this form still lacks
+        first (a form its first answer closes, like *Éxito a un precio*, opens once a
+        panel: its other end is filled on the next panel)."""
         self.presses += 1
         values = None
         if component["type"] == 3:
             values = [o["value"] for o in component["options"][: max(1, component.get("min_values", 1))]]
-        reply = await self.h.click(
-            self.h.current(message),
-            component["custom_id"],
-            user=BOSS,
-            locale=self.locale,
-            values=values,
-            picked=[RIVAL] if component["type"] == USER_SELECT else None,
-            component_type=component["type"],
-        )
+        user = presser(component["custom_id"])
+
+        async def click() -> Reply:
+            return await self.h.click(
+                self.h.current(message),
+                component["custom_id"],
+                user=user,
+                locale=self.locale,
+                values=values,
+                picked=[RIVAL] if component["type"] == USER_SELECT else None,
+                component_type=component["type"],
+            )
+
+        reply = await click()
         form = opened_form(reply)
         if form is None:
             return [reply]
         replies = [reply]
-        for longest in (True, False):
-            if not longest:
-                reply = await self.h.click(
-                    self.h.current(message), component["custom_id"], user=BOSS, locale=self.locale
-                )
+        for turn, longest in enumerate(sorted((True, False), key=lambda end: self.answered_at(form, end))):
+            if turn:
+                reply = await click()
                 form = opened_form(reply)
                 if form is None:
                     break
-            replies.append(await self.submit(form, longest, self.h.current(message)))
+            replies.append(await self.submit(form, longest, self.h.current(message), user))
         return replies
 
-    async def submit(self, form: dict[str, Any], longest: bool, message: Message | None) -> Reply:
+    def answered_at(self, form: dict[str, Any], longest: bool) -> bool:
+        """Whether every field this opened ``form`` asks was filled at that end already."""
+        name = form_name(self.h, form)
+        fields = form_fields(form["components"])
+        return all((name, item["custom_id"], longest) in self.answered for item in fields)
+
+    def unanswered(self) -> list[str]:
+        """Each field of a form the bot opened that was not filled at both ends."""
+        return sorted(
+            f"{name} {custom_id} {'longest' if longest else 'shortest'}"
+            for name, fields in self.asked.items()
+            for custom_id in fields
+            for longest in (True, False)
+            if (name, custom_id, longest) not in self.answered
+        )
+
+    async def submit(
+        self, form: dict[str, Any], longest: bool, message: Message | None, user: User = BOSS
+    ) -> Reply:
         """Fill every field of ``form`` at one end: the longest text, the last choice and a
         ticked box, or the shortest, the first choice and an empty box. ``message``: the one
-        whose button opened it (None: a command did)."""
+        whose button opened it (None: a command did); ``user``: who opened it."""
+        name, fields = self.ask(form)
+        self.answered |= {(name, item["custom_id"], longest) for item in fields}
         rows = [
             {"type": 18, "component": answer(row["component"], longest)}
             if "component" in row
@@ -230,14 +296,44 @@ class Sweep:
         self.filled |= {(item["type"], longest) for item in form_fields(rows)}
         channel_id = CHANNEL_ID if message is None else message.channel_id
         return await self.h.dispatch(
-            5, data, user=BOSS, locale=self.locale, channel_id=channel_id, message=message
+            5, data, user=user, locale=self.locale, channel_id=channel_id, message=message
         )
 
 
+def presser(custom_id: str) -> User:
+    """Who presses a component: RIVAL for :data:`HELPER_BUTTONS`, BOSS for the rest."""
+    return RIVAL if custom_id.startswith(HELPER_BUTTONS) else BOSS
+
+
+def form_name(h: Harness, form: dict[str, Any]) -> str:
+    """The class of the opened ``form`` (custom_ids repeat: Dune's test and opposed test
+    forms are both ``ficha:dune``), from the forms discord.py holds open."""
+    assert h.bot is not None
+    opened = h.bot._connection._view_store._modals[form["custom_id"]]
+    return qualified(type(opened))
+
+
+def qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def defined_forms() -> list[str]:
+    """Every form the bot's code defines: the subclasses of :class:`bot.ui.Modal` no other
+    form extends (Donjon's ``PoolForm`` only holds the questions its two forms share)."""
+    found, classes = set(), list(Modal.__subclasses__())
+    while classes:
+        cls = classes.pop()
+        classes += cls.__subclasses__()
+        if cls.__module__.startswith(("bot.", "cogs.")) and not cls.__subclasses__():
+            found.add(qualified(cls))
+    return sorted(found)
+
+
 def form_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A submitted form's fields: each label's component and each row's inputs."""
-    inner = ([row["component"]] if "component" in row else row["components"] for row in rows)
-    return [item for items in inner for item in items]
+    """A form's fields, opened or submitted: each label's component and each row's inputs
+    (a text display asks nothing)."""
+    inner = ([row["component"]] if "component" in row else row.get("components") or [] for row in rows)
+    return [item for items in inner for item in items if "custom_id" in item]
 
 
 def answer(item: dict[str, Any], longest: bool) -> dict[str, Any]:
@@ -348,19 +444,18 @@ async def table(sweep: Sweep, system: str) -> None:
 
 
 async def sweep_small_panel(sweep: Sweep, system: str) -> None:
-    """Roll the system's small panel with its scripted dice, then sweep it (seeded dice again)."""
-    if system not in SMALL_PANELS:
-        return
-    setup, path, options, faces = SMALL_PANELS[system]
+    """Roll each of the system's small panels with its scripted dice, then sweep it (seeded
+    dice again)."""
     assert sweep.h.bot is not None
-    seeded = sweep.h.bot.rng
-    await table(sweep, system)
-    for before, before_options in setup:
-        await sweep.command(before, before_options)
-    sweep.h.script(*faces)
-    reply = await sweep.command(path, options)
-    sweep.h.bot.rng = seeded
-    await sweep.crawl([reply])
+    for setup, path, options, faces in SMALL_PANELS.get(system, []):
+        seeded = sweep.h.bot.rng
+        await table(sweep, system)
+        for before, before_options in setup:
+            await sweep.command(before, before_options)
+        sweep.h.script(*faces)
+        reply = await sweep.command(path, options)
+        sweep.h.bot.rng = seeded
+        await sweep.crawl([reply])
     if system != "donjon":
         return
     # Spent to its end: a die given to the friend picked in the select, the facts narrated.
@@ -508,6 +603,10 @@ async def test_everything_the_bot_sends_fits_discords_limits(harness: Harness, l
     assert unreached(harness, sweep.pressed) == []
     assert {kind for kind, _ in sweep.filled} == FORM_FIELDS
     assert {(kind, end) for kind in FORM_FIELDS for end in (True, False)} <= sweep.filled
+    # Every form the code defines was opened, and each field of each form opened filled at
+    # both ends.
+    assert sorted(set(defined_forms()) - set(sweep.asked)) == []
+    assert sweep.unanswered() == []
 
 
 def unreached(h: Harness, pressed: list[str]) -> list[str]:
