@@ -14,13 +14,13 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record, Table
-from bot.panel import chosen, labelled, radio
+from bot.panel import chosen, labelled
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
 from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET, number_or_sheet
 from cogs.mediana.components import contest_view
-from cogs.mediana.forms import DEFAULT_RANK, RIVAL_ATTRIBUTES, number_select
+from cogs.mediana.forms import RIVAL_ATTRIBUTES, number_select, rank_radio
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
 from rules.mediana import checks, contests
@@ -121,8 +121,7 @@ class EntryModal(Modal):
         )
         self.encumbrance = number_select("estorbo", ENCUMBRANCES, sheet_armour)
         self.add_item(labelled(t(lang, "mediana.join.encumbrance"), self.encumbrance))
-        ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
-        self.rank = radio(ranks, DEFAULT_RANK, "rango")
+        self.rank = rank_radio(lang, "rango")
         self.add_item(labelled(t(lang, "mediana.contest.rank"), self.rank))
 
     async def side(self, interaction: discord.Interaction[Tirada]) -> dict[str, Any]:

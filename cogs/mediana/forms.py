@@ -51,6 +51,12 @@ RIVAL_SKILLS = range(0, 21)
 NO_SKILL = "-"
 
 
+def rank_radio(lang: Lang, custom_id: str) -> discord.ui.RadioGroup[Any]:
+    """The three ranks of the die kept ("bajo", "medio", "alto"), the middle one chosen."""
+    ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
+    return radio(ranks, DEFAULT_RANK, custom_id)
+
+
 def number_select(
     custom_id: str, numbers: range, first: discord.SelectOption | None = None
 ) -> discord.ui.Select[Any]:
@@ -115,8 +121,7 @@ class MedianaForm(Modal):
         self.add_item(
             labelled(t(lang, "fichas.form.mediana.difficulty", max=checks.MAX_DIFFICULTY), self.difficulty)
         )
-        ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
-        self.rank = radio(ranks, DEFAULT_RANK, "rango")
+        self.rank = rank_radio(lang, "rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.rank"), self.rank))
 
     def rolled(self) -> Rollable:
@@ -188,10 +193,9 @@ class MedianaOpposedForm(Modal):
         )
         self.rival_skill = number_select("rival_habilidad", RIVAL_SKILLS, none)
         self.add_item(labelled(t(lang, "fichas.form.mediana.rival_skill"), self.rival_skill))
-        ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
-        self.rank = radio(ranks, DEFAULT_RANK, "rango")
+        self.rank = rank_radio(lang, "rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.my_rank"), self.rank))
-        self.rival_rank = radio(ranks, DEFAULT_RANK, "rival_rango")
+        self.rival_rank = rank_radio(lang, "rival_rango")
         self.add_item(labelled(t(lang, "fichas.form.mediana.rival_rank"), self.rival_rank))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
