@@ -11,7 +11,7 @@ press gives the same card, pools, ledger rows and *Repetir* as typing it.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Awaitable, Callable, Collection, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -133,6 +133,40 @@ def picked(select: discord.ui.Select[Any], allowed: Collection[str], empty: str 
     """The one value a form's select sent (``empty`` when it sent none), which must be one
     it offered."""
     return chosen(select.values[0] if select.values else empty, allowed)
+
+
+def number_select(
+    custom_id: str,
+    numbers: Iterable[int],
+    first: discord.SelectOption | None = None,
+    *,
+    label: Callable[[int], str] = str,
+    default: int | None = None,
+) -> discord.ui.Select[Any]:
+    """A number picked, not typed: one of ``numbers`` (each shown as ``label`` draws it,
+    ``default`` chosen), after ``first`` when given (a worded answer such as "the sheet's",
+    then chosen, and the question may be left as it is)."""
+    options = [first] if first is not None else []
+    options += [discord.SelectOption(label=label(n), value=str(n), default=n == default) for n in numbers]
+    return discord.ui.Select(custom_id=custom_id, options=options, required=first is None)
+
+
+def number_or_none(select: discord.ui.Select[Any]) -> int | None:
+    """The number a :func:`number_select` sent, one it offered; None for its worded first
+    answer (sent, or left chosen)."""
+    worded = [option.value for option in select.options if not option.value.lstrip("-").isdigit()]
+    answer = picked(select, {option.value for option in select.options}, worded[0] if worded else None)
+    return None if answer in worded else int(answer)
+
+
+def number_picked(select: discord.ui.Select[Any]) -> int:
+    """The number a :func:`number_select` without a worded answer sent, one it offered."""
+    return int(picked(select, {option.value for option in select.options}))
+
+
+def number_chosen(group: discord.ui.RadioGroup[Any]) -> int:
+    """The number a radio group of numbers sent, one it offered."""
+    return int(chosen(group.value, {option.value for option in group.options}))
 
 
 def ticked(value: object) -> bool:

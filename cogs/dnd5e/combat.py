@@ -17,7 +17,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record, Table
-from bot.panel import chosen, labelled, picked, radio
+from bot.panel import chosen, labelled, number_or_none, number_select, radio
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton
 from cogs.dnd5e.damage import vitals_button
@@ -229,10 +229,7 @@ class JoinModal(Modal):
         )
         self.add_item(self.name)
         sheet = discord.SelectOption(label=t(lang, "dnd.join.from_sheet"), value=FROM_SHEET, default=True)
-        options = [sheet] + [discord.SelectOption(label=f"{n:+d}", value=str(n)) for n in JOIN_MODIFIERS]
-        self.modifier: discord.ui.Select[JoinModal] = discord.ui.Select(
-            custom_id="modificador", options=options, required=False
-        )
+        self.modifier = number_select("modificador", JOIN_MODIFIERS, sheet, label=lambda n: f"{n:+d}")
         self.add_item(labelled(t(lang, "dnd.join.modifier"), self.modifier))
         modes = [(mode, t(lang, f"dnd.join.mode.{mode}")) for mode in JOIN_MODES]
         self.mode = radio(modes, "normal", "modo")
@@ -243,8 +240,7 @@ class JoinModal(Modal):
         lang = lang_for(interaction.locale)
         mode = chosen(self.mode.value, JOIN_MODES)
         the_mode = checks.mode(mode == "ventaja", mode == "desventaja")
-        answer = picked(self.modifier, {FROM_SHEET, *(str(n) for n in JOIN_MODIFIERS)}, FROM_SHEET)
-        modifier = None if answer == FROM_SHEET else int(answer)
+        modifier = number_or_none(self.modifier)
         table = await table_of(interaction, await load(interaction, self.combat_id, COMBAT_KIND))
         entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)
         key = entry.combatant.key

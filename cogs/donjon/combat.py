@@ -15,11 +15,11 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, number, t
 from bot.models import Record
-from bot.panel import labelled, picked
+from bot.panel import labelled, number_or_none, number_picked, number_select
 from bot.rolls import Decision, act, load
 from bot.ui import Guarded, Modal, StepButton, selected
 from cogs.donjon import sheet
-from cogs.donjon.forms import dice_picked, dice_select
+from cogs.donjon.forms import dice_select
 from cogs.donjon.state import COMBAT_KIND
 from rules.donjon import combat as donjon_combat
 from rules.donjon import initiative as donjon_initiative
@@ -265,7 +265,7 @@ class JoinModal(Modal):
         under the character's name."""
         user = interaction.user
         name = user.display_name[:40]
-        pool = dice_picked(self.dice)
+        pool = number_or_none(self.dice)
         if pool is None:
             pool, name = await initiative(interaction, None)
         combatant = donjon_initiative.Combatant(f"u{user.id}", name, False, (), 1, user.id)
@@ -280,11 +280,8 @@ class NpcModal(Modal):
         self.add_item(labelled(t(lang, "donjon.npc.name"), self.name))
         self.dice = initiative_dice(lang, "donjon.npc.from_sheet")
         self.add_item(labelled(t(lang, "donjon.join.pool"), self.dice))
-        alike = [
-            discord.SelectOption(label=number(lang, n), value=str(n), default=n == 1)
-            for n in range(1, MOST_ALIKE + 1)
-        ]
-        self.count: discord.ui.Select[NpcModal] = discord.ui.Select(custom_id="cantidad", options=alike)
+        alike = range(1, MOST_ALIKE + 1)
+        self.count = number_select("cantidad", alike, label=lambda n: number(lang, n), default=1)
         self.add_item(labelled(t(lang, "donjon.npc.count"), self.count))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
@@ -294,8 +291,8 @@ class NpcModal(Modal):
         name = " ".join(self.name.value.split())[:40]
         if not name:
             raise Refusal("donjon.npc.no_name")
-        count = int(picked(self.count, {option.value for option in self.count.options}))
-        pool = dice_picked(self.dice)
+        count = number_picked(self.count)
+        pool = number_or_none(self.dice)
         if pool is None:
             pool, name = await initiative(interaction, name)
         combatant = donjon_initiative.Combatant(f"n{interaction.id}", name, True, (), count)

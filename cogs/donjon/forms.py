@@ -23,6 +23,8 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    number_or_none,
+    number_select,
     picked,
     radio,
     run_command,
@@ -38,7 +40,7 @@ ATTRIBUTE, SKILL, SAVE, ITEM = "t", "h", "v", "o"
 NONE = "-"
 DEFAULT_DIFFICULTY = "media"
 # The difficulty question's last choice: against an opposing NPC's pool (``contra:``), its
-# dice typed in the question below it.
+# dice picked in the question below it.
 AGAINST = "contra"
 # A select offers 25 options: "none", the two saves and the first 22 Habilidades.
 SKILL_OPTIONS = 22
@@ -98,19 +100,10 @@ def attribute_radio(lang: Lang, sheet: DonjonSheet, picked: str) -> discord.ui.R
 def dice_select(lang: Lang, custom_id: str, none: str | None = None) -> discord.ui.Select[Any]:
     """Dice picked, not typed: 0 to 24, 0 chosen; with ``none``, that choice first (chosen)
     then 1 to 24."""
-    options = [discord.SelectOption(label=none, value=NONE, default=True)] if none is not None else []
-    first = 1 if none is not None else 0
-    options += [
-        discord.SelectOption(label=number(lang, n), value=str(n), default=none is None and n == 0)
-        for n in range(first, DICE_OFFERED)
-    ]
-    return discord.ui.Select(custom_id=custom_id, options=options, required=none is None)
-
-
-def dice_picked(select: discord.ui.Select[Any]) -> int | None:
-    """The dice a :func:`dice_select` sent (None: its "none"), one it offered."""
-    value = picked(select, {option.value for option in select.options}, NONE)
-    return None if value == NONE else int(value)
+    if none is None:
+        return number_select(custom_id, range(DICE_OFFERED), label=lambda n: number(lang, n), default=0)
+    first = discord.SelectOption(label=none, value=NONE, default=True)
+    return number_select(custom_id, range(1, DICE_OFFERED), first, label=lambda n: number(lang, n))
 
 
 def skill_select(lang: Lang, skills: dict[str, str], picked: str) -> discord.ui.Select[Any]:
@@ -149,7 +142,7 @@ class PoolForm(Modal):
         return (None if attribute == NONE else attribute), (None if named == NONE else self.skills[named])
 
     def banked(self) -> int:
-        return dice_picked(self.bank) or 0
+        return number_or_none(self.bank) or 0
 
 
 class DonjonForm(PoolForm):
@@ -197,7 +190,7 @@ class DonjonForm(PoolForm):
         """The opposing pool's dice when the difficulty question chose it (then they must be
         picked), None for a difficulty (then none may be: the typed command takes one or the
         other, never both)."""
-        dice = dice_picked(self.pool)
+        dice = number_or_none(self.pool)
         if difficulty != AGAINST:
             if dice is not None:
                 raise Refusal("fichas.form.donjon.pool_or_difficulty")
@@ -232,7 +225,7 @@ class DonjonOpposedForm(PoolForm):
         attribute, skill = self.pool_answers()
         if len(self.rival.values) != 1:
             raise Refusal("fichas.form.bad_choice")
-        dice = dice_picked(self.rival_dice) or 0
+        dice = number_or_none(self.rival_dice) or 0
         await run_command(
             interaction,
             "Donjon",

@@ -19,7 +19,7 @@ from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import Lang, lang_for, t
 from bot.models import Applied, Change, Record
-from bot.panel import chosen, labelled, radio
+from bot.panel import labelled, number_chosen, radio
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, selected
@@ -307,7 +307,7 @@ class TraitModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = int(chosen(self.count.value, {option.value for option in self.count.options}))
+        count = number_chosen(self.count)
         text, before = self.text.value, self.before.value.strip() or None
         record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "rasgo")
@@ -380,7 +380,7 @@ class PriceModal(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        count = int(chosen(self.count.value, {option.value for option in self.count.options}))
+        count = number_chosen(self.count)
         record = await load(interaction, self.record_id, KIND)
         await check_may_press(interaction, record, "precio")
 

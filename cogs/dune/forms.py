@@ -27,6 +27,7 @@ from bot.panel import (
     clip,
     labelled,
     no_words,
+    number_chosen,
     picked,
     radio,
     run_command,
@@ -203,7 +204,7 @@ class DuneForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         drive = drive_answer(self.drive)
-        difficulty = int(chosen(self.difficulty.value, {option.value for option in self.difficulty.options}))
+        difficulty = number_chosen(self.difficulty)
         bought = chosen(self.bought.value, {option.value for option in self.bought.options})
         dice, _, payment = bought.partition(":")
         skill, focus = self.skill_and_focus()

@@ -27,7 +27,17 @@ from bot.client import Tirada
 from bot.errors import Refusal, send
 from bot.i18n import Lang, lang_for, number, signed, t
 from bot.models import SheetRow, Table
-from bot.panel import TITLE_LIMIT, Game, Roller, Words, clip, labelled, picked, run_command
+from bot.panel import (
+    TITLE_LIMIT,
+    Game,
+    Roller,
+    Words,
+    clip,
+    labelled,
+    number_picked,
+    number_select,
+    run_command,
+)
 from bot.sheets import access
 from bot.sheets.live import get, live_fields
 from bot.sheets.models import SheetBase
@@ -297,8 +307,10 @@ class LiveButton(
         sheet = await access.content(interaction.client.store, row)
         live, data = fields[self.live], sheet.model_dump(mode="json")
         low, high = sorted((live.field(data, 0), live.field(data, live.cap(data))))
-        values = offered_values(int(get(data, live.path)), low, high)
-        form = ChangeForm(lang_for(interaction.locale), row.id, live.path, int(get(data, live.path)), values)
+        current = int(get(data, live.path))
+        form = ChangeForm(
+            lang_for(interaction.locale), row.id, live.path, current, offered_values(current, low, high)
+        )
         await interaction.response.send_modal(form)
 
 
@@ -324,17 +336,13 @@ class ChangeForm(Modal):
         title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
         super().__init__(title=clip(title, TITLE_LIMIT), custom_id="ficha:cambiar")
         self.sheet_id, self.path, self.current = sheet_id, path, current
-        options = [
-            discord.SelectOption(label=value_label(lang, v, current), value=str(v), default=v == current)
-            for v in values
-        ]
-        self.value: discord.ui.Select[ChangeForm] = discord.ui.Select(
-            custom_id="valor", options=options, required=True
+        self.value = number_select(
+            "valor", values, label=lambda v: value_label(lang, v, current), default=current
         )
         self.add_item(labelled(t(lang, "fichas.form.change.value"), self.value))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        value = picked(self.value, {option.value for option in self.value.options})
+        value = str(number_picked(self.value))
         await self.check_unmoved(interaction)
         await run_command(
             interaction, "Sheets", "editar", campo=self.path, valor=value, ficha=str(self.sheet_id)

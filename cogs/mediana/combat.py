@@ -14,11 +14,11 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
-from bot.panel import labelled, picked
+from bot.panel import labelled, number_or_none, number_picked, number_select
 from bot.rolls import Decision, act, load
 from bot.ui import Modal, StepButton
 from cogs.mediana import sheet
-from cogs.mediana.forms import RIVAL_ATTRIBUTES, number_picked, number_select
+from cogs.mediana.forms import RIVAL_ATTRIBUTES
 from cogs.mediana.render import throws_text
 from cogs.mediana.state import COMBAT_KIND, badly_hurt, current_ranks
 from rules.mediana import combat as mediana_combat
@@ -170,12 +170,6 @@ def encumbrance_select(lang: Lang, npc: bool) -> discord.ui.Select[Any]:
     return number_select("estorbo", ENCUMBRANCES, sheet_armour)
 
 
-def number_or_sheet(select: discord.ui.Select[Any]) -> int | None:
-    """The number a select sent, or None for its first answer, "the sheet's"."""
-    answer = picked(select, {option.value for option in select.options}, FROM_SHEET)
-    return None if answer == FROM_SHEET else int(answer)
-
-
 class JoinModal(Modal):
     """The name (an NPC's, or the player's own), the initiative bonus and the estorbo, picked."""
 
@@ -200,8 +194,8 @@ class JoinModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         record = await load(interaction, self.combat_id, COMBAT_KIND)
-        bonus = number_picked(self.bonus, INITIATIVE_BONUSES)
-        encumbrance = number_or_sheet(self.encumbrance)
+        bonus = number_picked(self.bonus)
+        encumbrance = number_or_none(self.encumbrance)
         if encumbrance is None:
             encumbrance = await sheet.worn(bot, interaction)
         name = " ".join(self.name.value.split())[:40] or interaction.user.display_name[:40]

@@ -12,12 +12,11 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
-from bot.panel import labelled
+from bot.panel import labelled, number_or_none, number_select
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
-from cogs.mediana.combat import FROM_SHEET, number_or_sheet
-from cogs.mediana.forms import number_select
+from cogs.mediana.combat import FROM_SHEET
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
 from cogs.mediana.state import KIND
 from rules.mediana import checks, contests, effects
@@ -110,7 +109,7 @@ class DamageModal(Modal):
         bot = interaction.client
         lang = lang_for(interaction.locale)
         spec = effects.parse_effect(self.weapon.value)
-        absorption = number_or_sheet(self.absorption)
+        absorption = number_or_none(self.absorption)
         armour: str | None = None
         typed = self.target.value.strip()
         if absorption is None:

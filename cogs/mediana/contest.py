@@ -14,13 +14,13 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record, Table
-from bot.panel import chosen, labelled
+from bot.panel import chosen, labelled, number_or_none, number_select
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
-from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET, number_or_sheet
+from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET
 from cogs.mediana.components import contest_view
-from cogs.mediana.forms import RIVAL_ATTRIBUTES, number_select, rank_radio
+from cogs.mediana.forms import RIVAL_ATTRIBUTES, rank_radio
 from cogs.mediana.render import contest_embed
 from cogs.mediana.state import KIND, badly_hurt
 from rules.mediana import checks, contests
@@ -128,11 +128,11 @@ class EntryModal(Modal):
         """The entrant's numbers: as picked, or a skill by name from the player's active
         sheet (the GM's NPC sheet of the name given, for an NPC), which brings its attribute."""
         rank = chosen(self.rank.value, mediana_ranks.RANKS)
-        attribute = number_or_sheet(self.attribute)
+        attribute = number_or_none(self.attribute)
         npc = self.name.value if self.name is not None else None
         skill = self.skill.value.strip() or None
         found = await sheet.scores(interaction.client, interaction, attribute, skill, npc)
-        encumbrance = number_or_sheet(self.encumbrance)
+        encumbrance = number_or_none(self.encumbrance)
         if encumbrance is None:
             encumbrance = await sheet.encumbrance(interaction.client, interaction, found, npc)
         return {**found, "estorbo": encumbrance, "rango": rank}

@@ -24,6 +24,8 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    number_picked,
+    number_select,
     picked,
     radio,
     run_command,
@@ -55,20 +57,6 @@ def rank_radio(lang: Lang, custom_id: str) -> discord.ui.RadioGroup[Any]:
     """The three ranks of the die kept ("bajo", "medio", "alto"), the middle one chosen."""
     ranks = [(rank, t(lang, f"mediana.rank.{rank}")) for rank in mediana_ranks.RANKS]
     return radio(ranks, DEFAULT_RANK, custom_id)
-
-
-def number_select(
-    custom_id: str, numbers: range, first: discord.SelectOption | None = None
-) -> discord.ui.Select[Any]:
-    """A question answered by picking one of ``numbers`` (after ``first``, when given)."""
-    options = [first] if first is not None else []
-    options += [discord.SelectOption(label=str(n), value=str(n)) for n in numbers]
-    return discord.ui.Select(custom_id=custom_id, options=options, required=first is None)
-
-
-def number_picked(select: discord.ui.Select[Any], numbers: range) -> int:
-    """The number a select sent, which must be one it offered."""
-    return int(picked(select, {str(n) for n in numbers}))
 
 
 def rollables(lang: Lang, sheet: SheetBase) -> list[Rollable]:
@@ -133,7 +121,7 @@ class MedianaForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         item = self.rolled()
-        difficulty = number_picked(self.difficulty, DIFFICULTIES)
+        difficulty = number_picked(self.difficulty)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rango = Choice(name=rank, value=rank)
         if item.key.startswith(ATTRIBUTE):
@@ -200,7 +188,7 @@ class MedianaOpposedForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         skill = self.skills[picked(self.skill, self.skills)]
-        attribute = number_picked(self.rival_attribute, RIVAL_ATTRIBUTES)
+        attribute = number_picked(self.rival_attribute)
         rival_skill = picked(self.rival_skill, {NO_SKILL, *(str(n) for n in RIVAL_SKILLS)}, NO_SKILL)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rival_rank = chosen(self.rival_rank.value, set(mediana_ranks.RANKS))
