@@ -89,10 +89,9 @@ def decimal(lang: Lang, value: float, digits: int) -> str:
 
 
 def signed(lang: Lang, value: int) -> str:
-    """A difference with its sign, in the language's notation (``+3``, ``-12``, ``±0``)."""
-    if value == 0:
-        return "±0"
-    return format_decimal(value, "+#,##0;-#,##0", locale=_locale(lang))
+    """A change with its sign as a card writes it: ``+3``, ``+0``, ``−2`` (a minus sign,
+    not a hyphen), grouped in the language's notation (``−1.200``)."""
+    return format_decimal(value, "+#,##0;\u2212#,##0", locale=_locale(lang))
 
 
 class Catalog:

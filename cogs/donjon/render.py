@@ -8,7 +8,7 @@ import discord
 
 from bot import embeds, render
 from bot.board.render import fit_more
-from bot.i18n import Lang, t
+from bot.i18n import Lang, signed, t
 from bot.models import Record
 from cogs.donjon.odds import donjon_line
 from cogs.donjon.state import GM, who
@@ -147,14 +147,9 @@ def outcome_text(lang: Lang, roll: DonjonRoll, winner: str) -> str:
     return t(lang, key, winner=winner, successes=test.successes)
 
 
-def signed(delta: int) -> str:
-    """A change as the card writes it: "+3", "−2" (a minus sign, not a hyphen)."""
-    return f"+{delta}" if delta >= 0 else f"−{-delta}"
-
-
 def change_text(lang: Lang, score: str, delta: int) -> str:
     """ "Riqueza −2": the sheet's number and its change."""
-    return t(lang, "donjon.sheet.change", score=t(lang, f"donjon.score.{score}"), delta=signed(delta))
+    return t(lang, "donjon.sheet.change", score=t(lang, f"donjon.score.{score}"), delta=signed(lang, delta))
 
 
 def entry_text(lang: Lang, score: str, delta: int, wanted: int) -> str:

@@ -615,9 +615,9 @@ async def test_a_number_changes_from_the_panel_through_the_ledger(harness: Harne
     offered = form(opened)["components"][0]["component"]["options"]
     now = "3 (el valor de ahora)" if locale == "es-ES" else "3 (the value now)"
     assert [(o["label"], o.get("default", False)) for o in offered[:4]] == [
-        ("0 (-3)", False),
-        ("1 (-2)", False),
-        ("2 (-1)", False),
+        ("0 (−3)", False),
+        ("1 (−2)", False),
+        ("2 (−1)", False),
         (now, True),
     ]
     assert [o["value"] for o in offered] == [
