@@ -11,7 +11,6 @@ it, its system posts (bot/systems.py ``revealers``), once too: after the claim.
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -73,7 +72,7 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             raise
         announce("public_roll", bot, table.channel_id, posted.id, {"embeds": message.embeds})
         system, dice = faces(record.kind, record.data)
-        await bot.store.set_record_message(record.id, posted.id, system=system, dice=dice)
+        revealed_record = await bot.store.set_record_message(record.id, posted.id, system=system, dice=dice)
         lang = lang_for(interaction.locale)
         await update(
             interaction,
@@ -81,12 +80,11 @@ class RevealButton(ActionButton, template=rf"{PREFIX}:(?P<action>revelar):(?P<re
             content=t(lang, "secret.revealed", channel=table.channel_id),
             view=None,
         )
-        revealed = systems.revealer(record.kind)
-        if revealed is not None:
-            # Read again: a button pressed on the secret copy meanwhile (a fact narrated) is
-            # in what the table is shown.
-            now = await bot.store.record(record.id) or record
-            await revealed(interaction, replace(now, message_id=posted.id, secret=False))
+        revealer = systems.revealer(record.kind)
+        if revealer is not None and revealed_record is not None:
+            # The record as the reveal wrote it: a button pressed on the secret copy
+            # meanwhile (a fact narrated) is in what the table is shown.
+            await revealer(interaction, revealed_record)
 
 
 class Copy(discord.ui.View):

@@ -139,7 +139,7 @@ class Store(Protocol):
         secret: bool = False,
         system: str = "",
         dice: tuple[tuple[int, int], ...] = (),
-    ) -> None: ...
+    ) -> Record | None: ...
 
     # -- retention -----------------------------------------------------------
 

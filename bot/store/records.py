@@ -116,16 +116,17 @@ class Records(Part):
         secret: bool = False,
         system: str = "",
         dice: tuple[tuple[int, int], ...] = (),
-    ) -> None:
+    ) -> Record | None:
         """Remember where a roll was posted, so later buttons can edit that message; the
         ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
         rows a button writes, which know the message already. A secret roll's message is
         remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
         the rows that named its secret message name the table's message instead, and its
         ``dice`` (of ``system``) reach the statistics, once, under its roller. A reveal changes
-        what the table sees (its board may show the roll now): the listeners hear it."""
+        what the table sees (its board may show the roll now): the listeners hear it. The
+        record as it now stands (None: there is none)."""
 
-        async def remember(tx: Transaction) -> int | None:
+        async def remember(tx: Transaction) -> tuple[Record | None, bool]:
             # Before the record changes, so its old secret message is still named.
             revealed = not secret and bool(dice) and await was_secret(tx, record_id)
             await tx.execute(
@@ -137,19 +138,21 @@ class Records(Part):
                 {"message": message_id, "secret": secret, "id": record_id},
             )
             row = await tx.fetch_one(
-                "UPDATE records SET message_id = :message, secret = :secret WHERE id = :id "
-                "RETURNING channel_id, user_id",
+                "UPDATE records SET message_id = :message, secret = :secret WHERE id = :id RETURNING *",
                 {"message": message_id, "secret": secret, "id": record_id},
             )
-            if row is None or not revealed:
-                return None
-            await count_dice(tx, self._day(), row[0], row[1], system, dice)
-            await tx.announce(row[0])
-            return int(row[0])
+            if row is None:
+                return None, False
+            record = record_of(row)
+            if revealed:
+                await count_dice(tx, self._day(), record.channel_id, record.user_id, system, dice)
+                await tx.announce(record.channel_id)
+            return record, revealed
 
-        channel_id = await self._transact(remember)
-        if channel_id is not None:
-            self._changed(channel_id)
+        record, revealed = await self._transact(remember)
+        if record is not None and revealed:
+            self._changed(record.channel_id)
+        return record
 
 
 async def was_secret(tx: Transaction, record_id: int) -> bool:
