@@ -19,13 +19,14 @@ from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from discord import AppCommandOptionType, AppCommandType, app_commands
 
 from bot import charts
 from bot.board.render import SHEETS_BUTTON as BOARD_BUTTON
+from bot.internals import open_forms
 from bot.ui import Modal
 from rules.donjon import posted as donjon_posted
 from tests.support.harness import Harness, Message, Reply, Upload, resolve_user
@@ -309,7 +310,7 @@ def form_name(h: Harness, form: dict[str, Any]) -> str:
     """The class of the opened ``form`` (custom_ids repeat: Dune's test and opposed test
     forms are both ``ficha:dune``), from the forms discord.py holds open."""
     assert h.bot is not None
-    opened = h.bot._connection._view_store._modals[form["custom_id"]]
+    opened = cast(dict[str, Modal], open_forms(h.bot))[form["custom_id"]]
     return qualified(type(opened))
 
 
@@ -599,10 +600,10 @@ async def test_everything_the_bot_sends_fits_discords_limits(harness: Harness, l
     for system in SYSTEMS:
         await sweep_system(sweep, system)
     # Every kind of button and select the bot registers was reached and pressed, and every
-    # kind of form field it asks (text, select, radio group, checkbox) filled at both ends.
+    # kind of form field it asks (text, select, radio group, checkbox, member picker) filled
+    # at both ends.
     assert unreached(harness, sweep.pressed) == []
-    assert {kind for kind, _ in sweep.filled} == FORM_FIELDS
-    assert {(kind, end) for kind in FORM_FIELDS for end in (True, False)} <= sweep.filled
+    assert sweep.filled == {(kind, end) for kind in FORM_FIELDS for end in (True, False)}
     # Every form the code defines was opened, and each field of each form opened filled at
     # both ends.
     assert sorted(set(defined_forms()) - set(sweep.asked)) == []

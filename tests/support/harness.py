@@ -289,10 +289,18 @@ class Discord:
         """Drop everything recorded so far. Only between interactions: a load run calls it
         after each batch, so that what the process holds is the bot's, not this record's
         (real Discord keeps the messages in its own memory, not in the bot's). Pinned
-        messages (the live boards) stay: the bot goes on editing them."""
+        messages (the live boards) stay: the bot goes on editing them. So does nothing a
+        later interaction needs: each one has its own token."""
         self.calls.clear()
         self.messages = {i: m for i, m in self.messages.items() if i in self.pinned}
-        self._interactions.clear()
+        for per_token in (
+            self._interactions,
+            self._delivered,
+            self._created,
+            self._acknowledged,
+            self._originals,
+        ):
+            per_token.clear()
 
     async def rest(self, route: discord.http.Route, **kwargs: Any) -> Any:
         payload = kwargs.get("json")
