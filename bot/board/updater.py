@@ -55,7 +55,7 @@ UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
 # Tables whose latest drawing is kept (1–2 KB each), the least recently drawn let go. A kept
 # drawing saves a read only to whoever shows the table again before it changes: its overlay
-# pages and its board, which draw within a second of each other (``DELAY``, the overlay's
+# pages and its board, which draw within a second of each other (``TIRADA_BOARD_DELAY``, the overlay's
 # ``SETTLE``). 2,000 tables at play draw some 30 boards a second, so 256 span over 8 s of
 # drawings, where keeping every table's (10,000) held 3 MB that nothing read again.
 DRAWINGS_KEPT = 256

@@ -27,7 +27,6 @@ from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.rolls import Decision, act, load
 from bot.sheets import access
-from bot.store import Store
 from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.dune import sheet
 from cogs.dune.components import render_roll
@@ -319,7 +318,9 @@ class AssistButton(ActionButton, template=r"dune:ayuda:(?P<action>unirme|tirar):
         if self.action == "unirme":
             if interaction.user.id == record.user_id:
                 raise Refusal("dune.ayuda.leader_cannot_help")
-            found = await helper_sheet(bot.store, interaction, await table_of(interaction, record))
+            found = await active_of_kind(
+                bot.store, await table_of(interaction, record), interaction.user.id, DuneSheet
+            )
             await interaction.response.send_modal(AssistModal(self.record_id, lang, found))
             return
         if interaction.user.id != record.user_id:
@@ -404,11 +405,6 @@ class AssistModal(Modal):
             **sheet.source(scores),
             "focus": scores.skill if applies else None,
         }
-
-
-async def helper_sheet(store: Store, interaction: discord.Interaction, table: Table) -> DuneSheet | None:
-    """The sheet a helper's form asks from: their active one at the preparation's table."""
-    return await active_of_kind(store, table, interaction.user.id, DuneSheet)
 
 
 # -- opposed tests ----------------------------------------------------------------------------
@@ -511,7 +507,9 @@ class OpposedHelpButton(
             raise Refusal("dune.ayuda.already_rolled")
         if interaction.user.id == record.user_id:
             raise Refusal("dune.ayuda.leader_cannot_help")
-        found = await helper_sheet(bot.store, interaction, await table_of(interaction, record))
+        found = await active_of_kind(
+            bot.store, await table_of(interaction, record), interaction.user.id, DuneSheet
+        )
         await interaction.response.send_modal(AssistModal(self.record_id, lang, found, OPPOSED_KIND))
 
 
