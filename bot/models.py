@@ -78,7 +78,8 @@ class Change:
     player's (Determinación, banked dice). ``cap`` bounds the pool from above; with
     ``clamp`` the change keeps what fits between 0 and the cap instead of being refused
     (saving Impulso into a full pool, losing Impulso at the end of a scene).
-    ``set_to`` puts the pool at a value instead (the start of an adventure).
+    ``set_to`` puts the pool at a value instead (the start of an adventure). ``expect``:
+    the pool must be at that value, in the same statement (a form's set, drawn at it).
     """
 
     pool: str
@@ -87,6 +88,7 @@ class Change:
     cap: int | None = None
     clamp: bool = False
     set_to: int | None = None
+    expect: int | None = None
     # The ledger row this change reverts (an undo), so each row is reverted at most once.
     undoes: int | None = None
     # What this change paid for, when an operation's changes pay for different things (a

@@ -242,6 +242,7 @@ class Pools(Part):
             {
                 "delta": change.delta,
                 "set_to": change.set_to,
+                "expect": change.expect,
                 "cap": change.cap,
                 "channel": op.channel_id,
                 "pool": change.pool,
@@ -344,8 +345,10 @@ def may_refuse(op: Operation) -> bool:
 
 def changed_pool(dialect: Dialect, change: Change) -> str:
     """The conditional UPDATE of one change: its bound (the pool's cap, else the schema's)
-    in the WHERE clause, so nothing is read and written back; what it applied returned."""
+    in the WHERE clause, so nothing is read and written back; what it applied returned.
+    With ``expect``, it matches only a pool still at that value."""
     delta, cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
+    expected = "" if change.expect is None else "AND value = CAST(:expect AS INTEGER) "
     target = f"value + {delta}"
     if change.set_to is not None:
         target = "CAST(:set_to AS INTEGER)"
@@ -355,7 +358,7 @@ def changed_pool(dialect: Dialect, change: Change) -> str:
         )
     return (
         f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce({cap}, cap) "
-        "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
+        f"WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner {expected}"
         f"AND {target} >= 0 AND {target} <= {dialect.least}(coalesce({cap}, cap, :max), :max) "
         "RETURNING value, applied"
     )
@@ -367,6 +370,8 @@ def refusal(change: Change, found: tuple[int, int | None] | None) -> Refused:
     value = 0 if found is None else found[0]
     cap = change.cap if change.cap is not None or found is None else found[1]
     delta = change.delta if change.set_to is None else change.set_to - value
+    if change.expect is not None and value != change.expect:
+        return Refused("pool.moved", change.pool, change.owner_id, value, delta, cap)
     if delta < 0:
         return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
     # Past the pool's own cap, or (a pool without one) past the schema's bound.

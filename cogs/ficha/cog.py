@@ -14,7 +14,7 @@ from bot import embeds, rolls
 from bot.client import Tirada
 from bot.context import TableContext, table_context
 from bot.errors import Refusal, RefusedCheck, send
-from bot.i18n import T, options, t
+from bot.i18n import T, number, options, t
 from bot.models import Change, Operation, Refused, SheetRow
 from bot.names import fold
 from bot.sheets import access, fields, io
@@ -159,12 +159,29 @@ class Sheets(commands.Cog):
         ficha: str | None = None,
     ) -> None:
         """One field; a number play changes goes through the ledger (undo reverts it)."""
+        await self.edit(interaction, campo, valor, ficha)
+
+    async def edit(
+        self,
+        interaction: discord.Interaction,
+        campo: str,
+        valor: str,
+        ficha: str | None = None,
+        was: int | None = None,
+    ) -> None:
+        """``/ficha editar``; from *Cambiar*'s form, ``was`` is the number as the form showed
+        it: the edit sets a value, so a change made since (damage, a spend) would be undone
+        in silence. The write itself refuses when the number moved: a live number's set
+        expects its pool at that value, a number kept in the file is checked on the read
+        whose version the write requires."""
         ctx = await self.here(interaction)
         row = await access.find(self.bot.store, ctx.table, ctx.gm, interaction.user.id, ficha, write=True)
         current = (await access.content(self.bot.store, row)).model_dump(mode="json")
         path = campo.strip()
         if path not in fields.paths(current):
             raise Refusal("fichas.editar.unknown_field", field=safe(path[:60]))
+        if was is not None and int(get(current, path)) != was:
+            raise moved(ctx, path, int(get(current, path)))
         try:
             sheet = fields.edited(current, path, valor[: fields.VALUE_LIMIT])
         except io.Rejected as rejected:
@@ -179,8 +196,17 @@ class Sheets(commands.Cog):
             # A set, not a difference from what was read: simultaneous edits (or an edit
             # and damage) cannot apply twice; the ledger row records what it really moved.
             target = live.pool_value(after, int(get(after, path)))
-            change = Change(live.pool, owner_id=live.owner(row), cap=live.cap(after), set_to=target)
-            await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change)
+            expect = None if was is None else live.pool_value(current, was)
+            change = Change(
+                live.pool, owner_id=live.owner(row), cap=live.cap(after), set_to=target, expect=expect
+            )
+
+            def refuse(outcome: Refused) -> Exception:
+                if outcome.key == "pool.moved":
+                    return moved(ctx, path, live.field(current, outcome.value))
+                return outcome.error()
+
+            await rolls.change(self.bot.store, interaction, ctx.table, "fichas.editar", change, refuse=refuse)
         elif path == "nombre":
             await self.rename(row, after, sheet.nombre)
         elif not await self.bot.store.update_sheet(row.id, row.version, as_stored(row, after)):
@@ -328,3 +354,9 @@ class Sheets(commands.Cog):
             return []
         found = [p for p in fields.paths(row.data) if fold(current) in fold(p)]
         return [Choice(name=p, value=p) for p in found][:25]
+
+
+def moved(ctx: TableContext, path: str, now: int) -> Refusal:
+    """A *Cambiar* form's number changed since it was drawn: nothing set, and its value now."""
+    name = t(ctx.lang, f"fichas.panel.live.{path}")
+    return Refusal("fichas.form.change.moved", name=name, value=number(ctx.lang, now))

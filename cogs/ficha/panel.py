@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -36,7 +36,6 @@ from bot.panel import (
     labelled,
     number_picked,
     number_select,
-    run_command,
 )
 from bot.sheets import access
 from bot.sheets.live import get, live_fields
@@ -330,7 +329,8 @@ def offered_values(current: int, low: int, high: int) -> list[int]:
 
 class ChangeForm(Modal):
     """The new value of one number, picked among :func:`offered_values` (each with how far
-    it moves): ``/ficha editar campo valor ficha`` with it, so nothing is typed."""
+    it moves): ``/ficha editar campo valor ficha`` with it, so nothing is typed, and
+    refused by the write itself if the number moved from ``current`` meanwhile."""
 
     def __init__(self, lang: Lang, sheet_id: int, path: str, current: int, values: list[int]) -> None:
         title = t(lang, "fichas.form.change.title", name=t(lang, f"fichas.panel.live.{path}"))
@@ -343,26 +343,23 @@ class ChangeForm(Modal):
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         value = str(number_picked(self.value))
-        await self.check_unmoved(interaction)
-        await run_command(
-            interaction, "Sheets", "editar", campo=self.path, valor=value, ficha=str(self.sheet_id)
-        )
+        await editor(interaction).edit(interaction, self.path, value, str(self.sheet_id), was=self.current)
 
-    async def check_unmoved(self, interaction: discord.Interaction[Tirada]) -> None:
-        """The number as the form was drawn from: ``/ficha editar`` sets a value, so a change
-        made meanwhile (damage, a spend) would be undone in silence and the "(-3)" picked
-        would not be what happened. (A sheet gone is the command's to refuse.)"""
-        table = await current_table(interaction)
-        row = await interaction.client.store.sheet(table.channel_id, self.sheet_id)
-        if row is None:
-            return
-        now = int(
-            get((await access.content(interaction.client.store, row)).model_dump(mode="json"), self.path)
-        )
-        if now != self.current:
-            lang = lang_for(interaction.locale)
-            name = t(lang, f"fichas.panel.live.{self.path}")
-            raise Refusal("fichas.form.change.moved", name=name, value=number(lang, now))
+
+class Editor(Protocol):
+    """The ``/ficha`` cog as a change form uses it: ``/ficha editar`` with the number the
+    form was drawn at (``cogs.ficha.cog.Sheets.edit``)."""
+
+    async def edit(
+        self, interaction: discord.Interaction, campo: str, valor: str, ficha: str | None, was: int | None
+    ) -> None: ...
+
+
+def editor(interaction: discord.Interaction) -> Editor:
+    """The ``/ficha`` cog (found by name, since the cog's module imports this one)."""
+    found = interaction.client.get_cog("Sheets")  # type: ignore[attr-defined]
+    assert found is not None
+    return cast(Editor, found)
 
 
 def value_label(lang: Lang, value: int, current: int) -> str:

@@ -7,10 +7,12 @@ Discord's limits (40 components, 4,000 characters, 45-character labels, 5 questi
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.models import Change, Operation, Outcome
 from cogs.dnd5e.state import KIND as DND_KIND
 from tests.cogs.ficha.test_cog import imported
 from tests.support.harness import Harness, Reply, resolve_user
@@ -1268,3 +1270,59 @@ async def test_a_number_that_moved_since_the_form_opened_is_not_set_back(harness
     )
     assert await ledger(harness) == before
     await harness.assert_ledger_matches()
+
+
+@pytest.mark.parametrize(
+    ("system", "line", "pick", "pool", "by_player", "delta", "after", "moved"),
+    [
+        ("donjon", "**Riqueza** 3", "1", "ficha_riqueza", False, -1, 2, "Riqueza ha cambiado a 2"),
+        ("mediana", "**PV** 18", "10", "mediana_heridas", True, 3, 3, "PV ha cambiado a 15"),
+    ],
+)
+async def test_a_number_moved_just_before_the_forms_write_is_not_set_back(
+    db_target: Path | str,
+    monkeypatch: pytest.MonkeyPatch,
+    system: str,
+    line: str,
+    pick: str,
+    pool: str,
+    by_player: bool,
+    delta: int,
+    after: int,
+    moved: str,
+) -> None:
+    """A spend (Donjon's Riqueza) or damage (Mediana's PV, a pool of PV lost) written after
+    the form's submit read the number and just before its own write: the write itself is
+    conditional on the number the form was opened at, so it refuses and the books keep the
+    spend, on both backends."""
+    h = Harness(db_target)
+    await h.start()
+    try:
+        await h.table_for(system)
+        await imported(h, system)
+        shown = await panel(h)
+        opened = await h.click(shown.message, roll_button(shown.data, line))
+        owner = PLAYER.id if by_player else harness_sheet_id(shown)
+        spend_first(monkeypatch, h, Change(pool, delta, owner_id=owner))
+        refused = await submit(h, opened, shown.message, valor=[pick])
+        assert refused.ephemeral and refused.text.startswith(moved), refused.text
+        assert await h.pool(pool, owner) == after
+        await h.assert_ledger_matches()
+    finally:
+        await h.close()
+
+
+def spend_first(monkeypatch: pytest.MonkeyPatch, h: Harness, spend: Change) -> None:
+    """Write ``spend`` (the GM's, through the store) just before the player's next
+    ``/ficha editar`` write: between every read of that edit and its own statement."""
+    assert h.bot is not None
+    store = h.bot.store
+    apply = store.apply
+
+    async def spent_first(op: Operation) -> Outcome:
+        if op.reason == "fichas.editar" and op.actor_id == PLAYER.id:
+            monkeypatch.setattr(store, "apply", apply)
+            await apply(Operation(CHANNEL_ID, snowflake(), GM.id, "gm", (spend,)))
+        return await apply(op)
+
+    monkeypatch.setattr(store, "apply", spent_first)
