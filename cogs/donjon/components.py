@@ -125,10 +125,19 @@ async def narrate_revealed(interaction: discord.Interaction, record: Record) -> 
         await table.send(view=narration_view(lang, record.id, law), allowed_mentions=narrator_mentions(law))
     except discord.HTTPException as error:
         # The card reached the table a moment ago; its narration did not. The reveal stands
-        # (it is claimed and answered): the GM is told, privately, that the facts still wait.
+        # (it is claimed and answered). The facts still wait, and nothing at the table marks
+        # them (the GM's copy points there): the GM is told privately, with the facts and
+        # the one *Narrado* that marks them all (docs/decisiones.md, "Narración rechazada").
         log.warning("revealed narration not posted", extra={"record": record.id, "error": repr(error)})
+        view = discord.ui.View(timeout=None)
+        label = t(lang, "donjon.button.narrado")
+        view.add_item(NarratedButton(record.id, "narrado", label, discord.ButtonStyle.success))
         await send(
-            interaction, content=t(lang, "donjon.narrate.unposted", channel=record.channel_id), ephemeral=True
+            interaction,
+            content=t(lang, "donjon.narrate.unposted", channel=record.channel_id),
+            embed=narration_embed(lang, record),
+            view=view,
+            ephemeral=True,
         )
 
 
@@ -311,7 +320,9 @@ class FriendSelect(
 
 class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<record>[0-9]{1,18})"):
     """The one *Narrado* of a narration posted as an embed, before each fact had its own:
-    those messages are still in the channels, and their button narrates what is left."""
+    those messages are still in the channels, and their button narrates what is left. The
+    GM's notice of a revealed narration Discord refused carries it too; once pressed, the
+    notice is the narration done (its sentence, that the facts wait, gone)."""
 
     prefix = "donjon"
 
@@ -327,7 +338,7 @@ class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<rec
             KIND,
             lambda r: law_decision(r, donjon_law.mark_all_narrated, "donjon.narrated"),
         )
-        await update(interaction, embed=narration_embed(lang, record), view=None)
+        await update(interaction, content=None, embed=narration_embed(lang, record), view=None)
 
 
 class FactNarratedButton(

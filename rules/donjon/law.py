@@ -91,7 +91,7 @@ def mark_narrated(law: Law, position: int) -> Law:
 
 def mark_all_narrated(law: Law) -> Law:
     """Every fact still waiting, narrated at once: the one button of a narration posted
-    before each fact had its own."""
+    before each fact had its own (and of the GM's notice of one Discord refused)."""
     _all_told(law)
     if not law.pending:
         raise RuleError("donjon.already_narrated")

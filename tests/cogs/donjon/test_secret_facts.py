@@ -11,7 +11,7 @@ import pytest
 from bot.board.render import board_embed
 from cogs.donjon import components
 from cogs.donjon.render import roll_embed
-from tests.cogs.donjon.test_cog import pending_on_the_board, shown, stored, told
+from tests.cogs.donjon.test_cog import law_of, pending_on_the_board, shown, stored, told
 from tests.support.discord_schema import COMPONENTS_V2
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, PLAYER
@@ -296,12 +296,6 @@ async def test_a_narration_discord_refuses_after_the_reveal_is_told_to_the_gm(
     than its 4,000 characters of text). The reveal stands and the GM is told, privately,
     that the facts still wait (no generic error)."""
     card, _ = await secret_facts(linked, AMBUSH)
-
-    def refused_view(lang: object, record_id: int, law: object) -> discord.ui.LayoutView:
-        view = discord.ui.LayoutView()
-        view.add_item(discord.ui.TextDisplay("x" * 4001))
-        return view
-
     monkeypatch.setattr(components, "narration_view", refused_view)
     with linked.discord.expect_refusals() as refused:
         revealed = await reveal(linked, card)
@@ -311,3 +305,30 @@ async def test_a_narration_discord_refuses_after_the_reveal_is_told_to_the_gm(
     assert told and told[-1].data["content"].startswith(f"La tirada ya está en <#{CHANNEL_ID}>")
     assert "Algo ha fallado" not in str([m.data for m in revealed.messages])
     assert AMBUSH in await pending_on_the_board(linked)
+
+
+def refused_view(lang: object, record_id: int, law: object) -> discord.ui.LayoutView:
+    """A narration Discord refuses: more than a V2 message's 4,000 characters of text."""
+    view = discord.ui.LayoutView()
+    view.add_item(discord.ui.TextDisplay("x" * 4001))
+    return view
+
+
+async def test_a_narration_discord_refused_is_marked_from_the_gms_notice(
+    linked: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No narration reached the table and the GM's copy points there: the facts stay
+    pending (nobody has narrated them) and the GM's private notice lists them with the
+    *Narrado* that marks them, once; then the board stops waiting for them."""
+    card, _ = await secret_facts(linked, AMBUSH, RATS)
+    monkeypatch.setattr(components, "narration_view", refused_view)
+    with linked.discord.expect_refusals():
+        revealed = await reveal(linked, card)
+    notice = [m for m in revealed.messages if m.ephemeral][-1]
+    assert AMBUSH in str(notice.data) and RATS in str(notice.data)
+    assert AMBUSH in await pending_on_the_board(linked)
+    marked = await linked.click(notice, "donjon:narrado:1", user=GM)
+    assert "Narrado ✓" in marked.text
+    assert "siguen por narrar" not in str(linked.current(notice).data)
+    assert AMBUSH not in await pending_on_the_board(linked)
+    assert all(fact.narrated for fact in (await law_of(linked)).facts)
