@@ -29,6 +29,9 @@ LISTED = 12
 # Discord's limits on a form: its title and each label's text.
 TITLE_LIMIT = 45
 LABEL_LIMIT = 45
+# The value a question's worded answer sends (:func:`worded`): never a number, so a number
+# question tells it from the numbers it offers.
+WORDED = "-"
 
 
 @dataclass(frozen=True)
@@ -135,6 +138,12 @@ def picked(select: discord.ui.Select[Any], allowed: Collection[str], empty: str 
     return chosen(select.values[0] if select.values else empty, allowed)
 
 
+def worded(label: str) -> discord.SelectOption:
+    """A question's worded answer ("none", "the sheet's"), chosen: the first answer of a
+    :func:`number_select` (which :func:`number_or_none` reads as None), or of any select."""
+    return discord.SelectOption(label=label, value=WORDED, default=True)
+
+
 def number_select(
     custom_id: str,
     numbers: Iterable[int],
@@ -152,11 +161,12 @@ def number_select(
 
 
 def number_or_none(select: discord.ui.Select[Any]) -> int | None:
-    """The number a :func:`number_select` sent, one it offered; None for its worded first
-    answer (sent, or left chosen)."""
-    worded = [option.value for option in select.options if not option.value.lstrip("-").isdigit()]
-    answer = picked(select, {option.value for option in select.options}, worded[0] if worded else None)
-    return None if answer in worded else int(answer)
+    """The number a :func:`number_select` sent, one it offered; None for its :func:`worded`
+    answer. A question with a first answer is optional, so a client may clear it: left
+    empty, it reads as the answer it was drawn with chosen (the worded one, "Ninguno (0)")."""
+    drawn = next((option.value for option in select.options if option.default), None)
+    answer = picked(select, {option.value for option in select.options}, drawn)
+    return None if answer == WORDED else int(answer)
 
 
 def number_picked(select: discord.ui.Select[Any]) -> int:

@@ -17,7 +17,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record, Table
-from bot.panel import chosen, labelled, number_or_none, number_select, radio
+from bot.panel import chosen, labelled, number_or_none, number_select, radio, worded
 from bot.rolls import Decide, Decision, act, load
 from bot.ui import Modal, StepButton
 from cogs.dnd5e.damage import vitals_button
@@ -212,9 +212,6 @@ def joined(entry: dnd5e_tracker.Entry) -> Decide:
 # whose modifier runs from -5 to +10 (scores 1 to 30), with room above for a bonus on top
 # (a proficiency bonus is +2 to +6); past +18 it is typed (``modificador:``, -30 to 30).
 JOIN_MODIFIERS = range(-5, 19)
-# The modifier question's answer "the active sheet's Dexterity" (the command without it).
-FROM_SHEET = "-"
-JOIN_MODES = ("normal", "ventaja", "desventaja")
 
 
 class JoinModal(Modal):
@@ -228,18 +225,18 @@ class JoinModal(Modal):
             label=t(lang, "dnd.join.name"), custom_id="nombre", max_length=NAME_LIMIT
         )
         self.add_item(self.name)
-        sheet = discord.SelectOption(label=t(lang, "dnd.join.from_sheet"), value=FROM_SHEET, default=True)
+        # The worded answer: the active sheet's Dexterity (the command without ``modificador``).
+        sheet = worded(t(lang, "dnd.join.from_sheet"))
         self.modifier = number_select("modificador", JOIN_MODIFIERS, sheet, label=lambda n: f"{n:+d}")
         self.add_item(labelled(t(lang, "dnd.join.modifier"), self.modifier))
-        modes = [(mode, t(lang, f"dnd.join.mode.{mode}")) for mode in JOIN_MODES]
-        self.mode = radio(modes, "normal", "modo")
+        modes = [(mode.value, t(lang, f"dnd.join.mode.{mode.value}")) for mode in checks.Mode]
+        self.mode = radio(modes, checks.Mode.NORMAL, "modo")
         self.add_item(labelled(t(lang, "dnd.join.mode"), self.mode))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         bot = interaction.client
         lang = lang_for(interaction.locale)
-        mode = chosen(self.mode.value, JOIN_MODES)
-        the_mode = checks.mode(mode == "ventaja", mode == "desventaja")
+        the_mode = checks.Mode(chosen(self.mode.value, {mode.value for mode in checks.Mode}))
         modifier = number_or_none(self.modifier)
         table = await table_of(interaction, await load(interaction, self.combat_id, COMBAT_KIND))
         entry = await player_entry(interaction, table, modifier, self.name.value, the_mode)

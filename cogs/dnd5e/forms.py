@@ -15,6 +15,7 @@ from bot.client import Tirada
 from bot.i18n import Lang, lang_for, t
 from bot.panel import (
     TITLE_LIMIT,
+    WORDED,
     Game,
     Rollable,
     Roller,
@@ -25,6 +26,7 @@ from bot.panel import (
     radio,
     run_command,
     safe,
+    worded,
 )
 from bot.sheets import access
 from bot.sheets.access import of_kind
@@ -37,10 +39,7 @@ from cogs.dnd5e.sheet_model import DndSheet
 from cogs.dnd5e.vitals import Target, open_tracker, targets, tracker_of
 from rules.dnd5e import checks
 
-MODES = ("normal", "ventaja", "desventaja")
 CHECK, SAVE, ATTACK = "h", "s", "a"
-# The DC question's answer when the GM keeps the DC (the typed command without ``cd``).
-NO_DC = "-"
 # A save's DC is the effect's ("determinada por el efecto que la causa"): 8 to 30.
 SAVE_DCS = range(8, checks.DCS["casi_imposible"] + 1)
 # "CA Base = 10 + el modificador de Destreza": from 5 (Destreza -5), the 25 ACs from there,
@@ -137,8 +136,8 @@ class DndForm(Modal):
             ]
             self.skill = discord.ui.Select(custom_id="habilidad", options=options, required=True)
             self.add_item(labelled(t(lang, "fichas.form.dnd.skill"), self.skill))
-        choices = [(mode, t(lang, f"fichas.form.dnd.mode.{mode}")) for mode in MODES]
-        self.mode = radio(choices, "normal", "modo")
+        choices = [(mode.value, t(lang, f"fichas.form.dnd.mode.{mode.value}")) for mode in checks.Mode]
+        self.mode = radio(choices, checks.Mode.NORMAL, "modo")
         self.add_item(labelled(t(lang, "fichas.form.dnd.mode"), self.mode))
         if self.kind == ATTACK:
             options = target_options(lang, creatures or [])
@@ -153,11 +152,11 @@ class DndForm(Modal):
         self.add_item(labelled(t(lang, question), self.target))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
-        mode = chosen(self.mode.value, MODES)
-        answer = picked(self.target, self.offered, NO_DC)
+        mode = checks.Mode(chosen(self.mode.value, {mode.value for mode in checks.Mode}))
+        answer = picked(self.target, self.offered, WORDED)
         common: dict[str, Any] = {
-            "ventaja": mode == "ventaja",
-            "desventaja": mode == "desventaja",
+            "ventaja": mode is checks.Mode.ADVANTAGE,
+            "desventaja": mode is checks.Mode.DISADVANTAGE,
             "como": self.who.como,
         }
         if self.kind == ATTACK:
@@ -168,7 +167,7 @@ class DndForm(Modal):
             )
             await run_command(interaction, "Dnd", "ataque", arma=self.name(), **aim, **common)
             return
-        dc = None if answer == NO_DC else int(answer)
+        dc = None if answer == WORDED else int(answer)
         if self.kind == CHECK:
             await run_command(interaction, "Dnd", "prueba", habilidad=self.skill_name(), cd=dc, **common)
         else:
@@ -189,8 +188,8 @@ def dc_options(lang: Lang, kind: str) -> list[discord.SelectOption]:
     habilidad"), a save's from 8 to 30 (the table's named); first, none (the GM keeps it)."""
     named = {dc: t(lang, f"dnd.dc.{key}", dc=dc) for key, dc in checks.DCS.items()}
     dcs = list(named) if kind == CHECK else list(SAVE_DCS)
-    none = discord.SelectOption(label=t(lang, "fichas.form.dnd.no_dc"), value=NO_DC, default=True)
-    return [none] + [
+    # The worded answer: the GM keeps the DC (the typed command without ``cd``).
+    return [worded(t(lang, "fichas.form.dnd.no_dc"))] + [
         discord.SelectOption(
             label=named.get(dc) or t(lang, "fichas.form.dnd.dc_option", dc=dc), value=str(dc)
         )

@@ -17,6 +17,7 @@ from bot.forms import form_press
 from bot.i18n import Lang, number, t
 from bot.panel import (
     TITLE_LIMIT,
+    WORDED,
     Game,
     Rollable,
     Roller,
@@ -29,6 +30,7 @@ from bot.panel import (
     radio,
     run_command,
     safe,
+    worded,
 )
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
@@ -37,7 +39,6 @@ from cogs.donjon.sheet_model import DonjonAttributes, DonjonSheet
 from rules.donjon import difficulty as donjon_difficulty
 
 ATTRIBUTE, SKILL, SAVE, ITEM = "t", "h", "v", "o"
-NONE = "-"
 DEFAULT_DIFFICULTY = "media"
 # The difficulty question's last choice: against an opposing NPC's pool (``contra:``), its
 # dice picked in the question below it.
@@ -92,7 +93,7 @@ def skill_options(lang: Lang, sheet: DonjonSheet) -> dict[str, str]:
 
 def attribute_radio(lang: Lang, sheet: DonjonSheet, picked: str) -> discord.ui.RadioGroup[Any]:
     """The pool's Atributo: none, or one of the sheet's six."""
-    attributes = [(NONE, t(lang, "fichas.form.none"))]
+    attributes = [(WORDED, t(lang, "fichas.form.none"))]
     attributes += [(key, t(lang, f"fichas.donjon.attr.{key}")) for key in sheet.atributos.model_dump()]
     return radio(attributes, picked, "atributo")
 
@@ -102,13 +103,13 @@ def dice_select(lang: Lang, custom_id: str, none: str | None = None) -> discord.
     then 1 to 24."""
     if none is None:
         return number_select(custom_id, range(DICE_OFFERED), label=lambda n: number(lang, n), default=0)
-    first = discord.SelectOption(label=none, value=NONE, default=True)
-    return number_select(custom_id, range(1, DICE_OFFERED), first, label=lambda n: number(lang, n))
+    return number_select(custom_id, range(1, DICE_OFFERED), worded(none), label=lambda n: number(lang, n))
 
 
 def skill_select(lang: Lang, skills: dict[str, str], picked: str) -> discord.ui.Select[Any]:
     """The pool's Habilidad or Salvación (:func:`skill_options`), or none."""
-    options = [discord.SelectOption(label=t(lang, "fichas.form.none"), value=NONE, default=picked == NONE)]
+    none = discord.SelectOption(label=t(lang, "fichas.form.none"), value=WORDED, default=picked == WORDED)
+    options = [none]
     options += [
         discord.SelectOption(label=safe(name)[:100], value=value, default=value == picked)
         for value, name in skills.items()
@@ -137,9 +138,9 @@ class PoolForm(Modal):
     def pool_answers(self) -> tuple[str | None, str | None]:
         """The Atributo and the Habilidad's name as ``/donjon prueba`` and ``enfrentada``
         read them (None: not chosen), each one the form offered."""
-        attribute = chosen(self.attribute.value, {NONE, *DonjonAttributes.model_fields})
-        named = picked(self.skill, {NONE, *self.skills}, NONE)
-        return (None if attribute == NONE else attribute), (None if named == NONE else self.skills[named])
+        attribute = chosen(self.attribute.value, {WORDED, *DonjonAttributes.model_fields})
+        named = picked(self.skill, {WORDED, *self.skills}, WORDED)
+        return (None if attribute == WORDED else attribute), (None if named == WORDED else self.skills[named])
 
     def banked(self) -> int:
         return number_or_none(self.bank) or 0
@@ -153,13 +154,13 @@ class DonjonForm(PoolForm):
     def __init__(self, lang: Lang, item: Rollable | None, sheet: DonjonSheet, who: Roller) -> None:
         """``item`` None: ``/donjon prueba`` typed with no options, nothing chosen yet."""
         super().__init__(title=clip(form_title(lang, item), TITLE_LIMIT), custom_id="ficha:donjon")
-        key = item.key if item is not None else NONE
+        key = item.key if item is not None else WORDED
         self.who = who
         # An item's Habilidad pressed on the panel: the item goes with the roll (``objeto:``),
         # the questions ask the rest of the pool.
         self.item = item.name if item is not None and key.startswith(ITEM) else None
-        attribute = item.name if item is not None and key.startswith(ATTRIBUTE) else NONE
-        self.ask_pool(lang, sheet, attribute, key if key.startswith((SKILL, SAVE)) else NONE)
+        attribute = item.name if item is not None and key.startswith(ATTRIBUTE) else WORDED
+        self.ask_pool(lang, sheet, attribute, key if key.startswith((SKILL, SAVE)) else WORDED)
         levels = [(d, t(lang, f"donjon.dificultad.{d}")) for d in donjon_difficulty.DIFFICULTIES]
         levels.append((AGAINST, t(lang, "fichas.form.donjon.against")))
         self.difficulty = radio(levels, DEFAULT_DIFFICULTY, "dificultad")
@@ -212,7 +213,7 @@ class DonjonOpposedForm(PoolForm):
             title=clip(t(lang, "fichas.form.donjon.opposed"), TITLE_LIMIT), custom_id="ficha:donjon"
         )
         self.who = who
-        self.ask_pool(lang, sheet, NONE, NONE)
+        self.ask_pool(lang, sheet, WORDED, WORDED)
         self.rival: discord.ui.UserSelect[DonjonOpposedForm] = discord.ui.UserSelect(
             custom_id="rival", required=True
         )

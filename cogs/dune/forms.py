@@ -19,6 +19,7 @@ from bot.i18n import Lang, t
 from bot.models import SheetRow
 from bot.panel import (
     TITLE_LIMIT,
+    WORDED,
     Game,
     Rollable,
     Roller,
@@ -33,6 +34,7 @@ from bot.panel import (
     run_command,
     safe,
     ticked,
+    worded,
 )
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
@@ -43,7 +45,6 @@ from cogs.dune.state import DETERMINACION
 from rules.dune import pools, skill_test
 
 PAYMENTS = ("impulso", "amenaza", "mixto")
-NO_FOCUS = "-"
 # A select offers 25 options: "no focus" and the first 24 of the skill's focuses; or,
 # when the form asks the skill too, the five skills and the first 20 focuses of the sheet.
 FOCUS_OPTIONS = 24
@@ -165,9 +166,7 @@ class DuneForm(Modal):
         )
         self.focus: discord.ui.Select[DuneForm] | None = None
         if self.focuses:
-            options = [
-                discord.SelectOption(label=t(lang, "fichas.form.dune.no_focus"), value=NO_FOCUS, default=True)
-            ]
+            options = [worded(t(lang, "fichas.form.dune.no_focus"))]
             options += [
                 discord.SelectOption(label=safe(name)[:100], value=str(i))
                 for i, name in enumerate(self.focuses)
@@ -199,7 +198,7 @@ class DuneForm(Modal):
     def focus_name(self) -> str | None:
         if self.focus is None or not self.focus.values:
             return None
-        allowed = {NO_FOCUS: None, **{str(i): name for i, name in enumerate(self.focuses)}}
+        allowed = {WORDED: None, **{str(i): name for i, name in enumerate(self.focuses)}}
         return allowed[chosen(self.focus.values[0], allowed)]
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:

@@ -14,7 +14,7 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
-from bot.panel import labelled, number_or_none, number_picked, number_select
+from bot.panel import labelled, number_or_none, number_picked, number_select, worded
 from bot.rolls import Decision, act, load
 from bot.ui import Modal, StepButton
 from cogs.mediana import sheet
@@ -155,8 +155,6 @@ INITIATIVE_BONUSES = RIVAL_ATTRIBUTES
 # An armour's estorbo ("el estorbo hay que restarlo a la iniciativa"): 0 to 23 after the
 # sheet's (an NPC: none, then 1 to 23).
 ENCUMBRANCES = range(0, 24)
-# A question's first answer "the sheet's" (its armour's estorbo, its skill's attribute).
-FROM_SHEET = "-"
 
 
 def encumbrance_select(lang: Lang, npc: bool) -> discord.ui.Select[Any]:
@@ -164,10 +162,7 @@ def encumbrance_select(lang: Lang, npc: bool) -> discord.ui.Select[Any]:
     if npc:
         none = discord.SelectOption(label=t(lang, "mediana.join.no_armour"), value="0", default=True)
         return number_select("estorbo", ENCUMBRANCES[1:], none)
-    sheet_armour = discord.SelectOption(
-        label=t(lang, "mediana.join.from_sheet"), value=FROM_SHEET, default=True
-    )
-    return number_select("estorbo", ENCUMBRANCES, sheet_armour)
+    return number_select("estorbo", ENCUMBRANCES, worded(t(lang, "mediana.join.from_sheet")))
 
 
 class JoinModal(Modal):

@@ -12,11 +12,10 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
-from bot.panel import labelled, number_or_none, number_select
+from bot.panel import labelled, number_or_none, number_select, worded
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
-from cogs.mediana.combat import FROM_SHEET
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
 from cogs.mediana.state import KIND
 from rules.mediana import checks, contests, effects
@@ -99,8 +98,7 @@ class DamageModal(Modal):
             label=t(lang, "mediana.damage.target"), custom_id="objetivo", max_length=100, required=False
         )
         self.add_item(self.target)
-        worn = discord.SelectOption(label=t(lang, "mediana.damage.worn"), value=FROM_SHEET, default=True)
-        self.absorption = number_select("absorcion", ABSORPTIONS, worn)
+        self.absorption = number_select("absorcion", ABSORPTIONS, worded(t(lang, "mediana.damage.worn")))
         self.add_item(labelled(t(lang, "mediana.damage.armour"), self.absorption))
 
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:

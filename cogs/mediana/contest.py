@@ -14,11 +14,11 @@ from bot.delivery import update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record, Table
-from bot.panel import chosen, labelled, number_or_none, number_select
+from bot.panel import chosen, labelled, number_or_none, number_select, worded
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
-from cogs.mediana.combat import ENCUMBRANCES, FROM_SHEET
+from cogs.mediana.combat import ENCUMBRANCES
 from cogs.mediana.components import contest_view
 from cogs.mediana.forms import RIVAL_ATTRIBUTES, rank_radio
 from cogs.mediana.render import contest_embed
@@ -109,16 +109,13 @@ class EntryModal(Modal):
                 label=t(lang, "mediana.join.name"), custom_id="nombre", max_length=40
             )
             self.add_item(self.name)
-        skills = discord.SelectOption(label=t(lang, "mediana.contest.skills"), value=FROM_SHEET, default=True)
-        self.attribute = number_select("atributo", ATTRIBUTES, skills)
+        self.attribute = number_select("atributo", ATTRIBUTES, worded(t(lang, "mediana.contest.skills")))
         self.add_item(labelled(t(lang, "mediana.contest.attribute"), self.attribute))
         self.skill: discord.ui.TextInput[EntryModal] = discord.ui.TextInput(
             label=t(lang, "mediana.contest.skill"), custom_id="habilidad", max_length=60, required=False
         )
         self.add_item(self.skill)
-        sheet_armour = discord.SelectOption(
-            label=t(lang, "mediana.contest.from_sheet"), value=FROM_SHEET, default=True
-        )
+        sheet_armour = worded(t(lang, "mediana.contest.from_sheet"))
         self.encumbrance = number_select("estorbo", ENCUMBRANCES, sheet_armour)
         self.add_item(labelled(t(lang, "mediana.join.encumbrance"), self.encumbrance))
         self.rank = rank_radio(lang, "rango")

@@ -24,12 +24,14 @@ from bot.panel import (
     chosen,
     clip,
     labelled,
+    number_or_none,
     number_picked,
     number_select,
     picked,
     radio,
     run_command,
     safe,
+    worded,
 )
 from bot.sheets.access import of_kind
 from bot.sheets.models import SheetBase
@@ -49,8 +51,6 @@ DIFFICULTIES = range(0, checks.MAX_DIFFICULTY + 1, 5)
 # from 0 to 20, or none; past them, typed (``rival_atributo:``, ``rival_habilidad:``).
 RIVAL_ATTRIBUTES = range(-4, 21)
 RIVAL_SKILLS = range(0, 21)
-# The rival's skill answered "none": attribute against attribute, as without rival_habilidad.
-NO_SKILL = "-"
 
 
 def rank_radio(lang: Lang, custom_id: str) -> discord.ui.RadioGroup[Any]:
@@ -176,9 +176,8 @@ class MedianaOpposedForm(Modal):
         lowest, highest = RIVAL_ATTRIBUTES[0], RIVAL_ATTRIBUTES[-1]
         question = t(lang, "fichas.form.mediana.rival_attribute", min=lowest, max=highest)
         self.add_item(labelled(question, self.rival_attribute))
-        none = discord.SelectOption(
-            label=t(lang, "fichas.form.mediana.no_skill"), value=NO_SKILL, default=True
-        )
+        # The rival's skill answered "none": attribute against attribute, as without rival_habilidad.
+        none = worded(t(lang, "fichas.form.mediana.no_skill"))
         self.rival_skill = number_select("rival_habilidad", RIVAL_SKILLS, none)
         self.add_item(labelled(t(lang, "fichas.form.mediana.rival_skill"), self.rival_skill))
         self.rank = rank_radio(lang, "rango")
@@ -189,7 +188,7 @@ class MedianaOpposedForm(Modal):
     async def submit(self, interaction: discord.Interaction[Tirada]) -> None:
         skill = self.skills[picked(self.skill, self.skills)]
         attribute = number_picked(self.rival_attribute)
-        rival_skill = picked(self.rival_skill, {NO_SKILL, *(str(n) for n in RIVAL_SKILLS)}, NO_SKILL)
+        rival_skill = number_or_none(self.rival_skill)
         rank = chosen(self.rank.value, set(mediana_ranks.RANKS))
         rival_rank = chosen(self.rival_rank.value, set(mediana_ranks.RANKS))
         await run_command(
@@ -198,7 +197,7 @@ class MedianaOpposedForm(Modal):
             "enfrentada",
             habilidad=skill,
             rival_atributo=attribute,
-            rival_habilidad=None if rival_skill == NO_SKILL else rival_skill,
+            rival_habilidad=None if rival_skill is None else str(rival_skill),
             rango=Choice(name=rank, value=rank),
             rival_rango=Choice(name=rival_rank, value=rival_rank),
             como=self.who.como,

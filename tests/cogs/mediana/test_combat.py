@@ -155,3 +155,18 @@ async def test_the_join_form_refuses_a_number_it_did_not_offer(
     )
     assert refused.ephemeral and "no estaba en el formulario" in refused.text, refused.text
     assert "Orco" not in str(table.current(panel).data)
+
+
+@pytest.mark.parametrize(("action", "user", "name"), [("pnj", GM, "Orco"), ("unirme", PLAYER, "")])
+async def test_a_cleared_estorbo_reads_as_its_first_answer(
+    table: Harness, action: str, user: User, name: str
+) -> None:
+    """The estorbo question is optional (its first answer is chosen), so Discord's client
+    lets it be cleared: an NPC's then reads as "Ninguno (0)", a player's as the sheet's
+    (none here), not as a choice the form did not offer."""
+    panel = (await table.slash("mediana iniciativa")).message
+    opened = await table.click(panel, PANEL.format(action=action, step=0), user=user)
+    table.script(2, 7, 9)
+    fields = {"nombre": name, "bono": ["5"], "estorbo": []}
+    await table.submit(opened.modal_id, fields, user=user, message=table.current(panel))
+    assert f"**12** · {name or 'Jugadora'} · 1 acción" in str(table.current(panel).data)
