@@ -210,7 +210,10 @@ class OpenPanels(Generic[S]):
         self, table: Table, panel: OpenPanel, reads: Reads[S]
     ) -> tuple[discord.ui.LayoutView, bool]:
         """The panel as its reader may see it now, and whether it stays open. A sheet
-        deleted, or one its reader may no longer read, leaves a line saying so instead."""
+        deleted, or one its reader may no longer read, leaves a line saying so instead. At a
+        table with no GM named, whoever could manage the channel when the panel opened still
+        may: Discord tells that right only with an interaction (docs/decisiones.md, "El
+        panel se redibuja")."""
         interaction = panel.interaction
         row = await reads.row(table.channel_id, panel.sheet_id)
         if row is None:

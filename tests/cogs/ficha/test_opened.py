@@ -259,3 +259,22 @@ async def test_a_redraw_reads_a_sheet_once_however_many_readers_have_it_open(har
     await panel(harness)
     assert opened(harness).open_at(CHANNEL_ID) == 3
     assert await redraw_reads(harness) == alone
+
+
+async def test_at_a_table_with_no_gm_an_npc_panel_keeps_its_readers_right_until_a_gm_is_named(
+    harness: Harness,
+) -> None:
+    """No GM named: whoever may manage the channel acts as GM, a right Discord sends with
+    each interaction and the bot (guilds intent only) learns no other way. The redraw uses the
+    right its panel was opened with, for the 15 minutes Discord lets it edit the panel; once
+    a GM is named, each redraw checks the GM by id and the manager's panel is let go."""
+    await harness.slash("mesa sistema", user=ADMIN, sistema="dnd5e")
+    await imported(harness, "dnd5e", user=ADMIN, pnj=True)
+    shown = await panel(harness, user=ADMIN, ficha="Lía Brezo")
+    number = int(roll_ids(shown.data)[0].split(":")[2])
+    await harness.slash("ficha editar", user=ADMIN, campo="pg.actuales", valor="30", ficha=str(number))
+    assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
+    await harness.slash("mesa dj", user=ADMIN, miembro=GM)
+    await harness.slash("ficha editar", user=GM, campo="pg.actuales", valor="10", ficha=str(number))
+    assert text(harness, shown.message) == "Ya no puedes ver esta ficha en esta mesa."
+    assert opened(harness).open_at(CHANNEL_ID) == 0
