@@ -149,12 +149,3 @@ def donjon_win(n: int, m: int, sides: int = 20) -> float:
     won, full_tie = _win_counts(n, m, sides, 1.0)
     total = float(sides) ** (n + m)
     return _with_tie_rounds(won / total, full_tie / total, sides, 1.0)
-
-
-@functools.lru_cache(maxsize=512)
-def donjon_win_exact(n: int, m: int, sides: int = 20) -> Fraction:
-    """:func:`donjon_win` as an exact fraction."""
-    _check_donjon(n, m, sides)
-    won, full_tie = _win_counts(n, m, sides, 1)
-    total = sides ** (n + m)
-    return _with_tie_rounds(Fraction(won, total), Fraction(full_tie, total), sides, Fraction(1))
