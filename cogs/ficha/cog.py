@@ -180,8 +180,8 @@ class Sheets(commands.Cog):
         path = campo.strip()
         if path not in fields.paths(current):
             raise Refusal("fichas.editar.unknown_field", field=safe(path[:60]))
-        if was is not None and int(get(current, path)) != was:
-            raise moved(ctx, path, int(get(current, path)))
+        if was is not None and (now := int(get(current, path))) != was:
+            raise moved(ctx, path, now)
         try:
             sheet = fields.edited(current, path, valor[: fields.VALUE_LIMIT])
         except io.Rejected as rejected:
