@@ -6,6 +6,7 @@ Sections of ``../shared/reglas/donjon.txt`` are quoted in the docstrings.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -94,8 +95,9 @@ class Contest:
     sides: int = DEFAULT_SIDES
     extra: tuple[tuple[int, int], ...] = ()
 
-    @property
+    @functools.cached_property
     def first(self) -> Comparison:
+        """Compared once per contest: its winner, successes and card each ask for it."""
         return compare(self.a, self.b, self.sides)
 
     @property
