@@ -39,9 +39,16 @@ def announce(
     overlay shows the last roll (``bot.web.overlay``). Called only where the message is
     known to be public: never for an ephemeral one, nor for a follow-up (after a private
     deferral Discord makes it private whatever it says)."""
-    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
+    embed = kwargs.get("embed")
+    embeds = kwargs.get("embeds") or ([embed] if embed is not None and _shows(embed) else [])
     if embeds:
         client.dispatch(event, channel_id, message_id, list(embeds))
+
+
+def _shows(embed: discord.Embed) -> bool:
+    """Whether the embed shows anything (its truth), its title or description asked first:
+    ``Embed.__bool__`` builds a proxy of each of its twelve parts, every time."""
+    return bool(embed.title or embed.description or embed)
 
 
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord.components import _component_factory
 
-from bot.delivery import keep_reveal
+from bot.delivery import announce, keep_reveal
 from tests.cogs.dune.test_cog import answer
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
@@ -264,3 +264,26 @@ def test_an_update_of_a_message_without_revelar_rebuilds_no_view(monkeypatch: py
     keep_reveal(pressed("dune:guardar:1", "secreta:revelar:1"), secret)  # type: ignore[arg-type]
     assert len(rebuilt) == 1
     assert [item.custom_id for item in secret["view"].children] == ["secreta:revelar:1"]
+
+
+def test_a_public_card_is_announced_without_asking_every_part_of_its_embed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``announce`` runs for every public answer: a card with a title or description is
+    known to show something without ``Embed.__bool__`` (a proxy of each part); an empty
+    embed is still not announced."""
+    asked: list[discord.Embed] = []
+    truth = discord.Embed.__bool__
+
+    def counted(embed: discord.Embed) -> bool:
+        asked.append(embed)
+        return truth(embed)
+
+    monkeypatch.setattr(discord.Embed, "__bool__", counted)
+    sent: list[tuple[object, ...]] = []
+    client = SimpleNamespace(dispatch=lambda *args: sent.append(args))
+    card = discord.Embed(title="Tirada")
+    announce("public_roll", client, 1, 2, {"embed": card})  # type: ignore[arg-type]
+    announce("public_roll", client, 1, 3, {"embed": discord.Embed()})  # type: ignore[arg-type]
+    assert sent == [("public_roll", 1, 2, [card])]
+    assert len(asked) == 1
