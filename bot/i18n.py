@@ -147,8 +147,12 @@ class Catalog:
         return cls(entries)
 
     def text(self, key: str, lang: Lang, /, **params: Any) -> str:
-        template = self.template(key, lang, params)
-        return template.format(**params) if params else template
+        """The sentence filled in (most are no plural: their text is at hand, every card
+        asks for a dozen)."""
+        sentence = self.entries[key][lang]
+        if not isinstance(sentence, str):
+            sentence = self.template(key, lang, params)
+        return sentence.format(**params) if params else sentence
 
     def template(self, key: str, lang: Lang, params: Mapping[str, Any]) -> str:
         """The sentence itself, or the plural form the entry's count placeholder calls for."""
