@@ -141,8 +141,10 @@ def install(harness: Any) -> None:
 
     def forget_tokens(self: Any) -> None:
         forget(self)
-        for per_token in (self._delivered, self._created, self._acknowledged, self._originals):
-            per_token.clear()
+        # An older tree's offline Discord keeps fewer of these records (07b58e5's has no
+        # ``_originals``): each it keeps is cleared.
+        for name in ("_delivered", "_created", "_acknowledged", "_originals"):
+            getattr(self, name, {}).clear()
 
     harness.asyncio = HarnessAsyncio(DESCENT)
     harness.Discord.forget = forget_tokens
