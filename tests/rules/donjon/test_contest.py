@@ -83,3 +83,14 @@ def test_a_contest_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
     test = Contest((5, 3), (5, 1))
     assert (test.winner, test.successes, test.first.tied_pairs) == ("a", 2, 1)
     assert len(calls) == 1
+
+
+def test_a_contest_with_a_winner_is_settled_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settling asks whether the contest is a full tie: one that is not comes back as it
+    was, its comparison made once and kept with it."""
+    calls: list[object] = []
+    monkeypatch.setattr(contest, "compare", lambda *a: calls.append(a) or compare(*a))
+    test = Contest((6, 2), (4,))
+    settled = contest.settle(Scripted([]), test)
+    assert (settled, settled.winner, settled.successes) == (test, "a", 1)
+    assert len(calls) == 1
