@@ -101,13 +101,15 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
 
 def custom_ids(components: list[discord.Component]) -> set[str]:
     """Every ``custom_id`` a message's components carry: in action rows, and as a V2
-    section's button."""
+    section's button (a component without children is not walked into)."""
     found: set[str] = set()
     for component in components:
         custom_id = getattr(component, "custom_id", None)
         if custom_id:
             found.add(custom_id)
-        found |= custom_ids(list(getattr(component, "children", [])))
+        children = getattr(component, "children", None)
+        if children:
+            found |= custom_ids(list(children))
         accessory = getattr(component, "accessory", None)  # a V2 section's button
         if accessory is not None:
             found |= custom_ids([accessory])
