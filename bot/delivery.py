@@ -39,9 +39,16 @@ def announce(
     overlay shows the last roll (``bot.web.overlay``). Called only where the message is
     known to be public: never for an ephemeral one, nor for a follow-up (after a private
     deferral Discord makes it private whatever it says)."""
-    embeds = kwargs.get("embeds") or ([kwargs["embed"]] if kwargs.get("embed") else [])
+    embed = kwargs.get("embed")
+    embeds = kwargs.get("embeds") or ([embed] if embed is not None and _shows(embed) else [])
     if embeds:
         client.dispatch(event, channel_id, message_id, list(embeds))
+
+
+def _shows(embed: discord.Embed) -> bool:
+    """Whether the embed shows anything (its truth), its title or description asked first:
+    ``Embed.__bool__`` builds a proxy of each of its twelve parts, every time."""
+    return bool(embed.title or embed.description or embed)
 
 
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -92,16 +99,39 @@ async def send(interaction: discord.Interaction, **kwargs: Any) -> int | None:
         return message.id
 
 
+def custom_ids(components: list[discord.Component]) -> set[str]:
+    """Every ``custom_id`` a message's components carry: in action rows, and as a V2
+    section's button (a component without children is not walked into)."""
+    found: set[str] = set()
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.add(custom_id)
+        children = getattr(component, "children", None)
+        if children:
+            found |= custom_ids(list(children))
+        accessory = getattr(component, "accessory", None)  # a V2 section's button
+        if accessory is not None:
+            found |= custom_ids([accessory])
+    return found
+
+
 def keep_reveal(interaction: discord.Interaction, kwargs: dict[str, Any]) -> None:
     """Carry "Revelar" into the new panel of a message that still shows it.
 
     A button pressed on the GM's copy of a secret roll redraws the roll's own panel, which
     knows nothing of secrecy; without this the GM could no longer reveal it. The kept
     button is the one the message shows (its clicks go to the registered ``RevealButton``
-    by ``custom_id``), so the view is stopped: nothing needs it after it is rendered.
+    by ``custom_id``), so the view is stopped: nothing needs it after it is rendered. The
+    message's components are searched first: most messages show no "Revelar", and
+    rebuilding a view of theirs only to find none is most of this function's cost.
     """
     message = interaction.message
-    if "view" not in kwargs or message is None:
+    if (
+        "view" not in kwargs
+        or message is None
+        or not any(custom_id.startswith(f"{REVEAL_PREFIX}:") for custom_id in custom_ids(message.components))
+    ):
         return
     kept = [
         item

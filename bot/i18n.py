@@ -30,7 +30,7 @@ import inspect
 import string
 import tomllib
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -59,9 +59,20 @@ def _locale(lang: Lang) -> Locale:
     return Locale.parse(lang)
 
 
+# How many formatted numbers (and plural categories) are remembered: a card formats the
+# same few values again and again (a select's 0 to 24, a pool's odds), each worth some
+# 15 µs of Babel's pattern machinery; the oldest are forgotten past this many.
+FORMATS_KEPT = 4096
+
+
+@lru_cache(maxsize=FORMATS_KEPT, typed=True)
+def _plural_category(lang: Lang, count: float) -> str:
+    return _locale(lang).plural_form(count)
+
+
 def plural_category(lang: Lang, count: float) -> str:
     """CLDR's plural category of ``count`` in ``lang``: ``one``, ``many`` or ``other``."""
-    return _locale(lang).plural_form(count)
+    return _plural_category(lang, count)
 
 
 @cache
@@ -72,26 +83,48 @@ def _percent_pattern(lang: Lang, digits: int) -> NumberPattern:
     return pattern
 
 
+@lru_cache(maxsize=FORMATS_KEPT, typed=True)
+def _percent(lang: Lang, p: float, digits: int) -> str:
+    return _percent_pattern(lang, digits).apply(p, _locale(lang))
+
+
+@lru_cache(maxsize=FORMATS_KEPT, typed=True)
+def _decimal(lang: Lang, value: float, pattern: str) -> str:
+    return format_decimal(value, pattern, locale=_locale(lang))
+
+
+def _formatted(lang: Lang, value: float, pattern: str) -> str:
+    """``value`` through Babel's ``pattern``, remembered by value (and type: ``typed``).
+    A zero is formatted each time (:func:`_zero`)."""
+    return (_decimal.__wrapped__ if _zero(value) else _decimal)(lang, value, pattern)
+
+
+def _zero(value: float) -> bool:
+    """Whether ``value`` is a zero, which no cache of these may keep: ``-0.0`` equals ``0``
+    and would share its entry, while Babel writes it ``-0``."""
+    return value == 0
+
+
 def percent(lang: Lang, p: float, digits: int = 1) -> str:
     """A probability as a percentage: ``45,8 %`` in Spanish, ``45.8%`` in English."""
-    return _percent_pattern(lang, digits).apply(p, _locale(lang))
+    return (_percent.__wrapped__ if _zero(p) else _percent)(lang, p, digits)
 
 
 def number(lang: Lang, value: float) -> str:
     """A number with as many decimals as it needs, up to two (``0,5``, ``10``)."""
-    return format_decimal(value, "#,##0.##", locale=_locale(lang))
+    return _formatted(lang, value, "#,##0.##")
 
 
 def decimal(lang: Lang, value: float, digits: int) -> str:
     """A number with exactly ``digits`` (one or more) decimals in the language's notation
     (``2,50``): expected values read as averages, not as counts."""
-    return format_decimal(value, "#,##0." + "0" * digits, locale=_locale(lang))
+    return _formatted(lang, value, "#,##0." + "0" * digits)
 
 
 def signed(lang: Lang, value: int) -> str:
     """A change with its sign as a card writes it: ``+3``, ``+0``, ``−2`` (a minus sign,
     not a hyphen), grouped in the language's notation (``−1.200``)."""
-    return format_decimal(value, "+#,##0;\u2212#,##0", locale=_locale(lang))
+    return _formatted(lang, value, "+#,##0;\u2212#,##0")
 
 
 class Catalog:
@@ -114,8 +147,12 @@ class Catalog:
         return cls(entries)
 
     def text(self, key: str, lang: Lang, /, **params: Any) -> str:
-        template = self.template(key, lang, params)
-        return template.format(**params) if params else template
+        """The sentence filled in (most are no plural: their text is at hand, every card
+        asks for a dozen)."""
+        sentence = self.entries[key][lang]
+        if not isinstance(sentence, str):
+            sentence = self.template(key, lang, params)
+        return sentence.format(**params) if params else sentence
 
     def template(self, key: str, lang: Lang, params: Mapping[str, Any]) -> str:
         """The sentence itself, or the plural form the entry's count placeholder calls for."""

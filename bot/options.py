@@ -79,11 +79,15 @@ class Bounded(app_commands.Transformer):
         return self.high
 
     async def transform(self, interaction: discord.Interaction, value: Any, /) -> int:
-        try:
-            check_range(_option_name(interaction, self, value), int(value), self.low, self.high)
-        except RuleError as refusal:
-            raise RefusedOption(refusal) from None
-        return int(value)
+        """The value, or the range's refusal naming the option: looked for only then, since
+        finding it walks the command's parameters (every in-range option would pay)."""
+        number = int(value)
+        if not self.low <= number <= self.high:
+            try:
+                check_range(_option_name(interaction, self, value), number, self.low, self.high)
+            except RuleError as refusal:
+                raise RefusedOption(refusal) from None
+        return number
 
 
 def _option_name(interaction: discord.Interaction, bounds: Bounded, value: Any) -> str:

@@ -28,7 +28,10 @@ SYMBOLS: dict[Mark, str] = {
 
 
 def die(d: Die) -> str:
+    """A die with its marks' symbols (most dice have none: nothing to look up)."""
     text = f"**{d.value}**" if d.kept else f"~~{d.value}~~"
+    if not d.marks:
+        return text
     return text + "".join(symbol for mark, symbol in SYMBOLS.items() if mark in d.marks)
 
 

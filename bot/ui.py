@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 from bot.checks import check_origin, record_channel
+from bot.delivery import custom_ids
 from bot.errors import Refusal, answer_error
 from bot.options import typable, untypable
 
@@ -168,19 +169,6 @@ def selected(interaction: discord.Interaction) -> list[str]:
     return [str(value) for value in values] if isinstance(values, list) else []
 
 
-def _custom_ids(components: list[discord.Component]) -> set[str]:
-    found: set[str] = set()
-    for component in components:
-        custom_id = getattr(component, "custom_id", None)
-        if custom_id:
-            found.add(custom_id)
-        found |= _custom_ids(list(getattr(component, "children", [])))
-        accessory = getattr(component, "accessory", None)  # a V2 section's button
-        if accessory is not None:
-            found |= _custom_ids([accessory])
-    return found
-
-
 async def answer_orphans(interaction: discord.Interaction, open_modals: Container[str]) -> None:
     """Answer what discord.py drops without a word.
 
@@ -198,7 +186,7 @@ async def answer_orphans(interaction: discord.Interaction, open_modals: Containe
     if not custom_id or interaction.response.is_done():
         return
     if interaction.type is discord.InteractionType.component and interaction.message is not None:
-        if custom_id not in _custom_ids(interaction.message.components):
+        if custom_id not in custom_ids(interaction.message.components):
             await answer_error(interaction, Refusal("error.button_gone"))
     elif interaction.type is discord.InteractionType.modal_submit and custom_id not in open_modals:
         await answer_error(interaction, Refusal("error.form_gone"))

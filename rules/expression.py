@@ -81,7 +81,7 @@ class ExpressionRoll:
     def rolled(self) -> tuple[Die, ...]:
         """The faces the dice showed, for the statistics: a value ``mi``/``ma`` forced
         (:data:`Mark.FIXED`) was not rolled; the face it replaced was."""
-        return tuple(d for d in self.dice if not d.has(Mark.FIXED))
+        return tuple(d for d in self.dice if Mark.FIXED not in d.marks)
 
     @functools.cached_property
     def crit(self) -> d20.CritType:

@@ -9,7 +9,7 @@ roll already made, is ``cogs.dune.components``."""
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, replace
+from dataclasses import fields, replace
 from typing import Any
 
 import discord
@@ -114,7 +114,7 @@ async def roll_and_post(
     )
     extra: dict[str, Any] = {
         # The test as the card tells it (its options are kept apart, for *Repetir*).
-        "spec": asdict(spec),
+        "spec": spec_data(spec),
         "raised": spec.raised + difficulty - spec.difficulty,
         "paid": {"momentum": -cost.momentum, "threat": cost.threat},
     }
@@ -197,7 +197,7 @@ async def prepare(
         table,
         reason,
         *pool_changes(used, 0, reason),
-        new_record=NewRecord(interaction.user.id, kind, {"spec": asdict(spec), **data}),
+        new_record=NewRecord(interaction.user.id, kind, {"spec": spec_data(spec), **data}),
     )
     assert applied.record_id is not None
     return await rolls.load(interaction, applied.record_id, kind)
@@ -256,8 +256,14 @@ def as_asked(spec: RollSpec, mode: str) -> dict[str, Any]:
     return {"mode": mode, "spec": spec_fields(spec)}
 
 
+def spec_data(spec: RollSpec) -> dict[str, Any]:
+    """The test's fields by name, as its record keeps them: ``asdict`` would deep-copy each
+    value (some fifteen calls a field, every roll), and the store writes them as JSON."""
+    return {field.name: getattr(spec, field.name) for field in fields(spec)}
+
+
 def spec_fields(spec: RollSpec) -> dict[str, Any]:
-    return {k: v for k, v in asdict(spec).items() if k not in HOW}
+    return {k: v for k, v in spec_data(spec).items() if k not in HOW}
 
 
 def before_options(data: dict[str, Any]) -> Asked | None:

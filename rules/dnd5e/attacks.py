@@ -5,6 +5,7 @@ critical hit's doubled dice and Heroic Inspiration's reroll of one damage die.
 from __future__ import annotations
 
 import copy
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -34,11 +35,16 @@ def roll_attack(
     return D20Test(roll_d20(rng, the_mode), the_mode, attack_bonus, armor_class + COVER[cover], attack=True)
 
 
+@functools.lru_cache(maxsize=1024)
 def critical_tree(expression: str) -> ast.Expression:
     """A critical hit's damage: "damage dice rolled twice, modifiers once". A plain dice
     term doubles its count (``2d6+3`` becomes ``4d6+3``); a term with operations is rolled
     twice as its own group, so ``4d6kh3`` becomes ``(4d6kh3 + 4d6kh3)``, never ``8d6kh3``
-    (which would keep 3 of 8)."""
+    (which would keep 3 of 8).
+
+    Doubled once per text, as :func:`rules.expression.parse` parses once (the tree is
+    shared the same way: rolling reads it, nothing changes it); every attack asks, to
+    refuse a bad damage before rolling, and copying the parsed tree is the cost."""
     tree = _doubled(copy.deepcopy(parse(expression)))
     check_tree(tree)
     return tree

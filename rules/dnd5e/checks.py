@@ -4,6 +4,7 @@ rolls, advantage and disadvantage, modifiers, proficiency, and Heroic Inspiratio
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -102,8 +103,10 @@ class D20Test:
     auto_critical: bool = False
     auto_fail: bool = False
 
-    @property
+    @functools.cached_property
     def faces(self) -> tuple[int, ...]:
+        """The d20s as they show now, once per test: its kept die, natural, total and
+        verdict each ask."""
         return tuple(r[-1] for r in self.rolls)
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, replace
 from typing import Any
@@ -36,8 +37,10 @@ class Combat:
     ended: bool = False
     sides: int = DEFAULT_SIDES
 
-    @property
+    @functools.cached_property
     def turns(self) -> tuple[Turn, ...]:
+        """Scheduled once per combat value: who acts, whether the ráfaga is over and the
+        card's list of turns each ask for it."""
         return schedule([s.combatant for s in self.seats if s.combatant.dice], self.sides)
 
     @property

@@ -6,6 +6,7 @@ Sections of ``../shared/reglas/donjon.txt`` are quoted in the docstrings.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -94,8 +95,9 @@ class Contest:
     sides: int = DEFAULT_SIDES
     extra: tuple[tuple[int, int], ...] = ()
 
-    @property
+    @functools.cached_property
     def first(self) -> Comparison:
+        """Compared once per contest: its winner, successes and card each ask for it."""
         return compare(self.a, self.b, self.sides)
 
     @property
@@ -125,10 +127,11 @@ def roll_contest(rng: random.Random, a: int, b: int, sides: int = DEFAULT_SIDES)
 
 
 def settle(rng: random.Random, test: Contest) -> Contest:
-    extra: list[tuple[int, int]] = list(test.extra)
-    while replace(test, extra=tuple(extra)).winner is None and len(extra) < MAX_TIE_ROUNDS:
-        extra.append((rng.randint(1, test.sides), rng.randint(1, test.sides)))
-    return replace(test, extra=tuple(extra))
+    """``test`` with one die a side added while it stays a full tie: the same contest when
+    it has a winner already (its comparison, made to know, is kept with it)."""
+    while test.winner is None and len(test.extra) < MAX_TIE_ROUNDS:
+        test = replace(test, extra=(*test.extra, (rng.randint(1, test.sides), rng.randint(1, test.sides))))
+    return test
 
 
 def _roll(rng: random.Random, count: int, sides: int) -> tuple[int, ...]:

@@ -36,12 +36,11 @@ def schedule(combatants: Sequence[Combatant], sides: int = DEFAULT_SIDES) -> tup
     actuarán al último"). A group acts once per member at each of its numbers."""
     seated = [c for c in combatants if not c.npc] + [c for c in combatants if c.npc]
     turns: list[Turn] = []
-    for number in range(sides, 0, -1):
-        remaining = {c.key: c.dice.count(number) for c in seated}
-        while any(remaining.values()):
-            for c in seated:
-                if remaining[c.key]:
-                    remaining[c.key] -= 1
+    for number in sorted({n for c in seated for n in c.dice if 1 <= n <= sides}, reverse=True):
+        showing = [(c, c.dice.count(number)) for c in seated]
+        for action in range(max(count for _, count in showing)):
+            for c, count in showing:
+                if count > action:
                     turns.extend(Turn(number, c.key, c.name, m) for m in range(c.count))
     return tuple(turns)
 

@@ -6,6 +6,7 @@ transaction.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -71,8 +72,10 @@ class DuneRoll:
     asset_quality: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @functools.cached_property
     def test(self) -> Test:
+        """Evaluated once per roll: a card asks for it a dozen times (verdict, dice, panel,
+        Impulso left…), and a roll never changes (every action returns a new one)."""
         return evaluate(
             self.slots,
             self.target,

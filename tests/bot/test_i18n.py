@@ -1,11 +1,14 @@
 import re
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
 from babel import Locale
+from babel.numbers import format_decimal
 
-from bot.i18n import CATALOG, LANGS, Lang, decimal, lang_for, percent, t
+from bot import i18n
+from bot.i18n import CATALOG, LANGS, Lang, decimal, lang_for, number, percent, plural_category, signed, t
 from tests.support.systems import DECLARATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,3 +166,43 @@ def test_every_key_built_from_data_keeps_its_literal_family_prefix() -> None:
         if UNFINDABLE_KEY.search(line)
     ]
     assert found == []
+
+
+NUMBERS = [*range(-1300, 1300, 7), 10_000, -1_000_000, 0.5, 2.25, 1.005, -3.75, 12345.678]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_remembered_number_reads_as_babel_writes_it(lang: Lang) -> None:
+    """The formats are remembered by value: asked twice, every value still reads exactly as
+    Babel's pattern writes it."""
+    for _ in range(2):
+        for value in NUMBERS:
+            assert number(lang, value) == format_decimal(value, "#,##0.##", locale=lang), value
+            assert decimal(lang, value, 2) == format_decimal(value, "#,##0.00", locale=lang), value
+            p = value / 1000
+            assert percent(lang, p) == i18n._percent_pattern(lang, 1).apply(p, Locale.parse(lang)), p
+        for value in range(-1300, 1300, 7):
+            assert signed(lang, value) == format_decimal(value, "+#,##0;\u2212#,##0", locale=lang)
+            assert plural_category(lang, value) == Locale.parse(lang).plural_form(value)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_negative_zero_keeps_its_sign_whatever_came_first(lang: Lang) -> None:
+    """``-0.0`` equals ``0`` (one cache entry), yet Babel writes them apart."""
+    assert [number(lang, 0), number(lang, -0.0), number(lang, 0)] == ["0", "-0", "0"]
+    assert [signed(lang, 0), signed(lang, -0.0)] == ["+0", "\u22120"]
+    assert percent(lang, -0.0) != percent(lang, 0.0)
+
+
+def test_a_number_asked_again_is_not_formatted_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A select of 24 numbers drawn for every form: Babel formats each value once."""
+    calls: list[float] = []
+
+    def counted(value: float, *args: Any, **kwargs: Any) -> str:
+        calls.append(value)
+        return format_decimal(value, *args, **kwargs)
+
+    monkeypatch.setattr(i18n, "format_decimal", counted)
+    values = [123_457, 123_458, 123_457, 123_458, 123_457]
+    assert [number("es", v) for v in values] == ["123.457", "123.458", "123.457", "123.458", "123.457"]
+    assert calls == [123_457, 123_458]

@@ -78,3 +78,17 @@ def test_the_refusal_is_an_app_command_error_so_discord_py_does_not_wrap_it() ->
 def test_untypable_characters(text: str, lines: bool, refused: bool) -> None:
     assert untypable(text, lines=lines) is refused
     assert not untypable(typable(text))
+
+
+async def test_a_value_in_range_is_taken_without_looking_for_its_option() -> None:
+    """Every bounded option of every command passes through here: the option's name is
+    looked for (walking the command's parameters) only to refuse a value."""
+
+    class Unnamed:
+        @property
+        def command(self) -> None:
+            raise AssertionError("looked for the option's name")
+
+    assert await Bounded(1, 6).transform(Unnamed(), 6) == 6  # type: ignore[arg-type]
+    with pytest.raises(AssertionError, match="option's name"):
+        await Bounded(1, 6).transform(Unnamed(), 7)  # type: ignore[arg-type]

@@ -4,9 +4,14 @@ posts the same result once."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
+from typing import Any
 
+import discord
 import pytest
+from discord.components import _component_factory
 
+from bot.delivery import announce, keep_reveal
 from tests.cogs.dune.test_cog import answer
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER
@@ -233,3 +238,52 @@ async def test_a_button_pressed_before_the_reveal_keeps_revelar_on_the_gms_copy(
     [posted] = in_channel(revealed, CHANNEL_ID)
     assert not any(c.startswith("secreta:") for c in posted.custom_ids)
     assert linked.current(secret).custom_ids == []
+
+
+def test_an_update_of_a_message_without_revelar_rebuilds_no_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Most pressed messages show no "Revelar": their components are searched for it, and
+    their view is rebuilt only when one shows it (to carry it into the new panel)."""
+    rebuilt: list[object] = []
+    from_message = discord.ui.View.from_message
+
+    def counted(message: discord.Message, **options: Any) -> discord.ui.View:
+        rebuilt.append(message)
+        return from_message(message, **options)
+
+    monkeypatch.setattr(discord.ui.View, "from_message", counted)
+
+    def pressed(*custom_ids: str) -> SimpleNamespace:
+        buttons = [{"type": 2, "style": 2, "label": c, "custom_id": c} for c in custom_ids]
+        row = _component_factory({"type": 1, "components": buttons})
+        return SimpleNamespace(message=SimpleNamespace(components=[row]))
+
+    plain: dict[str, Any] = {"view": None}
+    keep_reveal(pressed("dune:guardar:1"), plain)  # type: ignore[arg-type]
+    assert (plain, rebuilt) == ({"view": None}, [])
+    secret: dict[str, Any] = {"view": None}
+    keep_reveal(pressed("dune:guardar:1", "secreta:revelar:1"), secret)  # type: ignore[arg-type]
+    assert len(rebuilt) == 1
+    assert [item.custom_id for item in secret["view"].children] == ["secreta:revelar:1"]
+
+
+def test_a_public_card_is_announced_without_asking_every_part_of_its_embed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``announce`` runs for every public answer: a card with a title or description is
+    known to show something without ``Embed.__bool__`` (a proxy of each part); an empty
+    embed is still not announced."""
+    asked: list[discord.Embed] = []
+    truth = discord.Embed.__bool__
+
+    def counted(embed: discord.Embed) -> bool:
+        asked.append(embed)
+        return truth(embed)
+
+    monkeypatch.setattr(discord.Embed, "__bool__", counted)
+    sent: list[tuple[object, ...]] = []
+    client = SimpleNamespace(dispatch=lambda *args: sent.append(args))
+    card = discord.Embed(title="Tirada")
+    announce("public_roll", client, 1, 2, {"embed": card})  # type: ignore[arg-type]
+    announce("public_roll", client, 1, 3, {"embed": discord.Embed()})  # type: ignore[arg-type]
+    assert sent == [("public_roll", 1, 2, [card])]
+    assert len(asked) == 1

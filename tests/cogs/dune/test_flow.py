@@ -7,10 +7,13 @@ them (issue #31)."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 import pytest
 
+from cogs.dune import flow
+from cogs.dune.state import RollSpec
 from tests.cogs.dune.test_cog import answer, button, ledger_delta, table
 from tests.cogs.dune.test_sheet import ASSIST, OPPOSED, sheet_json, stored
 from tests.cogs.ficha.test_cog import example
@@ -243,3 +246,10 @@ async def test_an_opposed_tests_helper_joins_through_the_same_form(harness: Harn
     assert f"<@{OTHER.id}> (Habilidad 5 + Motivación 4 = 9)" in joined.text
     (helper,) = (await stored(harness, OPPOSED))[0]["helpers"]
     assert (helper["target"], helper["focus"]) == (9, 5)
+
+
+def test_a_tests_spec_is_kept_field_by_field_as_asdict_gives_it() -> None:
+    """Kept without ``asdict``'s deep copy (every roll pays it): the same fields, the same
+    values, in the same order."""
+    spec = RollSpec(target=12, focus_skill=3, opponent={"name": "Harkonnen", "scores": [1, 2]}, motivo="x")
+    assert list(flow.spec_data(spec).items()) == list(asdict(spec).items())

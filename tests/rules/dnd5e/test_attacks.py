@@ -90,3 +90,12 @@ def test_a_d20_test_serialises_itself_in_the_cogs_shape() -> None:
     assert data == {**stored_before_the_codec, "auto_critical": False, "auto_fail": False}
     assert checks.roll_from_data(data) == test
     assert checks.roll_from_data(stored_before_the_codec) == test
+
+
+def test_a_damage_is_doubled_once_per_text() -> None:
+    """Every attack doubles its damage to refuse a bad one before rolling: the doubled tree
+    is kept by text, as the parsed one is, and rolling it leaves it as it was."""
+    tree = attacks.critical_tree("2d6kh1+3")
+    assert attacks.critical_tree("2d6kh1+3") is tree
+    attacks.roll_damage("2d6kh1+3", Scripted([6, 2, 5, 1]), critical=True)
+    assert str(attacks.critical_tree("2d6kh1+3")) == "(2d6kh1 + 2d6kh1) + 3"

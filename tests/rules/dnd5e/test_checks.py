@@ -155,3 +155,14 @@ def test_a_d20_test_stored_before_the_codec_still_loads() -> None:
         ((11, 13), (5,)), Mode.ADVANTAGE, 5, 15, attack=True, inspired=True, auto_critical=True
     )
     assert checks.roll_from_data(checks.roll_to_data(test)) == test
+
+
+def test_a_tests_faces_are_read_once_and_not_stored() -> None:
+    """Its kept die, natural, total and verdict each ask for the faces: worked out once
+    per test, and the remembered faces are not part of what is stored."""
+    test = checks.D20Test(((4, 17), (12,)), Mode.ADVANTAGE, 3, 15)
+    data = checks.roll_to_data(test)
+    assert (test.natural, test.total, test.success) == (17, 20, True)
+    assert test.faces is test.faces
+    assert checks.roll_to_data(test) == data
+    assert checks.roll_from_data(data) == test

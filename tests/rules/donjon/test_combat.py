@@ -86,3 +86,17 @@ def test_a_combat_stored_before_the_codec_still_loads() -> None:
     orcs = Seat(Combatant("n1", "Orco", True, (7, 2), 2, None), 2)
     assert combat == Combat((ana, orcs), rafaga=1, step=1, ended=False, sides=20)
     assert donjon_combat.combat_from_data(donjon_combat.combat_to_data(combat)) == combat
+
+
+def test_a_combat_schedules_its_turns_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Who acts, whether the ráfaga is over and the card's turns each ask for the schedule;
+    the remembered schedule is not part of what is stored."""
+    combat = Combat().join(Scripted([9, 4]), player("u1"), 2).join(Scripted([6]), player("u2"), 1)
+    data = donjon_combat.combat_to_data(combat)
+    calls: list[object] = []
+    schedule = donjon_combat.schedule
+    monkeypatch.setattr(donjon_combat, "schedule", lambda *a: calls.append(a) or schedule(*a))
+    assert combat.acting is not None and combat.acting.key == "u1"
+    assert (combat.over, len(combat.turns)) == (False, 3)
+    assert len(calls) == 1
+    assert donjon_combat.combat_to_data(combat) == data

@@ -1,6 +1,7 @@
 """Tests of ``rules.donjon.contest``: Donjon's test: two pools of dice compared die by die ("Cómo
 se juega"), ties rolled again, and the successes of the winner."""
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -73,3 +74,23 @@ def test_compare_is_symmetric_and_bounded(a: list[int], b: list[int]) -> None:
     assert ab.successes == ba.successes
     if ab.winner is not None:
         assert 1 <= ab.successes <= len(a if ab.winner == "a" else b)
+
+
+def test_a_contest_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its winner, its successes and its card each ask for the first comparison."""
+    calls: list[object] = []
+    monkeypatch.setattr(contest, "compare", lambda *a: calls.append(a) or compare(*a))
+    test = Contest((5, 3), (5, 1))
+    assert (test.winner, test.successes, test.first.tied_pairs) == ("a", 2, 1)
+    assert len(calls) == 1
+
+
+def test_a_contest_with_a_winner_is_settled_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Settling asks whether the contest is a full tie: one that is not comes back as it
+    was, its comparison made once and kept with it."""
+    calls: list[object] = []
+    monkeypatch.setattr(contest, "compare", lambda *a: calls.append(a) or compare(*a))
+    test = Contest((6, 2), (4,))
+    settled = contest.settle(Scripted([]), test)
+    assert (settled, settled.winner, settled.successes) == (test, "a", 1)
+    assert len(calls) == 1

@@ -151,3 +151,17 @@ def test_a_roll_stored_before_the_codec_still_loads() -> None:
     data = skill_test.to_data(roll)
     assert skill_test.from_data(data) == roll
     assert (data["task_id"], data["slots"][2]) == (3, {"values": [19, 2], "fixed": False})
+
+
+def test_a_roll_is_evaluated_once_and_stored_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card asks a roll for its verdict a dozen times: the dice are counted once, and
+    the remembered count is not part of what is stored."""
+    roll = roll_of([1, 20, 5], difficulty=2)
+    data = skill_test.to_data(roll)
+    counted: list[object] = []
+    evaluate = skill_test.evaluate
+    monkeypatch.setattr(skill_test, "evaluate", lambda *a, **k: counted.append(a) or evaluate(*a, **k))
+    assert (roll.passed, roll.momentum_left, roll.complications, roll.test.successes) == (True, 1, 1, 3)
+    assert len(counted) == 1
+    assert skill_test.to_data(roll) == data
+    assert skill_test.from_data(data) == roll
