@@ -111,11 +111,17 @@ async def half(url: str, count: int, part: int) -> None:
     print(json.dumps({"latencies": report.latencies, "seconds": report.seconds, "problems": len(problems)}))
 
 
+def launcher() -> list[str]:
+    """The command line this script was started with, up to the script itself: run through
+    ``bench/switches.py``, the halves are too, so both rows pay the same harness."""
+    return sys.orig_argv[: len(sys.orig_argv) - len(sys.argv) + 1]
+
+
 async def two_processes(url: str, count: int) -> str:
     """The load split over two processes on one PostgreSQL database, started together."""
     runs = [
         await asyncio.create_subprocess_exec(
-            sys.executable, __file__, "--half", url, str(count), str(part), stdout=asyncio.subprocess.PIPE
+            *launcher(), "--half", url, str(count), str(part), stdout=asyncio.subprocess.PIPE
         )
         for part in (0, 1)
     ]

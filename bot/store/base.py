@@ -68,8 +68,8 @@ class Part:
     async def _fetchvalue(self, sql: str, params: Params = NO_PARAMS) -> Any:
         return await self._timed(self.db.fetch_value(sql, params))
 
-    async def _transact(self, work: Work[T], lock: int | None = None) -> T:
-        return await self._timed(self.db.transact(work, lock))
+    async def _transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
+        return await self._timed(self.db.transact(work, lock, undoable))
 
     async def _ensure_table(self, tx: Transaction, channel_id: int, guild_id: int | None) -> None:
         """The table's row, written if missing: the pools and sheets reference it."""

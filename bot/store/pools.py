@@ -22,7 +22,7 @@ from bot.models import (
     Undo,
 )
 from bot.store.base import Part
-from bot.store.database import Dialect, Transaction
+from bot.store.database import UNDO, UNDOABLE, Dialect, Row, Transaction
 from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -65,31 +65,34 @@ class Pools(Part):
         """
 
         async def operate(tx: Transaction) -> Outcome:
-            outcome = await self._apply(tx, op)
+            outcome = await self._apply(tx, op, opened_undoable=True)
             if isinstance(outcome, Applied) and not outcome.replayed:
                 await tx.announce(op.channel_id)
             return outcome
 
-        outcome = await self._transact(operate, lock=op.channel_id)
+        outcome = await self._transact(operate, lock=op.channel_id, undoable=may_refuse(op))
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return outcome
 
-    async def _apply(self, tx: Transaction, op: Operation) -> Outcome:
-        """``apply`` inside a transaction that holds the table's lock already."""
+    async def _apply(self, tx: Transaction, op: Operation, opened_undoable: bool = False) -> Outcome:
+        """``apply`` inside a transaction that holds the table's lock already, and the
+        savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
+        here). All the operation writes comes after that savepoint, the table's row
+        included, and its outcome after going back: a refused one leaves only its outcome."""
         first = await self._recorded(tx, op.interaction_id, op.step)
         if first is not None:
             return first
         if not may_refuse(op):
             outcome = await self._changes(tx, op)
         else:
+            if not opened_undoable:
+                await tx.execute(UNDOABLE)
             if op.changes or op.undo is not None or op.reset is not None:
                 await self._ensure_table(tx, op.channel_id, op.guild_id)
-            await tx.execute("SAVEPOINT changes")
             outcome = await self._changes(tx, op)
             if isinstance(outcome, Refused):
-                await tx.execute("ROLLBACK TO SAVEPOINT changes")
-            await tx.execute("RELEASE SAVEPOINT changes")
+                await tx.execute(UNDO)
         await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now)",
@@ -232,25 +235,23 @@ class Pools(Part):
         return None if text is None else decode_outcome(text)
 
     async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
-        await tx.execute(
-            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
-            "ON CONFLICT DO NOTHING",
-            {"channel": op.channel_id, "pool": change.pool, "owner": change.owner_id},
-        )
-        row = await tx.fetch_one(
-            changed_pool(self.db.dialect, change),
-            {
-                "delta": change.delta,
-                "set_to": change.set_to,
-                "cap": change.cap,
-                "channel": op.channel_id,
-                "pool": change.pool,
-                "owner": change.owner_id,
-                "max": POOL_MAX,
-            },
-        )
+        """The pool's conditional UPDATE: one statement for a pool that is there (play's
+        usual case). One that changes nothing is refused, or its pool is not there yet:
+        then the pool is made at 0 and the UPDATE runs again (the table's lock held, no
+        other operation of the table comes between)."""
+        row = await self._changed_pool(tx, op.channel_id, change)
         if row is None:
-            return await self._refusal(tx, op.channel_id, change)
+            found = await self._found_pool(tx, op.channel_id, change)
+            if found is not None:
+                return refusal(change, found)
+            await tx.execute(
+                "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
+                "ON CONFLICT DO NOTHING",
+                {"channel": op.channel_id, "pool": change.pool, "owner": change.owner_id},
+            )
+            row = await self._changed_pool(tx, op.channel_id, change)
+            if row is None:
+                return refusal(change, (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
             await tx.execute(
@@ -276,12 +277,30 @@ class Pools(Part):
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
 
-    async def _refusal(self, tx: Transaction, channel_id: int, change: Change) -> Refused:
+    async def _changed_pool(self, tx: Transaction, channel_id: int, change: Change) -> Row | None:
+        """The pool's value and what the change applied, None when it changed nothing."""
+        return await tx.fetch_one(
+            changed_pool(self.db.dialect, change),
+            {
+                "delta": change.delta,
+                "set_to": change.set_to,
+                "cap": change.cap,
+                "channel": channel_id,
+                "pool": change.pool,
+                "owner": change.owner_id,
+                "max": POOL_MAX,
+            },
+        )
+
+    async def _found_pool(
+        self, tx: Transaction, channel_id: int, change: Change
+    ) -> tuple[int, int | None] | None:
+        """The pool's value and cap, None when it is not there."""
         row = await tx.fetch_one(
             "SELECT value, cap FROM pools WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner",
             {"channel": channel_id, "pool": change.pool, "owner": change.owner_id},
         )
-        return refusal(change, None if row is None else (int(row[0]), row[1]))
+        return None if row is None else (int(row[0]), row[1])
 
     async def ledger(
         self,
@@ -361,11 +380,10 @@ def changed_pool(dialect: Dialect, change: Change) -> str:
     )
 
 
-def refusal(change: Change, found: tuple[int, int | None] | None) -> Refused:
-    """Why ``change`` was refused, from its pool's value and cap (``found``; None: no pool
-    yet). Both backends read the pool after a conditional UPDATE matched nothing."""
-    value = 0 if found is None else found[0]
-    cap = change.cap if change.cap is not None or found is None else found[1]
+def refusal(change: Change, found: tuple[int, int | None]) -> Refused:
+    """Why ``change`` was refused, from its pool's value and cap (``found``: a pool just made
+    is at 0 without one), read after its conditional UPDATE matched nothing."""
+    value, cap = found[0], change.cap if change.cap is not None else found[1]
     delta = change.delta if change.set_to is None else change.set_to - value
     if delta < 0:
         return Refused("pool.not_enough", change.pool, change.owner_id, value, delta, cap)
