@@ -22,14 +22,17 @@ commits, never consistency), so that row is the like-for-like one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import inspect
 import itertools
 import json
+import os
+import resource
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +42,9 @@ import asyncpg
 
 from bench.counting import Statements, count_sqlite, counting_postgres
 from bot.store import Store
-from tests.support import payloads
+from tests.support import load, payloads
 from tests.support.harness import Harness
-from tests.support.load import Report, check_invariants, make_tables, run_load
+from tests.support.load import Report, Table, check_invariants, make_tables
 from tests.support.postgres import Server
 
 # A production server's durability: the throwaway test server turns these off.
@@ -73,7 +76,66 @@ class StoreClock:
         return timed
 
 
-async def measure(name: str, target: Path | str, count: int) -> str:
+def process_cpu() -> float:
+    """This process's CPU so far (user + system, every thread), in seconds."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def server_cpu(server: Server) -> float:
+    """The PostgreSQL server's CPU so far (its postmaster, its live processes and those that
+    ended), in seconds: what the bots' statements cost it (the machine is shared, so CPU
+    tells the configurations apart where throughput measures the neighbours too)."""
+    postmaster = int((server.data / "postmaster.pid").read_text().split()[0])
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry.name) == postmaster:
+            total += sum(int(f) for f in fields[11:15])
+        elif int(fields[1]) == postmaster:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+@contextlib.contextmanager
+def play_cpu() -> Iterator[list[float]]:
+    """While open, the process's CPU from the end of the tables' set-up (appended to the
+    list yielded when the set-up ends), so that the play's CPU is ``process_cpu() - it[0]``."""
+    setup = load.setup_tables
+    marks: list[float] = []
+
+    async def marked(*args: Any, **kwargs: Any) -> None:
+        await setup(*args, **kwargs)
+        marks.append(process_cpu())
+
+    load.setup_tables = marked
+    try:
+        yield marks
+    finally:
+        load.setup_tables = setup
+
+
+async def play(harness: Harness, tables: list[Table]) -> tuple[Report, list[str], float]:
+    """The load on ``tables``, its invariants, and the play's CPU in this process."""
+    with play_cpu() as marks:
+        report = await load.run_load(harness, tables, rounds=2, batch=25)
+    cpu = process_cpu() - marks[0]
+    return report, await check_invariants(harness, tables, report), cpu
+
+
+def cpu_cells(report: Report, bots: float, server: float | None) -> str:
+    """CPU per interaction: the bots' play, the server's whole row (set-up included)."""
+    per = report.interactions
+    return f"{1000 * bots / per:.2f} ms | " + ("—" if server is None else f"{1000 * server / per:.2f} ms")
+
+
+async def measure(name: str, target: Path | str, count: int, server: Server | None = None) -> str:
     harness = Harness(target, seed=count)
     statements = Statements()
     if isinstance(target, Path):
@@ -85,13 +147,15 @@ async def measure(name: str, target: Path | str, count: int) -> str:
     clock = StoreClock()
     clock.wrap(bot.store)
     tables = make_tables(count)
-    report = await run_load(harness, tables, rounds=2, batch=25)
-    problems = await check_invariants(harness, tables, report)
+    served = server_cpu(server) if server else 0.0
+    report, problems, cpu = await play(harness, tables)
+    serving = server_cpu(server) - served if server else None
     await harness.close()
     per = report.interactions
     return (
         f"| {name} | {count} | {per} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "
-        f"{report.percentile(0.99):.1f} ms | {clock.seconds / per * 1000:.2f} ms | {clock.calls / per:.1f} | "
+        f"{report.percentile(0.99):.1f} ms | {cpu_cells(report, cpu, serving)} | "
+        f"{clock.seconds / per * 1000:.2f} ms | {clock.calls / per:.1f} | "
         f"{(statements.total - statements.control) / per:.1f} + {statements.control / per:.1f} | "
         f"{'all hold' if not problems else f'{len(problems)} broken'} |"
     )
@@ -104,11 +168,13 @@ async def half(url: str, count: int, part: int) -> None:
     payloads._ids = itertools.count(1_000_000_000_000_000_000 + part * 10**15)
     harness = Harness(url, seed=count + part)
     await harness.start()
-    tables = make_tables(count)[part::2]
-    report = await run_load(harness, tables, rounds=2, batch=25)
-    problems = await check_invariants(harness, tables, report)
+    report, problems, cpu = await play(harness, make_tables(count)[part::2])
     await harness.close()
-    print(json.dumps({"latencies": report.latencies, "seconds": report.seconds, "problems": len(problems)}))
+    print(
+        json.dumps(
+            {"latencies": report.latencies, "seconds": report.seconds, "problems": len(problems), "cpu": cpu}
+        )
+    )
 
 
 def launcher() -> list[str]:
@@ -117,8 +183,9 @@ def launcher() -> list[str]:
     return sys.orig_argv[: len(sys.orig_argv) - len(sys.argv) + 1]
 
 
-async def two_processes(url: str, count: int) -> str:
+async def two_processes(server: Server, url: str, count: int) -> str:
     """The load split over two processes on one PostgreSQL database, started together."""
+    served = server_cpu(server)
     runs = [
         await asyncio.create_subprocess_exec(
             *launcher(), "--half", url, str(count), str(part), stdout=asyncio.subprocess.PIPE
@@ -126,12 +193,14 @@ async def two_processes(url: str, count: int) -> str:
         for part in (0, 1)
     ]
     halves = [json.loads((await run.communicate())[0]) for run in runs]
+    serving = server_cpu(server) - served
     report = Report(count, [x for h in halves for x in h["latencies"]])
     report.seconds = max(h["seconds"] for h in halves)
     problems = sum(h["problems"] for h in halves)
     return (
         f"| PostgreSQL, 2 processes | {count} | {report.interactions} | {report.rate:,.0f}/s | "
-        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | — | — | — | "
+        f"{report.p50:.1f} ms | {report.percentile(0.99):.1f} ms | "
+        f"{cpu_cells(report, sum(h['cpu'] for h in halves), serving)} | — | — | — | "
         f"{'all hold' if not problems else f'{problems} broken'} |"
     )
 
@@ -150,20 +219,21 @@ async def main(sizes: list[int]) -> None:
     server.start()
     try:
         print(
-            "| backend | tables | interactions | throughput | p50 | p99 | store time per interaction "
+            "| backend | tables | interactions | throughput | p50 | p99 | bots' CPU per interaction "
+            "| server's CPU per interaction | store time per interaction "
             "| store calls per interaction | statements per interaction (+ BEGIN/COMMIT…) | invariants |"
         )
-        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
         for count in sizes:
             with tempfile.TemporaryDirectory() as folder:
                 print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)
             async with server.database() as url:
-                print(await measure("PostgreSQL", url, count), flush=True)
+                print(await measure("PostgreSQL", url, count, server), flush=True)
             async with server.database() as url:
-                print(await two_processes(url, count), flush=True)
+                print(await two_processes(server, url, count), flush=True)
             async with server.database() as url:
                 await no_commit_wait(server, url)
-                print(await measure("PostgreSQL, commits not awaited", url, count), flush=True)
+                print(await measure("PostgreSQL, commits not awaited", url, count, server), flush=True)
     finally:
         server.stop()
 
