@@ -78,8 +78,8 @@ class Pools(Part):
     async def _apply(self, tx: Transaction, op: Operation, opened_undoable: bool = False) -> Outcome:
         """``apply`` inside a transaction that holds the table's lock already, and the
         savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
-        here). All the operation writes comes after that savepoint, the table's row
-        included, and its outcome after going back: a refused one leaves only its outcome."""
+        here). All the operation writes comes after that savepoint, and its outcome after
+        going back: a refused one leaves only its outcome."""
         first = await self._recorded(tx, op.interaction_id, op.step)
         if first is not None:
             return first
@@ -88,8 +88,6 @@ class Pools(Part):
         else:
             if not opened_undoable:
                 await tx.execute(UNDOABLE)
-            if op.changes or op.undo is not None or op.reset is not None:
-                await self._ensure_table(tx, op.channel_id, op.guild_id)
             outcome = await self._changes(tx, op)
             if isinstance(outcome, Refused):
                 await tx.execute(UNDO)
@@ -236,14 +234,16 @@ class Pools(Part):
 
     async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
         """The pool's conditional UPDATE: one statement for a pool that is there (play's
-        usual case). One that changes nothing is refused, or its pool is not there yet:
-        then the pool is made at 0 and the UPDATE runs again (the table's lock held, no
-        other operation of the table comes between)."""
+        usual case; its table's row is there too, which it references). One that changes
+        nothing is refused, or its pool is not there yet: then the table's row and the pool
+        at 0 are made and the UPDATE runs again (the table's lock held, no other operation
+        of the table comes between)."""
         row = await self._changed_pool(tx, op.channel_id, change)
         if row is None:
             found = await self._found_pool(tx, op.channel_id, change)
             if found is not None:
                 return refusal(change, found)
+            await self._ensure_table(tx, op.channel_id, op.guild_id)
             await tx.execute(
                 "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
                 "ON CONFLICT DO NOTHING",

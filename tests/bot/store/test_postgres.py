@@ -48,7 +48,7 @@ async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_with_
     await store.apply(spend(2))
     assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
     assert queries[-1] == f"SELECT pg_notify('tirada_tabla', '{CHANNEL} {store.db._origin}'); COMMIT"  # type: ignore[attr-defined]
-    assert len(queries) == 7, queries
+    assert len(queries) == 6, queries
 
 
 async def test_a_roll_alone_takes_six_round_trips(sent: tuple[Store, list[str]]) -> None:
