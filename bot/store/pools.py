@@ -22,7 +22,7 @@ from bot.models import (
     Undo,
 )
 from bot.store.base import Part
-from bot.store.database import UNDO, UNDOABLE, Dialect, Row, Transaction
+from bot.store.database import UNDO, UNDOABLE, Dialect, Transaction
 from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -235,23 +235,24 @@ class Pools(Part):
     async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
         """The pool's conditional UPDATE: one statement for a pool that is there (play's
         usual case; its table's row is there too, which it references). One that changes
-        nothing is refused, or its pool is not there yet: then the table's row and the pool
-        at 0 are made and the UPDATE runs again (the table's lock held, no other operation
-        of the table comes between)."""
-        row = await self._changed_pool(tx, op.channel_id, change)
+        nothing is refused, or its pool is not there yet: then the table's row is made and
+        the pool with the change applied, when it is within its bound (the table's lock
+        held, no other operation of the table comes between)."""
+        params = {
+            "delta": change.delta,
+            "set_to": change.set_to,
+            "cap": change.cap,
+            "channel": op.channel_id,
+            "pool": change.pool,
+            "owner": change.owner_id,
+            "max": POOL_MAX,
+        }
+        row = await tx.fetch_one(changed_pool(self.db.dialect, change), params)
         if row is None:
-            found = await self._found_pool(tx, op.channel_id, change)
-            if found is not None:
-                return refusal(change, found)
             await self._ensure_table(tx, op.channel_id, op.guild_id)
-            await tx.execute(
-                "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
-                "ON CONFLICT DO NOTHING",
-                {"channel": op.channel_id, "pool": change.pool, "owner": change.owner_id},
-            )
-            row = await self._changed_pool(tx, op.channel_id, change)
+            row = await tx.fetch_one(new_pool(self.db.dialect, change), params)
             if row is None:
-                return refusal(change, (0, None))
+                return refusal(change, await self._found_pool(tx, op.channel_id, change) or (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
             await tx.execute(
@@ -276,21 +277,6 @@ class Pools(Part):
             )
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
-
-    async def _changed_pool(self, tx: Transaction, channel_id: int, change: Change) -> Row | None:
-        """The pool's value and what the change applied, None when it changed nothing."""
-        return await tx.fetch_one(
-            changed_pool(self.db.dialect, change),
-            {
-                "delta": change.delta,
-                "set_to": change.set_to,
-                "cap": change.cap,
-                "channel": channel_id,
-                "pool": change.pool,
-                "owner": change.owner_id,
-                "max": POOL_MAX,
-            },
-        )
 
     async def _found_pool(
         self, tx: Transaction, channel_id: int, change: Change
@@ -361,28 +347,46 @@ def may_refuse(op: Operation) -> bool:
     )
 
 
-def changed_pool(dialect: Dialect, change: Change) -> str:
-    """The conditional UPDATE of one change: its bound (the pool's cap, else the schema's)
-    in the WHERE clause, so nothing is read and written back; what it applied returned."""
-    delta, cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
-    target = f"value + {delta}"
+def bounded(dialect: Dialect, change: Change, value: str, cap: str) -> tuple[str, str]:
+    """What ``change`` makes of a pool whose value and cap are ``value`` and ``cap`` (its
+    columns, or a pool not made yet: 0 and NULL), and the condition it must meet: within 0
+    and its bound (the change's cap, else the pool's, else the schema's)."""
+    delta, new_cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
+    target = f"{value} + {delta}"
     if change.set_to is not None:
         target = "CAST(:set_to AS INTEGER)"
     elif change.clamp:
-        target = (
-            f"{dialect.greatest}(0, {dialect.least}(coalesce({cap}, cap, value + {delta}), value + {delta}))"
-        )
+        target = f"{dialect.greatest}(0, {dialect.least}(coalesce({new_cap}, {cap}, {target}), {target}))"
+    return target, f"{target} >= 0 AND {target} <= {dialect.least}(coalesce({new_cap}, {cap}, :max), :max)"
+
+
+def changed_pool(dialect: Dialect, change: Change) -> str:
+    """The conditional UPDATE of one change: its bound in the WHERE clause, so nothing is
+    read and written back; what it applied returned."""
+    target, within = bounded(dialect, change, "value", "cap")
     return (
-        f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce({cap}, cap) "
-        "WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner "
-        f"AND {target} >= 0 AND {target} <= {dialect.least}(coalesce({cap}, cap, :max), :max) "
+        f"UPDATE pools SET value = {target}, applied = {target} - value, "
+        "cap = coalesce(CAST(:cap AS INTEGER), cap) "
+        f"WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner AND {within} "
         "RETURNING value, applied"
     )
 
 
+def new_pool(dialect: Dialect, change: Change) -> str:
+    """The pool made with one change applied to its 0, when it is within its bound and the
+    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+    target, within = bounded(dialect, change, "0", "NULL")
+    return (
+        "INSERT INTO pools (channel_id, pool, owner_id, value, applied, cap) "
+        "SELECT CAST(:channel AS BIGINT), CAST(:pool AS TEXT), CAST(:owner AS BIGINT), "
+        f"{target}, {target}, CAST(:cap AS INTEGER) WHERE {within} "
+        "ON CONFLICT DO NOTHING RETURNING value, applied"
+    )
+
+
 def refusal(change: Change, found: tuple[int, int | None]) -> Refused:
-    """Why ``change`` was refused, from its pool's value and cap (``found``: a pool just made
-    is at 0 without one), read after its conditional UPDATE matched nothing."""
+    """Why ``change`` was refused, from its pool's value and cap (``found``: a pool not made
+    is at 0 without one), read after its conditional statements matched nothing."""
     value, cap = found[0], change.cap if change.cap is not None else found[1]
     delta = change.delta if change.set_to is None else change.set_to - value
     if delta < 0:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, Operation, Refused
+from bot.models import Applied, Change, Operation, PoolValue, Refused
 from bot.store import Store
 
 CHANNEL = 1
@@ -53,3 +53,37 @@ async def test_a_refused_first_change_leaves_no_pool_and_keeps_its_outcome(store
     again = await store.apply(change(1, -1))
     assert isinstance(again, Refused) and again.replayed
     assert await store.ledger_sums(CHANNEL) == {}
+
+
+async def test_a_pools_first_change_is_its_update_the_tables_row_and_one_insert(store: Store) -> None:
+    """SQLite: BEGIN, the savepoint, the replay check, the UPDATE that finds no pool, the
+    table's row, the pool made with the change applied, the ledger row, the operation, COMMIT."""
+    before = store.statements.total
+    made = await store.apply(change(1, 4, cap=6))
+    assert isinstance(made, Applied) and made.pools[0].value == 4
+    assert store.statements.total - before == {"sqlite": 9, "postgresql": 11}[store.statements.backend]
+    assert await store.pools(CHANNEL) == [PoolValue("impulso", 0, 4)]
+
+
+@pytest.mark.parametrize(
+    ("first", "value", "applied"),
+    [
+        (Change("impulso", 10, cap=6, clamp=True), 6, 6),
+        (Change("impulso", -3, clamp=True), 0, 0),
+        (Change("determinacion", owner_id=7, set_to=3), 3, 3),
+    ],
+)
+async def test_a_pools_first_change_clamps_and_sets_as_on_a_pool_at_zero(
+    store: Store, first: Change, value: int, applied: int
+) -> None:
+    made = await store.apply(Operation(CHANNEL, 1, 7, "r", (first,)))
+    assert isinstance(made, Applied) and (made.pools[0].value, made.pools[0].delta) == (value, applied)
+    assert await store.pools(CHANNEL) == [PoolValue(first.pool, first.owner_id, value)]
+    assert await store.ledger_sums(CHANNEL) == ({(first.pool, first.owner_id): applied} if applied else {})
+
+
+async def test_a_pools_first_change_past_its_cap_is_refused_with_that_cap(store: Store) -> None:
+    refused = await store.apply(change(1, 7, cap=6))
+    assert isinstance(refused, Refused)
+    assert (refused.key, refused.cap, refused.delta) == ("pool.over_cap", 6, 7)
+    assert await store.pools(CHANNEL) == []
