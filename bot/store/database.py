@@ -125,6 +125,13 @@ class Database(Reads, Protocol):
         hop: ``bot.store.sqlite``)."""
         ...
 
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """One statement that writes, as a transaction of its own (committed when it returns),
+        and the first row it returns: on PostgreSQL one round trip, a statement being its
+        own transaction; on SQLite a transaction like every write. It announces nothing: a
+        write the other processes must hear goes through :meth:`transact`."""
+        ...
+
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
         """From now on, pass to ``heard`` each table the other processes change."""
         ...

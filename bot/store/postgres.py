@@ -230,6 +230,11 @@ class PostgresDatabase(PostgresReads):
                 raise
             return result
 
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """The statement alone, on a connection the pool lends: PostgreSQL runs a statement
+        outside ``BEGIN`` as its own transaction, whole or not at all."""
+        return await self.fetch_one(sql, params)
+
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
         """Listen on a connection of its own, opened again when it drops
         (``bot.store.postgres_follow``); ``sleep`` is how it waits (injectable for tests)."""

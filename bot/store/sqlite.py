@@ -229,6 +229,10 @@ class SqliteDatabase:
         """``work`` whole on the connection's thread, in one hop."""
         return await self._hop(self._transaction, work, undoable)
 
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """A transaction of one statement (the file's check included)."""
+        return await self.transact(lambda tx: tx.fetch_one(sql, params))
+
     def _transaction(self, db: sqlite3.Connection, work: Work[T], undoable: bool) -> T:
         """On the connection's thread (a ``stat`` per transaction, off the event loop):
         SQLite keeps writing to a deleted file without complaint, so the path is checked
