@@ -31,6 +31,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -205,6 +206,63 @@ async def two_processes(server: Server, url: str, count: int) -> str:
     )
 
 
+# What a connection of the bots' was doing when sampled, from pg_stat_activity's state and
+# wait event: the server waiting for the bot inside a transaction, idle in the pool, running,
+# waiting for the WAL's write or fsync at commit, or for a lock (a table's advisory lock; an
+# "object" lock: the one PostgreSQL takes at the commit of a transaction that notified).
+WAITS = (
+    ("in a transaction, waiting for the bot", lambda state, wait: state == "idle in transaction"),
+    ("idle in the pool", lambda state, wait: state == "idle"),
+    ("running", lambda state, wait: state == "active" and wait == "CPU:"),
+    ("waiting for the WAL", lambda state, wait: state == "active" and "WAL" in wait),
+    ("advisory lock", lambda state, wait: wait == "Lock:advisory"),
+    ("notifying commit's lock", lambda state, wait: wait == "Lock:object"),
+)
+
+
+class Waits:
+    """While open, samples every 10 ms what the bots' connections to ``url`` are doing, on a
+    thread of its own (so it never waits for the bot's event loop): how many connections
+    were in each of :data:`WAITS`, on average."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.counts: dict[str, int] = dict.fromkeys([name for name, _ in WAITS], 0)
+        self.samples = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._sample()), daemon=True)
+
+    def __enter__(self) -> Waits:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    async def _sample(self) -> None:
+        connection = await asyncpg.connect(self.url)
+        try:
+            while not self._stop.is_set():
+                rows = await connection.fetch(
+                    "SELECT state, coalesce(wait_event_type, 'CPU') || ':' || coalesce(wait_event, '') "
+                    "FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "AND application_name <> 'tirada-listen'"
+                )
+                self.samples += 1
+                for state, wait in rows:
+                    name = next((n for n, matches in WAITS if matches(state, wait)), None)
+                    if name is not None:
+                        self.counts[name] += 1
+                await asyncio.sleep(0.01)
+        finally:
+            await connection.close()
+
+    def row(self, name: str) -> str:
+        per = max(self.samples, 1)
+        return f"| {name} | " + " | ".join(f"{self.counts[n] / per:.2f}" for n, _ in WAITS) + " |"
+
+
 async def no_commit_wait(server: Server, url: str) -> None:
     """``synchronous_commit = off`` for one database: what waiting for the disk costs."""
     admin = await asyncpg.connect(server.url())
@@ -224,16 +282,25 @@ async def main(sizes: list[int]) -> None:
             "| store calls per interaction | statements per interaction (+ BEGIN/COMMIT…) | invariants |"
         )
         print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        waits = []
         for count in sizes:
             with tempfile.TemporaryDirectory() as folder:
                 print(await measure("SQLite", Path(folder) / "load.db", count), flush=True)
             async with server.database() as url:
-                print(await measure("PostgreSQL", url, count, server), flush=True)
+                with Waits(url) as sampled:
+                    print(await measure("PostgreSQL", url, count, server), flush=True)
+                waits.append(sampled.row(f"PostgreSQL, {count}"))
             async with server.database() as url:
-                print(await two_processes(server, url, count), flush=True)
+                with Waits(url) as sampled:
+                    print(await two_processes(server, url, count), flush=True)
+                waits.append(sampled.row(f"PostgreSQL, 2 processes, {count}"))
             async with server.database() as url:
                 await no_commit_wait(server, url)
                 print(await measure("PostgreSQL, commits not awaited", url, count, server), flush=True)
+        print("\nThe bots' connections to the server, on average at each moment (sampled every 10 ms):\n")
+        print("| row | " + " | ".join(name for name, _ in WAITS) + " |")
+        print("| --- |" + " --- |" * len(WAITS))
+        print("\n".join(waits))
     finally:
         server.stop()
 
