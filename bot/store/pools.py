@@ -79,10 +79,16 @@ class Pools(Part):
         """``apply`` inside a transaction that holds the table's lock already, and the
         savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
         here). All the operation writes comes after that savepoint, and its outcome after
-        going back: a refused one leaves only its outcome."""
-        first = await self._recorded(tx, op.interaction_id, op.step)
-        if first is not None:
-            return first
+        going back: a refused one leaves only its outcome.
+
+        A roll alone (nothing in it can be refused) is not checked for a replay first: its
+        record is one an interaction, so the record it finds already written is the
+        replay's sign, and then its first outcome is the answer."""
+        roll_alone = not may_refuse(op) and op.new_record is not None
+        if not roll_alone:
+            first = await self._recorded(tx, op.interaction_id, op.step)
+            if first is not None:
+                return first
         if not may_refuse(op):
             outcome = await self._changes(tx, op)
         else:
@@ -91,6 +97,8 @@ class Pools(Part):
             outcome = await self._changes(tx, op)
             if isinstance(outcome, Refused):
                 await tx.execute(UNDO)
+        if outcome is None:
+            return await self._replayed(tx, op)
         await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now)",
@@ -104,7 +112,9 @@ class Pools(Part):
         )
         return outcome
 
-    async def _changes(self, tx: Transaction, op: Operation) -> Outcome:
+    async def _changes(self, tx: Transaction, op: Operation) -> Outcome | None:
+        """What ``op`` does; None when its new record was written already (its interaction's:
+        a replay, :meth:`_replayed`)."""
         record_id = None
         if op.record_update is not None:
             refused = await self._update_record(tx, op, op.record_update)
@@ -137,6 +147,8 @@ class Pools(Part):
             states.append(result)
         if op.new_record is not None:
             record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record)
+            if record_id is None:
+                return None
         return Applied(tuple(states), record_id=record_id, retired=retired)
 
     async def _undo_plan(self, tx: Transaction, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
@@ -197,12 +209,14 @@ class Pools(Part):
 
     async def _insert_record(
         self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord
-    ) -> int:
+    ) -> int | None:
         """A secret roll is secret from its first write: nothing reads it as public before
-        it is revealed, and its dice are counted then (bot/reveal.py)."""
+        it is revealed, and its dice are counted then (bot/reveal.py). None, writing nothing,
+        when the interaction has its record already."""
         record_id = await tx.fetch_value(
             "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, secret, created_at) "
-            "VALUES (:channel, :interaction, :user, :kind, :data, :secret, :now) RETURNING id",
+            "VALUES (:channel, :interaction, :user, :kind, :data, :secret, :now) "
+            "ON CONFLICT (interaction_id) DO NOTHING RETURNING id",
             {
                 "channel": channel_id,
                 "interaction": interaction_id,
@@ -213,6 +227,8 @@ class Pools(Part):
                 "now": self._now(),
             },
         )
+        if record_id is None:
+            return None
         if not record.secret:
             await count_dice(
                 tx,
@@ -224,6 +240,15 @@ class Pools(Part):
                 private=record.private,
             )
         return int(record_id)
+
+    async def _replayed(self, tx: Transaction, op: Operation) -> Outcome:
+        """The first outcome of an operation whose record its interaction wrote already. An
+        interaction whose record was written without an operation (never in play) is
+        refused as the record's unique key refused it before."""
+        first = await self._recorded(tx, op.interaction_id, op.step)
+        if first is None:
+            raise LookupError(f"interaction {op.interaction_id} has a record but no outcome")
+        return first
 
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
         text = await tx.fetch_value(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.models import Applied, Change, Operation, PoolValue, Refused
+from bot.models import Applied, Change, NewRecord, Operation, PoolValue, Refused
 from bot.store import Store
 
 CHANNEL = 1
@@ -87,3 +87,19 @@ async def test_a_pools_first_change_past_its_cap_is_refused_with_that_cap(store:
     assert isinstance(refused, Refused)
     assert (refused.key, refused.cap, refused.delta) == ("pool.over_cap", 6, 7)
     assert await store.pools(CHANNEL) == []
+
+
+async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_answers_the_first(
+    store: Store,
+) -> None:
+    """SQLite: BEGIN, the record (which a replay finds there: its interaction's), its dice,
+    the operation, COMMIT. PostgreSQL counts BEGIN's lock and COMMIT's notification too."""
+    roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
+    before = store.statements.total
+    first = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
+    assert isinstance(first, Applied) and first.record_id is not None and not first.replayed
+    assert store.statements.total - before == {"sqlite": 5, "postgresql": 7}[store.statements.backend]
+    again = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
+    assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
+    assert [r.id for r in await store.records(CHANNEL, "tirar")] == [first.record_id]
