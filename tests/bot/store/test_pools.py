@@ -4,6 +4,7 @@ nothing behind but its outcome."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -103,3 +104,12 @@ async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_ans
     assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
     assert [r.id for r in await store.records(CHANNEL, "tirar")] == [first.record_id]
+
+
+async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) -> None:
+    roll = Operation(CHANNEL, 9, 7, "r", new_record=NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),)))
+    outcomes = await asyncio.gather(*(store.apply(roll) for _ in range(10)))
+    assert sum(not o.replayed for o in outcomes) == 1
+    assert len({o.record_id for o in outcomes if isinstance(o, Applied)}) == 1
+    assert len(await store.records(CHANNEL, "tirar")) == 1
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
