@@ -51,7 +51,7 @@ class Part:
 
     async def _timed(self, pending: Awaitable[T]) -> T:
         """``pending``, awaited, its time told to every timer: each read and transaction of
-        every part passes through one of the four below."""
+        every part passes through one of the five below."""
         started = time.perf_counter()
         try:
             return await pending
@@ -68,8 +68,11 @@ class Part:
     async def _fetchvalue(self, sql: str, params: Params = NO_PARAMS) -> Any:
         return await self._timed(self.db.fetch_value(sql, params))
 
-    async def _transact(self, work: Work[T], lock: int | None = None) -> T:
-        return await self._timed(self.db.transact(work, lock))
+    async def _transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
+        return await self._timed(self.db.transact(work, lock, undoable))
+
+    async def _write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        return await self._timed(self.db.write_one(sql, params))
 
     async def _ensure_table(self, tx: Transaction, channel_id: int, guild_id: int | None) -> None:
         """The table's row, written if missing: the pools and sheets reference it."""

@@ -82,6 +82,12 @@ class Transaction(Reads, Protocol):
 # What runs inside a transaction: a coroutine function of it.
 Work: TypeAlias = Callable[[Transaction], Coroutine[Any, Any, T]]
 
+# The savepoint a transaction opened ``undoable`` takes first (after its lock; on PostgreSQL
+# in BEGIN's round trip), and how its work goes back to it: what the work wrote is gone and
+# the transaction goes on. Never released: COMMIT ends it with the rest.
+UNDOABLE = "SAVEPOINT undoable"
+UNDO = "ROLLBACK TO SAVEPOINT undoable"
+
 
 class Statements:
     """The SQL statements a database has run, counted once each where its adapter hands
@@ -111,11 +117,19 @@ class Database(Reads, Protocol):
     dialect: Dialect
     statements: Statements
 
-    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+    async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``work(transaction)`` as one transaction, holding ``lock`` (:meth:`Transaction.lock`)
-        from its start: committed when it returns, rolled back when it raises. ``work``
-        awaits nothing but the transaction's statements (SQLite runs it whole on its
-        connection's thread, in one hop: ``bot.store.sqlite``)."""
+        from its start and, ``undoable``, the savepoint :data:`UNDO` goes back to: committed
+        when it returns, rolled back when it raises. ``work`` awaits nothing but the
+        transaction's statements (SQLite runs it whole on its connection's thread, in one
+        hop: ``bot.store.sqlite``)."""
+        ...
+
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """One statement that writes, as a transaction of its own (committed when it returns),
+        and the first row it returns: on PostgreSQL one round trip, a statement being its
+        own transaction; on SQLite a transaction like every write. It announces nothing: a
+        write the other processes must hear goes through :meth:`transact`."""
         ...
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:

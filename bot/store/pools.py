@@ -22,7 +22,7 @@ from bot.models import (
     Undo,
 )
 from bot.store.base import Part
-from bot.store.database import Dialect, Transaction
+from bot.store.database import UNDO, UNDOABLE, Dialect, Transaction
 from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -65,31 +65,40 @@ class Pools(Part):
         """
 
         async def operate(tx: Transaction) -> Outcome:
-            outcome = await self._apply(tx, op)
+            outcome = await self._apply(tx, op, opened_undoable=True)
             if isinstance(outcome, Applied) and not outcome.replayed:
                 await tx.announce(op.channel_id)
             return outcome
 
-        outcome = await self._transact(operate, lock=op.channel_id)
+        outcome = await self._transact(operate, lock=op.channel_id, undoable=may_refuse(op))
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return outcome
 
-    async def _apply(self, tx: Transaction, op: Operation) -> Outcome:
-        """``apply`` inside a transaction that holds the table's lock already."""
-        first = await self._recorded(tx, op.interaction_id, op.step)
-        if first is not None:
-            return first
+    async def _apply(self, tx: Transaction, op: Operation, opened_undoable: bool = False) -> Outcome:
+        """``apply`` inside a transaction that holds the table's lock already, and the
+        savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
+        here). All the operation writes comes after that savepoint, and its outcome after
+        going back: a refused one leaves only its outcome.
+
+        A roll alone (nothing in it can be refused) is not checked for a replay first: its
+        record is one an interaction, so the record it finds already written is the
+        replay's sign, and then its first outcome is the answer."""
+        roll_alone = not may_refuse(op) and op.new_record is not None
+        if not roll_alone:
+            first = await self._recorded(tx, op.interaction_id, op.step)
+            if first is not None:
+                return first
         if not may_refuse(op):
             outcome = await self._changes(tx, op)
         else:
-            if op.changes or op.undo is not None or op.reset is not None:
-                await self._ensure_table(tx, op.channel_id, op.guild_id)
-            await tx.execute("SAVEPOINT changes")
+            if not opened_undoable:
+                await tx.execute(UNDOABLE)
             outcome = await self._changes(tx, op)
             if isinstance(outcome, Refused):
-                await tx.execute("ROLLBACK TO SAVEPOINT changes")
-            await tx.execute("RELEASE SAVEPOINT changes")
+                await tx.execute(UNDO)
+        if outcome is None:
+            return await self._replayed(tx, op)
         await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now)",
@@ -103,7 +112,9 @@ class Pools(Part):
         )
         return outcome
 
-    async def _changes(self, tx: Transaction, op: Operation) -> Outcome:
+    async def _changes(self, tx: Transaction, op: Operation) -> Outcome | None:
+        """What ``op`` does; None when its new record was written already (its interaction's:
+        a replay, :meth:`_replayed`)."""
         record_id = None
         if op.record_update is not None:
             refused = await self._update_record(tx, op, op.record_update)
@@ -136,6 +147,8 @@ class Pools(Part):
             states.append(result)
         if op.new_record is not None:
             record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record)
+            if record_id is None:
+                return None
         return Applied(tuple(states), record_id=record_id, retired=retired)
 
     async def _undo_plan(self, tx: Transaction, channel_id: int, undo: Undo) -> tuple[Change, ...] | Refused:
@@ -196,12 +209,14 @@ class Pools(Part):
 
     async def _insert_record(
         self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord
-    ) -> int:
+    ) -> int | None:
         """A secret roll is secret from its first write: nothing reads it as public before
-        it is revealed, and its dice are counted then (bot/reveal.py)."""
+        it is revealed, and its dice are counted then (bot/reveal.py). None, writing nothing,
+        when the interaction has its record already."""
         record_id = await tx.fetch_value(
             "INSERT INTO records (channel_id, interaction_id, user_id, kind, data, secret, created_at) "
-            "VALUES (:channel, :interaction, :user, :kind, :data, :secret, :now) RETURNING id",
+            "VALUES (:channel, :interaction, :user, :kind, :data, :secret, :now) "
+            "ON CONFLICT (interaction_id) DO NOTHING RETURNING id",
             {
                 "channel": channel_id,
                 "interaction": interaction_id,
@@ -212,6 +227,8 @@ class Pools(Part):
                 "now": self._now(),
             },
         )
+        if record_id is None:
+            return None
         if not record.secret:
             await count_dice(
                 tx,
@@ -224,6 +241,15 @@ class Pools(Part):
             )
         return int(record_id)
 
+    async def _replayed(self, tx: Transaction, op: Operation) -> Outcome:
+        """The first outcome of an operation whose record its interaction wrote already. An
+        interaction whose record was written without an operation (never in play) is
+        refused as the record's unique key refused it before."""
+        first = await self._recorded(tx, op.interaction_id, op.step)
+        if first is None:
+            raise LookupError(f"interaction {op.interaction_id} has a record but no outcome")
+        return first
+
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
         text = await tx.fetch_value(
             "SELECT outcome FROM operations WHERE interaction_id = :interaction AND step = :step",
@@ -232,26 +258,27 @@ class Pools(Part):
         return None if text is None else decode_outcome(text)
 
     async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
-        await tx.execute(
-            "INSERT INTO pools (channel_id, pool, owner_id, value) VALUES (:channel, :pool, :owner, 0) "
-            "ON CONFLICT DO NOTHING",
-            {"channel": op.channel_id, "pool": change.pool, "owner": change.owner_id},
-        )
-        row = await tx.fetch_one(
-            changed_pool(self.db.dialect, change),
-            {
-                "delta": change.delta,
-                "set_to": change.set_to,
-                "expect": change.expect,
-                "cap": change.cap,
-                "channel": op.channel_id,
-                "pool": change.pool,
-                "owner": change.owner_id,
-                "max": POOL_MAX,
-            },
-        )
+        """The pool's conditional UPDATE: one statement for a pool that is there (play's
+        usual case; its table's row is there too, which it references). One that changes
+        nothing is refused, or its pool is not there yet: then the table's row is made and
+        the pool with the change applied, when it is within its bound (the table's lock
+        held, no other operation of the table comes between)."""
+        params = {
+            "delta": change.delta,
+            "set_to": change.set_to,
+            "expect": change.expect,
+            "cap": change.cap,
+            "channel": op.channel_id,
+            "pool": change.pool,
+            "owner": change.owner_id,
+            "max": POOL_MAX,
+        }
+        row = await tx.fetch_one(changed_pool(self.db.dialect, change), params)
         if row is None:
-            return await self._refusal(tx, op.channel_id, change)
+            await self._ensure_table(tx, op.channel_id, op.guild_id)
+            row = await tx.fetch_one(new_pool(self.db.dialect, change), params)
+            if row is None:
+                return refusal(change, await self._found_pool(tx, op.channel_id, change) or (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
             await tx.execute(
@@ -277,12 +304,15 @@ class Pools(Part):
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
 
-    async def _refusal(self, tx: Transaction, channel_id: int, change: Change) -> Refused:
+    async def _found_pool(
+        self, tx: Transaction, channel_id: int, change: Change
+    ) -> tuple[int, int | None] | None:
+        """The pool's value and cap, None when it is not there."""
         row = await tx.fetch_one(
             "SELECT value, cap FROM pools WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner",
             {"channel": channel_id, "pool": change.pool, "owner": change.owner_id},
         )
-        return refusal(change, None if row is None else (int(row[0]), row[1]))
+        return None if row is None else (int(row[0]), row[1])
 
     async def ledger(
         self,
@@ -343,32 +373,51 @@ def may_refuse(op: Operation) -> bool:
     )
 
 
-def changed_pool(dialect: Dialect, change: Change) -> str:
-    """The conditional UPDATE of one change: its bound (the pool's cap, else the schema's)
-    in the WHERE clause, so nothing is read and written back; what it applied returned.
-    With ``expect``, it matches only a pool still at that value."""
-    delta, cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
-    expected = "" if change.expect is None else "AND value = CAST(:expect AS INTEGER) "
-    target = f"value + {delta}"
+def bounded(dialect: Dialect, change: Change, value: str, cap: str) -> tuple[str, str]:
+    """What ``change`` makes of a pool whose value and cap are ``value`` and ``cap`` (its
+    columns, or a pool not made yet: 0 and NULL), and the condition it must meet: within 0
+    and its bound (the change's cap, else the pool's, else the schema's), and at the value
+    ``expect`` says the pool must still be at (a form's set, drawn at it)."""
+    delta, new_cap = "CAST(:delta AS INTEGER)", "CAST(:cap AS INTEGER)"
+    target = f"{value} + {delta}"
     if change.set_to is not None:
         target = "CAST(:set_to AS INTEGER)"
     elif change.clamp:
-        target = (
-            f"{dialect.greatest}(0, {dialect.least}(coalesce({cap}, cap, value + {delta}), value + {delta}))"
-        )
+        target = f"{dialect.greatest}(0, {dialect.least}(coalesce({new_cap}, {cap}, {target}), {target}))"
+    within = f"{target} >= 0 AND {target} <= {dialect.least}(coalesce({new_cap}, {cap}, :max), :max)"
+    if change.expect is not None:
+        within += f" AND {value} = CAST(:expect AS INTEGER)"
+    return target, within
+
+
+def changed_pool(dialect: Dialect, change: Change) -> str:
+    """The conditional UPDATE of one change: its bound in the WHERE clause, so nothing is
+    read and written back; what it applied returned."""
+    target, within = bounded(dialect, change, "value", "cap")
     return (
-        f"UPDATE pools SET value = {target}, applied = {target} - value, cap = coalesce({cap}, cap) "
-        f"WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner {expected}"
-        f"AND {target} >= 0 AND {target} <= {dialect.least}(coalesce({cap}, cap, :max), :max) "
+        f"UPDATE pools SET value = {target}, applied = {target} - value, "
+        "cap = coalesce(CAST(:cap AS INTEGER), cap) "
+        f"WHERE channel_id = :channel AND pool = :pool AND owner_id = :owner AND {within} "
         "RETURNING value, applied"
     )
 
 
-def refusal(change: Change, found: tuple[int, int | None] | None) -> Refused:
-    """Why ``change`` was refused, from its pool's value and cap (``found``; None: no pool
-    yet). Both backends read the pool after a conditional UPDATE matched nothing."""
-    value = 0 if found is None else found[0]
-    cap = change.cap if change.cap is not None or found is None else found[1]
+def new_pool(dialect: Dialect, change: Change) -> str:
+    """The pool made with one change applied to its 0, when it is within its bound and the
+    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+    target, within = bounded(dialect, change, "0", "NULL")
+    return (
+        "INSERT INTO pools (channel_id, pool, owner_id, value, applied, cap) "
+        "SELECT CAST(:channel AS BIGINT), CAST(:pool AS TEXT), CAST(:owner AS BIGINT), "
+        f"{target}, {target}, CAST(:cap AS INTEGER) WHERE {within} "
+        "ON CONFLICT DO NOTHING RETURNING value, applied"
+    )
+
+
+def refusal(change: Change, found: tuple[int, int | None]) -> Refused:
+    """Why ``change`` was refused, from its pool's value and cap (``found``: a pool not made
+    is at 0 without one), read after its conditional statements matched nothing."""
+    value, cap = found[0], change.cap if change.cap is not None else found[1]
     delta = change.delta if change.set_to is None else change.set_to - value
     if change.expect is not None and value != change.expect:
         return Refused("pool.moved", change.pool, change.owner_id, value, delta, cap)

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from bot.store.connection import Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Statements, Work
+from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
 from bot.store.postgres_follow import Db, Follower, notification
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
@@ -165,12 +165,16 @@ class PostgresTransaction(PostgresReads):
         return notified + "COMMIT", len(self._announced) + 1
 
 
-def opening(lock: int | None) -> tuple[str, int]:
-    """A transaction's first round trip: ``BEGIN``, and the table's advisory lock (a number,
-    written as a literal) in the same simple query; and how many statements that is."""
-    if lock is None:
-        return "BEGIN", 1
-    return f"BEGIN; SELECT pg_advisory_xact_lock({int(lock)})", 2
+def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
+    """A transaction's first round trip: ``BEGIN``, the table's advisory lock (a number,
+    written as a literal) and the savepoint of an undoable one in the same simple query; and
+    how many statements that is."""
+    statements = ["BEGIN"]
+    if lock is not None:
+        statements.append(f"SELECT pg_advisory_xact_lock({int(lock)})")
+    if undoable:
+        statements.append(UNDOABLE)
+    return "; ".join(statements), len(statements)
 
 
 async def _rolled_back(connection: Db, statements: Statements) -> None:
@@ -206,13 +210,14 @@ class PostgresDatabase(PostgresReads):
         )
         return cls(pool, url)
 
-    async def transact(self, work: Work[T], lock: int | None = None) -> T:
-        """``BEGIN`` with the lock in one round trip, the work's statements, then its
-        notifications with the ``COMMIT`` in one: two round trips fewer than asyncpg's
-        ``transaction()`` with the lock and each ``pg_notify`` on their own."""
+    async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
+        """``BEGIN`` with the lock and the savepoint in one round trip, the work's statements,
+        then its notifications with the ``COMMIT`` in one: three round trips fewer than
+        asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify`` on
+        their own."""
         async with self._pool.acquire() as connection:
             transaction = PostgresTransaction(connection, self._origin, self.statements)
-            begin, begun = opening(lock)
+            begin, begun = opening(lock, undoable)
             try:
                 self.statements.add(begun)
                 await connection.execute(begin)
@@ -224,6 +229,11 @@ class PostgresDatabase(PostgresReads):
                 await _rolled_back(connection, self.statements)
                 raise
             return result
+
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """The statement alone, on a connection the pool lends: PostgreSQL runs a statement
+        outside ``BEGIN`` as its own transaction, whole or not at all."""
+        return await self.fetch_one(sql, params)
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
         """Listen on a connection of its own, opened again when it drops

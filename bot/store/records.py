@@ -118,13 +118,25 @@ class Records(Part):
         dice: tuple[tuple[int, int], ...] = (),
     ) -> Record | None:
         """Remember where a roll was posted, so later buttons can edit that message; the
-        ledger rows the roll itself wrote (its cost or gain) learn the link too, like the
-        rows a button writes, which know the message already. A secret roll's message is
-        remembered but links nowhere (``ledger``); once revealed (posted again, not secret),
-        the rows that named its secret message name the table's message instead, and its
-        ``dice`` (of ``system``) reach the statistics, once, under its roller. A reveal changes
-        what the table sees (its board may show the roll now): the listeners hear it. The
-        record as it now stands (None: there is none)."""
+        ledger rows the roll itself wrote (its cost or gain) link to it through the record
+        (``ledger`` reads a row's link from its interaction's record; retention writes it on
+        the rows when it forgets the record), the rows a button writes know their message
+        already. A secret roll's message is remembered but links nowhere (``ledger``); once
+        revealed (posted again, not secret), the rows that named its secret message name the
+        table's message instead, and its ``dice`` (of ``system``) reach the statistics, once,
+        under its roller. A reveal changes what the table sees (its board may show the roll
+        now): the listeners hear it. The record as it now stands (None: there is none).
+
+        A post that leaves the roll as secret as it was (play's usual case: a roll posted
+        once) is one statement on its own; only a change of secrecy (a reveal) takes a
+        transaction."""
+        posted = await self._write_one(
+            "UPDATE records SET message_id = :message WHERE id = :id AND secret = CAST(:secret AS BOOLEAN) "
+            "RETURNING *",
+            {"message": message_id, "secret": secret, "id": record_id},
+        )
+        if posted is not None:
+            return record_of(posted)
 
         async def remember(tx: Transaction) -> tuple[Record | None, bool]:
             # Before the record changes, so its old secret message is still named.

@@ -115,8 +115,19 @@ class Pruning(Part):
             "DELETE FROM records WHERE id IN (SELECT id FROM records WHERE created_at < :before "
             f"AND (retired OR ({dialect.among('kind', 'kinds')} AND data ->> 'task_id' IS NULL)) "
             "LIMIT :batch) "
-            "RETURNING channel_id, created_at",
+            "RETURNING channel_id, created_at, interaction_id, message_id, secret",
             {"before": records_before, "kinds": list(kinds), "batch": PRUNE_BATCH},
+        )
+        # The ledger reads a roll's own rows' link from its record: written on them now (a
+        # secret roll's, never revealed, links nowhere).
+        await tx.execute_many(
+            "UPDATE ledger SET message_id = :message WHERE channel_id = :channel "
+            "AND interaction_id = :interaction AND message_id IS NULL",
+            [
+                {"message": r["message_id"], "channel": r["channel_id"], "interaction": r["interaction_id"]}
+                for r in gone
+                if r["message_id"] is not None and not r["secret"]
+            ],
         )
         await tx.execute_many(
             "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) "

@@ -37,7 +37,7 @@ import aiosqlite
 
 from bot.internals import run_on_connection
 from bot.store.connection import DatabaseReplaced, Sleep
-from bot.store.database import NO_PARAMS, Dialect, Params, Row, Statements, Work
+from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
 from bot.store.schema import MIGRATIONS
 
 T = TypeVar("T")
@@ -225,20 +225,27 @@ class SqliteDatabase:
         row = await self.fetch_one(sql, params)
         return None if row is None else row[0]
 
-    async def transact(self, work: Work[T], lock: int | None = None) -> T:
+    async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``work`` whole on the connection's thread, in one hop."""
-        return await self._hop(self._transaction, work)
+        return await self._hop(self._transaction, work, undoable)
 
-    def _transaction(self, db: sqlite3.Connection, work: Work[T]) -> T:
+    async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
+        """A transaction of one statement (the file's check included)."""
+        return await self.transact(lambda tx: tx.fetch_one(sql, params))
+
+    def _transaction(self, db: sqlite3.Connection, work: Work[T], undoable: bool) -> T:
         """On the connection's thread (a ``stat`` per transaction, off the event loop):
         SQLite keeps writing to a deleted file without complaint, so the path is checked
-        first. ``BEGIN IMMEDIATE`` … ``COMMIT``; anything raised rolls it all back, and so
-        does a commit that fails (the file turned read-only)."""
+        first. ``BEGIN IMMEDIATE`` (and an undoable one's savepoint) … ``COMMIT``; anything
+        raised rolls it all back, and so does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
         self.statements.add()
         db.execute("BEGIN IMMEDIATE")
         try:
+            if undoable:
+                self.statements.add()
+                db.execute(UNDOABLE)
             result = completed(work(SqliteTransaction(db, self.statements)))
             self.statements.add()
             db.commit()

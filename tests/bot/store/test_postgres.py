@@ -1,5 +1,7 @@
 """PostgreSQL's round trips per transaction (issue 29): ``BEGIN`` carries the table's lock
-and ``COMMIT`` carries the notifications, so neither is a round trip of its own."""
+(and the savepoint an operation that may be refused goes back to) and ``COMMIT`` carries the
+notifications, so none of them is a round trip of its own; a change of a pool there is one
+statement."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from unittest import mock
 import asyncpg
 import pytest
 
-from bot.models import Change, NewRecord, Operation
+from bot.models import Change, NewRecord, Operation, Refused
 from bot.store import Store
 
 CHANNEL = 1
@@ -37,25 +39,25 @@ def spend(interaction: int, **kwargs: Any) -> Operation:
     return Operation(CHANNEL, interaction, 7, "r", (Change("impulso", 1, cap=6),), **kwargs)
 
 
-async def test_a_pool_change_opens_with_its_lock_and_commits_with_its_notification(
+async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_with_its_notification(
     sent: tuple[Store, list[str]],
 ) -> None:
     store, queries = sent
     await store.apply(spend(1))
     queries.clear()
     await store.apply(spend(2))
-    assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL})"
+    assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
     assert queries[-1] == f"SELECT pg_notify('tirada_tabla', '{CHANNEL} {store.db._origin}'); COMMIT"  # type: ignore[attr-defined]
-    assert len(queries) == 10
+    assert len(queries) == 6, queries
 
 
-async def test_a_roll_alone_takes_six_round_trips(sent: tuple[Store, list[str]]) -> None:
+async def test_a_roll_alone_takes_five_round_trips(sent: tuple[Store, list[str]]) -> None:
     store, queries = sent
     roll = NewRecord(7, "tirar", {}, dice=((20, 5),))
     await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     queries.clear()
     await store.apply(Operation(CHANNEL, 2, 7, "r", new_record=roll))
-    assert len(queries) == 6, queries
+    assert len(queries) == 5, queries
 
 
 async def test_a_failed_transaction_rolls_back_and_its_notification_is_never_sent(
@@ -78,3 +80,18 @@ async def test_a_failed_transaction_rolls_back_and_its_notification_is_never_sen
     assert await store.pool(CHANNEL, "impulso") == 1
     await store.apply(spend(2))
     assert await store.pool(CHANNEL, "impulso") == 2
+
+
+async def test_a_refused_change_goes_back_to_the_opening_savepoint_and_keeps_its_outcome(
+    sent: tuple[Store, list[str]],
+) -> None:
+    store, queries = sent
+    await store.apply(spend(1))
+    queries.clear()
+    refused = await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", -5),)))
+    assert isinstance(refused, Refused) and refused.key == "pool.not_enough"
+    assert "ROLLBACK TO SAVEPOINT undoable" in queries and not any(q.startswith("RELEASE") for q in queries)
+    replayed = await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", -5),)))
+    assert isinstance(replayed, Refused) and replayed.replayed
+    assert await store.pool(CHANNEL, "impulso") == 1
+    assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 1}

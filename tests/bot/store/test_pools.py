@@ -1,0 +1,115 @@
+"""A pool's change on both backends (issue 29): a pool that is there is changed by one
+conditional statement; one that is not yet is made first, and a refused operation leaves
+nothing behind but its outcome."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.models import Applied, Change, NewRecord, Operation, PoolValue, Refused
+from bot.store import Store
+
+CHANNEL = 1
+
+
+@pytest.fixture
+async def store(db_target: Path | str) -> AsyncIterator[Store]:
+    s = await Store.open(db_target)
+    yield s
+    await s.close()
+
+
+def change(interaction: int, delta: int, cap: int | None = None) -> Operation:
+    return Operation(CHANNEL, interaction, 7, "r", (Change("impulso", delta, cap=cap),))
+
+
+async def test_a_spend_of_a_pool_there_is_runs_its_update_and_no_insert(store: Store) -> None:
+    """SQLite: BEGIN, the savepoint, the replay check, the UPDATE, the ledger row, the
+    operation, COMMIT (the table's row is there: its pool is). PostgreSQL counts BEGIN's lock and
+    COMMIT's notification too."""
+    await store.apply(change(1, 3, cap=6))
+    before = store.statements.total
+    outcome = await store.apply(change(2, -1))
+    assert isinstance(outcome, Applied) and outcome.pools[0].value == 2
+    assert store.statements.total - before == {"sqlite": 7, "postgresql": 9}[store.statements.backend]
+
+
+async def test_a_pools_first_change_makes_it_with_its_cap(store: Store) -> None:
+    made = await store.apply(change(1, 2, cap=6))
+    assert isinstance(made, Applied) and (made.pools[0].value, made.pools[0].delta) == (2, 2)
+    over = await store.apply(change(2, 5))
+    assert isinstance(over, Refused) and (over.key, over.cap, over.value) == ("pool.over_cap", 6, 2)
+    assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 2}
+    assert await store.table(CHANNEL) is not None
+
+
+async def test_a_refused_first_change_leaves_no_pool_and_keeps_its_outcome(store: Store) -> None:
+    refused = await store.apply(change(1, -1))
+    assert isinstance(refused, Refused) and (refused.key, refused.value) == ("pool.not_enough", 0)
+    assert await store.pools(CHANNEL) == [] and await store.table(CHANNEL) is None
+    again = await store.apply(change(1, -1))
+    assert isinstance(again, Refused) and again.replayed
+    assert await store.ledger_sums(CHANNEL) == {}
+
+
+async def test_a_pools_first_change_is_its_update_the_tables_row_and_one_insert(store: Store) -> None:
+    """SQLite: BEGIN, the savepoint, the replay check, the UPDATE that finds no pool, the
+    table's row, the pool made with the change applied, the ledger row, the operation, COMMIT."""
+    before = store.statements.total
+    made = await store.apply(change(1, 4, cap=6))
+    assert isinstance(made, Applied) and made.pools[0].value == 4
+    assert store.statements.total - before == {"sqlite": 9, "postgresql": 11}[store.statements.backend]
+    assert await store.pools(CHANNEL) == [PoolValue("impulso", 0, 4)]
+
+
+@pytest.mark.parametrize(
+    ("first", "value", "applied"),
+    [
+        (Change("impulso", 10, cap=6, clamp=True), 6, 6),
+        (Change("impulso", -3, clamp=True), 0, 0),
+        (Change("determinacion", owner_id=7, set_to=3), 3, 3),
+    ],
+)
+async def test_a_pools_first_change_clamps_and_sets_as_on_a_pool_at_zero(
+    store: Store, first: Change, value: int, applied: int
+) -> None:
+    made = await store.apply(Operation(CHANNEL, 1, 7, "r", (first,)))
+    assert isinstance(made, Applied) and (made.pools[0].value, made.pools[0].delta) == (value, applied)
+    assert await store.pools(CHANNEL) == [PoolValue(first.pool, first.owner_id, value)]
+    assert await store.ledger_sums(CHANNEL) == ({(first.pool, first.owner_id): applied} if applied else {})
+
+
+async def test_a_pools_first_change_past_its_cap_is_refused_with_that_cap(store: Store) -> None:
+    refused = await store.apply(change(1, 7, cap=6))
+    assert isinstance(refused, Refused)
+    assert (refused.key, refused.cap, refused.delta) == ("pool.over_cap", 6, 7)
+    assert await store.pools(CHANNEL) == []
+
+
+async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_answers_the_first(
+    store: Store,
+) -> None:
+    """SQLite: BEGIN, the record (which a replay finds there: its interaction's), its dice,
+    the operation, COMMIT. PostgreSQL counts BEGIN's lock and COMMIT's notification too."""
+    roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
+    before = store.statements.total
+    first = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
+    assert isinstance(first, Applied) and first.record_id is not None and not first.replayed
+    assert store.statements.total - before == {"sqlite": 5, "postgresql": 7}[store.statements.backend]
+    again = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
+    assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
+    assert [r.id for r in await store.records(CHANNEL, "tirar")] == [first.record_id]
+
+
+async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) -> None:
+    roll = Operation(CHANNEL, 9, 7, "r", new_record=NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),)))
+    outcomes = await asyncio.gather(*(store.apply(roll) for _ in range(10)))
+    assert sum(not o.replayed for o in outcomes) == 1
+    assert len({o.record_id for o in outcomes if isinstance(o, Applied)}) == 1
+    assert len(await store.records(CHANNEL, "tirar")) == 1
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
