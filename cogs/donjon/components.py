@@ -21,7 +21,7 @@ from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
 from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, selected
-from cogs.donjon.render import fact_line, narration_embed, narration_header, roll_embed
+from cogs.donjon.render import fact_line, narrated_line, narration_embed, narration_header, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import law as donjon_law
 from rules.donjon import posted
@@ -178,10 +178,10 @@ def narration_view(lang: Lang, record_id: int, law: Law) -> discord.ui.LayoutVie
     label = t(lang, "donjon.button.narrado")
     for position in shown:
         fact = law.facts[position]
-        line = fact_line(lang, position + 1, fact)
         if fact.narrated:
-            container.add_item(discord.ui.TextDisplay(t(lang, "donjon.narrate.fact_done", fact=line)))
+            container.add_item(discord.ui.TextDisplay(narrated_line(lang, position + 1, fact)))
         else:
+            line = fact_line(lang, position + 1, fact)
             container.add_item(
                 discord.ui.Section(line, accessory=FactNarratedButton(record_id, position + 1, label))
             )

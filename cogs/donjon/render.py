@@ -201,6 +201,12 @@ def fact_line(lang: Lang, n: int, fact: Fact) -> str:
     return t(lang, "donjon.law.fact", n=n, text=discord.utils.escape_markdown(fact.text))
 
 
+def narrated_line(lang: Lang, n: int, fact: Fact) -> str:
+    """A fact's line, struck through and marked once it is narrated."""
+    line = fact_line(lang, n, fact)
+    return t(lang, "donjon.narrate.fact_done", fact=line) if fact.narrated else line
+
+
 def pending_embed(lang: Lang, pending: list[tuple[Record, Law]], secret: bool = False) -> discord.Embed:
     """Tests and the facts each still awaits, oldest first (``secret``: the GM's unrevealed
     ones, so marked): whole facts while they fit a field, whole tests while they fit one
@@ -230,15 +236,16 @@ def narration_header(lang: Lang, law: Law) -> str:
 
 def narration_embed(lang: Lang, record: Record) -> discord.Embed:
     """A narration as it was posted before each fact had its own *Narrado* (an embed, which
-    stays one: docs/decisiones.md, "Components V2: dónde y por qué")."""
+    stays one: docs/decisiones.md, "Components V2: dónde y por qué"): each fact as the books
+    hold it (one narrated in secret shown done), whole facts while they fit, then how many
+    more."""
     law = posted.from_data(record.data).law
     assert law is not None
-    facts = "\n".join(fact_line(lang, n, f) for n, f in enumerate(law.facts, 1))
-    narrator = who(lang, law.narrator_id or GM)
-    body = facts or t(lang, "donjon.narrate.no_facts")
-    embed = embeds.card(
-        t(lang, "donjon.narrate.title"), f"{t(lang, 'donjon.narrate.who', narrator=narrator)}\n{body}"
-    )
+    header = t(lang, "donjon.narrate.who", narrator=who(lang, law.narrator_id or GM))
+    lines = [narrated_line(lang, n, f) for n, f in enumerate(law.facts, 1)]
+    room = embeds.DESCRIPTION_LIMIT - len(header) - 1
+    body = fit_more(lang, lines, room) if lines else t(lang, "donjon.narrate.no_facts")
+    embed = embeds.card(t(lang, "donjon.narrate.title"), f"{header}\n{body}")
     if law.narrated:
         embed.set_footer(text=t(lang, "donjon.narrate.done"))
     return embed

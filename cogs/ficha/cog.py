@@ -180,7 +180,11 @@ class Sheets(commands.Cog):
         path = campo.strip()
         if path not in fields.paths(current):
             raise Refusal("fichas.editar.unknown_field", field=safe(path[:60]))
-        if was is not None and (now := int(get(current, path))) != was:
+        live = live_field(row, path)
+        # A live number's set carries ``was`` to the store, which refuses it there (and a
+        # replay gets its first answer); a number kept in the file is checked on this read,
+        # whose version the write requires.
+        if was is not None and live is None and (now := int(get(current, path))) != was:
             raise moved(ctx, path, now)
         try:
             sheet = fields.edited(current, path, valor[: fields.VALUE_LIMIT])
@@ -189,7 +193,6 @@ class Sheets(commands.Cog):
                 "fichas.editar.refused", problems=problems_text(ctx.lang, rejected.problems)
             ) from None
         after = sheet.model_dump(mode="json")
-        live = live_field(row, path)
         if live is not None and live.gm_edits and not ctx.gm:
             raise Refusal("fichas.editar.gm_only", field=path)
         if live is not None:

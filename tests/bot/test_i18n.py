@@ -203,6 +203,7 @@ def test_a_number_asked_again_is_not_formatted_again(monkeypatch: pytest.MonkeyP
         return format_decimal(value, *args, **kwargs)
 
     monkeypatch.setattr(i18n, "format_decimal", counted)
+    i18n._decimal.cache_clear()  # another test of this process may have formatted them
     values = [123_457, 123_458, 123_457, 123_458, 123_457]
     assert [number("es", v) for v in values] == ["123.457", "123.458", "123.457", "123.458", "123.457"]
     assert calls == [123_457, 123_458]

@@ -332,3 +332,26 @@ async def test_a_narration_discord_refused_is_marked_from_the_gms_notice(
     assert "siguen por narrar" not in str(linked.current(notice).data)
     assert AMBUSH not in await pending_on_the_board(linked)
     assert all(fact.narrated for fact in (await law_of(linked)).facts)
+
+
+async def test_the_gms_notice_shows_a_fact_narrated_in_secret_done_and_marks_the_rest_once(
+    linked: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The notice lists the facts as the books hold them: one the GM narrated before the
+    reveal is struck through, the other waits; two presses at once of its *Narrado* mark
+    what was left once, and the second is told so."""
+    card, narration = await secret_facts(linked, AMBUSH, RATS)
+    await linked.click(narration, "donjon:narrado:1:1", user=GM)
+    monkeypatch.setattr(components, "narration_view", refused_view)
+    with linked.discord.expect_refusals():
+        revealed = await reveal(linked, card)
+    notice = [m for m in revealed.messages if m.ephemeral][-1]
+    [description] = [embed["description"] for embed in notice.data["embeds"]]
+    assert f"~~1. {AMBUSH}~~ ✓ narrado" in description
+    assert f"2. {RATS}" in description and f"~~2. {RATS}" not in description
+    first, second = await asyncio.gather(
+        linked.click(notice, "donjon:narrado:1", user=GM), linked.click(notice, "donjon:narrado:1", user=GM)
+    )
+    assert sorted(["ya están narrados" in r.text for r in (first, second)]) == [False, True]
+    assert all(fact.narrated for fact in (await law_of(linked)).facts)
+    assert RATS not in await pending_on_the_board(linked)
