@@ -78,7 +78,7 @@ class Pools(Part):
     async def _apply(self, tx: Transaction, op: Operation, opened_undoable: bool = False) -> Outcome:
         """``apply`` inside a transaction that holds the table's lock already, and the
         savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
-        here). All the operation writes comes after that savepoint, and its outcome after
+        here). Everything the operation writes comes after that savepoint, and its outcome after
         going back: a refused one leaves only its outcome.
 
         A roll alone (nothing in it can be refused) is not checked for a replay first: its
@@ -367,7 +367,7 @@ class Pools(Part):
 def may_refuse(op: Operation) -> bool:
     """Whether anything in ``op`` can be refused: an operation that only records a new
     roll cannot, and needs neither a savepoint to go back to nor the table's row (which
-    only its pools reference)."""
+    its pools and sheets reference, not its records)."""
     return bool(op.changes) or any(
         part is not None for part in (op.undo, op.reset, op.record_update, op.sheet_update)
     )

@@ -129,6 +129,17 @@ class Pruning(Part):
                 if r["message_id"] is not None and not r["secret"]
             ],
         )
+        # A secret roll forgotten unrevealed: the rows that carry its message (a button's on
+        # its card, a roll's own in a database from before its link was read through the
+        # record) were hidden by the record alone (``Pools.ledger``); they link nowhere now.
+        await tx.execute_many(
+            "UPDATE ledger SET message_id = NULL WHERE channel_id = :channel AND message_id = :message",
+            [
+                {"message": r["message_id"], "channel": r["channel_id"]}
+                for r in gone
+                if r["message_id"] is not None and r["secret"]
+            ],
+        )
         await tx.execute_many(
             "INSERT INTO meta (key, value) VALUES (:key, :value) ON CONFLICT (key) "
             f"DO UPDATE SET value = {dialect.greatest}(meta.value, excluded.value)",

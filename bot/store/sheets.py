@@ -30,7 +30,7 @@ class Sheets(Pools):
                 await tx.announce(op.channel_id)
             return sheet_id, outcome
 
-        sheet_id, outcome = await self._transact(create, lock=op.channel_id)
+        sheet_id, outcome = await self._transact(create, lock=op.channel_id, undoable=True)
         if isinstance(outcome, Applied) and not outcome.replayed:
             self._changed(op.channel_id)
         return sheet_id, outcome
@@ -41,9 +41,11 @@ class Sheets(Pools):
         first = await tx.fetch_value(
             "SELECT id FROM sheets WHERE interaction_id = :interaction", {"interaction": op.interaction_id}
         )
+        # A replay answers as the first did, and makes nothing: not a sheet its first refused,
+        # nor again one deleted since.
         recorded = await self._recorded(tx, op.interaction_id, op.step)
-        if first is not None and recorded is not None:
-            return int(first), recorded
+        if recorded is not None:
+            return int(first or 0), recorded
         await self._ensure_table(tx, op.channel_id, op.guild_id)
         sheet_id = await tx.fetch_value(
             "INSERT INTO sheets (channel_id, owner_id, npc, name, folded, system, data, interaction_id, "
@@ -65,9 +67,9 @@ class Sheets(Pools):
             return 0, Refused("fichas.exists", "", 0, 0, 0)
         if not sheet.npc:
             await _activate(tx, op.channel_id, sheet.owner_id, sheet_id)
-        outcome = await self._apply(tx, replace(op, changes=live(sheet_id)))
-        if isinstance(outcome, Refused):
-            await tx.execute("DELETE FROM sheets WHERE id = :id", {"id": sheet_id})
+        # Refused, the savepoint taken at the opening takes back the sheet and the owner's
+        # switch to it with the pools.
+        outcome = await self._apply(tx, replace(op, changes=live(sheet_id)), opened_undoable=True)
         return int(sheet_id), outcome
 
     async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:

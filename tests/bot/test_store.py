@@ -770,6 +770,24 @@ async def test_sheets_one_active_per_player_their_pools_in_the_same_operation(st
     assert await store.pool(CHANNEL, "pg_ficha", first) == 12 and await store.pool(CHANNEL, "impulso") == 0
 
 
+async def test_a_refused_sheet_leaves_the_owners_active_sheet_as_it_was(store: Store) -> None:
+    """A new sheet whose live numbers are refused is not made, and the player's sheet in
+    play stays the active one (its switch is part of what the refusal takes back)."""
+    first, _ = await store.create_sheet(op(1), a_sheet("Ana"), lambda i: ())
+    _, refused = await store.create_sheet(
+        op(2), a_sheet("Bea"), lambda i: (Change("pg_ficha", -1, owner_id=i),)
+    )
+    assert isinstance(refused, Refused) and refused.key == "pool.not_enough"
+    assert [s.name for s in await store.sheets(CHANNEL)] == ["Ana"]
+    assert await active_id(store, 7) == first
+    _, replayed = await store.create_sheet(
+        op(2), a_sheet("Bea"), lambda i: (Change("pg_ficha", -1, owner_id=i),)
+    )
+    assert isinstance(replayed, Refused) and replayed.replayed
+    assert [s.name for s in await store.sheets(CHANNEL)] == ["Ana"]
+    assert await active_id(store, 7) == first
+
+
 async def test_a_tables_context_is_its_table_and_pools_read_in_one_statement(store: Store) -> None:
     """``Store.context``: what ``table_or_default`` and ``pools`` answer, in one statement."""
     empty = await store.context(CHANNEL, 5)

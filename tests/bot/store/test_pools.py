@@ -113,3 +113,16 @@ async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) ->
     assert len({o.record_id for o in outcomes if isinstance(o, Applied)}) == 1
     assert len(await store.records(CHANNEL, "tirar")) == 1
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
+
+
+async def test_a_set_expecting_a_value_checks_a_pool_not_made_yet_as_at_zero(store: Store) -> None:
+    """A form drawn at 0 sets a pool never made; one drawn at 2 finds it moved (it is at 0)
+    and makes nothing."""
+    moved = await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("impulso", 0, set_to=3, expect=2),)))
+    assert isinstance(moved, Refused) and (moved.key, moved.value) == ("pool.moved", 0)
+    assert await store.pools(CHANNEL) == []
+    made = await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", 0, set_to=3, expect=0),)))
+    assert isinstance(made, Applied) and (made.pools[0].value, made.pools[0].delta) == (3, 3)
+    moved = await store.apply(Operation(CHANNEL, 3, 7, "r", (Change("impulso", 0, set_to=1, expect=0),)))
+    assert isinstance(moved, Refused) and (moved.key, moved.value) == ("pool.moved", 3)
+    assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 3}

@@ -76,3 +76,19 @@ async def test_a_forgotten_rolls_rows_keep_their_link_and_a_secret_ones_still_no
     pruned = await store.prune(Retention(kinds=("tirar",)))
     assert pruned.records == 2 and await store.record(public) is None
     assert [r.message_id for r in await store.ledger(CHANNEL)] == [None, None, 555, None]
+
+
+async def test_a_forgotten_secret_rolls_message_leaves_every_row_that_carried_it(
+    store: Store, clock: list[datetime]
+) -> None:
+    """A button on the secret card writes its rows with the card's message, which only the
+    record hid: when retention forgets the record unrevealed, those rows link nowhere too."""
+    secret = await paid_roll(store, 4, secret=True)
+    await store.set_record_message(secret, 666, secret=True)
+    pressed = Operation(CHANNEL, 9, 7, "b", (Change("impulso", 1),), message_id=666)
+    assert isinstance(await store.apply(pressed), Applied)
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [None, None, None]
+    clock[0] += timedelta(days=31)
+    pruned = await store.prune(Retention(kinds=("tirar",)))
+    assert pruned.records == 1 and await store.record(secret) is None
+    assert [r.message_id for r in await store.ledger(CHANNEL)] == [None, None, None]
