@@ -33,6 +33,7 @@ from bot.models import (
 from bot.readers import faces
 from bot.reveal import deliver
 from bot.store import Store
+from bot.store.pools import STALE
 
 ATTEMPTS = 3
 
@@ -249,7 +250,7 @@ async def act(
             )
         )
         if isinstance(outcome, Refused):
-            if outcome.key == "roll.stale":
+            if outcome.key == STALE:
                 seen.reread(interaction, record_id)
                 continue
             raise outcome.error()

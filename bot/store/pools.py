@@ -36,6 +36,10 @@ GM_ONLY = (
     "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
 )
 
+# A roll changed since it was read (its version moved): the interaction reads it again and
+# retries (``bot.rolls.act``), so this refusal is no outcome of the interaction to replay.
+STALE = "roll.stale"
+
 
 class Pools(Part):
     """Pools and the ledger: every change one operation, recorded under its interaction id."""
@@ -99,6 +103,8 @@ class Pools(Part):
                 await tx.execute(UNDO)
         if outcome is None:
             return await self._replayed(tx, op)
+        if isinstance(outcome, Refused) and outcome.key == STALE:
+            return outcome
         await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now)",
@@ -193,7 +199,7 @@ class Pools(Part):
         exists = await tx.fetch_value(
             "SELECT 1 FROM records WHERE id = :id AND NOT retired", {"id": update.record_id}
         )
-        return Refused("roll.stale" if exists else "error.roll_gone", "", 0, 0, 0)
+        return Refused(STALE if exists else "error.roll_gone", "", 0, 0, 0)
 
     async def _update_sheet_file(self, tx: Transaction, update: SheetUpdate) -> bool:
         updated = await tx.fetch_value(

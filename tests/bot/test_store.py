@@ -248,6 +248,30 @@ async def test_a_new_roll_is_recorded_with_its_payment_or_not_at_all(store: Stor
     assert await store.pool(CHANNEL, "impulso") == 2
 
 
+async def test_a_stale_roll_update_is_retried_by_the_same_interaction(store: Store) -> None:
+    """Two presses at once: the second read the roll before the first wrote it, is told the
+    roll is stale and tries again at the new version (``bot.rolls.act``), in the same
+    interaction. The stale answer is no outcome to replay, or every retry would get it."""
+    from bot.models import RecordUpdate
+
+    record_id = await store.save_record(CHANNEL, 10, 7, "dune", {"left": 2})
+    await store.apply(
+        Operation(CHANNEL, 11, 7, "save", record_update=RecordUpdate(record_id, 0, {"left": 1}))
+    )
+
+    def pressed(version: int) -> Operation:
+        update = RecordUpdate(record_id, version, {"left": 0})
+        return Operation(CHANNEL, 12, 7, "save", (Change("impulso", 2),), record_update=update)
+
+    stale = await store.apply(pressed(0))
+    assert isinstance(stale, Refused) and stale.key == "roll.stale"
+    retried = await store.apply(pressed(1))
+    assert isinstance(retried, Applied) and not retried.replayed
+    replay = await store.apply(pressed(1))
+    assert isinstance(replay, Applied) and replay.replayed
+    assert await store.pool(CHANNEL, "impulso") == 2
+
+
 async def test_a_roll_update_needs_the_version_it_was_read_at(store: Store) -> None:
     from bot.models import RecordUpdate
 
