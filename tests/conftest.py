@@ -4,6 +4,7 @@ server for the session."""
 
 from __future__ import annotations
 
+import gc
 import importlib
 import os
 import subprocess
@@ -42,6 +43,14 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
         return None
     return len(os.sched_getaffinity(0)) + 1
 
+
+# The cyclic garbage collector runs its youngest generation every 10,000 allocations instead
+# of 700, so that it rarely gets to the whole heap (every module the tests import, the bot,
+# its records): one locale of the sweep did 8 full collections (0.95 s of its 26 s of CPU)
+# and now does 1 (0.15 s); the permission and anywhere tests, 5 (0.4 s) and now none. Each
+# process of the run reads this (the workers, the controller); the bot's own processes keep
+# Python's default.
+gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 TESTS = Path(__file__).resolve().parent
 

@@ -3,6 +3,7 @@ a database of its own, or the tests of a module would depend on their order."""
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from pathlib import Path
@@ -124,3 +125,8 @@ def test_each_workers_first_share_starts_with_long_tests_and_every_test_stays(
         assert at == list(range(at[0], at[0] + 3))
     ordinary = [item.nodeid for item in items if item.nodeid.startswith("tests/a/")]
     assert ordinary == [f"tests/a/test_{i}.py::test_{i}" for i in range(200)]
+
+
+def test_the_collector_rarely_reaches_the_whole_heap() -> None:
+    """tests/conftest.py: the youngest generation is collected every 10,000 allocations."""
+    assert gc.get_threshold()[0] == 10_000
