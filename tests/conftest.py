@@ -92,7 +92,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     share from the start, and one that runs out takes half of the end of the longest queue.
     Collected in the tree's order, or all at the front, the long tests made one worker's
     chain (mypy, then both locales of the sweep, then hostile input, then the processes:
-    115 s of CPU, where the others ended on short tests). Each is put at the head of the
+    101.7 s of CPU on a clean clone, the others 79 s). Each is put at the head of the
     share that has least of them so far (longest first), each module's tests together and
     in their order; every other test keeps its place. Without workers, they go first."""
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
