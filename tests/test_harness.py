@@ -3,6 +3,7 @@ a database of its own, or the tests of a module would depend on their order."""
 
 from __future__ import annotations
 
+import gc
 import random
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from bot.client import COMMANDS_HASH
 from bot.i18n import CATALOG, t
+from tests import conftest
 from tests.support.harness import Harness
 from tests.support.payloads import GM
 
@@ -87,3 +89,44 @@ async def test_a_new_bot_reuses_the_extensions_an_earlier_one_loaded(tmp_path: P
         assert "Sin elegir" in (await h.slash("mesa estado")).text
     finally:
         await h.close()
+
+
+class _Item:
+    """What the ordering reads of a collected test: its node id."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_each_workers_first_share_starts_with_long_tests_and_every_test_stays(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--dist worksteal`` gives the first worker ``1/n`` of the collection, the next
+    ``1/(n-1)`` of the rest...: each share starts with long tests (none runs after another
+    of them on one worker), each module's together, and no test is lost or doubled."""
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", str(workers))
+    long = list(conftest.LONGEST_FIRST)
+    items = [_Item(f"tests/a/test_{i}.py::test_{i}") for i in range(200)]
+    items[50:50] = [_Item(f"{path}::test_{n}") for path in long if "::" not in path for n in range(3)]
+    items[120:120] = [_Item(path) for path in long if "::" in path]
+    given = list(items)
+    conftest.pytest_collection_modifyitems(items)
+    assert sorted(map(id, items)) == sorted(map(id, given))
+    starts, left = [0], len(items)
+    for share in range(workers - 1):
+        left -= left // (workers - share)
+        starts.append(len(items) - left)
+    heads = [items[start].nodeid for start in starts]
+    assert all(any(head == path or head.startswith(f"{path}::") for path in long) for head in heads)
+    modules = [item.nodeid.split("::")[0] for item in items]
+    for path in (p for p in long if "::" not in p):
+        at = [i for i, module in enumerate(modules) if module == path]
+        assert at == list(range(at[0], at[0] + 3))
+    ordinary = [item.nodeid for item in items if item.nodeid.startswith("tests/a/")]
+    assert ordinary == [f"tests/a/test_{i}.py::test_{i}" for i in range(200)]
+
+
+def test_the_collector_rarely_reaches_the_whole_heap() -> None:
+    """tests/conftest.py: the youngest generation is collected every 10,000 allocations."""
+    assert gc.get_threshold()[0] == 10_000
