@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from bot.models import PoolValue, Table
 from bot.store.base import Part
+from bot.store.pools import IN_PLAY
 from bot.store.tables import table_of
 
 
 @dataclass(frozen=True)
 class TableContext:
     """A channel's own table (None: it has no row yet), the tables whose GM channel it is
-    (by channel id), and every pool it holds, ordered by pool and owner as
+    (by channel id), and every pool it plays with (:data:`IN_PLAY`), ordered by pool and owner as
     :meth:`Pools.pools` orders them."""
 
     channel_id: int
@@ -43,7 +44,7 @@ class Contexts(Part):
             "CAST(NULL AS INTEGER) AS pool_value "
             "FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel "
             "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, pool, owner_id, value "
-            "FROM pools WHERE channel_id = :channel "
+            f"FROM pools WHERE channel_id = :channel AND {IN_PLAY} "
             "ORDER BY pool_name, pool_owner, channel_id",
             {"channel": channel_id},
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from bot.kinds import SHEET_POOLS
+from bot.kinds import SHEET_POOL_PREFIX, SHEET_POOLS
 from bot.models import (
     Applied,
     Change,
@@ -36,6 +36,14 @@ GM_ONLY = (
     "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
 )
 
+# The pools a table plays with: a sheet's own pools only while the sheet is there (deleting
+# a sheet keeps its ledger rows and its pools, which undo reverts; nothing shows or reads
+# them, and a table that makes and deletes sheets would read them on every interaction).
+IN_PLAY = (
+    f"(substr(pool, 1, {len(SHEET_POOL_PREFIX)}) <> '{SHEET_POOL_PREFIX}' "
+    "OR owner_id IN (SELECT id FROM sheets WHERE channel_id = :channel))"
+)
+
 # A roll changed since it was read (its version moved): the interaction reads it again and
 # retries (``bot.rolls.act``), so this refusal is no outcome of the interaction to replay.
 STALE = "roll.stale"
@@ -46,7 +54,8 @@ class Pools(Part):
 
     async def pools(self, channel_id: int) -> list[PoolValue]:
         rows = await self._fetchall(
-            "SELECT pool, owner_id, value FROM pools WHERE channel_id = :channel ORDER BY pool, owner_id",
+            f"SELECT pool, owner_id, value FROM pools WHERE channel_id = :channel AND {IN_PLAY} "
+            "ORDER BY pool, owner_id",
             {"channel": channel_id},
         )
         return [PoolValue(r["pool"], r["owner_id"], r["value"]) for r in rows]

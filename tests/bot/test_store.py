@@ -16,6 +16,7 @@ from bot.models import (
     Change,
     NewRecord,
     Operation,
+    PoolValue,
     RecordUpdate,
     Refused,
     Reset,
@@ -682,6 +683,22 @@ async def test_a_ledger_row_of_an_npc_sheets_pool_is_marked_the_gms_and_so_is_it
         ("ficha_pg", 9, True),
         ("impulso", 1, False),
     ]
+
+
+async def test_a_deleted_sheets_pools_are_no_longer_read_with_the_tables(store: Store) -> None:
+    """Its ledger rows and pools stay (undo reverts them), but neither the interaction's
+    context nor the table's pools list them: a table that made and deleted many sheets read
+    them all on every interaction."""
+    await store.apply(op(1, Change("impulso", 2)))
+    kept, _ = await store.create_sheet(op(2), a_sheet("Ana"), lambda i: (Change("ficha_pg", 9, owner_id=i),))
+    gone, _ = await store.create_sheet(op(3), a_sheet("Bea"), lambda i: (Change("ficha_pg", 7, owner_id=i),))
+    await store.delete_sheet(CHANNEL, gone)
+    expected = [PoolValue("ficha_pg", kept, 9), PoolValue("impulso", 0, 2)]
+    assert await store.pools(CHANNEL) == expected
+    assert list((await store.context(CHANNEL, None)).pools) == expected
+    assert await store.pool(CHANNEL, "ficha_pg", gone) == 7
+    await store.apply(undo(4))
+    assert await store.pool(CHANNEL, "ficha_pg", gone) == 0
 
 
 async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(store: Store) -> None:
