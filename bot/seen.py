@@ -58,12 +58,15 @@ _current: ContextVar[Seen | None] = ContextVar("tirada_seen", default=None)
 
 
 def seen(interaction: discord.Interaction) -> Seen:
-    """This interaction's reads (begun on its first ask)."""
+    """This interaction's reads (begun on its first ask), made the task's current ones
+    unless they are already (every check and render asks: a context variable's ``set``
+    builds the context a new mapping, its ``get`` only reads it)."""
     found = interaction.extras.get(KEY)
-    if not isinstance(found, Seen):
+    if found is None:
         found = interaction.extras[KEY] = Seen()
-    _current.set(found)
-    return found
+    if _current.get() is not found:
+        _current.set(found)
+    return cast(Seen, found)
 
 
 def forget(channel_id: int) -> None:
