@@ -113,8 +113,10 @@ def decide(
     version, holds the same combat (a record's data changes only with its version)."""
 
     def decision(record: Record) -> Decision:
-        same = known is not None and (known[0].id, known[0].version) == (record.id, record.version)
-        stored = known[1] if known is not None and same else load_combat(record)
+        if known is not None and (known[0].id, known[0].version) == (record.id, record.version):
+            stored = known[1]
+        else:
+            stored = load_combat(record)
         return Decision(donjon_combat.combat_to_data(step(stored)), (), f"donjon.initiative.{reason}")
 
     return decision
