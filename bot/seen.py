@@ -62,11 +62,11 @@ def seen(interaction: discord.Interaction) -> Seen:
     unless they are already (every check and render asks: a context variable's ``set``
     builds the context a new mapping, its ``get`` only reads it)."""
     found = interaction.extras.get(KEY)
-    if found is None:
+    if not isinstance(found, Seen):
         found = interaction.extras[KEY] = Seen()
     if _current.get() is not found:
         _current.set(found)
-    return cast(Seen, found)
+    return found
 
 
 def forget(channel_id: int) -> None:
@@ -130,8 +130,8 @@ async def pools(interaction: discord.Interaction, channel_id: int) -> PoolValues
 def stored(data: dict[str, Any]) -> dict[str, Any]:
     """Data as the store gives it back (JSON: tuples become lists, keys text), so a record
     built from what was written reads exactly like one read from the store. The rules'
-    codec writes JSON's own shapes already, so they are copied as they are, which costs
-    about half the trip through JSON text; anything else (a key not text, an enum) makes
+    codec writes JSON's own shapes already, so they are copied as they are (under half the
+    cost of the trip through JSON text); anything else (a key not text, an enum) makes
     that trip."""
     try:
         return cast(dict[str, Any], _as_read(data))
@@ -148,16 +148,17 @@ _AS_READ = frozenset({str, int, float, bool, type(None)})
 
 
 def _as_read(value: Any) -> Any:
-    """``value`` copied, tuples as lists, when JSON would read it back so."""
-    kind = type(value)
-    if kind is dict:
-        if not all(type(key) is str for key in value):
-            raise _NotAsRead
-        return {key: _as_read(item) for key, item in value.items()}
-    if kind is list or kind is tuple:
-        return [_as_read(item) for item in value]
-    if kind in _AS_READ:
-        return value
+    """``value`` (a dict, list or tuple) copied, tuples as lists, when JSON would read it
+    back so. Scalars are taken in place, so only the containers cost a call."""
+    if type(value) is dict:
+        copied = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotAsRead
+            copied[key] = item if type(item) in _AS_READ else _as_read(item)
+        return copied
+    if type(value) is list or type(value) is tuple:
+        return [item if type(item) in _AS_READ else _as_read(item) for item in value]
     raise _NotAsRead
 
 
