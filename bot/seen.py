@@ -61,8 +61,8 @@ def seen(interaction: discord.Interaction) -> Seen:
     """This interaction's reads (begun on its first ask), made the task's current ones
     unless they are already (every check and render asks: a context variable's ``set``
     builds the context a new mapping, its ``get`` only reads it)."""
-    found = interaction.extras.get(KEY)
-    if not isinstance(found, Seen):
+    found: Seen | None = interaction.extras.get(KEY)
+    if found is None:
         found = interaction.extras[KEY] = Seen()
     if _current.get() is not found:
         _current.set(found)
