@@ -48,9 +48,12 @@ def with_tirada(interaction: discord.Interaction) -> bool:
 
 def usable_here(interaction: discord.Interaction) -> bool:
     """A command declared for servers with Tirada is usable only there; one declared for
-    user installs, anywhere."""
+    user installs, anywhere. Where Tirada is installed the command is not looked up: the
+    tree finds it again to run it (``interaction.command`` is not yet remembered here)."""
+    if with_tirada(interaction):
+        return True
     command = interaction.command
-    if command is None or with_tirada(interaction):
+    if command is None:
         return True
     root = command if isinstance(command, app_commands.ContextMenu) else command.root_parent or command
     installs = root.allowed_installs

@@ -153,7 +153,7 @@ async def record_applied(
         outcome.record_id, table.channel_id, interaction.user.id, kind, seen.stored(data), secret=secret
     )
     seen.remember(interaction, written)
-    return replace(written, shows_odds=table.settings.roll_odds), outcome
+    return with_odds(written, table), outcome
 
 
 async def post(
@@ -206,8 +206,14 @@ async def load(interaction: discord.Interaction, record_id: int, kind: str) -> R
     record = await seen.record(interaction, record_id)
     if record is None or record.kind != kind:
         raise Refusal("error.roll_gone")
-    table = await seen.table(interaction, record.channel_id, None)
-    return replace(record, shows_odds=table.settings.roll_odds)
+    return with_odds(record, await seen.table(interaction, record.channel_id, None))
+
+
+def with_odds(record: Record, table: Table) -> Record:
+    """The record carrying its table's odds setting; copied only when it differs (a record
+    as read shows them, as a table does by default)."""
+    odds = table.settings.roll_odds
+    return record if record.shows_odds == odds else replace(record, shows_odds=odds)
 
 
 def rolled(kind: str, decision: Decision) -> tuple[str, tuple[tuple[int, int], ...]]:

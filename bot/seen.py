@@ -58,11 +58,14 @@ _current: ContextVar[Seen | None] = ContextVar("tirada_seen", default=None)
 
 
 def seen(interaction: discord.Interaction) -> Seen:
-    """This interaction's reads (begun on its first ask)."""
-    found = interaction.extras.get(KEY)
-    if not isinstance(found, Seen):
+    """This interaction's reads (begun on its first ask), made the task's current ones
+    unless they are already (every check and render asks: a context variable's ``set``
+    builds the context a new mapping, its ``get`` only reads it)."""
+    found: Seen | None = interaction.extras.get(KEY)
+    if found is None:
         found = interaction.extras[KEY] = Seen()
-    _current.set(found)
+    if _current.get() is not found:
+        _current.set(found)
     return found
 
 
@@ -126,8 +129,37 @@ async def pools(interaction: discord.Interaction, channel_id: int) -> PoolValues
 
 def stored(data: dict[str, Any]) -> dict[str, Any]:
     """Data as the store gives it back (JSON: tuples become lists, keys text), so a record
-    built from what was written reads exactly like one read from the store."""
-    return cast(dict[str, Any], json.loads(json.dumps(data)))
+    built from what was written reads exactly like one read from the store. The rules'
+    codec writes JSON's own shapes already, so they are copied as they are (under half the
+    cost of the trip through JSON text); anything else (a key not text, an enum) makes
+    that trip."""
+    try:
+        return cast(dict[str, Any], _as_read(data))
+    except _NotAsRead:
+        return cast(dict[str, Any], json.loads(json.dumps(data)))
+
+
+class _NotAsRead(Exception):
+    """A part of the data JSON would read back as another type."""
+
+
+# The types JSON reads back as themselves (a bool's type is bool, not int: exact types).
+_AS_READ = frozenset({str, int, float, bool, type(None)})
+
+
+def _as_read(value: Any) -> Any:
+    """``value`` (a dict, list or tuple) copied, tuples as lists, when JSON would read it
+    back so. Scalars are taken in place, so only the containers cost a call."""
+    if type(value) is dict:
+        copied = {}
+        for key, item in value.items():
+            if type(key) is not str:
+                raise _NotAsRead
+            copied[key] = item if type(item) in _AS_READ else _as_read(item)
+        return copied
+    if type(value) is list or type(value) is tuple:
+        return [item if type(item) in _AS_READ else _as_read(item) for item in value]
+    raise _NotAsRead
 
 
 def reread(interaction: discord.Interaction, record_id: int) -> None:

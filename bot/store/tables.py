@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -93,5 +94,13 @@ def table_of(row: Row) -> Table:
         system=row["system"] or None,
         gm_id=row["gm_id"],
         gm_channel_id=row["gm_channel_id"],
-        settings=TableSettings.model_validate_json(row["settings"]),
+        settings=settings_of(row["settings"]),
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def settings_of(text: str) -> TableSettings:
+    """A settings text parsed, remembered by its text: every interaction reads its table's
+    row, and most tables keep the same settings for weeks. A ``TableSettings`` is frozen,
+    so tables with the same text may share one."""
+    return TableSettings.model_validate_json(text)

@@ -32,7 +32,7 @@ from bot.panel import typed_nothing
 from bot.rolls import load
 from bot.sheets import access
 from cogs.donjon import attributes, flow, forms, sheet
-from cogs.donjon.combat import CombatButton, RemoveSelect, combat_embed, combat_view, load_combat
+from cogs.donjon.combat import CombatButton, RemoveSelect, load_combat, tracker
 from cogs.donjon.components import FactNarratedButton, FriendSelect, LawButton, NarratedButton
 from cogs.donjon.render import pending_embed
 from cogs.donjon.settings import donjon_settings
@@ -529,11 +529,7 @@ class Donjon(commands.Cog):
             )
             open_combat = await load(interaction, combat_id, COMBAT_KIND)
         lang = lang_for(interaction.locale)
-        message_id = await send(
-            interaction,
-            embed=combat_embed(lang, load_combat(open_combat)),
-            view=combat_view(lang, open_combat),
-        )
+        message_id = await send(interaction, **tracker(lang, open_combat))
         if message_id is not None:
             await store.set_record_message(open_combat.id, message_id)
 

@@ -74,28 +74,28 @@ def load_combat(record: Record) -> donjon_combat.Combat:
     return donjon_combat.combat_from_data(record.data)
 
 
-def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
-    combat = load_combat(record)
+def combat_view(lang: Lang, record_id: int, combat: donjon_combat.Combat) -> discord.ui.View | None:
+    """The tracker's buttons for the combat stored in record ``record_id``, as decoded."""
     if combat.ended:
         return None
     view = discord.ui.View(timeout=None)
     for action in ("unirme", "pnj"):
-        view.add_item(CombatButton(record.id, action, 0, t(lang, f"donjon.button.{action}")))
+        view.add_item(CombatButton(record_id, action, 0, t(lang, f"donjon.button.{action}")))
     if not combat.over:
         view.add_item(
             CombatButton(
-                record.id,
+                record_id,
                 "siguiente",
                 combat.step,
                 t(lang, "donjon.button.siguiente"),
                 discord.ButtonStyle.primary,
             )
         )
-    view.add_item(CombatButton(record.id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
+    view.add_item(CombatButton(record_id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
     if combat.seats:
-        view.add_item(CombatButton(record.id, "quitar", 0, t(lang, "donjon.button.quitar")))
+        view.add_item(CombatButton(record_id, "quitar", 0, t(lang, "donjon.button.quitar")))
     view.add_item(
-        CombatButton(record.id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger)
+        CombatButton(record_id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger)
     )
     return view
 
@@ -104,20 +104,32 @@ GM_COMBAT = frozenset({"pnj", "rafaga", "terminar", "quitar"})
 
 
 def decide(
-    reason: str, step: Callable[[donjon_combat.Combat], donjon_combat.Combat]
+    reason: str,
+    step: Callable[[donjon_combat.Combat], donjon_combat.Combat],
+    known: tuple[Record, donjon_combat.Combat] | None = None,
 ) -> Callable[[Record], Decision]:
-    """A rule step on the stored combat as a Decision (the rules refuse what cannot be)."""
+    """A rule step on the stored combat as a Decision (the rules refuse what cannot be).
+    ``known``: a record the caller has decoded already; the decision's record, at the same
+    version, holds the same combat (a record's data changes only with its version)."""
 
     def decision(record: Record) -> Decision:
-        combat = step(load_combat(record))
-        return Decision(donjon_combat.combat_to_data(combat), (), f"donjon.initiative.{reason}")
+        if known is not None and (known[0].id, known[0].version) == (record.id, record.version):
+            stored = known[1]
+        else:
+            stored = load_combat(record)
+        return Decision(donjon_combat.combat_to_data(step(stored)), (), f"donjon.initiative.{reason}")
 
     return decision
 
 
+def tracker(lang: Lang, record: Record) -> dict[str, Any]:
+    """The tracker's message (embed and buttons) for the combat stored in ``record``."""
+    combat = load_combat(record)
+    return {"embed": combat_embed(lang, combat), "view": combat_view(lang, record.id, combat)}
+
+
 async def redraw(interaction: discord.Interaction[Tirada], record: Record) -> None:
-    lang = lang_for(interaction.locale)
-    await update(interaction, embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record))
+    await update(interaction, **tracker(lang_for(interaction.locale), record))
 
 
 class CombatButton(
@@ -153,9 +165,8 @@ class CombatButton(
             "rafaga": lambda c: c.new_rafaga(bot.rng),
             "terminar": lambda c: c.finish(),
         }
-        record, _ = await act(
-            bot.store, interaction, self.record_id, COMBAT_KIND, decide(self.action, steps[self.action])
-        )
+        decision = decide(self.action, steps[self.action], (record, combat))
+        record, _ = await act(bot.store, interaction, self.record_id, COMBAT_KIND, decision)
         await redraw(interaction, record)
 
 
@@ -212,9 +223,7 @@ class RemoveSelect(
         )
         if record.message_id is not None:
             channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
-            await channel.get_partial_message(record.message_id).edit(
-                embed=combat_embed(lang, load_combat(record)), view=combat_view(lang, record)
-            )
+            await channel.get_partial_message(record.message_id).edit(**tracker(lang, record))
 
 
 async def initiative(interaction: discord.Interaction[Tirada], npc: str | None) -> tuple[int, str]:

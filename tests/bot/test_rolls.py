@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import cast
 
 import discord
 
 from bot import rolls
+from bot.models import Record, Table, TableSettings
 from cogs.donjon.render import roll_embed
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM
@@ -29,3 +31,14 @@ async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odd
     record = await asyncio.create_task(rolls.load(interaction, posted.id, "donjon"))
     assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
     assert "Resultado" in str(roll_embed("es", record).to_dict())
+
+
+def test_a_record_already_showing_its_tables_odds_setting_is_not_copied() -> None:
+    """Every roll is loaded before it is drawn: at a table that shows the odds (the
+    default, as a record reads) the record read is the record drawn."""
+    record = Record(1, CHANNEL_ID, 7, "tirar", {"total": 3})
+    shown = Table(CHANNEL_ID, 5)
+    hidden = Table(CHANNEL_ID, 5, settings=TableSettings(roll_odds=False))
+    assert rolls.with_odds(record, shown) is record
+    assert rolls.with_odds(record, hidden) == replace(record, shows_odds=False)
+    assert rolls.with_odds(replace(record, shows_odds=False), shown) == record

@@ -5,12 +5,15 @@ what is drawn after it."""
 from __future__ import annotations
 
 import asyncio
+import enum
+import json
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
+from bot import seen
 from tests.support.harness import Harness, Message
 from tests.support.payloads import GM, GM_CHANNEL_ID, PLAYER
 
@@ -123,3 +126,48 @@ async def test_a_press_in_the_gm_channel_reads_the_tables_once(
     assert not saved.ephemeral, saved.text
     assert tables_read(reads) == 1
     assert reads["record"] == 1
+
+
+def typed(value: Any) -> Any:
+    """A value with each part's type beside it, so equal values of other types differ."""
+    if isinstance(value, dict):
+        return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, [typed(v) for v in value])
+    return (type(value).__name__, value)
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+class Word(enum.StrEnum):
+    YES = "sí"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {},
+        {"roll": {"dice": [1, 2, 3], "kept": (0, 2), "total": 5.5, "reason": None, "secret": False}},
+        {"nested": [({"a": (1, [2, (3,)])},), []], "text": "ñ", "big": 10**30, "neg": -0.0},
+        {"by_number": {1: "one", 2.5: "half", False: "no", None: "none"}},
+        {"enums": [Level.HIGH, Word.YES], "key": {Word.YES: Level.HIGH}},
+    ],
+)
+def test_a_record_as_written_holds_its_data_as_the_store_reads_it(data: dict[str, Any]) -> None:
+    """Tuples become lists, keys text, enums their values: what JSON makes of them."""
+    assert typed(seen.stored(data)) == typed(json.loads(json.dumps(data)))
+
+
+def test_data_already_as_the_store_reads_it_is_copied_without_writing_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = {"roll": {"dice": [1, 2], "kept": [0], "total": 3, "reason": None, "odds": 0.5}}
+
+    def refused(*args: Any, **kwargs: Any) -> str:
+        raise AssertionError("written as JSON")
+
+    monkeypatch.setattr(json, "dumps", refused)
+    copied = seen.stored(data)
+    assert copied == data and copied is not data and copied["roll"]["dice"] is not data["roll"]["dice"]

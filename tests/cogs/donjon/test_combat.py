@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
+from rules.donjon import combat as donjon_combat
 from tests.cogs.ficha.test_panel import submit
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import GM, OTHER, PLAYER, User
@@ -121,3 +124,24 @@ async def test_initiative_numbers_the_forms_did_not_offer_are_refused(table: Har
     )
     assert refused.ephemeral and "Esa opción no estaba en el formulario" in refused.text
     assert text(table, panel) == before
+
+
+async def test_a_turn_press_decodes_the_pressed_combat_once_and_the_written_one_once(
+    table: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The checks, the decision and the redraw share their decoding: the stored combat read
+    (the decision's record is the same version) and the one written (the card)."""
+    panel = (await table.slash("donjon iniciativa")).message
+    table.script(10, 2)
+    await join(table, panel, "2")
+    decoded: list[int] = []
+    original = donjon_combat.combat_from_data
+
+    def counting(data: dict[str, Any]) -> donjon_combat.Combat:
+        decoded.append(data["step"])
+        return original(data)
+
+    monkeypatch.setattr(donjon_combat, "combat_from_data", counting)
+    await table.click(table.current(panel), "donjon:ini:siguiente:1:0")
+    assert decoded == [0, 1]
+    assert "donjon:ini:siguiente:1:1" in table.current(panel).custom_ids

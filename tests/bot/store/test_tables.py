@@ -1,0 +1,56 @@
+"""A table's row as the store reads it (``bot.store.tables``): its settings, stored as JSON
+text, are parsed once per text however often the row is read."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.models import TableSettings
+from bot.store import Store
+
+CHANNEL = 1
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(tmp_path / "tables.db")
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each settings text parsed from now on."""
+    texts: list[str] = []
+    original = TableSettings.model_validate_json
+
+    def counting(text: str, **kwargs: Any) -> TableSettings:
+        texts.append(text)
+        return original(text, **kwargs)
+
+    monkeypatch.setattr(TableSettings, "model_validate_json", counting)
+    return texts
+
+
+async def test_a_tables_settings_are_parsed_once_however_often_it_is_read(
+    store: Store, parsed: list[str]
+) -> None:
+    settings = TableSettings(roll_odds=False, donjon_sides=8)  # type: ignore[call-arg]
+    await store.set_settings(CHANNEL, 5, settings)
+    await store.set_settings(CHANNEL + 1, 5, settings)
+    context = await store.context(CHANNEL, 5)
+    tables = [await store.table(CHANNEL), context.own, await store.table(CHANNEL + 1)]
+    assert [t.settings if t else None for t in tables] == [settings] * 3
+    assert len(parsed) <= 1
+
+
+async def test_changed_settings_are_read_as_changed(store: Store) -> None:
+    await store.set_settings(CHANNEL, 5, TableSettings(roll_odds=False))
+    assert (await store.table_or_default(CHANNEL, 5)).settings.roll_odds is False
+    await store.set_settings(CHANNEL, 5, TableSettings(roll_odds=True, board_hides_threat=True))
+    read = (await store.table_or_default(CHANNEL, 5)).settings
+    assert (read.roll_odds, read.board_hides_threat) == (True, True)
