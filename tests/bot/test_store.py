@@ -33,13 +33,6 @@ from tests.support.postgres import Server
 CHANNEL = 1
 
 
-@pytest.fixture
-async def store(db_target: Path | str) -> AsyncIterator[Store]:
-    s = await Store.open(db_target)
-    yield s
-    await s.close()
-
-
 async def another(request: pytest.FixtureRequest) -> str:
     """One more empty PostgreSQL database on the session's server (dropped with it)."""
     server: Server = request.getfixturevalue("postgres")

@@ -5,8 +5,6 @@ nothing behind but its outcome."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -14,13 +12,6 @@ from bot.models import Applied, Change, NewRecord, Operation, PoolValue, Refused
 from bot.store import Store
 
 CHANNEL = 1
-
-
-@pytest.fixture
-async def store(db_target: Path | str) -> AsyncIterator[Store]:
-    s = await Store.open(db_target)
-    yield s
-    await s.close()
 
 
 def change(interaction: int, delta: int, cap: int | None = None) -> Operation:
