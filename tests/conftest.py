@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import itertools
 import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -110,7 +111,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     left = len(items)
     for share, head in enumerate(heads):
         size = max(left // (count - share), len(head))
-        ordered += head + [next(rest) for _ in range(min(size - len(head), left - len(head)))]
+        ordered += head + list(itertools.islice(rest, max(0, min(size, left) - len(head))))
         left -= size
     items[:] = ordered + list(rest)
 

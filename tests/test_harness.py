@@ -127,6 +127,20 @@ def test_each_workers_first_share_starts_with_long_tests_and_every_test_stays(
     assert ordinary == [f"tests/a/test_{i}.py::test_{i}" for i in range(200)]
 
 
+@pytest.mark.parametrize("workers", [2, 3, 6])
+def test_a_selection_of_long_tests_alone_is_ordered_whole(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``pytest -n 2 tests/test_hostile.py``: the shares are the long tests' alone, with no
+    ordinary test to fill them (the ordering ran past its end, and collection stopped)."""
+    monkeypatch.setenv("PYTEST_XDIST_WORKER_COUNT", str(workers))
+    long = [path for path in conftest.LONGEST_FIRST if "::" not in path]
+    items = [_Item(f"{path}::test_{n}") for path in long for n in range(11)]
+    given = list(items)
+    conftest.pytest_collection_modifyitems(items)
+    assert sorted(map(id, items)) == sorted(map(id, given))
+
+
 def test_the_collector_rarely_reaches_the_whole_heap() -> None:
     """tests/conftest.py: the youngest generation is collected every 10,000 allocations."""
     assert gc.get_threshold()[0] == 10_000

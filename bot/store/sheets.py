@@ -41,8 +41,9 @@ class Sheets(Pools):
         first = await tx.fetch_value(
             "SELECT id FROM sheets WHERE interaction_id = :interaction", {"interaction": op.interaction_id}
         )
-        # A replay answers as the first did, and makes nothing: not a sheet its first refused,
-        # nor again one deleted since.
+        # A replay answers as the first did, and makes nothing: not a sheet whose pools its
+        # first refused, nor again one deleted since. (A name taken is refused before any
+        # outcome is kept: its replay asks again.)
         recorded = await self._recorded(tx, op.interaction_id, op.step)
         if recorded is not None:
             return int(first or 0), recorded

@@ -54,6 +54,8 @@ async def assert_ledger_matches(store: Store, channel: int = CHANNEL) -> None:
     sums = await store.ledger_sums(channel)
     for pool in await store.pools(channel):
         assert sums.get((pool.pool, pool.owner_id), 0) == pool.value
+    for (name, owner), total in sums.items():
+        assert await store.pool(channel, name, owner) == total
 
 
 async def test_migrations_set_the_version_and_reopen_cleanly(db_target: Path | str) -> None:

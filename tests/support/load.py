@@ -200,6 +200,10 @@ async def check_invariants(h: Harness, tables: list[Table], report: Report) -> l
                 )
             if not 0 <= pool.value <= CAPS.get(pool.pool, 10**6):
                 problems.append(f"{table.channel_id}: {pool} out of bounds")
+        for (name, owner), total in sums.items():
+            # A deleted sheet's pools too, which the table's pools leave out.
+            if (value := await h.bot.store.pool(table.channel_id, name, owner)) != total:
+                problems.append(f"{table.channel_id}: {name}/{owner} at {value} != ledger {total}")
     problems += await board_problems(h, tables)
     return problems
 
