@@ -267,3 +267,13 @@ def _custom_ids(components: Iterable[dict[str, Any]]) -> Iterable[str]:
         yield from _custom_ids(component.get("components", []))
         if isinstance(component.get("accessory"), dict):
             yield from _custom_ids([component["accessory"]])
+
+
+def offered(form: dict[str, Any], custom_id: str) -> list[str]:
+    """The values a form's select or radio group ``custom_id`` offers, in order (the form as
+    the bot sent it, each question in its label)."""
+    for label in form["components"]:
+        component = label.get("component") or {}
+        if component.get("custom_id") == custom_id:
+            return [option["value"] for option in component["options"]]
+    raise AssertionError(f"no {custom_id} in the form")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.harness import Harness, Message
-from tests.support.payloads import GM, GUILD_ID, OTHER, PLAYER
+from tests.support.payloads import GM, GUILD_ID, OTHER, PLAYER, offered
 
 
 @pytest.fixture
@@ -128,15 +128,6 @@ async def test_no_inspiration_no_offer_on_joining(table: Harness) -> None:
 
 
 # -- the join form (issue #31) -------------------------------------------------------------------
-
-
-def offered(form: dict[str, object], custom_id: str) -> list[str]:
-    """The values a form's select or radio group ``custom_id`` offers, in order."""
-    for label in form["components"]:  # type: ignore[attr-defined]
-        component = label.get("component") or {}
-        if component.get("custom_id") == custom_id:
-            return [option["value"] for option in component["options"]]
-    raise AssertionError(f"no {custom_id} in the form")
 
 
 async def test_the_join_form_picks_the_modifier_and_advantage_or_surprise(table: Harness) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.harness import Harness
-from tests.support.payloads import GM, OTHER, PLAYER, User
+from tests.support.payloads import GM, OTHER, PLAYER, User, offered
 
 PANEL = "mediana:ini:{action}:1:{step}"
 
@@ -100,15 +100,6 @@ async def test_the_panel_shows_the_dice_the_turn_and_next(table: Harness) -> Non
 
 
 # -- the join form (issue #31) ------------------------------------------------------------------
-
-
-def offered(form: dict[str, Any], custom_id: str) -> list[str]:
-    """The values a form's select ``custom_id`` offers, in order."""
-    for label in form["components"]:
-        component = label.get("component") or {}
-        if component.get("custom_id") == custom_id:
-            return [option["value"] for option in component["options"]]
-    raise AssertionError(f"no {custom_id} in the form")
 
 
 async def test_the_join_form_picks_the_bonus_and_the_estorbo_at_both_ends(table: Harness) -> None:

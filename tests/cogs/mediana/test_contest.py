@@ -9,7 +9,7 @@ import pytest
 
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
-from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
+from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User, offered
 
 
 @pytest.fixture
@@ -125,15 +125,6 @@ async def test_a_resolved_contest_repeats_with_the_same_sides(table: Harness) ->
 
 
 # -- the entry form (issue #31) -----------------------------------------------------------------------
-
-
-def offered(form: dict[str, Any], custom_id: str) -> list[str]:
-    """The values a form's select or radio group ``custom_id`` offers, in order."""
-    for label in form["components"]:
-        component = label.get("component") or {}
-        if component.get("custom_id") == custom_id:
-            return [option["value"] for option in component["options"]]
-    raise AssertionError(f"no {custom_id} in the form")
 
 
 async def test_the_entry_form_picks_the_attribute_the_estorbo_and_the_rank(table: Harness) -> None:
