@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot import heap
 from bot.client import retention
 from bot.store import Store
 from tests.support.harness import Harness
@@ -33,6 +34,7 @@ async def measure(count: int) -> str:
         db = Path(folder) / "load.db"
         harness = Harness(db, seed=count)
         await harness.start()
+        heap.settle()  # as `python -m bot` does once logged in
         tables = make_tables(count)
         report = await run_load(harness, tables, rounds=2, batch=25, boards=True)
         problems = await check_invariants(harness, tables, report)

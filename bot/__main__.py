@@ -14,7 +14,7 @@ import discord
 import yarl
 from pydantic import ValidationError
 
-from bot import logs
+from bot import heap, logs
 from bot.client import Tirada
 from bot.i18n import t
 from bot.lockfile import AlreadyRunning
@@ -104,6 +104,7 @@ async def run(settings: Settings) -> None:
     try:
         async with bot:
             await login(bot, token, settings.tirada_start_attempts)
+            log.info("start-up's memory frozen", extra={"objects": heap.settle()})
             if settings.tirada_web_port is not None:
                 web = Web(bot)
                 await web.start(settings.tirada_web_host, settings.tirada_web_port)

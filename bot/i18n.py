@@ -59,6 +59,15 @@ def _locale(lang: Lang) -> Locale:
     return Locale.parse(lang)
 
 
+def load_locales() -> None:
+    """Read each language's CLDR data now. Babel reads a locale's files (and imports
+    ``babel.dates`` for them) the first time anything of it is asked, which was a player's
+    first plural or number: tens of milliseconds of the event loop in the middle of play,
+    every interaction then in flight waiting on them (``bench/README.md``, the tenth session)."""
+    for lang in LANGS:
+        _locale(lang).plural_form(1)
+
+
 # How many formatted numbers (and plural categories) are remembered: a card formats the
 # same few values again and again (a select's 0 to 24, a pool's odds), each worth some
 # 15 µs of Babel's pattern machinery; the oldest are forgotten past this many.

@@ -106,6 +106,8 @@ async def test_the_bot_process_rolls_and_stops_cleanly(fake: FakeDiscord, tmp_pa
     logs = [json.loads(line) for line in stderr.decode().splitlines() if line.startswith("{")]
     assert any(entry["msg"] == "stopped" for entry in logs)
     assert not [entry for entry in logs if entry["level"] == "ERROR"], stderr.decode()[-3000:]
+    frozen = [entry["objects"] for entry in logs if entry["msg"] == "start-up's memory frozen"]
+    assert len(frozen) == 1 and frozen[0] > 50_000, frozen
     assert (tmp_path / "datos" / "tirada.db").exists()
 
 

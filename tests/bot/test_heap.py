@@ -1,0 +1,57 @@
+"""``bot.heap.settle``: start-up's garbage collected, the rest frozen, CLDR data read."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+
+import babel.localedata
+import pytest
+
+from bot import heap, i18n
+
+
+@pytest.fixture
+def thawed() -> Iterator[None]:
+    """This worker's objects go back to the collector after the test: a test process starts
+    many bots and must not keep their garbage for ever."""
+    yield
+    gc.unfreeze()
+
+
+class Node:
+    """An object in a reference cycle: only the cyclic collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_settle_frees_start_ups_garbage_then_freezes_the_rest(thawed: None) -> None:
+    cycle = Node()
+    gone = weakref.ref(cycle)
+    gc.collect()  # the cycle is old now: only a full collection frees it
+    del cycle
+    kept = Node()
+
+    frozen = heap.settle()
+
+    assert gone() is None
+    assert frozen == gc.get_freeze_count() > 0
+    assert gc.is_tracked(kept) and not any(kept is o for o in gc.get_objects(generation=2))
+
+
+def test_settle_reads_each_languages_cldr_data_before_play(
+    thawed: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    i18n._locale.cache_clear()
+    i18n._plural_category.cache_clear()
+    monkeypatch.setattr(babel.localedata, "_cache", {})
+    monkeypatch.setattr(babel.localedata, "_dict_cache", {})
+    heap.settle()
+
+    def read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("CLDR data read during play")
+
+    monkeypatch.setattr(babel.localedata, "load", read)
+    assert [i18n.plural_category(lang, 2) for lang in i18n.LANGS] == ["other", "other"]
