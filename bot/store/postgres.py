@@ -12,8 +12,8 @@ shards, docs/escalar.md) share one database. What it does that SQLite's does not
 - Pool changes are the same conditional UPDATEs: under READ COMMITTED a concurrent
   UPDATE of the same row waits and re-checks its WHERE on the committed value, so no
   spend goes below zero even between processes.
-- Other processes hear of each change to a table (``pg_notify`` in the change's
-  transaction, delivered on commit: ``bot.store.postgres_follow``).
+- Other processes hear of each change to a table (``pg_notify`` right after the change's
+  commit, in the same round trip, when another process listens: ``bot.store.postgres_follow``).
 - Timestamps stay ISO-8601 text and a roll's data JSON text in a ``jsonb`` column, so rows
   read back (and copy across with ``python -m bot.migrate``) exactly as SQLite's.
 
@@ -23,6 +23,7 @@ asyncpg's ``$1``, ``$2``… once each (cached).
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -33,10 +34,12 @@ import asyncpg
 
 from bot.store.connection import Sleep
 from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
-from bot.store.postgres_follow import Db, Follower, notification
+from bot.store.postgres_follow import Db, Follower, notifying
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 # Up to 10 connections a process, opened as the load asks (max_connections must cover every
 # process: docs/escalar.md). No floor: with one, a server that goes away leaves a task
@@ -123,10 +126,9 @@ class PostgresTransaction(PostgresReads):
     """Statements on the connection the transaction holds; its announcements wait for the
     commit, which carries them (:meth:`closing`)."""
 
-    def __init__(self, connection: Db, origin: str, statements: Statements) -> None:
+    def __init__(self, connection: Db, statements: Statements) -> None:
         super().__init__(connection, statements)
         self._connection = connection
-        self._origin = origin
         self._announced: list[int] = []
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
@@ -152,17 +154,19 @@ class PostgresTransaction(PostgresReads):
             )
 
     async def announce(self, channel_id: int) -> None:
-        """Noted, and sent with the ``COMMIT`` (PostgreSQL delivers a notification at the
-        commit whenever it was sent in the transaction): one round trip fewer."""
+        """Noted, and sent after the ``COMMIT`` in its round trip (:meth:`closing`)."""
         if channel_id not in self._announced:
             self._announced.append(channel_id)
 
-    def closing(self) -> tuple[str, int]:
-        """The transaction's last round trip: its notifications, then ``COMMIT``, as one
-        simple query (its values are numbers and this store's hexadecimal name, written
-        as literals); and how many statements that is."""
-        notified = "".join(f"{notification(c, self._origin)}; " for c in self._announced)
-        return notified + "COMMIT", len(self._announced) + 1
+    def closing(self, origin: str, listening: int | None) -> tuple[str, int]:
+        """The transaction's last round trip as one simple query: ``COMMIT``, then its
+        notifications in a transaction of their own (``bot.store.postgres_follow``
+        :func:`notifying`; its values are numbers and this store's hexadecimal name,
+        written as literals), which the server runs only when the ``COMMIT`` succeeded;
+        and how many statements that is."""
+        if not self._announced:
+            return "COMMIT", 1
+        return f"COMMIT; {notifying(self._announced, origin, listening)}", 5
 
 
 def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
@@ -190,6 +194,21 @@ async def _rolled_back(connection: Db, statements: Statements) -> None:
         raise
 
 
+async def _committed(connection: Db, commit: str, statements: Statements) -> None:
+    """Run a transaction's closing query (:meth:`PostgresTransaction.closing`). When it fails
+    with the connection still in a transaction, the ``COMMIT`` went through and what failed
+    is the notifications' transaction after it (a failed ``COMMIT`` ends its transaction, and
+    the server then runs nothing more of the query): the change is written and the caller
+    must hear so; the other processes see it at their boards' next sweep."""
+    try:
+        await connection.execute(commit)
+    except asyncpg.PostgresError:
+        if not connection.is_in_transaction():
+            raise
+        log.warning("a change was written but the other processes could not be told of it", exc_info=True)
+        await _rolled_back(connection, statements)
+
+
 class PostgresDatabase(PostgresReads):
     """A pool of connections, and the one listening to the other processes."""
 
@@ -212,23 +231,27 @@ class PostgresDatabase(PostgresReads):
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``BEGIN`` with the lock and the savepoint in one round trip, the work's statements,
-        then its notifications with the ``COMMIT`` in one: three round trips fewer than
-        asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify`` on
-        their own."""
+        then the ``COMMIT`` with its notifications after it in one: three round trips fewer
+        than asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify``
+        on their own."""
         async with self._pool.acquire() as connection:
-            transaction = PostgresTransaction(connection, self._origin, self.statements)
+            transaction = PostgresTransaction(connection, self.statements)
             begin, begun = opening(lock, undoable)
             try:
                 self.statements.add(begun)
                 await connection.execute(begin)
                 result = await work(transaction)
-                commit, committed = transaction.closing()
+                commit, committed = transaction.closing(self._origin, self._listening())
                 self.statements.add(committed)
-                await connection.execute(commit)
+                await _committed(connection, commit, self.statements)
             except BaseException:
                 await _rolled_back(connection, self.statements)
                 raise
             return result
+
+    def _listening(self) -> int | None:
+        """The backend of this store's own listening connection, while it has one."""
+        return None if self._follower is None else self._follower.pid
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         """The statement alone, on a connection the pool lends: PostgreSQL runs a statement

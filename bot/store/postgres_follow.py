@@ -4,13 +4,20 @@ Several shard processes share one database (docs/escalar.md); a table's live boa
 edited by the process holding its guild's shard (``Settings.holds_guild``), but a change to
 the table may be made by another (a GM channel served by another shard, ``python -m
 bot.migrate``, a second bot during a rolling restart). So every write that changes a table
-calls ``pg_notify`` inside its own transaction (:func:`notification`): PostgreSQL delivers a
-notification only when that transaction commits, never for one rolled back, and a
-transaction announcing one table twice is delivered once. Each process keeps one connection
+names it, and the tables it named are announced right after its ``COMMIT``, in the same round
+trip, by a transaction of their own (:func:`notifying`): only a write that committed is
+announced, and each table once. Why not ``pg_notify`` inside the write's transaction, where
+PostgreSQL would deliver it at the commit: a notifying commit holds a lock of the whole
+database (PostgreSQL's, keeping its notification queue in commit order) until its commit is
+on disk, so every notifying write of every process waited for the others' disk flushes one
+after another (``bench/README.md``, pg10). The notifications' own transaction writes nothing
+that must survive a crash, so it does not wait for the disk, and it notifies only when
+another process listens (``pg_stat_activity``: a process alone, the usual deployment, sends
+none and hears none of its own). Each process keeps one connection
 of its own listening (:class:`Follower`) and hands each table's channel id to the store's
 listeners, the boards among them, exactly like its own changes.
 
-Why ``pg_notify`` in the store's transactions rather than triggers on the tables: the
+Why ``pg_notify`` from the store rather than triggers on the tables: the
 processes are told of exactly the changes this process's own listeners are told of (one
 place decides what is a change: where the store calls ``_changed``), with no migration and
 no notification for bookkeeping writes (a message id noted, pruning).
@@ -27,7 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeAlias
 
 import asyncpg
@@ -35,8 +42,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
 
-# A connection lent by the pool: every statement runs on one (the adapter's, and the
-# notification's inside its transaction).
+# A connection lent by the pool: every statement of the adapter's runs on one.
 Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 log = logging.getLogger(__name__)
@@ -53,12 +59,28 @@ CONNECT_TIMEOUT = 10.0
 TASK_PREFIX = "tirada-listen"
 
 
-def notification(channel_id: int, origin: str) -> str:
-    """The statement that tells every process, when the write's transaction commits, that
-    the table changed; ``origin`` names this store, so it does not hear its own changes
-    twice. Sent with the ``COMMIT`` as one simple query (``bot.store.postgres``), which
-    takes no parameters: its values are written as literals, quoted."""
-    return f"SELECT pg_notify({literal(CHANNEL)}, {literal(f'{int(channel_id)} {origin}')})"
+def announcing(channel_ids: Sequence[int], origin: str, listening: int | None) -> str:
+    """The statement that tells every other process's listening connection that the tables
+    changed, when another is there (any but ``listening``, this store's own, by its backend's
+    pid): a listener that connects after it looked had not heard the change anyway, and reads
+    it as it starts (``missed``). ``origin`` names this store, so that a store's own
+    listener, there when it looked (reconnecting, or the check made without it), does not
+    hear its changes twice. Sent with the ``COMMIT`` as one simple query
+    (``bot.store.postgres``), which takes no parameters: its values are written as literals."""
+    payloads = ", ".join(f"({literal(f'{int(c)} {origin}')})" for c in channel_ids)
+    return (
+        f"SELECT pg_notify({literal(CHANNEL)}, payload) FROM (VALUES {payloads}) AS announced (payload) "
+        "WHERE EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database() "
+        f"AND application_name = {literal(APPLICATION)} AND pid <> {int(listening or 0)})"
+    )
+
+
+def notifying(channel_ids: Sequence[int], origin: str, listening: int | None) -> str:
+    """:func:`announcing` as a transaction of its own that does not wait for the disk
+    (``synchronous_commit`` off for it alone): its notifications are not kept across a
+    crash whatever it waits for, and it takes the database's notification lock only for as
+    long as it writes them."""
+    return f"BEGIN; SET LOCAL synchronous_commit = off; {announcing(channel_ids, origin, listening)}; COMMIT"
 
 
 def literal(text: str) -> str:
@@ -85,6 +107,9 @@ class Follower:
         self.missed = missed
         # Injectable so tests decide when a wait ends (no wall-clock tests).
         self.sleep = sleep
+        # The listening connection's backend, while there is one: this store's own, which
+        # its notifications need not reach (:func:`announcing`).
+        self.pid: int | None = None
         self._task = asyncio.create_task(self._run(), name=TASK_PREFIX)
 
     async def close(self) -> None:
@@ -105,6 +130,7 @@ class Follower:
                 log.warning("cannot listen to other processes' changes; trying again", exc_info=True)
             else:
                 try:
+                    self.pid = connection.get_server_pid()
                     await connection.add_listener(CHANNEL, self._notified)
                     self.missed()
                     failures = 0
@@ -112,6 +138,7 @@ class Follower:
                 except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
                     log.warning("lost the connection listening to other processes' changes", exc_info=True)
                 finally:
+                    self.pid = None
                     connection.terminate()
             failures += 1
             await self.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])

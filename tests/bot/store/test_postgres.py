@@ -15,6 +15,7 @@ import pytest
 
 from bot.models import Change, NewRecord, Operation, Refused
 from bot.store import Store
+from bot.store.postgres_follow import announcing
 
 CHANNEL = 1
 
@@ -39,15 +40,19 @@ def spend(interaction: int, **kwargs: Any) -> Operation:
     return Operation(CHANNEL, interaction, 7, "r", (Change("impulso", 1, cap=6),), **kwargs)
 
 
-async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_with_its_notification(
+async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_before_its_notification(
     sent: tuple[Store, list[str]],
 ) -> None:
+    """The notification follows the ``COMMIT`` in its round trip, in a transaction of its own
+    that does not wait for the disk: a notifying commit holds PostgreSQL's notification lock
+    until its commit is on disk (bot/store/postgres_follow.py)."""
     store, queries = sent
     await store.apply(spend(1))
     queries.clear()
     await store.apply(spend(2))
     assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
-    assert queries[-1] == f"SELECT pg_notify('tirada_tabla', '{CHANNEL} {store.db._origin}'); COMMIT"  # type: ignore[attr-defined]
+    announced = announcing([CHANNEL], store.db._origin, None)  # type: ignore[attr-defined]
+    assert queries[-1] == f"COMMIT; BEGIN; SET LOCAL synchronous_commit = off; {announced}; COMMIT"
     assert len(queries) == 6, queries
 
 
