@@ -13,7 +13,7 @@ shards, docs/escalar.md) share one database. What it does that SQLite's does not
   UPDATE of the same row waits and re-checks its WHERE on the committed value, so no
   spend goes below zero even between processes.
 - Other processes hear of each change to a table (``pg_notify`` right after the change's
-  commit, in the same round trip, when another process listens: ``bot.store.postgres_follow``).
+  commit, in the same round trip: ``bot.store.postgres_follow``).
 - Timestamps stay ISO-8601 text and a roll's data JSON text in a ``jsonb`` column, so rows
   read back (and copy across with ``python -m bot.migrate``) exactly as SQLite's.
 
@@ -158,7 +158,7 @@ class PostgresTransaction(PostgresReads):
         if channel_id not in self._announced:
             self._announced.append(channel_id)
 
-    def closing(self, origin: str, listening: int | None) -> tuple[str, int]:
+    def closing(self, origin: str) -> tuple[str, int]:
         """The transaction's last round trip as one simple query: ``COMMIT``, then its
         notifications in a transaction of their own (``bot.store.postgres_follow``
         :func:`notifying`; its values are numbers and this store's hexadecimal name,
@@ -166,7 +166,7 @@ class PostgresTransaction(PostgresReads):
         and how many statements that is."""
         if not self._announced:
             return "COMMIT", 1
-        return f"COMMIT; {notifying(self._announced, origin, listening)}", 5
+        return f"COMMIT; {notifying(self._announced, origin)}", 5
 
 
 def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
@@ -241,17 +241,13 @@ class PostgresDatabase(PostgresReads):
                 self.statements.add(begun)
                 await connection.execute(begin)
                 result = await work(transaction)
-                commit, committed = transaction.closing(self._origin, self._listening())
+                commit, committed = transaction.closing(self._origin)
                 self.statements.add(committed)
                 await _committed(connection, commit, self.statements)
             except BaseException:
                 await _rolled_back(connection, self.statements)
                 raise
             return result
-
-    def _listening(self) -> int | None:
-        """The backend of this store's own listening connection, while it has one."""
-        return None if self._follower is None else self._follower.pid
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         """The statement alone, on a connection the pool lends: PostgreSQL runs a statement

@@ -11,9 +11,7 @@ PostgreSQL would deliver it at the commit: a notifying commit holds a lock of th
 database (PostgreSQL's, keeping its notification queue in commit order) until its commit is
 on disk, so every notifying write of every process waited for the others' disk flushes one
 after another (``bench/README.md``, pg10). The notifications' own transaction writes nothing
-that must survive a crash, so it does not wait for the disk, and it notifies only when
-another process listens (``pg_stat_activity``: a process alone, the usual deployment, sends
-none and hears none of its own). Each process keeps one connection
+that must survive a crash, so it does not wait for the disk. Each process keeps one connection
 of its own listening (:class:`Follower`) and hands each table's channel id to the store's
 listeners, the boards among them, exactly like its own changes.
 
@@ -59,28 +57,21 @@ CONNECT_TIMEOUT = 10.0
 TASK_PREFIX = "tirada-listen"
 
 
-def announcing(channel_ids: Sequence[int], origin: str, listening: int | None) -> str:
-    """The statement that tells every other process's listening connection that the tables
-    changed, when another is there (any but ``listening``, this store's own, by its backend's
-    pid): a listener that connects after it looked had not heard the change anyway, and reads
-    it as it starts (``missed``). ``origin`` names this store, so that a store's own
-    listener, there when it looked (reconnecting, or the check made without it), does not
-    hear its changes twice. Sent with the ``COMMIT`` as one simple query
-    (``bot.store.postgres``), which takes no parameters: its values are written as literals."""
+def announcing(channel_ids: Sequence[int], origin: str) -> str:
+    """The statement that tells every process listening that the tables changed; ``origin``
+    names this store, so that its own listener does not hear its changes twice. Sent with
+    the ``COMMIT`` as one simple query (``bot.store.postgres``), which takes no parameters:
+    its values are written as literals."""
     payloads = ", ".join(f"({literal(f'{int(c)} {origin}')})" for c in channel_ids)
-    return (
-        f"SELECT pg_notify({literal(CHANNEL)}, payload) FROM (VALUES {payloads}) AS announced (payload) "
-        "WHERE EXISTS (SELECT FROM pg_stat_activity WHERE datname = current_database() "
-        f"AND application_name = {literal(APPLICATION)} AND pid <> {int(listening or 0)})"
-    )
+    return f"SELECT pg_notify({literal(CHANNEL)}, payload) FROM (VALUES {payloads}) AS announced (payload)"
 
 
-def notifying(channel_ids: Sequence[int], origin: str, listening: int | None) -> str:
+def notifying(channel_ids: Sequence[int], origin: str) -> str:
     """:func:`announcing` as a transaction of its own that does not wait for the disk
     (``synchronous_commit`` off for it alone): its notifications are not kept across a
     crash whatever it waits for, and it takes the database's notification lock only for as
     long as it writes them."""
-    return f"BEGIN; SET LOCAL synchronous_commit = off; {announcing(channel_ids, origin, listening)}; COMMIT"
+    return f"BEGIN; SET LOCAL synchronous_commit = off; {announcing(channel_ids, origin)}; COMMIT"
 
 
 def literal(text: str) -> str:
@@ -107,9 +98,6 @@ class Follower:
         self.missed = missed
         # Injectable so tests decide when a wait ends (no wall-clock tests).
         self.sleep = sleep
-        # The listening connection's backend, while there is one: this store's own, which
-        # its notifications need not reach (:func:`announcing`).
-        self.pid: int | None = None
         self._task = asyncio.create_task(self._run(), name=TASK_PREFIX)
 
     async def close(self) -> None:
@@ -130,7 +118,6 @@ class Follower:
                 log.warning("cannot listen to other processes' changes; trying again", exc_info=True)
             else:
                 try:
-                    self.pid = connection.get_server_pid()
                     await connection.add_listener(CHANNEL, self._notified)
                     self.missed()
                     failures = 0
@@ -138,7 +125,6 @@ class Follower:
                 except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
                     log.warning("lost the connection listening to other processes' changes", exc_info=True)
                 finally:
-                    self.pid = None
                     connection.terminate()
             failures += 1
             await self.sleep(BACKOFF[min(failures, len(BACKOFF)) - 1])

@@ -51,7 +51,7 @@ async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_befor
     queries.clear()
     await store.apply(spend(2))
     assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
-    announced = announcing([CHANNEL], store.db._origin, None)  # type: ignore[attr-defined]
+    announced = announcing([CHANNEL], store.db._origin)  # type: ignore[attr-defined]
     assert queries[-1] == f"COMMIT; BEGIN; SET LOCAL synchronous_commit = off; {announced}; COMMIT"
     assert len(queries) == 6, queries
 

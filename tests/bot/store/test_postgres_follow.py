@@ -19,7 +19,6 @@ from bot.models import Applied, Change, NewRecord, Operation, SheetRow
 from bot.store import Store
 from bot.store.connection import Sleep
 from bot.store.postgres_follow import APPLICATION, PING_SECONDS, announcing
-from bot.store.postgres_follow import CHANNEL as CHANNEL_NAME
 from tests.support.postgres import Server
 
 CHANNEL, OTHER = 1, 2
@@ -69,7 +68,7 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         async with writer.db._pool.acquire() as db:  # type: ignore[attr-defined]
             transaction = db.transaction()
             await transaction.start()
-            await db.execute(announcing([OTHER], "rolled-back", None))
+            await db.execute(announcing([OTHER], "rolled-back"))
             await transaction.rollback()
         await reader.apply(op(6, Change("impulso", 1), channel=OTHER))
         await writer.set_gm(CHANNEL, 99, 5)
@@ -149,33 +148,6 @@ async def test_a_quiet_connection_is_pinged_and_kept(postgres_url: str) -> None:
         await reader.close()
 
 
-async def listener(url: str, application: str) -> tuple[asyncpg.Connection, list[str]]:
-    """A bare connection listening on the store's channel as ``application``; what it hears."""
-    connection = await asyncpg.connect(url, server_settings={"application_name": application})
-    heard: list[str] = []
-    await connection.add_listener(CHANNEL_NAME, lambda *args: heard.append(str(args[-1])))
-    return connection, heard
-
-
-async def test_a_change_is_sent_only_where_another_process_listens(postgres_url: str) -> None:
-    """A process alone (the usual deployment) sends no notification: only a connection
-    named as the store's listeners are (another process's) is one to tell."""
-    writer = await Store.open(postgres_url)
-    stranger, overheard = await listener(postgres_url, "psql")
-    try:
-        await writer.apply(op(1, Change("impulso", 2)))
-        other, heard = await listener(postgres_url, APPLICATION)
-        await writer.apply(op(2, Change("impulso", 2)))
-        # A round trip each: a notification sent before it has arrived by its end.
-        await soon(other.execute("SELECT 1"))
-        await soon(stranger.execute("SELECT 1"))
-        assert [h.split()[0] for h in heard] == [str(CHANNEL)] and overheard == heard
-        await other.close()
-    finally:
-        await stranger.close()
-        await writer.close()
-
-
 async def test_a_change_written_is_answered_even_when_telling_the_others_fails(
     postgres_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -183,7 +155,6 @@ async def test_a_change_written_is_answered_even_when_telling_the_others_fails(
     past PostgreSQL's 8,000 bytes), the change stays written and its outcome is the answer,
     not an error for a change that was made."""
     writer = await Store.open(postgres_url)
-    other, _ = await listener(postgres_url, APPLICATION)
     try:
         writer.db._origin = "x" * 8000  # type: ignore[attr-defined]
         applied = await writer.apply(op(1, Change("impulso", 2)))
@@ -191,7 +162,6 @@ async def test_a_change_written_is_answered_even_when_telling_the_others_fails(
         assert "a change was written but the other processes could not be told of it" in caplog.messages
         assert isinstance(await writer.apply(op(2, Change("impulso", 1))), Applied)
     finally:
-        await other.close()
         await writer.close()
 
 
