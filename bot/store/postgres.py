@@ -3,7 +3,8 @@
 Chosen when ``TIRADA_DB`` is a ``postgresql://`` URL, so that several processes (Discord
 shards, docs/escalar.md) share one database. What it does that SQLite's does not, and why:
 
-- A pool of connections instead of one: transactions of different tables run at once.
+- A few connections instead of one (``bot.store.postgres_pool``): transactions of different
+  tables run at once.
   An operation takes the transaction-scoped advisory lock of its table's channel first
   (:meth:`PostgresTransaction.lock`), so one table's operations run one after another
   exactly as on SQLite (the undo plan and the replay check read before they write), while
@@ -34,7 +35,8 @@ import asyncpg
 
 from bot.store.connection import Sleep
 from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
-from bot.store.postgres_follow import Db, Follower, notifying
+from bot.store.postgres_follow import Follower, notifying
+from bot.store.postgres_pool import Connections
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
 T = TypeVar("T")
@@ -42,9 +44,9 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 # Up to 10 connections a process, opened as the load asks (max_connections must cover every
-# process: docs/escalar.md). No floor: with one, a server that goes away leaves a task
-# reconnecting in a loop; without, the next operation reconnects or says it cannot.
-POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
+# process: docs/escalar.md). None is kept open for its own sake: a server that goes away
+# costs no task reconnecting in a loop; the next operation reconnects or says it cannot.
+POOL_MAX_CONNECTIONS = 10
 
 POSTGRES = Dialect(
     migrations=POSTGRES_MIGRATIONS,
@@ -90,18 +92,10 @@ def count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
-    """A connection goes back to the pool as it came: the store leaves no session state
-    (its advisory locks end with their transaction, it listens on a connection of its own,
-    it sets nothing, opens no cursor). asyncpg's default reset would cost a round trip
-    (``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) after every
-    statement run on its own, one in two of a read's."""
-
-
 class PostgresReads:
-    """Reads on a pool (each on a connection it lends) or on one held connection."""
+    """Reads on the connections (each on one lent to it) or on one held connection."""
 
-    def __init__(self, runner: asyncpg.Pool | Db, statements: Statements) -> None:
+    def __init__(self, runner: Connections | asyncpg.Connection, statements: Statements) -> None:
         self._runner = runner
         self.statements = statements
 
@@ -126,7 +120,7 @@ class PostgresTransaction(PostgresReads):
     """Statements on the connection the transaction holds; its announcements wait for the
     commit, which carries them (:meth:`closing`)."""
 
-    def __init__(self, connection: Db, statements: Statements) -> None:
+    def __init__(self, connection: asyncpg.Connection, statements: Statements) -> None:
         super().__init__(connection, statements)
         self._connection = connection
         self._announced: list[int] = []
@@ -181,9 +175,9 @@ def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
     return "; ".join(statements), len(statements)
 
 
-async def _rolled_back(connection: Db, statements: Statements) -> None:
+async def _rolled_back(connection: asyncpg.Connection, statements: Statements) -> None:
     """End a failed transaction; a connection that cannot roll back (its query cut off
-    half way, the server gone) is closed, so the pool never lends it in a transaction."""
+    half way, the server gone) is closed, so it is never lent again in a transaction."""
     if connection.is_closed() or not connection.is_in_transaction():
         return
     statements.add()
@@ -194,7 +188,7 @@ async def _rolled_back(connection: Db, statements: Statements) -> None:
         raise
 
 
-async def _committed(connection: Db, commit: str, statements: Statements) -> None:
+async def _committed(connection: asyncpg.Connection, commit: str, statements: Statements) -> None:
     """Run a transaction's closing query (:meth:`PostgresTransaction.closing`). When it fails
     with the connection still in a transaction, the ``COMMIT`` went through and what failed
     is the notifications' transaction after it (a failed ``COMMIT`` ends its transaction, and
@@ -210,13 +204,13 @@ async def _committed(connection: Db, commit: str, statements: Statements) -> Non
 
 
 class PostgresDatabase(PostgresReads):
-    """A pool of connections, and the one listening to the other processes."""
+    """A few connections, and the one listening to the other processes."""
 
     dialect = POSTGRES
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
-        super().__init__(pool, Statements("postgresql"))
-        self._pool = pool
+    def __init__(self, connections: Connections, url: str) -> None:
+        super().__init__(connections, Statements("postgresql"))
+        self._connections = connections
         self._url = url
         # This store's name in its notifications, so it does not hear its own.
         self._origin = secrets.token_hex(8)
@@ -224,17 +218,15 @@ class PostgresDatabase(PostgresReads):
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
-        pool = await asyncpg.create_pool(
-            url, min_size=POOL_MIN, max_size=POOL_MAX_CONNECTIONS, reset=_nothing_to_reset
-        )
-        return cls(pool, url)
+        return cls(Connections(url, POOL_MAX_CONNECTIONS), url)
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``BEGIN`` with the lock and the savepoint in one round trip, the work's statements,
         then the ``COMMIT`` with its notifications after it in one: three round trips fewer
         than asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify``
         on their own."""
-        async with self._pool.acquire() as connection:
+        connection = await self._connections.take()
+        try:
             transaction = PostgresTransaction(connection, self.statements)
             begin, begun = opening(lock, undoable)
             try:
@@ -248,9 +240,11 @@ class PostgresDatabase(PostgresReads):
                 await _rolled_back(connection, self.statements)
                 raise
             return result
+        finally:
+            self._connections.give(connection)
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        """The statement alone, on a connection the pool lends: PostgreSQL runs a statement
+        """The statement alone, on a connection lent to it: PostgreSQL runs a statement
         outside ``BEGIN`` as its own transaction, whole or not at all."""
         return await self.fetch_one(sql, params)
 
@@ -262,4 +256,4 @@ class PostgresDatabase(PostgresReads):
     async def close(self) -> None:
         if self._follower is not None:
             await self._follower.close()
-        await self._pool.close()
+        await self._connections.close()

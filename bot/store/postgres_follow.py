@@ -33,15 +33,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeAlias
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
-
-# A connection lent by the pool: every statement of the adapter's runs on one.
-Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 log = logging.getLogger(__name__)
 

@@ -65,11 +65,12 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         assert await writer.choose_sheet(CHANNEL, 7, row.id)
         assert await writer.delete_sheet(CHANNEL, row.id)
         assert not await writer.delete_sheet(CHANNEL, row.id)
-        async with writer.db._pool.acquire() as db:  # type: ignore[attr-defined]
-            transaction = db.transaction()
-            await transaction.start()
-            await db.execute(announcing([OTHER], "rolled-back"))
-            await transaction.rollback()
+        db = await writer.db._connections.take()  # type: ignore[attr-defined]
+        transaction = db.transaction()
+        await transaction.start()
+        await db.execute(announcing([OTHER], "rolled-back"))
+        await transaction.rollback()
+        writer.db._connections.give(db)  # type: ignore[attr-defined]
         await reader.apply(op(6, Change("impulso", 1), channel=OTHER))
         await writer.set_gm(CHANNEL, 99, 5)
         assert mine == [CHANNEL] * 8
