@@ -62,7 +62,7 @@ async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_befor
     assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
     announced = announcing([CHANNEL], store.db._origin)  # type: ignore[attr-defined]
     assert queries[-1] == f"COMMIT; BEGIN; SET LOCAL synchronous_commit = off; {announced}; COMMIT"
-    assert len(queries) == 6, queries
+    assert len(queries) == 5, queries
 
 
 async def test_a_roll_alone_takes_five_round_trips(sent: tuple[Store, list[str]]) -> None:
