@@ -4,11 +4,10 @@ Chosen when ``TIRADA_DB`` is a ``postgresql://`` URL, so that several processes 
 shards, docs/escalar.md) share one database. What it does that SQLite's does not, and why:
 
 - A few connections instead of one (``bot.store.postgres_pool``): transactions of different
-  tables run at once.
-  An operation takes the transaction-scoped advisory lock of its table's channel first
-  (:meth:`PostgresTransaction.lock`), so one table's operations run one after another
-  exactly as on SQLite (the undo plan and the replay check read before they write), while
-  other tables never wait. Migrations run under a lock of their own: processes starting
+  tables run at once. An operation takes the transaction-scoped advisory lock of its table's
+  channel first (:meth:`PostgresTransaction.lock`), so one table's operations run one after
+  another exactly as on SQLite (the undo plan reads before it writes, a replay finds the
+  first's rows), while other tables never wait. Migrations run under a lock of their own: processes starting
   together migrate once.
 - Pool changes are the same conditional UPDATEs: under READ COMMITTED a concurrent
   UPDATE of the same row waits and re-checks its WHERE on the committed value, so no
@@ -43,9 +42,9 @@ T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
-# Up to 10 connections a process, opened as the load asks (max_connections must cover every
-# process: docs/escalar.md). None is kept open for its own sake: a server that goes away
-# costs no task reconnecting in a loop; the next operation reconnects or says it cannot.
+# Up to 10 connections a process, opened as the load asks and kept open (max_connections must
+# cover every process: docs/escalar.md). None is opened before it is needed: a server that
+# goes away costs no task reconnecting in a loop; the next operation reconnects or says it cannot.
 POOL_MAX_CONNECTIONS = 10
 
 POSTGRES = Dialect(
