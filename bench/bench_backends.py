@@ -139,19 +139,21 @@ def cpu_cells(report: Report, bots: float, server: float | None) -> str:
 async def measure(name: str, target: Path | str, count: int, server: Server | None = None) -> str:
     harness = Harness(target, seed=count)
     statements = Statements()
-    if isinstance(target, Path):
-        bot = await harness.start()
-        await count_sqlite(bot.store, statements)
-    else:
-        with counting_postgres(statements):
+    with contextlib.ExitStack() as counting:
+        if isinstance(target, Path):
             bot = await harness.start()
-    clock = StoreClock()
-    clock.wrap(bot.store)
-    tables = make_tables(count)
-    served = server_cpu(server) if server else 0.0
-    report, problems, cpu = await play(harness, tables)
-    serving = server_cpu(server) - served if server else None
-    await harness.close()
+            await count_sqlite(bot.store, statements)
+        else:
+            # The store opens its connections as the load asks: each is counted.
+            counting.enter_context(counting_postgres(statements))
+            bot = await harness.start()
+        clock = StoreClock()
+        clock.wrap(bot.store)
+        tables = make_tables(count)
+        served = server_cpu(server) if server else 0.0
+        report, problems, cpu = await play(harness, tables)
+        serving = server_cpu(server) - served if server else None
+        await harness.close()
     per = report.interactions
     return (
         f"| {name} | {count} | {per} | {report.rate:,.0f}/s | {report.p50:.1f} ms | "

@@ -94,29 +94,34 @@ class Pools(Part):
         here). Everything the operation writes comes after that savepoint, and its outcome after
         going back: a refused one leaves only its outcome.
 
-        A roll alone (nothing in it can be refused) is not checked for a replay first: its
-        record is one an interaction, so the record it finds already written is the
-        replay's sign, and then its first outcome is the answer."""
-        roll_alone = not may_refuse(op) and op.new_record is not None
-        if not roll_alone:
-            first = await self._recorded(tx, op.interaction_id, op.step)
-            if first is not None:
-                return first
-        if not may_refuse(op):
-            outcome = await self._changes(tx, op)
-        else:
-            if not opened_undoable:
-                await tx.execute(UNDOABLE)
-            outcome = await self._changes(tx, op)
-            if isinstance(outcome, Refused):
-                await tx.execute(UNDO)
-        if outcome is None:
-            return await self._replayed(tx, op)
+        No operation is checked for a replay first (a read every operation paid, for the few
+        replayed): what it writes is one an interaction (its outcome, its record, each pool's
+        ledger row), so a row found already written is the replay's sign. Then what this one
+        wrote goes back to the savepoint and the first outcome is the answer. A record changed
+        since it was read is how the replay of a record's change looks too (the first moved
+        its version), so that refusal answers the first outcome when there is one."""
+        undoable = may_refuse(op)
+        if undoable and not opened_undoable:
+            await tx.execute(UNDOABLE)
+        outcome = await self._changes(tx, op)
+        refused = isinstance(outcome, Refused)
+        if refused and undoable:
+            await tx.execute(UNDO)
         if isinstance(outcome, Refused) and outcome.key == STALE:
+            return await self._recorded(tx, op.interaction_id, op.step) or outcome
+        if outcome is not None and await self._kept(tx, op, outcome):
             return outcome
-        await tx.execute(
+        if undoable and not refused:
+            await tx.execute(UNDO)
+        return await self._replayed(tx, op)
+
+    async def _kept(self, tx: Transaction, op: Operation, outcome: Outcome) -> bool:
+        """Keep the operation's outcome under its interaction id; False, keeping nothing,
+        when the interaction has one already (a replay)."""
+        kept = await tx.fetch_value(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
-            "VALUES (:interaction, :step, :channel, :outcome, :now)",
+            "VALUES (:interaction, :step, :channel, :outcome, :now) "
+            "ON CONFLICT (interaction_id, step) DO NOTHING RETURNING step",
             {
                 "interaction": op.interaction_id,
                 "step": op.step,
@@ -125,11 +130,11 @@ class Pools(Part):
                 "now": self._now(),
             },
         )
-        return outcome
+        return kept is not None
 
     async def _changes(self, tx: Transaction, op: Operation) -> Outcome | None:
-        """What ``op`` does; None when its new record was written already (its interaction's:
-        a replay, :meth:`_replayed`)."""
+        """What ``op`` does; None when its new record, or a pool's ledger row, was written
+        already (its interaction's: a replay, :meth:`_replayed`)."""
         record_id = None
         if op.record_update is not None:
             refused = await self._update_record(tx, op, op.record_update)
@@ -157,7 +162,7 @@ class Pools(Part):
         states: list[PoolState] = []
         for change in changes:
             result = await self._change(tx, op, change)
-            if isinstance(result, Refused):
+            if not isinstance(result, PoolState):
                 return result
             states.append(result)
         if op.new_record is not None:
@@ -257,12 +262,13 @@ class Pools(Part):
         return int(record_id)
 
     async def _replayed(self, tx: Transaction, op: Operation) -> Outcome:
-        """The first outcome of an operation whose record its interaction wrote already. An
-        interaction whose record was written without an operation (never in play) is
-        refused as the record's unique key refused it before."""
+        """The first outcome of an operation whose rows (its outcome, its record, a pool's
+        ledger row) its interaction wrote already. An interaction whose record or ledger row
+        was written without an operation (never in play) is refused, as their unique keys
+        refused it before."""
         first = await self._recorded(tx, op.interaction_id, op.step)
         if first is None:
-            raise LookupError(f"interaction {op.interaction_id} has a record but no outcome")
+            raise LookupError(f"interaction {op.interaction_id} wrote its rows but has no outcome")
         return first
 
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
@@ -272,12 +278,13 @@ class Pools(Part):
         )
         return None if text is None else decode_outcome(text)
 
-    async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused:
+    async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused | None:
         """The pool's conditional UPDATE: one statement for a pool that is there (play's
         usual case; its table's row is there too, which it references). One that changes
         nothing is refused, or its pool is not there yet: then the table's row is made and
         the pool with the change applied, when it is within its bound (the table's lock
-        held, no other operation of the table comes between)."""
+        held, no other operation of the table comes between). None when the interaction
+        wrote this pool's ledger row already (a replay)."""
         params = {
             "delta": change.delta,
             "set_to": change.set_to,
@@ -296,11 +303,12 @@ class Pools(Part):
                 return refusal(change, await self._found_pool(tx, op.channel_id, change) or (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
-            await tx.execute(
+            written = await tx.fetch_value(
                 "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
                 "value_after, reason, message_id, created_at, undoes, gm_only) "
                 "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
-                f":message, :now, :undoes, {GM_ONLY})",
+                f":message, :now, :undoes, {GM_ONLY}) "
+                "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING RETURNING id",
                 {
                     "channel": op.channel_id,
                     "interaction": op.interaction_id,
@@ -316,6 +324,8 @@ class Pools(Part):
                     "sheet_pool": change.pool in SHEET_POOLS,
                 },
             )
+            if written is None:
+                return None
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
 

@@ -125,18 +125,20 @@ class Records(Part):
         revealed (posted again, not secret), the rows that named its secret message name the
         table's message instead, and its ``dice`` (of ``system``) reach the statistics, once,
         under its roller. A reveal changes what the table sees (its board may show the roll
-        now): the listeners hear it. The record as it now stands (None: there is none).
+        now): the listeners hear it.
 
         A post that leaves the roll as secret as it was (play's usual case: a roll posted
-        once) is one statement on its own; only a change of secrecy (a reveal) takes a
-        transaction."""
+        once) is one statement on its own, which returns nothing of the record: its caller
+        has the record it posted (None). Only a change of secrecy (a reveal) takes a
+        transaction, and returns the record as it now stands, which its caller shows (None:
+        there is none)."""
         posted = await self._write_one(
             "UPDATE records SET message_id = :message WHERE id = :id AND secret = CAST(:secret AS BOOLEAN) "
-            "RETURNING *",
+            "RETURNING id",
             {"message": message_id, "secret": secret, "id": record_id},
         )
         if posted is not None:
-            return record_of(posted)
+            return None
 
         async def remember(tx: Transaction) -> tuple[Record | None, bool]:
             # Before the record changes, so its old secret message is still named.

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from bot.models import Applied, Change, NewRecord, Operation, PoolValue, Refused
+from bot.models import Applied, Change, NewRecord, Operation, PoolValue, RecordUpdate, Refused, Undo
 from bot.store import Store
 
 CHANNEL = 1
@@ -19,14 +19,14 @@ def change(interaction: int, delta: int, cap: int | None = None) -> Operation:
 
 
 async def test_a_spend_of_a_pool_there_is_runs_its_update_and_no_insert(store: Store) -> None:
-    """SQLite: BEGIN, the savepoint, the replay check, the UPDATE, the ledger row, the
-    operation, COMMIT (the table's row is there: its pool is). PostgreSQL counts BEGIN's lock and
-    COMMIT's notification too."""
+    """SQLite: BEGIN, the savepoint, the UPDATE, the ledger row, the operation (which a replay
+    finds there), COMMIT (the table's row is there: its pool is). PostgreSQL counts BEGIN's lock and,
+    after COMMIT, the notification's own transaction (BEGIN, its setting, the notification, COMMIT)."""
     await store.apply(change(1, 3, cap=6))
     before = store.statements.total
     outcome = await store.apply(change(2, -1))
     assert isinstance(outcome, Applied) and outcome.pools[0].value == 2
-    assert store.statements.total - before == {"sqlite": 7, "postgresql": 9}[store.statements.backend]
+    assert store.statements.total - before == {"sqlite": 6, "postgresql": 11}[store.statements.backend]
 
 
 async def test_a_pools_first_change_makes_it_with_its_cap(store: Store) -> None:
@@ -48,12 +48,12 @@ async def test_a_refused_first_change_leaves_no_pool_and_keeps_its_outcome(store
 
 
 async def test_a_pools_first_change_is_its_update_the_tables_row_and_one_insert(store: Store) -> None:
-    """SQLite: BEGIN, the savepoint, the replay check, the UPDATE that finds no pool, the
-    table's row, the pool made with the change applied, the ledger row, the operation, COMMIT."""
+    """SQLite: BEGIN, the savepoint, the UPDATE that finds no pool, the table's row, the pool
+    made with the change applied, the ledger row, the operation, COMMIT; PostgreSQL as above."""
     before = store.statements.total
     made = await store.apply(change(1, 4, cap=6))
     assert isinstance(made, Applied) and made.pools[0].value == 4
-    assert store.statements.total - before == {"sqlite": 9, "postgresql": 11}[store.statements.backend]
+    assert store.statements.total - before == {"sqlite": 8, "postgresql": 13}[store.statements.backend]
     assert await store.pools(CHANNEL) == [PoolValue("impulso", 0, 4)]
 
 
@@ -85,12 +85,12 @@ async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_ans
     store: Store,
 ) -> None:
     """SQLite: BEGIN, the record (which a replay finds there: its interaction's), its dice,
-    the operation, COMMIT. PostgreSQL counts BEGIN's lock and COMMIT's notification too."""
+    the operation, COMMIT. PostgreSQL counts BEGIN's lock and the notification's transaction too."""
     roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
     before = store.statements.total
     first = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(first, Applied) and first.record_id is not None and not first.replayed
-    assert store.statements.total - before == {"sqlite": 5, "postgresql": 7}[store.statements.backend]
+    assert store.statements.total - before == {"sqlite": 5, "postgresql": 10}[store.statements.backend]
     again = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
@@ -117,3 +117,27 @@ async def test_a_set_expecting_a_value_checks_a_pool_not_made_yet_as_at_zero(sto
     moved = await store.apply(Operation(CHANNEL, 3, 7, "r", (Change("impulso", 0, set_to=1, expect=0),)))
     assert isinstance(moved, Refused) and (moved.key, moved.value) == ("pool.moved", 3)
     assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 3}
+
+
+async def test_a_replay_of_a_records_change_answers_the_first_and_changes_nothing(store: Store) -> None:
+    """The first change moved the record's version: its replay finds the record changed since it
+    was read, which is a replay's sign there too (not a stale read to retry)."""
+    rolled = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=NewRecord(7, "dune", {"n": 0})))
+    assert rolled.record_id is not None
+    pressed = Operation(
+        CHANNEL, 2, 7, "b", (Change("impulso", 1),), record_update=RecordUpdate(rolled.record_id, 0, {"n": 1})
+    )
+    first, again = await store.apply(pressed), await store.apply(pressed)
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    record = await store.record(rolled.record_id)
+    assert record is not None and (record.version, record.data) == (1, {"n": 1})
+    assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 1}
+
+
+async def test_a_replayed_undo_reverts_once(store: Store) -> None:
+    for interaction in (1, 2):
+        await store.apply(change(interaction, 2))
+    undo = Operation(CHANNEL, 3, 7, "u", undo=Undo())
+    first, again = await store.apply(undo), await store.apply(undo)
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert again.pools == first.pools and await store.pool(CHANNEL, "impulso") == 2

@@ -47,12 +47,13 @@ async def paid_roll(store: Store, interaction: int, secret: bool = False) -> int
 
 async def test_a_public_rolls_message_is_one_statement_and_links_its_ledger_rows(store: Store) -> None:
     """SQLite: BEGIN, the UPDATE, COMMIT; PostgreSQL: the UPDATE alone (one statement is its
-    own transaction)."""
+    own transaction). It returns nothing of the record: the caller posted it."""
     record_id = await paid_roll(store, 2)
     before = store.statements.total
-    posted = await store.set_record_message(record_id, 555)
-    assert posted is not None and posted.message_id == 555
+    assert await store.set_record_message(record_id, 555) is None
     assert store.statements.total - before == {"sqlite": 3, "postgresql": 1}[store.statements.backend]
+    posted = await store.record(record_id)
+    assert posted is not None and posted.message_id == 555
     assert [r.message_id for r in await store.ledger(CHANNEL)] == [555, None]
 
 
