@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import asyncpg
 
 from bench.counting import Statements, count_sqlite, counting_postgres
+from bot import heap
 from bot.store import Store
 from tests.support import load, payloads
 from tests.support.harness import Harness
@@ -147,6 +148,7 @@ async def measure(name: str, target: Path | str, count: int, server: Server | No
             # The store opens its connections as the load asks: each is counted.
             counting.enter_context(counting_postgres(statements))
             bot = await harness.start()
+        heap.settle()  # as `python -m bot` does once logged in
         clock = StoreClock()
         clock.wrap(bot.store)
         tables = make_tables(count)
@@ -171,6 +173,7 @@ async def half(url: str, count: int, part: int) -> None:
     payloads._ids = itertools.count(1_000_000_000_000_000_000 + part * 10**15)
     harness = Harness(url, seed=count + part)
     await harness.start()
+    heap.settle()
     report, problems, cpu = await play(harness, make_tables(count)[part::2])
     await harness.close()
     print(
