@@ -105,10 +105,14 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | None = None,
+        *,
+        pressed: discord.ui.Button[Any] | None = None,
     ) -> None:
+        """``pressed``: the button as discord.py read it from the pressed message, wrapped as
+        it is (its custom_id is this one's) rather than drawn again."""
         custom_id = f"{self.prefix}:{action}:{record_id}"
         super().__init__(
-            discord.ui.Button(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
+            pressed or discord.ui.Button(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
         )
         self.record_id = record_id
         self.action = action
@@ -117,7 +121,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(int(match["record"]), match["action"])
+        return cls(int(match["record"]), match["action"], pressed=_button(item))
 
 
 class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
@@ -134,9 +138,13 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
         step: int = 0,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        *,
+        pressed: discord.ui.Button[Any] | None = None,
     ) -> None:
         custom_id = f"{self.prefix}:{action}:{record_id}:{step}"
-        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        super().__init__(
+            pressed or discord.ui.Button(label=label or action, style=style, custom_id=custom_id)
+        )
         self.record_id = record_id
         self.action = action
         self.step = step
@@ -145,7 +153,14 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
-        return cls(int(match["record"]), match["action"], int(match["step"]))
+        return cls(int(match["record"]), match["action"], int(match["step"]), pressed=_button(item))
+
+
+def _button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any] | None:
+    """The pressed component discord.py rebuilt from the message, when it is a button: a
+    press then wraps it instead of building a second one (~10 µs each, on every press), which
+    discord.py would swap into a view only it sees (``ViewStore.schedule_dynamic_item_call``)."""
+    return item if isinstance(item, discord.ui.Button) else None
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,6}")

@@ -6,11 +6,13 @@ roll recorded by commit 0e3eeea, and what its *Repetir* posted then)."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
+import discord
 import pytest
 
-from bot.repeat import FIELDS, Asked, asked, asked_of, kept
+from bot.repeat import FIELDS, Asked, RepeatButton, asked, asked_of, kept
+from cogs.donjon.combat import CombatButton
 from tests.cogs.test_mesa import channel
 from tests.rules.stored import stored
 from tests.support.harness import Harness, Reply
@@ -167,3 +169,19 @@ async def test_a_roll_the_gm_channel_made_secret_repeats_secret_from_its_reveale
     [roll] = [m for m in again.messages if m.custom_ids]
     assert roll.channel_id == GM_CHANNEL_ID and any(c.startswith("secreta:revelar:") for c in roll.custom_ids)
     assert all(m.ephemeral for m in again.messages if m.channel_id == CHANNEL_ID), again.text
+
+
+@pytest.mark.parametrize(
+    ("factory", "custom_id"),
+    [(RepeatButton, "rep:repetir:7"), (CombatButton, "donjon:ini:siguiente:7:3")],
+)
+async def test_a_pressed_button_wraps_the_button_discord_py_read_from_the_message(
+    factory: type[RepeatButton | CombatButton], custom_id: str
+) -> None:
+    """A press is routed by its custom_id (``bot.ui``): the button discord.py rebuilt from the
+    message is the one wrapped, not a second one drawn from the id."""
+    pressed: discord.ui.Button[Any] = discord.ui.Button(label="Repetir", custom_id=custom_id, emoji="🎲")
+    match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None
+    item = await factory.from_custom_id(cast(discord.Interaction, None), pressed, match)
+    assert item.item is pressed and item.custom_id == custom_id and item.record_id == 7
