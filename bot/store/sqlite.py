@@ -75,9 +75,19 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
+# The values a statement takes as a list (``Dialect.member``'s ``json_each``).
+LISTS = (list, tuple)
+
+
 def _bound(params: Params) -> dict[str, Any]:
-    """A list value as SQLite reads one: JSON text, for ``json_each``."""
-    return {k: json.dumps(list(v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
+    """A list value as SQLite reads one: JSON text, for ``json_each``. Most statements
+    take none, and their parameters are handed over as they came (every statement of
+    either thread passes here: the copy cost more than the check)."""
+    bound = params if isinstance(params, dict) else dict(params)
+    for value in bound.values():
+        if isinstance(value, LISTS):
+            return {k: json.dumps(list(v)) if isinstance(v, LISTS) else v for k, v in bound.items()}
+    return bound
 
 
 def completed(work: Coroutine[Any, Any, T]) -> T:
@@ -94,18 +104,25 @@ def completed(work: Coroutine[Any, Any, T]) -> T:
 
 class SqliteTransaction:
     """Statements straight on the sqlite3 connection, on its thread, inside the
-    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends."""
+    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends. It counts
+    the statements it runs (``ran``), its ``BEGIN`` and ``COMMIT`` included, and the
+    transaction tells :class:`Statements` once, not under its lock at each."""
 
-    def __init__(self, db: sqlite3.Connection, statements: Statements) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._statements = statements
+        self.ran = 0
+
+    def control(self, sql: str) -> None:
+        """``BEGIN``, the savepoint: counted like any statement."""
+        self.ran += 1
+        self._db.execute(sql)
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        self._statements.add()
+        self.ran += 1
         return _execute(self._db, sql, _bound(params))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        self._statements.add(len(rows))
+        self.ran += len(rows)
         _execute_many(self._db, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
@@ -113,7 +130,7 @@ class SqliteTransaction:
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        self._statements.add()
+        self.ran += 1
         return _fetch(self._db, sql, _bound(params))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
@@ -240,20 +257,22 @@ class SqliteDatabase:
         raised rolls it all back, and so does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
-        self.statements.add()
-        db.execute("BEGIN IMMEDIATE")
+        tx = SqliteTransaction(db)
         try:
-            if undoable:
-                self.statements.add()
-                db.execute(UNDOABLE)
-            result = completed(work(SqliteTransaction(db, self.statements)))
-            self.statements.add()
-            db.commit()
-        except BaseException:
-            if db.in_transaction:
-                self.statements.add()
-                db.rollback()
-            raise
+            tx.control("BEGIN IMMEDIATE")
+            try:
+                if undoable:
+                    tx.control(UNDOABLE)
+                result = completed(work(tx))
+                tx.ran += 1
+                db.commit()
+            except BaseException:
+                if db.in_transaction:
+                    tx.ran += 1
+                    db.rollback()
+                raise
+        finally:
+            self.statements.add(tx.ran)
         return result
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:
