@@ -5,11 +5,13 @@ nothing behind but its outcome."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 
 import pytest
 
-from bot.models import Applied, Change, NewRecord, Operation, PoolValue, Refused
-from bot.store import Store
+from bot.models import Applied, Change, NewRecord, Operation, PoolState, PoolValue, Refused
+from bot.store import Store, pools
 
 CHANNEL = 1
 
@@ -117,3 +119,32 @@ async def test_a_set_expecting_a_value_checks_a_pool_not_made_yet_as_at_zero(sto
     moved = await store.apply(Operation(CHANNEL, 3, 7, "r", (Change("impulso", 0, set_to=1, expect=0),)))
     assert isinstance(moved, Refused) and (moved.key, moved.value) == ("pool.moved", 3)
     assert await store.ledger_sums(CHANNEL) == {("impulso", 0): 3}
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        Applied(
+            (PoolState("impulso", 0, 4, 1, 1), PoolState("determinacion", 7, 0, -1, -1)),
+            record_id=9,
+            retired=2,
+        ),
+        Applied((), replayed=True),
+        Refused("pool.not_enough", "impulso", 0, 1, -2),
+        Refused("pool.over_cap", "amenaza", 0, 6, 1, cap=6),
+    ],
+)
+def test_an_outcome_is_kept_as_asdict_wrote_it_without_asdicts_deep_copy(
+    outcome: Applied | Refused, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replay rows written before read the same: the text is ``asdict``'s, field for field;
+    it is built without ``asdict`` (a recursive deep copy, on aiosqlite's thread, per write)."""
+    kind = "applied" if isinstance(outcome, Applied) else "refused"
+    expected = json.dumps({"kind": kind, **dataclasses.asdict(outcome)})
+
+    def refused(value: object) -> None:
+        raise AssertionError("asdict called")
+
+    monkeypatch.setattr(pools, "asdict", refused, raising=False)
+    assert pools.encode_outcome(outcome) == expected
+    assert pools.decode_outcome(expected) == dataclasses.replace(outcome, replayed=True)
