@@ -133,10 +133,12 @@ def stored(data: dict[str, Any]) -> dict[str, Any]:
     codec writes JSON's own shapes already, so they are copied as they are (under half the
     cost of the trip through JSON text); anything else (a key not text, an enum) makes
     that trip."""
+    copied: dict[str, Any]
     try:
-        return cast(dict[str, Any], _as_read(data))
+        copied = _as_read(data)
     except _NotAsRead:
-        return cast(dict[str, Any], json.loads(json.dumps(data)))
+        copied = json.loads(json.dumps(data))
+    return copied
 
 
 class _NotAsRead(Exception):

@@ -219,9 +219,6 @@ class SqliteDatabase:
             raise
         return cls(connection, path, reader)
 
-    async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
-        return await run_on_connection(self.connection, fn, *args)
-
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
@@ -236,7 +233,7 @@ class SqliteDatabase:
             except ReadElsewhere:
                 pass
         self.statements.add()
-        return await self._hop(_fetch, sql, bound)
+        return await run_on_connection(self.connection, _fetch, sql, bound)
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
         row = await self.fetch_one(sql, params)
@@ -244,11 +241,13 @@ class SqliteDatabase:
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``work`` whole on the connection's thread, in one hop."""
-        return await self._hop(self._transaction, work, undoable)
+        return await run_on_connection(self.connection, self._transaction, work, undoable)
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         """A transaction of one statement (the file's check included)."""
-        return await self.transact(lambda tx: tx.fetch_one(sql, params))
+        return await run_on_connection(
+            self.connection, self._transaction, lambda tx: tx.fetch_one(sql, params), False
+        )
 
     def _transaction(self, db: sqlite3.Connection, work: Work[T], undoable: bool) -> T:
         """On the connection's thread (a ``stat`` per transaction, off the event loop):
