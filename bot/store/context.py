@@ -12,25 +12,41 @@ from bot.store.pools import IN_PLAY
 from bot.store.records import record_of
 from bot.store.tables import table_of
 
-# The statement's columns, each half filling its own and NULL in the others': a table's
-# row, a pool's, a record's (which shares ``channel_id`` with the table's). The first half
-# casts every NULL it adds, so that PostgreSQL knows each column's type.
-TABLE_COLUMNS = "channel_id, guild_id, system, gm_id, gm_channel_id, settings"
-CONTEXT = (
-    f"SELECT {TABLE_COLUMNS}, "
-    "CAST(NULL AS TEXT) AS pool_name, CAST(NULL AS BIGINT) AS pool_owner, "
-    "CAST(NULL AS INTEGER) AS pool_value, CAST(NULL AS BIGINT) AS id, CAST(NULL AS BIGINT) AS user_id, "
-    "CAST(NULL AS TEXT) AS kind, CAST(NULL AS TEXT) AS data, CAST(NULL AS INTEGER) AS version, "
-    "CAST(NULL AS BIGINT) AS message_id, CAST(NULL AS BOOLEAN) AS secret "
-    "FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel "
-    "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, pool, owner_id, value, "
-    "NULL, NULL, NULL, NULL, NULL, NULL, NULL "
-    f"FROM pools WHERE channel_id = :channel AND {IN_PLAY} "
-    "UNION ALL SELECT channel_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
-    "id, user_id, kind, CAST(data AS TEXT), version, message_id, secret "
-    "FROM records WHERE id = CAST(:record AS BIGINT) AND NOT retired "
-    "ORDER BY pool_name, pool_owner, channel_id"
+# The statement's halves, each filling its own columns and NULL in the others': a table's
+# row, a pool's and (asked for) a record's, which shares ``channel_id`` with the table's.
+# The first half casts every NULL it adds, so that PostgreSQL knows each column's type. A
+# context without a record is the first two halves alone: the record's columns and its
+# third half cost every other read a quarter more (SQLite, measured: 12-16 µs against 17-21).
+RECORD_COLUMNS = (
+    ", CAST(NULL AS BIGINT) AS id, CAST(NULL AS BIGINT) AS user_id, CAST(NULL AS TEXT) AS kind, "
+    "CAST(NULL AS TEXT) AS data, CAST(NULL AS INTEGER) AS version, CAST(NULL AS BIGINT) AS message_id, "
+    "CAST(NULL AS BOOLEAN) AS secret"
 )
+RECORD_NULLS = ", NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+
+
+def _context(record: bool) -> str:
+    """The context statement, with the record's columns and half or without."""
+    columns, nulls = (RECORD_COLUMNS, RECORD_NULLS) if record else ("", "")
+    halves = [
+        "SELECT channel_id, guild_id, system, gm_id, gm_channel_id, settings, "
+        "CAST(NULL AS TEXT) AS pool_name, CAST(NULL AS BIGINT) AS pool_owner, "
+        f"CAST(NULL AS INTEGER) AS pool_value{columns} "
+        "FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel",
+        f"SELECT NULL, NULL, NULL, NULL, NULL, NULL, pool, owner_id, value{nulls} "
+        f"FROM pools WHERE channel_id = :channel AND {IN_PLAY}",
+    ]
+    if record:
+        halves.append(
+            "SELECT channel_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "id, user_id, kind, CAST(data AS TEXT), version, message_id, secret "
+            "FROM records WHERE id = :record AND NOT retired"
+        )
+    return " UNION ALL ".join(halves) + " ORDER BY pool_name, pool_owner, channel_id"
+
+
+CONTEXT = _context(record=False)
+CONTEXT_WITH_RECORD = _context(record=True)
 
 
 @dataclass(frozen=True)
@@ -64,8 +80,12 @@ class Contexts(Part):
         """The channel's table, the tables it serves, its pools and the record ``record_id``
         (a pressed button's) in one statement, the rows told apart by which half filled
         them: what an interaction's guard, checks and card would otherwise read in three."""
-        rows = await self._fetchall(CONTEXT, {"channel": channel_id, "record": record_id})
-        tables = [table_of(r) for r in rows if r["pool_name"] is None and r["id"] is None]
+        if record_id is None:
+            rows = await self._fetchall(CONTEXT, {"channel": channel_id})
+            tables = [table_of(r) for r in rows if r["pool_name"] is None]
+        else:
+            rows = await self._fetchall(CONTEXT_WITH_RECORD, {"channel": channel_id, "record": record_id})
+            tables = [table_of(r) for r in rows if r["pool_name"] is None and r["id"] is None]
         return TableContext(
             channel_id,
             guild_id,
@@ -76,5 +96,5 @@ class Contexts(Part):
                 for r in rows
                 if r["pool_name"] is not None
             ),
-            next((record_of(r) for r in rows if r["id"] is not None), None),
+            None if record_id is None else next((record_of(r) for r in rows if r["id"] is not None), None),
         )
