@@ -95,26 +95,36 @@ async def table(interaction: discord.Interaction, channel_id: int, guild_id: int
 
 
 async def tables_seen_from(
-    interaction: discord.Interaction, channel_id: int
+    interaction: discord.Interaction, channel_id: int, record_id: int | None = None
 ) -> tuple[Table | None, list[Table]]:
     """The channel's own table and the tables it is the GM channel of, each remembered as
-    read, with the channel's pools (``store.context``: one query for all three, so a card
-    that shows the pools, and the operation that changes them, read nothing more)."""
+    read, with the channel's pools and the record ``record_id`` (``store.context``: one
+    query for all four, so a card that shows the pools, and the operation that changes
+    them, read nothing more)."""
     memo = seen(interaction)
     if channel_id not in memo.served or channel_id not in memo.tables:
-        context = await _host(interaction).store.context(channel_id, interaction.guild_id)
+        context = await _host(interaction).store.context(channel_id, interaction.guild_id, record_id)
         memo.tables[channel_id] = context.own
         memo.served[channel_id] = list(context.served)
         memo.tables.update({t.channel_id: t for t in context.served})
         memo.pools.setdefault(channel_id, {(p.pool, p.owner_id): p.value for p in context.pools})
+        if record_id is not None:
+            memo.records[record_id] = context.record
     return memo.tables[channel_id], memo.served[channel_id]
 
 
 async def record(interaction: discord.Interaction, record_id: int) -> Record | None:
-    """A live record (``store.record``), or None when it is gone."""
+    """A live record (``store.record``), or None when it is gone. A button's record is
+    asked for first, before its table: read with the tables and pools of the channel
+    pressed at (where its table is, or the GM channel serving it), which the checks and
+    the card ask for next, in the one statement."""
     memo = seen(interaction)
     if record_id not in memo.records:
-        memo.records[record_id] = await _host(interaction).store.record(record_id)
+        here = interaction.channel_id
+        if here is not None and (here not in memo.served or here not in memo.tables):
+            await tables_seen_from(interaction, here, record_id)
+        else:
+            memo.records[record_id] = await _host(interaction).store.record(record_id)
     return memo.records[record_id]
 
 
@@ -133,10 +143,12 @@ def stored(data: dict[str, Any]) -> dict[str, Any]:
     codec writes JSON's own shapes already, so they are copied as they are (under half the
     cost of the trip through JSON text); anything else (a key not text, an enum) makes
     that trip."""
+    copied: dict[str, Any]
     try:
-        return cast(dict[str, Any], _as_read(data))
+        copied = _as_read(data)
     except _NotAsRead:
-        return cast(dict[str, Any], json.loads(json.dumps(data)))
+        copied = json.loads(json.dumps(data))
+    return copied
 
 
 class _NotAsRead(Exception):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.i18n import CATALOG, ENGLISH
+from bot.i18n import ENGLISH, t
 
 
 class Translator(app_commands.Translator):
@@ -21,4 +21,4 @@ class Translator(app_commands.Translator):
         key = string.extras.get("key")
         if key is None or locale.value not in ENGLISH:
             return None
-        return CATALOG.text(key, "en")
+        return t("en", key)

@@ -124,8 +124,13 @@ class Drawings:
             self._stale.add(key)
 
     async def board(self, channel_id: int, lang: Lang) -> discord.Embed:
-        """The table's board in ``lang``: the kept drawing, or a new one (a copy either
-        way: whoever receives it may change it)."""
+        """The table's board in ``lang``, a copy: whoever receives it may change it."""
+        return (await self.drawn(channel_id, lang)).copy()
+
+    async def drawn(self, channel_id: int, lang: Lang) -> discord.Embed:
+        """The table's board in ``lang``: the kept drawing, or a new one, itself (only read,
+        never changed: the board's own edit sends it as it is, where a copy cost a
+        ``to_dict`` and a ``from_dict`` of the whole embed)."""
         key = (channel_id, lang)
         while key not in self._kept and key in self._drawing:
             async with self._drawing[key]:
@@ -133,7 +138,7 @@ class Drawings:
         kept = self._kept.get(key)
         if kept is not None:
             self._kept.move_to_end(key)
-            return kept.copy()
+            return kept
         lock = self._drawing[key] = asyncio.Lock()
         async with lock:
             try:
@@ -146,7 +151,7 @@ class Drawings:
                 self._stale.discard(key)
             if not stale:
                 self._keep(key, embed)
-        return embed.copy()
+        return embed
 
     def _keep(self, key: tuple[int, Lang], embed: discord.Embed) -> None:
         self._kept[key] = embed
@@ -325,7 +330,7 @@ class Boards:
         spot = self.spots.get(channel_id)
         if spot is None:
             return
-        embed = await self.drawings.board(channel_id, spot.lang)
+        embed = await self.drawings.drawn(channel_id, spot.lang)
         drawn = fingerprint(embed)
         if drawn == self._shown.get(channel_id):
             return

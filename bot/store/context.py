@@ -1,27 +1,67 @@
 """One interaction's first read in one round trip: the table it is at, the tables that
-channel serves as their GM channel, and the table's pools."""
+channel serves as their GM channel, the table's pools, and the record a pressed button
+names."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.models import PoolValue, Table
+from bot.models import PoolValue, Record, Table
 from bot.store.base import Part
 from bot.store.pools import IN_PLAY
+from bot.store.records import record_of
 from bot.store.tables import table_of
+
+# The statement's halves, each filling its own columns and NULL in the others': a table's
+# row, a pool's and (asked for) a record's, which shares ``channel_id`` with the table's.
+# The first half casts every NULL it adds, so that PostgreSQL knows each column's type. A
+# context without a record is the first two halves alone: the record's columns and its
+# third half cost every other read a quarter more (SQLite, measured: 12-16 µs against 17-21).
+RECORD_COLUMNS = (
+    ", CAST(NULL AS BIGINT) AS id, CAST(NULL AS BIGINT) AS user_id, CAST(NULL AS TEXT) AS kind, "
+    "CAST(NULL AS TEXT) AS data, CAST(NULL AS INTEGER) AS version, CAST(NULL AS BIGINT) AS message_id, "
+    "CAST(NULL AS BOOLEAN) AS secret"
+)
+RECORD_NULLS = ", NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+
+
+def _context(record: bool) -> str:
+    """The context statement, with the record's columns and half or without."""
+    columns, nulls = (RECORD_COLUMNS, RECORD_NULLS) if record else ("", "")
+    halves = [
+        "SELECT channel_id, guild_id, system, gm_id, gm_channel_id, settings, "
+        "CAST(NULL AS TEXT) AS pool_name, CAST(NULL AS BIGINT) AS pool_owner, "
+        f"CAST(NULL AS INTEGER) AS pool_value{columns} "
+        "FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel",
+        f"SELECT NULL, NULL, NULL, NULL, NULL, NULL, pool, owner_id, value{nulls} "
+        f"FROM pools WHERE channel_id = :channel AND {IN_PLAY}",
+    ]
+    if record:
+        halves.append(
+            "SELECT channel_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, "
+            "id, user_id, kind, CAST(data AS TEXT), version, message_id, secret "
+            "FROM records WHERE id = :record AND NOT retired"
+        )
+    return " UNION ALL ".join(halves) + " ORDER BY pool_name, pool_owner, channel_id"
+
+
+CONTEXT = _context(record=False)
+CONTEXT_WITH_RECORD = _context(record=True)
 
 
 @dataclass(frozen=True)
 class TableContext:
     """A channel's own table (None: it has no row yet), the tables whose GM channel it is
-    (by channel id), and every pool it plays with (:data:`IN_PLAY`), ordered by pool and owner as
-    :meth:`Pools.pools` orders them."""
+    (by channel id), every pool it plays with (:data:`IN_PLAY`), ordered by pool and owner as
+    :meth:`Pools.pools` orders them, and the live record asked for with them (None: none
+    asked, or it is gone, as :meth:`Records.record` says)."""
 
     channel_id: int
     guild_id: int | None
     own: Table | None
     served: tuple[Table, ...]
     pools: tuple[PoolValue, ...]
+    record: Record | None = None
 
     @property
     def table(self) -> Table:
@@ -34,21 +74,18 @@ class TableContext:
 
 
 class Contexts(Part):
-    async def context(self, channel_id: int, guild_id: int | None) -> TableContext:
-        """The channel's table, the tables it serves and its pools in one statement (the
-        tables' rows and the pools' rows, told apart by which half of the union filled
-        them): what an interaction's guard, checks and card would otherwise read in two."""
-        rows = await self._fetchall(
-            "SELECT channel_id, guild_id, system, gm_id, gm_channel_id, settings, "
-            "CAST(NULL AS TEXT) AS pool_name, CAST(NULL AS BIGINT) AS pool_owner, "
-            "CAST(NULL AS INTEGER) AS pool_value "
-            "FROM tables WHERE channel_id = :channel OR gm_channel_id = :channel "
-            "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, pool, owner_id, value "
-            f"FROM pools WHERE channel_id = :channel AND {IN_PLAY} "
-            "ORDER BY pool_name, pool_owner, channel_id",
-            {"channel": channel_id},
-        )
-        tables = [table_of(r) for r in rows if r["pool_name"] is None]
+    async def context(
+        self, channel_id: int, guild_id: int | None, record_id: int | None = None
+    ) -> TableContext:
+        """The channel's table, the tables it serves, its pools and the record ``record_id``
+        (a pressed button's) in one statement, the rows told apart by which half filled
+        them: what an interaction's guard, checks and card would otherwise read in three."""
+        if record_id is None:
+            rows = await self._fetchall(CONTEXT, {"channel": channel_id})
+            tables = [table_of(r) for r in rows if r["pool_name"] is None]
+        else:
+            rows = await self._fetchall(CONTEXT_WITH_RECORD, {"channel": channel_id, "record": record_id})
+            tables = [table_of(r) for r in rows if r["pool_name"] is None and r["id"] is None]
         return TableContext(
             channel_id,
             guild_id,
@@ -59,4 +96,5 @@ class Contexts(Part):
                 for r in rows
                 if r["pool_name"] is not None
             ),
+            None if record_id is None else next((record_of(r) for r in rows if r["id"] is not None), None),
         )

@@ -218,7 +218,9 @@ class Store(Protocol):
 
     # -- one interaction's reads ---------------------------------------------
 
-    async def context(self, channel_id: int, guild_id: int | None) -> TableContext: ...
+    async def context(
+        self, channel_id: int, guild_id: int | None, record_id: int | None = None
+    ) -> TableContext: ...
 
     # -- the connection ------------------------------------------------------
 

@@ -75,9 +75,20 @@ def _identity(path: str) -> tuple[int, int] | None:
     return info.st_dev, info.st_ino
 
 
+# The values a statement takes as a list (``Dialect.member``'s ``json_each``): JSON's arrays.
+LISTS = frozenset({list, tuple})
+
+
 def _bound(params: Params) -> dict[str, Any]:
-    """A list value as SQLite reads one: JSON text, for ``json_each``."""
-    return {k: json.dumps(list(v)) if isinstance(v, list | tuple) else v for k, v in params.items()}
+    """A list value as SQLite reads one: JSON text, for ``json_each``. Most statements
+    take none, and their parameters are handed over as they came, told so by their types
+    in one C call (every statement of either thread passes here, a write's with up to ten
+    parameters: a copy, or an ``isinstance`` a value, cost more than the statement's own
+    Python)."""
+    bound = params if isinstance(params, dict) else dict(params)
+    if LISTS.isdisjoint(map(type, bound.values())):
+        return bound
+    return {k: json.dumps(list(v)) if type(v) in LISTS else v for k, v in bound.items()}
 
 
 def completed(work: Coroutine[Any, Any, T]) -> T:
@@ -94,18 +105,25 @@ def completed(work: Coroutine[Any, Any, T]) -> T:
 
 class SqliteTransaction:
     """Statements straight on the sqlite3 connection, on its thread, inside the
-    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends."""
+    transaction :meth:`SqliteDatabase.transact` opened; none of them suspends. It counts
+    the statements it runs (``ran``), its ``BEGIN`` and ``COMMIT`` included, and the
+    transaction tells :class:`Statements` once, not under its lock at each."""
 
-    def __init__(self, db: sqlite3.Connection, statements: Statements) -> None:
+    def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
-        self._statements = statements
+        self.ran = 0
+
+    def control(self, sql: str) -> None:
+        """``BEGIN``, the savepoint: counted like any statement."""
+        self.ran += 1
+        self._db.execute(sql)
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
-        self._statements.add()
+        self.ran += 1
         return _execute(self._db, sql, _bound(params))
 
     async def execute_many(self, sql: str, rows: Sequence[Params]) -> None:
-        self._statements.add(len(rows))
+        self.ran += len(rows)
         _execute_many(self._db, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
@@ -113,7 +131,7 @@ class SqliteTransaction:
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        self._statements.add()
+        self.ran += 1
         return _fetch(self._db, sql, _bound(params))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
@@ -202,9 +220,6 @@ class SqliteDatabase:
             raise
         return cls(connection, path, reader)
 
-    async def _hop(self, fn: Callable[..., T], *args: Any) -> T:
-        return await run_on_connection(self.connection, fn, *args)
-
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
@@ -219,7 +234,7 @@ class SqliteDatabase:
             except ReadElsewhere:
                 pass
         self.statements.add()
-        return await self._hop(_fetch, sql, bound)
+        return await run_on_connection(self.connection, _fetch, sql, bound)
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
         row = await self.fetch_one(sql, params)
@@ -227,11 +242,13 @@ class SqliteDatabase:
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``work`` whole on the connection's thread, in one hop."""
-        return await self._hop(self._transaction, work, undoable)
+        return await run_on_connection(self.connection, self._transaction, work, undoable)
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         """A transaction of one statement (the file's check included)."""
-        return await self.transact(lambda tx: tx.fetch_one(sql, params))
+        return await run_on_connection(
+            self.connection, self._transaction, lambda tx: tx.fetch_one(sql, params), False
+        )
 
     def _transaction(self, db: sqlite3.Connection, work: Work[T], undoable: bool) -> T:
         """On the connection's thread (a ``stat`` per transaction, off the event loop):
@@ -240,20 +257,22 @@ class SqliteDatabase:
         raised rolls it all back, and so does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
-        self.statements.add()
-        db.execute("BEGIN IMMEDIATE")
+        tx = SqliteTransaction(db)
         try:
-            if undoable:
-                self.statements.add()
-                db.execute(UNDOABLE)
-            result = completed(work(SqliteTransaction(db, self.statements)))
-            self.statements.add()
-            db.commit()
-        except BaseException:
-            if db.in_transaction:
-                self.statements.add()
-                db.rollback()
-            raise
+            tx.control("BEGIN IMMEDIATE")
+            try:
+                if undoable:
+                    tx.control(UNDOABLE)
+                result = completed(work(tx))
+                tx.ran += 1
+                db.commit()
+            except BaseException:
+                if db.in_transaction:
+                    tx.ran += 1
+                    db.rollback()
+                raise
+        finally:
+            self.statements.add(tx.ran)
         return result
 
     async def follow(self, heard: Callable[[int], None], missed: Callable[[], None], sleep: Sleep) -> None:

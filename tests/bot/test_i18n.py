@@ -1,4 +1,5 @@
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,26 @@ def test_parameters_are_filled_but_user_text_is_not_interpreted() -> None:
     assert t("es", "expr.syntax", expression="{ref}") == (
         "No entiendo «{ref}». Prueba algo como 1d20+5, 4d6kh3, 2d6ro1 u 8d6!."
     )
+
+
+def test_a_sentence_is_filled_in_one_call() -> None:
+    """``t`` is asked some eleven times an interaction: a plain sentence, with or without
+    parameters, calls no other Python function of ours (a plural one asks for its form)."""
+    called: list[str] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call":
+            called.append(frame.f_code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        plain = t("es", "board.title")
+        filled = t("en", "expr.syntax", expression="1d")
+    finally:
+        sys.setprofile(None)
+    assert called == ["t", "t"]
+    assert plain == CATALOG.entries["board.title"]["es"]
+    assert filled == CATALOG.entries["expr.syntax"]["en"].format(expression="1d")
 
 
 # Placeholders that carry a number of things (a heuristic: the catalog's own names).

@@ -886,6 +886,46 @@ async def test_a_gm_channels_context_names_the_tables_it_serves_and_its_own_pool
     assert at_table.pools == tuple(await store.pools(CHANNEL))
 
 
+async def test_a_context_asked_with_a_record_reads_it_in_the_same_one_statement(store: Store) -> None:
+    """A pressed button's record comes with its channel's table and pools: what
+    ``Store.record`` answers (a record of another table too; a retired one is gone), the
+    rest of the context as without it."""
+    await store.set_gm(CHANNEL, 5, 9)
+    made = await store.apply(
+        Operation(
+            CHANNEL, 1, 7, "tirar", (Change("impulso", 2),), new_record=NewRecord(7, "tirar", {"d": [1, 2]})
+        )
+    )
+    elsewhere = await store.apply(
+        Operation(CHANNEL + 1, 2, 7, "tirar", new_record=NewRecord(7, "tirar", {}, secret=True))
+    )
+    assert isinstance(made, Applied) and isinstance(elsewhere, Applied)
+    assert made.record_id is not None and elsewhere.record_id is not None
+    statements = []
+    read = store._fetchall  # type: ignore[attr-defined]
+
+    async def counted(sql, params=()):  # type: ignore[no-untyped-def]
+        statements.append(sql)
+        return await read(sql, params)
+
+    store._fetchall = counted  # type: ignore[attr-defined]
+    context = await store.context(CHANNEL, 5, made.record_id)
+    other = await store.context(CHANNEL, 5, elsewhere.record_id)
+    assert len(statements) == 2
+    store._fetchall = read  # type: ignore[attr-defined]
+    assert context.record == await store.record(made.record_id) and context.record is not None
+    assert other.record == await store.record(elsewhere.record_id) and other.record is not None
+    assert other.record.secret and other.record.channel_id == CHANNEL + 1
+    without = await store.context(CHANNEL, 5)
+    assert without.record is None
+    assert (context.own, context.served, context.pools) == (without.own, without.served, without.pools)
+    assert context.pool("impulso") == 2
+    await store.apply(Operation(CHANNEL, 3, 9, "mesa.reset", reset=Reset()))
+    assert (
+        (await store.context(CHANNEL, 5, made.record_id)).record is None is await store.record(made.record_id)
+    )
+
+
 async def test_a_record_says_whether_it_is_still_secret(store: Store) -> None:
     """What buttons read of a secret roll (Donjon's facts stay with the GM until its reveal):
     secret from its first write, to a button changing it, until the reveal posts it."""

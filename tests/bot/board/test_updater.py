@@ -7,6 +7,7 @@ import asyncio
 import json
 
 import asyncpg
+import discord
 import pytest
 
 from bot.board import updater
@@ -179,6 +180,31 @@ async def test_a_burst_of_spends_is_one_edit_showing_the_final_pools(dune: Harne
     assert await dune.pool("amenaza") == 10
     assert "Amenaza: **10**" in now
     assert edits(dune) - before == 1
+
+
+async def test_a_boards_edit_sends_its_drawing_without_copying_it(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The redraw only reads the drawing (its fingerprint, the edit's payload): a copy is for
+    whoever may change it (the overlay pages)."""
+    assert dune.bot is not None
+    await dune.slash("mesa tablero", user=GM)
+    await dune.bot.boards.settled()
+    copies: list[discord.Embed] = []
+    copy = discord.Embed.copy
+
+    def counted(embed: discord.Embed) -> discord.Embed:
+        copies.append(embed)
+        return copy(embed)
+
+    monkeypatch.setattr(discord.Embed, "copy", counted)
+    before = edits(dune)
+    await dune.slash("dune amenaza añadir", user=GM, cantidad=2)
+    assert "Amenaza: **2**" in await shown(dune)
+    assert edits(dune) - before == 1
+    assert copies == []
+    drawn = await dune.bot.boards.drawings.board(CHANNEL_ID, "es")
+    assert copies == [dune.bot.boards.drawings._kept[(CHANNEL_ID, "es")]] and drawn is not copies[0]
 
 
 async def test_a_429_delays_the_edit_but_the_final_state_arrives(dune: Harness) -> None:

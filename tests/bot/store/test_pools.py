@@ -5,11 +5,23 @@ nothing behind but its outcome."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 
 import pytest
 
-from bot.models import Applied, Change, NewRecord, Operation, PoolValue, RecordUpdate, Refused, Undo
-from bot.store import Store
+from bot.models import (
+    Applied,
+    Change,
+    NewRecord,
+    Operation,
+    PoolState,
+    PoolValue,
+    RecordUpdate,
+    Refused,
+    Undo,
+)
+from bot.store import Store, pools
 
 CHANNEL = 1
 
@@ -141,3 +153,32 @@ async def test_a_replayed_undo_reverts_once(store: Store) -> None:
     first, again = await store.apply(undo), await store.apply(undo)
     assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
     assert again.pools == first.pools and await store.pool(CHANNEL, "impulso") == 2
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        Applied(
+            (PoolState("impulso", 0, 4, 1, 1), PoolState("determinacion", 7, 0, -1, -1)),
+            record_id=9,
+            retired=2,
+        ),
+        Applied((), replayed=True),
+        Refused("pool.not_enough", "impulso", 0, 1, -2),
+        Refused("pool.over_cap", "amenaza", 0, 6, 1, cap=6),
+    ],
+)
+def test_an_outcome_is_kept_as_asdict_wrote_it_without_asdicts_deep_copy(
+    outcome: Applied | Refused, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Replay rows written before read the same: the text is ``asdict``'s, field for field;
+    it is built without ``asdict`` (a recursive deep copy, on aiosqlite's thread, per write)."""
+    kind = "applied" if isinstance(outcome, Applied) else "refused"
+    expected = json.dumps({"kind": kind, **dataclasses.asdict(outcome)})
+
+    def refused(value: object) -> None:
+        raise AssertionError("asdict called")
+
+    monkeypatch.setattr(pools, "asdict", refused, raising=False)
+    assert pools.encode_outcome(outcome) == expected
+    assert pools.decode_outcome(expected) == dataclasses.replace(outcome, replayed=True)

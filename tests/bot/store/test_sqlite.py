@@ -83,3 +83,31 @@ async def test_a_read_the_loop_reader_fails_is_answered_by_the_thread(store: Sto
     assert await store.pool(CHANNEL, "impulso") == 4
     assert hops == ["_transaction", "_fetch"]
     reader.connection = sqlite3.connect(":memory:")
+
+
+def test_parameters_without_a_list_reach_sqlite_as_they_came() -> None:
+    """Every statement of both threads passes through ``_bound``: only a list is rewritten
+    (JSON text, for ``json_each``), and parameters without one are not copied."""
+    plain = {"channel": CHANNEL, "pool": "impulso", "cap": None}
+    assert adapter._bound(plain) is plain
+    listed = {"channel": CHANNEL, "pools": ["a", "b"], "owners": (1, 2)}
+    assert adapter._bound(listed) == {"channel": CHANNEL, "pools": '["a", "b"]', "owners": "[1, 2]"}
+    assert listed["pools"] == ["a", "b"]
+
+
+async def test_a_transaction_counts_its_statements_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """BEGIN, the savepoint, the replay check, the UPDATE, the ledger row, the operation and
+    COMMIT are told to the counter in one ``add`` (a lock taken once, on aiosqlite's thread)."""
+    await spend(store, 1, 3)
+    told: list[int] = []
+    add = store.statements.add
+
+    def counted(count: int = 1) -> None:
+        told.append(count)
+        add(count)
+
+    monkeypatch.setattr(store.statements, "add", counted)
+    await spend(store, 2, -1)
+    assert told == [7]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import CATALOG
+from bot.i18n import t
 from bot.models import TableSettings
 from bot.store import Store
 from cogs.donjon.settings import donjon_settings
@@ -176,7 +176,7 @@ def test_every_donjon_form_label_fits_discords_45_characters() -> None:
         "donjon.npc.count",
     ):
         for lang in ("es", "en"):
-            assert len(CATALOG.text(key, lang)) <= 45, (key, lang)
+            assert len(t(lang, key)) <= 45, (key, lang)
 
 
 async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | str) -> None:
