@@ -98,8 +98,8 @@ def test_parameters_without_a_list_reach_sqlite_as_they_came() -> None:
 async def test_a_transaction_counts_its_statements_once(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """BEGIN, the savepoint, the replay check, the UPDATE, the ledger row, the operation and
-    COMMIT are told to the counter in one ``add`` (a lock taken once, on aiosqlite's thread)."""
+    """BEGIN, the savepoint, the UPDATE, the ledger row, the operation and COMMIT are told to
+    the counter in one ``add`` (a lock taken once, on aiosqlite's thread)."""
     await spend(store, 1, 3)
     told: list[int] = []
     add = store.statements.add
@@ -110,4 +110,4 @@ async def test_a_transaction_counts_its_statements_once(
 
     monkeypatch.setattr(store.statements, "add", counted)
     await spend(store, 2, -1)
-    assert told == [7]
+    assert told == [6]
