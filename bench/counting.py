@@ -5,8 +5,8 @@ on SQLite and on PostgreSQL (a throwaway server, as the tests start one), the ta
 
 SQLite: the library's own trace callback (``sqlite3.Connection.set_trace_callback``), called
 on the connection's thread once per statement it runs. PostgreSQL: asyncpg's query logger
-(``Connection.add_query_logger``), added to every connection the store opens (its one
-``bot.store.postgres_pool.connect``, wrapped). Both see every statement the driver sends,
+(``Connection.add_query_logger``), added to every connection the store's pool opens (the
+pool is made with an ``init`` that adds it). Both see every statement the driver sends,
 BEGIN/COMMIT/SAVEPOINT and the advisory locks included; those are counted apart.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import re
 import sys
 import tempfile
@@ -29,7 +30,7 @@ import asyncpg
 
 from bot.internals import run_on_connection
 from bot.models import Change, NewRecord, Operation
-from bot.store import Store, postgres_pool
+from bot.store import Store
 from tests.support.postgres import Server
 
 CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.IGNORECASE)
@@ -61,15 +62,13 @@ async def count_sqlite(store: Store, statements: Statements) -> None:
 
 @contextlib.contextmanager
 def counting_postgres(statements: Statements) -> Iterator[None]:
-    """While open, every connection a PostgreSQL store opens counts its statements."""
-    connect = postgres_pool.connect
+    """While open, a PostgreSQL store's pool counts the statements of every connection."""
 
-    async def counted(url: str) -> asyncpg.Connection:
-        connection = await connect(url)
+    async def init(connection: asyncpg.Connection) -> None:
         connection.add_query_logger(statements.logged)
-        return connection
 
-    with mock.patch.object(postgres_pool, "connect", counted):
+    create = functools.partial(asyncpg.create_pool, init=init)
+    with mock.patch("bot.store.postgres.asyncpg.create_pool", create):
         yield
 
 
@@ -113,11 +112,8 @@ async def per_operation(store: Store, statements: Statements) -> list[tuple[int,
     counts = []
     for n, (_, operation) in enumerate(OPERATIONS):
         await operation(store, 100 + 2 * n)
-        # asyncpg hands each query to its loggers on the loop's next turn.
-        await asyncio.sleep(0)
         statements.total = statements.control = 0
         await operation(store, 101 + 2 * n)
-        await asyncio.sleep(0)
         counts.append((statements.total - statements.control, statements.control))
     return counts
 

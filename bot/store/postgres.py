@@ -3,17 +3,17 @@
 Chosen when ``TIRADA_DB`` is a ``postgresql://`` URL, so that several processes (Discord
 shards, docs/escalar.md) share one database. What it does that SQLite's does not, and why:
 
-- A few connections instead of one (``bot.store.postgres_pool``): transactions of different
-  tables run at once. An operation takes the transaction-scoped advisory lock of its table's
-  channel first (:meth:`PostgresTransaction.lock`), so one table's operations run one after
-  another exactly as on SQLite (the undo plan reads before it writes, a replay finds the
-  first's rows), while other tables never wait. Migrations run under a lock of their own: processes starting
+- A pool of connections instead of one: transactions of different tables run at once.
+  An operation takes the transaction-scoped advisory lock of its table's channel first
+  (:meth:`PostgresTransaction.lock`), so one table's operations run one after another
+  exactly as on SQLite (the undo plan and the replay check read before they write), while
+  other tables never wait. Migrations run under a lock of their own: processes starting
   together migrate once.
 - Pool changes are the same conditional UPDATEs: under READ COMMITTED a concurrent
   UPDATE of the same row waits and re-checks its WHERE on the committed value, so no
   spend goes below zero even between processes.
-- Other processes hear of each change to a table (``pg_notify`` right after the change's
-  commit, in the same round trip: ``bot.store.postgres_follow``).
+- Other processes hear of each change to a table (``pg_notify`` in the change's
+  transaction, delivered on commit: ``bot.store.postgres_follow``).
 - Timestamps stay ISO-8601 text and a roll's data JSON text in a ``jsonb`` column, so rows
   read back (and copy across with ``python -m bot.migrate``) exactly as SQLite's.
 
@@ -23,7 +23,6 @@ asyncpg's ``$1``, ``$2``… once each (cached).
 
 from __future__ import annotations
 
-import logging
 import re
 import secrets
 from collections.abc import Callable, Sequence
@@ -34,18 +33,15 @@ import asyncpg
 
 from bot.store.connection import Sleep
 from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
-from bot.store.postgres_follow import Follower, notifying
-from bot.store.postgres_pool import Connections
+from bot.store.postgres_follow import Db, Follower, notification
 from bot.store.schema import POSTGRES_MIGRATIONS, VERSION_TABLE
 
 T = TypeVar("T")
 
-log = logging.getLogger(__name__)
-
-# Up to 10 connections a process, opened as the load asks and kept open (max_connections must
-# cover every process: docs/escalar.md). None is opened before it is needed: a server that
-# goes away costs no task reconnecting in a loop; the next operation reconnects or says it cannot.
-POOL_MAX_CONNECTIONS = 10
+# Up to 10 connections a process, opened as the load asks (max_connections must cover every
+# process: docs/escalar.md). No floor: with one, a server that goes away leaves a task
+# reconnecting in a loop; without, the next operation reconnects or says it cannot.
+POOL_MIN, POOL_MAX_CONNECTIONS = 0, 10
 
 POSTGRES = Dialect(
     migrations=POSTGRES_MIGRATIONS,
@@ -91,10 +87,18 @@ def count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PostgresReads:
-    """Reads on the connections (each on one lent to it) or on one held connection."""
+async def _nothing_to_reset(connection: asyncpg.Connection) -> None:
+    """A connection goes back to the pool as it came: the store leaves no session state
+    (its advisory locks end with their transaction, it listens on a connection of its own,
+    it sets nothing, opens no cursor). asyncpg's default reset would cost a round trip
+    (``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``) after every
+    statement run on its own, one in two of a read's."""
 
-    def __init__(self, runner: Connections | asyncpg.Connection, statements: Statements) -> None:
+
+class PostgresReads:
+    """Reads on a pool (each on a connection it lends) or on one held connection."""
+
+    def __init__(self, runner: asyncpg.Pool | Db, statements: Statements) -> None:
         self._runner = runner
         self.statements = statements
 
@@ -119,9 +123,10 @@ class PostgresTransaction(PostgresReads):
     """Statements on the connection the transaction holds; its announcements wait for the
     commit, which carries them (:meth:`closing`)."""
 
-    def __init__(self, connection: asyncpg.Connection, statements: Statements) -> None:
+    def __init__(self, connection: Db, origin: str, statements: Statements) -> None:
         super().__init__(connection, statements)
         self._connection = connection
+        self._origin = origin
         self._announced: list[int] = []
 
     async def execute(self, sql: str, params: Params = NO_PARAMS) -> int:
@@ -147,19 +152,17 @@ class PostgresTransaction(PostgresReads):
             )
 
     async def announce(self, channel_id: int) -> None:
-        """Noted, and sent after the ``COMMIT`` in its round trip (:meth:`closing`)."""
+        """Noted, and sent with the ``COMMIT`` (PostgreSQL delivers a notification at the
+        commit whenever it was sent in the transaction): one round trip fewer."""
         if channel_id not in self._announced:
             self._announced.append(channel_id)
 
-    def closing(self, origin: str) -> tuple[str, int]:
-        """The transaction's last round trip as one simple query: ``COMMIT``, then its
-        notifications in a transaction of their own (``bot.store.postgres_follow``
-        :func:`notifying`; its values are numbers and this store's hexadecimal name,
-        written as literals), which the server runs only when the ``COMMIT`` succeeded;
-        and how many statements that is."""
-        if not self._announced:
-            return "COMMIT", 1
-        return f"COMMIT; {notifying(self._announced, origin)}", 5
+    def closing(self) -> tuple[str, int]:
+        """The transaction's last round trip: its notifications, then ``COMMIT``, as one
+        simple query (its values are numbers and this store's hexadecimal name, written
+        as literals); and how many statements that is."""
+        notified = "".join(f"{notification(c, self._origin)}; " for c in self._announced)
+        return notified + "COMMIT", len(self._announced) + 1
 
 
 def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
@@ -174,9 +177,9 @@ def opening(lock: int | None, undoable: bool) -> tuple[str, int]:
     return "; ".join(statements), len(statements)
 
 
-async def _rolled_back(connection: asyncpg.Connection, statements: Statements) -> None:
+async def _rolled_back(connection: Db, statements: Statements) -> None:
     """End a failed transaction; a connection that cannot roll back (its query cut off
-    half way, the server gone) is closed, so it is never lent again in a transaction."""
+    half way, the server gone) is closed, so the pool never lends it in a transaction."""
     if connection.is_closed() or not connection.is_in_transaction():
         return
     statements.add()
@@ -187,29 +190,14 @@ async def _rolled_back(connection: asyncpg.Connection, statements: Statements) -
         raise
 
 
-async def _committed(connection: asyncpg.Connection, commit: str, statements: Statements) -> None:
-    """Run a transaction's closing query (:meth:`PostgresTransaction.closing`). When it fails
-    with the connection still in a transaction, the ``COMMIT`` went through and what failed
-    is the notifications' transaction after it (a failed ``COMMIT`` ends its transaction, and
-    the server then runs nothing more of the query): the change is written and the caller
-    must hear so; the other processes see it at their boards' next sweep."""
-    try:
-        await connection.execute(commit)
-    except asyncpg.PostgresError:
-        if not connection.is_in_transaction():
-            raise
-        log.warning("a change was written but the other processes could not be told of it", exc_info=True)
-        await _rolled_back(connection, statements)
-
-
 class PostgresDatabase(PostgresReads):
-    """A few connections, and the one listening to the other processes."""
+    """A pool of connections, and the one listening to the other processes."""
 
     dialect = POSTGRES
 
-    def __init__(self, connections: Connections, url: str) -> None:
-        super().__init__(connections, Statements("postgresql"))
-        self._connections = connections
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        super().__init__(pool, Statements("postgresql"))
+        self._pool = pool
         self._url = url
         # This store's name in its notifications, so it does not hear its own.
         self._origin = secrets.token_hex(8)
@@ -217,33 +205,33 @@ class PostgresDatabase(PostgresReads):
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
-        return cls(Connections(url, POOL_MAX_CONNECTIONS), url)
+        pool = await asyncpg.create_pool(
+            url, min_size=POOL_MIN, max_size=POOL_MAX_CONNECTIONS, reset=_nothing_to_reset
+        )
+        return cls(pool, url)
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
         """``BEGIN`` with the lock and the savepoint in one round trip, the work's statements,
-        then the ``COMMIT`` with its notifications after it in one: three round trips fewer
-        than asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify``
-        on their own."""
-        connection = await self._connections.take()
-        try:
-            transaction = PostgresTransaction(connection, self.statements)
+        then its notifications with the ``COMMIT`` in one: three round trips fewer than
+        asyncpg's ``transaction()`` with the lock, the savepoint and each ``pg_notify`` on
+        their own."""
+        async with self._pool.acquire() as connection:
+            transaction = PostgresTransaction(connection, self._origin, self.statements)
             begin, begun = opening(lock, undoable)
             try:
                 self.statements.add(begun)
                 await connection.execute(begin)
                 result = await work(transaction)
-                commit, committed = transaction.closing(self._origin)
+                commit, committed = transaction.closing()
                 self.statements.add(committed)
-                await _committed(connection, commit, self.statements)
+                await connection.execute(commit)
             except BaseException:
                 await _rolled_back(connection, self.statements)
                 raise
             return result
-        finally:
-            self._connections.give(connection)
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        """The statement alone, on a connection lent to it: PostgreSQL runs a statement
+        """The statement alone, on a connection the pool lends: PostgreSQL runs a statement
         outside ``BEGIN`` as its own transaction, whole or not at all."""
         return await self.fetch_one(sql, params)
 
@@ -255,4 +243,4 @@ class PostgresDatabase(PostgresReads):
     async def close(self) -> None:
         if self._follower is not None:
             await self._follower.close()
-        await self._connections.close()
+        await self._pool.close()

@@ -4,18 +4,13 @@ Several shard processes share one database (docs/escalar.md); a table's live boa
 edited by the process holding its guild's shard (``Settings.holds_guild``), but a change to
 the table may be made by another (a GM channel served by another shard, ``python -m
 bot.migrate``, a second bot during a rolling restart). So every write that changes a table
-names it, and the tables it named are announced right after its ``COMMIT``, in the same round
-trip, by a transaction of their own (:func:`notifying`): only a write that committed is
-announced, and each table once. Why not ``pg_notify`` inside the write's transaction, where
-PostgreSQL would deliver it at the commit: a notifying commit holds a lock of the whole
-database (PostgreSQL's, keeping its notification queue in commit order) until its commit is
-on disk, so every notifying write of every process waited for the others' disk flushes one
-after another (``bench/README.md``, pg10). The notifications' own transaction writes nothing
-that must survive a crash, so it does not wait for the disk. Each process keeps one connection
+calls ``pg_notify`` inside its own transaction (:func:`notification`): PostgreSQL delivers a
+notification only when that transaction commits, never for one rolled back, and a
+transaction announcing one table twice is delivered once. Each process keeps one connection
 of its own listening (:class:`Follower`) and hands each table's channel id to the store's
 listeners, the boards among them, exactly like its own changes.
 
-Why ``pg_notify`` from the store rather than triggers on the tables: the
+Why ``pg_notify`` in the store's transactions rather than triggers on the tables: the
 processes are told of exactly the changes this process's own listeners are told of (one
 place decides what is a change: where the store calls ``_changed``), with no migration and
 no notification for bookkeeping writes (a message id noted, pruning).
@@ -32,11 +27,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
+from typing import TypeAlias
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store.connection import Sleep
+
+# A connection lent by the pool: every statement runs on one (the adapter's, and the
+# notification's inside its transaction).
+Db: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 log = logging.getLogger(__name__)
 
@@ -52,21 +53,12 @@ CONNECT_TIMEOUT = 10.0
 TASK_PREFIX = "tirada-listen"
 
 
-def announcing(channel_ids: Sequence[int], origin: str) -> str:
-    """The statement that tells every process listening that the tables changed; ``origin``
-    names this store, so that its own listener does not hear its changes twice. Sent with
-    the ``COMMIT`` as one simple query (``bot.store.postgres``), which takes no parameters:
-    its values are written as literals."""
-    payloads = ", ".join(f"({literal(f'{int(c)} {origin}')})" for c in channel_ids)
-    return f"SELECT pg_notify({literal(CHANNEL)}, payload) FROM (VALUES {payloads}) AS announced (payload)"
-
-
-def notifying(channel_ids: Sequence[int], origin: str) -> str:
-    """:func:`announcing` as a transaction of its own that does not wait for the disk
-    (``synchronous_commit`` off for it alone): its notifications are not kept across a
-    crash whatever it waits for, and it takes the database's notification lock only for as
-    long as it writes them."""
-    return f"BEGIN; SET LOCAL synchronous_commit = off; {announcing(channel_ids, origin)}; COMMIT"
+def notification(channel_id: int, origin: str) -> str:
+    """The statement that tells every process, when the write's transaction commits, that
+    the table changed; ``origin`` names this store, so it does not hear its own changes
+    twice. Sent with the ``COMMIT`` as one simple query (``bot.store.postgres``), which
+    takes no parameters: its values are written as literals, quoted."""
+    return f"SELECT pg_notify({literal(CHANNEL)}, {literal(f'{int(channel_id)} {origin}')})"
 
 
 def literal(text: str) -> str:

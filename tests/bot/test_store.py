@@ -582,7 +582,7 @@ def test_only_the_adapters_speak_to_a_driver() -> None:
     """The store's operations are written once, against ``bot.store.database``: no other
     module of the store imports a driver, and no PostgreSQL store inherits SQLite's."""
     drivers = {"sqlite3", "aiosqlite", "asyncpg"}
-    adapters = {"sqlite.py", "postgres.py", "postgres_follow.py", "postgres_pool.py", "connection.py"}
+    adapters = {"sqlite.py", "postgres.py", "postgres_follow.py", "connection.py"}
     for path in sorted(Path("bot/store").glob("*.py")):
         if path.name in adapters:
             continue

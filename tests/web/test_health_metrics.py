@@ -13,7 +13,7 @@ import pytest
 from asyncpg.connection import LoggedQuery
 
 from bot.client import Tirada
-from bot.store import SqlStore, postgres_pool
+from bot.store import SqlStore
 from bot.store.sqlite import SqliteDatabase
 from bot.web import health
 from bot.web.server import Web
@@ -148,7 +148,7 @@ async def test_every_store_operation_is_timed_on_both_backends(db_target: Path |
 class Witness:
     """The statements the database's driver itself saw: SQLite's trace callback on both
     connections (the thread's and the loop's reader: one call a statement run, each row of
-    an ``executemany`` included), asyncpg's query logger on every connection the store opens (a
+    an ``executemany`` included), asyncpg's query logger on every pooled connection (a
     simple query of several, ``BEGIN`` with its lock or the notifications with ``COMMIT``,
     counts each)."""
 
@@ -164,14 +164,12 @@ class Witness:
 
 async def witnessed(db_target: Path | str, witness: Witness, monkeypatch: pytest.MonkeyPatch) -> Harness:
     """A harness bot whose driver reports each statement to ``witness``."""
-    connect = postgres_pool.connect
+    create_pool = asyncpg.create_pool
 
-    async def logged(url: str) -> asyncpg.Connection:
-        connection = await connect(url)
+    async def logged(connection: asyncpg.Connection) -> None:
         connection.add_query_logger(witness.postgres)
-        return connection
 
-    monkeypatch.setattr(postgres_pool, "connect", logged)
+    monkeypatch.setattr(asyncpg, "create_pool", lambda *a, **kw: create_pool(*a, init=logged, **kw))
     harness = Harness(db_target)
     bot = await harness.start()
     database = bot.store.db

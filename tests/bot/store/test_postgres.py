@@ -5,7 +5,7 @@ statement."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 from unittest import mock
@@ -15,8 +15,6 @@ import pytest
 
 from bot.models import Change, NewRecord, Operation, Refused
 from bot.store import Store
-from bot.store.postgres_follow import announcing
-from bot.store.postgres_pool import connect
 
 CHANNEL = 1
 
@@ -26,53 +24,39 @@ async def sent(postgres_url: str) -> AsyncIterator[tuple[Store, list[str]]]:
     """A PostgreSQL store, and every query its connections send (asyncpg's query logger)."""
     queries: list[str] = []
 
-    async def logged(url: str) -> asyncpg.Connection:
-        connection = await connect(url)
+    async def init(connection: asyncpg.Connection) -> None:
         connection.add_query_logger(lambda record: queries.append(record.query))
-        return connection
 
-    with mock.patch("bot.store.postgres_pool.connect", logged):
+    with mock.patch(
+        "bot.store.postgres.asyncpg.create_pool", functools.partial(asyncpg.create_pool, init=init)
+    ):
         store = await Store.open(postgres_url)
-        yield store, queries
-        await store.close()
-
-
-async def logged() -> None:
-    """asyncpg hands each query to its loggers on the loop's next turn: after this, every
-    query sent so far is in the list."""
-    await asyncio.sleep(0)
+    yield store, queries
+    await store.close()
 
 
 def spend(interaction: int, **kwargs: Any) -> Operation:
     return Operation(CHANNEL, interaction, 7, "r", (Change("impulso", 1, cap=6),), **kwargs)
 
 
-async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_before_its_notification(
+async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_with_its_notification(
     sent: tuple[Store, list[str]],
 ) -> None:
-    """The notification follows the ``COMMIT`` in its round trip, in a transaction of its own
-    that does not wait for the disk: a notifying commit holds PostgreSQL's notification lock
-    until its commit is on disk (bot/store/postgres_follow.py)."""
     store, queries = sent
     await store.apply(spend(1))
-    await logged()
     queries.clear()
     await store.apply(spend(2))
-    await logged()
     assert queries[0] == f"BEGIN; SELECT pg_advisory_xact_lock({CHANNEL}); SAVEPOINT undoable"
-    announced = announcing([CHANNEL], store.db._origin)  # type: ignore[attr-defined]
-    assert queries[-1] == f"COMMIT; BEGIN; SET LOCAL synchronous_commit = off; {announced}; COMMIT"
-    assert len(queries) == 5, queries
+    assert queries[-1] == f"SELECT pg_notify('tirada_tabla', '{CHANNEL} {store.db._origin}'); COMMIT"  # type: ignore[attr-defined]
+    assert len(queries) == 5, queries  # BEGIN…, the UPDATE, the ledger row, the operation, …COMMIT
 
 
 async def test_a_roll_alone_takes_five_round_trips(sent: tuple[Store, list[str]]) -> None:
     store, queries = sent
     roll = NewRecord(7, "tirar", {}, dice=((20, 5),))
     await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
-    await logged()
     queries.clear()
     await store.apply(Operation(CHANNEL, 2, 7, "r", new_record=roll))
-    await logged()
     assert len(queries) == 5, queries
 
 
@@ -89,11 +73,9 @@ async def test_a_failed_transaction_rolls_back_and_its_notification_is_never_sen
         )
         raise RuntimeError("half way")
 
-    await logged()
     queries.clear()
     with pytest.raises(RuntimeError):
         await store.db.transact(broken, lock=CHANNEL)
-    await logged()
     assert queries[-1] == "ROLLBACK" and not any("pg_notify" in q for q in queries)
     assert await store.pool(CHANNEL, "impulso") == 1
     await store.apply(spend(2))
@@ -105,10 +87,8 @@ async def test_a_refused_change_goes_back_to_the_opening_savepoint_and_keeps_its
 ) -> None:
     store, queries = sent
     await store.apply(spend(1))
-    await logged()
     queries.clear()
     refused = await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", -5),)))
-    await logged()
     assert isinstance(refused, Refused) and refused.key == "pool.not_enough"
     assert "ROLLBACK TO SAVEPOINT undoable" in queries and not any(q.startswith("RELEASE") for q in queries)
     replayed = await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", -5),)))
