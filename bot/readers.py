@@ -51,6 +51,21 @@ def read(lang: Lang, kind: str, data: dict[str, Any]) -> Reading | None:
 
 
 def faces(kind: str, data: dict[str, Any]) -> tuple[str, tuple[Face, ...]]:
-    """A new roll's system and dice, for the statistics (nothing for a kind without dice)."""
+    """A stored roll's system and dice, for the statistics, as its reader reads them (a
+    shape of any age: a secret roll revealed long after); nothing for a kind without dice."""
     reading = read("es", kind, data)
     return (reading.system, reading.dice) if reading is not None else (kind, ())
+
+
+def new_faces(kind: str, data: dict[str, Any]) -> tuple[str, tuple[Face, ...]]:
+    """:func:`faces` of a roll just written, by its kind's dice alone where its system
+    declares them (``Declaration.dice``: today's shape, not decoded); data they cannot read
+    is read whole, so the statistics count what the reader would."""
+    declared = systems.dice(kind)
+    if declared is None:
+        return faces(kind, data)
+    system, dice = declared
+    try:
+        return system, dice(data)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return faces(kind, data)
