@@ -144,6 +144,9 @@ class Declaration:
 
 
 SYSTEMS: dict[str, Declaration] = {}
+# By record kind, the system that declares its dice alone and them: looked up at every new
+# roll, so kept by kind as each system registers rather than searched for.
+_DICE: dict[str, tuple[str, Dice]] = {}
 # The package that declared each system: the same package imported again (an extension
 # loaded after discord.py dropped its modules) declares it anew; another one is a mistake.
 _DECLARED_BY: dict[str, str] = {}
@@ -156,6 +159,8 @@ def register(system: Declaration, by: str) -> None:
     if _DECLARED_BY.setdefault(system.name, by) != by:
         raise ValueError(f"two systems named {system.name!r}")
     SYSTEMS[system.name] = system
+    _DICE.clear()
+    _DICE.update((kind, (s.name, d)) for s in SYSTEMS.values() for kind, d in s.dice.items())
 
 
 def declared(name: str | None) -> Declaration | None:
@@ -174,7 +179,7 @@ def reader(kind: str) -> Reader | None:
 
 def dice(kind: str) -> tuple[str, Dice] | None:
     """The system that declared record kind ``kind``'s dice alone, and them."""
-    return next(((s.name, s.dice[kind]) for s in SYSTEMS.values() if kind in s.dice), None)
+    return _DICE.get(kind)
 
 
 def revealer(kind: str) -> Revealer | None:

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Lang
-from bot.readers import expression
+from bot.readers import expression, expression_dice
 from bot.systems import Declaration, Live, Reading
 from cogs.dnd5e import board, sheet_card
 from cogs.dnd5e.forms import GAME
@@ -49,7 +49,7 @@ SYSTEM = Declaration(
     board=board.part,
     hit_points=True,
     readers={KIND: read, EXPRESSION_KIND: read_expression},
-    dice={KIND: dice},
+    dice={KIND: dice, EXPRESSION_KIND: expression_dice},
     sheet=DndSheet,
     importers=(FOUNDRY,),
     live=(

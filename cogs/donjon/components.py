@@ -87,10 +87,16 @@ def law_of(record: Record) -> Law:
 async def allocate(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
     """Apply one allocation (a fact or a banked die) and update the panel; post the facts
     to the narrator once the last success is spent."""
-    bot = interaction.client
-    lang = lang_for(interaction.locale)
     record, law = await load_law(interaction, record_id)
     await check_winner(interaction, record, law)
+    await allocate_checked(interaction, record_id, change)
+
+
+async def allocate_checked(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
+    """:func:`allocate` once the presser is known to be the winner (a Ley button checks it
+    first, on the roll it decoded: not decoded again to check it twice)."""
+    bot = interaction.client
+    lang = lang_for(interaction.locale)
     record, _ = await act(bot.store, interaction, record_id, KIND, change)
     roll = posted.from_data(record.data)
     await update(interaction, embed=roll_embed(lang, record, roll), view=roll_view(lang, record, roll))
@@ -248,7 +254,7 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
                     (bank_change(owner, 1),),
                 )
 
-            await allocate(interaction, self.record_id, keep)
+            await allocate_checked(interaction, self.record_id, keep)
 
 
 class FactModal(Modal):

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot import readers
 from bot.readers import faces, new_faces, read
 from rules.dnd5e import checks as dnd_checks
 from rules.donjon import contest, posted
@@ -185,7 +186,10 @@ def new_rolls(seed: int) -> list[tuple[str, dict[str, Any]]]:
     inspired = dnd_checks.use_inspiration(d20, rng, 0)
     sides = [{"side": {}, "test": checks.roll_to_data(checks.roll_test(rng, 5, None))} for _ in range(3)]
     helper = skill_test.HelperSpec(7, 9)
+    expression = {"options": {"expresion": "2d6+1d4"}, "total": 9, "dados": [[6, 3], [6, 2], [4, 4]]}
     return [
+        ("tirar", expression),
+        ("dnd_tirar", expression),
         ("dnd", {"test": dnd_checks.roll_to_data(d20)}),
         ("dnd", {"test": dnd_checks.roll_to_data(inspired)}),
         ("donjon", posted.to_data(posted.DonjonRoll("prueba", contest.roll_contest(rng, 3, 2, 6)))),
@@ -206,16 +210,17 @@ def test_a_new_rolls_dice_are_the_readers_without_decoding_it(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The statistics count a new roll's dice from its kind's dice alone (``Declaration.dice``):
-    the same system and dice its reader gives, and not one decoding (the reader decodes
-    and tells the whole roll)."""
+    the same system and dice its reader gives, without the reader (it decodes and tells
+    the whole roll) and without one decoding."""
     declare_all()
+    rolled = new_rolls(seed)
+    read_whole = [faces(kind, data) for kind, data in rolled]
     decodes = Decodes(monkeypatch)
-    for kind, data in new_rolls(seed):
-        counted = new_faces(kind, data)
-        assert decodes.calls == [], kind
-        assert counted == faces(kind, data), (kind, data)
-        assert counted[1] or data.get("open"), (kind, data)
-        decodes.calls.clear()
+    monkeypatch.setattr(readers, "read", None)
+    for (kind, data), expected in zip(rolled, read_whole, strict=True):
+        assert new_faces(kind, data) == expected, (kind, data)
+        assert expected[1] or data.get("open"), (kind, data)
+    assert decodes.calls == []
 
 
 def test_a_new_roll_in_a_shape_its_dice_cannot_read_is_counted_as_its_reader_reads_it() -> None:
