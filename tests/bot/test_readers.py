@@ -240,3 +240,17 @@ async def test_a_new_rolls_card_and_statistics_decode_it_once(
     decodes = Decodes(monkeypatch)
     await harness.slash(command, **options)
     assert decodes.calls == [system]
+
+
+async def test_a_dune_button_decodes_the_roll_for_its_decision_and_once_for_its_card(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """*Guardar Impulso*: the rules decide on the roll as stored, and the redrawn card and
+    its task's announcement draw from one decoding (the announcement decoded it again)."""
+    await harness.table_for("dune")
+    harness.script(1, 1)
+    posted_roll = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    decodes = Decodes(monkeypatch)
+    saved = await harness.click(harness.current(posted_roll.message), "dune:guardar:1")
+    assert "Impulso guardado" in saved.text
+    assert decodes.calls == ["dune", "dune"]
