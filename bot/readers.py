@@ -13,7 +13,7 @@ from typing import Any
 
 from bot import systems
 from bot.i18n import Lang
-from bot.systems import Face, Reader, Reading
+from bot.systems import Dice, Face, Reader, Reading
 
 
 def asked_option(data: dict[str, Any], name: str) -> Any:
@@ -35,7 +35,15 @@ def expression(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading("tirar", result, None, tuple((s, v) for s, v in data.get("dados", ())))
 
 
+def expression_dice(data: dict[str, Any]) -> tuple[Face, ...]:
+    """A new expression roll's dice alone, as :func:`expression` gives them (a new one
+    always keeps the expression it was asked)."""
+    return tuple((s, v) for s, v in data.get("dados", ()))
+
+
 READERS: dict[str, Reader] = {"tirar": expression}
+# ``/tirar``'s dice alone (``Declaration.dice``), for a new roll's statistics.
+DICE: dict[str, tuple[str, Dice]] = {"tirar": ("tirar", expression_dice)}
 
 
 def read(lang: Lang, kind: str, data: dict[str, Any]) -> Reading | None:
@@ -51,6 +59,21 @@ def read(lang: Lang, kind: str, data: dict[str, Any]) -> Reading | None:
 
 
 def faces(kind: str, data: dict[str, Any]) -> tuple[str, tuple[Face, ...]]:
-    """A new roll's system and dice, for the statistics (nothing for a kind without dice)."""
+    """A stored roll's system and dice, for the statistics, as its reader reads them (a
+    shape of any age: a secret roll revealed long after); nothing for a kind without dice."""
     reading = read("es", kind, data)
     return (reading.system, reading.dice) if reading is not None else (kind, ())
+
+
+def new_faces(kind: str, data: dict[str, Any]) -> tuple[str, tuple[Face, ...]]:
+    """:func:`faces` of a roll just written, by its kind's dice alone where its system
+    declares them (``Declaration.dice``: today's shape, not decoded); data they cannot read
+    is read whole, so the statistics count what the reader would."""
+    declared = DICE.get(kind) or systems.dice(kind)
+    if declared is None:
+        return faces(kind, data)
+    system, dice = declared
+    try:
+        return system, dice(data)
+    except (KeyError, TypeError, ValueError, IndexError):
+        return faces(kind, data)

@@ -30,7 +30,7 @@ from bot.models import (
     Table,
     Undo,
 )
-from bot.readers import faces
+from bot.readers import new_faces
 from bot.reveal import deliver
 from bot.store import Store
 from bot.store.pools import STALE
@@ -46,7 +46,7 @@ class Decision:
     changes: tuple[Change, ...] = ()
     reason: str = ""
     # Every die in ``data`` was thrown by this decision (a contest resolved, which opened
-    # with none): counted for the statistics like a new roll's, read by the kind's reader.
+    # with none): counted for the statistics like a new roll's (``bot.readers.new_faces``).
     rolled: bool = False
 
 
@@ -110,10 +110,11 @@ async def record(
     """Record a new roll at ``table`` together with what it costs or gains, once per
     interaction (the table, not the channel: a GM may roll from the GM channel).
 
-    This is where every roll's dice reach the statistics: read from the roll's data by
-    its kind's reader, counted in the same transaction; a ``secret`` roll's only once
-    revealed, a ``private`` one's only in its roller's own statistics. Whether a roll is
-    secret is known before it is written, so no reader ever sees it as public."""
+    This is where every roll's dice reach the statistics: read from the roll's data as
+    its kind's reader reads them (``bot.readers.new_faces``), counted in the same
+    transaction; a ``secret`` roll's only once revealed, a ``private`` one's only in its
+    roller's own statistics. Whether a roll is secret is known before it is written, so
+    no reader ever sees it as public."""
     stored, _ = await record_applied(
         store, interaction, table, kind, data, reason, changes, closes, secret=secret, private=private
     )
@@ -136,7 +137,7 @@ async def record_applied(
     """:func:`record`, with what the operation applied: for a card that tells the numbers
     the books now hold (a replay gets the first answer's, not the ones just thrown, read
     back from the store; a first answer's record is the one just written)."""
-    system, dice = faces(kind, data)
+    system, dice = new_faces(kind, data)
     outcome = await change(
         store,
         interaction,
@@ -218,7 +219,7 @@ def with_odds(record: Record, table: Table) -> Record:
 
 def rolled(kind: str, decision: Decision) -> tuple[str, tuple[tuple[int, int], ...]]:
     """The system and dice a decision threw, for the statistics (none unless it says so)."""
-    return faces(kind, decision.data) if decision.rolled else ("", ())
+    return new_faces(kind, decision.data) if decision.rolled else ("", ())
 
 
 async def act(

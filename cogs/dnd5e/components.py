@@ -33,12 +33,18 @@ from rules.errors import RuleError
 MAX_OPTIONS = 25
 
 
-def roll_view(lang: Lang, record: Record, holds: bool) -> discord.ui.View:
+def roll_card(lang: Lang, record: Record, holds: bool) -> tuple[discord.Embed, discord.ui.View]:
+    """The roll's embed and buttons, from its test decoded once: pydantic's decoding was
+    a card's largest cost when each drew its own (issue 29)."""
+    test = checks.roll_from_data(record.data["test"])
+    return roll_embed(lang, record, test), roll_view(lang, record, holds, test)
+
+
+def roll_view(lang: Lang, record: Record, holds: bool, test: checks.D20Test) -> discord.ui.View:
     """*Repetir* on every roll and, on the holder's own roll, "Usar inspiración": one button
     per d20 it could reroll, and above them, on a hit, a menu of the damage dice; "Aplicar
     daño" on a hit that rolled damage."""
     view = discord.ui.View(timeout=None)
-    test = checks.roll_from_data(record.data["test"])
     damage = record.data.get("damage_roll")
     inspiring = holds and not test.inspired
     draws = (damage or {}).get("draws") or []
@@ -105,7 +111,8 @@ class InspirationButton(ActionButton, template=r"dnd:(?P<action>insp[01]):(?P<re
             return Decision(data, (spend(current),), "dnd.inspiration.use")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, inspire)
-        await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record, False))
+        embed, view = roll_card(lang, record, False)
+        await update(interaction, embed=embed, view=view)
 
 
 class DamageDieSelect(
@@ -171,7 +178,8 @@ class DamageDieSelect(
             return Decision(data, (spend(current),), "dnd.inspiration.damage")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, inspire)
-        await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record, False))
+        embed, view = roll_card(lang, record, False)
+        await update(interaction, embed=embed, view=view)
 
 
 class PassSelect(

@@ -21,9 +21,8 @@ from bot.reveal import is_secret
 from bot.sheets import access
 from cogs.dnd5e.afflictions import roll_whys
 from cogs.dnd5e.build import BUILDERS, Options
-from cogs.dnd5e.components import roll_view
+from cogs.dnd5e.components import roll_card
 from cogs.dnd5e.damage import damage_button
-from cogs.dnd5e.render import roll_embed
 from cogs.dnd5e.state import EXPRESSION_KIND, INSPIRATION, KIND, damage_type_name
 from cogs.dnd5e.vitals import open_tracker
 from rules.dnd5e import checks
@@ -59,7 +58,7 @@ async def roll_test(
     # The table's pools as this interaction read them (with what its roll wrote): no read.
     pools = await seen.pools(interaction, table.channel_id)
     holds = pools.get((INSPIRATION, interaction.user.id), 0) > 0
-    embed, view = roll_embed(lang, record), roll_view(lang, record, holds)
+    embed, view = roll_card(lang, record, holds)
     await rolls.post(bot.store, interaction, table, record, embed, view, secret=secret)
 
 

@@ -121,9 +121,10 @@ def inspiration_line(lang: Lang, record: Record, test: D20Test) -> str | None:
     return None
 
 
-def roll_embed(lang: Lang, record: Record) -> discord.Embed:
+def roll_embed(lang: Lang, record: Record, test: D20Test) -> discord.Embed:
+    """The test's card, drawn from ``test``: the roll's test as decoded once for the card
+    (``components.roll_card``), not decoded again here."""
     data = record.data
-    test = checks.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     header = [by_line(lang, record), inspiration_line(lang, record, test)]
     embed = embeds.card(title(lang, data), "\n".join(line for line in header if line), colour)

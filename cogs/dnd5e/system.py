@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.i18n import Lang
-from bot.readers import expression
+from bot.readers import expression, expression_dice
 from bot.systems import Declaration, Live, Reading
 from cogs.dnd5e import board, sheet_card
 from cogs.dnd5e.forms import GAME
@@ -30,6 +30,12 @@ def read(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading(NAME, str(test.total), verdict, faces)
 
 
+def dice(data: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A new test's d20s, each with its history (a die rerolled by inspiration counts both
+    faces), as :func:`read` gives them, from the stored test without decoding it."""
+    return tuple((20, v) for roll in data["test"]["rolls"] for v in roll)
+
+
 def read_expression(lang: Lang, data: dict[str, Any]) -> Reading:
     """``/dnd tirar`` keeps its dice and total as ``/tirar`` does; its dice are D&D's."""
     return replace(expression(lang, data), system=NAME)
@@ -43,6 +49,7 @@ SYSTEM = Declaration(
     board=board.part,
     hit_points=True,
     readers={KIND: read, EXPRESSION_KIND: read_expression},
+    dice={KIND: dice, EXPRESSION_KIND: expression_dice},
     sheet=DndSheet,
     importers=(FOUNDRY,),
     live=(

@@ -26,6 +26,7 @@ from cogs.donjon.state import GM, KIND, bank_change
 from rules.donjon import law as donjon_law
 from rules.donjon import posted
 from rules.donjon.law import Law
+from rules.donjon.posted import DonjonRoll
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +36,15 @@ log = logging.getLogger(__name__)
 FACTS_SHOWN = 9
 
 
-def roll_view(lang: Lang, record: Record) -> discord.ui.View:
-    """A test's buttons: the Ley de los Éxitos while successes are left, and *Repetir*."""
+def roll_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    """The test's embed and buttons, from its roll decoded once: pydantic's decoding was a
+    card's largest cost when each drew its own (issue 29)."""
     roll = posted.from_data(record.data)
+    return roll_embed(lang, record, roll), roll_view(lang, record, roll)
+
+
+def roll_view(lang: Lang, record: Record, roll: DonjonRoll) -> discord.ui.View:
+    """A test's buttons: the Ley de los Éxitos while successes are left, and *Repetir*."""
     view = discord.ui.View(timeout=None)
     if roll.law is not None and not roll.law.allocated:
         for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
@@ -80,21 +87,30 @@ def law_of(record: Record) -> Law:
 async def allocate(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
     """Apply one allocation (a fact or a banked die) and update the panel; post the facts
     to the narrator once the last success is spent."""
-    bot = interaction.client
-    lang = lang_for(interaction.locale)
     record, law = await load_law(interaction, record_id)
     await check_winner(interaction, record, law)
+    await allocate_checked(interaction, record_id, change)
+
+
+async def allocate_checked(interaction: discord.Interaction[Tirada], record_id: int, change: Any) -> None:
+    """:func:`allocate` once the presser is known to be the winner (a Ley button checks it
+    first, on the roll it decoded: not decoded again to check it twice)."""
+    bot = interaction.client
+    lang = lang_for(interaction.locale)
     record, _ = await act(bot.store, interaction, record_id, KIND, change)
-    await update(interaction, embed=roll_embed(lang, record), view=roll_view(lang, record))
-    await narrate_when_allocated(interaction, lang, record)
+    roll = posted.from_data(record.data)
+    await update(interaction, embed=roll_embed(lang, record, roll), view=roll_view(lang, record, roll))
+    await narrate_when_allocated(interaction, lang, record, roll.law)
 
 
-async def narrate_when_allocated(interaction: discord.Interaction, lang: Lang, record: Record) -> None:
+async def narrate_when_allocated(
+    interaction: discord.Interaction, lang: Lang, record: Record, law: Law | None
+) -> None:
     """Once the last success is spent, the facts go to the narrator: in a new message, so it
     is born Components V2 (docs/decisiones.md, "Narración de la Ley de los Éxitos"). A
     secret roll's stay where the secret is (the GM channel, or the GM privately) until its
-    reveal: the table reads them on the revealed card."""
-    law = posted.from_data(record.data).law
+    reveal: the table reads them on the revealed card. ``law`` is the record's, as its card
+    decoded it."""
     if law is None or not law.allocated or not law.facts:
         return
     view = narration_view(lang, record.id, law)
@@ -238,7 +254,7 @@ class LawButton(ActionButton, template=r"donjon:ley:(?P<action>hecho|dado|amigo)
                     (bank_change(owner, 1),),
                 )
 
-            await allocate(interaction, self.record_id, keep)
+            await allocate_checked(interaction, self.record_id, keep)
 
 
 class FactModal(Modal):
@@ -310,12 +326,13 @@ class FriendSelect(
             embed=embeds.card(t(lang, "donjon.friend.done", friend=friend), colour=embeds.SUCCESS),
             view=None,
         )
+        roll = posted.from_data(record.data)
         if record.message_id is not None:
             channel = bot.get_partial_messageable(record.channel_id, guild_id=interaction.guild_id)
             await channel.get_partial_message(record.message_id).edit(
-                embed=roll_embed(lang, record), view=roll_view(lang, record)
+                embed=roll_embed(lang, record, roll), view=roll_view(lang, record, roll)
             )
-        await narrate_when_allocated(interaction, lang, record)
+        await narrate_when_allocated(interaction, lang, record, roll.law)
 
 
 class NarratedButton(ActionButton, template=r"donjon:(?P<action>narrado):(?P<record>[0-9]{1,18})"):

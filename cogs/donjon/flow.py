@@ -24,8 +24,7 @@ from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
-from cogs.donjon.components import roll_view
-from cogs.donjon.render import roll_embed
+from cogs.donjon.components import roll_card
 from cogs.donjon.settings import donjon_settings
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import GM, KIND, bank_change
@@ -474,7 +473,7 @@ async def contest(
         KIND,
         posted.to_data(roll) | asked(options, secreta=secret, motivo=motivo),
         f"donjon.{kind}",
-        lambda lang, record: (roll_embed(lang, record), roll_view(lang, record)),
+        roll_card,
         changes,
         secret=secret,
     )

@@ -103,8 +103,9 @@ def explain(lang: Lang, label: str, parts: list[tuple[str, int]]) -> str | None:
     return t(lang, "donjon.explain", label=label, terms=terms, total=total)
 
 
-def roll_embed(lang: Lang, record: Record) -> discord.Embed:
-    roll = posted.from_data(record.data)
+def roll_embed(lang: Lang, record: Record, roll: DonjonRoll) -> discord.Embed:
+    """The test's card, drawn from ``roll``: the record's roll as decoded once for the card
+    (``components.roll_card``), not decoded again here."""
     test = roll.test
     label_a, label_b = labels(lang, roll, record.user_id)
     won = test.winner == "a"

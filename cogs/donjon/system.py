@@ -31,6 +31,14 @@ def read(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading(NAME, f"{list(test.a)} / {list(test.b)}", verdict, faces, narrated(roll.law))
 
 
+def dice(data: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A new test's pools' dice, as :func:`read` gives them, from the stored contest without
+    decoding the roll."""
+    test = data["test"]
+    sides = test["sides"]
+    return tuple((sides, v) for v in (*test["a"], *test["b"]))
+
+
 def narrated(law: Law | None) -> tuple[tuple[int, str], ...]:
     """The facts of a test's law the narrator has used (author, text), in order."""
     if law is None:
@@ -59,6 +67,7 @@ SYSTEM = Declaration(
     status=status,
     board=board.part,
     readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
+    dice={KIND: dice},
     revealers={KIND: components.narrate_revealed},
     sheet=DonjonSheet,
     live=tuple(

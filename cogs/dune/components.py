@@ -83,11 +83,11 @@ def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.u
 
 
 async def render_roll(
-    bot: Tirada, interaction: discord.Interaction, lang: Lang, record: Record
+    bot: Tirada, interaction: discord.Interaction, lang: Lang, record: Record, roll: DuneRoll
 ) -> tuple[discord.Embed, discord.ui.View]:
     """A roll's card and panel, drawn from the table and pools this interaction read (or
-    wrote: ``bot.seen``), not read again."""
-    roll = skill_test.from_data(record.data)
+    wrote: ``bot.seen``), not read again, and from ``roll``, the record's as its caller
+    decoded it once (it also announces the roll's task: issue 29)."""
     owner = None if roll.npc else record.user_id
     values = await seen.pools(interaction, record.channel_id)
     table = await seen.table(interaction, record.channel_id, None)
@@ -136,11 +136,12 @@ async def show_update(
 ) -> None:
     """Redraw the panel after an action, and announce the task it may have completed."""
     bot = interaction.client
-    embed, view = await render_roll(bot, interaction, lang, record)
+    roll = skill_test.from_data(record.data)
+    embed, view = await render_roll(bot, interaction, lang, record, roll)
     if action == "guardar":
         embeds.field(embed, t(lang, "dune.roll.saved"), saved_text(lang, applied), inline=False)
     await update(interaction, embed=embed, view=view)
-    await announce_task(bot, interaction, lang, skill_test.from_data(record.data).task_id)
+    await announce_task(bot, interaction, lang, roll.task_id)
 
 
 async def check_may_press(interaction: discord.Interaction, record: Record, action: str) -> None:
@@ -273,14 +274,15 @@ class DiceSelect(
             )
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, reroll)
-        embed, view = await render_roll(bot, interaction, lang, record)
+        roll = skill_test.from_data(record.data)
+        embed, view = await render_roll(bot, interaction, lang, record, roll)
         if self.panel_id:
             channel = bot.get_partial_messageable(interaction.channel_id or record.channel_id)
             await channel.get_partial_message(self.panel_id).edit(embed=embed, view=view)
             await update(interaction, embed=embed, view=None)
         else:
             await update(interaction, embed=embed, view=view)
-        await announce_task(bot, interaction, lang, skill_test.from_data(record.data).task_id)
+        await announce_task(bot, interaction, lang, roll.task_id)
 
 
 class TraitModal(Modal):

@@ -129,7 +129,7 @@ async def roll_and_post(
     )
     record = await rolls.record(store, interaction, table, KIND, data, reason, changes, closes, secret=secret)
     lang = lang_for(interaction.locale)
-    embed, view = await render_roll(bot, interaction, lang, record)
+    embed, view = await render_roll(bot, interaction, lang, record, skill_test.from_data(record.data))
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
     await announce_task(bot, interaction, lang, spec.task_id)
     return record

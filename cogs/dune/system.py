@@ -40,6 +40,12 @@ def read(lang: Lang, data: dict[str, Any]) -> Reading:
     return Reading(NAME, result, "cronica.passed" if roll.passed else "cronica.failed", faces)
 
 
+def dice(data: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A new roll's d20s (its slots', not its helpers'), as :func:`read` gives them, from the
+    stored roll without decoding it."""
+    return tuple((20, v) for slot in data["slots"] for v in slot["values"])
+
+
 # Recovering a drive is the GM's ("puedes solicitar al Director que permita a tu personaje
 # recuperar una motivación"): a player may not edit the mark away. Nor the mark of a drive
 # defied this adventure (which only a new adventure clears).
@@ -58,6 +64,7 @@ SYSTEM = Declaration(
     hideable=(AMENAZA,),
     board=board.part,
     readers={KIND: read},
+    dice={KIND: dice},
     sheet=DuneSheet,
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),

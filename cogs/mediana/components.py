@@ -44,12 +44,17 @@ class TestButton(ActionButton, template=r"mediana:(?P<action>dano|aceptar|repeti
             raise Refusal("error.not_gm")
         decide = accept_tie if self.action == "aceptar" else lambda r: reroll_tie(bot, r)
         record, _ = await act(bot.store, interaction, self.record_id, KIND, decide)
-        await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
+        embed, view = contest_card(lang, record)
+        await update(interaction, embed=embed, view=view)
 
 
 def tied(record: Record) -> tuple[int, ...]:
     """The sides still tied for the GM to settle (none once settled or won)."""
-    tests = tests_of(record)
+    return ties(record, tests_of(record))
+
+
+def ties(record: Record, tests: list[checks.Test] | None) -> tuple[int, ...]:
+    """:func:`tied`, from the sides' tests as already decoded (a card's)."""
     if record.data.get("settled") or tests is None:
         return ()
     winners = contests.contest_winners(tests)
@@ -125,15 +130,29 @@ class DamageModal(Modal):
             return Decision({**current.data, "damage": text}, (), "mediana.damage")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, damage)
-        await update(interaction, embed=test_embed(lang, record), view=test_view(lang, record))
+        embed, view = test_card(lang, record)
+        await update(interaction, embed=embed, view=view)
 
 
-def test_view(lang: Lang, record: Record) -> discord.ui.View:
+def test_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    """A test's embed and buttons, from its test decoded once: pydantic's decoding was a
+    card's largest cost when each drew its own (issue 29)."""
+    test = checks.roll_from_data(record.data["test"])
+    return test_embed(lang, record, test), test_view(lang, record, test)
+
+
+def contest_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
+    """A resolved contest or opposed test: its card with *Repetir*, from its sides' tests
+    decoded once."""
+    tests = tests_of(record)
+    return contest_embed(lang, record, tests), contest_view(lang, record, tests)
+
+
+def test_view(lang: Lang, record: Record, test: checks.Test) -> discord.ui.View:
     """*Repetir*, and "Tirar daño" under a successful attack whose damage is not rolled."""
     data = record.data
     view = discord.ui.View(timeout=None)
     view.add_item(repeat.button(lang, record.id))
-    test = checks.roll_from_data(data["test"])
     if data.get("attack") and test.success and not data.get("damage"):
         view.add_item(
             TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger)
@@ -141,11 +160,11 @@ def test_view(lang: Lang, record: Record) -> discord.ui.View:
     return view
 
 
-def contest_view(lang: Lang, record: Record) -> discord.ui.View:
+def contest_view(lang: Lang, record: Record, tests: list[checks.Test] | None) -> discord.ui.View:
     """*Repetir*, and the GM's two ways out of a tie while it stands."""
     view = discord.ui.View(timeout=None)
     view.add_item(repeat.button(lang, record.id))
-    if tied(record):
+    if ties(record, tests):
         view.add_item(TestButton(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
         view.add_item(
             TestButton(record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary)

@@ -19,9 +19,9 @@ from bot.rolls import Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
 from cogs.mediana.combat import ENCUMBRANCES
-from cogs.mediana.components import contest_view
+from cogs.mediana.components import contest_card
 from cogs.mediana.forms import RIVAL_ATTRIBUTES, rank_radio
-from cogs.mediana.render import contest_embed
+from cogs.mediana.render import contest_embed, tests_of
 from cogs.mediana.state import KIND, badly_hurt
 from rules.mediana import checks, contests
 from rules.mediana import ranks as mediana_ranks
@@ -90,7 +90,8 @@ class ContestButton(
             )
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, resolve)
-        await update(interaction, embed=contest_embed(lang, record), view=contest_view(lang, record))
+        embed, view = contest_card(lang, record)
+        await update(interaction, embed=embed, view=view)
 
 
 class EntryModal(Modal):
@@ -163,4 +164,6 @@ class EntryModal(Modal):
             return Decision({**current.data, "entries": [*entries, entry]}, (), "mediana.contest.enter")
 
         record, _ = await act(bot.store, interaction, self.record_id, KIND, enter)
-        await update(interaction, embed=contest_embed(lang, record), view=open_view(lang, record))
+        await update(
+            interaction, embed=contest_embed(lang, record, tests_of(record)), view=open_view(lang, record)
+        )

@@ -20,10 +20,10 @@ from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
 from cogs.mediana import sheet
-from cogs.mediana.components import contest_view, test_view
+from cogs.mediana.components import contest_card, test_card
 from cogs.mediana.contest import open_view, roll_entries
 from cogs.mediana.health import wound
-from cogs.mediana.render import contest_embed, effect_text, target_text, test_embed
+from cogs.mediana.render import contest_embed, effect_text, target_text, tests_of
 from cogs.mediana.sheet_model import MedianaSheet
 from cogs.mediana.state import EFFECT_KIND, KIND, badly_hurt
 from rules.mediana import checks, contests, effects, ranks
@@ -37,18 +37,9 @@ def rank_reasons(base: str, no_skill: bool, hurt: bool) -> list[str]:
     return reasons
 
 
-def test_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
-    return test_embed(lang, record), test_view(lang, record)
-
-
-def contest_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
-    """A resolved contest or opposed test: its card with *Repetir*."""
-    return contest_embed(lang, record), contest_view(lang, record)
-
-
 def open_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:
     """A contest still taking entrants: its card with the buttons to enter and roll."""
-    return contest_embed(lang, record), open_view(lang, record)
+    return contest_embed(lang, record, tests_of(record)), open_view(lang, record)
 
 
 async def roll_test(

@@ -71,9 +71,10 @@ def rank_text(lang: Lang, test: Test, reasons: list[str]) -> str:
     return line
 
 
-def test_embed(lang: Lang, record: Record) -> discord.Embed:
+def test_embed(lang: Lang, record: Record, test: Test) -> discord.Embed:
+    """The test's card, drawn from ``test``: the record's test as decoded once for the card
+    (``components.test_card``), not decoded again here."""
     data = record.data
-    test = checks.roll_from_data(data["test"])
     colour = embeds.NEUTRAL if test.success is None else (embeds.SUCCESS if test.success else embeds.FAILURE)
     character = options_of(data).get("ficha")
     by = (
@@ -214,13 +215,14 @@ def outcome_text(lang: Lang, record: Record, tests: list[Test]) -> str:
     return t(lang, "mediana.opposed.tie")
 
 
-def contest_embed(lang: Lang, record: Record) -> discord.Embed:
+def contest_embed(lang: Lang, record: Record, tests: list[Test] | None) -> discord.Embed:
+    """An opposed test's or a contest's card, from its sides' tests as decoded once for the
+    card (``tests_of``; None while a contest waits to be rolled)."""
     data = record.data
     entries = entries_of(record)
     embed = embeds.card(
         t(lang, f"mediana.title.{data['kind']}"), t(lang, "mediana.roll.by", user=record.user_id)
     )
-    tests = tests_of(record)
     if tests is None:
         embed.description = t(lang, "mediana.contest.help", count=len(entries), max=contests.MAX_CONTESTANTS)
         names = "\n".join(who(lang, e) for e in entries) or "—"

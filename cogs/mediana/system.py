@@ -43,6 +43,23 @@ def read_contest(data: dict[str, Any]) -> Reading:
     return Reading(NAME, " / ".join(str(test.total) for test in tests), verdict, faces)
 
 
+def dice(data: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A new test's or contest's d10s, as :func:`read` gives them, from the stored throws
+    without decoding them (a contest still open has rolled nothing)."""
+    if data.get("kind") in ("enfrentada", "competicion"):
+        if data.get("open"):
+            return ()
+        tests = [entry["test"] for entry in data["entries"]]
+    else:
+        tests = [data["test"]]
+    return tuple((10, v) for test in tests for throw in test["throws"] for v in throw["dice"])
+
+
+def effect_dice(data: dict[str, Any]) -> tuple[tuple[int, int], ...]:
+    """A new effect's dice, each chain's, as :func:`read_effect` gives them, undecoded."""
+    return tuple((die["sides"], die["value"]) for chain in data["effect"]["chains"] for die in chain)
+
+
 def read_effect(lang: Lang, data: dict[str, Any]) -> Reading:
     effect = effects.effect_from_data(data["effect"])
     faces = tuple((die.sides, die.value) for chain in effect.chains for die in chain)
@@ -69,6 +86,7 @@ SYSTEM = Declaration(
     board=board.part,
     hit_points=True,
     readers={KIND: read, EFFECT_KIND: read_effect},
+    dice={KIND: dice, EFFECT_KIND: effect_dice},
     sheet=MedianaSheet,
     live=(Live("pv.actuales", WOUNDS, wounds_limit, lambda d: int(d["pv"]["maximos"]), by_player=True),),
     companion=companion,

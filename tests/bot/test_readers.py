@@ -3,13 +3,19 @@ cog stored, through the real commands: a reader that no longer fits its shape fa
 
 import random
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from bot.readers import read
-from rules.mediana import checks
+from bot import readers
+from bot.readers import faces, new_faces, read
+from rules.dnd5e import checks as dnd_checks
+from rules.donjon import contest, posted
+from rules.dune import skill_test
+from rules.mediana import checks, effects
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, OTHER, PLAYER
+from tests.support.systems import declare_all
 
 ROLLS = [
     ("dune", "dune tirada", {"habilidad": 6, "motivacion": 6}, "dune", 20),
@@ -141,3 +147,110 @@ TIRAR_SHAPES = [
 def test_an_expression_roll_reads_the_same_in_every_shape_it_was_stored(data: dict) -> None:
     reading = read("es", "tirar", {**data, "dados": [[6, 3], [6, 4]]})
     assert reading is not None and (reading.result, reading.dice) == ("2d6+1 = 8", ((6, 3), (6, 4)))
+
+
+class Decodes:
+    """Counts the rolls' codecs' decodings (pydantic's ``validate_python``), the cost a
+    card or a roll's statistics should pay once at most (issue 29)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[str] = []
+        codecs = {
+            "dnd5e": dnd_checks.D20_TESTS,
+            "donjon": posted.ROLLS,
+            "dune": skill_test.ROLLS,
+            "mediana": checks.TESTS,
+            "mediana_efecto": effects.EFFECTS,
+        }
+        for name, codec in codecs.items():
+            monkeypatch.setattr(codec, "adapter", self.counting(name, codec.adapter))
+
+    def counting(self, name: str, adapter: Any) -> Any:
+        calls = self.calls
+
+        class Counting:
+            def validate_python(self, data: Any) -> Any:
+                calls.append(name)
+                return adapter.validate_python(data)
+
+            def dump_python(self, value: Any, **options: Any) -> Any:
+                return adapter.dump_python(value, **options)
+
+        return Counting()
+
+
+def new_rolls(seed: int) -> list[tuple[str, dict[str, Any]]]:
+    """Every kind whose system declares its dice alone, as its rules write it new."""
+    rng = random.Random(seed)
+    d20 = dnd_checks.roll_test(rng, 2, dnd_checks.Mode.ADVANTAGE, 12)
+    inspired = dnd_checks.use_inspiration(d20, rng, 0)
+    sides = [{"side": {}, "test": checks.roll_to_data(checks.roll_test(rng, 5, None))} for _ in range(3)]
+    helper = skill_test.HelperSpec(7, 9)
+    expression = {"options": {"expresion": "2d6+1d4"}, "total": 9, "dados": [[6, 3], [6, 2], [4, 4]]}
+    return [
+        ("tirar", expression),
+        ("dnd_tirar", expression),
+        ("dnd", {"test": dnd_checks.roll_to_data(d20)}),
+        ("dnd", {"test": dnd_checks.roll_to_data(inspired)}),
+        ("donjon", posted.to_data(posted.DonjonRoll("prueba", contest.roll_contest(rng, 3, 2, 6)))),
+        ("dune", skill_test.to_data(skill_test.roll_test(rng, 10, dice=3, helpers=[helper]))),
+        ("mediana", {"test": checks.roll_to_data(checks.roll_test(rng, 5, 10))}),
+        ("mediana", {"kind": "enfrentada", "entries": sides[:2]}),
+        ("mediana", {"kind": "competicion", "entries": sides, "open": False}),
+        ("mediana", {"kind": "competicion", "entries": [{"side": {}}], "open": True}),
+        (
+            "mediana_efecto",
+            {"effect": effects.EFFECTS.to_data(effects.roll_effect(rng, effects.EffectSpec(3)))},
+        ),
+    ]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_new_rolls_dice_are_the_readers_without_decoding_it(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statistics count a new roll's dice from its kind's dice alone (``Declaration.dice``):
+    the same system and dice its reader gives, without the reader (it decodes and tells
+    the whole roll) and without one decoding."""
+    declare_all()
+    rolled = new_rolls(seed)
+    read_whole = [faces(kind, data) for kind, data in rolled]
+    decodes = Decodes(monkeypatch)
+    monkeypatch.setattr(readers, "read", None)
+    for (kind, data), expected in zip(rolled, read_whole, strict=True):
+        assert new_faces(kind, data) == expected, (kind, data)
+        assert expected[1] or data.get("open"), (kind, data)
+    assert decodes.calls == []
+
+
+def test_a_new_roll_in_a_shape_its_dice_cannot_read_is_counted_as_its_reader_reads_it() -> None:
+    """A Mediana test of before the codec (a throw as ``[dice, rank]``): read whole."""
+    declare_all()
+    throw = {"throws": [[[5, 6, 7], "medio"]], "score": 5, "difficulty": None, "skill_test": True}
+    assert new_faces("mediana", {"test": throw}) == ("mediana", ((10, 5), (10, 6), (10, 7)))
+
+
+@pytest.mark.parametrize(("system", "command", "options", "kind"), [(s, c, o, k) for s, c, o, k, _ in ROLLS])
+async def test_a_new_rolls_card_and_statistics_decode_it_once(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch, system: str, command: str, options: dict, kind: str
+) -> None:
+    """The card's flow decodes the roll and its embed and buttons draw from that value; its
+    dice reach the statistics undecoded. Each had decoded it on its own (issue 29)."""
+    await harness.table_for(system)
+    decodes = Decodes(monkeypatch)
+    await harness.slash(command, **options)
+    assert decodes.calls == [system]
+
+
+async def test_a_dune_button_decodes_the_roll_for_its_decision_and_once_for_its_card(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """*Guardar Impulso*: the rules decide on the roll as stored, and the redrawn card and
+    its task's announcement draw from one decoding (the announcement decoded it again)."""
+    await harness.table_for("dune")
+    harness.script(1, 1)
+    posted_roll = await harness.slash("dune tirada", habilidad=6, motivacion=6, dificultad=1)
+    decodes = Decodes(monkeypatch)
+    saved = await harness.click(harness.current(posted_roll.message), "dune:guardar:1")
+    assert "Impulso guardado" in saved.text
+    assert decodes.calls == ["dune", "dune"]

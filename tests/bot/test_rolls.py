@@ -11,7 +11,7 @@ import discord
 
 from bot import rolls
 from bot.models import Record, Table, TableSettings
-from cogs.donjon.render import roll_embed
+from cogs.donjon.components import roll_card
 from tests.support.harness import Harness
 from tests.support.payloads import ADMIN, CHANNEL_ID, GM
 
@@ -29,8 +29,8 @@ async def test_a_roll_drawn_outside_the_task_that_loaded_it_keeps_its_tables_odd
     # Loaded on behalf of an interaction (its reads are kept on it: bot.seen).
     interaction = cast(discord.Interaction, SimpleNamespace(extras={}, client=harness.bot, channel_id=None))
     record = await asyncio.create_task(rolls.load(interaction, posted.id, "donjon"))
-    assert "Probabilidad" not in str(roll_embed("es", record).to_dict())
-    assert "Resultado" in str(roll_embed("es", record).to_dict())
+    assert "Probabilidad" not in str(roll_card("es", record)[0].to_dict())
+    assert "Resultado" in str(roll_card("es", record)[0].to_dict())
 
 
 def test_a_record_already_showing_its_tables_odds_setting_is_not_copied() -> None:

@@ -26,7 +26,9 @@ def test_the_same_package_imported_again_declares_its_system_anew() -> None:
     again = Declaration(name=DUNE.name)
     systems.register(again, by="cogs.dune")
     assert systems.declared(DUNE.name) is again
+    assert systems.dice("dune") is None  # its kinds' dice are the new declaration's: none
     systems.register(DUNE, by="cogs.dune")
+    assert systems.dice("dune") == ("dune", DUNE.dice["dune"])
 
 
 def test_a_kind_is_read_by_the_system_that_declares_it_and_an_unknown_one_by_nobody() -> None:

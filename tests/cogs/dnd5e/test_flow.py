@@ -154,7 +154,7 @@ async def test_a_typed_unknown_skill_is_not_told_to_use_the_list(table: Harness)
 def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
     """Rolls stored before *Repetir* kept no options: no button that could only refuse."""
     from bot.models import Record
-    from cogs.dnd5e.components import roll_view
+    from cogs.dnd5e.components import roll_card
 
     test = {
         "rolls": [[7]],
@@ -165,6 +165,6 @@ def test_a_roll_stored_before_repetir_gets_no_repetir_button() -> None:
         "inspired": False,
     }
     old = Record(5, 1, 2, "dnd", {"kind": "prueba", "what": {}, "test": test})
-    assert [item.custom_id for item in roll_view("es", old, True).children] == ["dnd:insp0:5"]
+    assert [item.custom_id for item in roll_card("es", old, True)[1].children] == ["dnd:insp0:5"]
     new = Record(5, 1, 2, "dnd", {**old.data, "options": {}})
-    assert [item.custom_id for item in roll_view("es", new, False).children] == ["rep:repetir:5"]
+    assert [item.custom_id for item in roll_card("es", new, False)[1].children] == ["rep:repetir:5"]

@@ -529,3 +529,27 @@ async def test_a_secret_tests_narration_goes_to_the_gm_channel(table: Harness) -
     [narration] = [m for m in last.messages if "donjon:narrado:1:1" in m.custom_ids]
     assert narration.channel_id == GM_CHANNEL_ID and not narration.ephemeral
     assert [m.channel_id for m in public_with(table, "Ratas saltan")] == [GM_CHANNEL_ID, GM_CHANNEL_ID]
+
+
+async def test_a_banked_die_decodes_the_roll_for_its_winner_its_decision_and_its_card(
+    table: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Ley's button decodes the roll thrice (who may press, what the press decides on
+    the roll as stored, the card): its embed, buttons and narration draw from the card's
+    one decoding, and who may press is checked once (issue 29; five decodings before)."""
+    panel = (await contest(table, PLAYER_WINS, dados=5, contra=5)).message
+    decodes = []
+    adapter = posted.ROLLS.adapter
+
+    class Counting:
+        def validate_python(self, data: object) -> object:
+            decodes.append(data)
+            return adapter.validate_python(data)
+
+        def dump_python(self, value: object, **options: object) -> object:
+            return adapter.dump_python(value, **options)
+
+    monkeypatch.setattr(posted.ROLLS, "adapter", Counting())
+    await table.click(table.current(panel), "donjon:ley:dado:1")
+    assert len(decodes) == 3
+    assert await table.pool("dados", PLAYER.id) == 1

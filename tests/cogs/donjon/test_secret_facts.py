@@ -10,7 +10,7 @@ import pytest
 
 from bot.board.render import board_embed
 from cogs.donjon import components
-from cogs.donjon.render import roll_embed
+from cogs.donjon.components import roll_card
 from tests.cogs.donjon.test_cog import law_of, pending_on_the_board, shown, stored, told
 from tests.support.discord_schema import COMPONENTS_V2
 from tests.support.harness import Harness, Message, Reply
@@ -200,7 +200,7 @@ async def test_narrating_leaves_nothing_stale_on_the_card(table: Harness) -> Non
         await table.click(table.current(narration), f"donjon:narrado:1:{fact}", user=PLAYER)
     await reveal(table, card)
     record = await stored(table)
-    drawn_now = roll_embed("es", record).to_dict()
+    drawn_now = roll_card("es", record)[0].to_dict()
     at_table = table.discord.messages[record.message_id or 0]
     assert at_table.data["embeds"][0]["fields"] == drawn_now["fields"]
     assert f"Todo repartido: narra <@{PLAYER.id}>." in str(drawn_now)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.models import Record
-from cogs.mediana.components import accept_tie
-from cogs.mediana.render import contest_embed
+from cogs.mediana.components import accept_tie, contest_card
 from tests.support.harness import Harness
 from tests.support.payloads import OTHER, PLAYER
 
@@ -113,9 +112,9 @@ def test_an_opposed_test_stored_before_still_reads_and_settles() -> None:
     """A tie stored with the old ``a``/``b`` shape keeps reading, and the GM can settle it."""
     throw = {"throws": [[[5, 5, 5], "medio"]], "score": 5, "difficulty": None, "skill_test": True}
     old = Record(1, 2, PLAYER.id, "mediana", {"kind": "enfrentada", "a": throw, "b": throw, "rival": None})
-    assert "⚖️ Empate: el DJ decide" in str(contest_embed("es", old).to_dict())
+    assert "⚖️ Empate: el DJ decide" in str(contest_card("es", old)[0].to_dict())
     settled = Record(1, 2, PLAYER.id, "mediana", accept_tie(old).data)
-    assert "⚖️ Empate aceptado por el DJ." in str(contest_embed("es", settled).to_dict())
+    assert "⚖️ Empate aceptado por el DJ." in str(contest_card("es", settled)[0].to_dict())
 
 
 async def test_repeat_cleans_the_motivo_once(table: Harness) -> None:
