@@ -13,6 +13,7 @@ from rules.dnd5e import checks as dnd_checks
 from rules.donjon import contest, posted
 from rules.dune import skill_test
 from rules.mediana import checks, effects
+from tests.support.decodes import Decodes
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, OTHER, PLAYER
 from tests.support.systems import declare_all
@@ -147,36 +148,6 @@ TIRAR_SHAPES = [
 def test_an_expression_roll_reads_the_same_in_every_shape_it_was_stored(data: dict) -> None:
     reading = read("es", "tirar", {**data, "dados": [[6, 3], [6, 4]]})
     assert reading is not None and (reading.result, reading.dice) == ("2d6+1 = 8", ((6, 3), (6, 4)))
-
-
-class Decodes:
-    """Counts the rolls' codecs' decodings (pydantic's ``validate_python``), the cost a
-    card or a roll's statistics should pay once at most (issue 29)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls: list[str] = []
-        codecs = {
-            "dnd5e": dnd_checks.D20_TESTS,
-            "donjon": posted.ROLLS,
-            "dune": skill_test.ROLLS,
-            "mediana": checks.TESTS,
-            "mediana_efecto": effects.EFFECTS,
-        }
-        for name, codec in codecs.items():
-            monkeypatch.setattr(codec, "adapter", self.counting(name, codec.adapter))
-
-    def counting(self, name: str, adapter: Any) -> Any:
-        calls = self.calls
-
-        class Counting:
-            def validate_python(self, data: Any) -> Any:
-                calls.append(name)
-                return adapter.validate_python(data)
-
-            def dump_python(self, value: Any, **options: Any) -> Any:
-                return adapter.dump_python(value, **options)
-
-        return Counting()
 
 
 def new_rolls(seed: int) -> list[tuple[str, dict[str, Any]]]:

@@ -29,6 +29,7 @@ from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
 from cogs.donjon.settings import donjon_settings
 from tests.support.harness import Harness
 from tests.support.postgres import Server
+from tests.support.statements import reads_of
 
 CHANNEL = 1
 
@@ -830,15 +831,8 @@ async def test_a_tables_context_is_its_table_and_pools_read_in_one_statement(sto
     assert empty.table == await store.table_or_default(CHANNEL, 5) and empty.pools == ()
     await store.set_gm(CHANNEL, 5, 9)
     await store.apply(op(1, Change("impulso", 3), Change("determinacion", 1, owner_id=7)))
-    statements = []
-    read = store._fetchall  # type: ignore[attr-defined]
-
-    async def counted(sql, params=()):  # type: ignore[no-untyped-def]
-        statements.append(sql)
-        return await read(sql, params)
-
-    store._fetchall = counted  # type: ignore[attr-defined]
-    context = await store.context(CHANNEL, 5)
+    with reads_of(store) as statements:
+        context = await store.context(CHANNEL, 5)
     assert len(statements) == 1
     assert context.table == await store.table(CHANNEL)
     assert list(context.pools) == await store.pools(CHANNEL)
@@ -901,18 +895,10 @@ async def test_a_context_asked_with_a_record_reads_it_in_the_same_one_statement(
     )
     assert isinstance(made, Applied) and isinstance(elsewhere, Applied)
     assert made.record_id is not None and elsewhere.record_id is not None
-    statements = []
-    read = store._fetchall  # type: ignore[attr-defined]
-
-    async def counted(sql, params=()):  # type: ignore[no-untyped-def]
-        statements.append(sql)
-        return await read(sql, params)
-
-    store._fetchall = counted  # type: ignore[attr-defined]
-    context = await store.context(CHANNEL, 5, made.record_id)
-    other = await store.context(CHANNEL, 5, elsewhere.record_id)
+    with reads_of(store) as statements:
+        context = await store.context(CHANNEL, 5, made.record_id)
+        other = await store.context(CHANNEL, 5, elsewhere.record_id)
     assert len(statements) == 2
-    store._fetchall = read  # type: ignore[attr-defined]
     assert context.record == await store.record(made.record_id) and context.record is not None
     assert other.record == await store.record(elsewhere.record_id) and other.record is not None
     assert other.record.secret and other.record.channel_id == CHANNEL + 1

@@ -15,19 +15,39 @@ warm (run once before, so first-use work such as creating a pool's row is not co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.store import Store
 from tests.support.harness import Harness, Reply
 from tests.support.payloads import GM, PLAYER
 
 # BEGIN/COMMIT and PRAGMAs are statements SQLite runs too; they are counted apart.
 CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|PRAGMA)\b", re.IGNORECASE)
 READS_TABLES = re.compile(r"\bFROM\s+tables\b", re.IGNORECASE)
+
+
+@contextlib.contextmanager
+def reads_of(store: Store) -> Iterator[list[str]]:
+    """While open, the text of every read ``store`` runs outside a transaction (each part's
+    ``_fetchall``): a test counts what one call or interaction read."""
+    seen: list[str] = []
+    read = store._fetchall  # type: ignore[attr-defined]
+
+    async def counted(sql: str, params: Any = ()) -> Any:
+        seen.append(sql)
+        return await read(sql, params)
+
+    store._fetchall = counted  # type: ignore[attr-defined]
+    try:
+        yield seen
+    finally:
+        store._fetchall = read  # type: ignore[attr-defined]
 
 
 @dataclass

@@ -11,6 +11,7 @@ from bot.models import Record
 from cogs.donjon import board
 from rules.donjon import posted
 from rules.donjon.law import Law
+from tests.support.decodes import Decodes
 from tests.support.discord_schema import COMPONENTS_V2, walk
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, PLAYER, User
@@ -538,18 +539,7 @@ async def test_a_banked_die_decodes_the_roll_for_its_winner_its_decision_and_its
     the roll as stored, the card): its embed, buttons and narration draw from the card's
     one decoding, and who may press is checked once (issue 29; five decodings before)."""
     panel = (await contest(table, PLAYER_WINS, dados=5, contra=5)).message
-    decodes = []
-    adapter = posted.ROLLS.adapter
-
-    class Counting:
-        def validate_python(self, data: object) -> object:
-            decodes.append(data)
-            return adapter.validate_python(data)
-
-        def dump_python(self, value: object, **options: object) -> object:
-            return adapter.dump_python(value, **options)
-
-    monkeypatch.setattr(posted.ROLLS, "adapter", Counting())
+    decodes = Decodes(monkeypatch)
     await table.click(table.current(panel), "donjon:ley:dado:1")
-    assert len(decodes) == 3
+    assert decodes.calls == ["donjon"] * 3
     assert await table.pool("dados", PLAYER.id) == 1

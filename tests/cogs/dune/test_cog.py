@@ -15,6 +15,7 @@ from tests.bot.board.test_updater import shown
 from tests.cogs.ficha.test_panel import answers
 from tests.support.harness import Harness, Message, Reply
 from tests.support.payloads import CHANNEL_ID, GM, OTHER, PLAYER, User
+from tests.support.statements import reads_of
 
 
 @pytest.fixture
@@ -817,15 +818,8 @@ async def test_task_progress_is_one_query_over_the_rolls_linked_to_tasks(table: 
     filler = {**(await store.records(CHANNEL_ID, "dune", 1))[0].data, "task_id": None}
     for n in range(600):
         await store.save_record(CHANNEL_ID, -1 - n, PLAYER.id, "dune", filler)
-    queries = []
-    real = store._fetchall
-
-    async def counted(sql, params=()):
-        queries.append(sql)
-        return await real(sql, params)
-
-    store._fetchall = counted  # type: ignore[method-assign]
-    shown = await table.slash("dune tarea ver")
+    with reads_of(store) as queries:
+        shown = await table.slash("dune tarea ver")
     assert "Tarea 1\n▰▰▱▱▱▱▱▱▱▱ 2/9" in shown.text
     assert len([q for q in queries if "FROM records" in q]) == 2  # the tasks, then their rolls
 
