@@ -155,7 +155,12 @@ _DECLARED_BY: dict[str, str] = {}
 def register(system: Declaration, by: str) -> None:
     """Declare ``system`` from package ``by`` (each bot of a process loads the same cogs:
     the same package registering again replaces its declaration; another package under
-    the same name is a mistake)."""
+    the same name is a mistake, and so is a record kind another system reads: its reader and
+    its dice would come from two declarations)."""
+    others = {kind for s in SYSTEMS.values() if s.name != system.name for kind in (*s.readers, *s.dice)}
+    shared = others & {*system.readers, *system.dice}
+    if shared:
+        raise ValueError(f"record kinds {sorted(shared)} declared by two systems")
     if _DECLARED_BY.setdefault(system.name, by) != by:
         raise ValueError(f"two systems named {system.name!r}")
     SYSTEMS[system.name] = system

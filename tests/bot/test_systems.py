@@ -19,6 +19,17 @@ def test_registering_a_system_again_is_no_change_but_another_of_its_name_is_refu
     assert systems.declared(DUNE.name) is DUNE
 
 
+def test_a_record_kind_another_system_reads_is_refused() -> None:
+    """Its reader would be one system's and its dice another's (the first found, the last
+    registered)."""
+    declare_all()
+    before = systems.every()
+    with pytest.raises(ValueError, match=r"record kinds \['dune'\] declared by two systems"):
+        systems.register(Declaration(name="otro", dice=DUNE.dice), by="cogs.otro")
+    assert systems.every() == before and systems.declared("otro") is None
+    assert systems.dice("dune") == ("dune", DUNE.dice["dune"])
+
+
 def test_the_same_package_imported_again_declares_its_system_anew() -> None:
     """discord.py drops an unloaded extension's modules: loading it again imports its
     package anew, whose declaration is a new object under the same name."""
