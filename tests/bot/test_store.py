@@ -3,7 +3,6 @@ import asyncio
 import random
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -38,13 +37,6 @@ async def another(request: pytest.FixtureRequest) -> str:
     """One more empty PostgreSQL database on the session's server (dropped with it)."""
     server: Server = request.getfixturevalue("postgres")
     return await server.create()
-
-
-@pytest.fixture
-async def sqlite_store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "store.db")
-    yield s
-    await s.close()
 
 
 def op(interaction: int, *changes: Change, channel: int = CHANNEL) -> Operation:

@@ -4,8 +4,7 @@ takes no hop to aiosqlite's thread; one that would wait or run long is answered 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,10 +17,9 @@ CHANNEL = 1
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "reader.db")
-    yield s
-    await s.close()
+def store(sqlite_store: Store) -> Store:
+    """These tests are of SQLite's adapter alone."""
+    return sqlite_store
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@ text, are parsed once per text however often the row is read."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +11,6 @@ from bot.models import TableSettings
 from bot.store import Store
 
 CHANNEL = 1
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "tables.db")
-    yield s
-    await s.close()
 
 
 @pytest.fixture

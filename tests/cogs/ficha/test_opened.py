@@ -13,8 +13,8 @@ from bot.models import SheetRow, Table
 from cogs.ficha.opened import MARGIN_SECONDS, TOKEN_SECONDS, OpenPanels
 from tests.cogs.ficha.test_cog import imported
 from tests.cogs.ficha.test_panel import form, next_page, panel, roll_button, roll_ids, sections, submit
-from tests.support.harness import Harness, Message
-from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER
+from tests.support.harness import Harness, Message, Reply
+from tests.support.payloads import ADMIN, CHANNEL_ID, GM, OTHER, PLAYER, User
 
 
 def opened(h: Harness) -> OpenPanels[Any]:
@@ -123,13 +123,20 @@ async def test_a_public_sheet_read_by_another_player_is_not_redrawn_once_private
     assert opened(harness).open_at(theirs.message.channel_id) == 1  # the player's own
 
 
+async def npc_panel_redrawn(harness: Harness, user: User) -> tuple[Reply, int]:
+    """An NPC's panel ``user`` imported and opened, redrawn once ``user`` set its hit points
+    to 30; the panel and the sheet's number."""
+    await imported(harness, "dnd5e", user=user, pnj=True)
+    shown = await panel(harness, user=user, ficha="Lía Brezo")
+    number = int(roll_ids(shown.data)[0].split(":")[2])
+    await harness.slash("ficha editar", user=user, campo="pg.actuales", valor="30", ficha=str(number))
+    assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
+    return shown, number
+
+
 async def test_an_npc_panel_is_redrawn_for_the_gm_only_while_they_are_the_gm(harness: Harness) -> None:
     await harness.table_for("dnd5e")
-    await imported(harness, "dnd5e", user=GM, pnj=True)
-    shown = await panel(harness, user=GM, ficha="Lía Brezo")
-    number = int(roll_ids(shown.data)[0].split(":")[2])
-    await harness.slash("ficha editar", user=GM, campo="pg.actuales", valor="30", ficha=str(number))
-    assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
+    shown, number = await npc_panel_redrawn(harness, GM)
     await harness.slash("mesa dj", user=ADMIN, miembro=OTHER)
     await harness.slash("ficha editar", user=OTHER, campo="pg.actuales", valor="10", ficha=str(number))
     assert text(harness, shown.message) == "Ya no puedes ver esta ficha en esta mesa."
@@ -269,11 +276,7 @@ async def test_at_a_table_with_no_gm_an_npc_panel_keeps_its_readers_right_until_
     right its panel was opened with, for the 15 minutes Discord lets it edit the panel; once
     a GM is named, each redraw checks the GM by id and the manager's panel is let go."""
     await harness.slash("mesa sistema", user=ADMIN, sistema="dnd5e")
-    await imported(harness, "dnd5e", user=ADMIN, pnj=True)
-    shown = await panel(harness, user=ADMIN, ficha="Lía Brezo")
-    number = int(roll_ids(shown.data)[0].split(":")[2])
-    await harness.slash("ficha editar", user=ADMIN, campo="pg.actuales", valor="30", ficha=str(number))
-    assert lines(harness, shown.message)[0] == "**Puntos de golpe** 30"
+    shown, number = await npc_panel_redrawn(harness, ADMIN)
     await harness.slash("mesa dj", user=ADMIN, miembro=GM)
     await harness.slash("ficha editar", user=GM, campo="pg.actuales", valor="10", ficha=str(number))
     assert text(harness, shown.message) == "Ya no puedes ver esta ficha en esta mesa."
