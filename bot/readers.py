@@ -32,12 +32,12 @@ def expression(lang: Lang, data: dict[str, Any]) -> Reading:
         raise KeyError("expresion")
     total = data.get("total")
     result = f"{asked} = {total}" if total is not None else str(asked)
-    return Reading("tirar", result, None, tuple((s, v) for s, v in data.get("dados", ())))
+    return Reading("tirar", result, None, expression_dice(data))
 
 
 def expression_dice(data: dict[str, Any]) -> tuple[Face, ...]:
-    """A new expression roll's dice alone, as :func:`expression` gives them (a new one
-    always keeps the expression it was asked)."""
+    """An expression roll's dice alone: :func:`expression`'s, and a new roll's for the
+    statistics."""
     return tuple((s, v) for s, v in data.get("dados", ()))
 
 
