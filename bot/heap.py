@@ -15,15 +15,18 @@ from __future__ import annotations
 import gc
 
 from bot.i18n import load_locales
+from rules.codec import build_all
 
 
 def settle() -> int:
-    """Load what play will need and start-up did not (each language's CLDR data), collect
-    start-up's garbage so none of it is kept for ever, then freeze what is left. Returns how
+    """Load what play will need and start-up did not (each language's CLDR data, the
+    codecs' schemas), collect start-up's garbage so none of it is kept for ever, then
+    freeze what is left. Returns how
     many objects are frozen. Called once, when the bot has logged in and set itself up;
     never in a process that starts many bots (a test worker), which would keep each test's
     garbage for ever."""
     load_locales()
+    build_all()
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

@@ -10,6 +10,7 @@ import babel.localedata
 import pytest
 
 from bot import heap, i18n
+from rules.dune.skill_test import ROLLS
 
 
 @pytest.fixture
@@ -55,3 +56,10 @@ def test_settle_reads_each_languages_cldr_data_before_play(
 
     monkeypatch.setattr(babel.localedata, "load", read)
     assert [i18n.plural_category(lang, 2) for lang in i18n.LANGS] == ["other", "other"]
+
+
+def test_settle_builds_every_codecs_schema_before_play(thawed: None) -> None:
+    """A codec's pydantic schema, built at its first roll, held the loop for milliseconds."""
+    ROLLS.__dict__.pop("adapter", None)
+    heap.settle()
+    assert "adapter" in vars(ROLLS)

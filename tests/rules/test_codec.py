@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from rules.codec import Codec
+from rules.codec import Codec, build_all
 
 
 class Colour(StrEnum):
@@ -72,3 +72,14 @@ def test_data_of_the_wrong_type_is_refused_not_half_read() -> None:
         CODEC.from_data({"name": "d", "inner": [{"faces": ["uno"]}], "colour": "rojo"})
     with pytest.raises(ValidationError):
         CODEC.from_data({"name": "d", "inner": [], "colour": "azul"})
+
+
+def test_codecs_of_one_type_share_one_adapter() -> None:
+    assert Codec(Inner).adapter is Codec(Inner).adapter
+
+
+def test_build_all_builds_every_codecs_adapter_before_its_first_use() -> None:
+    made = Codec(Outer)
+    assert "adapter" not in vars(made)
+    assert build_all() >= 1
+    assert "adapter" in vars(made)
