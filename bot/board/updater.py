@@ -33,7 +33,7 @@ import marshal
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -96,7 +96,8 @@ def fingerprint(embed: discord.Embed) -> bytes:
     between Python versions do not matter. A board is drawn by the same code every time, so
     the same parts come in the same order. A part ``marshal`` cannot write (a subclass of
     ``str`` or ``int``, which ``discord.Embed`` does not keep today) takes JSON's text."""
-    parts = embed.to_dict()
+    # A TypedDict of text, numbers and lists: marshal's types, which typeshed cannot tell.
+    parts = cast(dict[str, Any], embed.to_dict())
     try:
         written = marshal.dumps(parts, 0)
     except ValueError:
