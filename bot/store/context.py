@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from bot.models import PoolValue, Record, Table
 from bot.store.base import Part
+from bot.store.database import Row
 from bot.store.pools import IN_PLAY
 from bot.store.records import record_of
 from bot.store.tables import table_of
@@ -82,19 +83,27 @@ class Contexts(Part):
         them: what an interaction's guard, checks and card would otherwise read in three."""
         if record_id is None:
             rows = await self._fetchall(CONTEXT, {"channel": channel_id})
-            tables = [table_of(r) for r in rows if r["pool_name"] is None]
         else:
             rows = await self._fetchall(CONTEXT_WITH_RECORD, {"channel": channel_id, "record": record_id})
-            tables = [table_of(r) for r in rows if r["pool_name"] is None and r["id"] is None]
-        return TableContext(
-            channel_id,
-            guild_id,
-            next((t for t in tables if t.channel_id == channel_id), None),
-            tuple(t for t in tables if t.gm_channel_id == channel_id),
-            tuple(
-                PoolValue(r["pool_name"], r["pool_owner"], r["pool_value"])
-                for r in rows
-                if r["pool_name"] is not None
-            ),
-            None if record_id is None else next((record_of(r) for r in rows if r["id"] is not None), None),
-        )
+        return _context_of(channel_id, guild_id, rows, record_id is not None)
+
+
+def _context_of(channel_id: int, guild_id: int | None, rows: list[Row], with_record: bool) -> TableContext:
+    """The rows told apart in one pass (every interaction's first read is this one): a
+    pool's half names its pool, the record's its id, the rest are tables."""
+    own: Table | None = None
+    served: list[Table] = []
+    pools: list[PoolValue] = []
+    record: Record | None = None
+    for row in rows:
+        if row["pool_name"] is not None:
+            pools.append(PoolValue(row["pool_name"], row["pool_owner"], row["pool_value"]))
+        elif with_record and row["id"] is not None:
+            record = record or record_of(row)
+        else:
+            table = table_of(row)
+            if table.channel_id == channel_id:
+                own = own or table
+            if table.gm_channel_id == channel_id:
+                served.append(table)
+    return TableContext(channel_id, guild_id, own, tuple(served), tuple(pools), record)

@@ -3,6 +3,8 @@ characters no text option holds."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import discord
 import pytest
 from discord import app_commands
@@ -92,3 +94,26 @@ async def test_a_value_in_range_is_taken_without_looking_for_its_option() -> Non
     assert await Bounded(1, 6).transform(Unnamed(), 6) == 6  # type: ignore[arg-type]
     with pytest.raises(AssertionError, match="option's name"):
         await Bounded(1, 6).transform(Unnamed(), 7)  # type: ignore[arg-type]
+
+
+def test_untypable_is_every_control_character_and_surrogate_of_unicode() -> None:
+    """The ranges stand for Unicode's categories Cc and Cs, closed by its stability policy:
+    every code point of the basic plane (the others hold none of either) agrees."""
+    every = "".join(map(chr, range(0x10000)))
+    assert "".join(c for c in every if untypable(c)) == "".join(
+        c for c in every if unicodedata.category(c) in ("Cc", "Cs")
+    )
+    assert typable(every) == "".join(c for c in every if unicodedata.category(c) not in ("Cc", "Cs"))
+    assert [c for c in "\t\n\x0b\x0c\r" if untypable(c, lines=True)] == ["\t", "\x0b", "\x0c"]
+
+
+def test_a_text_is_checked_without_asking_each_characters_category(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text option of every command passes through here."""
+
+    def asked(char: str) -> str:
+        raise AssertionError("asked a character's category")
+
+    monkeypatch.setattr(unicodedata, "category", asked)
+    assert not untypable("2d20kh1+4 para «la puerta»")
+    assert untypable("a\x00b", lines=True)
+    assert typable("a\x00b") == "ab"

@@ -414,3 +414,29 @@ def test_the_drawings_kept_outlast_the_overlays_wait_under_load() -> None:
     span seconds of play, more than a board and its overlay pages draw apart (about one), and
     not every table's for the process's life."""
     assert 5 * 30 <= updater.DRAWINGS_KEPT <= 500
+
+
+def test_a_fingerprint_tells_equal_boards_by_content_without_writing_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every redraw asks for one: equal parts give equal bytes whichever objects hold them,
+    any changed part (a number, a field's place) other bytes, and no JSON text is
+    written for it (a board's ``json.dumps`` cost some three times ``marshal``'s)."""
+
+    def drawn(impulso: object, title: str = "Tablero") -> discord.Embed:
+        embed = discord.Embed(title="".join(title), description="Sistema: Dune")
+        embed.add_field(name="Impulso", value=f"**{impulso}**/6")
+        embed.add_field(name="Amenaza", value="**3**", inline=False)
+        return embed
+
+    def written(*args: object, **kwargs: object) -> str:
+        raise AssertionError("wrote JSON text")
+
+    monkeypatch.setattr(json, "dumps", written)
+    same = updater.fingerprint(drawn(2))
+    assert updater.fingerprint(drawn(2, title="".join(["Tab", "lero"]))) == same
+    assert len(same) == 16
+    assert updater.fingerprint(drawn(3)) != same
+    moved = drawn(2)
+    moved.set_field_at(1, name="Amenaza", value="**3**", inline=True)
+    assert updater.fingerprint(moved) != same

@@ -3,6 +3,7 @@ text, are parsed once per text however often the row is read."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -45,3 +46,22 @@ async def test_changed_settings_are_read_as_changed(store: Store) -> None:
     await store.set_settings(CHANNEL, 5, TableSettings(roll_odds=True, board_hides_threat=True))
     read = (await store.table_or_default(CHANNEL, 5)).settings
     assert (read.roll_odds, read.board_hides_threat) == (True, True)
+
+
+async def test_a_read_no_timer_listens_to_is_the_adapters_own(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every read and transaction passes through the store's timing: with no timer (no
+    /metrics) it is the adapter's awaitable itself, not one more coroutine around it; with
+    one, the time is told."""
+    sql = "SELECT channel_id FROM tables WHERE channel_id = :channel"
+    pending = store.db.fetch_all(sql, {"channel": 1})
+    monkeypatch.setattr(store.db, "fetch_all", lambda *args: pending)
+    assert store.timers == []
+    assert store._fetchall(sql, {"channel": 1}) is pending  # type: ignore[attr-defined]
+    assert await pending == []
+    told: list[float] = []
+    store.timers.append(told.append)
+    monkeypatch.setattr(store.db, "fetch_all", lambda *args: asyncio.sleep(0, result=[]))
+    assert await store._fetchall(sql, {"channel": 1}) == []  # type: ignore[attr-defined]
+    assert len(told) == 1
