@@ -104,7 +104,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         action: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
         *,
         pressed: discord.ui.Button[Any] | None = None,
     ) -> None:
