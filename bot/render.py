@@ -57,7 +57,9 @@ class MarkStringifier(d20.SimpleStringifier):
         self._dropped = False
 
     def _stringify(self, node: d20_expression.Number) -> str:
-        if node.kept or self._dropped or isinstance(node, d20_expression.Die):
+        """By exact class, as d20's own dispatch is (its nodes are ``abc.ABC``s: an
+        ``isinstance`` goes through ``ABCMeta`` for every node)."""
+        if node.kept or self._dropped or type(node) is d20_expression.Die:
             return super()._stringify(node)
         self._dropped = True
         try:

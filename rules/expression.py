@@ -50,6 +50,21 @@ _REROLLED = Mark.REROLLED
 _DROPPED_MARK = Mark.DROPPED
 _DROPPED = frozenset({Mark.DROPPED})
 _FIXED_DROPPED = frozenset({Mark.FIXED, Mark.DROPPED})
+# d20's result nodes by class (see _flatten_into).
+_D20_DIE = d20_expression.Die
+_D20_SETS = frozenset({d20_expression.Set, d20_expression.Dice})
+_D20_NODES = frozenset(
+    {
+        d20_expression.Expression,
+        d20_expression.Literal,
+        d20_expression.UnOp,
+        d20_expression.BinOp,
+        d20_expression.Parenthetical,
+        d20_expression.Set,
+        d20_expression.Dice,
+        d20_expression.Die,
+    }
+)
 
 
 class _NoGlobalRandom:
@@ -102,7 +117,7 @@ class ExpressionRoll:
         left: d20_expression.Number = self.tree
         while left.children:
             left = left.children[0]
-        if not isinstance(left, d20_expression.Dice) or left.size != 20 or len(left.keptset) != 1:
+        if type(left) is not d20_expression.Dice or left.size != 20 or len(left.keptset) != 1:
             return _NO_CRIT
         return _CRITS.get(left.total, _NO_CRIT)
 
@@ -218,14 +233,23 @@ def flatten(node: d20_expression.Number, dropped: bool = False) -> list[Die]:
     """Every die of a d20 result tree, in order, as our :class:`Die` with its marks.
     ``dropped``: the node is inside an element a ``k``/``p`` dropped (``(1d6,1d8)kh1``
     drops a whole ``1d6``), so none of its dice count."""
-    if isinstance(node, d20_expression.Die):
-        return die_values(node, dropped)
-    dropped = dropped or not node.kept
-    children = node.values if isinstance(node, d20_expression.Set) else node.children
     found: list[Die] = []
-    for child in children:
-        found.extend(flatten(child, dropped))
+    _flatten_into(node, dropped, found)
     return found
+
+
+def _flatten_into(node: d20_expression.Number, dropped: bool, found: list[Die]) -> None:
+    """:func:`flatten` into one list. Nodes are told apart by their exact class: d20's
+    nodes are ``abc.ABC``s, whose ``isinstance`` goes through ``ABCMeta`` for every node
+    (d20 1.1 has no subclass of its own node classes; an unknown one falls back on it)."""
+    kind = type(node)
+    if kind is _D20_DIE or (kind not in _D20_NODES and isinstance(node, d20_expression.Die)):
+        found.extend(die_values(cast(d20_expression.Die, node), dropped))
+        return
+    dropped = dropped or not node.kept
+    is_set = kind in _D20_SETS or (kind not in _D20_NODES and isinstance(node, d20_expression.Set))
+    for child in cast(d20_expression.Set, node).values if is_set else node.children:
+        _flatten_into(child, dropped, found)
 
 
 def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:
