@@ -24,7 +24,7 @@ from bot import seen
 from bot.errors import Refusal
 from bot.host import Host
 from bot.i18n import Lang, t
-from bot.ui import ActionButton
+from bot.ui import ActionButton, Drawn
 from rules.codec import Codec
 
 
@@ -106,5 +106,5 @@ class TirarRepeatButton(RepeatButton, template=r"tirar:(?P<action>repetir):(?P<r
 DIE_EMOJI = discord.PartialEmoji(name="🎲")
 
 
-def button(lang: Lang, record_id: int) -> RepeatButton:
-    return RepeatButton(record_id, "repetir", t(lang, "comun.repeat"), emoji=DIE_EMOJI)
+def button(lang: Lang, record_id: int) -> Drawn:
+    return RepeatButton.draw(record_id, "repetir", t(lang, "comun.repeat"), emoji=DIE_EMOJI)
