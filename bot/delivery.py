@@ -51,17 +51,38 @@ def _shows(embed: discord.Embed) -> bool:
     return bool(embed.title or embed.description or embed)
 
 
-def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Send a view made only of ``DynamicItem``s as plain components.
+class Drawn(discord.ui.Button[Any]):
+    """A persistent button as a card draws it: a plain button with the ``custom_id`` of a
+    registered ``DynamicItem`` (``bot.ui``: ``ActionButton.draw``, ``StepButton.draw``).
 
-    Every such button is registered on the client and discord.py routes its clicks by
-    ``custom_id`` alone, so nothing needs the view afterwards. Handed over live, discord.py
-    would keep it anyway: on an ephemeral message with a 15-minute timer task each (most
-    of the bot's memory at 2,000 tables). A stopped view is rendered and never stored.
+    discord.py routes a click by ``custom_id`` to the registered class, which rebuilds the
+    button from the pressed message; the object drawn is only rendered. Wrapping it in its
+    ``DynamicItem`` to send it cost a third of a card's buttons (the wrapper's checks, and
+    every size and payload question asked through it). It says it is not dispatchable, so
+    discord.py never keeps a view for it, wherever the card is sent or edited.
+    """
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+# What a view may hold and still be sent as plain components.
+PERSISTENT = (discord.ui.DynamicItem, Drawn)
+
+
+def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Send a view made only of persistent buttons (``DynamicItem``s, or ``bot.ui.Drawn``
+    ones) as plain components.
+
+    Every such button's class is registered on the client and discord.py routes its clicks
+    by ``custom_id`` alone, so nothing needs the view afterwards. Handed over live,
+    discord.py would keep it anyway: on an ephemeral message with a 15-minute timer task
+    each (most of the bot's memory at 2,000 tables). A stopped view is rendered and never
+    stored.
     """
     view = kwargs.get("view")
     if isinstance(view, discord.ui.View) and all(
-        isinstance(item, discord.ui.DynamicItem) for item in view.walk_children()
+        isinstance(item, PERSISTENT) for item in view.walk_children()
     ):
         view.stop()
     return kwargs

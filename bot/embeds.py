@@ -43,4 +43,9 @@ def field(embed: discord.Embed, name: str, value: str, inline: bool = True) -> d
     refuses a field without a value."""
     if not value:
         return embed
-    return embed.add_field(name=clip(name, TITLE_LIMIT), value=clip(value, FIELD_LIMIT), inline=inline)
+    # Clipped only when too long: a card adds a dozen fields, and almost none is.
+    if len(name) > TITLE_LIMIT:
+        name = clip(name, TITLE_LIMIT)
+    if len(value) > FIELD_LIMIT:
+        value = clip(value, FIELD_LIMIT)
+    return embed.add_field(name=name, value=value, inline=inline)

@@ -7,12 +7,13 @@ mark adds its symbol. The d20 stringifier renders a whole expression tree the sa
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 import d20
 import d20.expression as d20_expression
 
-from rules.dice import Die, Mark
+from rules.dice import NOT_KEPT, Die, Mark
 from rules.expression import die_values
 
 SYMBOLS: dict[Mark, str] = {
@@ -29,10 +30,17 @@ SYMBOLS: dict[Mark, str] = {
 
 def die(d: Die) -> str:
     """A die with its marks' symbols (most dice have none: nothing to look up)."""
-    text = f"**{d.value}**" if d.kept else f"~~{d.value}~~"
-    if not d.marks:
-        return text
-    return text + "".join(symbol for mark, symbol in SYMBOLS.items() if mark in d.marks)
+    marks = d.marks
+    if not marks:
+        return f"**{d.value}**"
+    return (f"**{d.value}**" if marks.isdisjoint(NOT_KEPT) else f"~~{d.value}~~") + symbols(marks)
+
+
+@functools.cache
+def symbols(marks: frozenset[Mark]) -> str:
+    """The symbols of a set of marks, in :data:`SYMBOLS`' order: written once per set (there
+    are at most 2¹⁰, and a few in play), not looked up mark by mark for every die."""
+    return "".join(symbol for mark, symbol in SYMBOLS.items() if mark in marks)
 
 
 def dice(ds: Iterable[Die]) -> str:
@@ -49,7 +57,9 @@ class MarkStringifier(d20.SimpleStringifier):
         self._dropped = False
 
     def _stringify(self, node: d20_expression.Number) -> str:
-        if node.kept or self._dropped or isinstance(node, d20_expression.Die):
+        """By exact class, as d20's own dispatch is (its nodes are ``abc.ABC``s: an
+        ``isinstance`` goes through ``ABCMeta`` for every node)."""
+        if node.kept or self._dropped or type(node) is d20_expression.Die:
             return super()._stringify(node)
         self._dropped = True
         try:
@@ -68,5 +78,11 @@ class MarkStringifier(d20.SimpleStringifier):
         return self._stringify(node.roll)
 
 
+# One stringifier for every card: building one binds its eight handlers, and its only
+# state (inside a dropped element) is restored as each node is left, so rendering on the
+# event loop's one thread never sees another's.
+_STRINGIFIER = MarkStringifier()
+
+
 def expression(tree: d20.Expression) -> str:
-    return MarkStringifier().stringify(tree)
+    return _STRINGIFIER.stringify(tree)

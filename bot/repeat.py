@@ -24,7 +24,7 @@ from bot import seen
 from bot.errors import Refusal
 from bot.host import Host
 from bot.i18n import Lang, t
-from bot.ui import ActionButton
+from bot.ui import ActionButton, Drawn
 from rules.codec import Codec
 
 
@@ -100,5 +100,11 @@ class TirarRepeatButton(RepeatButton, template=r"tirar:(?P<action>repetir):(?P<r
     prefix = "tirar"
 
 
-def button(lang: Lang, record_id: int) -> RepeatButton:
-    return RepeatButton(record_id, "repetir", t(lang, "comun.repeat"), emoji="🎲")
+# The die on every *Repetir*, read once: discord.py parses an emoji given as text with a
+# regular expression for every button (a tenth of a button's cost), and reads a given
+# ``PartialEmoji`` as it is.
+DIE_EMOJI = discord.PartialEmoji(name="🎲")
+
+
+def button(lang: Lang, record_id: int) -> Drawn:
+    return RepeatButton.draw(record_id, "repetir", t(lang, "comun.repeat"), emoji=DIE_EMOJI)

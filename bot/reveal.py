@@ -108,7 +108,7 @@ def copy_without_reveal(message: discord.Message) -> Copy:
 
 def _with_reveal(view: discord.ui.View | None, record_id: int, label: str) -> discord.ui.View:
     panel = view if view is not None else discord.ui.View(timeout=None)
-    panel.add_item(RevealButton(record_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
+    panel.add_item(RevealButton.draw(record_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
     return panel
 
 

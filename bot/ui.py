@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.checks import check_origin, record_channel
-from bot.delivery import custom_ids
+from bot.delivery import Drawn, custom_ids
 from bot.errors import Refusal, answer_error
 from bot.options import typable, untypable
 
@@ -104,7 +104,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         action: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
+        emoji: str | discord.PartialEmoji | None = None,
         *,
         pressed: discord.ui.Button[Any] | None = None,
     ) -> None:
@@ -116,6 +116,19 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         )
         self.record_id = record_id
         self.action = action
+
+    @classmethod
+    def draw(
+        cls,
+        record_id: int,
+        action: str,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+        emoji: str | discord.PartialEmoji | None = None,
+    ) -> Drawn:
+        """The button as a card shows it (:class:`Drawn`); a click reaches this class."""
+        custom_id = f"{cls.prefix}:{action}:{record_id}"
+        return Drawn(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
 
     @classmethod
     async def from_custom_id(
@@ -148,6 +161,19 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
         self.record_id = record_id
         self.action = action
         self.step = step
+
+    @classmethod
+    def draw(
+        cls,
+        record_id: int,
+        action: str,
+        step: int = 0,
+        label: str = "",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> Drawn:
+        """The button as a card shows it (:class:`Drawn`); a click reaches this class."""
+        custom_id = f"{cls.prefix}:{action}:{record_id}:{step}"
+        return Drawn(label=label or action, style=style, custom_id=custom_id)
 
     @classmethod
     async def from_custom_id(

@@ -22,6 +22,9 @@ from rules.dice import MAX_EXPRESSION_LENGTH
 from rules.expression import ExpressionRoll, roll_expression
 
 KIND = "tirar"
+# Named once: on Python 3.11 each ``CritType.X`` is a lookup through ``EnumType.__getattr__``.
+_CRIT = d20.CritType.CRIT
+_FUMBLE = d20.CritType.FAIL
 
 
 def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> discord.Embed:
@@ -29,10 +32,11 @@ def roll_embed(lang: Lang, user: discord.abc.User, roll: ExpressionRoll) -> disc
     embed.set_author(name=user.display_name, icon_url=user.display_avatar.url)
     embeds.field(embed, t(lang, "tirar.dice"), render.expression(roll.tree), inline=False)
     embeds.field(embed, t(lang, "tirar.total"), f"**{roll.total}**")
-    if roll.crit == d20.CritType.CRIT:
+    crit = roll.crit
+    if crit is _CRIT:
         embed.colour = embeds.SUCCESS
         embed.set_footer(text=t(lang, "tirar.crit"))
-    elif roll.crit == d20.CritType.FAIL:
+    elif crit is _FUMBLE:
         embed.colour = embeds.FAILURE
         embed.set_footer(text=t(lang, "tirar.fumble"))
     return embed

@@ -39,6 +39,33 @@ from rules.dice import (
 )
 from rules.errors import RuleError
 
+# Enum members named once: on Python 3.11 every ``EnumClass.MEMBER`` goes through
+# ``EnumType.__getattr__``'s slow attribute path (~10× a plain name), and these are asked
+# for every roll and every die.
+_NO_ADVANTAGE = d20.AdvType.NONE
+_NO_CRIT = d20.CritType.NONE
+_CRITS = {1: d20.CritType.FAIL, 20: d20.CritType.CRIT}
+_FIXED = Mark.FIXED
+_REROLLED = Mark.REROLLED
+_DROPPED_MARK = Mark.DROPPED
+_DROPPED = frozenset({Mark.DROPPED})
+_FIXED_DROPPED = frozenset({Mark.FIXED, Mark.DROPPED})
+# d20's result nodes by class (see _flatten_into).
+_D20_DIE = d20_expression.Die
+_D20_SETS = frozenset({d20_expression.Set, d20_expression.Dice})
+_D20_NODES = frozenset(
+    {
+        d20_expression.Expression,
+        d20_expression.Literal,
+        d20_expression.UnOp,
+        d20_expression.BinOp,
+        d20_expression.Parenthetical,
+        d20_expression.Set,
+        d20_expression.Dice,
+        d20_expression.Die,
+    }
+)
+
 
 class _NoGlobalRandom:
     """Stands in for the ``random`` module inside ``d20.expression`` between rolls."""
@@ -81,7 +108,7 @@ class ExpressionRoll:
     def rolled(self) -> tuple[Die, ...]:
         """The faces the dice showed, for the statistics: a value ``mi``/``ma`` forced
         (:data:`Mark.FIXED`) was not rolled; the face it replaced was."""
-        return tuple(d for d in self.dice if Mark.FIXED not in d.marks)
+        return tuple(d for d in self.dice if _FIXED not in d.marks)
 
     @functools.cached_property
     def crit(self) -> d20.CritType:
@@ -90,9 +117,9 @@ class ExpressionRoll:
         left: d20_expression.Number = self.tree
         while left.children:
             left = left.children[0]
-        if not isinstance(left, d20_expression.Dice) or left.size != 20 or len(left.keptset) != 1:
-            return d20.CritType.NONE
-        return {1: d20.CritType.FAIL, 20: d20.CritType.CRIT}.get(left.total, d20.CritType.NONE)
+        if type(left) is not d20_expression.Dice or left.size != 20 or len(left.keptset) != 1:
+            return _NO_CRIT
+        return _CRITS.get(left.total, _NO_CRIT)
 
 
 def normalize(text: str) -> str:
@@ -185,7 +212,7 @@ def roll_tree(
     tree: ast.Expression, rng: random.Random, text: str, advantage: d20.AdvType = d20.AdvType.NONE
 ) -> ExpressionRoll:
     """Roll a parsed, checked tree (``text`` is what the player wrote, for refusals)."""
-    if advantage is not d20.AdvType.NONE:
+    if advantage is not _NO_ADVANTAGE:
         tree = d20.utils.ast_adv_copy(tree, advantage)
     with _ROLLING:
         d20_expression.random = rng  # type: ignore[assignment]
@@ -199,44 +226,62 @@ def roll_tree(
             raise RuleError("expr.value", expression=text.strip()) from None
         finally:
             d20_expression.random = _REFUSE  # type: ignore[assignment]
-    return ExpressionRoll(_text(tree) if advantage is d20.AdvType.NONE else str(tree), value, result)
+    return ExpressionRoll(_text(tree) if advantage is _NO_ADVANTAGE else str(tree), value, result)
 
 
 def flatten(node: d20_expression.Number, dropped: bool = False) -> list[Die]:
     """Every die of a d20 result tree, in order, as our :class:`Die` with its marks.
     ``dropped``: the node is inside an element a ``k``/``p`` dropped (``(1d6,1d8)kh1``
     drops a whole ``1d6``), so none of its dice count."""
-    if isinstance(node, d20_expression.Die):
-        return die_values(node, dropped)
-    dropped = dropped or not node.kept
-    children = node.values if isinstance(node, d20_expression.Set) else node.children
     found: list[Die] = []
-    for child in children:
-        found.extend(flatten(child, dropped))
+    _flatten_into(node, dropped, found)
     return found
+
+
+def _flatten_into(node: d20_expression.Number, dropped: bool, found: list[Die]) -> None:
+    """:func:`flatten` into one list. Nodes are told apart by their exact class: d20's
+    nodes are ``abc.ABC``s, whose ``isinstance`` goes through ``ABCMeta`` for every node
+    (d20 1.1 has no subclass of its own node classes; an unknown one falls back on it)."""
+    kind = type(node)
+    if kind is _D20_DIE or (kind not in _D20_NODES and isinstance(node, d20_expression.Die)):
+        found.extend(die_values(cast(d20_expression.Die, node), dropped))
+        return
+    dropped = dropped or not node.kept
+    is_set = kind in _D20_SETS or (kind not in _D20_NODES and isinstance(node, d20_expression.Set))
+    for child in cast(d20_expression.Set, node).values if is_set else node.children:
+        _flatten_into(child, dropped, found)
 
 
 def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:
     """A d20 ``Die`` holds every value it showed: earlier ones were rerolled away. A value
     ``mi``/``ma`` forced shows its history: the face rolled, which no longer counts, then
     each value put in its place (:data:`Mark.FIXED`; ``mi2mi3`` forces twice), the last
-    counting. ``dropped``: inside a dropped element."""
+    counting. ``dropped``: inside a dropped element, so every value is dropped; a die its
+    own dice dropped (``kh1``) drops its last value only."""
     values = die.values
+    sides = int(die.size)
+    last = len(values) - 1
+    last_dropped = dropped or not die.kept
     out: list[Die] = []
     for index, literal in enumerate(values):
-        marks: set[Mark] = set()
-        if literal.exploded:
-            marks.add(Mark.EXPLODED)
-        if not literal.kept:
-            marks.add(Mark.REROLLED if index < len(values) - 1 else Mark.DROPPED)
-        if len(literal.values) > 1:
+        fixed = len(literal.values) > 1
+        if fixed:
             rolled, *replaced = literal.values[:-1]
-            out.append(Die(int(die.size), int(rolled), frozenset({Mark.DROPPED})))
-            out.extend(Die(int(die.size), int(v), frozenset({Mark.FIXED, Mark.DROPPED})) for v in replaced)
-            marks.add(Mark.FIXED)
-        out.append(Die(int(die.size), int(literal.number), frozenset(marks)))
-    if dropped:
-        return [d.mark(Mark.DROPPED) for d in out]
-    if not die.kept:
-        out[-1] = out[-1].mark(Mark.DROPPED)
+            out.append(Die(sides, int(rolled), _DROPPED))
+            out.extend(Die(sides, int(v), _FIXED_DROPPED) for v in replaced)
+        away = None if literal.kept else (_REROLLED if index < last else _DROPPED_MARK)
+        marked = dropped or (last_dropped and index == last)
+        out.append(Die(sides, int(literal.number), _marks(literal.exploded, away, fixed, marked)))
     return out
+
+
+@functools.cache
+def _marks(exploded: bool, away: Mark | None, fixed: bool, dropped: bool) -> frozenset[Mark]:
+    """One value's marks, one set per combination (24 at most: the cache cannot grow past
+    them), instead of a set built and frozen for every die of every roll."""
+    marks = {
+        mark for mark, has in ((Mark.EXPLODED, exploded), (Mark.FIXED, fixed), (Mark.DROPPED, dropped)) if has
+    }
+    if away is not None:
+        marks.add(away)
+    return frozenset(marks)

@@ -47,14 +47,16 @@ def tracker_view(lang: Lang, record: Record) -> discord.ui.View | None:
     if tracker.ended:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TrackerButton(record.id, "unirme", 0, t(lang, "dnd.button.unirme")))
+    view.add_item(TrackerButton.draw(record.id, "unirme", 0, t(lang, "dnd.button.unirme")))
     if not tracker.started:
         view.add_item(
-            TrackerButton(record.id, "empezar", 0, t(lang, "dnd.button.empezar"), discord.ButtonStyle.primary)
+            TrackerButton.draw(
+                record.id, "empezar", 0, t(lang, "dnd.button.empezar"), discord.ButtonStyle.primary
+            )
         )
     elif tracker.entries:
         view.add_item(
-            TrackerButton(
+            TrackerButton.draw(
                 record.id,
                 "siguiente",
                 tracker.step,
@@ -64,7 +66,9 @@ def tracker_view(lang: Lang, record: Record) -> discord.ui.View | None:
         )
     view.add_item(vitals_button(lang, record.id))
     view.add_item(
-        TrackerButton(record.id, "terminar", 0, t(lang, "dnd.button.terminar"), discord.ButtonStyle.danger)
+        TrackerButton.draw(
+            record.id, "terminar", 0, t(lang, "dnd.button.terminar"), discord.ButtonStyle.danger
+        )
     )
     return view
 
@@ -85,7 +89,7 @@ def inspiration_view(lang: Lang, record: Record, key: str, holds: bool) -> disco
     view = discord.ui.View(timeout=None)
     for index, face in enumerate(faces):
         view.add_item(
-            TrackerButton(
+            TrackerButton.draw(
                 record.id, f"insp{index}", 0, t(lang, label, value=face), discord.ButtonStyle.primary
             )
         )
@@ -197,7 +201,9 @@ async def announce_turn(interaction: discord.Interaction[Tirada], record: Record
     if any(x.combatant.key == current.key and x.dying for x in found):
         text += "\n" + t(lang, "dnd.death.your_turn", name=name)
         label = t(lang, "dnd.button.death_save")
-        view.add_item(TrackerButton(record.id, "muerte", tracker.step, label, discord.ButtonStyle.danger))
+        view.add_item(
+            TrackerButton.draw(record.id, "muerte", tracker.step, label, discord.ButtonStyle.danger)
+        )
     await interaction.followup.send(
         content=content, embed=embeds.card(text), view=view, allowed_mentions=mentions
     )

@@ -60,7 +60,7 @@ def roll_view(lang: Lang, record: Record, holds: bool, test: checks.D20Test) -> 
         key = "dnd.button.inspiration_die" if len(test.faces) > 1 else "dnd.button.inspiration"
         for index, face in enumerate(test.faces):
             view.add_item(
-                InspirationButton(
+                InspirationButton.draw(
                     record.id, f"insp{index}", t(lang, key, value=face), discord.ButtonStyle.primary
                 )
             )

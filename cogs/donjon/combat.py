@@ -80,10 +80,10 @@ def combat_view(lang: Lang, record_id: int, combat: donjon_combat.Combat) -> dis
         return None
     view = discord.ui.View(timeout=None)
     for action in ("unirme", "pnj"):
-        view.add_item(CombatButton(record_id, action, 0, t(lang, f"donjon.button.{action}")))
+        view.add_item(CombatButton.draw(record_id, action, 0, t(lang, f"donjon.button.{action}")))
     if not combat.over:
         view.add_item(
-            CombatButton(
+            CombatButton.draw(
                 record_id,
                 "siguiente",
                 combat.step,
@@ -91,11 +91,13 @@ def combat_view(lang: Lang, record_id: int, combat: donjon_combat.Combat) -> dis
                 discord.ButtonStyle.primary,
             )
         )
-    view.add_item(CombatButton(record_id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
+    view.add_item(CombatButton.draw(record_id, "rafaga", 0, t(lang, "donjon.button.rafaga")))
     if combat.seats:
-        view.add_item(CombatButton(record_id, "quitar", 0, t(lang, "donjon.button.quitar")))
+        view.add_item(CombatButton.draw(record_id, "quitar", 0, t(lang, "donjon.button.quitar")))
     view.add_item(
-        CombatButton(record_id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger)
+        CombatButton.draw(
+            record_id, "terminar", 0, t(lang, "donjon.button.terminar"), discord.ButtonStyle.danger
+        )
     )
     return view
 

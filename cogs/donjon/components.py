@@ -48,9 +48,9 @@ def roll_view(lang: Lang, record: Record, roll: DonjonRoll) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if roll.law is not None and not roll.law.allocated:
         for action, style in (("hecho", discord.ButtonStyle.primary), ("dado", discord.ButtonStyle.success)):
-            view.add_item(LawButton(record.id, action, t(lang, f"donjon.button.{action}"), style))
+            view.add_item(LawButton.draw(record.id, action, t(lang, f"donjon.button.{action}"), style))
         view.add_item(
-            LawButton(record.id, "amigo", t(lang, "donjon.button.amigo"), discord.ButtonStyle.secondary)
+            LawButton.draw(record.id, "amigo", t(lang, "donjon.button.amigo"), discord.ButtonStyle.secondary)
         )
     view.add_item(repeat.button(lang, record.id))
     return view
@@ -147,7 +147,7 @@ async def narrate_revealed(interaction: discord.Interaction, record: Record) -> 
         log.warning("revealed narration not posted", extra={"record": record.id, "error": repr(error)})
         view = discord.ui.View(timeout=None)
         label = t(lang, "donjon.button.narrado")
-        view.add_item(NarratedButton(record.id, "narrado", label, discord.ButtonStyle.success))
+        view.add_item(NarratedButton.draw(record.id, "narrado", label, discord.ButtonStyle.success))
         await send(
             interaction,
             content=t(lang, "donjon.narrate.unposted", channel=record.channel_id),

@@ -22,7 +22,7 @@ from bot.models import Applied, Change, Record
 from bot.panel import labelled, number_chosen, radio
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Guarded, Modal, selected
+from bot.ui import ActionButton, Drawn, Guarded, Modal, selected
 from cogs.dune.render import pools_text, roll_embed, safe, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
@@ -47,9 +47,9 @@ from rules.errors import RuleError
 
 def button(
     lang: Lang, action: str, record_id: int, style: discord.ButtonStyle, *, disabled: bool = False
-) -> DuneButton:
-    item = DuneButton(record_id, action, t(lang, f"dune.button.{action}"), style)
-    item.item.disabled = disabled
+) -> Drawn:
+    item = DuneButton.draw(record_id, action, t(lang, f"dune.button.{action}"), style)
+    item.disabled = disabled
     return item
 
 

@@ -64,11 +64,11 @@ def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
     if combat.ended:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(CombatButton(record.id, "unirme", 0, t(lang, "mediana.button.unirme")))
-    view.add_item(CombatButton(record.id, "pnj", 0, t(lang, "mediana.button.pnj")))
+    view.add_item(CombatButton.draw(record.id, "unirme", 0, t(lang, "mediana.button.unirme")))
+    view.add_item(CombatButton.draw(record.id, "pnj", 0, t(lang, "mediana.button.pnj")))
     if combat.fighters:
         view.add_item(
-            CombatButton(
+            CombatButton.draw(
                 record.id,
                 "siguiente",
                 combat.step,
@@ -76,9 +76,11 @@ def combat_view(lang: Lang, record: Record) -> discord.ui.View | None:
                 discord.ButtonStyle.primary,
             )
         )
-    view.add_item(CombatButton(record.id, "ronda", combat.round, t(lang, "mediana.button.ronda")))
+    view.add_item(CombatButton.draw(record.id, "ronda", combat.round, t(lang, "mediana.button.ronda")))
     view.add_item(
-        CombatButton(record.id, "terminar", 0, t(lang, "mediana.button.terminar"), discord.ButtonStyle.danger)
+        CombatButton.draw(
+            record.id, "terminar", 0, t(lang, "mediana.button.terminar"), discord.ButtonStyle.danger
+        )
     )
     return view
 

@@ -155,7 +155,7 @@ def test_view(lang: Lang, record: Record, test: checks.Test) -> discord.ui.View:
     view.add_item(repeat.button(lang, record.id))
     if data.get("attack") and test.success and not data.get("damage"):
         view.add_item(
-            TestButton(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger)
+            TestButton.draw(record.id, "dano", t(lang, "mediana.button.dano"), discord.ButtonStyle.danger)
         )
     return view
 
@@ -165,8 +165,10 @@ def contest_view(lang: Lang, record: Record, tests: list[checks.Test] | None) ->
     view = discord.ui.View(timeout=None)
     view.add_item(repeat.button(lang, record.id))
     if ties(record, tests):
-        view.add_item(TestButton(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
+        view.add_item(TestButton.draw(record.id, "aceptar", t(lang, "mediana.button.aceptar")))
         view.add_item(
-            TestButton(record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary)
+            TestButton.draw(
+                record.id, "repetir", t(lang, "mediana.button.repetir"), discord.ButtonStyle.primary
+            )
         )
     return view

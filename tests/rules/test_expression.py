@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bot import render
 from rules.dice import MAX_EXPRESSION_LENGTH, Mark
 from rules.errors import RuleError
-from rules.expression import _REFUSE, normalize, parse, roll_expression
+from rules.expression import _REFUSE, flatten, normalize, parse, roll_expression
 from tests.support.dice import Scripted
 
 
@@ -387,3 +387,36 @@ def test_ours_and_raw_d20_agree_on_hundreds_of_expressions() -> None:
         assert flat == [token for group in ours_shown for token in group], context
         compared += 1
     assert compared > 300
+
+
+def test_dice_with_the_same_marks_share_one_set() -> None:
+    """A value's marks are one frozen set per combination, not a set built per die."""
+    roll = roll_expression("6d6e6kh3", random.Random(5))
+    by_marks: dict[frozenset[Mark], set[int]] = {}
+    for die in roll.dice:
+        by_marks.setdefault(die.marks, set()).add(id(die.marks))
+    assert len(roll.dice) > len(by_marks)
+    assert all(len(ids) == 1 for ids in by_marks.values())
+
+
+def test_a_roll_s_dice_are_read_without_abc_instance_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """d20's nodes are ``abc.ABC``s: ``flatten`` and the card's text tell them apart by
+    class, so ``ABCMeta.__instancecheck__`` is never asked for a node."""
+    import abc
+
+    roll = roll_expression("(1d6,1d8)kh1+2d20kh1-1d4mi2", random.Random(9))
+    asked: list[object] = []
+    check = abc.ABCMeta.__instancecheck__
+
+    def counting(cls: abc.ABCMeta, instance: object) -> bool:
+        if d20_expression.Number in type(instance).__mro__:
+            asked.append(instance)
+        return check(cls, instance)
+
+    expected = (roll.dice, render.expression(roll.tree))
+    monkeypatch.setattr(abc.ABCMeta, "__instancecheck__", counting)
+    flattened = flatten(roll.tree)
+    text = render.expression(roll.tree)
+    monkeypatch.undo()
+    assert asked == []
+    assert (tuple(flattened), text) == expected
