@@ -440,3 +440,17 @@ def test_a_fingerprint_tells_equal_boards_by_content_without_writing_json(
     moved = drawn(2)
     moved.set_field_at(1, name="Amenaza", value="**3**", inline=True)
     assert updater.fingerprint(moved) != same
+
+
+def test_a_fingerprint_is_the_same_whether_two_parts_share_one_text_or_not() -> None:
+    """A format of ``marshal`` that writes an object met before as a reference would give a
+    board whose two fields hold one string other bytes than the same board with two equal
+    strings: an edit of a board that did not change."""
+    shared = "".join(["**", "3", "**"])
+    one = discord.Embed(title="Tablero")
+    one.add_field(name="Impulso", value=shared)
+    one.add_field(name="Amenaza", value=shared)
+    two = discord.Embed(title="Tablero")
+    two.add_field(name="Impulso", value=shared)
+    two.add_field(name="Amenaza", value="".join(["**3", "**"]))
+    assert updater.fingerprint(one) == updater.fingerprint(two)
