@@ -15,10 +15,12 @@ from rules.dune.skill_test import ROLLS
 
 @pytest.fixture
 def thawed() -> Iterator[None]:
-    """This worker's objects go back to the collector after the test: a test process starts
-    many bots and must not keep their garbage for ever."""
+    """This worker's objects go back to the collector after the test, at the thresholds it
+    had: a test process starts many bots and must not keep their garbage for ever."""
+    threshold = gc.get_threshold()
     yield
     gc.unfreeze()
+    gc.set_threshold(*threshold)
 
 
 class Node:
@@ -63,3 +65,9 @@ def test_settle_builds_every_codecs_schema_before_play(thawed: None) -> None:
     ROLLS.__dict__.pop("adapter", None)
     heap.settle()
     assert "adapter" in vars(ROLLS)
+
+
+def test_settle_collects_young_objects_less_often(thawed: None) -> None:
+    gc.set_threshold(700, 10, 10)
+    heap.settle()
+    assert gc.get_threshold() == (heap.YOUNG_THRESHOLD, 10, 10)
