@@ -71,7 +71,7 @@ PERSISTENT = (discord.ui.DynamicItem, Drawn)
 
 
 def plain_components(kwargs: dict[str, Any]) -> dict[str, Any]:
-    """Send a view made only of persistent buttons (``DynamicItem``s, or ``bot.ui.Drawn``
+    """Send a view made only of persistent buttons (``DynamicItem``s, or ``Drawn``
     ones) as plain components.
 
     Every such button's class is registered on the client and discord.py routes its clicks

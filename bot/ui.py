@@ -2,8 +2,10 @@
 
 discord.py sends Modal errors to ``on_error`` (not the tree's), and only logs errors
 raised by a ``DynamicItem`` callback: without these bases a failing button would leave
-the player with "This interaction failed" and no answer. (Every button is a
-``DynamicItem``, so no view needs an error handler of its own.)
+the player with "This interaction failed" and no answer. (Every persistent button is
+answered by a ``DynamicItem``, whether it was drawn as one or as a plain
+``bot.delivery.Drawn`` carrying its ``custom_id``, so no view needs an error handler of its
+own.)
 """
 
 from __future__ import annotations

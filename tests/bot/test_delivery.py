@@ -40,24 +40,35 @@ STEPS: list[tuple[type[StepButton], str]] = [
 ]
 
 
+async def pressed_as_discord_routes_it(cls: type[ActionButton | StepButton], drawn: Drawn) -> Any:
+    """What a press of ``drawn`` reaches: discord.py rebuilds the button from the message,
+    matches its ``custom_id`` whole against the registered class's template, and asks the
+    class for the item (``from_custom_id``), which reads the record, action and step from
+    the match alone."""
+    match = cls.__discord_ui_compiled_template__.fullmatch(drawn.custom_id or "")
+    assert match is not None, drawn.custom_id
+    pressed: discord.ui.Button[Any] = discord.ui.Button(
+        label=drawn.label, style=drawn.style, custom_id=drawn.custom_id
+    )
+    return await cls.from_custom_id(None, pressed, match)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(("cls", "action"), ACTIONS)
-def test_a_drawn_action_button_is_read_back_by_its_class(cls: type[ActionButton], action: str) -> None:
+async def test_a_drawn_action_button_is_read_back_by_its_class(cls: type[ActionButton], action: str) -> None:
     drawn = cls.draw(42, action, "Etiqueta", discord.ButtonStyle.primary)
     assert type(drawn) is Drawn and not drawn.is_dispatchable()
-    # What discord.py rebuilds from the pressed message, wrapped by the class it routes to:
-    # the template is checked there, so a custom_id the class cannot read fails here.
-    pressed = discord.ui.Button(label=drawn.label, style=drawn.style, custom_id=drawn.custom_id)
-    item = cls(42, action, pressed=pressed)
+    item = await pressed_as_discord_routes_it(cls, drawn)
+    assert isinstance(item, ActionButton)
     assert (item.record_id, item.action) == (42, action)
     assert item.to_component_dict() == drawn.to_component_dict()
 
 
 @pytest.mark.parametrize(("cls", "action"), STEPS)
-def test_a_drawn_step_button_is_read_back_by_its_class(cls: type[StepButton], action: str) -> None:
+async def test_a_drawn_step_button_is_read_back_by_its_class(cls: type[StepButton], action: str) -> None:
     drawn = cls.draw(42, action, 7, "Etiqueta", discord.ButtonStyle.danger)
     assert type(drawn) is Drawn and not drawn.is_dispatchable()
-    pressed = discord.ui.Button(label=drawn.label, style=drawn.style, custom_id=drawn.custom_id)
-    item = cls(42, action, 7, pressed=pressed)
+    item = await pressed_as_discord_routes_it(cls, drawn)
+    assert isinstance(item, StepButton)
     assert (item.record_id, item.action, item.step) == (42, action, 7)
     assert item.to_component_dict() == drawn.to_component_dict()
 
