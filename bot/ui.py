@@ -100,22 +100,10 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
 
     prefix = ""
 
-    def __init__(
-        self,
-        record_id: int,
-        action: str,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | discord.PartialEmoji | None = None,
-        *,
-        pressed: discord.ui.Button[Any] | None = None,
-    ) -> None:
+    def __init__(self, record_id: int, action: str, *, pressed: discord.ui.Button[Any]) -> None:
         """``pressed``: the button as discord.py read it from the pressed message, wrapped as
-        it is (its custom_id is this one's) rather than drawn again."""
-        custom_id = f"{self.prefix}:{action}:{record_id}"
-        super().__init__(
-            pressed or discord.ui.Button(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
-        )
+        it is (its custom_id is this one's); a card draws its buttons with :meth:`draw`."""
+        super().__init__(pressed)
         self.record_id = record_id
         self.action = action
 
@@ -136,7 +124,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ActionButton:
-        return cls(int(match["record"]), match["action"], pressed=_button(item))
+        return cls(int(match["record"]), match["action"], pressed=_button(item, match.string))
 
 
 class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"(?!)"):
@@ -146,20 +134,9 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
 
     prefix = ""
 
-    def __init__(
-        self,
-        record_id: int,
-        action: str,
-        step: int = 0,
-        label: str = "",
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        *,
-        pressed: discord.ui.Button[Any] | None = None,
-    ) -> None:
-        custom_id = f"{self.prefix}:{action}:{record_id}:{step}"
-        super().__init__(
-            pressed or discord.ui.Button(label=label or action, style=style, custom_id=custom_id)
-        )
+    def __init__(self, record_id: int, action: str, step: int, *, pressed: discord.ui.Button[Any]) -> None:
+        """``pressed``: as :class:`ActionButton`'s; a card draws its buttons with :meth:`draw`."""
+        super().__init__(pressed)
         self.record_id = record_id
         self.action = action
         self.step = step
@@ -181,14 +158,17 @@ class StepButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=r"
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
-        return cls(int(match["record"]), match["action"], int(match["step"]), pressed=_button(item))
+        return cls(
+            int(match["record"]), match["action"], int(match["step"]), pressed=_button(item, match.string)
+        )
 
 
-def _button(item: discord.ui.Item[Any]) -> discord.ui.Button[Any] | None:
-    """The pressed component discord.py rebuilt from the message, when it is a button: a
-    press then wraps it instead of building a second one (~10 µs each, on every press), which
-    discord.py would swap into a view only it sees (``ViewStore.schedule_dynamic_item_call``)."""
-    return item if isinstance(item, discord.ui.Button) else None
+def _button(item: discord.ui.Item[Any], custom_id: str) -> discord.ui.Button[Any]:
+    """The pressed component discord.py rebuilt from the message: a press wraps it instead
+    of building a second one (~10 µs each, on every press), which discord.py would swap into a
+    view only it sees (``ViewStore.schedule_dynamic_item_call``). A component that is not a
+    button (never a button's press) gives a plain button of the same ``custom_id``."""
+    return item if isinstance(item, discord.ui.Button) else discord.ui.Button(custom_id=custom_id)
 
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,6}")

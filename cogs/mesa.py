@@ -557,9 +557,11 @@ class Mesa(commands.Cog):
         lang = lang_for(interaction.locale)
         view = discord.ui.View(timeout=None)
         view.add_item(
-            ResetButton(table.channel_id, "si", t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger)
+            ResetButton.draw(
+                table.channel_id, "si", t(lang, "mesa.reiniciar.yes"), discord.ButtonStyle.danger
+            )
         )
-        view.add_item(ResetButton(table.channel_id, "no", t(lang, "mesa.reiniciar.no")))
+        view.add_item(ResetButton.draw(table.channel_id, "no", t(lang, "mesa.reiniciar.no")))
         text = t(lang, "mesa.reiniciar.ask", table=table.channel_id)
         await answer_gm(
             interaction, table, embed=embeds.card(t(lang, "mesa.reiniciar.title"), text), view=view

@@ -13,7 +13,7 @@ import discord
 from bot import embeds
 from bot.checks import is_gm, record_channel, table_of
 from bot.client import Tirada
-from bot.delivery import send, update
+from bot.delivery import Drawn, send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
@@ -53,12 +53,14 @@ TITLE_LIMIT = 45
 ALL = "-"
 
 
-def damage_button(lang: Lang, record_id: int) -> HitPointsButton:
-    return HitPointsButton(record_id, "dano", t(lang, "dnd.button.apply_damage"), discord.ButtonStyle.danger)
+def damage_button(lang: Lang, record_id: int) -> Drawn:
+    return HitPointsButton.draw(
+        record_id, "dano", t(lang, "dnd.button.apply_damage"), discord.ButtonStyle.danger
+    )
 
 
-def vitals_button(lang: Lang, tracker_id: int) -> HitPointsButton:
-    return HitPointsButton(tracker_id, "pg", t(lang, "dnd.button.vitals"))
+def vitals_button(lang: Lang, tracker_id: int) -> Drawn:
+    return HitPointsButton.draw(tracker_id, "pg", t(lang, "dnd.button.vitals"))
 
 
 @dataclass(frozen=True)

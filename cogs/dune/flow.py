@@ -306,9 +306,11 @@ async def repeat(interaction: discord.Interaction[Tirada], record: Record) -> No
 def assist_view(lang: Lang, prep_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(
-        AssistButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+        AssistButton.draw(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
     )
-    view.add_item(AssistButton(prep_id, "tirar", t(lang, "dune.button.tirar"), discord.ButtonStyle.primary))
+    view.add_item(
+        AssistButton.draw(prep_id, "tirar", t(lang, "dune.button.tirar"), discord.ButtonStyle.primary)
+    )
     return view
 
 
@@ -432,10 +434,14 @@ def opposed_view(lang: Lang, prep_id: int) -> discord.ui.View:
     join before the actor answers, as on the assisted test's panel)."""
     view = discord.ui.View(timeout=None)
     view.add_item(
-        OpposedHelpButton(prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary)
+        OpposedHelpButton.draw(
+            prep_id, "unirme", t(lang, "dune.button.ayudar"), discord.ButtonStyle.secondary
+        )
     )
     view.add_item(
-        OpposedAnswerButton(prep_id, "responder", t(lang, "dune.contra.answer"), discord.ButtonStyle.primary)
+        OpposedAnswerButton.draw(
+            prep_id, "responder", t(lang, "dune.contra.answer"), discord.ButtonStyle.primary
+        )
     )
     return view
 

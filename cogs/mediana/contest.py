@@ -33,10 +33,12 @@ ATTRIBUTES = range(RIVAL_ATTRIBUTES[0], RIVAL_ATTRIBUTES[-1])
 
 def open_view(lang: Lang, record: Record) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ContestButton(record.id, "participar", t(lang, "mediana.contest.join")))
-    view.add_item(ContestButton(record.id, "pnj", t(lang, "mediana.button.pnj")))
+    view.add_item(ContestButton.draw(record.id, "participar", t(lang, "mediana.contest.join")))
+    view.add_item(ContestButton.draw(record.id, "pnj", t(lang, "mediana.button.pnj")))
     view.add_item(
-        ContestButton(record.id, "resolver", t(lang, "mediana.contest.resolve"), discord.ButtonStyle.primary)
+        ContestButton.draw(
+            record.id, "resolver", t(lang, "mediana.contest.resolve"), discord.ButtonStyle.primary
+        )
     )
     return view
 

@@ -73,13 +73,6 @@ async def test_a_drawn_step_button_is_read_back_by_its_class(cls: type[StepButto
     assert item.to_component_dict() == drawn.to_component_dict()
 
 
-def test_a_drawn_button_renders_as_its_dynamic_item_did() -> None:
-    drawn = repeat_button("es", 5)
-    wrapped = RepeatButton(5, "repetir", "Repetir", emoji="🎲")
-    assert not isinstance(drawn, discord.ui.DynamicItem)
-    assert drawn.to_component_dict() == wrapped.to_component_dict()
-
-
 async def test_a_view_of_drawn_buttons_is_never_kept() -> None:
     """Not dispatchable, so discord.py's store keeps no view for it even when it is sent
     live (an edit through the REST API does not go through ``plain_components``); and
