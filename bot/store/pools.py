@@ -99,7 +99,8 @@ class Pools(Part):
         ledger row), so a row found already written is the replay's sign. Then what this one
         wrote goes back to the savepoint and the first outcome is the answer. A record changed
         since it was read is how the replay of a record's change looks too (the first moved
-        its version), so that refusal answers the first outcome when there is one."""
+        its version), so that refusal answers the first outcome when there is one. A new record
+        alone keeps no outcome: its record answers its replay (:func:`recorded_alone`)."""
         undoable = may_refuse(op)
         if undoable and not opened_undoable:
             await tx.execute(UNDOABLE)
@@ -109,6 +110,8 @@ class Pools(Part):
             await tx.execute(UNDO)
         if isinstance(outcome, Refused) and outcome.key == STALE:
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
+        if recorded_alone(op):
+            return outcome or await self._record_replayed(tx, op.interaction_id)
         if outcome is not None and await self._kept(tx, op, outcome):
             return outcome
         if undoable and not refused:
@@ -271,6 +274,14 @@ class Pools(Part):
             raise LookupError(f"interaction {op.interaction_id} wrote its rows but has no outcome")
         return first
 
+    async def _record_replayed(self, tx: Transaction, interaction_id: int) -> Applied:
+        """The first outcome of a new record alone, told by the record its interaction wrote:
+        nothing else, and it can only have been applied."""
+        record_id = await tx.fetch_value(
+            "SELECT id FROM records WHERE interaction_id = :interaction", {"interaction": interaction_id}
+        )
+        return Applied((), replayed=True, record_id=int(record_id))
+
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
         text = await tx.fetch_value(
             "SELECT outcome FROM operations WHERE interaction_id = :interaction AND step = :step",
@@ -387,6 +398,13 @@ class Pools(Part):
             {"channel": channel_id},
         )
         return {(r[0], r[1]): int(r[2]) for r in rows}
+
+
+def recorded_alone(op: Operation) -> bool:
+    """Whether ``op`` only records a new roll: its record, unique by interaction like an
+    outcome, tells its replay all the outcome would (its id), so it keeps no outcome. The
+    record outlives the replay's window (``bot.store.retention``: days, against minutes)."""
+    return op.new_record is not None and not may_refuse(op)
 
 
 def may_refuse(op: Operation) -> bool:
