@@ -3,6 +3,7 @@ change, and each operation's outcome kept under its interaction id (a replay cha
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import fields
 
@@ -34,6 +35,15 @@ POOL_MAX = 1_000_000
 GM_ONLY = (
     "(CAST(:sheet_pool AS BOOLEAN) AND EXISTS (SELECT 1 FROM sheets WHERE id = :owner "
     "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
+)
+
+# A pool change's ledger row, once per interaction and pool (a replay writes none).
+LEDGER_ROW = (
+    "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
+    "value_after, reason, message_id, created_at, undoes, gm_only) "
+    "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
+    f":message, :now, :undoes, {GM_ONLY}) "
+    "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING RETURNING id"
 )
 
 # The pools a table plays with: a sheet's own pools only while the sheet is there (deleting
@@ -315,11 +325,7 @@ class Pools(Part):
         value, applied = int(row[0]), int(row[1])
         if applied:
             written = await tx.fetch_value(
-                "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
-                "value_after, reason, message_id, created_at, undoes, gm_only) "
-                "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
-                f":message, :now, :undoes, {GM_ONLY}) "
-                "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING RETURNING id",
+                LEDGER_ROW,
                 {
                     "channel": op.channel_id,
                     "interaction": op.interaction_id,
@@ -435,7 +441,20 @@ def bounded(dialect: Dialect, change: Change, value: str, cap: str) -> tuple[str
 
 def changed_pool(dialect: Dialect, change: Change) -> str:
     """The conditional UPDATE of one change: its bound in the WHERE clause, so nothing is
-    read and written back; what it applied returned."""
+    read and written back; what it applied returned. Its text depends only on the change's
+    shape (a set, a clamp, an expected value), written once per shape and dialect."""
+    return _changed_pool(dialect, change.set_to is not None, change.clamp, change.expect is not None)
+
+
+def new_pool(dialect: Dialect, change: Change) -> str:
+    """The pool made with one change applied to its 0, when it is within its bound and the
+    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+    return _new_pool(dialect, change.set_to is not None, change.clamp, change.expect is not None)
+
+
+@functools.cache
+def _changed_pool(dialect: Dialect, sets: bool, clamp: bool, expects: bool) -> str:
+    change = _shaped(sets, clamp, expects)
     target, within = bounded(dialect, change, "value", "cap")
     return (
         f"UPDATE pools SET value = {target}, applied = {target} - value, "
@@ -445,9 +464,9 @@ def changed_pool(dialect: Dialect, change: Change) -> str:
     )
 
 
-def new_pool(dialect: Dialect, change: Change) -> str:
-    """The pool made with one change applied to its 0, when it is within its bound and the
-    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+@functools.cache
+def _new_pool(dialect: Dialect, sets: bool, clamp: bool, expects: bool) -> str:
+    change = _shaped(sets, clamp, expects)
     target, within = bounded(dialect, change, "0", "NULL")
     return (
         "INSERT INTO pools (channel_id, pool, owner_id, value, applied, cap) "
@@ -455,6 +474,11 @@ def new_pool(dialect: Dialect, change: Change) -> str:
         f"{target}, {target}, CAST(:cap AS INTEGER) WHERE {within} "
         "ON CONFLICT DO NOTHING RETURNING value, applied"
     )
+
+
+def _shaped(sets: bool, clamp: bool, expects: bool) -> Change:
+    """A change of this shape: all :func:`bounded` reads of one (its values are parameters)."""
+    return Change("", set_to=0 if sets else None, clamp=clamp, expect=0 if expects else None)
 
 
 def refusal(change: Change, found: tuple[int, int | None]) -> Refused:

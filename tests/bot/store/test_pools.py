@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
 
 import pytest
@@ -22,6 +23,9 @@ from bot.models import (
     Undo,
 )
 from bot.store import Store, pools
+from bot.store.database import Dialect
+from bot.store.postgres import POSTGRES
+from bot.store.sqlite import SQLITE
 
 CHANNEL = 1
 
@@ -105,7 +109,7 @@ async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_ans
     first = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(first, Applied) and first.record_id is not None and not first.replayed
     assert store.statements.total - before == {"sqlite": 4, "postgresql": 6}[store.statements.backend]
-    assert await store.db.fetch_value("SELECT count(*) FROM operations") == 0
+    assert await store.db.fetch_value("SELECT count(*) FROM operations") == 0  # type: ignore[attr-defined]
     again = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
@@ -185,3 +189,25 @@ def test_an_outcome_is_kept_as_asdict_wrote_it_without_asdicts_deep_copy(
     monkeypatch.setattr(pools, "asdict", refused, raising=False)
     assert pools.encode_outcome(outcome) == expected
     assert pools.decode_outcome(expected) == dataclasses.replace(outcome, replayed=True)
+
+
+@pytest.mark.parametrize("dialect", [SQLITE, POSTGRES], ids=["sqlite", "postgresql"])
+def test_a_pool_changes_statement_is_written_once_per_shape(dialect: Dialect) -> None:
+    """Its values are parameters: two changes of one shape (a set, a clamp, an expected
+    value) share one text, the one written for the first; every shape has its own."""
+    texts = set()
+    for set_to, clamp, expect in itertools.product((None, 3), (False, True), (None, 2)):
+        first = Change("impulso", 1, cap=6, clamp=clamp, set_to=set_to, expect=expect)
+        other = Change(
+            "amenaza",
+            -4,
+            owner_id=9,
+            clamp=clamp,
+            set_to=None if set_to is None else 8,
+            expect=None if expect is None else 5,
+        )
+        assert pools.changed_pool(dialect, other) is pools.changed_pool(dialect, first)
+        assert pools.new_pool(dialect, other) is pools.new_pool(dialect, first)
+        texts.add(pools.changed_pool(dialect, first))
+    # A set puts the pool at its value whether or not it would clamp: six texts.
+    assert len(texts) == 6
