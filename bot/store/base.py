@@ -47,7 +47,7 @@ class Part:
         return self._clock().isoformat(timespec="seconds")
 
     def _day(self) -> str:
-        return self._clock().date().isoformat()
+        return day_of(self._now())
 
     def _timed(self, pending: Awaitable[T]) -> Awaitable[T]:
         """``pending``, its time told to every timer once awaited: each read and transaction
@@ -88,3 +88,9 @@ class Part:
             "VALUES (:channel, :guild, :now) ON CONFLICT (channel_id) DO NOTHING",
             {"channel": channel_id, "guild": guild_id, "now": self._now()},
         )
+
+
+def day_of(now: str) -> str:
+    """The day (``YYYY-MM-DD``) of a time as the store writes it (``Part._now``: ISO, its
+    date first): one clock read gives an operation both."""
+    return now[:10]

@@ -22,7 +22,7 @@ from bot.models import (
     SheetUpdate,
     Undo,
 )
-from bot.store.base import Part
+from bot.store.base import Part, day_of
 from bot.store.database import UNDO, UNDOABLE, Dialect, Transaction
 from bot.store.dice import count_dice
 
@@ -37,13 +37,14 @@ GM_ONLY = (
     "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
 )
 
-# A pool change's ledger row, once per interaction and pool (a replay writes none).
+# A pool change's ledger row, once per interaction and pool (a replay writes none, which
+# the count of rows written tells: no RETURNING, see ``Pools._kept``).
 LEDGER_ROW = (
     "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
     "value_after, reason, message_id, created_at, undoes, gm_only) "
     "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
     f":message, :now, :undoes, {GM_ONLY}) "
-    "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING RETURNING id"
+    "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING"
 )
 
 # The pools a table plays with: a sheet's own pools only while the sheet is there (deleting
@@ -114,7 +115,9 @@ class Pools(Part):
         undoable = may_refuse(op)
         if undoable and not opened_undoable:
             await tx.execute(UNDOABLE)
-        outcome = await self._changes(tx, op)
+        # One instant for everything the operation writes: its rows' time and its dice's day.
+        now = self._now()
+        outcome = await self._changes(tx, op, now)
         refused = isinstance(outcome, Refused)
         if refused and undoable:
             await tx.execute(UNDO)
@@ -122,35 +125,37 @@ class Pools(Part):
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
         if recorded_alone(op):
             return outcome or await self._record_replayed(tx, op.interaction_id)
-        if outcome is not None and await self._kept(tx, op, outcome):
+        if outcome is not None and await self._kept(tx, op, outcome, now):
             return outcome
         if undoable and not refused:
             await tx.execute(UNDO)
         return await self._replayed(tx, op)
 
-    async def _kept(self, tx: Transaction, op: Operation, outcome: Outcome) -> bool:
+    async def _kept(self, tx: Transaction, op: Operation, outcome: Outcome, now: str) -> bool:
         """Keep the operation's outcome under its interaction id; False, keeping nothing,
         when the interaction has one already (a replay)."""
-        kept = await tx.fetch_value(
+        # Told by the count of rows written, not a RETURNING: SQLite buffers a statement's
+        # returned rows in a table of their own, which doubled this INSERT's cost.
+        kept = await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now) "
-            "ON CONFLICT (interaction_id, step) DO NOTHING RETURNING step",
+            "ON CONFLICT (interaction_id, step) DO NOTHING",
             {
                 "interaction": op.interaction_id,
                 "step": op.step,
                 "channel": op.channel_id,
                 "outcome": encode_outcome(outcome),
-                "now": self._now(),
+                "now": now,
             },
         )
-        return kept is not None
+        return kept > 0
 
-    async def _changes(self, tx: Transaction, op: Operation) -> Outcome | None:
+    async def _changes(self, tx: Transaction, op: Operation, now: str) -> Outcome | None:
         """What ``op`` does; None when its new record, or a pool's ledger row, was written
         already (its interaction's: a replay, :meth:`_replayed`)."""
         record_id = None
         if op.record_update is not None:
-            refused = await self._update_record(tx, op, op.record_update)
+            refused = await self._update_record(tx, op, op.record_update, now)
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
@@ -174,12 +179,12 @@ class Pools(Part):
             )
         states: list[PoolState] = []
         for change in changes:
-            result = await self._change(tx, op, change)
+            result = await self._change(tx, op, change, now)
             if not isinstance(result, PoolState):
                 return result
             states.append(result)
         if op.new_record is not None:
-            record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record)
+            record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record, now)
             if record_id is None:
                 return None
         return Applied(tuple(states), record_id=record_id, retired=retired)
@@ -211,7 +216,9 @@ class Pools(Part):
         )
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    async def _update_record(self, tx: Transaction, op: Operation, update: RecordUpdate) -> Refused | None:
+    async def _update_record(
+        self, tx: Transaction, op: Operation, update: RecordUpdate, now: str
+    ) -> Refused | None:
         """Move the record on from the version read, and count the dice the change threw
         (a secret roll's wait for its reveal: they count then, with the rest)."""
         updated = await tx.fetch_one(
@@ -221,7 +228,7 @@ class Pools(Part):
         )
         if updated is not None:
             if not updated[0]:
-                await count_dice(tx, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
+                await count_dice(tx, day_of(now), op.channel_id, op.actor_id, update.system, update.dice)
             return None
         exists = await tx.fetch_value(
             "SELECT 1 FROM records WHERE id = :id AND NOT retired", {"id": update.record_id}
@@ -241,7 +248,7 @@ class Pools(Part):
         return updated is not None
 
     async def _insert_record(
-        self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord
+        self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord, now: str
     ) -> int | None:
         """A secret roll is secret from its first write: nothing reads it as public before
         it is revealed, and its dice are counted then (bot/reveal.py). None, writing nothing,
@@ -257,7 +264,7 @@ class Pools(Part):
                 "kind": record.kind,
                 "data": json.dumps(record.data),
                 "secret": record.secret,
-                "now": self._now(),
+                "now": now,
             },
         )
         if record_id is None:
@@ -265,7 +272,7 @@ class Pools(Part):
         if not record.secret:
             await count_dice(
                 tx,
-                self._day(),
+                day_of(now),
                 channel_id,
                 record.user_id,
                 record.system,
@@ -299,7 +306,9 @@ class Pools(Part):
         )
         return None if text is None else decode_outcome(text)
 
-    async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused | None:
+    async def _change(
+        self, tx: Transaction, op: Operation, change: Change, now: str
+    ) -> PoolState | Refused | None:
         """The pool's conditional UPDATE: one statement for a pool that is there (play's
         usual case; its table's row is there too, which it references). One that changes
         nothing is refused, or its pool is not there yet: then the table's row is made and
@@ -324,7 +333,7 @@ class Pools(Part):
                 return refusal(change, await self._found_pool(tx, op.channel_id, change) or (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
-            written = await tx.fetch_value(
+            written = await tx.execute(
                 LEDGER_ROW,
                 {
                     "channel": op.channel_id,
@@ -336,12 +345,12 @@ class Pools(Part):
                     "value": value,
                     "reason": change.reason or op.reason,
                     "message": op.message_id,
-                    "now": self._now(),
+                    "now": now,
                     "undoes": change.undoes,
                     "sheet_pool": change.pool in SHEET_POOLS,
                 },
             )
-            if written is None:
+            if not written:
                 return None
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
