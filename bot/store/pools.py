@@ -124,7 +124,7 @@ class Pools(Part):
         if isinstance(outcome, Refused) and outcome.key == STALE:
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
         if recorded_alone(op):
-            return outcome or await self._record_replayed(tx, op.interaction_id)
+            return outcome or await self._replayed(tx, op)
         if outcome is not None and await self._kept(tx, op, outcome, now):
             return outcome
         if undoable and not refused:
@@ -283,21 +283,26 @@ class Pools(Part):
 
     async def _replayed(self, tx: Transaction, op: Operation) -> Outcome:
         """The first outcome of an operation whose rows (its outcome, its record, a pool's
-        ledger row) its interaction wrote already. An interaction whose record or ledger row
-        was written without an operation (never in play) is refused, as their unique keys
+        ledger row) its interaction wrote already: the one kept, or, when none was (a new
+        record alone keeps none), the record's. A replay need not have the first delivery's
+        shape (its dice are thrown again: a damage roll's may now take nothing), so both are
+        looked for whatever this one is. An interaction whose ledger row was written
+        without an outcome or a record (never in play) is refused, as its unique key
         refused it before."""
         first = await self._recorded(tx, op.interaction_id, op.step)
+        if first is None:
+            first = await self._record_replayed(tx, op.interaction_id)
         if first is None:
             raise LookupError(f"interaction {op.interaction_id} wrote its rows but has no outcome")
         return first
 
-    async def _record_replayed(self, tx: Transaction, interaction_id: int) -> Applied:
-        """The first outcome of a new record alone, told by the record its interaction wrote:
-        nothing else, and it can only have been applied."""
+    async def _record_replayed(self, tx: Transaction, interaction_id: int) -> Applied | None:
+        """The first outcome of a new record alone, told by the record its interaction wrote
+        (None without one): nothing else, and it can only have been applied."""
         record_id = await tx.fetch_value(
             "SELECT id FROM records WHERE interaction_id = :interaction", {"interaction": interaction_id}
         )
-        return Applied((), replayed=True, record_id=int(record_id))
+        return None if record_id is None else Applied((), replayed=True, record_id=int(record_id))
 
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
         text = await tx.fetch_value(

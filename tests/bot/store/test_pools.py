@@ -116,6 +116,33 @@ async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_ans
     assert [r.id for r in await store.records(CHANNEL, "tirar")] == [first.record_id]
 
 
+async def test_a_replay_whose_dice_now_cost_nothing_answers_the_first_roll_that_cost(store: Store) -> None:
+    """A replay throws its dice again: a damage roll whose first delivery took PV may now
+    take none, and is then a roll alone. Its answer is still the first outcome, kept."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 6),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", (Change("pv", -8, owner_id=3),), new_record=roll))
+    again = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert (again.pools, again.record_id) == (first.pools, first.record_id)
+    assert await store.pool(CHANNEL, "pv", 3) == 10
+
+
+async def test_a_replay_whose_dice_now_cost_answers_the_first_roll_alone_and_takes_nothing(
+    store: Store,
+) -> None:
+    """The other way: a first delivery alone (no outcome kept) and a replay that would take
+    PV: the record answers, and the PV stay."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 1),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    again = await store.apply(Operation(CHANNEL, 2, 7, "d", (Change("pv", -8, owner_id=3),), new_record=roll))
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert (again.pools, again.record_id) == ((), first.record_id)
+    assert await store.pool(CHANNEL, "pv", 3) == 18
+    assert len(await store.ledger(CHANNEL)) == 1
+
+
 async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) -> None:
     roll = Operation(CHANNEL, 9, 7, "r", new_record=NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),)))
     outcomes = await asyncio.gather(*(store.apply(roll) for _ in range(10)))
