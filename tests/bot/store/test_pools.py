@@ -143,6 +143,18 @@ async def test_a_replay_whose_dice_now_cost_answers_the_first_roll_alone_and_tak
     assert len(await store.ledger(CHANNEL)) == 1
 
 
+async def test_a_new_record_under_the_interaction_of_a_saved_record_is_answered_by_it(store: Store) -> None:
+    """A record ``save_record`` wrote is its interaction's sign as a roll alone's is: a new
+    record applied under that id (no command does both: play never gets here) is answered
+    by it and writes nothing, where it raised ``LookupError`` while every roll kept an outcome."""
+    saved = await store.save_record(CHANNEL, 4, 7, "tarea", {"name": "x"})
+    roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
+    again = await store.apply(Operation(CHANNEL, 4, 7, "r", new_record=roll))
+    assert isinstance(again, Applied) and again.replayed and again.record_id == saved
+    assert await store.records(CHANNEL, "tirar") == []
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {}
+
+
 async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) -> None:
     roll = Operation(CHANNEL, 9, 7, "r", new_record=NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),)))
     outcomes = await asyncio.gather(*(store.apply(roll) for _ in range(10)))
