@@ -139,9 +139,10 @@ class Database(Reads, Protocol):
     async def close(self) -> None: ...
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Dialect:
-    """What the two dialects say differently, in one place.
+    """What the two dialects say differently, in one place. One of each exists: compared
+    and hashed as itself (the statements written from it are remembered per dialect).
 
     ``migrations`` the versioned list of schema changes (append an entry to extend it),
     ``version_setup`` what must exist before the version is read, ``read_version`` the

@@ -3,6 +3,7 @@ change, and each operation's outcome kept under its interaction id (a replay cha
 
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import fields
 
@@ -21,7 +22,7 @@ from bot.models import (
     SheetUpdate,
     Undo,
 )
-from bot.store.base import Part
+from bot.store.base import Part, day_of
 from bot.store.database import UNDO, UNDOABLE, Dialect, Transaction
 from bot.store.dice import count_dice
 
@@ -34,6 +35,16 @@ POOL_MAX = 1_000_000
 GM_ONLY = (
     "(CAST(:sheet_pool AS BOOLEAN) AND EXISTS (SELECT 1 FROM sheets WHERE id = :owner "
     "AND channel_id = :channel AND npc)) OR coalesce((SELECT gm_only FROM ledger WHERE id = :undoes), false)"
+)
+
+# A pool change's ledger row, once per interaction and pool (a replay writes none, which
+# the count of rows written tells: no RETURNING, see ``Pools._kept``).
+LEDGER_ROW = (
+    "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
+    "value_after, reason, message_id, created_at, undoes, gm_only) "
+    "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
+    f":message, :now, :undoes, {GM_ONLY}) "
+    "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING"
 )
 
 # The pools a table plays with: a sheet's own pools only while the sheet is there (deleting
@@ -99,45 +110,52 @@ class Pools(Part):
         ledger row), so a row found already written is the replay's sign. Then what this one
         wrote goes back to the savepoint and the first outcome is the answer. A record changed
         since it was read is how the replay of a record's change looks too (the first moved
-        its version), so that refusal answers the first outcome when there is one."""
+        its version), so that refusal answers the first outcome when there is one. A new record
+        alone keeps no outcome: its record answers its replay (:func:`recorded_alone`)."""
         undoable = may_refuse(op)
         if undoable and not opened_undoable:
             await tx.execute(UNDOABLE)
-        outcome = await self._changes(tx, op)
+        # One instant for everything the operation writes: its rows' time and its dice's day.
+        now = self._now()
+        outcome = await self._changes(tx, op, now)
         refused = isinstance(outcome, Refused)
         if refused and undoable:
             await tx.execute(UNDO)
         if isinstance(outcome, Refused) and outcome.key == STALE:
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
-        if outcome is not None and await self._kept(tx, op, outcome):
+        if recorded_alone(op):
+            return outcome or await self._replayed(tx, op)
+        if outcome is not None and await self._kept(tx, op, outcome, now):
             return outcome
         if undoable and not refused:
             await tx.execute(UNDO)
         return await self._replayed(tx, op)
 
-    async def _kept(self, tx: Transaction, op: Operation, outcome: Outcome) -> bool:
+    async def _kept(self, tx: Transaction, op: Operation, outcome: Outcome, now: str) -> bool:
         """Keep the operation's outcome under its interaction id; False, keeping nothing,
         when the interaction has one already (a replay)."""
-        kept = await tx.fetch_value(
+        # Told by the count of rows written, not a RETURNING: SQLite buffers a statement's
+        # returned rows in a table of their own, which doubled this INSERT's cost.
+        kept = await tx.execute(
             "INSERT INTO operations (interaction_id, step, channel_id, outcome, created_at) "
             "VALUES (:interaction, :step, :channel, :outcome, :now) "
-            "ON CONFLICT (interaction_id, step) DO NOTHING RETURNING step",
+            "ON CONFLICT (interaction_id, step) DO NOTHING",
             {
                 "interaction": op.interaction_id,
                 "step": op.step,
                 "channel": op.channel_id,
                 "outcome": encode_outcome(outcome),
-                "now": self._now(),
+                "now": now,
             },
         )
-        return kept is not None
+        return kept > 0
 
-    async def _changes(self, tx: Transaction, op: Operation) -> Outcome | None:
+    async def _changes(self, tx: Transaction, op: Operation, now: str) -> Outcome | None:
         """What ``op`` does; None when its new record, or a pool's ledger row, was written
         already (its interaction's: a replay, :meth:`_replayed`)."""
         record_id = None
         if op.record_update is not None:
-            refused = await self._update_record(tx, op, op.record_update)
+            refused = await self._update_record(tx, op, op.record_update, now)
             if refused is not None:
                 return refused
             record_id = op.record_update.record_id
@@ -161,12 +179,12 @@ class Pools(Part):
             )
         states: list[PoolState] = []
         for change in changes:
-            result = await self._change(tx, op, change)
+            result = await self._change(tx, op, change, now)
             if not isinstance(result, PoolState):
                 return result
             states.append(result)
         if op.new_record is not None:
-            record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record)
+            record_id = await self._insert_record(tx, op.channel_id, op.interaction_id, op.new_record, now)
             if record_id is None:
                 return None
         return Applied(tuple(states), record_id=record_id, retired=retired)
@@ -198,7 +216,9 @@ class Pools(Part):
         )
         return tuple(Change(r["pool"], owner_id=r["owner_id"], set_to=0) for r in rows)
 
-    async def _update_record(self, tx: Transaction, op: Operation, update: RecordUpdate) -> Refused | None:
+    async def _update_record(
+        self, tx: Transaction, op: Operation, update: RecordUpdate, now: str
+    ) -> Refused | None:
         """Move the record on from the version read, and count the dice the change threw
         (a secret roll's wait for its reveal: they count then, with the rest)."""
         updated = await tx.fetch_one(
@@ -208,7 +228,7 @@ class Pools(Part):
         )
         if updated is not None:
             if not updated[0]:
-                await count_dice(tx, self._day(), op.channel_id, op.actor_id, update.system, update.dice)
+                await count_dice(tx, day_of(now), op.channel_id, op.actor_id, update.system, update.dice)
             return None
         exists = await tx.fetch_value(
             "SELECT 1 FROM records WHERE id = :id AND NOT retired", {"id": update.record_id}
@@ -228,7 +248,7 @@ class Pools(Part):
         return updated is not None
 
     async def _insert_record(
-        self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord
+        self, tx: Transaction, channel_id: int, interaction_id: int, record: NewRecord, now: str
     ) -> int | None:
         """A secret roll is secret from its first write: nothing reads it as public before
         it is revealed, and its dice are counted then (bot/reveal.py). None, writing nothing,
@@ -244,7 +264,7 @@ class Pools(Part):
                 "kind": record.kind,
                 "data": json.dumps(record.data),
                 "secret": record.secret,
-                "now": self._now(),
+                "now": now,
             },
         )
         if record_id is None:
@@ -252,7 +272,7 @@ class Pools(Part):
         if not record.secret:
             await count_dice(
                 tx,
-                self._day(),
+                day_of(now),
                 channel_id,
                 record.user_id,
                 record.system,
@@ -263,13 +283,26 @@ class Pools(Part):
 
     async def _replayed(self, tx: Transaction, op: Operation) -> Outcome:
         """The first outcome of an operation whose rows (its outcome, its record, a pool's
-        ledger row) its interaction wrote already. An interaction whose record or ledger row
-        was written without an operation (never in play) is refused, as their unique keys
+        ledger row) its interaction wrote already: the one kept, or, when none was (a new
+        record alone keeps none), the record's. A replay need not have the first delivery's
+        shape (its dice are thrown again: a damage roll's may now take nothing), so both are
+        looked for whatever this one is. An interaction whose ledger row was written
+        without an outcome or a record (never in play) is refused, as its unique key
         refused it before."""
         first = await self._recorded(tx, op.interaction_id, op.step)
         if first is None:
+            first = await self._record_replayed(tx, op.interaction_id)
+        if first is None:
             raise LookupError(f"interaction {op.interaction_id} wrote its rows but has no outcome")
         return first
+
+    async def _record_replayed(self, tx: Transaction, interaction_id: int) -> Applied | None:
+        """The first outcome of a new record alone, told by the record its interaction wrote
+        (None without one): nothing else, and it can only have been applied."""
+        record_id = await tx.fetch_value(
+            "SELECT id FROM records WHERE interaction_id = :interaction", {"interaction": interaction_id}
+        )
+        return None if record_id is None else Applied((), replayed=True, record_id=int(record_id))
 
     async def _recorded(self, tx: Transaction, interaction_id: int, step: int) -> Outcome | None:
         text = await tx.fetch_value(
@@ -278,7 +311,9 @@ class Pools(Part):
         )
         return None if text is None else decode_outcome(text)
 
-    async def _change(self, tx: Transaction, op: Operation, change: Change) -> PoolState | Refused | None:
+    async def _change(
+        self, tx: Transaction, op: Operation, change: Change, now: str
+    ) -> PoolState | Refused | None:
         """The pool's conditional UPDATE: one statement for a pool that is there (play's
         usual case; its table's row is there too, which it references). One that changes
         nothing is refused, or its pool is not there yet: then the table's row is made and
@@ -303,12 +338,8 @@ class Pools(Part):
                 return refusal(change, await self._found_pool(tx, op.channel_id, change) or (0, None))
         value, applied = int(row[0]), int(row[1])
         if applied:
-            written = await tx.fetch_value(
-                "INSERT INTO ledger (channel_id, interaction_id, actor_id, pool, owner_id, delta, "
-                "value_after, reason, message_id, created_at, undoes, gm_only) "
-                "VALUES (:channel, :interaction, :actor, :pool, :owner, :delta, :value, :reason, "
-                f":message, :now, :undoes, {GM_ONLY}) "
-                "ON CONFLICT (interaction_id, channel_id, pool, owner_id) DO NOTHING RETURNING id",
+            written = await tx.execute(
+                LEDGER_ROW,
                 {
                     "channel": op.channel_id,
                     "interaction": op.interaction_id,
@@ -319,12 +350,12 @@ class Pools(Part):
                     "value": value,
                     "reason": change.reason or op.reason,
                     "message": op.message_id,
-                    "now": self._now(),
+                    "now": now,
                     "undoes": change.undoes,
                     "sheet_pool": change.pool in SHEET_POOLS,
                 },
             )
-            if written is None:
+            if not written:
                 return None
         requested = applied if change.set_to is not None else change.delta
         return PoolState(change.pool, change.owner_id, value, applied, requested)
@@ -389,6 +420,13 @@ class Pools(Part):
         return {(r[0], r[1]): int(r[2]) for r in rows}
 
 
+def recorded_alone(op: Operation) -> bool:
+    """Whether ``op`` only records a new roll: its record, unique by interaction like an
+    outcome, tells its replay all the outcome would (its id), so it keeps no outcome. The
+    record outlives the replay's window (``bot.store.retention``: days, against minutes)."""
+    return op.new_record is not None and not may_refuse(op)
+
+
 def may_refuse(op: Operation) -> bool:
     """Whether anything in ``op`` can be refused: an operation that only records a new
     roll cannot, and needs neither a savepoint to go back to nor the table's row (which
@@ -417,7 +455,20 @@ def bounded(dialect: Dialect, change: Change, value: str, cap: str) -> tuple[str
 
 def changed_pool(dialect: Dialect, change: Change) -> str:
     """The conditional UPDATE of one change: its bound in the WHERE clause, so nothing is
-    read and written back; what it applied returned."""
+    read and written back; what it applied returned. Its text depends only on the change's
+    shape (a set, a clamp, an expected value), written once per shape and dialect."""
+    return _changed_pool(dialect, change.set_to is not None, change.clamp, change.expect is not None)
+
+
+def new_pool(dialect: Dialect, change: Change) -> str:
+    """The pool made with one change applied to its 0, when it is within its bound and the
+    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+    return _new_pool(dialect, change.set_to is not None, change.clamp, change.expect is not None)
+
+
+@functools.cache
+def _changed_pool(dialect: Dialect, sets: bool, clamp: bool, expects: bool) -> str:
+    change = _shaped(sets, clamp, expects)
     target, within = bounded(dialect, change, "value", "cap")
     return (
         f"UPDATE pools SET value = {target}, applied = {target} - value, "
@@ -427,9 +478,9 @@ def changed_pool(dialect: Dialect, change: Change) -> str:
     )
 
 
-def new_pool(dialect: Dialect, change: Change) -> str:
-    """The pool made with one change applied to its 0, when it is within its bound and the
-    pool is not there (nothing made, nothing returned, otherwise): what it applied returned."""
+@functools.cache
+def _new_pool(dialect: Dialect, sets: bool, clamp: bool, expects: bool) -> str:
+    change = _shaped(sets, clamp, expects)
     target, within = bounded(dialect, change, "0", "NULL")
     return (
         "INSERT INTO pools (channel_id, pool, owner_id, value, applied, cap) "
@@ -437,6 +488,11 @@ def new_pool(dialect: Dialect, change: Change) -> str:
         f"{target}, {target}, CAST(:cap AS INTEGER) WHERE {within} "
         "ON CONFLICT DO NOTHING RETURNING value, applied"
     )
+
+
+def _shaped(sets: bool, clamp: bool, expects: bool) -> Change:
+    """A change of this shape: all :func:`bounded` reads of one (its values are parameters)."""
+    return Change("", set_to=0 if sets else None, clamp=clamp, expect=0 if expects else None)
 
 
 def refusal(change: Change, found: tuple[int, int | None]) -> Refused:

@@ -127,7 +127,11 @@ class SqliteTransaction:
         _execute_many(self._db, sql, [_bound(r) for r in rows])
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
-        rows = await self.fetch_all(sql, params)
+        # Each runs its statement itself, not through ``fetch_all``: most of a transaction's
+        # statements are these, and a coroutine more each is Python the thread runs holding
+        # the interpreter's lock.
+        self.ran += 1
+        rows = _fetch(self._db, sql, _bound(params))
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
@@ -135,7 +139,8 @@ class SqliteTransaction:
         return _fetch(self._db, sql, _bound(params))
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
-        rows = await self.fetch_all(sql, params)
+        self.ran += 1
+        rows = _fetch(self._db, sql, _bound(params))
         return rows[0][0] if rows else None
 
     async def lock(self, key: int, second: int | None = None) -> None:

@@ -6,6 +6,7 @@ import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from bot.models import (
     TableSettings,
 )
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
+from bot.store.base import Part
 from cogs.donjon.settings import donjon_settings
 from tests.support.harness import Harness
 from tests.support.postgres import Server
@@ -445,6 +447,50 @@ async def test_a_store_that_cannot_open_closes_its_connection(tmp_path: Path, da
     for thread in leftover:
         thread.join(timeout=5)
     assert not [t for t in leftover if t.is_alive()]
+
+
+def test_the_time_is_written_once_a_second() -> None:
+    """The text of a second is written at its first ask and given again within it; a naive
+    clock (a test's) is written as it was."""
+    moments = iter(
+        [
+            datetime(2026, 11, 1, 12, 0, 0, 100, tzinfo=UTC),
+            datetime(2026, 11, 1, 12, 0, 0, 999999, tzinfo=UTC),
+            datetime(2026, 11, 1, 12, 0, 1, tzinfo=UTC),
+            datetime(2026, 11, 1, 12, 0, 1, 5),
+        ]
+    )
+    part = Part(SimpleNamespace(statements=None), moments.__next__)  # type: ignore[arg-type]
+    first, same, later, naive = part._now(), part._now(), part._now(), part._now()
+    assert first is same and first == "2026-11-01T12:00:00+00:00"
+    assert (later, naive) == ("2026-11-01T12:00:01+00:00", "2026-11-01T12:00:01")
+
+
+async def test_an_operation_writes_everything_at_one_instant(db_target: Path | str) -> None:
+    """A roll paid with a pool, the second before midnight, with a clock that moves at every
+    read: its record, its ledger row, its outcome and its dice's day are all that second's
+    (the dice were counted the next day when each write read the clock again)."""
+    ticks = [datetime(2026, 11, 1, 12, tzinfo=UTC)]
+
+    def clock() -> datetime:
+        ticks.append(ticks[-1] + timedelta(seconds=1))
+        return ticks[-2]
+
+    store = await Store.open(db_target, clock=clock)
+    try:
+        await store.apply(op(1, Change("impulso", 3, cap=6)))
+        start = datetime(2026, 11, 1, 23, 59, 59, tzinfo=UTC)
+        ticks.append(start)
+        roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
+        await store.apply(Operation(CHANNEL, 2, 7, "r", (Change("impulso", -1, cap=6),), new_record=roll))
+        db: Any = store.db
+        stamp = start.isoformat(timespec="seconds")
+        assert [r.created_at for r in await store.ledger(CHANNEL, limit=1)] == [stamp]
+        assert await db.fetch_value("SELECT created_at FROM records WHERE interaction_id = 2") == stamp
+        assert await db.fetch_value("SELECT created_at FROM operations WHERE interaction_id = 2") == stamp
+        assert await db.fetch_value("SELECT day FROM dice_counts") == start.date().isoformat()
+    finally:
+        await store.close()
 
 
 async def test_retention_forgets_replay_records_and_old_rolls_but_never_the_ledger(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import itertools
 import json
 
 import pytest
@@ -22,6 +23,9 @@ from bot.models import (
     Undo,
 )
 from bot.store import Store, pools
+from bot.store.database import Dialect
+from bot.store.postgres import POSTGRES
+from bot.store.sqlite import SQLITE
 
 CHANNEL = 1
 
@@ -98,16 +102,57 @@ async def test_a_roll_alone_is_written_without_a_replay_check_and_its_replay_ans
     store: Store,
 ) -> None:
     """SQLite: BEGIN, the record (which a replay finds there: its interaction's), its dice,
-    the operation, COMMIT. PostgreSQL counts BEGIN's lock and COMMIT's notification too."""
+    COMMIT; no outcome is kept, the record answers the replay. PostgreSQL counts BEGIN's lock
+    and COMMIT's notification too."""
     roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
     before = store.statements.total
     first = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(first, Applied) and first.record_id is not None and not first.replayed
-    assert store.statements.total - before == {"sqlite": 5, "postgresql": 7}[store.statements.backend]
+    assert store.statements.total - before == {"sqlite": 4, "postgresql": 6}[store.statements.backend]
+    assert await store.db.fetch_value("SELECT count(*) FROM operations") == 0  # type: ignore[attr-defined]
     again = await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     assert isinstance(again, Applied) and again.replayed and again.record_id == first.record_id
     assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {("tirar", 20): {5: 1}}
     assert [r.id for r in await store.records(CHANNEL, "tirar")] == [first.record_id]
+
+
+async def test_a_replay_whose_dice_now_cost_nothing_answers_the_first_roll_that_cost(store: Store) -> None:
+    """A replay throws its dice again: a damage roll whose first delivery took PV may now
+    take none, and is then a roll alone. Its answer is still the first outcome, kept."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 6),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", (Change("pv", -8, owner_id=3),), new_record=roll))
+    again = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert (again.pools, again.record_id) == (first.pools, first.record_id)
+    assert await store.pool(CHANNEL, "pv", 3) == 10
+
+
+async def test_a_replay_whose_dice_now_cost_answers_the_first_roll_alone_and_takes_nothing(
+    store: Store,
+) -> None:
+    """The other way: a first delivery alone (no outcome kept) and a replay that would take
+    PV: the record answers, and the PV stay."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 1),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    again = await store.apply(Operation(CHANNEL, 2, 7, "d", (Change("pv", -8, owner_id=3),), new_record=roll))
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert (again.pools, again.record_id) == ((), first.record_id)
+    assert await store.pool(CHANNEL, "pv", 3) == 18
+    assert len(await store.ledger(CHANNEL)) == 1
+
+
+async def test_a_new_record_under_the_interaction_of_a_saved_record_is_answered_by_it(store: Store) -> None:
+    """A record ``save_record`` wrote is its interaction's sign as a roll alone's is: a new
+    record applied under that id (no command does both: play never gets here) is answered
+    by it and writes nothing, where it raised ``LookupError`` while every roll kept an outcome."""
+    saved = await store.save_record(CHANNEL, 4, 7, "tarea", {"name": "x"})
+    roll = NewRecord(7, "tirar", {}, "tirar", dice=((20, 5),))
+    again = await store.apply(Operation(CHANNEL, 4, 7, "r", new_record=roll))
+    assert isinstance(again, Applied) and again.replayed and again.record_id == saved
+    assert await store.records(CHANNEL, "tirar") == []
+    assert await store.dice_counts("2000-01-01", channel_id=CHANNEL) == {}
 
 
 async def test_concurrent_replays_of_a_roll_alone_write_it_once(store: Store) -> None:
@@ -183,3 +228,25 @@ def test_an_outcome_is_kept_as_asdict_wrote_it_without_asdicts_deep_copy(
     monkeypatch.setattr(pools, "asdict", refused, raising=False)
     assert pools.encode_outcome(outcome) == expected
     assert pools.decode_outcome(expected) == dataclasses.replace(outcome, replayed=True)
+
+
+@pytest.mark.parametrize("dialect", [SQLITE, POSTGRES], ids=["sqlite", "postgresql"])
+def test_a_pool_changes_statement_is_written_once_per_shape(dialect: Dialect) -> None:
+    """Its values are parameters: two changes of one shape (a set, a clamp, an expected
+    value) share one text, the one written for the first; every shape has its own."""
+    texts = set()
+    for set_to, clamp, expect in itertools.product((None, 3), (False, True), (None, 2)):
+        first = Change("impulso", 1, cap=6, clamp=clamp, set_to=set_to, expect=expect)
+        other = Change(
+            "amenaza",
+            -4,
+            owner_id=9,
+            clamp=clamp,
+            set_to=None if set_to is None else 8,
+            expect=None if expect is None else 5,
+        )
+        assert pools.changed_pool(dialect, other) is pools.changed_pool(dialect, first)
+        assert pools.new_pool(dialect, other) is pools.new_pool(dialect, first)
+        texts.add(pools.changed_pool(dialect, first))
+    # A set puts the pool at its value whether or not it would clamp: six texts.
+    assert len(texts) == 6

@@ -51,13 +51,13 @@ async def test_a_pool_change_opens_with_its_lock_and_savepoint_and_commits_with_
     assert len(queries) == 5, queries  # BEGIN…, the UPDATE, the ledger row, the operation, …COMMIT
 
 
-async def test_a_roll_alone_takes_five_round_trips(sent: tuple[Store, list[str]]) -> None:
+async def test_a_roll_alone_takes_four_round_trips(sent: tuple[Store, list[str]]) -> None:
     store, queries = sent
     roll = NewRecord(7, "tirar", {}, dice=((20, 5),))
     await store.apply(Operation(CHANNEL, 1, 7, "r", new_record=roll))
     queries.clear()
     await store.apply(Operation(CHANNEL, 2, 7, "r", new_record=roll))
-    assert len(queries) == 5, queries
+    assert len(queries) == 4, queries
 
 
 async def test_a_failed_transaction_rolls_back_and_its_notification_is_never_sent(
