@@ -111,7 +111,8 @@ class Pools(Part):
         wrote goes back to the savepoint and the first outcome is the answer. A record changed
         since it was read is how the replay of a record's change looks too (the first moved
         its version), so that refusal answers the first outcome when there is one. A new record
-        alone keeps no outcome: its record answers its replay (:func:`recorded_alone`)."""
+        alone keeps no outcome: its record answers its replay (:func:`recorded_alone`), also
+        one whose change is refused now (its dice, thrown again, cost what the first's did not)."""
         undoable = may_refuse(op)
         if undoable and not opened_undoable:
             await tx.execute(UNDOABLE)
@@ -125,6 +126,12 @@ class Pools(Part):
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
         if recorded_alone(op):
             return outcome or await self._replayed(tx, op)
+        if refused and op.new_record is not None:
+            # Refused, it went back before its record could meet a first delivery's: a first
+            # one alone kept no outcome, and only its record tells this is its replay.
+            first = await self._record_replayed(tx, op.interaction_id)
+            if first is not None:
+                return first
         if outcome is not None and await self._kept(tx, op, outcome, now):
             return outcome
         if undoable and not refused:

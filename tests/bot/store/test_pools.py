@@ -143,6 +143,26 @@ async def test_a_replay_whose_dice_now_cost_answers_the_first_roll_alone_and_tak
     assert len(await store.ledger(CHANNEL)) == 1
 
 
+async def test_a_replay_of_a_roll_alone_whose_change_is_now_refused_answers_the_first_roll(
+    store: Store,
+) -> None:
+    """A first delivery alone, and a replay whose change the books refuse (a Dune roll that
+    now finds a raise waiting the first did not): refused, it went back before its record
+    could meet the first's, so nothing told it a replay; the record answers it, and a third
+    delivery too, and no refusal is kept (review11c)."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 1),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    costly = Operation(CHANNEL, 2, 7, "d", (Change("pv", -100, owner_id=3),), new_record=roll)
+    again = await store.apply(costly)
+    third = await store.apply(Operation(CHANNEL, 2, 7, "d", new_record=roll))
+    assert isinstance(first, Applied)
+    for answer in (again, third):
+        assert isinstance(answer, Applied) and answer.replayed and answer.record_id == first.record_id
+    assert await store.pool(CHANNEL, "pv", 3) == 18
+    assert await store.db.fetch_value("SELECT count(*) FROM operations WHERE interaction_id = 2") == 0  # type: ignore[attr-defined]
+
+
 async def test_a_new_record_under_the_interaction_of_a_saved_record_is_answered_by_it(store: Store) -> None:
     """A record ``save_record`` wrote is its interaction's sign as a roll alone's is: a new
     record applied under that id (no command does both: play never gets here) is answered
