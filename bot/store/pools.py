@@ -126,12 +126,11 @@ class Pools(Part):
             return await self._recorded(tx, op.interaction_id, op.step) or outcome
         if recorded_alone(op):
             return outcome or await self._replayed(tx, op)
-        if refused and op.new_record is not None:
-            # Refused, it went back before its record could meet a first delivery's: a first
-            # one alone kept no outcome, and only its record tells this is its replay.
-            first = await self._record_replayed(tx, op.interaction_id)
-            if first is not None:
-                return first
+        if refused and op.new_record is not None and await self._record_replayed(tx, op.interaction_id):
+            # Refused, it went back before its record could meet a first delivery's: only the
+            # record tells this is a replay (a first one alone kept no outcome), whose answer
+            # is the first's, kept or the record's.
+            return await self._replayed(tx, op)
         if outcome is not None and await self._kept(tx, op, outcome, now):
             return outcome
         if undoable and not refused:

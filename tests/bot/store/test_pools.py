@@ -163,6 +163,22 @@ async def test_a_replay_of_a_roll_alone_whose_change_is_now_refused_answers_the_
     assert await store.db.fetch_value("SELECT count(*) FROM operations WHERE interaction_id = 2") == 0  # type: ignore[attr-defined]
 
 
+async def test_a_replay_of_a_roll_that_cost_whose_change_is_now_refused_answers_the_first_outcome(
+    store: Store,
+) -> None:
+    """The first delivery took PV and kept its outcome; the replay's dice would now take more
+    than is left: its answer is the first outcome, with the pool it changed."""
+    await store.apply(Operation(CHANNEL, 1, 7, "r", (Change("pv", 18, owner_id=3),)))
+    roll = NewRecord(7, "dano", {}, "mediana", dice=((6, 6),))
+    first = await store.apply(Operation(CHANNEL, 2, 7, "d", (Change("pv", -8, owner_id=3),), new_record=roll))
+    again = await store.apply(
+        Operation(CHANNEL, 2, 7, "d", (Change("pv", -100, owner_id=3),), new_record=roll)
+    )
+    assert isinstance(first, Applied) and isinstance(again, Applied) and again.replayed
+    assert (again.pools, again.record_id) == (first.pools, first.record_id)
+    assert await store.pool(CHANNEL, "pv", 3) == 10
+
+
 async def test_a_new_record_under_the_interaction_of_a_saved_record_is_answered_by_it(store: Store) -> None:
     """A record ``save_record`` wrote is its interaction's sign as a roll alone's is: a new
     record applied under that id (no command does both: play never gets here) is answered
