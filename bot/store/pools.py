@@ -23,7 +23,7 @@ from bot.models import (
     Undo,
 )
 from bot.store.base import Part, day_of
-from bot.store.database import UNDO, UNDOABLE, Dialect, Transaction
+from bot.store.database import UNDO, Dialect, Transaction
 from bot.store.dice import count_dice
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
@@ -89,7 +89,7 @@ class Pools(Part):
         """
 
         async def operate(tx: Transaction) -> Outcome:
-            outcome = await self._apply(tx, op, opened_undoable=True)
+            outcome = await self._apply(tx, op)
             if isinstance(outcome, Applied) and not outcome.replayed:
                 await tx.announce(op.channel_id)
             return outcome
@@ -99,11 +99,11 @@ class Pools(Part):
             self._changed(op.channel_id)
         return outcome
 
-    async def _apply(self, tx: Transaction, op: Operation, opened_undoable: bool = False) -> Outcome:
-        """``apply`` inside a transaction that holds the table's lock already, and the
-        savepoint a refusal goes back to when it was ``opened_undoable`` (else it is taken
-        here). Everything the operation writes comes after that savepoint, and its outcome after
-        going back: a refused one leaves only its outcome.
+    async def _apply(self, tx: Transaction, op: Operation) -> Outcome:
+        """``apply`` inside a transaction that holds the table's lock already and, when ``op``
+        may be refused, the savepoint a refusal goes back to (taken in the transaction's
+        opening, ``undoable``). Everything the operation writes comes after that savepoint,
+        and its outcome after going back: a refused one leaves only its outcome.
 
         No operation is checked for a replay first (a read every operation paid, for the few
         replayed): what it writes is one an interaction (its outcome, its record, each pool's
@@ -114,8 +114,6 @@ class Pools(Part):
         alone keeps no outcome: its record answers its replay (:func:`recorded_alone`), also
         one whose change is refused now (its dice, thrown again, cost what the first's did not)."""
         undoable = may_refuse(op)
-        if undoable and not opened_undoable:
-            await tx.execute(UNDOABLE)
         # One instant for everything the operation writes: its rows' time and its dice's day.
         now = self._now()
         outcome = await self._changes(tx, op, now)

@@ -70,7 +70,7 @@ class Sheets(Pools):
             await _activate(tx, op.channel_id, sheet.owner_id, sheet_id)
         # Refused, the savepoint taken at the opening takes back the sheet and the owner's
         # switch to it with the pools.
-        outcome = await self._apply(tx, replace(op, changes=live(sheet_id)), opened_undoable=True)
+        outcome = await self._apply(tx, replace(op, changes=live(sheet_id)))
         return int(sheet_id), outcome
 
     async def choose_sheet(self, channel_id: int, owner_id: int, sheet_id: int) -> bool:
