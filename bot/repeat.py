@@ -21,10 +21,11 @@ from typing import Any, cast
 import discord
 
 from bot import seen
+from bot.delivery import Drawn
 from bot.errors import Refusal
 from bot.host import Host
 from bot.i18n import Lang, t
-from bot.ui import ActionButton, Drawn
+from bot.ui import ActionButton
 from rules.codec import Codec
 
 

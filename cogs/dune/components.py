@@ -14,7 +14,7 @@ import discord
 from bot import embeds, seen
 from bot.checks import is_gm, table_of
 from bot.client import Tirada
-from bot.delivery import send, update
+from bot.delivery import Drawn, send, update
 from bot.errors import Refusal
 from bot.hidden import threat_hidden
 from bot.i18n import Lang, lang_for, t
@@ -22,7 +22,7 @@ from bot.models import Applied, Change, Record
 from bot.panel import labelled, number_chosen, radio
 from bot.repeat import button as repeat_button
 from bot.rolls import Decision, act, load
-from bot.ui import ActionButton, Drawn, Guarded, Modal, selected
+from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.dune.render import pools_text, roll_embed, safe, saved_text, task_line
 from cogs.dune.state import (
     AMENAZA,
