@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 
 from tests.support import postgres as support
+from tests.support.memory import filesystem
 from tests.support.postgres import Server
 
 
@@ -26,13 +27,6 @@ async def test_each_test_gets_an_empty_database_of_its_own(postgres: Server, pos
         await second.close()
     finally:
         await postgres.drop(other)
-
-
-def filesystem(path: Path) -> str:
-    """The type of the filesystem ``path`` is on (the longest mount point above it)."""
-    mounts = [line.split()[1:3] for line in Path("/proc/mounts").read_text().splitlines()]
-    above = [(point, kind) for point, kind in mounts if path.is_relative_to(point)]
-    return max(above, key=lambda mount: len(mount[0]))[1]
 
 
 def test_the_cluster_lives_in_memory_where_there_is_room(

@@ -9,10 +9,9 @@ when missing) on a directory that user owns.
 A test gets a database of its own with ``CREATE DATABASE ... TEMPLATE``: copying a
 template is milliseconds, a second ``initdb`` would be seconds.
 
-The cluster lives in memory (``/dev/shm``) where the machine has room there. On this
-machine's disk a database's creation cost the server 250 ms of CPU, the kernel's, writing
-its 7.5 MB of catalog files (the suite creates about 140); in memory, 12 to 16 ms
-(tests/README.md, "The twelfth session"). Nothing there is meant to survive the session.
+The cluster lives in memory (``tests/support/memory.py``) where the machine has room: on
+this machine's disk a database's creation cost the server 250 ms of CPU, the kernel's,
+writing its catalog files (the suite creates about 140); in memory, 12 to 16 ms.
 """
 
 from __future__ import annotations
@@ -30,14 +29,14 @@ from pathlib import Path
 
 import asyncpg
 
+from tests.support.memory import in_memory
+
 SUPERUSER = "tirada"
 OS_USER = "postgres"
 # The server's settings for a throwaway cluster: no fsync, no waiting for the WAL.
 FAST = ("fsync=off", "synchronous_commit=off", "full_page_writes=off", "max_connections=200")
 # The room a cluster in memory may take, with margin: initdb's 40 MB, the few databases
-# alive at once (7.5 MB each) and the WAL's 16 MB segments, about 150 MB a cluster. With
-# less free (Docker gives /dev/shm 64 MB), the cluster goes to the temporary folder, on disk.
-MEMORY = Path("/dev/shm")
+# alive at once (7.5 MB each) and the WAL's 16 MB segments, about 150 MB a cluster.
 MEMORY_NEEDED = 1 << 30
 
 
@@ -59,16 +58,6 @@ def binary(name: str) -> str:
 def _version(path: str) -> int:
     part = Path(path).parts[-3]
     return int(part) if part.isdigit() else 0
-
-
-def _in_memory() -> Path | None:
-    """``/dev/shm`` when it is a writable folder with room for a cluster, else None (the
-    usual temporary folder)."""
-    try:
-        room = shutil.disk_usage(MEMORY).free
-    except OSError:
-        return None
-    return MEMORY if room >= MEMORY_NEEDED and os.access(MEMORY, os.W_OK) else None
 
 
 def _free_port() -> int:
@@ -99,7 +88,7 @@ class Server:
 
     def __init__(self, settings: tuple[str, ...] = FAST) -> None:
         self.settings = settings
-        self.root = Path(tempfile.mkdtemp(prefix="tirada-pg-", dir=_in_memory()))
+        self.root = Path(tempfile.mkdtemp(prefix="tirada-pg-", dir=in_memory(MEMORY_NEEDED)))
         self.port = _free_port()
         self._prefix = _as_server_user()
         self._names = itertools.count(1)
