@@ -9,6 +9,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -142,6 +143,14 @@ def test_a_selection_of_long_tests_alone_is_ordered_whole(
     given = list(items)
     conftest.pytest_collection_modifyitems(items)
     assert sorted(map(id, items)) == sorted(map(id, given))
+
+
+def test_a_process_of_the_run_freezes_its_heap_before_it_exits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/conftest.py: the interpreter's exit does not walk a worker's whole heap."""
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    conftest.pytest_unconfigure(SimpleNamespace(stash=pytest.Stash()))  # type: ignore[arg-type]
+    assert frozen == [True]
 
 
 def test_the_collector_rarely_reaches_the_whole_heap() -> None:
