@@ -76,9 +76,30 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     memory = in_memory(FILES_NEEDED)
     if memory is not None:
-        root = Path(tempfile.mkdtemp(prefix="tirada-tests-", dir=memory))
+        forget_ended_runs(memory)
+        root = Path(tempfile.mkdtemp(prefix=f"tirada-tests-{os.getpid()}-", dir=memory))
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)
         config.stash[IN_MEMORY] = root
+
+
+def forget_ended_runs(memory: Path) -> None:
+    """Removes the folders of earlier runs whose controller has ended (a failed run's, kept
+    to read, or a killed one's), so that memory holds at most the last of them besides
+    the runs still going: the controller's process id is in each folder's name."""
+    for folder in memory.glob("tirada-tests-*-*"):
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -87,8 +108,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """A run that passed takes its folders out of memory; a failed run's stay, to read
-    (pytest's own policy for ``tmp_path``, "failed", keeps them the same way).
+    """A run that passed takes its folders out of memory; a failed run's stay, to read,
+    until the next run starts (``forget_ended_runs``), as pytest's policy "failed" keeps
+    the failed tests' folders.
 
     Then the heap is frozen, the last thing each process of the run does: the interpreter's
     exit ran the cyclic collector over everything a worker had imported and kept, 0.8 to

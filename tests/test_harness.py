@@ -7,6 +7,7 @@ import gc
 import os
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -143,6 +144,18 @@ def test_a_selection_of_long_tests_alone_is_ordered_whole(
     given = list(items)
     conftest.pytest_collection_modifyitems(items)
     assert sorted(map(id, items)) == sorted(map(id, given))
+
+
+def test_a_run_forgets_the_folders_of_runs_that_ended_and_keeps_those_still_going(tmp_path: Path) -> None:
+    """tests/conftest.py: memory holds no failed or killed run's files past the next run."""
+    ended = subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True, check=True)
+    gone = tmp_path / f"tirada-tests-{int(ended.stdout)}-abc_1"
+    going = tmp_path / f"tirada-tests-{os.getpid()}-abc_2"
+    other = tmp_path / "something-else"
+    for folder in (gone, going, other):
+        (folder / "pytest-0").mkdir(parents=True)
+    conftest.forget_ended_runs(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([going.name, other.name])
 
 
 def test_a_process_of_the_run_freezes_its_heap_before_it_exits(monkeypatch: pytest.MonkeyPatch) -> None:
