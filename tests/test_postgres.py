@@ -44,9 +44,20 @@ def test_the_cluster_lives_in_memory_where_there_is_room(
     assert elsewhere.root.parent == Path(tempfile.gettempdir())
 
 
+def test_a_durable_cluster_stays_on_disk() -> None:
+    """A cluster that fsyncs (bench/bench_backends.py's) is not put in memory, where its
+    commits would cost nothing of what they cost."""
+    durable = Server(settings=("fsync=on", "synchronous_commit=on", "full_page_writes=on"))
+    shutil.rmtree(durable.root)
+    assert not durable.in_memory
+    assert durable.root.parent == Path(tempfile.gettempdir())
+
+
 async def test_a_new_database_is_copied_as_files_not_through_the_wal(postgres: Server) -> None:
     """WAL_LOG (the default) writes every page of the template to the WAL (4.3 MB a
     database), which in memory stays there until a checkpoint; FILE_COPY logs a few records."""
+    if not postgres.in_memory:
+        pytest.skip("a cluster on disk keeps the default strategy")
     admin = await asyncpg.connect(postgres.url())
     try:
         if admin.get_server_version().major < 15:
