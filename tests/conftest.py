@@ -8,13 +8,16 @@ import gc
 import importlib
 import itertools
 import os
+import shutil
 import subprocess
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.harness import Harness
+from tests.support.memory import in_memory
 from tests.support.postgres import Server, Unavailable
 
 # The longest tests, with their CPU seconds on a clean clone (tests/README.md): mypy cold,
@@ -54,6 +57,69 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 TESTS = Path(__file__).resolve().parent
+
+# The room the tests' temporary folders may take in memory, with margin: a whole run
+# writes about 300 MB there.
+FILES_NEEDED = 2 << 30
+IN_MEMORY = pytest.StashKey[Path]()
+PASSED = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' temporary folders (``tmp_path``) in memory where the machine has room
+    (``tests/support/memory.py``): each harness test writes a SQLite database and its WAL,
+    and on this machine's disk the kernel's share of that was a fifth of those tests' CPU.
+    pytest makes its numbered folders under ``PYTEST_DEBUG_TEMPROOT``, here a folder of
+    this run's own; under xdist the controller chooses, and hands each worker a folder
+    inside it. A ``--basetemp`` or the variable already set decides instead."""
+    if config.option.basetemp or os.environ.get("PYTEST_DEBUG_TEMPROOT"):
+        return
+    memory = in_memory(FILES_NEEDED)
+    if memory is not None:
+        forget_ended_runs(memory)
+        root = Path(tempfile.mkdtemp(prefix=f"tirada-tests-{os.getpid()}-", dir=memory))
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(root)
+        config.stash[IN_MEMORY] = root
+
+
+def forget_ended_runs(memory: Path) -> None:
+    """Removes the folders of earlier runs whose controller has ended (a failed run's, kept
+    to read, or a killed one's), so that memory holds at most the last of them besides
+    the runs still going: the controller's process id is in each folder's name."""
+    for folder in memory.glob("tirada-tests-*-*"):
+        pid = folder.name.split("-")[2]
+        if pid.isdigit() and not _running(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    session.config.stash[PASSED] = exitstatus == 0
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A run that passed takes its folders out of memory; a failed run's stay, to read,
+    until the next run starts (``forget_ended_runs``), as pytest's policy "failed" keeps
+    the failed tests' folders.
+
+    Then the heap is frozen, the last thing each process of the run does: the interpreter's
+    exit ran the cyclic collector over everything a worker had imported and kept, 0.8 to
+    1.5 s of CPU in each worker and in the controller, which waits for the workers to end.
+    Frozen, the exit takes 0.1 s; nothing is left to free, the process is ending."""
+    root = config.stash.get(IN_MEMORY, None)
+    if root is not None and config.stash.get(PASSED, False):
+        shutil.rmtree(root, ignore_errors=True)
+    gc.freeze()
 
 
 def pytest_collection(session: pytest.Session) -> None:
@@ -135,6 +201,15 @@ async def harness(module_bot: Harness, tmp_path: Path) -> Harness:
     """The module's bot on this test's own new database, with a new recorder and dice."""
     await module_bot.reset(tmp_path / "tirada.db")
     return module_bot
+
+
+@pytest.fixture
+def disk_path() -> Iterator[Path]:
+    """A temporary folder on disk, for a test of what a disk does that memory does not
+    (``tmp_path`` may be in memory: tmpfs lets SQLite write through ``chattr +i``)."""
+    folder = Path(tempfile.mkdtemp(prefix="tirada-disk-"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -4,9 +4,13 @@ a database of its own, or the tests of a module would depend on their order."""
 from __future__ import annotations
 
 import gc
+import os
 import random
+import shutil
+import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -15,6 +19,7 @@ from bot.client import COMMANDS_HASH
 from bot.i18n import CATALOG, t
 from tests import conftest
 from tests.support.harness import Harness
+from tests.support.memory import filesystem
 from tests.support.payloads import GM
 
 
@@ -141,6 +146,36 @@ def test_a_selection_of_long_tests_alone_is_ordered_whole(
     assert sorted(map(id, items)) == sorted(map(id, given))
 
 
+def test_a_run_forgets_the_folders_of_runs_that_ended_and_keeps_those_still_going(tmp_path: Path) -> None:
+    """tests/conftest.py: memory holds no failed or killed run's files past the next run."""
+    ended = subprocess.run(["sh", "-c", "echo $$"], capture_output=True, text=True, check=True)
+    gone = tmp_path / f"tirada-tests-{int(ended.stdout)}-abc_1"
+    going = tmp_path / f"tirada-tests-{os.getpid()}-abc_2"
+    other = tmp_path / "something-else"
+    for folder in (gone, going, other):
+        (folder / "pytest-0").mkdir(parents=True)
+    conftest.forget_ended_runs(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([going.name, other.name])
+
+
+def test_a_process_of_the_run_freezes_its_heap_before_it_exits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tests/conftest.py: the interpreter's exit does not walk a worker's whole heap."""
+    frozen: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: frozen.append(True))
+    conftest.pytest_unconfigure(SimpleNamespace(stash=pytest.Stash()))  # type: ignore[arg-type]
+    assert frozen == [True]
+
+
 def test_the_collector_rarely_reaches_the_whole_heap() -> None:
     """tests/conftest.py: the youngest generation is collected every 10,000 allocations."""
     assert gc.get_threshold()[0] == 10_000
+
+
+def test_a_tests_temporary_folder_is_in_memory_where_there_is_room(tmp_path: Path, disk_path: Path) -> None:
+    """tests/conftest.py: ``tmp_path`` in ``/dev/shm`` (the harness tests' CPU 22-24 s on
+    this disk, 19 s there); ``disk_path`` on disk, for what only a disk does."""
+    memory = Path("/dev/shm")
+    if not memory.is_dir() or shutil.disk_usage(memory).free < 2 << 30 or not os.access(memory, os.W_OK):
+        pytest.skip("no room for the tests' files in /dev/shm here")
+    assert filesystem(tmp_path) == "tmpfs"
+    assert filesystem(disk_path) == filesystem(Path(os.environ.get("TMPDIR", "/tmp")))

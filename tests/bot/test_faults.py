@@ -161,17 +161,19 @@ def chattr_works(folder: Path) -> bool:
     return True
 
 
-async def test_a_database_file_that_turns_read_only(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_database_file_that_turns_read_only(
+    disk_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The file stops accepting writes while the bot runs: a clear answer in the user's
     language, a clear log line, nothing changed, no crash; it works again once writable."""
-    if not chattr_works(tmp_path):
+    if not chattr_works(disk_path):
         pytest.skip("this filesystem has no immutable attribute (chattr)")
-    h = Harness(tmp_path / "ro.db")
+    h = Harness(disk_path / "ro.db")
     await h.start()
     try:
         await h.table_for("dune")
         await h.slash("dune amenaza añadir", cantidad=2)
-        files = [tmp_path / "ro.db", tmp_path / "ro.db-wal"]
+        files = [disk_path / "ro.db", disk_path / "ro.db-wal"]
         for f in files:
             immutable(f, True)
         try:
