@@ -204,6 +204,18 @@ async def harness(module_bot: Harness, tmp_path: Path) -> Harness:
 
 
 @pytest.fixture
+def thawed() -> Iterator[None]:
+    """This worker's objects go back to the collector after the test, at the thresholds it
+    had: a test that runs ``bot.heap.settle`` (directly, or through ``bot.__main__.run``)
+    freezes the worker's heap and raises the collector's threshold, and the tests after it
+    on the same worker (``tests/test_harness.py`` checks the threshold) must not inherit it."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
+
+
+@pytest.fixture
 def disk_path() -> Iterator[Path]:
     """A temporary folder on disk, for a test of what a disk does that memory does not
     (``tmp_path`` may be in memory: tmpfs lets SQLite write through ``chattr +i``)."""

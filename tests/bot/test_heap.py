@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Iterator
 
 import babel.localedata
 import pytest
 
 from bot import heap, i18n
 from rules.dune.skill_test import ROLLS
-
-
-@pytest.fixture
-def thawed() -> Iterator[None]:
-    """This worker's objects go back to the collector after the test, at the thresholds it
-    had: a test process starts many bots and must not keep their garbage for ever."""
-    threshold = gc.get_threshold()
-    yield
-    gc.unfreeze()
-    gc.set_threshold(*threshold)
 
 
 class Node:

@@ -23,7 +23,7 @@ def settings(tmp_path: Path, **web: Any) -> Settings:
 
 
 async def test_the_bot_serves_while_it_runs_and_not_after(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, thawed: None
 ) -> None:
     fake = Discord()
     seen: dict[str, Any] = {}
