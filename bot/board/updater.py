@@ -42,6 +42,7 @@ from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, Lang, t
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.touched import ANYTHING, Touched
 
 log = logging.getLogger(__name__)
 
@@ -232,7 +233,7 @@ class Boards:
                 self.touch(channel_id)
         self._sweeper = asyncio.create_task(self._sweep(), name=f"{TASK_PREFIX}-sweep")
 
-    def touch(self, channel_id: int) -> None:
+    def touch(self, channel_id: int, _touched: Touched = ANYTHING) -> None:
         """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
         self.drawings.forget(channel_id)
         if channel_id not in self.spots:

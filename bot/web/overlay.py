@@ -34,6 +34,7 @@ import discord
 from bot.board.updater import TASK_PREFIX
 from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, t
+from bot.store.touched import ANYTHING, Touched
 from bot.web import tokens, view
 from bot.web.tokens import Overlay
 
@@ -147,7 +148,7 @@ class Overlays:
 
     # -- what feeds them -------------------------------------------------------------------
 
-    def touch(self, channel_id: int) -> None:
+    def touch(self, channel_id: int, _touched: Touched = ANYTHING) -> None:
         """The table changed (a store listener): its open overlays are redrawn soon."""
         for hub in self._hubs_of(channel_id):
             self._dirty(hub)

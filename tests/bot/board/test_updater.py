@@ -318,7 +318,7 @@ async def test_a_change_another_process_makes_redraws_the_board_without_the_swee
         await harness.slash("mesa tablero", user=GM)
         assert harness.bot is not None and "Impulso: **0**/6" in await shown(harness)
         heard = asyncio.Event()
-        harness.bot.store.listeners.append(lambda channel: channel == CHANNEL_ID and heard.set())
+        harness.bot.store.listeners.append(lambda channel, _touched: channel == CHANNEL_ID and heard.set())
         await other.apply(Operation(CHANNEL_ID, 5, GM.id, "otra", (Change("impulso", 2, cap=6),)))
         await asyncio.wait_for(heard.wait(), 30)
         assert "Impulso: **2**/6" in await shown(harness)
