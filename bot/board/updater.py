@@ -20,6 +20,10 @@ The drawing is shared (``Drawings``): a table's state is drawn once, by whoever 
 first (the message here, the stream overlays of ``bot.web.overlay``), and the others get
 that drawing until the table changes, so the pages open on a table never read what its
 board already read.
+
+Only a change the board may show redraws it (``render.shows``): the store says what each
+write touched (``bot.store.touched``), the table's system says what its board reads, so a
+D&D table's rolls, a kind its board never reads, leave its board and its drawing alone.
 """
 
 from __future__ import annotations
@@ -37,9 +41,10 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.board.render import board_embed, board_view
+from bot.board.render import board_embed, board_view, shows
 from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, Lang, t
+from bot.models import Table
 from bot.settings import Settings
 from bot.store import Store
 from bot.store.touched import ANYTHING, Touched
@@ -109,10 +114,10 @@ def fingerprint(embed: discord.Embed) -> bytes:
 class Drawings:
     """Each table's board as it is now, drawn once a change for whoever shows it.
 
-    A drawing is kept until the table changes (``forget``: every change passes through
-    ``Boards.touch``); asking while one is under way waits for it rather than reading
-    again. A change arriving during a drawing leaves that drawing unkept: it may have read
-    the table half before, half after.
+    A drawing is kept until the table changes in a way it may show (``forget``: every
+    change passes through ``Boards.touch``, which asks :meth:`shows` first); asking while
+    one is under way waits for it rather than reading again. A change arriving during a
+    drawing leaves that drawing unkept: it may have read the table half before, half after.
     """
 
     def __init__(self, bot: Host) -> None:
@@ -122,14 +127,34 @@ class Drawings:
         self._kept: OrderedDict[tuple[int, Lang], discord.Embed] = OrderedDict()
         self._drawing: dict[tuple[int, Lang], asyncio.Lock] = {}
         self._stale: set[tuple[int, Lang]] = set()
+        # The system each table played when its board was last read (a few bytes a table):
+        # what its board reads. Forgotten with a change of the table's row, which may
+        # change it; unknown, every change may show.
+        self._plays: dict[int, str | None] = {}
 
-    def forget(self, channel_id: int) -> None:
-        """The table changed: its next drawing reads the store again."""
+    def shows(self, channel_id: int, touched: Touched) -> bool:
+        """Whether the table's board may show what a write ``touched``: always while it is
+        being drawn (the drawing may have read that part already) or when the table's
+        system is not known; else as the system's board reads (``render.shows``)."""
+        if channel_id not in self._plays or any((channel_id, lang) in self._drawing for lang in LANGS):
+            return True
+        return shows(self._plays[channel_id], touched)
+
+    def played(self, table: Table) -> None:
+        """The table as a drawing read it: its system says what its board reads."""
+        self._plays[table.channel_id] = table.system
+
+    def forget(self, channel_id: int, touched: Touched) -> None:
+        """The table changed (in a way its board may show): its next drawing reads the
+        store again."""
+        if touched.table:
+            self._plays.pop(channel_id, None)
         for lang in LANGS:
             self._let_go((channel_id, lang))
 
     def clear(self) -> None:
         """Changes may have gone unheard: every drawing reads the store again."""
+        self._plays.clear()
         for key in [*self._kept, *self._drawing]:
             self._let_go(key)
 
@@ -158,6 +183,7 @@ class Drawings:
         async with lock:
             try:
                 table = await self.bot.store.table_or_default(channel_id, None)
+                self.played(table)
                 embed = await board_embed(self.bot.store, lang, table)
                 self.made += 1
             finally:
@@ -233,9 +259,12 @@ class Boards:
                 self.touch(channel_id)
         self._sweeper = asyncio.create_task(self._sweep(), name=f"{TASK_PREFIX}-sweep")
 
-    def touch(self, channel_id: int, _touched: Touched = ANYTHING) -> None:
-        """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
-        self.drawings.forget(channel_id)
+    def touch(self, channel_id: int, touched: Touched = ANYTHING) -> None:
+        """The table changed (the store's listener): its board, if it has one and may show
+        what changed, is redrawn soon. Never blocks."""
+        if not self.drawings.shows(channel_id, touched):
+            return
+        self.drawings.forget(channel_id, touched)
         if channel_id not in self.spots:
             return
         self._dirty.add(channel_id)
@@ -301,6 +330,7 @@ class Boards:
 
     async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
         table = await self.bot.store.table_or_default(channel_id, None)
+        self.drawings.played(table)
         embed = await board_embed(self.bot.store, lang, table)
         message = await self._channel(channel_id).send(content=notice, embed=embed, view=board_view(lang))
         spot = Spot(channel_id, message.id, lang, table.guild_id)
