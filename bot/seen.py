@@ -27,6 +27,7 @@ import discord
 
 from bot.host import Host
 from bot.models import Applied, Record, Table
+from bot.store.touched import Touched
 
 KEY = "tirada.seen"
 
@@ -69,8 +70,10 @@ def seen(interaction: discord.Interaction) -> Seen:
     return found
 
 
-def forget(channel_id: int) -> None:
-    """The store's listener: the interaction that just wrote at this table reads it again."""
+def forget(channel_id: int, _touched: Touched) -> None:
+    """The store's listener: the interaction that just wrote at this table reads it again,
+    whatever the write touched (what it read of the table is a few values, read again in
+    the one statement of ``store.context``: telling them apart would save nothing)."""
     current = _current.get()
     if current is not None:
         current.forget(channel_id)

@@ -117,6 +117,12 @@ class Declaration:
     hideable: tuple[str, ...] = ()
     status: StatusFields | None = None
     board: BoardPart | None = None
+    # What its board part reads besides the table and its pools: the record kinds, and
+    # whether sheets. A write that touches none of it leaves the board as it was, so the
+    # board is not drawn again for it (bot/board/render.py ``shows``); a kind read and not
+    # named here is a board left stale (tests/bot/board/test_render.py plays every system).
+    board_kinds: frozenset[str] = frozenset()
+    board_sheets: bool = False
     # Whether the live fields of its sheets are hit points (the board's setting hides them).
     hit_points: bool = False
     readers: Mapping[str, Reader] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from bot.i18n import CATALOG, Lang, t
 from bot.kinds import SHEET_POOLS
 from bot.models import LedgerRow, Table
 from bot.store import Store
+from bot.store.touched import Touched
 
 LEDGER_LINES = 5
 # Ledger rows read to find those lines, when some tell hit points the board keeps off it.
@@ -40,6 +41,21 @@ async def board_embed(store: Store, lang: Lang, table: Table) -> discord.Embed:
     lines = [ledger_line(lang, row) for row in rows[:LEDGER_LINES]] or [t(lang, "board.ledger.empty")]
     embeds.field(embed, t(lang, "board.ledger"), fit(lines), inline=False)
     return embed
+
+
+def shows(system: str | None, touched: Touched) -> bool:
+    """Whether the board of a table playing ``system`` may show what a write ``touched``:
+    every board shows the table's row (its system, its settings) and the ledger's last
+    lines; the system's part, what its declaration says it reads (``board_kinds``,
+    ``board_sheets``). A write of anything else leaves the board as it was."""
+    if touched.table or touched.ledger:
+        return True
+    declaration = systems.declared(system)
+    if declaration is None or declaration.board is None:
+        return False
+    if touched.sheets and declaration.board_sheets:
+        return True
+    return touched.kinds is None or not touched.kinds.isdisjoint(declaration.board_kinds)
 
 
 def board_view(lang: Lang) -> discord.ui.View:

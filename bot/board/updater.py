@@ -3,7 +3,9 @@
 The store calls :meth:`Boards.touch` after every write that changed a table (commands,
 buttons, undo, reset, scene end: they all pass through it). ``touch`` only marks the board
 dirty; one task a board waits ``delay`` seconds, so a burst of changes becomes one edit,
-then draws the board from the store as it is at that moment and edits the message. A
+then lets the interactions being answered at that moment finish (at most ``YIELD_BOUND``
+seconds: a board's drawing never runs between their steps, adding to their latency), then
+draws the board from the store as it is and edits the message. A
 change arriving during an edit marks it dirty again: the last state is always drawn, and
 stale ones are never queued. A failed edit (a 429 past discord.py's own retries, a 5xx, a
 network error) is logged and tried again later; a deleted board is posted again, once
@@ -20,6 +22,10 @@ The drawing is shared (``Drawings``): a table's state is drawn once, by whoever 
 first (the message here, the stream overlays of ``bot.web.overlay``), and the others get
 that drawing until the table changes, so the pages open on a table never read what its
 board already read.
+
+Only a change the board may show redraws it (``render.shows``): the store says what each
+write touched (``bot.store.touched``), the table's system says what its board reads, so a
+D&D table's rolls, a kind its board never reads, leave its board and its drawing alone.
 """
 
 from __future__ import annotations
@@ -31,17 +37,20 @@ import json
 import logging
 import marshal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 import discord
 
-from bot.board.render import board_embed, board_view
+from bot.board.render import board_embed, board_view, shows
 from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, Lang, t
+from bot.internals import in_flight_interactions
+from bot.models import Table
 from bot.settings import Settings
 from bot.store import Store
+from bot.store.touched import ANYTHING, Touched
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +63,11 @@ SWEEP_SECONDS = 300.0
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
+# The longest a due redraw waits for the interactions being answered when it fell due (docs/
+# decisiones.md): Discord's own time for an interaction's first answer. One still running
+# past it is not what a player is waiting on, and a board must follow its table however
+# busy the process (an interaction that never ends holds no board for longer).
+YIELD_BOUND = 3.0
 # Tables whose latest drawing is kept (1–2 KB each), the least recently drawn let go. A kept
 # drawing saves a read only to whoever shows the table again before it changes: its overlay
 # pages and its board, which draw within a second of each other (``TIRADA_BOARD_DELAY``, the overlay's
@@ -62,6 +76,17 @@ TASK_PREFIX = "tirada-board"
 DRAWINGS_KEPT = 256
 
 Sleep = Callable[[float], Awaitable[None]]
+# The interactions being answered in this process now (``bot.internals``), and how a due
+# redraw waits for them: until all have finished or the bound has passed (asyncio.wait's
+# timeout), injectable so tests decide when they end.
+InFlight = Callable[[], Collection[asyncio.Task[Any]]]
+Lull = Callable[[Collection[asyncio.Task[Any]], float], Awaitable[object]]
+
+
+async def lull(answering: Collection[asyncio.Task[Any]], bound: float) -> None:
+    """Until every one of ``answering`` has finished (a cancelled one has), or ``bound``
+    seconds have passed."""
+    await asyncio.wait(answering, timeout=bound)
 
 
 @dataclass
@@ -108,10 +133,10 @@ def fingerprint(embed: discord.Embed) -> bytes:
 class Drawings:
     """Each table's board as it is now, drawn once a change for whoever shows it.
 
-    A drawing is kept until the table changes (``forget``: every change passes through
-    ``Boards.touch``); asking while one is under way waits for it rather than reading
-    again. A change arriving during a drawing leaves that drawing unkept: it may have read
-    the table half before, half after.
+    A drawing is kept until the table changes in a way it may show (``forget``: every
+    change passes through ``Boards.touch``, which asks :meth:`shows` first); asking while
+    one is under way waits for it rather than reading again. A change arriving during a
+    drawing leaves that drawing unkept: it may have read the table half before, half after.
     """
 
     def __init__(self, bot: Host) -> None:
@@ -121,14 +146,34 @@ class Drawings:
         self._kept: OrderedDict[tuple[int, Lang], discord.Embed] = OrderedDict()
         self._drawing: dict[tuple[int, Lang], asyncio.Lock] = {}
         self._stale: set[tuple[int, Lang]] = set()
+        # The system each table played when its board was last read (a few bytes a table):
+        # what its board reads. Forgotten with a change of the table's row, which may
+        # change it; unknown, every change may show.
+        self._plays: dict[int, str | None] = {}
 
-    def forget(self, channel_id: int) -> None:
-        """The table changed: its next drawing reads the store again."""
+    def shows(self, channel_id: int, touched: Touched) -> bool:
+        """Whether the table's board may show what a write ``touched``: always while it is
+        being drawn (the drawing may have read that part already) or when the table's
+        system is not known; else as the system's board reads (``render.shows``)."""
+        if channel_id not in self._plays or any((channel_id, lang) in self._drawing for lang in LANGS):
+            return True
+        return shows(self._plays[channel_id], touched)
+
+    def played(self, table: Table) -> None:
+        """The table as a drawing read it: its system says what its board reads."""
+        self._plays[table.channel_id] = table.system
+
+    def forget(self, channel_id: int, touched: Touched) -> None:
+        """The table changed (in a way its board may show): its next drawing reads the
+        store again."""
+        if touched.table:
+            self._plays.pop(channel_id, None)
         for lang in LANGS:
             self._let_go((channel_id, lang))
 
     def clear(self) -> None:
         """Changes may have gone unheard: every drawing reads the store again."""
+        self._plays.clear()
         for key in [*self._kept, *self._drawing]:
             self._let_go(key)
 
@@ -157,6 +202,7 @@ class Drawings:
         async with lock:
             try:
                 table = await self.bot.store.table_or_default(channel_id, None)
+                self.played(table)
                 embed = await board_embed(self.bot.store, lang, table)
                 self.made += 1
             finally:
@@ -188,13 +234,29 @@ class Host(Protocol):
 class Boards:
     """Every table's board: where it is, whether it is stale, the task that refreshes it."""
 
-    def __init__(self, bot: Host, *, delay: float, sleep: Sleep = asyncio.sleep) -> None:
+    def __init__(
+        self,
+        bot: Host,
+        *,
+        delay: float,
+        sleep: Sleep = asyncio.sleep,
+        answering: InFlight = in_flight_interactions,
+        yielded: Lull = lull,
+    ) -> None:
         """``delay``: seconds between the first change of a burst and the edit that shows it
         (``TIRADA_BOARD_DELAY``)."""
         self.bot = bot
         self.delay = delay
-        # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).
+        # Injectable so tests decide when the coalescing wait ends (no wall-clock tests),
+        # and when the interactions a due redraw yields to end.
         self.sleep = sleep
+        self.answering = answering
+        self.yielded = yielded
+        # The wait of the boards falling due in this turn of the event loop, shared: a
+        # resync makes every board due at once, and two thousand boards each asking asyncio
+        # for its tasks (two thousand and more) would cost seconds (``_yield``).
+        self._lull: asyncio.Task[None] | None = None
+        self._lull_known = False
         self.spots: dict[int, Spot] = {}
         self.drawings = Drawings(bot)
         self.edits = 0
@@ -232,9 +294,12 @@ class Boards:
                 self.touch(channel_id)
         self._sweeper = asyncio.create_task(self._sweep(), name=f"{TASK_PREFIX}-sweep")
 
-    def touch(self, channel_id: int) -> None:
-        """The table changed: its board (if it has one) is redrawn soon. Never blocks."""
-        self.drawings.forget(channel_id)
+    def touch(self, channel_id: int, touched: Touched = ANYTHING) -> None:
+        """The table changed (the store's listener): its board, if it has one and may show
+        what changed, is redrawn soon. Never blocks."""
+        if not self.drawings.shows(channel_id, touched):
+            return
+        self.drawings.forget(channel_id, touched)
         if channel_id not in self.spots:
             return
         self._dirty.add(channel_id)
@@ -255,7 +320,7 @@ class Boards:
 
     async def close(self) -> None:
         """Stop every task; a board left stale is brought up to date on the next start."""
-        tasks = [*self._tasks.values(), *([self._sweeper] if self._sweeper else [])]
+        tasks = [*self._tasks.values(), *(t for t in (self._sweeper, self._lull) if t is not None)]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -300,6 +365,7 @@ class Boards:
 
     async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
         table = await self.bot.store.table_or_default(channel_id, None)
+        self.drawings.played(table)
         embed = await board_embed(self.bot.store, lang, table)
         message = await self._channel(channel_id).send(content=notice, embed=embed, view=board_view(lang))
         spot = Spot(channel_id, message.id, lang, table.guild_id)
@@ -322,6 +388,7 @@ class Boards:
             while channel_id in self._dirty:
                 try:
                     await self.sleep(self.delay if not failures else BACKOFF[min(failures, len(BACKOFF)) - 1])
+                    await self._yield()
                     self._dirty.discard(channel_id)
                     await self._refresh(channel_id)
                     failures = 0
@@ -339,6 +406,30 @@ class Boards:
             del self._tasks[channel_id]
             if not self._tasks:
                 self._quiet.set()
+
+    async def _yield(self) -> None:
+        """Let the interactions being answered now finish first (at most ``YIELD_BOUND``).
+        Only those: ones that arrive meanwhile do not hold the board, which under a constant
+        load would always wait the whole bound. The boards due in one turn of the event loop
+        ask once and share the wait (shielded: one board closed does not end the others')."""
+        if not self._lull_known:
+            self._lull_known = True
+            asyncio.get_running_loop().call_soon(self._forget_lull)
+            answering = self.answering()
+            self._lull = (
+                asyncio.create_task(self._lulled(answering), name=f"{TASK_PREFIX}-yield")
+                if answering
+                else None
+            )
+        if self._lull is not None:
+            await asyncio.shield(self._lull)
+
+    def _forget_lull(self) -> None:
+        """The next turn of the event loop asks again who is being answered."""
+        self._lull_known = False
+
+    async def _lulled(self, answering: Collection[asyncio.Task[Any]]) -> None:
+        await self.yielded(answering, YIELD_BOUND)
 
     async def _refresh(self, channel_id: int) -> None:
         spot = self.spots.get(channel_id)

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 from bot.store.connection import Clock, Sleep, utc_now
 from bot.store.database import NO_PARAMS, Database, Params, Row, Transaction, Work
+from bot.store.touched import ANYTHING, Touched
 
 T = TypeVar("T")
 
@@ -23,24 +24,30 @@ class Part:
         self._clock = clock
         # Where the database is: a file's path or a PostgreSQL URL.
         self.path = path
-        # Called with a table's channel id after each write that changed its state (the
-        # live boards, bot.board): every change passes here, whoever made it.
-        self.listeners: list[Callable[[int], None]] = []
+        # Called with a table's channel id and what changed there (``bot.store.touched``)
+        # after each write that changed its state (the live boards, bot.board): every change
+        # passes here, whoever made it.
+        self.listeners: list[Callable[[int, Touched], None]] = []
         # Called with the seconds each read or transaction took, on either backend (/metrics).
         self.timers: list[Callable[[float], None]] = []
         # The SQL statements its database ran, counted by the adapter (/metrics).
         self.statements = db.statements
         self._last_now: tuple[datetime | None, str] = (None, "")
 
-    def _changed(self, channel_id: int) -> None:
+    def _changed(self, channel_id: int, touched: Touched) -> None:
         for listener in self.listeners:
-            listener(channel_id)
+            listener(channel_id, touched)
+
+    def _heard(self, channel_id: int) -> None:
+        """Another process changed the table: its notification names the table alone."""
+        self._changed(channel_id, ANYTHING)
 
     async def follow_others(self, missed: Callable[[], None], sleep: Sleep = asyncio.sleep) -> None:
-        """From now on, tell the listeners of every change other processes make; ``missed``
-        is called whenever changes may have gone unheard (each time listening starts).
-        SQLite has nothing to follow: its file is one process's only (``bot.lockfile``)."""
-        await self.db.follow(self._changed, missed, sleep)
+        """From now on, tell the listeners of every change other processes make (what it
+        changed, the notification does not say: :data:`ANYTHING`); ``missed`` is called
+        whenever changes may have gone unheard (each time listening starts). SQLite has
+        nothing to follow: its file is one process's only (``bot.lockfile``)."""
+        await self.db.follow(self._heard, missed, sleep)
 
     async def close(self) -> None:
         await self.db.close()

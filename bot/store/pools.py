@@ -25,6 +25,7 @@ from bot.models import (
 from bot.store.base import Part, day_of
 from bot.store.database import UNDO, Dialect, Transaction
 from bot.store.dice import count_dice
+from bot.store.touched import by_operation
 
 # The largest value any pool may hold: the schema's CHECK, refused before it is reached.
 POOL_MAX = 1_000_000
@@ -96,7 +97,7 @@ class Pools(Part):
 
         outcome = await self._transact(operate, lock=op.channel_id, undoable=may_refuse(op))
         if isinstance(outcome, Applied) and not outcome.replayed:
-            self._changed(op.channel_id)
+            self._changed(op.channel_id, by_operation(op))
         return outcome
 
     async def _apply(self, tx: Transaction, op: Operation) -> Outcome:

@@ -8,7 +8,9 @@ calls ``pg_notify`` inside its own transaction (:func:`notification`): PostgreSQ
 notification only when that transaction commits, never for one rolled back, and a
 transaction announcing one table twice is delivered once. Each process keeps one connection
 of its own listening (:class:`Follower`) and hands each table's channel id to the store's
-listeners, the boards among them, exactly like its own changes.
+listeners, the boards among them, like its own changes, but as a change of anything
+(``bot.store.touched.ANYTHING``): the notification names the table alone, so a board that
+would skip another write of this process's redraws on one heard.
 
 Why ``pg_notify`` in the store's transactions rather than triggers on the tables: the
 processes are told of exactly the changes this process's own listeners are told of (one

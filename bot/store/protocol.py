@@ -26,6 +26,7 @@ from bot.models import (
     TableSettings,
 )
 from bot.store.connection import Clock, Sleep, utc_now
+from bot.store.touched import Touched
 
 if TYPE_CHECKING:
     from bot.store.context import TableContext
@@ -36,8 +37,9 @@ if TYPE_CHECKING:
 class Store(Protocol):
     """The table's memory. Open with :meth:`open`, close with :meth:`close`."""
 
-    # Called with a table's channel id after each change to its state, whoever made it.
-    listeners: list[Callable[[int], None]]
+    # Called with a table's channel id and what changed there (``bot.store.touched``)
+    # after each change to its state, whoever made it.
+    listeners: list[Callable[[int, Touched], None]]
     # Called with the seconds each read or transaction took (/metrics).
     timers: list[Callable[[float], None]]
     # The SQL statements its database ran, counted by the adapter (/metrics).

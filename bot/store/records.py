@@ -12,6 +12,7 @@ from bot.models import (
 from bot.store.base import Part
 from bot.store.database import Row, Transaction
 from bot.store.dice import count_dice
+from bot.store.touched import touched
 
 
 class Records(Part):
@@ -46,7 +47,7 @@ class Records(Part):
             return record_id
 
         record_id = await self._transact(save)
-        self._changed(channel_id)
+        self._changed(channel_id, touched(kind=kind))
         return record_id
 
     async def record(self, record_id: int) -> Record | None:
@@ -165,7 +166,8 @@ class Records(Part):
 
         record, revealed = await self._transact(remember)
         if record is not None and revealed:
-            self._changed(record.channel_id)
+            # The roll is no longer secret, and its ledger rows are no longer a secret's.
+            self._changed(record.channel_id, touched(ledger=True, kind=record.kind))
         return record
 
 

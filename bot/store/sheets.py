@@ -11,6 +11,7 @@ from typing import Any
 from bot.models import Applied, Change, Operation, Outcome, Refused, SheetRow
 from bot.store.database import Row, Transaction
 from bot.store.pools import Pools
+from bot.store.touched import SHEETS, by_operation
 
 
 class Sheets(Pools):
@@ -32,7 +33,8 @@ class Sheets(Pools):
 
         sheet_id, outcome = await self._transact(create, lock=op.channel_id, undoable=True)
         if isinstance(outcome, Applied) and not outcome.replayed:
-            self._changed(op.channel_id)
+            # Its live pools set, and its companion record written with it, if any.
+            self._changed(op.channel_id, replace(by_operation(op), ledger=True, sheets=True))
         return sheet_id, outcome
 
     async def _create_sheet(
@@ -84,7 +86,7 @@ class Sheets(Pools):
 
         chosen = await self._transact(choose)
         if chosen:
-            self._changed(channel_id)
+            self._changed(channel_id, SHEETS)
         return chosen
 
     async def sheets(
@@ -167,7 +169,7 @@ class Sheets(Pools):
 
         channel_id = await self._transact(update)
         if channel_id is not None:
-            self._changed(int(channel_id))
+            self._changed(int(channel_id), SHEETS)
         return channel_id is not None
 
     async def rename_sheet(
@@ -209,7 +211,7 @@ class Sheets(Pools):
 
         channel_id, refused = await self._transact(rename)
         if channel_id is not None:
-            self._changed(channel_id)
+            self._changed(channel_id, SHEETS)
         return refused
 
     async def delete_sheet(self, channel_id: int, sheet_id: int) -> bool:
@@ -228,7 +230,7 @@ class Sheets(Pools):
 
         deleted = await self._transact(delete)
         if deleted:
-            self._changed(channel_id)
+            self._changed(channel_id, SHEETS)
         return deleted
 
 

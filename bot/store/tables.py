@@ -12,6 +12,7 @@ from bot.models import (
 )
 from bot.store.base import Part
 from bot.store.database import Row, Transaction
+from bot.store.touched import TABLE
 
 # The columns a table's setters write, each by its own method.
 TABLE_COLUMNS = frozenset({"system", "gm_id", "gm_channel_id", "settings"})
@@ -48,7 +49,7 @@ class Tables(Part):
 
         row = await self._transact(update)
         assert row is not None
-        self._changed(channel_id)
+        self._changed(channel_id, TABLE)
         return table_of(row)
 
     async def set_system(self, channel_id: int, guild_id: int | None, system: str) -> Table:

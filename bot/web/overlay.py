@@ -34,6 +34,7 @@ import discord
 from bot.board.updater import TASK_PREFIX
 from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, t
+from bot.store.touched import Touched
 from bot.web import tokens, view
 from bot.web.tokens import Overlay
 
@@ -147,8 +148,14 @@ class Overlays:
 
     # -- what feeds them -------------------------------------------------------------------
 
-    def touch(self, channel_id: int) -> None:
-        """The table changed (a store listener): its open overlays are redrawn soon."""
+    def touch(self, channel_id: int, touched: Touched) -> None:
+        """The table changed (a store listener): its open overlays are redrawn soon, if
+        their board may show what changed (the last card changes by ``public_roll`` and
+        ``public_edit`` alone)."""
+        if self.bot.boards.drawings.shows(channel_id, touched):
+            self._redraw(channel_id)
+
+    def _redraw(self, channel_id: int) -> None:
         for hub in self._hubs_of(channel_id):
             self._dirty(hub)
 
@@ -165,7 +172,7 @@ class Overlays:
         self.cards.move_to_end(channel_id)
         while len(self.cards) > CARDS_KEPT:
             self.cards.popitem(last=False)
-        self.touch(channel_id)
+        self._redraw(channel_id)
 
     def public_edit(self, channel_id: int, message_id: int, embeds: list[discord.Embed]) -> None:
         """A public message was edited (a button pressed on it): if it is the last roll,
@@ -173,7 +180,7 @@ class Overlays:
         card = self.cards.get(channel_id)
         if card is not None and card.message_id == message_id:
             self.cards[channel_id] = Card(message_id, [dict(embed.to_dict()) for embed in embeds])
-            self.touch(channel_id)
+            self._redraw(channel_id)
 
     def seen(self, interaction: discord.Interaction) -> None:
         """Remember the name of whoever interacts, for the mentions the page shows."""

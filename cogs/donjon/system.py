@@ -66,6 +66,7 @@ SYSTEM = Declaration(
     player_pools=(BANK,),
     status=status,
     board=board.part,
+    board_kinds=frozenset({KIND}),
     readers={KIND: read, ATTRIBUTES_KIND: read_attributes},
     dice={KIND: dice},
     revealers={KIND: components.narrate_revealed},

@@ -63,6 +63,7 @@ SYSTEM = Declaration(
     player_pools=(DETERMINACION,),
     hideable=(AMENAZA,),
     board=board.part,
+    board_kinds=frozenset({TASK_KIND, KIND}),
     readers={KIND: read},
     dice={KIND: dice},
     sheet=DuneSheet,

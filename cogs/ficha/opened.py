@@ -29,6 +29,7 @@ from bot.i18n import lang_for, t
 from bot.models import SheetRow, Table
 from bot.sheets import access
 from bot.store import Store
+from bot.store.touched import Touched
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +150,7 @@ class OpenPanels(Generic[S]):
         """How many panels of the table are kept open."""
         return len(self._open.get(channel_id, {}))
 
-    def touch(self, channel_id: int) -> None:
+    def touch(self, channel_id: int, _touched: Touched) -> None:
         """The store's listener: the table changed, its open panels are drawn again. Never
         blocks; a change arriving during a redraw draws them once more after it."""
         if channel_id not in self._open:

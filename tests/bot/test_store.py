@@ -27,6 +27,7 @@ from bot.models import (
 )
 from bot.store import MIGRATIONS, POOL_MAX, Pruned, Retention, SqlStore, Store
 from bot.store.base import Part
+from bot.store.touched import TABLE, Touched
 from cogs.donjon.settings import donjon_settings
 from tests.support.harness import Harness
 from tests.support.postgres import Server
@@ -754,14 +755,19 @@ async def test_the_chronicle_reads_what_the_table_saw_and_when_the_scene_ended(s
 
 
 async def test_listeners_hear_each_change_once_and_no_replay(store: Store) -> None:
-    """The live boards learn of changes through ``listeners``, on both backends."""
-    heard: list[int] = []
-    store.listeners.append(heard.append)
+    """The live boards learn of changes through ``listeners``, on both backends, each with
+    what it changed: pools, a record of its kind, the table's row."""
+    heard: list[tuple[int, Touched]] = []
+    store.listeners.append(lambda channel, touched: heard.append((channel, touched)))
     await store.apply(op(1, Change("impulso", 2)))
     await store.apply(op(1, Change("impulso", 2)))
     await store.save_record(CHANNEL, 2, 7, "tirar", {})
     await store.set_system(CHANNEL, 99, "dune")
-    assert heard == [CHANNEL] * 3
+    assert heard == [
+        (CHANNEL, Touched(ledger=True)),
+        (CHANNEL, Touched(kinds=frozenset({"tirar"}))),
+        (CHANNEL, TABLE),
+    ]
     await store.set_meta("x", "1")
     assert await store.meta_with_prefix("x") == {"x": "1"}
     await store.delete_meta("x")

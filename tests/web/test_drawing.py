@@ -10,6 +10,7 @@ import pytest
 
 from bot.board.render import board_embed
 from bot.models import Table
+from bot.store.touched import ANYTHING
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, GM
 from tests.web.support import overlay, serve, stream, table
@@ -67,7 +68,7 @@ async def test_a_change_while_a_drawing_is_under_way_is_drawn_again(
     read = harness.bot.store.table_or_default
 
     async def changed_meanwhile(channel_id: int, guild_id: int | None) -> Table:
-        drawings.forget(channel_id)
+        drawings.forget(channel_id, ANYTHING)
         return await read(channel_id, guild_id)
 
     with monkeypatch.context() as patched:

@@ -313,11 +313,11 @@ def test_mediana_words(current: int, word: str) -> None:
 
 async def test_every_sheet_write_reaches_the_boards(db_target: Path | str) -> None:
     """A sheet's creation, choice, edit and deletion change what the board shows: the
-    store's listeners hear each, on both backends; a refused write is not heard."""
+    store's listeners hear each as a sheet's, on both backends; a refused write is not heard."""
     store = await Store.open(db_target)
     try:
         heard: list[int] = []
-        store.listeners.append(heard.append)
+        store.listeners.append(lambda channel, touched: touched.sheets and heard.append(channel))
         channel = 5
         row = SheetRow(0, channel, 7, False, "Ana", "ana", "dnd5e", {"nombre": "Ana"})
         sheet_id, _ = await store.create_sheet(Operation(channel, 1, 7, "x"), row, lambda i: ())

@@ -19,6 +19,7 @@ from bot.models import Change, NewRecord, Operation, SheetRow
 from bot.store import Store
 from bot.store.connection import Sleep
 from bot.store.postgres_follow import APPLICATION, PING_SECONDS, notification
+from bot.store.touched import ANYTHING, Touched
 from tests.support.postgres import Server
 
 CHANNEL, OTHER = 1, 2
@@ -38,7 +39,7 @@ def op(interaction: int, *changes: Change, channel: int = CHANNEL) -> Operation:
 async def following(store: Store, sleep: Sleep = asyncio.sleep) -> asyncio.Queue[int]:
     """``store`` listening to the others; returns what its listeners hear, in order."""
     heard: asyncio.Queue[int] = asyncio.Queue()
-    store.listeners.append(heard.put_nowait)
+    store.listeners.append(lambda channel, _touched: heard.put_nowait(channel))
     started = asyncio.Event()
     await store.follow_others(started.set, sleep)
     await soon(started.wait())
@@ -49,8 +50,12 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
     writer, reader = await Store.open(postgres_url), await Store.open(postgres_url)
     try:
         heard = await following(reader)
+        # Another process's change is heard as one of anything: its notification names the
+        # table alone, whatever the writer's own listeners heard it as.
+        touched: list[Touched] = []
+        reader.listeners.append(lambda channel, what: channel == CHANNEL and touched.append(what))
         mine: list[int] = []
-        writer.listeners.append(mine.append)
+        writer.listeners.append(lambda channel, _touched: mine.append(channel))
         await writer.set_system(CHANNEL, 99, "dune")
         await writer.apply(op(1, Change("impulso", 2)))
         await writer.apply(op(1, Change("impulso", 2)))
@@ -78,6 +83,7 @@ async def test_another_process_hears_the_changes_this_one_does_once_each_on_comm
         assert mine == [CHANNEL] * 8
         assert [await soon(heard.get()) for _ in range(2)] == [OTHER, CHANNEL]
         assert heard.empty()
+        assert touched == [ANYTHING] * 8
     finally:
         await writer.close()
         await reader.close()
@@ -103,7 +109,7 @@ async def test_listening_starts_again_after_its_connection_drops(
 
     try:
         heard: asyncio.Queue[int] = asyncio.Queue()
-        reader.listeners.append(heard.put_nowait)
+        reader.listeners.append(lambda channel, _touched: heard.put_nowait(channel))
         starts: asyncio.Queue[None] = asyncio.Queue()
         await reader.follow_others(lambda: starts.put_nowait(None), sleep)
         await soon(starts.get())
@@ -163,7 +169,7 @@ def test_every_write_that_tells_the_listeners_announces_it_too() -> None:
                     for call in ast.walk(node)
                     if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
                 }
-                assert "_changed" not in called or "announce" in called or node.name == "follow_others", (
+                assert "_changed" not in called or "announce" in called or node.name == "_heard", (
                     f"{path}: {node.name}"
                 )
 
@@ -178,7 +184,7 @@ async def test_a_reveal_is_heard_once_by_every_process(postgres_url: str) -> Non
         rolled = await writer.apply(Operation(CHANNEL, 1, actor_id=7, reason="test", new_record=secret))
         assert rolled.record_id is not None
         mine: list[int] = []
-        writer.listeners.append(mine.append)
+        writer.listeners.append(lambda channel, _touched: mine.append(channel))
         await writer.set_record_message(rolled.record_id, 50, secret=True)
         for _ in range(2):
             await writer.set_record_message(rolled.record_id, 60, system="tirar", dice=((20, 7),))

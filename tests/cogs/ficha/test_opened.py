@@ -10,6 +10,7 @@ from typing import Any, cast
 import discord
 
 from bot.models import SheetRow, Table
+from bot.store.touched import ANYTHING
 from cogs.ficha.opened import MARGIN_SECONDS, TOKEN_SECONDS, OpenPanels
 from tests.cogs.ficha.test_cog import imported
 from tests.cogs.ficha.test_panel import form, next_page, panel, roll_button, roll_ids, sections, submit
@@ -235,10 +236,10 @@ async def test_a_page_turned_while_a_redraw_reads_is_not_drawn_over() -> None:
 
     panels = OpenPanels(read, draw)
     panels.keep(cast(Any, first), row, 99, 0, layout("page 1"))
-    panels.touch(CHANNEL_ID)
+    panels.touch(CHANNEL_ID, ANYTHING)
     await panels.settled()
     assert first.edited == [] and turned.edited == []
-    panels.touch(CHANNEL_ID)
+    panels.touch(CHANNEL_ID, ANYTHING)
     await panels.settled()
     assert [v.to_components()[0]["content"] for v in turned.edited] == ["page 2, new numbers"]
 
@@ -248,7 +249,7 @@ async def redraw_reads(h: Harness) -> int:
     assert h.bot is not None
     reads: list[float] = []
     h.bot.store.timers.append(reads.append)
-    opened(h).touch(CHANNEL_ID)
+    opened(h).touch(CHANNEL_ID, ANYTHING)
     await opened(h).settled()
     h.bot.store.timers.remove(reads.append)
     return len(reads)
