@@ -194,6 +194,25 @@ class _Roller(d20.Roller):
         values = [die(sides, [literal(draw(sides) + 1)], context) for _ in range(node.num)]
         return d20_expression.Dice(node.num, sides, values, context=context)
 
+    # d20 annotates its own with a type variable bound to nothing it takes: hence the ignore.
+    def _eval_operatedset(self, node: ast.OperatedSet) -> d20_expression.Set:  # type: ignore[override]
+        """d20's, with ``k`` selecting once: d20's ``keep`` selects anew for every value it
+        keeps (a sort and three sets each), though dropping a value it did not select
+        leaves the selection as it was (the highest or lowest *n* of the rest are the same
+        values, ties in the same order; a comparison selects each value alone)."""
+        target = cast(d20_expression.Set, self._eval(node.value))
+        for op in node.operations:
+            the_op = d20_expression.SetOperator.from_ast(op)
+            if the_op.op == "k":
+                chosen = the_op.select(target)
+                for value in target.keptset:
+                    if value not in chosen:
+                        value.drop()
+            else:
+                the_op.operate(target)
+            target.operations.append(the_op)
+        return target
+
 
 _ROLLER = _Roller(d20.RollContext(max_rolls=MAX_ROLLS))
 

@@ -170,7 +170,24 @@ def test_d20_still_has_the_roller_internals_we_override() -> None:
     ``RollContext.count_roll``: an upgrade renaming them fails here, not in a roll."""
     assert callable(getattr(d20.Roller, "_eval_dice", None))
     assert callable(getattr(d20.Roller, "_eval", None))
+    assert callable(getattr(d20.Roller, "_eval_operatedset", None))
     assert callable(getattr(d20.RollContext, "count_roll", None))
+
+
+def test_a_keep_selects_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``4d6kh3`` selects its three highest once, not once for every die it keeps (d20's
+    own ``keep``); the die dropped is the lowest, the total the other three."""
+    selects = []
+    select = d20_expression.SetOperator.select
+
+    def counted(self: d20_expression.SetOperator, *args: object, **kwargs: object) -> object:
+        selects.append(self.op)
+        return select(self, *args, **kwargs)
+
+    monkeypatch.setattr(d20_expression.SetOperator, "select", counted)
+    roll = roll_expression("4d6kh3", Scripted([2, 5, 1, 6]))
+    assert selects == ["k"]
+    assert roll.total == 13 and [d.kept for d in roll.dice] == [True, True, False, True]
 
 
 def test_every_die_inside_a_dropped_element_is_dropped() -> None:
