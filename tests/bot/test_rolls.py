@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
+from dataclasses import fields, replace
 from types import SimpleNamespace
 from typing import cast
 
@@ -42,3 +42,16 @@ def test_a_record_already_showing_its_tables_odds_setting_is_not_copied() -> Non
     assert rolls.with_odds(record, shown) is record
     assert rolls.with_odds(record, hidden) == replace(record, shows_odds=False)
     assert rolls.with_odds(replace(record, shows_odds=False), shown) == record
+
+
+def test_a_posted_roll_keeps_every_field_but_its_message() -> None:
+    """``posted_at`` builds the record field by field: every field ``Record`` has (one added
+    later included) must come through as ``replace`` would carry it."""
+    values: dict[str, object] = {}
+    for number, field in enumerate(fields(Record), start=1):
+        default = field.default
+        values[field.name] = (
+            (not default) if isinstance(default, bool) else {"n": number} if field.name == "data" else number
+        )
+    record = Record(**values)  # type: ignore[arg-type]
+    assert rolls.posted_at(record, 999) == replace(record, message_id=999)
