@@ -208,11 +208,19 @@ async def publish(
     changes: tuple[Change, ...] = (),
     *,
     secret: bool = False,
+    fresh: Card | None = None,
 ) -> Record:
     """A new roll recorded (:func:`record`) and posted (:func:`post`) with the card drawn
-    from it: what most roll commands do, once."""
-    written = await record(store, interaction, table, kind, data, reason, changes, secret=secret)
-    embed, view = card(lang_for(interaction.locale), written)
+    from it: what most roll commands do, once. ``fresh``: the card drawn from the value the
+    command just threw, which ``data`` encodes (the codec's round trip is exact), for the
+    record just written: not decoded again, and what the rules worked out on it (a
+    comparison, a verdict) not worked out again; a replay's card is ``card``'s, drawn from
+    the record the first delivery wrote."""
+    written, applied = await record_applied(
+        store, interaction, table, kind, data, reason, changes, secret=secret
+    )
+    draw = card if fresh is None or applied.replayed else fresh
+    embed, view = draw(lang_for(interaction.locale), written)
     await post(store, interaction, table, written, embed, view, secret=secret)
     return written
 
