@@ -51,16 +51,52 @@ def _shows(embed: discord.Embed) -> bool:
     return bool(embed.title or embed.description or embed)
 
 
-class Drawn(discord.ui.Button[Any]):
-    """A persistent button as a card draws it: a plain button with the ``custom_id`` of a
-    registered ``DynamicItem`` (``bot.ui``: ``ActionButton.draw``, ``StepButton.draw``).
+class Drawn(discord.ui.Item[Any]):
+    """A persistent button as a card draws it: the ``custom_id`` of a registered
+    ``DynamicItem`` (``bot.ui``: ``ActionButton.draw``, ``StepButton.draw``), and what it
+    shows.
 
     discord.py routes a click by ``custom_id`` to the registered class, which rebuilds the
-    button from the pressed message; the object drawn is only rendered. Wrapping it in its
-    ``DynamicItem`` to send it cost a third of a card's buttons (the wrapper's checks, and
-    every size and payload question asked through it). It says it is not dispatchable, so
+    button from the pressed message; the object drawn is only rendered, once, into the
+    message's components. So it is a bare ``Item`` holding what it renders: a
+    ``discord.ui.Button`` built its component (``_raw_construct`` walking nine slots over
+    the class's ancestry) and checked arguments no card passes wrong, for every button of
+    every card, half of a card's buttons' cost (wrapped in its ``DynamicItem``, a third
+    more). It renders as ``discord.ui.Button`` renders the same button
+    (``tests/bot/test_delivery.py`` compares them), and says it is not dispatchable, so
     discord.py never keeps a view for it, wherever the card is sent or edited.
     """
+
+    def __init__(
+        self,
+        *,
+        label: str,
+        style: discord.ButtonStyle,
+        custom_id: str,
+        emoji: str | discord.PartialEmoji | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__()
+        self.label = label
+        self.style = style
+        self.custom_id = custom_id
+        self.emoji = discord.PartialEmoji.from_str(emoji) if isinstance(emoji, str) else emoji
+        self.disabled = disabled
+
+    @property
+    def type(self) -> discord.ComponentType:
+        return discord.ComponentType.button
+
+    def to_component_dict(self) -> dict[str, Any]:
+        """The button's payload, key for key as ``discord.ui.Button`` writes it."""
+        payload: dict[str, Any] = {"type": 2, "style": self.style.value, "disabled": self.disabled}
+        if self.label:
+            payload["label"] = self.label
+        if self.custom_id:
+            payload["custom_id"] = self.custom_id
+        if self.emoji:
+            payload["emoji"] = self.emoji.to_dict()
+        return payload
 
     def is_dispatchable(self) -> bool:
         return False

@@ -106,9 +106,13 @@ def copy_without_reveal(message: discord.Message) -> Copy:
     return copy
 
 
+# The eye on every "Revelar", read once (as *Repetir*'s die: ``bot.repeat.DIE_EMOJI``).
+EYE_EMOJI = discord.PartialEmoji(name="👁️")
+
+
 def _with_reveal(view: discord.ui.View | None, record_id: int, label: str) -> discord.ui.View:
     panel = view if view is not None else discord.ui.View(timeout=None)
-    panel.add_item(RevealButton.draw(record_id, "revelar", label, discord.ButtonStyle.primary, "👁️"))
+    panel.add_item(RevealButton.draw(record_id, "revelar", label, discord.ButtonStyle.primary, EYE_EMOJI))
     return panel
 
 

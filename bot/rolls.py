@@ -173,7 +173,24 @@ async def post(
     message_id = await deliver(interaction, table, record.id, embed, view, secret)
     if message_id is not None:
         await store.set_record_message(record.id, message_id, secret=secret)
-        seen.remember(interaction, replace(record, message_id=message_id))
+        seen.remember(interaction, posted_at(record, message_id))
+
+
+def posted_at(record: Record, message_id: int) -> Record:
+    """``replace(record, message_id=message_id)``, built field by field: ``replace`` looks the
+    class's fields up and passes them by name, five times the cost, on every roll posted
+    (``tests/bot/test_rolls.py`` holds it to ``replace`` for every field ``Record`` has)."""
+    return Record(
+        record.id,
+        record.channel_id,
+        record.user_id,
+        record.kind,
+        record.data,
+        record.version,
+        message_id,
+        record.shows_odds,
+        record.secret,
+    )
 
 
 # A roll's card and its buttons, drawn from the roll as written, in the reader's language.
@@ -191,11 +208,19 @@ async def publish(
     changes: tuple[Change, ...] = (),
     *,
     secret: bool = False,
+    fresh: Card | None = None,
 ) -> Record:
     """A new roll recorded (:func:`record`) and posted (:func:`post`) with the card drawn
-    from it: what most roll commands do, once."""
-    written = await record(store, interaction, table, kind, data, reason, changes, secret=secret)
-    embed, view = card(lang_for(interaction.locale), written)
+    from it: what most roll commands do, once. ``fresh``: the card drawn from the value the
+    command just threw, which ``data`` encodes (the codec's round trip is exact), for the
+    record just written: not decoded again, and what the rules worked out on it (a
+    comparison, a verdict) not worked out again; a replay's card is ``card``'s, drawn from
+    the record the first delivery wrote."""
+    written, applied = await record_applied(
+        store, interaction, table, kind, data, reason, changes, secret=secret
+    )
+    draw = card if fresh is None or applied.replayed else fresh
+    embed, view = draw(lang_for(interaction.locale), written)
     await post(store, interaction, table, written, embed, view, secret=secret)
     return written
 

@@ -115,10 +115,12 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
         emoji: str | discord.PartialEmoji | None = None,
+        *,
+        disabled: bool = False,
     ) -> Drawn:
         """The button as a card shows it (:class:`Drawn`); a click reaches this class."""
         custom_id = f"{cls.prefix}:{action}:{record_id}"
-        return Drawn(label=label or action, style=style, custom_id=custom_id, emoji=emoji)
+        return Drawn(label=label or action, style=style, custom_id=custom_id, emoji=emoji, disabled=disabled)
 
     @classmethod
     async def from_custom_id(

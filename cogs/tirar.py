@@ -81,7 +81,7 @@ async def roll_and_post(
         **asked({"expresion": expression}, secreta=secret, motivo=motivo, privada=private),
         # What was rolled, for the chronicle and the dice statistics: every face rolled, by size.
         "total": roll.total,
-        "dados": [[d.sides, d.value] for d in roll.rolled],
+        "dados": roll.faces,
     }
     record = await rolls.record(
         bot.store, interaction, table, KIND, data, "tirar.roll", secret=secret, private=private and not secret

@@ -45,7 +45,6 @@ from rules.errors import RuleError
 _NO_ADVANTAGE = d20.AdvType.NONE
 _NO_CRIT = d20.CritType.NONE
 _CRITS = {1: d20.CritType.FAIL, 20: d20.CritType.CRIT}
-_FIXED = Mark.FIXED
 _REROLLED = Mark.REROLLED
 _DROPPED_MARK = Mark.DROPPED
 _DROPPED = frozenset({Mark.DROPPED})
@@ -105,10 +104,15 @@ class ExpressionRoll:
         return tuple(flatten(self.tree))
 
     @property
-    def rolled(self) -> tuple[Die, ...]:
-        """The faces the dice showed, for the statistics: a value ``mi``/``ma`` forced
-        (:data:`Mark.FIXED`) was not rolled; the face it replaced was."""
-        return tuple(d for d in self.dice if _FIXED not in d.marks)
+    def faces(self) -> list[list[int]]:
+        """The faces the dice showed, for the statistics, ``[sides, face]`` each as a roll's
+        data keeps them: a value ``mi``/``ma`` forced (:data:`Mark.FIXED` among
+        :attr:`dice`) was not rolled; the face it replaced was. Read from the tree without
+        making a :class:`Die` of every value (a roll stores these and renders the tree:
+        nothing asks for their marks; three times the cost)."""
+        found: list[list[int]] = []
+        _faces_into(self.tree, found)
+        return found
 
     @functools.cached_property
     def crit(self) -> d20.CritType:
@@ -190,6 +194,25 @@ class _Roller(d20.Roller):
         values = [die(sides, [literal(draw(sides) + 1)], context) for _ in range(node.num)]
         return d20_expression.Dice(node.num, sides, values, context=context)
 
+    # d20 annotates its own with a type variable bound to nothing it takes: hence the ignore.
+    def _eval_operatedset(self, node: ast.OperatedSet) -> d20_expression.Set:  # type: ignore[override]
+        """d20's, with ``k`` selecting once: d20's ``keep`` selects anew for every value it
+        keeps (a sort and three sets each), though dropping a value it did not select
+        leaves the selection as it was (the highest or lowest *n* of the rest are the same
+        values, ties in the same order; a comparison selects each value alone)."""
+        target = cast(d20_expression.Set, self._eval(node.value))
+        for op in node.operations:
+            the_op = d20_expression.SetOperator.from_ast(op)
+            if the_op.op == "k":
+                chosen = the_op.select(target)
+                for value in target.keptset:
+                    if value not in chosen:
+                        value.drop()
+            else:
+                the_op.operate(target)
+            target.operations.append(the_op)
+        return target
+
 
 _ROLLER = _Roller(d20.RollContext(max_rolls=MAX_ROLLS))
 
@@ -250,6 +273,21 @@ def _flatten_into(node: d20_expression.Number, dropped: bool, found: list[Die]) 
     is_set = kind in _D20_SETS or (kind not in _D20_NODES and isinstance(node, d20_expression.Set))
     for child in cast(d20_expression.Set, node).values if is_set else node.children:
         _flatten_into(child, dropped, found)
+
+
+def _faces_into(node: d20_expression.Number, found: list[list[int]]) -> None:
+    """:func:`_flatten_into`'s walk, keeping of each value the face rolled: a value that
+    ``mi``/``ma`` forced (more than one value in its literal) was rolled as its first."""
+    kind = type(node)
+    if kind is _D20_DIE or (kind not in _D20_NODES and isinstance(node, d20_expression.Die)):
+        sides = int(cast(d20_expression.Die, node).size)
+        for literal in cast(d20_expression.Die, node).values:
+            shown = literal.values
+            found.append([sides, int(shown[0] if len(shown) > 1 else literal.number)])
+        return
+    is_set = kind in _D20_SETS or (kind not in _D20_NODES and isinstance(node, d20_expression.Set))
+    for child in cast(d20_expression.Set, node).values if is_set else node.children:
+        _faces_into(child, found)
 
 
 def die_values(die: d20_expression.Die, dropped: bool = False) -> list[Die]:

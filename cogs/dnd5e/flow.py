@@ -106,7 +106,7 @@ async def roll_dice(
         # What was rolled, for the chronicle, the dice statistics (as /tirar keeps it) and
         # the damage it deals.
         "total": roll.total,
-        "dados": [[d.sides, d.value] for d in roll.rolled],
+        "dados": roll.faces,
     }
     record = await rolls.record(
         bot.store, interaction, table, EXPRESSION_KIND, data, "dnd.tirar", secret=secret

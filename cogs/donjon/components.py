@@ -19,7 +19,7 @@ from bot.delivery import send, update
 from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Change, Record
-from bot.rolls import Decision, act, load
+from bot.rolls import Card, Decision, act, load
 from bot.ui import ActionButton, Guarded, Modal, selected
 from cogs.donjon.render import fact_line, narrated_line, narration_embed, narration_header, roll_embed
 from cogs.donjon.state import GM, KIND, bank_change
@@ -41,6 +41,12 @@ def roll_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.Vie
     card's largest cost when each drew its own (issue 29)."""
     roll = posted.from_data(record.data)
     return roll_embed(lang, record, roll), roll_view(lang, record, roll)
+
+
+def thrown_card(roll: DonjonRoll) -> Card:
+    """The card of the record just written from ``roll``, drawn from it (``bot.rolls.publish``'s
+    ``fresh``): not decoded again, nor its dice compared again (its comparison is kept)."""
+    return lambda lang, record: (roll_embed(lang, record, roll), roll_view(lang, record, roll))
 
 
 def roll_view(lang: Lang, record: Record, roll: DonjonRoll) -> discord.ui.View:

@@ -24,7 +24,7 @@ from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
-from cogs.donjon.components import roll_card
+from cogs.donjon.components import roll_card, thrown_card
 from cogs.donjon.settings import donjon_settings
 from cogs.donjon.sheet_model import DonjonSheet
 from cogs.donjon.state import GM, KIND, bank_change
@@ -476,6 +476,7 @@ async def contest(
         roll_card,
         changes,
         secret=secret,
+        fresh=thrown_card(roll),
     )
 
 

@@ -48,9 +48,7 @@ from rules.errors import RuleError
 def button(
     lang: Lang, action: str, record_id: int, style: discord.ButtonStyle, *, disabled: bool = False
 ) -> Drawn:
-    item = DuneButton.draw(record_id, action, t(lang, f"dune.button.{action}"), style)
-    item.disabled = disabled
-    return item
+    return DuneButton.draw(record_id, action, t(lang, f"dune.button.{action}"), style, disabled=disabled)
 
 
 def panel(lang: Lang, record_id: int, roll: DuneRoll, funds: Funds) -> discord.ui.View:

@@ -124,12 +124,16 @@ async def roll_and_post(
         extra["helpers"] = list(helpers)
     if task is not None:
         extra["task"] = {"name": task.data["name"], "opposing": bool(task.data.get("opposing"))}
-    data = skill_test.to_data(replace(roll, extra=extra)) | asked(
-        as_asked(spec, mode), secreta=secret, motivo=spec.motivo
+    rolled = replace(roll, extra=extra)
+    data = skill_test.to_data(rolled) | asked(as_asked(spec, mode), secreta=secret, motivo=spec.motivo)
+    record, applied = await rolls.record_applied(
+        store, interaction, table, KIND, data, reason, changes, closes, secret=secret
     )
-    record = await rolls.record(store, interaction, table, KIND, data, reason, changes, closes, secret=secret)
+    # The card tells the roll as written: the one just thrown, which its data decodes back to
+    # (the codec's round trip is exact: not decoded again); a replay's, the first delivery's.
+    shown = skill_test.from_data(record.data) if applied.replayed else rolled
     lang = lang_for(interaction.locale)
-    embed, view = await render_roll(bot, interaction, lang, record, skill_test.from_data(record.data))
+    embed, view = await render_roll(bot, interaction, lang, record, shown)
     await rolls.post(store, interaction, table, record, embed, view, secret=secret)
     await announce_task(bot, interaction, lang, spec.task_id)
     return record
@@ -256,10 +260,14 @@ def as_asked(spec: RollSpec, mode: str) -> dict[str, Any]:
     return {"mode": mode, "spec": spec_fields(spec)}
 
 
+# A test's fields' names, read once: ``fields`` filters the class's fields anew each call.
+SPEC_FIELDS = tuple(field.name for field in fields(RollSpec))
+
+
 def spec_data(spec: RollSpec) -> dict[str, Any]:
     """The test's fields by name, as its record keeps them: ``asdict`` would deep-copy each
     value (some fifteen calls a field, every roll), and the store writes them as JSON."""
-    return {field.name: getattr(spec, field.name) for field in fields(spec)}
+    return {name: getattr(spec, name) for name in SPEC_FIELDS}
 
 
 def spec_fields(spec: RollSpec) -> dict[str, Any]:

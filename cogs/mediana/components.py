@@ -13,7 +13,7 @@ from bot.errors import Refusal
 from bot.i18n import Lang, lang_for, t
 from bot.models import Record
 from bot.panel import labelled, number_or_none, number_select, worded
-from bot.rolls import Decision, act, load
+from bot.rolls import Card, Decision, act, load
 from bot.ui import ActionButton, Modal
 from cogs.mediana import sheet
 from cogs.mediana.render import contest_embed, effect_text, entries_of, test_embed, tests_of
@@ -139,6 +139,12 @@ def test_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.Vie
     card's largest cost when each drew its own (issue 29)."""
     test = checks.roll_from_data(record.data["test"])
     return test_embed(lang, record, test), test_view(lang, record, test)
+
+
+def thrown_card(test: checks.Test) -> Card:
+    """The card of the record just written from ``test``, drawn from it, not decoded again
+    (``bot.rolls.publish``'s ``fresh``)."""
+    return lambda lang, record: (test_embed(lang, record, test), test_view(lang, record, test))
 
 
 def contest_card(lang: Lang, record: Record) -> tuple[discord.Embed, discord.ui.View]:

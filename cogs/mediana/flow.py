@@ -20,7 +20,7 @@ from bot.reveal import is_secret
 from bot.sheets import access
 from bot.sheets.live import live_field
 from cogs.mediana import sheet
-from cogs.mediana.components import contest_card, test_card
+from cogs.mediana.components import contest_card, test_card, thrown_card
 from cogs.mediana.contest import open_view, roll_entries
 from cogs.mediana.health import wound
 from cogs.mediana.render import contest_embed, effect_text, target_text, tests_of
@@ -64,7 +64,15 @@ async def roll_test(
         **asked(options, secreta=secret, motivo=motivo),
     }
     await rolls.publish(
-        bot.store, interaction, table, KIND, data, f"mediana.{data['kind']}", test_card, secret=secret
+        bot.store,
+        interaction,
+        table,
+        KIND,
+        data,
+        f"mediana.{data['kind']}",
+        test_card,
+        secret=secret,
+        fresh=thrown_card(test),
     )
 
 

@@ -55,6 +55,17 @@ class Mode(StrEnum):
     DISADVANTAGE = "desventaja"
 
 
+# Named once: on Python 3.11 each ``Mode.X`` and ``Mark.X`` is a lookup through
+# ``EnumType.__getattr__``'s slow path, and a card asks a test's verdict and dice many times.
+_ADVANTAGE = Mode.ADVANTAGE
+_DISADVANTAGE = Mode.DISADVANTAGE
+_NO_MARKS: frozenset[Mark] = frozenset()
+_REROLLED = frozenset({Mark.REROLLED})
+_DROPPED = frozenset({Mark.DROPPED})
+_CRITICAL = frozenset({Mark.CRITICAL})
+_FUMBLE = frozenset({Mark.FUMBLE})
+
+
 def mode(advantage: bool, disadvantage: bool) -> Mode:
     """ "Si las circunstancias causan que una tirada tenga tanto Ventaja como Desventaja, la
     tirada no tiene ninguna de ellas". Several sources of one kind still mean two d20."""
@@ -109,12 +120,14 @@ class D20Test:
         verdict each ask."""
         return tuple(r[-1] for r in self.rolls)
 
-    @property
+    @functools.cached_property
     def kept_index(self) -> int:
+        """Worked out once per test, as :attr:`faces`: the verdict asks for it four times
+        over, and a card asks for the verdict, the total and the dice."""
         faces = self.faces
-        if self.mode is Mode.ADVANTAGE:
+        if self.mode is _ADVANTAGE:
             return max(range(len(faces)), key=lambda i: (faces[i], -i))
-        if self.mode is Mode.DISADVANTAGE:
+        if self.mode is _DISADVANTAGE:
             return min(range(len(faces)), key=lambda i: (faces[i], i))
         return 0
 
@@ -156,16 +169,14 @@ class D20Test:
 
     @property
     def dice(self) -> tuple[Die, ...]:
-        """Every d20 with its marks: the one that counts, the one dropped, the rerolled."""
+        """Every d20 with its marks: the one that counts, the one dropped, the rerolled.
+        (The marks' sets are named once: each ``Mark.X`` is a slow lookup on Python 3.11.)"""
+        kept = self.kept_index
+        counted = _CRITICAL if self.critical else _FUMBLE if self.fumble else _NO_MARKS
         shown: list[Die] = []
         for index, history in enumerate(self.rolls):
-            shown += [Die(20, v, frozenset({Mark.REROLLED})) for v in history[:-1]]
-            marks: set[Mark] = set() if index == self.kept_index else {Mark.DROPPED}
-            if self.critical and index == self.kept_index:
-                marks.add(Mark.CRITICAL)
-            if self.fumble and index == self.kept_index:
-                marks.add(Mark.FUMBLE)
-            shown.append(Die(20, history[-1], frozenset(marks)))
+            shown += [Die(20, v, _REROLLED) for v in history[:-1]]
+            shown.append(Die(20, history[-1], counted if index == kept else _DROPPED))
         return tuple(shown)
 
 

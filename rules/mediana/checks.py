@@ -4,6 +4,7 @@ difficulty; criticals, fumbles, and the degrees of success.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,13 @@ MAX_SCORE = 50
 MAX_DIFFICULTY = 100
 
 
+# A die's marks, named once (see ``Throw.marked``).
+_OBJECTIVE = frozenset({Mark.OBJECTIVE})
+_OBJECTIVE_TEN = frozenset({Mark.OBJECTIVE, Mark.EXPLODED})
+_DROPPED = frozenset({Mark.DROPPED})
+_EXPLODED = frozenset({Mark.EXPLODED})
+
+
 def degrees(total: int, difficulty: int) -> int:
     """ "Cada 10 puntos que superemos la dificultad nos otorgará 1d6 extra de efecto"."""
     return max(total - difficulty, 0) // DEGREE_STEP
@@ -32,21 +40,26 @@ class Throw:
     dice: tuple[int, int, int]
     rank: str
 
-    @property
+    @functools.cached_property
     def objective(self) -> int:
+        """Picked once per throw: a card asks for it through the total, the verdict, the
+        critical and the degrees, each a sort."""
         return objective_die(self.dice, self.rank)
 
     @property
     def marked(self) -> tuple[Die, ...]:
-        ordered = sorted(self.dice)
+        """The three dice sorted, the objective one marked (and 💥 on a 10), the others
+        dropped. (The marks' sets are named once: each ``Mark.X`` is a slow lookup on
+        Python 3.11.)"""
         keep = rank_index(self.rank)
-        shown = []
-        for index, value in enumerate(ordered):
-            marks = {Mark.OBJECTIVE} if index == keep else {Mark.DROPPED}
-            if index == keep and value == SIDES:
-                marks.add(Mark.EXPLODED)
-            shown.append(Die(SIDES, value, frozenset(marks)))
-        return tuple(shown)
+        return tuple(
+            Die(
+                SIDES,
+                value,
+                (_OBJECTIVE_TEN if value == SIDES else _OBJECTIVE) if index == keep else _DROPPED,
+            )
+            for index, value in enumerate(sorted(self.dice))
+        )
 
 
 def throw(rng: random.Random, rank: str) -> Throw:
@@ -68,8 +81,10 @@ class Test:
     def first(self) -> Throw:
         return self.throws[0]
 
-    @property
+    @functools.cached_property
     def rolled(self) -> int:
+        """Added up once per test (its total is asked by the verdict, the critical, the
+        degrees and the card)."""
         return sum(t.objective for t in self.throws)
 
     @property
@@ -118,7 +133,7 @@ class Test:
         dice = self.throws[index].marked
         if self.exploded(index):
             return dice
-        return tuple(Die(d.sides, d.value, d.marks - {Mark.EXPLODED}) for d in dice)
+        return tuple(Die(d.sides, d.value, d.marks - _EXPLODED) for d in dice)
 
 
 def roll_test(

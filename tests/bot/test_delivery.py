@@ -84,3 +84,27 @@ async def test_a_view_of_drawn_buttons_is_never_kept() -> None:
     kwargs: dict[str, Any] = {"view": view}
     plain_components(kwargs)
     assert view.is_finished()
+
+
+@pytest.mark.parametrize(
+    "drawn",
+    [
+        repeat_button("es", 5),
+        RevealButton.draw(5, "revelar", "Revelar", discord.ButtonStyle.primary, "👁️"),
+        DuneButton.draw(5, "guardar", "Guardar", discord.ButtonStyle.success, disabled=True),
+        DonjonCombatButton.draw(5, "siguiente", 3),
+    ],
+)
+def test_a_drawn_button_renders_as_discord_s_own_button(drawn: Drawn) -> None:
+    """A card's button is a bare ``Item`` holding what it shows: its payload must be key for
+    key (and in order) what ``discord.ui.Button`` writes for the same button, so a
+    discord.py upgrade that changes how a button is written fails here."""
+    theirs = discord.ui.Button(
+        label=drawn.label,
+        style=drawn.style,
+        custom_id=drawn.custom_id,
+        emoji=drawn.emoji,
+        disabled=drawn.disabled,
+    )
+    assert list(drawn.to_component_dict().items()) == list(theirs.to_component_dict().items())
+    assert drawn.type is theirs.type and drawn.width == theirs.width

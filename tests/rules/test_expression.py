@@ -170,7 +170,24 @@ def test_d20_still_has_the_roller_internals_we_override() -> None:
     ``RollContext.count_roll``: an upgrade renaming them fails here, not in a roll."""
     assert callable(getattr(d20.Roller, "_eval_dice", None))
     assert callable(getattr(d20.Roller, "_eval", None))
+    assert callable(getattr(d20.Roller, "_eval_operatedset", None))
     assert callable(getattr(d20.RollContext, "count_roll", None))
+
+
+def test_a_keep_selects_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``4d6kh3`` selects its three highest once, not once for every die it keeps (d20's
+    own ``keep``); the die dropped is the lowest, the total the other three."""
+    selects = []
+    select = d20_expression.SetOperator.select
+
+    def counted(self: d20_expression.SetOperator, *args: object, **kwargs: object) -> object:
+        selects.append(self.op)
+        return select(self, *args, **kwargs)
+
+    monkeypatch.setattr(d20_expression.SetOperator, "select", counted)
+    roll = roll_expression("4d6kh3", Scripted([2, 5, 1, 6]))
+    assert selects == ["k"]
+    assert roll.total == 13 and [d.kept for d in roll.dice] == [True, True, False, True]
 
 
 def test_every_die_inside_a_dropped_element_is_dropped() -> None:
@@ -198,10 +215,23 @@ def test_a_forced_value_is_marked_and_the_face_rolled_counted() -> None:
         (5, True, False),
     ]
     assert render.expression(roll.tree) == "2d6mi3 (~~1~~, **3**📌, **5**)"
-    assert [(d.sides, d.value) for d in roll.rolled] == [(6, 1), (6, 5)]
+    assert roll.faces == [[6, 1], [6, 5]]
     twice = roll_expression("1d6mi3mi5", Scripted([1]))
     assert render.expression(twice.tree) == "1d6mi3mi5 (~~1~~, ~~3~~📌, **5**📌)"
-    assert [d.value for d in twice.rolled] == [1]
+    assert twice.faces == [[6, 1]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2d20kh1+4", "4d6kh3", "8d6e6", "2d6ro1mi2", "(1d6,1d8)kh1+1d4", "3d6rr1pl2ma5", "-1d4*2", "1d6mi3mi5"],
+)
+def test_the_faces_kept_for_the_statistics_are_the_dice_not_forced(text: str) -> None:
+    """A roll's stored faces are its dice's in order, each ``[sides, value]``, leaving out
+    only the values ``mi``/``ma`` forced: read straight from the tree, they must be the
+    same as the dice with their marks say."""
+    for seed in range(40):
+        roll = roll_expression(text, random.Random(seed))
+        assert roll.faces == [[d.sides, d.value] for d in roll.dice if not d.has(Mark.FIXED)]
 
 
 def test_annotations_keep_what_the_player_wrote() -> None:

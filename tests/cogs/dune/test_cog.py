@@ -1118,3 +1118,30 @@ async def test_the_trait_forms_count_is_picked_from_0_to_5(
         form.modal_id, {"rasgo": "Cubierto", "cuenta": "3"}, locale=locale, message=reply.message
     )
     assert await ledger_delta(table, done) == {("rasgo:Cubierto", 0): 3}
+
+
+async def test_a_new_roll_s_card_is_drawn_from_the_roll_thrown_and_a_replay_s_from_its_record(
+    table: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new test's card tells the roll just thrown, as written, without decoding the record
+    it wrote; a replayed one's, the first delivery's (its record), not the dice thrown again."""
+    from rules.dune import skill_test
+
+    decode = skill_test.from_data
+
+    def refused(data: dict[str, object]) -> skill_test.DuneRoll:
+        raise AssertionError("a new roll's card decoded its own record")
+
+    monkeypatch.setattr(skill_test, "from_data", refused)
+    data = table._command_data(["dune", "tirada"], {"habilidad": 6, "motivacion": 6, "dificultad": 1})
+    table.script(1, 2)
+    first = await table.dispatch(
+        2, data, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID, interaction_id=77
+    )
+    assert "**1**✨ **2**✓" in first.text
+    monkeypatch.setattr(skill_test, "from_data", decode)
+    table.script(20, 20)
+    replayed = await table.dispatch(
+        2, data, user=PLAYER, locale="es-ES", channel_id=CHANNEL_ID, interaction_id=77
+    )
+    assert "**1**✨ **2**✓" in replayed.text and "**20**" not in replayed.text

@@ -166,3 +166,24 @@ def test_a_tests_faces_are_read_once_and_not_stored() -> None:
     assert test.faces is test.faces
     assert checks.roll_to_data(test) == data
     assert checks.roll_from_data(data) == test
+
+
+@pytest.mark.parametrize(
+    ("rolls", "the_mode", "attack", "marks"),
+    [
+        (((20,),), Mode.NORMAL, True, [{Mark.CRITICAL}]),
+        (((1,),), Mode.NORMAL, True, [{Mark.FUMBLE}]),
+        (((1,),), Mode.NORMAL, False, [set()]),
+        (((7, 20), (3,)), Mode.ADVANTAGE, True, [{Mark.REROLLED}, {Mark.CRITICAL}, {Mark.DROPPED}]),
+        (((5,), (1,)), Mode.DISADVANTAGE, True, [{Mark.DROPPED}, {Mark.FUMBLE}]),
+        (((9,), (9,)), Mode.ADVANTAGE, False, [set(), {Mark.DROPPED}]),
+    ],
+)
+def test_a_test_s_dice_carry_their_marks_and_its_kept_die_is_worked_out_once(
+    rolls: tuple[tuple[int, ...], ...], the_mode: Mode, attack: bool, marks: list[set[Mark]]
+) -> None:
+    """Every d20 with its marks (rerolled, dropped, the kept one's critical or fumble); the
+    die that counts is worked out once per test, however often the card asks."""
+    test = checks.D20Test(rolls, the_mode, 2, 15, attack=attack)
+    assert [set(d.marks) for d in test.dice] == marks
+    assert "kept_index" in vars(test)

@@ -81,3 +81,18 @@ def test_a_test_stored_before_the_codec_still_loads() -> None:
     test = checks.roll_from_data(stored("mediana_test"))
     assert test == checks.Test((Throw((1, 10, 10), "medio"), Throw((7, 1, 4), "medio")), 8, 15)
     assert checks.roll_from_data(checks.roll_to_data(test)) == test
+
+
+def test_a_throw_s_objective_die_is_picked_once_and_its_dice_carry_their_marks() -> None:
+    """The objective die (its 10 exploding) marked, the other two dropped, sorted; the die is
+    picked once per throw however often the verdict, total and degrees ask."""
+    throw = checks.Throw((10, 3, 7), "alto")
+    assert [(d.value, set(d.marks)) for d in throw.marked] == [
+        (3, {Mark.DROPPED}),
+        (7, {Mark.DROPPED}),
+        (10, {Mark.OBJECTIVE, Mark.EXPLODED}),
+    ]
+    test = checks.Test((throw, checks.Throw((2, 5, 9), "alto")), 4, 20)
+    assert (test.total, test.success, test.critical, test.degrees) == (23, True, False, 0)
+    assert [set(d.marks) for d in test.marked(1)] == [{Mark.DROPPED}, {Mark.DROPPED}, {Mark.OBJECTIVE}]
+    assert "objective" in vars(throw) and "rolled" in vars(test)
