@@ -252,11 +252,6 @@ class Boards:
         self.sleep = sleep
         self.answering = answering
         self.yielded = yielded
-        # The wait of the boards falling due in this turn of the event loop, shared: a
-        # resync makes every board due at once, and two thousand boards each asking asyncio
-        # for its tasks (two thousand and more) would cost seconds (``_yield``).
-        self._lull: asyncio.Task[None] | None = None
-        self._lull_known = False
         self.spots: dict[int, Spot] = {}
         self.drawings = Drawings(bot)
         self.edits = 0
@@ -320,7 +315,7 @@ class Boards:
 
     async def close(self) -> None:
         """Stop every task; a board left stale is brought up to date on the next start."""
-        tasks = [*self._tasks.values(), *(t for t in (self._sweeper, self._lull) if t is not None)]
+        tasks = [*self._tasks.values(), *([self._sweeper] if self._sweeper else [])]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -410,26 +405,10 @@ class Boards:
     async def _yield(self) -> None:
         """Let the interactions being answered now finish first (at most ``YIELD_BOUND``).
         Only those: ones that arrive meanwhile do not hold the board, which under a constant
-        load would always wait the whole bound. The boards due in one turn of the event loop
-        ask once and share the wait (shielded: one board closed does not end the others')."""
-        if not self._lull_known:
-            self._lull_known = True
-            asyncio.get_running_loop().call_soon(self._forget_lull)
-            answering = self.answering()
-            self._lull = (
-                asyncio.create_task(self._lulled(answering), name=f"{TASK_PREFIX}-yield")
-                if answering
-                else None
-            )
-        if self._lull is not None:
-            await asyncio.shield(self._lull)
-
-    def _forget_lull(self) -> None:
-        """The next turn of the event loop asks again who is being answered."""
-        self._lull_known = False
-
-    async def _lulled(self, answering: Collection[asyncio.Task[Any]]) -> None:
-        await self.yielded(answering, YIELD_BOUND)
+        load would always wait the whole bound."""
+        answering = self.answering()
+        if answering:
+            await self.yielded(answering, YIELD_BOUND)
 
     async def _refresh(self, channel_id: int) -> None:
         spot = self.spots.get(channel_id)

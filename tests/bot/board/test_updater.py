@@ -15,7 +15,6 @@ from bot.board.updater import BACKOFF, META_PREFIX, TASK_PREFIX
 from bot.models import Change, Operation, Table
 from bot.store import Store
 from tests.support.harness import Harness, Reply
-from tests.support.load import make_tables, setup_tables
 from tests.support.payloads import CHANNEL_ID, GM, GUILD_ID, PLAYER, Message
 
 
@@ -243,24 +242,6 @@ async def test_an_interaction_that_never_ends_or_was_cancelled_holds_no_board(du
     endless.cancel()
     await spend(dune, 2)
     assert "Impulso: **2**/6" in await shown(dune)
-
-
-async def test_boards_due_together_ask_once_who_is_being_answered(harness: Harness) -> None:
-    """A resync makes every board due at once: they ask asyncio for its tasks once, not
-    once a board (two thousand boards walking two thousand tasks each)."""
-    tables = make_tables(3)
-    await setup_tables(harness, tables, boards=True)
-    assert harness.bot is not None
-    boards = harness.bot.boards
-    await boards.settled()
-    gate = Gate()
-    boards.sleep = gate.sleep
-    asked: list[int] = []
-    boards.answering = lambda: asked.append(1) or []
-    boards.resync()
-    gate.opened.set()
-    await boards.settled()
-    assert asked == [1]
 
 
 async def test_a_boards_edit_sends_its_drawing_without_copying_it(
