@@ -3,9 +3,7 @@
 The store calls :meth:`Boards.touch` after every write that changed a table (commands,
 buttons, undo, reset, scene end: they all pass through it). ``touch`` only marks the board
 dirty; one task a board waits ``delay`` seconds, so a burst of changes becomes one edit,
-then lets the interactions being answered at that moment finish (at most ``YIELD_BOUND``
-seconds: a board's drawing never runs between their steps, adding to their latency), then
-draws the board from the store as it is and edits the message. A
+then draws the board from the store as it is at that moment and edits the message. A
 change arriving during an edit marks it dirty again: the last state is always drawn, and
 stale ones are never queued. A failed edit (a 429 past discord.py's own retries, a 5xx, a
 network error) is logged and tried again later; a deleted board is posted again, once
@@ -37,7 +35,7 @@ import json
 import logging
 import marshal
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -46,7 +44,6 @@ import discord
 from bot.board.render import board_embed, board_view, shows
 from bot.errors import DATABASE_ERRORS
 from bot.i18n import LANGS, Lang, t
-from bot.internals import in_flight_interactions
 from bot.models import Table
 from bot.settings import Settings
 from bot.store import Store
@@ -63,11 +60,6 @@ SWEEP_SECONDS = 300.0
 # discord.py's error codes for a message or channel that no longer exists.
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
 TASK_PREFIX = "tirada-board"
-# The longest a due redraw waits for the interactions being answered when it fell due (docs/
-# decisiones.md): Discord's own time for an interaction's first answer. One still running
-# past it is not what a player is waiting on, and a board must follow its table however
-# busy the process (an interaction that never ends holds no board for longer).
-YIELD_BOUND = 3.0
 # Tables whose latest drawing is kept (1–2 KB each), the least recently drawn let go. A kept
 # drawing saves a read only to whoever shows the table again before it changes: its overlay
 # pages and its board, which draw within a second of each other (``TIRADA_BOARD_DELAY``, the overlay's
@@ -76,17 +68,6 @@ YIELD_BOUND = 3.0
 DRAWINGS_KEPT = 256
 
 Sleep = Callable[[float], Awaitable[None]]
-# The interactions being answered in this process now (``bot.internals``), and how a due
-# redraw waits for them: until all have finished or the bound has passed (asyncio.wait's
-# timeout), injectable so tests decide when they end.
-InFlight = Callable[[], Collection[asyncio.Task[Any]]]
-Lull = Callable[[Collection[asyncio.Task[Any]], float], Awaitable[object]]
-
-
-async def lull(answering: Collection[asyncio.Task[Any]], bound: float) -> None:
-    """Until every one of ``answering`` has finished (a cancelled one has), or ``bound``
-    seconds have passed."""
-    await asyncio.wait(answering, timeout=bound)
 
 
 @dataclass
@@ -234,24 +215,13 @@ class Host(Protocol):
 class Boards:
     """Every table's board: where it is, whether it is stale, the task that refreshes it."""
 
-    def __init__(
-        self,
-        bot: Host,
-        *,
-        delay: float,
-        sleep: Sleep = asyncio.sleep,
-        answering: InFlight = in_flight_interactions,
-        yielded: Lull = lull,
-    ) -> None:
+    def __init__(self, bot: Host, *, delay: float, sleep: Sleep = asyncio.sleep) -> None:
         """``delay``: seconds between the first change of a burst and the edit that shows it
         (``TIRADA_BOARD_DELAY``)."""
         self.bot = bot
         self.delay = delay
-        # Injectable so tests decide when the coalescing wait ends (no wall-clock tests),
-        # and when the interactions a due redraw yields to end.
+        # Injectable so tests decide when the coalescing wait ends (no wall-clock tests).
         self.sleep = sleep
-        self.answering = answering
-        self.yielded = yielded
         self.spots: dict[int, Spot] = {}
         self.drawings = Drawings(bot)
         self.edits = 0
@@ -383,7 +353,6 @@ class Boards:
             while channel_id in self._dirty:
                 try:
                     await self.sleep(self.delay if not failures else BACKOFF[min(failures, len(BACKOFF)) - 1])
-                    await self._yield()
                     self._dirty.discard(channel_id)
                     await self._refresh(channel_id)
                     failures = 0
@@ -401,14 +370,6 @@ class Boards:
             del self._tasks[channel_id]
             if not self._tasks:
                 self._quiet.set()
-
-    async def _yield(self) -> None:
-        """Let the interactions being answered now finish first (at most ``YIELD_BOUND``).
-        Only those: ones that arrive meanwhile do not hold the board, which under a constant
-        load would always wait the whole bound."""
-        answering = self.answering()
-        if answering:
-            await self.yielded(answering, YIELD_BOUND)
 
     async def _refresh(self, channel_id: int) -> None:
         spot = self.spots.get(channel_id)

@@ -182,68 +182,6 @@ async def test_a_burst_of_spends_is_one_edit_showing_the_final_pools(dune: Harne
     assert edits(dune) - before == 1
 
 
-# -- board work yields to answers ---------------------------------------------------------------
-
-
-async def spend(h: Harness, interaction: int) -> None:
-    """A change to the table's Impulso, made straight in the store (no interaction of its own)."""
-    assert h.bot is not None
-    await h.bot.store.apply(Operation(CHANNEL_ID, interaction, GM.id, "x", (Change("impulso", 1, cap=6),)))
-
-
-async def test_a_due_redraw_waits_for_the_interactions_being_answered(dune: Harness) -> None:
-    """The board falls due while an interaction is being answered: it is drawn once that one
-    has its answer, never between its steps, and it waits no longer than the bound."""
-    assert dune.bot is not None
-    boards = dune.bot.boards
-    await dune.slash("mesa tablero", user=GM)
-    await boards.settled()
-    answered = asyncio.Event()
-    answering = asyncio.create_task(answered.wait())
-    waits: list[tuple[list[asyncio.Task[object]], float]] = []
-    waited = asyncio.Event()
-
-    async def yielded(tasks: list[asyncio.Task[object]], bound: float) -> None:
-        waits.append((list(tasks), bound))
-        waited.set()
-        await asyncio.wait(tasks)
-
-    boards.answering = lambda: [answering]
-    boards.yielded = yielded  # type: ignore[assignment]
-    before = edits(dune)
-    await spend(dune, 1)
-    # A guard, not a measure: a board that never yields would leave the test waiting.
-    await asyncio.wait_for(waited.wait(), 10)
-    assert edits(dune) == before and waits == [([answering], updater.YIELD_BOUND)]
-    answered.set()
-    assert "Impulso: **1**/6" in await shown(dune)
-    assert edits(dune) == before + 1
-
-
-async def test_an_interaction_that_never_ends_or_was_cancelled_holds_no_board(dune: Harness) -> None:
-    """Past the bound (the wait's timeout, here at once) the board is drawn though the
-    interaction still runs; a cancelled one has ended."""
-    assert dune.bot is not None
-    boards = dune.bot.boards
-    await dune.slash("mesa tablero", user=GM)
-    await boards.settled()
-    endless = asyncio.create_task(asyncio.Event().wait())
-    bounds: list[float] = []
-
-    async def timed_out(_tasks: list[asyncio.Task[object]], bound: float) -> None:
-        bounds.append(bound)
-
-    boards.answering = lambda: [endless]
-    boards.yielded = timed_out  # type: ignore[assignment]
-    await spend(dune, 1)
-    assert "Impulso: **1**/6" in await shown(dune)
-    assert bounds == [updater.YIELD_BOUND] and not endless.done()
-    boards.yielded = updater.lull
-    endless.cancel()
-    await spend(dune, 2)
-    assert "Impulso: **2**/6" in await shown(dune)
-
-
 async def test_a_boards_edit_sends_its_drawing_without_copying_it(
     dune: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
