@@ -67,6 +67,8 @@ async def tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) ->
     points = dict.fromkeys((task.id for task in shown), 0)
     looming = {task.id for task in shown if task.data.get("opposing")}
     for record in await store.linked_records(table.channel_id, KIND, "task_id", list(points)):
+        if record.secret:  # counted once revealed: before, its points would tell how it went
+            continue
         roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             # A looming problem fills with failures and complications ("desde la dirección opuesta").

@@ -90,7 +90,7 @@ async def render_roll(
     values = await seen.pools(interaction, record.channel_id)
     table = await seen.table(interaction, record.channel_id, None)
     pools = pools_text(lang, values, owner, table.gm_id, hide_threat=threat_hidden(table))
-    progress = await task_line(bot, lang, roll)
+    progress = await task_line(bot, lang, record, roll)
     embed = roll_embed(lang, record, roll, pools, progress)
     return embed, panel(lang, record.id, roll, funds_of(values, owner))
 

@@ -294,16 +294,20 @@ def opponent_text(lang: Lang, opponent: dict[str, Any], roll: DuneRoll) -> str:
     return "\n".join([*rival_source(lang, opponent), text])
 
 
-async def task_line(bot: Tirada, lang: Lang, roll: DuneRoll) -> str:
-    """What this roll added to its extended task, by the task's name, and where it stands."""
+async def task_line(bot: Tirada, lang: Lang, record: Record, roll: DuneRoll) -> str:
+    """What this roll (``record``'s) added to its extended task, by the task's name, and where
+    it stands: with the roll's own points even while it is secret (its card is its roller's
+    alone until the reveal), never another secret roll's."""
     task = roll.extra.get("task")
     if roll.task_id is None or task is None:
         return ""
-    record = await bot.store.record(roll.task_id)
-    if record is None:
+    task_record = await bot.store.record(roll.task_id)
+    if task_record is None:
         return ""
-    points = (await task_progress(bot, record.channel_id, [record.id]))[record.id]
-    requirement = record.data["requirement"]
+    secret_seen = record.id if record.secret else None
+    progress = await task_progress(bot, task_record.channel_id, [task_record.id], secret_seen)
+    points = progress[task_record.id]
+    requirement = task_record.data["requirement"]
     return t(
         lang,
         "dune.roll.task_added",

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import discord
 
 from bot import embeds
 from bot.client import Tirada
 from bot.errors import Refusal, pool_name
-from bot.i18n import Lang, t
-from bot.models import Applied, Change, Operation, RecordUpdate
+from bot.i18n import Lang, lang_for, t
+from bot.models import Applied, Change, Operation, Record, RecordUpdate
 from bot.seen import PoolValues
 from rules.dune import pools as dune_pools
 from rules.dune import skill_test, successes, tasks, traits
@@ -93,10 +93,16 @@ def roll_task_points(roll: skill_test.DuneRoll) -> int:
     return tasks.task_points(roll)
 
 
-async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> dict[int, int]:
-    """Each task's points, from every roll linked to it, read in one query."""
+async def task_progress(
+    bot: Tirada, channel_id: int, task_ids: list[int], secret_seen: int | None = None
+) -> dict[int, int]:
+    """Each task's points, from every roll linked to it the table may see, read in one query:
+    a secret roll counts once it is revealed (before, its points would tell the table how it
+    went), except the one whose own card asks (``secret_seen``, shown only to its roller)."""
     points = dict.fromkeys(task_ids, 0)
     for record in await bot.store.linked_records(channel_id, KIND, "task_id", task_ids):
+        if record.secret and record.id != secret_seen:
+            continue
         roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             points[roll.task_id] += roll_task_points(roll)
@@ -104,9 +110,11 @@ async def task_progress(bot: Tirada, channel_id: int, task_ids: list[int]) -> di
 
 
 async def announce_task(
-    bot: Tirada, interaction: discord.Interaction, lang: Lang, task_id: int | None
+    bot: Tirada, interaction: discord.Interaction, lang: Lang, task_id: int | None, *, at_table: bool = False
 ) -> None:
-    """Mark a task done the first time its points reach the requirement, and say so once."""
+    """Mark a task done the first time its points reach the requirement, and say so once
+    (a secret roll's points, counted once revealed, announce it at the reveal:
+    :func:`announce_revealed_task`)."""
     if task_id is None:
         return
     task = await bot.store.record(task_id)
@@ -133,7 +141,11 @@ async def announce_task(
             points=points,
             requirement=task.data["requirement"],
         )
-        await interaction.followup.send(embed=embeds.card(text, colour=embeds.SUCCESS))
+        card = embeds.card(text, colour=embeds.SUCCESS)
+        if at_table:
+            await bot.get_partial_messageable(task.channel_id, guild_id=interaction.guild_id).send(embed=card)
+        else:
+            await interaction.followup.send(embed=card)
 
 
 @dataclass(frozen=True)
@@ -332,3 +344,12 @@ def named_players(text: str, gm_id: int | None) -> list[int]:
         if user not in found and user != gm_id:
             found.append(user)
     return found
+
+
+async def announce_revealed_task(interaction: discord.Interaction, record: Record) -> None:
+    """A secret roll's reveal brings its points to its task (bot/systems.py ``revealers``):
+    the task done by them is announced now, at the table (the reveal may be pressed in the
+    GM's channel), as a public roll's would be at once."""
+    roll = skill_test.from_data(record.data)
+    bot = cast(Tirada, interaction.client)
+    await announce_task(bot, interaction, lang_for(interaction.locale), roll.task_id, at_table=True)

@@ -22,6 +22,7 @@ from cogs.dune.state import (
     OPPOSED_KIND,
     TASK_KIND,
     TRAIT,
+    announce_revealed_task,
     challenged_pool,
     crossed_pool,
 )
@@ -66,6 +67,7 @@ SYSTEM = Declaration(
     board_kinds=frozenset({TASK_KIND, KIND}),
     readers={KIND: read},
     dice={KIND: dice},
+    revealers={KIND: announce_revealed_task},
     sheet=DuneSheet,
     live=LIVE,
     file_reasons=frozenset({PERMANENT_ASSET}),

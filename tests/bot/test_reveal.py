@@ -287,3 +287,27 @@ def test_a_public_card_is_announced_without_asking_every_part_of_its_embed(
     announce("public_roll", client, 1, 3, {"embed": discord.Embed()})  # type: ignore[arg-type]
     assert sent == [("public_roll", 1, 2, [card])]
     assert len(asked) == 1
+
+
+async def test_a_secret_roll_s_task_points_reach_the_table_at_its_reveal(linked: Harness) -> None:
+    """A secret roll's points towards an extended task tell how it went: the board, the
+    task's list and the task's completion keep them until it is revealed; its own card, its
+    roller's alone, counts them."""
+    assert linked.bot is not None
+    await linked.slash("mesa tablero", user=GM)
+    await linked.slash("dune tarea crear", user=GM, nombre="Forzar la puerta", requisito=2)
+    rolled = await secret_roll(linked, 5, 15, dificultad=1, tarea=1)
+    [secret] = in_channel(rolled, GM_CHANNEL_ID)
+    assert "+2 con esta tirada. ▰▰▰▰▰▰▰▰▰▰ 2/2" in str(secret.data)
+    assert not [m for m in rolled.messages if "completada" in str(m.data)]
+    await linked.bot.boards.settled()
+    board = linked.discord.messages[linked.bot.boards.spots[CHANNEL_ID].message_id]
+    assert "Forzar la puerta: 0/2 puntos" in str(board.data["embeds"])
+    listed = await linked.slash("dune tarea ver", user=PLAYER)
+    assert "0/2" in listed.text and "2/2" not in listed.text
+    revealed = await linked.click(secret, reveal_id(secret), user=GM)
+    done = [m for m in in_channel(revealed, CHANNEL_ID) if "completada" in str(m.data)]
+    assert len(done) == 1
+    assert "¡Tarea «Forzar la puerta» completada! 2 de 2 puntos." in str(done[0].data)
+    listed = await linked.slash("dune tarea ver", user=PLAYER)
+    assert "2/2" in listed.text
