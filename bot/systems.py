@@ -120,7 +120,10 @@ class Declaration:
     # What its board part reads besides the table and its pools: the record kinds, and
     # whether sheets. A write that touches none of it leaves the board as it was, so the
     # board is not drawn again for it (bot/board/render.py ``shows``); a kind read and not
-    # named here is a board left stale (tests/bot/board/test_render.py plays every system).
+    # named here is a board left stale. tests/bot/board/test_render.py plays every system
+    # against a fresh drawing; it fails without D&D's combat kind, Mediana's, or D&D's sheets,
+    # while Donjon's kind and Mediana's sheet kind and sheets are kept though every write of
+    # them today also writes ledger rows (which redraw every board).
     board_kinds: frozenset[str] = frozenset()
     board_sheets: bool = False
     # Whether the live fields of its sheets are hit points (the board's setting hides them).

@@ -22,6 +22,7 @@ from bot.errors import Refusal
 from bot.models import Change, Record, SheetRow, Table
 from bot.repeat import Asked, asked, asked_of, codec
 from bot.reveal import is_secret
+from bot.seen import stored
 from bot.sheets import access
 from bot.sheets.live import live_field
 from cogs.donjon.components import roll_card, thrown_card
@@ -463,7 +464,9 @@ async def contest(
         winner, narrator = law_for[test.winner]
         law = Law(winner, narrator, test.successes)
     effect = gain(test) if gain else Effect()
-    details = {**details, **effect.details, "motivo": motivo}
+    # In JSON's own shapes (the explanations' pairs as lists), as the record reads back: the
+    # card drawn from this value is the card any later redraw decodes from the record.
+    details = stored({**details, **effect.details, "motivo": motivo})
     roll = DonjonRoll(kind, test, law, details)
     changes = spend + effect.changes
     await rolls.publish(

@@ -7,11 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from bot import rolls
 from bot.i18n import t
 from bot.models import TableSettings
 from bot.store import Store
+from cogs.donjon import components, flow
 from cogs.donjon.settings import donjon_settings
-from rules.donjon import difficulty
+from cogs.donjon.state import KIND
+from rules.donjon import difficulty, posted
+from rules.donjon.posted import DonjonRoll
 from tests.cogs.test_mesa import channel
 from tests.support.harness import Harness
 from tests.support.payloads import CHANNEL_ID, GM, GM_CHANNEL_ID, OTHER, OTHER_CHANNEL_ID, PLAYER
@@ -188,3 +192,31 @@ async def test_both_stores_open_a_table_at_donjon_level_one(db_target: Path | st
         assert donjon_settings(await store.table_or_default(OTHER_CHANNEL_ID, 9)).donjon_level == 1
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("donjon prueba", {"dados": 3, "contra": 2}),
+        ("donjon prueba", {"dados": 3, "dificultad": "media"}),
+        ("donjon enfrentada", {"rival": OTHER, "dados": 1, "rival_dados": 1}),
+        ("donjon daño", {"aguante": 4}),
+        ("donjon gastos comprar", {"riqueza": 1, "sociabilidad": 1, "valor": 1}),
+    ],
+)
+async def test_a_new_tests_card_is_drawn_from_what_its_record_reads_back(
+    table: Harness, monkeypatch: pytest.MonkeyPatch, command: str, options: dict[str, object]
+) -> None:
+    """The first card is drawn from the test just thrown (``thrown_card``), every later one
+    from its record: the two values are equal, or a redraw could differ from the first."""
+    thrown: list[DonjonRoll] = []
+
+    def keeping(roll: DonjonRoll) -> rolls.Card:
+        thrown.append(roll)
+        return components.thrown_card(roll)
+
+    monkeypatch.setattr(flow, "thrown_card", keeping)
+    await table.slash(command, **options)
+    assert table.bot is not None
+    [record] = await table.bot.store.records(CHANNEL_ID, KIND, 1)
+    assert thrown == [posted.from_data(record.data)]
