@@ -13,7 +13,17 @@ from bot.hidden import threat_hidden
 from bot.i18n import Lang, t
 from bot.models import Table
 from bot.store import Store
-from cogs.dune.state import AMENAZA, ASSET, DETERMINACION, DIFICULTAD_EXTRA, IMPULSO, KIND, TASK_KIND, TRAIT
+from cogs.dune.state import (
+    AMENAZA,
+    ASSET,
+    DETERMINACION,
+    DIFICULTAD_EXTRA,
+    IMPULSO,
+    KIND,
+    TASK_KIND,
+    TRAIT,
+    counted,
+)
 from rules.dune import pools, skill_test
 from rules.dune import tasks as dune_tasks
 
@@ -66,9 +76,7 @@ async def tasks(store: Store, lang: Lang, table: Table, embed: discord.Embed) ->
     shown = list(reversed(open_tasks))[:SHOWN]
     points = dict.fromkeys((task.id for task in shown), 0)
     looming = {task.id for task in shown if task.data.get("opposing")}
-    for record in await store.linked_records(table.channel_id, KIND, "task_id", list(points)):
-        if record.secret:  # counted once revealed: before, its points would tell how it went
-            continue
+    for record in counted(await store.linked_records(table.channel_id, KIND, "task_id", list(points))):
         roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             # A looming problem fills with failures and complications ("desde la dirección opuesta").

@@ -3,6 +3,7 @@ request, and extended tasks (their progress and the one-time "done" announcement
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, replace
 from typing import Any, cast
@@ -18,6 +19,8 @@ from bot.seen import PoolValues
 from rules.dune import pools as dune_pools
 from rules.dune import skill_test, successes, tasks, traits
 from rules.errors import RuleError
+
+log = logging.getLogger(__name__)
 
 KIND = "dune"
 ASSIST_KIND = "dune_ayuda"
@@ -93,16 +96,20 @@ def roll_task_points(roll: skill_test.DuneRoll) -> int:
     return tasks.task_points(roll)
 
 
+def counted(linked: list[Record], secret_seen: int | None = None) -> list[Record]:
+    """The rolls linked to a task that count where they are shown: a secret roll once
+    revealed (before, its points would tell the table how it went), except the one whose own
+    card asks (``secret_seen``, shown only to its roller)."""
+    return [record for record in linked if not record.secret or record.id == secret_seen]
+
+
 async def task_progress(
     bot: Tirada, channel_id: int, task_ids: list[int], secret_seen: int | None = None
 ) -> dict[int, int]:
-    """Each task's points, from every roll linked to it the table may see, read in one query:
-    a secret roll counts once it is revealed (before, its points would tell the table how it
-    went), except the one whose own card asks (``secret_seen``, shown only to its roller)."""
+    """Each task's points, from every roll linked to it that counts (:func:`counted`), read in
+    one query."""
     points = dict.fromkeys(task_ids, 0)
-    for record in await bot.store.linked_records(channel_id, KIND, "task_id", task_ids):
-        if record.secret and record.id != secret_seen:
-            continue
+    for record in counted(await bot.store.linked_records(channel_id, KIND, "task_id", task_ids), secret_seen):
         roll = skill_test.from_data(record.data)
         if roll.task_id in points:
             points[roll.task_id] += roll_task_points(roll)
@@ -143,9 +150,24 @@ async def announce_task(
         )
         card = embeds.card(text, colour=embeds.SUCCESS)
         if at_table:
-            await bot.get_partial_messageable(task.channel_id, guild_id=interaction.guild_id).send(embed=card)
+            await announce_at_table(bot, interaction, lang, task, card)
         else:
             await interaction.followup.send(embed=card)
+
+
+async def announce_at_table(
+    bot: Tirada, interaction: discord.Interaction, lang: Lang, task: Record, card: discord.Embed
+) -> None:
+    """A task's completion posted at its table (a reveal may be pressed in the GM's channel).
+    The task is already marked done, so a post Discord refuses is not tried again: whoever
+    revealed is told privately, with the completion to pass on."""
+    table = bot.get_partial_messageable(task.channel_id, guild_id=interaction.guild_id)
+    try:
+        await table.send(embed=card)
+    except discord.HTTPException as error:
+        log.warning("task completion not posted", extra={"record": task.id, "error": repr(error)})
+        note = t(lang, "dune.task.unposted", channel=task.channel_id)
+        await interaction.followup.send(content=note, embed=card, ephemeral=True)
 
 
 @dataclass(frozen=True)

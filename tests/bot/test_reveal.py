@@ -294,6 +294,7 @@ async def test_a_secret_roll_s_task_points_reach_the_table_at_its_reveal(linked:
     task's list and the task's completion keep them until it is revealed; its own card, its
     roller's alone, counts them."""
     assert linked.bot is not None
+    linked.bot.boards.delay = 0
     await linked.slash("mesa tablero", user=GM)
     await linked.slash("dune tarea crear", user=GM, nombre="Forzar la puerta", requisito=2)
     rolled = await secret_roll(linked, 5, 15, dificultad=1, tarea=1)
@@ -311,3 +312,29 @@ async def test_a_secret_roll_s_task_points_reach_the_table_at_its_reveal(linked:
     assert "¡Tarea «Forzar la puerta» completada! 2 de 2 puntos." in str(done[0].data)
     listed = await linked.slash("dune tarea ver", user=PLAYER)
     assert "2/2" in listed.text
+
+
+async def test_a_completion_the_table_refuses_at_the_reveal_reaches_the_revealer(linked: Harness) -> None:
+    """The reveal posted, the task marked done, the table channel then closed to the bot:
+    the completion is not lost, and no "nothing changed" is said of what did."""
+    assert linked.bot is not None
+    await linked.slash("dune tarea crear", user=GM, nombre="Forzar la puerta", requisito=2)
+    rolled = await secret_roll(linked, 5, 15, dificultad=1, tarea=1)
+    [secret] = in_channel(rolled, GM_CHANNEL_ID)
+    store = linked.bot.store
+    link = store.set_record_message
+
+    async def then_closed(*args: Any, **kwargs: Any) -> Any:
+        linked.discord.closed_channels.add(CHANNEL_ID)
+        return await link(*args, **kwargs)
+
+    store.set_record_message = then_closed  # type: ignore[method-assign]
+    try:
+        revealed = await linked.click(secret, reveal_id(secret), user=GM)
+    finally:
+        store.set_record_message = link  # type: ignore[method-assign]
+        linked.discord.closed_channels.discard(CHANNEL_ID)
+    assert "no se ha cambiado nada" not in revealed.text
+    private = [m for m in revealed.messages if m.ephemeral and "completada" in str(m.data)]
+    assert len(private) == 1
+    assert "Discord no me dejó anunciarlo allí" in str(private[0].data)
