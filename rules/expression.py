@@ -21,7 +21,7 @@ import random
 import re
 import threading
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import d20
 import d20.diceast as ast
@@ -208,10 +208,54 @@ class _Roller(d20.Roller):
                 for value in target.keptset:
                     if value not in chosen:
                         value.drop()
+            elif the_op.op in _IN_ORDER:
+                _IN_ORDER[the_op.op](the_op, cast(d20_expression.Dice, target))
             else:
                 the_op.operate(target)
             target.operations.append(the_op)
         return target
+
+
+def _selected(op: d20_expression.SetOperator, target: d20_expression.Dice) -> list[Any]:
+    """The values ``op`` selects, in the dice's own order. d20 walks its selection as a
+    Python set, whose order follows the objects' addresses: rerolling or exploding several
+    dice, the generator's draws went to them in another order from one roll to the next, and
+    one seed gave other faces (``6d6rr<4``: 21 different rolls of one seed in 200)."""
+    chosen = op.select(target)
+    return [value for value in target.keptset if value in chosen]
+
+
+def _reroll(op: d20_expression.SetOperator, target: d20_expression.Dice) -> None:
+    """``rr``: every selected die rolled again until none is selected (d20's, in order)."""
+    again = _selected(op, target)
+    while again:
+        for die in again:
+            die.reroll()
+        again = _selected(op, target)
+
+
+def _reroll_once(op: d20_expression.SetOperator, target: d20_expression.Dice) -> None:
+    """``ro``: every selected die rolled again once (d20's, in order)."""
+    for die in _selected(op, target):
+        die.reroll()
+
+
+def _explode(op: d20_expression.SetOperator, target: d20_expression.Dice) -> None:
+    """``e``: a die more for every selected one, and for every new one selected (d20's, in
+    order)."""
+    exploded: set[Any] = set()
+    again = _selected(op, target)
+    while again:
+        for die in again:
+            die.explode()
+            target.roll_another()
+        exploded.update(again)
+        again = [value for value in _selected(op, target) if value not in exploded]
+
+
+# The operations whose draws follow the order d20 walks their selection in (``ra`` selects
+# one die, ``mi``, ``ma`` and ``p`` draw nothing: d20's own are exact).
+_IN_ORDER = {"rr": _reroll, "ro": _reroll_once, "e": _explode}
 
 
 _ROLLER = _Roller(d20.RollContext(max_rolls=MAX_ROLLS))
