@@ -240,6 +240,10 @@ class Boards:
         # Two /mesa tablero at once would leave two boards: one placing at a time a table,
         # the lock kept only while someone places or waits to (``_placing_turn``).
         self._placing: dict[int, tuple[asyncio.Lock, int]] = {}
+        # Boards being posted (how many posts of each table at once), and those a change
+        # reached meanwhile: drawn again once posted (``_post``). Only while posting.
+        self._posting: dict[int, int] = {}
+        self._touched_while_posting: set[int] = set()
         # Called on every resync (the sweep, changes that may have gone unheard): whatever
         # else shows the tables (bot.web.overlay's pages) draws them again too.
         self.resynced: list[Callable[[], None]] = []
@@ -265,6 +269,8 @@ class Boards:
         if not self.drawings.shows(channel_id, touched):
             return
         self.drawings.forget(channel_id, touched)
+        if channel_id in self._posting:
+            self._touched_while_posting.add(channel_id)
         if channel_id not in self.spots:
             return
         self._dirty.add(channel_id)
@@ -329,6 +335,23 @@ class Boards:
                 self._placing[channel_id] = (lock, waiting - 1)
 
     async def _post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
+        """Post the table's board as it is now. A change heard while it is being posted
+        (before its spot is known, ``touch`` has no board to mark) is drawn once it is."""
+        self._posting[channel_id] = self._posting.get(channel_id, 0) + 1
+        try:
+            message = await self._draw_and_post(channel_id, lang, notice)
+        finally:
+            still = self._posting.pop(channel_id) - 1
+            if still:
+                self._posting[channel_id] = still
+            changed = not still and channel_id in self._touched_while_posting
+            if not still:
+                self._touched_while_posting.discard(channel_id)
+        if changed:
+            self.touch(channel_id)
+        return message
+
+    async def _draw_and_post(self, channel_id: int, lang: Lang, notice: str | None) -> discord.Message:
         table = await self.bot.store.table_or_default(channel_id, None)
         self.drawings.played(table)
         embed = await board_embed(self.bot.store, lang, table)

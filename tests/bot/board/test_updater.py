@@ -454,3 +454,23 @@ def test_a_fingerprint_is_the_same_whether_two_parts_share_one_text_or_not() -> 
     two.add_field(name="Impulso", value=shared)
     two.add_field(name="Amenaza", value="".join(["**3", "**"]))
     assert updater.fingerprint(one) == updater.fingerprint(two)
+
+
+async def test_a_change_made_while_the_board_is_being_posted_is_drawn_once_it_is(
+    dune: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change heard after the board was drawn and before it is known to be posted (its
+    message on the way to Discord) reaches it: before, ``touch`` found no board to mark."""
+    assert dune.bot is not None
+    store = dune.bot.store
+    draw = updater.board_embed
+
+    async def then_changed(*args: object) -> discord.Embed:
+        embed = await draw(*args)  # type: ignore[arg-type]
+        await store.apply(Operation(CHANNEL_ID, 77, GM.id, "test", (Change("amenaza", 5),)))
+        return embed
+
+    monkeypatch.setattr(updater, "board_embed", then_changed)
+    await dune.slash("mesa tablero", user=GM)
+    monkeypatch.setattr(updater, "board_embed", draw)
+    assert "Amenaza: **5**" in await shown(dune)
