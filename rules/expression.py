@@ -218,8 +218,8 @@ class _Roller(d20.Roller):
 
 def _selected(op: d20_expression.SetOperator, target: d20_expression.Dice) -> list[Any]:
     """The values ``op`` selects, in the dice's own order. d20 walks its selection as a
-    Python set, whose order follows the objects' addresses: rerolling or exploding several
-    dice, the generator's draws went to them in another order from one roll to the next, and
+    Python set, whose order follows the objects' addresses: rerolling several dice, the
+    generator's draws went to them in another order from one roll to the next, and
     one seed gave other faces (``6d6rr<4``: 21 different rolls of one seed in 200)."""
     chosen = op.select(target)
     return [value for value in target.keptset if value in chosen]
@@ -240,22 +240,10 @@ def _reroll_once(op: d20_expression.SetOperator, target: d20_expression.Dice) ->
         die.reroll()
 
 
-def _explode(op: d20_expression.SetOperator, target: d20_expression.Dice) -> None:
-    """``e``: a die more for every selected one, and for every new one selected (d20's, in
-    order)."""
-    exploded: set[Any] = set()
-    again = _selected(op, target)
-    while again:
-        for die in again:
-            die.explode()
-            target.roll_another()
-        exploded.update(again)
-        again = [value for value in _selected(op, target) if value not in exploded]
-
-
-# The operations whose draws follow the order d20 walks their selection in (``ra`` selects
-# one die, ``mi``, ``ma`` and ``p`` draw nothing: d20's own are exact).
-_IN_ORDER = {"rr": _reroll, "ro": _reroll_once, "e": _explode}
+# The operations that hand draws to dice already there, in the order d20 walks its selection
+# in (``e`` draws for the new dice it adds, in the order they are added; ``ra`` selects one
+# die; ``mi``, ``ma`` and ``p`` draw nothing: d20's own are exact).
+_IN_ORDER = {"rr": _reroll, "ro": _reroll_once}
 
 
 _ROLLER = _Roller(d20.RollContext(max_rolls=MAX_ROLLS))

@@ -53,10 +53,11 @@ def test_reroll_once_marks_the_replaced_value() -> None:
     pytest.fail("no seed rerolled a 1")
 
 
-@pytest.mark.parametrize("text", ["6d6rr<4", "8d6ro<3", "10d6e>4", "4d6rr1kh3"])
-def test_one_seed_rerolls_and_explodes_the_same_dice_every_time(text: str) -> None:
-    """Several dice rerolled or exploded take the generator's draws in the dice's order, so
-    one seed is one roll (d20 walks them as a set, in its objects' addresses' order)."""
+@pytest.mark.parametrize("text", ["6d6rr<4", "8d6ro<3", "6d6rol2", "6d6e6rr1"])
+def test_one_seed_rerolls_the_same_dice_every_time(text: str) -> None:
+    """Several dice rerolled take the generator's draws in the dice's order, so one seed is
+    one roll (d20 walks them as a set, in its objects' addresses' order: with seed 7, each
+    of these varied over 100 rolls before)."""
     rolls = {tuple(map(tuple, roll_expression(text, random.Random(7)).faces)) for _ in range(100)}
     assert len(rolls) == 1
 
