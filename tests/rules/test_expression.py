@@ -53,7 +53,7 @@ def test_reroll_once_marks_the_replaced_value() -> None:
     pytest.fail("no seed rerolled a 1")
 
 
-@pytest.mark.parametrize("text", ["6d6rr<4", "8d6ro<3", "6d6rol2", "6d6e6rr1"])
+@pytest.mark.parametrize("text", ["6d6rr<4", "10d6ro<4", "8d6rol4", "10d6e6rr<3"])
 def test_one_seed_rerolls_the_same_dice_every_time(text: str) -> None:
     """Several dice rerolled take the generator's draws in the dice's order, so one seed is
     one roll (d20 walks them as a set, in its objects' addresses' order: with seed 7, each
