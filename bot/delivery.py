@@ -73,14 +73,16 @@ class Drawn(discord.ui.Item[Any]):
         label: str,
         style: discord.ButtonStyle,
         custom_id: str,
-        emoji: str | discord.PartialEmoji | None = None,
+        emoji: discord.PartialEmoji | None = None,
         disabled: bool = False,
     ) -> None:
         super().__init__()
         self.label = label
         self.style = style
         self.custom_id = custom_id
-        self.emoji = discord.PartialEmoji.from_str(emoji) if isinstance(emoji, str) else emoji
+        # Parsed once where it is named (``bot.repeat.DIE_EMOJI``, ``bot.reveal.EYE_EMOJI``):
+        # discord.ui.Button parses a text emoji with a regular expression for every button.
+        self.emoji = emoji
         self.disabled = disabled
 
     @property

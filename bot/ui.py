@@ -114,7 +114,7 @@ class ActionButton(Guarded, discord.ui.DynamicItem[discord.ui.Button], template=
         action: str,
         label: str = "",
         style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | discord.PartialEmoji | None = None,
+        emoji: discord.PartialEmoji | None = None,
         *,
         disabled: bool = False,
     ) -> Drawn:

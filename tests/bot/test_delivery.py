@@ -14,7 +14,7 @@ import pytest
 from bot.delivery import Drawn, plain_components
 from bot.repeat import RepeatButton
 from bot.repeat import button as repeat_button
-from bot.reveal import RevealButton
+from bot.reveal import EYE_EMOJI, RevealButton
 from bot.ui import ActionButton, StepButton
 from cogs.dnd5e.combat import TrackerButton
 from cogs.dnd5e.components import InspirationButton
@@ -90,7 +90,7 @@ async def test_a_view_of_drawn_buttons_is_never_kept() -> None:
     "drawn",
     [
         repeat_button("es", 5),
-        RevealButton.draw(5, "revelar", "Revelar", discord.ButtonStyle.primary, "👁️"),
+        RevealButton.draw(5, "revelar", "Revelar", discord.ButtonStyle.primary, EYE_EMOJI),
         DuneButton.draw(5, "guardar", "Guardar", discord.ButtonStyle.success, disabled=True),
         DonjonCombatButton.draw(5, "siguiente", 3),
     ],
