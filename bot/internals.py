@@ -1,6 +1,6 @@
 """Every reach into a library's private internals, in one place.
 
-discord.py and aiosqlite have no public API for three things the bot needs; each function
+discord.py and aiosqlite have no public API for four things the bot needs; each function
 here is the one use of a private name, and ``tests/bot/test_internals.py`` checks each still
 exists and behaves, so a library upgrade that breaks one fails the suite instead of the bot.
 (d20's ``random`` stays in ``rules/expression.py``: ``rules/`` may not import ``bot/``, and
@@ -42,6 +42,14 @@ def open_forms(client: discord.Client) -> Container[str]:
     return modals
 
 
+def connection_of(db: aiosqlite.Connection) -> sqlite3.Connection:
+    """The sqlite3 connection aiosqlite drives on its thread, for the event loop to use while
+    that thread has nothing of it to do (``bot.store.sqlite``; opened with
+    ``check_same_thread=False``)."""
+    connection: sqlite3.Connection = db._conn
+    return connection
+
+
 async def run_on_connection(db: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
     """``fn(connection, *args)`` on aiosqlite's thread, queued as one job.
 
@@ -49,6 +57,5 @@ async def run_on_connection(db: aiosqlite.Connection, fn: Callable[..., T], *arg
     function instead, so no other coroutine's statement can slip between a transaction's
     (the version is pinned below 0.23). One thread runs the queue in order.
     """
-    connection: sqlite3.Connection = db._conn
-    result: T = await db._execute(fn, connection, *args)
+    result: T = await db._execute(fn, connection_of(db), *args)
     return result

@@ -1,31 +1,34 @@
 """The SQLite adapter of the database interface (``bot.store.database``): one aiosqlite
-connection in autocommit mode, shared by the whole process.
+connection in autocommit mode, shared by the whole process (the file is one process's only:
+``bot.lockfile``).
 
 Statements of two transactions must never interleave on the one connection (measured
 before: double spends, or "cannot start a transaction within a transaction"), and a read
-must never see another coroutine's transaction half done. So a transaction runs whole on
-the connection's thread, as one job of aiosqlite's queue (``run_on_connection``): its work
-is written as a coroutine, like PostgreSQL's, but this adapter's statements complete
-without suspending, so the coroutine is driven to its end right there (:func:`completed`),
-``BEGIN IMMEDIATE`` to ``COMMIT`` in one hop. No lock: the thread runs its queue in order.
-Measured against an ``asyncio.Lock`` around transactions whose every statement is a hop
-(``docs/decisiones.md``, Almacén): the lock held across hops waits on the event loop between
-statements, 2–3 times slower.
+must never see another coroutine's transaction half done. A transaction's work is written as
+a coroutine, like PostgreSQL's, but this adapter's statements complete without suspending, so
+the coroutine is driven to its end in one go (:func:`completed`), ``BEGIN IMMEDIATE`` to
+``COMMIT``, where nothing else can slip in.
 
-A read on its own is served on the event loop by a second, read-only connection
-(:class:`LoopReader`), without a hop: in WAL mode a reader takes no lock a writer holds, and
-it sees every transaction committed before it starts (each read is its own read
-transaction, the cursor closed before it returns). It may never wait on the loop: its busy
-timeout is nil and a progress handler stops it after :data:`READ_STEPS` steps of SQLite's
-machine, and whatever stops it (a lock, a long read, any error) sends the same read to the
-thread, whose answer is the one given (``docs/decisiones.md``, Almacén, and
-``bench/README.md``, issue 29, for why and what it saves).
+Where it runs: **on the event loop**, when aiosqlite's thread has nothing of this
+connection's to do (:attr:`SqliteDatabase.queued`), so that a transaction or a read costs no
+hop; the loop never waits there, though: the connection's busy timeout is nil on the loop and
+a progress handler stops a statement after :data:`READ_STEPS` steps of SQLite's machine, and
+what stops it (a lock another process holds, a long statement) rolls it back and sends the
+same work to **the thread**, which waits out the lock (:data:`BUSY_TIMEOUT_MS`) and runs it to
+its end. While anything is queued there, everything after it goes there too, in order
+(aiosqlite's one thread runs its queue in order), except reads, which a second, read-only
+connection answers on the loop (:class:`LoopReader`, with the same bounds: in WAL mode a reader
+takes no lock a writer holds, and sees every transaction committed before it starts). The
+WAL's checkpoints, which flush the disk, are a third connection's, in a worker thread
+(:data:`CHECKPOINT_EVERY`), never a commit's on the loop. ``docs/decisiones.md`` (Almacén)
+and ``bench/README.md`` (issue 29, inline13) say why and what each part saves.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -35,21 +38,33 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.internals import run_on_connection
+from bot.internals import connection_of, run_on_connection
 from bot.store.connection import DatabaseReplaced, Sleep
 from bot.store.database import NO_PARAMS, UNDOABLE, Dialect, Params, Row, Statements, Work
 from bot.store.schema import MIGRATIONS
 
 T = TypeVar("T")
 
-# How long a statement waits for another process's lock on the file before giving up.
+log = logging.getLogger(__name__)
+
+# How long a statement on the thread waits for another process's lock on the file before
+# giving up (on the loop it never waits: the lock sends it to the thread).
 BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
-# A read on the event loop is stopped after this many steps of SQLite's virtual machine,
-# counted in rounds of READ_ROUND (about a tenth of a millisecond here), and goes to the
-# thread: the reads of an interaction take a few hundred steps, a whole ledger many more.
+# A statement on the event loop is stopped after this many steps of SQLite's virtual machine
+# (a transaction's, all of them together), counted in rounds of READ_ROUND (about a tenth of
+# a millisecond here), and goes to the thread: an interaction's reads and writes take a few
+# hundred steps each, a whole ledger or a retention pass many more.
 READ_ROUND = 1000
 READ_STEPS = 20 * READ_ROUND
+# What SQLite answers a statement that would wait for a lock, or that the progress handler
+# stopped: the thread runs it instead (primary result codes).
+SENT_ELSEWHERE = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_INTERRUPT})
+# The WAL is checkpointed (its pages copied into the file, and the disk flushed) once this many
+# transactions have committed since the last checkpoint: SQLite's own automatic checkpoint
+# would do it inside a commit, on the event loop, at about a thousand pages (a transaction of
+# play writes some four).
+CHECKPOINT_EVERY = 250
 PRAGMA = re.compile(r"\s*PRAGMA\b", re.IGNORECASE)
 
 SQLITE = Dialect(
@@ -151,9 +166,9 @@ class SqliteTransaction:
 
 
 class LoopReader:
-    """A read-only connection to the file, read on the event loop: a read it answers takes
-    no lock and at most :data:`READ_STEPS` steps; one it cannot answer so is refused
-    (:class:`ReadElsewhere`) for the thread to run."""
+    """A read-only connection to the file, read on the event loop while the main connection
+    is the thread's: a read it answers takes no lock and at most :data:`READ_STEPS` steps;
+    one it cannot answer so is refused (:class:`ReadElsewhere`) for the thread to run."""
 
     def __init__(self, path: str, statements: Statements) -> None:
         self.statements = statements
@@ -165,21 +180,15 @@ class LoopReader:
             timeout=0,
         )
         self.connection.row_factory = sqlite3.Row
-        self.connection.set_progress_handler(self._step, READ_ROUND)
-        self._rounds = 0
-
-    def _step(self) -> int:
-        """SQLite asks every READ_ROUND steps; non-zero interrupts the statement."""
-        self._rounds += 1
-        return int(self._rounds * READ_ROUND >= READ_STEPS)
+        self.budget = StepBudget(self.connection)
 
     def fetch(self, sql: str, params: dict[str, Any]) -> list[Row]:
         """A read refused here is counted here too: SQLite ran it, and runs it again on
         the thread."""
-        self._rounds = 0
         self.statements.add()
         try:
-            return _fetch(self.connection, sql, params)
+            with self.budget:
+                return _fetch(self.connection, sql, params)
         except sqlite3.Error as error:
             raise ReadElsewhere from error
 
@@ -187,12 +196,41 @@ class LoopReader:
         self.connection.close()
 
 
+class StepBudget:
+    """A connection's statements stopped after :data:`READ_STEPS` steps of SQLite's machine
+    while the budget is open (``with``), and never otherwise: the main connection's
+    statements on the thread run to their end."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.open = False
+        self._rounds = 0
+        connection.set_progress_handler(self._step, READ_ROUND)
+
+    def _step(self) -> int:
+        """SQLite asks every READ_ROUND steps; non-zero interrupts the statement."""
+        self._rounds += 1
+        return int(self.open and self._rounds * READ_ROUND >= READ_STEPS)
+
+    def __enter__(self) -> None:
+        self._rounds = 0
+        self.open = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.open = False
+
+
 class ReadElsewhere(Exception):
     """The loop's reader could not answer a read at once: the thread will."""
 
 
+class OffLoop(Exception):
+    """What ran on the loop would have waited for a lock, or ran too long: rolled back, the
+    thread runs it."""
+
+
 class SqliteDatabase:
-    """The one connection, the file it must still be writing, and the loop's reader."""
+    """The one connection (used on the loop or on its thread, never both at once), the file
+    it must still be writing, the loop's reader and the checkpoints."""
 
     dialect = SQLITE
 
@@ -201,20 +239,30 @@ class SqliteDatabase:
         self.path = path
         self.reader = reader
         self.statements = reader.statements
+        # Jobs sent to aiosqlite's thread that it has not finished: while there are any, the
+        # connection is the thread's.
+        self.queued = 0
         self._file = _identity(path)
+        self._db = connection_of(connection)
+        self._budget = StepBudget(self._db)
+        self._commits = 0
+        self._checkpoint: asyncio.Future[None] | None = None
+        self._checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
         """Connect and set the connection up. A failure (a corrupt or truncated file fails
         its first statement) closes the connection before it goes on: its worker thread
-        would otherwise keep the process alive."""
-        connection = await aiosqlite.connect(path, isolation_level=None)
+        would otherwise keep the process alive. The busy timeout is the thread's to set, job
+        by job (:meth:`_waiting`): on the loop a lock is answered at once."""
+        connection = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         try:
             connection.row_factory = aiosqlite.Row
             for pragma in (
-                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
+                "PRAGMA busy_timeout = 0",
                 "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
+                "PRAGMA wal_autocheckpoint = 0",
             ):
                 async with connection.execute(pragma) as cursor:
                     await cursor.fetchall()
@@ -230,36 +278,94 @@ class SqliteDatabase:
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Params = NO_PARAMS) -> list[Row]:
-        """On the loop when the reader answers at once, else on the thread. A PRAGMA asks
-        about the writing connection (its foreign keys, its journal), so it goes there."""
+        """On the loop when it answers at once (the connection itself when the thread has
+        nothing queued, else the reader), else on the thread. A PRAGMA asks about the
+        connection (its foreign keys, its journal) and may wait (a checkpoint's), so it goes
+        to the thread."""
         bound = _bound(params)
         if not PRAGMA.match(sql):
             try:
+                if not self.queued:
+                    self.statements.add()
+                    return self._on_loop(_fetch, sql, bound)
                 return self.reader.fetch(sql, bound)
-            except ReadElsewhere:
+            except (OffLoop, ReadElsewhere):
                 pass
         self.statements.add()
-        return await run_on_connection(self.connection, _fetch, sql, bound)
+        return await self._on_thread(_fetch, sql, bound)
 
     async def fetch_value(self, sql: str, params: Params = NO_PARAMS) -> Any:
         row = await self.fetch_one(sql, params)
         return None if row is None else row[0]
 
     async def transact(self, work: Work[T], lock: int | None = None, undoable: bool = False) -> T:
-        """``work`` whole on the connection's thread, in one hop."""
-        return await run_on_connection(self.connection, self._transaction, work, undoable)
+        """``work`` whole, on the loop when the thread is idle and it neither meets a lock nor
+        runs long, else (rolled back and started again) on the thread, in one hop."""
+        if not self.queued:
+            try:
+                result = self._on_loop(self._transaction, work, undoable)
+            except OffLoop:
+                pass
+            else:
+                self._committed()
+                return result
+        result = await self._on_thread(self._transaction, work, undoable)
+        self._committed()
+        return result
 
     async def write_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         """A transaction of one statement (the file's check included)."""
-        return await run_on_connection(
-            self.connection, self._transaction, lambda tx: tx.fetch_one(sql, params), False
-        )
+        return await self.transact(lambda tx: tx.fetch_one(sql, params))
+
+    def _on_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(connection, *args)`` here, on the loop, within the step budget; what would
+        wait or ran out of steps is :class:`OffLoop` (a transaction rolls itself back)."""
+        try:
+            with self._budget:
+                return fn(self._db, *args)
+        except sqlite3.OperationalError as error:
+            if error.sqlite_errorcode & 0xFF in SENT_ELSEWHERE:
+                raise OffLoop from error
+            raise
+
+    async def _on_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(connection, *args)`` on aiosqlite's thread, after every job queued there. The
+        connection stays the thread's until the thread is done with the job, even if its
+        caller is cancelled first (the job is shielded; the count falls when it ends)."""
+        self.queued += 1
+        job = asyncio.ensure_future(run_on_connection(self.connection, _waiting, fn, *args))
+        job.add_done_callback(self._ended)
+        return await asyncio.shield(job)
+
+    def _ended(self, job: asyncio.Future[Any]) -> None:
+        self.queued -= 1
+        if not job.cancelled():
+            job.exception()  # its caller may be gone: seen, not left to be logged as lost
+
+    def _committed(self) -> None:
+        """Count a commit; every :data:`CHECKPOINT_EVERY`, checkpoint the WAL in a worker
+        thread, one checkpoint at a time."""
+        self._commits += 1
+        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._commits = 0
+            self._checkpoint = asyncio.get_running_loop().run_in_executor(None, self._checkpointed)
+            self._checkpoint.add_done_callback(self._checkpoint_ended)
+
+    def _checkpointed(self) -> None:
+        """``PASSIVE``: copy what no reader still needs, waiting for nobody."""
+        self.statements.add()
+        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
+    def _checkpoint_ended(self, checkpoint: asyncio.Future[None]) -> None:
+        self._checkpoint = None
+        if not checkpoint.cancelled() and (error := checkpoint.exception()) is not None:
+            log.warning("the WAL's checkpoint failed: %s", error)
 
     def _transaction(self, db: sqlite3.Connection, work: Work[T], undoable: bool) -> T:
-        """On the connection's thread (a ``stat`` per transaction, off the event loop):
-        SQLite keeps writing to a deleted file without complaint, so the path is checked
-        first. ``BEGIN IMMEDIATE`` (and an undoable one's savepoint) … ``COMMIT``; anything
-        raised rolls it all back, and so does a commit that fails (the file turned read-only)."""
+        """On the loop or the connection's thread (a ``stat`` per transaction): SQLite keeps
+        writing to a deleted file without complaint, so the path is checked first. ``BEGIN
+        IMMEDIATE`` (and an undoable one's savepoint) … ``COMMIT``; anything raised rolls it all
+        back, and so does a commit that fails (the file turned read-only)."""
         if _identity(self.path) != self._file:
             raise DatabaseReplaced(self.path)
         tx = SqliteTransaction(db)
@@ -284,8 +390,22 @@ class SqliteDatabase:
         """Nothing to follow: every change is this process's own."""
 
     async def close(self) -> None:
+        """The checkpoint under way first: its connection is closed after it."""
+        if self._checkpoint is not None:
+            await asyncio.wait([self._checkpoint])
+        self._checkpointer.close()
         self.reader.close()
         await self.connection.close()
+
+
+def _waiting(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """A job on the thread, which may wait out another process's lock: the busy timeout for
+    the job's length, nil again after it."""
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    try:
+        return fn(db, *args)
+    finally:
+        db.execute("PRAGMA busy_timeout = 0")
 
 
 def _execute(db: sqlite3.Connection, sql: str, params: dict[str, Any]) -> int:

@@ -16,7 +16,13 @@ import discord.app_commands.tree
 import discord.ui.modal
 import discord.ui.view
 
-from bot.internals import IN_FLIGHT_TASK_PREFIXES, in_flight_interactions, open_forms, run_on_connection
+from bot.internals import (
+    IN_FLIGHT_TASK_PREFIXES,
+    connection_of,
+    in_flight_interactions,
+    open_forms,
+    run_on_connection,
+)
 from bot.render import MarkStringifier
 from rules.expression import roll_expression
 
@@ -69,6 +75,17 @@ async def test_run_on_connection_runs_the_whole_function_on_aiosqlite_thread() -
         stored, thread = await run_on_connection(db, work, 7)
     assert stored == 7
     assert thread != loop_thread
+
+
+async def test_connection_of_is_the_connection_aiosqlite_s_thread_runs_on() -> None:
+    """The loop may use it while the thread has nothing queued (``bot.store.sqlite``): what
+    one side writes, the other reads, on the one connection."""
+    async with aiosqlite.connect(":memory:", check_same_thread=False) as db:
+        on_thread = await run_on_connection(db, lambda connection: connection)
+        assert connection_of(db) is on_thread
+        connection_of(db).execute("CREATE TABLE t (v INTEGER)")
+        connection_of(db).execute("INSERT INTO t VALUES (7)")
+        assert await run_on_connection(db, lambda c: c.execute("SELECT v FROM t").fetchone()[0]) == 7
 
 
 def test_d20_stringifier_still_dispatches_to_the_methods_we_override() -> None:

@@ -885,12 +885,11 @@ async def test_a_tables_context_is_its_table_and_pools_read_in_one_statement(sto
     )
 
 
-async def test_an_sqlite_transaction_is_one_hop_and_one_that_would_wait_is_rolled_back(
-    sqlite_store: Store,
-) -> None:
-    """SQLite runs a transaction's coroutine whole on its connection's thread: one that
-    awaited anything but its own statements would let another slip in, so it is refused
-    and nothing it wrote stays."""
+async def test_an_sqlite_transaction_that_would_wait_is_rolled_back(sqlite_store: Store) -> None:
+    """SQLite runs a transaction's coroutine whole, where nothing else runs meanwhile (the
+    loop, or the connection's thread: ``tests/bot/store/test_sqlite.py``): one that awaited
+    anything but its own statements would let another slip in, so it is refused and nothing
+    it wrote stays."""
 
     async def waits(tx: Any) -> None:
         await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
@@ -899,13 +898,6 @@ async def test_an_sqlite_transaction_is_one_hop_and_one_that_would_wait_is_rolle
     with pytest.raises(RuntimeError, match="awaited something other"):
         await sqlite_store.db.transact(waits)  # type: ignore[attr-defined]
     assert await sqlite_store.get_meta("k") is None
-    threads = []
-
-    async def where(tx: Any) -> None:
-        threads.append(threading.get_ident())
-
-    await sqlite_store.db.transact(where)  # type: ignore[attr-defined]
-    assert threads != [threading.get_ident()]
 
 
 async def test_a_gm_channels_context_names_the_tables_it_serves_and_its_own_pools_only(store: Store) -> None:

@@ -1,25 +1,41 @@
-"""SQLite's reads on the event loop (``bot.store.sqlite.LoopReader``): a read answered at once
-takes no hop to aiosqlite's thread; one that would wait or run long is answered there."""
+"""SQLite's adapter (``bot.store.sqlite``): the one connection answers on the event loop while
+aiosqlite's thread has nothing of it queued, without a hop; what would wait for a lock or run
+long goes to the thread, whole; while the thread has work, what follows goes there in order
+and reads are the read-only reader's; the WAL is checkpointed off the loop."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import bot.store.sqlite as adapter
+from bot.internals import connection_of
 from bot.models import Change, Operation
 from bot.store import Store
 
 CHANNEL = 1
+# A statement of some 100,000 steps of SQLite's machine, far past any budget below.
+MANY = (
+    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT count(*) FROM n"
+)
 
 
 @pytest.fixture
 def store(sqlite_store: Store) -> Store:
     """These tests are of SQLite's adapter alone."""
     return sqlite_store
+
+
+def database(store: Store) -> adapter.SqliteDatabase:
+    db = store.db  # type: ignore[attr-defined]
+    assert isinstance(db, adapter.SqliteDatabase)
+    return db
 
 
 @pytest.fixture
@@ -29,23 +45,61 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     hop = adapter.run_on_connection
 
     async def counted(db: Any, fn: Callable[..., Any], *args: Any) -> Any:
-        sent.append(getattr(fn, "__name__", repr(fn)))
+        job = args[0] if fn is adapter._waiting else fn
+        sent.append(getattr(job, "__name__", repr(job)))
         return await hop(db, fn, *args)
 
     monkeypatch.setattr(adapter, "run_on_connection", counted)
     return sent
 
 
+@pytest.fixture
+def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One round of steps on the loop: :data:`MANY` is stopped there."""
+    monkeypatch.setattr(adapter, "READ_STEPS", adapter.READ_ROUND)
+
+
 async def spend(store: Store, interaction: int, delta: int) -> None:
     await store.apply(Operation(CHANNEL, interaction, 7, "r", (Change("impulso", delta, cap=6),)))
 
 
-async def test_a_read_is_answered_on_the_loop_without_a_hop(store: Store, hops: list[str]) -> None:
+class Blocker:
+    """A job that holds aiosqlite's thread until released: while it is queued, the
+    connection is the thread's."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def hold(self, connection: sqlite3.Connection) -> None:
+        self.release.wait(5)
+
+    def __enter__(self) -> Blocker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+
+
+@pytest.fixture
+def blocker() -> Iterator[Blocker]:
+    with Blocker() as held:
+        yield held
+
+
+async def test_an_idle_connection_writes_and_reads_on_the_loop_without_a_hop(
+    store: Store, hops: list[str]
+) -> None:
+    threads: list[int] = []
+
+    async def where(tx: Any) -> None:
+        threads.append(threading.get_ident())
+
+    await database(store).transact(where)
     await spend(store, 1, 4)
-    assert hops == ["_transaction"]
     context = await store.context(CHANNEL, None)
     assert await store.pool(CHANNEL, "impulso") == 4 == context.pool("impulso")
-    assert hops == ["_transaction"]
+    assert hops == []
+    assert threads == [threading.get_ident()]
 
 
 async def test_a_read_sees_every_commit_made_before_it(store: Store) -> None:
@@ -55,32 +109,109 @@ async def test_a_read_sees_every_commit_made_before_it(store: Store) -> None:
 
 
 async def test_a_long_read_is_stopped_and_answered_by_the_thread(
-    store: Store, hops: list[str], monkeypatch: pytest.MonkeyPatch
+    store: Store, hops: list[str], short_budget: None
 ) -> None:
+    assert await database(store).fetch_value(MANY) == 100000
+    assert hops == ["_fetch"]
+
+
+async def test_a_long_transaction_is_rolled_back_on_the_loop_and_run_whole_on_the_thread(
+    store: Store, hops: list[str], short_budget: None
+) -> None:
+    """What the loop's attempt wrote before it was stopped is gone: the row is written once,
+    by the thread's run, which no budget stops."""
+
+    async def long(tx: Any) -> int:
+        await tx.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
+        return int(await tx.fetch_value(MANY))
+
+    assert await database(store).transact(long) == 100000
+    assert hops == ["_transaction"]
+    assert await database(store).fetch_value("SELECT count(*) FROM meta WHERE key = 'k'") == 1
+
+
+async def test_a_lock_sends_the_work_to_the_thread_which_waits_it_out(
+    store: Store, hops: list[str], tmp_path: Path
+) -> None:
+    """Another connection holds the file's write lock: the loop is answered "busy" at once
+    (its busy timeout is nil), and the thread waits until the lock is let go."""
+    other = sqlite3.connect(tmp_path / "store.db", check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    letting_go = asyncio.get_running_loop().call_later(0.05, other.rollback)
+    try:
+        await spend(store, 1, 2)
+    finally:
+        letting_go.cancel()
+        other.close()
+    assert hops == ["_transaction"]
+    assert await store.pool(CHANNEL, "impulso") == 2
+    assert connection_of(database(store).connection).execute("PRAGMA busy_timeout").fetchone()[0] == 0
+
+
+async def test_the_loop_never_waits_for_a_lock(store: Store) -> None:
+    """Both connections the loop reads from answer a lock at once (Python's ``sqlite3.connect``
+    would wait five seconds by default): the thread waits instead."""
+    db = database(store)
+    for connection in (connection_of(db.connection), db.reader.connection):
+        assert connection.execute("PRAGMA busy_timeout").fetchone()[0] == 0
+
+
+async def test_while_the_thread_has_work_what_follows_goes_there_in_order(
+    store: Store, hops: list[str], blocker: Blocker
+) -> None:
+    """A write behind the thread's job waits its turn there; a read meanwhile is the
+    reader's, on the loop, and sees what was committed."""
+    db = database(store)
+    await spend(store, 1, 1)
+    held = asyncio.create_task(db._on_thread(blocker.hold))
+    await asyncio.sleep(0)
+    assert db.queued == 1
+    write = asyncio.create_task(spend(store, 2, 2))
+    await asyncio.sleep(0.01)
+    assert not write.done()
+    assert await store.pool(CHANNEL, "impulso") == 1
+    blocker.release.set()
+    await asyncio.gather(held, write)
+    assert hops == ["hold", "_transaction"]
+    assert db.queued == 0
+    assert await store.pool(CHANNEL, "impulso") == 3
+
+
+async def test_a_read_the_reader_fails_while_the_thread_has_work_is_answered_there(
+    store: Store, hops: list[str], blocker: Blocker
+) -> None:
+    db = database(store)
     await spend(store, 1, 4)
-    monkeypatch.setattr(adapter, "READ_STEPS", adapter.READ_ROUND)
-    many = (
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
-        "SELECT count(*) FROM n"
-    )
-    assert await store.db.fetch_value(many) == 100000
-    assert hops == ["_transaction", "_fetch"]
+    held = asyncio.create_task(db._on_thread(blocker.hold))
+    await asyncio.sleep(0)
+    db.reader.connection.close()
+    read = asyncio.create_task(store.pool(CHANNEL, "impulso"))
+    await asyncio.sleep(0.01)
+    blocker.release.set()
+    assert await read == 4
+    await held
+    assert hops == ["hold", "_fetch"]
+    db.reader.connection = sqlite3.connect(":memory:")
 
 
-async def test_the_loop_reader_never_waits_for_a_lock(store: Store) -> None:
-    """A lock held on the file is answered SQLITE_BUSY at once (no busy timeout: Python's
-    ``sqlite3.connect`` would wait five seconds by default), for the thread to wait instead."""
-    reader: adapter.LoopReader = store.db.reader  # type: ignore[attr-defined]
-    assert reader.connection.execute("PRAGMA busy_timeout").fetchone()[0] == 0
-
-
-async def test_a_read_the_loop_reader_fails_is_answered_by_the_thread(store: Store, hops: list[str]) -> None:
-    await spend(store, 1, 4)
-    reader: adapter.LoopReader = store.db.reader  # type: ignore[attr-defined]
-    reader.connection.close()
-    assert await store.pool(CHANNEL, "impulso") == 4
-    assert hops == ["_transaction", "_fetch"]
-    reader.connection = sqlite3.connect(":memory:")
+async def test_a_cancelled_caller_leaves_the_connection_to_the_thread_until_its_job_ends(
+    store: Store, blocker: Blocker
+) -> None:
+    """Its caller gone, the job still runs on the thread: the loop may not touch the
+    connection before it is done."""
+    db = database(store)
+    caller = asyncio.create_task(db._on_thread(blocker.hold))
+    await asyncio.sleep(0)
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    assert db.queued == 1
+    blocker.release.set()
+    for _ in range(100):
+        if not db.queued:
+            break
+        await asyncio.sleep(0.005)
+    assert db.queued == 0
 
 
 def test_parameters_without_a_list_reach_sqlite_as_they_came() -> None:
@@ -97,7 +228,7 @@ async def test_a_transaction_counts_its_statements_once(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """BEGIN, the savepoint, the UPDATE, the ledger row, the operation and COMMIT are told to
-    the counter in one ``add`` (a lock taken once, on aiosqlite's thread)."""
+    the counter in one ``add`` (a lock taken once)."""
     await spend(store, 1, 3)
     told: list[int] = []
     add = store.statements.add
@@ -109,3 +240,37 @@ async def test_a_transaction_counts_its_statements_once(
     monkeypatch.setattr(store.statements, "add", counted)
     await spend(store, 2, -1)
     assert told == [6]
+
+
+def wal_size(path: Path) -> int:
+    return Path(f"{path}-wal").stat().st_size
+
+
+async def wal_after_spends(path: Path, every: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[int]]:
+    """The WAL's size after 40 spends, checkpointed every ``every`` commits, and the threads
+    the checkpoints ran on."""
+    monkeypatch.setattr(adapter, "CHECKPOINT_EVERY", every)
+    store = await Store.open(path)
+    db = database(store)
+    threads: list[int] = []
+    db._checkpointer.set_trace_callback(lambda sql: threads.append(threading.get_ident()))
+    try:
+        for n in range(1, 41):
+            await spend(store, n, 1 if n % 2 else -1)
+            if db._checkpoint is not None:
+                await db._checkpoint
+        return wal_size(path), threads
+    finally:
+        await store.close()
+
+
+async def test_the_wal_is_checkpointed_off_the_loop_every_so_many_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's own checkpoint (a disk flush, inside a commit, on the loop) is off; a worker
+    thread's, every :data:`CHECKPOINT_EVERY` commits, lets the WAL start over."""
+    kept, none = await wal_after_spends(tmp_path / "never.db", 10**6, monkeypatch)
+    checkpointed, threads = await wal_after_spends(tmp_path / "every5.db", 5, monkeypatch)
+    assert none == []
+    assert len(threads) == 8 and threading.get_ident() not in threads
+    assert checkpointed < kept / 3
