@@ -246,14 +246,16 @@ def wal_size(path: Path) -> int:
     return Path(f"{path}-wal").stat().st_size
 
 
-async def wal_after_spends(path: Path, every: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[int]]:
-    """The WAL's size after 40 spends, checkpointed every ``every`` commits, and the threads
-    the checkpoints ran on."""
+async def wal_after_spends(
+    path: Path, every: int, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, list[tuple[str, int]]]:
+    """The WAL's size after 40 spends, checkpointed every ``every`` commits, and the
+    checkpoints' statements with the threads they ran on."""
     monkeypatch.setattr(adapter, "CHECKPOINT_EVERY", every)
     store = await Store.open(path)
     db = database(store)
-    threads: list[int] = []
-    db._checkpointer.set_trace_callback(lambda sql: threads.append(threading.get_ident()))
+    threads: list[tuple[str, int]] = []
+    db._checkpointer.set_trace_callback(lambda sql: threads.append((sql, threading.get_ident())))
     try:
         for n in range(1, 41):
             await spend(store, n, 1 if n % 2 else -1)
@@ -270,7 +272,18 @@ async def test_the_wal_is_checkpointed_off_the_loop_every_so_many_commits(
     """SQLite's own checkpoint (a disk flush, inside a commit, on the loop) is off; a worker
     thread's, every :data:`CHECKPOINT_EVERY` commits, lets the WAL start over."""
     kept, none = await wal_after_spends(tmp_path / "never.db", 10**6, monkeypatch)
-    checkpointed, threads = await wal_after_spends(tmp_path / "every5.db", 5, monkeypatch)
+    checkpointed, ran = await wal_after_spends(tmp_path / "every5.db", 5, monkeypatch)
     assert none == []
-    assert len(threads) == 8 and threading.get_ident() not in threads
+    assert [sql for sql, _ in ran] == ["PRAGMA wal_checkpoint(PASSIVE)"] * 8
+    assert threading.get_ident() not in {thread for _, thread in ran}
     assert checkpointed < kept / 3
+
+
+async def test_a_wal_grown_past_its_bound_is_started_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a steady stream of writes a passive checkpoint never lets the WAL start over:
+    past :data:`WAL_FRAMES_KEPT` frames, a ``RESTART`` follows it."""
+    monkeypatch.setattr(adapter, "WAL_FRAMES_KEPT", 1)
+    _, ran = await wal_after_spends(tmp_path / "bound.db", 5, monkeypatch)
+    assert [sql for sql, _ in ran] == ["PRAGMA wal_checkpoint(PASSIVE)", "PRAGMA wal_checkpoint(RESTART)"] * 8
