@@ -4,10 +4,11 @@ Run: ``python bench/counting.py``: the statements each store operation of ordina
 on SQLite and on PostgreSQL (a throwaway server, as the tests start one), the table warm.
 
 SQLite: the library's own trace callback (``sqlite3.Connection.set_trace_callback``), called
-on the connection's thread once per statement it runs. PostgreSQL: asyncpg's query logger
-(``Connection.add_query_logger``), added to every connection the store's pool opens (the
-pool is made with an ``init`` that adds it). Both see every statement the driver sends,
-BEGIN/COMMIT/SAVEPOINT and the advisory locks included; those are counted apart.
+once per statement the connection runs, on the event loop or on aiosqlite's thread.
+PostgreSQL: asyncpg's query logger (``Connection.add_query_logger``), added to every
+connection the store's pool opens (the pool is made with an ``init`` that adds it). Both see
+every statement the driver sends, BEGIN/COMMIT/SAVEPOINT and the advisory locks included;
+those are counted apart.
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ class Statements:
 
 
 async def count_sqlite(store: Store, statements: Statements) -> None:
-    """From now on, count the statements the SQLite store's connections run: the writer's,
-    on its thread, and the reader's, on the event loop."""
+    """From now on, count the statements the SQLite store's connections run: the writer's
+    (on the loop or its thread) and the reader's (on the loop)."""
     connection = store.db.connection  # type: ignore[attr-defined]
     await run_on_connection(connection, lambda db: db.set_trace_callback(statements.seen))
     store.db.reader.connection.set_trace_callback(statements.seen)  # type: ignore[attr-defined]

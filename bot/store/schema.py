@@ -376,9 +376,12 @@ class Schema(Part):
         inside it, under the migrations' lock: a second process starting at the same
         moment waits, then finds nothing left to do."""
         dialect = self.db.dialect
-        applied = []
 
-        async def migrate(tx: Transaction) -> None:
+        async def migrate(tx: Transaction) -> list[int]:
+            # The versions applied are returned, not kept outside: a transaction may be run
+            # again from its start (SQLite's, moved off the event loop), and only the run
+            # that commits tells.
+            applied = []
             for statement in dialect.version_setup:
                 await tx.execute(statement)
             current = int(await tx.fetch_value(dialect.read_version))
@@ -388,9 +391,9 @@ class Schema(Part):
                 for statement in (*statements, *dialect.write_version(version)):
                     await tx.execute(statement)
                 applied.append(version)
+            return applied
 
-        await self._transact(migrate, lock=MIGRATION_LOCK)
-        for version in applied:
+        for version in await self._transact(migrate, lock=MIGRATION_LOCK):
             log.info("database migrated", extra={"schema_version": version})
 
     async def get_meta(self, key: str) -> str | None:

@@ -27,6 +27,7 @@ and ``bench/README.md`` (issue 29, inline13) say why and what each part saves.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -127,7 +128,7 @@ def completed(work: Coroutine[Any, Any, T]) -> T:
 
 
 class SqliteTransaction:
-    """Statements straight on the sqlite3 connection, on its thread, inside the
+    """Statements straight on the sqlite3 connection (on the loop or its thread), inside the
     transaction :meth:`SqliteDatabase.transact` opened; none of them suspends. It counts
     the statements it runs (``ran``), its ``BEGIN`` and ``COMMIT`` included, and the
     transaction tells :class:`Statements` once, not under its lock at each."""
@@ -242,27 +243,35 @@ class SqliteDatabase:
 
     dialect = SQLITE
 
-    def __init__(self, connection: aiosqlite.Connection, path: str, reader: LoopReader) -> None:
+    def __init__(
+        self,
+        connection: aiosqlite.Connection,
+        path: str,
+        reader: LoopReader,
+        checkpointer: sqlite3.Connection,
+    ) -> None:
         self.connection = connection
         self.path = path
         self.reader = reader
         self.statements = reader.statements
-        # Jobs sent to aiosqlite's thread that it has not finished: while there are any, the
-        # connection is the thread's.
+        # Jobs sent to aiosqlite's thread that it has not finished (counted down by the thread
+        # itself, once done): while there are any, the connection is the thread's. Closing
+        # keeps one for good.
         self.queued = 0
         self._file = _identity(path)
         self._db = connection_of(connection)
         self._budget = StepBudget(self._db)
         self._commits = 0
         self._checkpoint: asyncio.Future[None] | None = None
-        self._checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
+        self._checkpointer = checkpointer
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str) -> SqliteDatabase:
         """Connect and set the connection up. A failure (a corrupt or truncated file fails
         its first statement) closes the connection before it goes on: its worker thread
         would otherwise keep the process alive. The busy timeout is the thread's to set, job
-        by job (:meth:`_waiting`): on the loop a lock is answered at once."""
+        by job (:meth:`_job`): on the loop a lock is answered at once."""
         connection = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
         try:
             connection.row_factory = aiosqlite.Row
@@ -277,10 +286,14 @@ class SqliteDatabase:
                     await cursor.fetchall()
             await _use_wal(connection)
             reader = LoopReader(path, Statements("sqlite"))
+            # Its ``RESTART`` waits, in its worker thread, for a moment no write is under way.
+            checkpointer = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
         except BaseException:
             await connection.close()
             raise
-        return cls(connection, path, reader)
+        return cls(connection, path, reader, checkpointer)
 
     async def fetch_one(self, sql: str, params: Params = NO_PARAMS) -> Row | None:
         rows = await self.fetch_all(sql, params)
@@ -333,29 +346,43 @@ class SqliteDatabase:
             with self._budget:
                 return fn(self._db, *args)
         except sqlite3.OperationalError as error:
-            if error.sqlite_errorcode & 0xFF in SENT_ELSEWHERE:
+            # Python's own errors (a text it cannot decode) carry no SQLite code.
+            if getattr(error, "sqlite_errorcode", 0) & 0xFF in SENT_ELSEWHERE:
                 raise OffLoop from error
             raise
 
     async def _on_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` on aiosqlite's thread, after every job queued there. The
         connection stays the thread's until the thread is done with the job, even if its
-        caller is cancelled first (the job is shielded; the count falls when it ends)."""
+        caller (or the job's task) is cancelled first: the thread counts it down itself."""
         self.queued += 1
-        job = asyncio.ensure_future(run_on_connection(self.connection, _waiting, fn, *args))
-        job.add_done_callback(self._ended)
-        return await asyncio.shield(job)
+        return await run_on_connection(self.connection, self._job, asyncio.get_running_loop(), fn, *args)
 
-    def _ended(self, job: asyncio.Future[Any]) -> None:
+    def _job(
+        self, db: sqlite3.Connection, loop: asyncio.AbstractEventLoop, fn: Callable[..., T], *args: Any
+    ) -> T:
+        """On the thread, which may wait out another process's lock: the busy timeout for the
+        job's length, nil again after it; then the loop is told the connection is free (before
+        aiosqlite gives the job's answer, so its caller finds it free)."""
+        try:
+            self.statements.add(2)
+            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            try:
+                return fn(db, *args)
+            finally:
+                db.execute("PRAGMA busy_timeout = 0")
+        finally:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody to tell
+                loop.call_soon_threadsafe(self._ended)
+
+    def _ended(self) -> None:
         self.queued -= 1
-        if not job.cancelled():
-            job.exception()  # its caller may be gone: seen, not left to be logged as lost
 
     def _committed(self) -> None:
         """Count a commit; every :data:`CHECKPOINT_EVERY`, checkpoint the WAL in a worker
         thread, one checkpoint at a time."""
         self._commits += 1
-        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None:
+        if self._commits >= CHECKPOINT_EVERY and self._checkpoint is None and not self._closed:
             self._commits = 0
             self._checkpoint = asyncio.get_running_loop().run_in_executor(None, self._checkpointed)
             self._checkpoint.add_done_callback(self._checkpoint_ended)
@@ -404,22 +431,17 @@ class SqliteDatabase:
         """Nothing to follow: every change is this process's own."""
 
     async def close(self) -> None:
-        """The checkpoint under way first: its connection is closed after it."""
+        """From here on the connection is the thread's (a call made while it closes goes
+        there, and meets the closed connection's error, never the loop's use of a connection
+        the thread is closing), and no checkpoint starts; the one under way ends before its
+        connection is closed."""
+        self._closed = True
+        self.queued += 1
         if self._checkpoint is not None:
             await asyncio.wait([self._checkpoint])
         self._checkpointer.close()
         self.reader.close()
         await self.connection.close()
-
-
-def _waiting(db: sqlite3.Connection, fn: Callable[..., T], *args: Any) -> T:
-    """A job on the thread, which may wait out another process's lock: the busy timeout for
-    the job's length, nil again after it."""
-    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    try:
-        return fn(db, *args)
-    finally:
-        db.execute("PRAGMA busy_timeout = 0")
 
 
 def _execute(db: sqlite3.Connection, sql: str, params: dict[str, Any]) -> int:

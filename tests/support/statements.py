@@ -216,8 +216,8 @@ async def count_play(path: Path) -> list[Count]:
     await h.start()
     assert h.bot is not None
     trace = Trace()
-    # The sqlite3 connection under aiosqlite (the callback runs on its thread), and the one
-    # that reads on the event loop.
+    # The sqlite3 connection under aiosqlite (the callback runs where it does: on the event
+    # loop, or on aiosqlite's thread), and the one that reads on the loop while the thread works.
     raw = h.bot.store.db.connection._conn
     await h.bot.store.db.connection._execute(raw.set_trace_callback, trace)
     h.bot.store.db.reader.connection.set_trace_callback(trace)

@@ -6,6 +6,7 @@ and reads are the read-only reader's; the WAL is checkpointed off the loop."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     hop = adapter.run_on_connection
 
     async def counted(db: Any, fn: Callable[..., Any], *args: Any) -> Any:
-        job = args[0] if fn is adapter._waiting else fn
+        job = args[1] if getattr(fn, "__name__", "") == "_job" else fn
         sent.append(getattr(job, "__name__", repr(job)))
         return await hop(db, fn, *args)
 
@@ -287,3 +288,72 @@ async def test_a_wal_grown_past_its_bound_is_started_over(
     monkeypatch.setattr(adapter, "WAL_FRAMES_KEPT", 1)
     _, ran = await wal_after_spends(tmp_path / "bound.db", 5, monkeypatch)
     assert [sql for sql, _ in ran] == ["PRAGMA wal_checkpoint(PASSIVE)", "PRAGMA wal_checkpoint(RESTART)"] * 8
+
+
+async def test_a_commit_never_checkpoints_on_the_loop(store: Store) -> None:
+    """SQLite's automatic checkpoint would copy and flush inside a commit, on the loop."""
+    assert connection_of(database(store).connection).execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 0
+
+
+class HeldCheckpoint:
+    """A checkpoint that waits until released, counting how many were started."""
+
+    def __init__(self, db: adapter.SqliteDatabase, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.release = threading.Event()
+        self.started = 0
+        monkeypatch.setattr(adapter, "CHECKPOINT_EVERY", 1)
+        monkeypatch.setattr(db, "_checkpointed", self.held)
+
+    def held(self) -> None:
+        self.started += 1
+        self.release.wait(5)
+
+
+async def test_one_checkpoint_at_a_time(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = database(store)
+    held = HeldCheckpoint(db, monkeypatch)
+    for n in range(1, 4):
+        await spend(store, n, 1)
+    held.release.set()
+    assert db._checkpoint is not None
+    await db._checkpoint
+    assert held.started == 1
+
+
+async def test_closing_waits_for_the_checkpoint_and_leaves_the_connection_to_the_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While the store closes, nothing runs on the loop's side of the connection the thread
+    is closing, no checkpoint starts, and the one under way ends before its connection is
+    closed."""
+    store = await Store.open(tmp_path / "closing.db")
+    db = database(store)
+    held = HeldCheckpoint(db, monkeypatch)
+    await spend(store, 1, 1)
+    closing = asyncio.create_task(store.close())
+    await asyncio.sleep(0.01)
+    assert not closing.done()
+    assert db.queued > 0
+    db._committed()
+    held.release.set()
+    await closing
+    assert held.started == 1
+
+
+async def test_migrations_rolled_back_on_the_loop_are_told_once(
+    tmp_path: Path, short_budget: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A new file's migrations outrun the loop's budget and run again on the thread: only the
+    run that commits tells which versions it applied."""
+    with caplog.at_level(logging.INFO, logger="bot.store.schema"):
+        store = await Store.open(tmp_path / "new.db")
+    await store.close()
+    told = [r.schema_version for r in caplog.records if r.getMessage() == "database migrated"]  # type: ignore[attr-defined]
+    assert told == sorted(set(told)) and len(told) == len(adapter.SQLITE.migrations)
+
+
+async def test_an_error_python_raises_on_the_loop_reaches_the_caller_as_it_is(store: Store) -> None:
+    """Text SQLite holds but Python cannot decode: sqlite3's own error, with no SQLite code."""
+    await database(store).write_one("INSERT INTO meta (key, value) VALUES ('bad', CAST(X'FF' AS TEXT))")
+    with pytest.raises(sqlite3.OperationalError, match="decode"):
+        await store.get_meta("bad")
