@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -71,9 +72,14 @@ CHECKPOINT_EVERY = 250
 # would grow without end (measured: 55 MB in the 200-table load). One that leaves this many
 # frames (16 MB of 4 KB pages) is followed by a ``RESTART``, which holds writers off while it
 # copies the last frames, so the next write starts the WAL over (and cuts its file back to
-# that size); writes meanwhile meet its lock and wait on the thread.
+# that size); writes meanwhile meet its lock and wait on the thread. The WAL's size is then
+# bounded by the commits that land while one checkpoint runs, not by this figure.
 WAL_FRAMES_KEPT = 4096
 WAL_BYTES_KEPT = WAL_FRAMES_KEPT * 4096
+# The ``RESTART`` finds the writers' lock free between two of the loop's transactions: a few
+# tries, a couple of milliseconds apart, in the checkpoint's own thread.
+RESTART_TRIES = 5
+RESTART_PAUSE = 0.002
 PRAGMA = re.compile(r"\s*PRAGMA\b", re.IGNORECASE)
 
 SQLITE = Dialect(
@@ -286,10 +292,9 @@ class SqliteDatabase:
                     await cursor.fetchall()
             await _use_wal(connection)
             reader = LoopReader(path, Statements("sqlite"))
-            # Its ``RESTART`` waits, in its worker thread, for a moment no write is under way.
-            checkpointer = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
-            )
+            # Its busy timeout is nil: SQLite's ``RESTART`` would wait holding the writers'
+            # lock for any reader still on an old snapshot (another process's open read).
+            checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
         except BaseException:
             await connection.close()
             raise
@@ -389,13 +394,20 @@ class SqliteDatabase:
 
     def _checkpointed(self) -> None:
         """``PASSIVE``: copy what no reader still needs, waiting for nobody; then, when the WAL
-        has grown to :data:`WAL_FRAMES_KEPT` frames, ``RESTART`` (its busy timeout nil: with
-        a write under way, it copies what it can and the next checkpoint tries again)."""
+        has grown to :data:`WAL_FRAMES_KEPT` frames, ``RESTART``, tried :data:`RESTART_TRIES`
+        times a moment apart. Its busy timeout is nil, so it never waits holding the writers'
+        lock: a write under way, or a reader on an old snapshot, makes it copy what it can
+        and say so (its first column), and the next checkpoint tries again."""
         self.statements.add()
         _, frames, _ = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-        if frames >= WAL_FRAMES_KEPT:
+        if frames < WAL_FRAMES_KEPT:
+            return
+        for _ in range(RESTART_TRIES):
             self.statements.add()
-            self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
+            (busy, _, _) = self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            if not busy:
+                return
+            time.sleep(RESTART_PAUSE)
 
     def _checkpoint_ended(self, checkpoint: asyncio.Future[None]) -> None:
         self._checkpoint = None

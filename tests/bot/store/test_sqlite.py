@@ -9,6 +9,7 @@ import asyncio
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -132,10 +133,19 @@ async def test_a_long_transaction_is_rolled_back_on_the_loop_and_run_whole_on_th
 
 
 async def test_a_lock_sends_the_work_to_the_thread_which_waits_it_out(
-    store: Store, hops: list[str], tmp_path: Path
+    store: Store, hops: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Another connection holds the file's write lock: the loop is answered "busy" at once
-    (its busy timeout is nil), and the thread waits until the lock is let go."""
+    (its busy timeout is nil), and the thread waits until the lock is let go. Counted: the
+    loop's refused ``BEGIN``, the thread's two busy-timeout settings, its transaction."""
+    told: list[int] = []
+    add = store.statements.add
+
+    def counted(count: int = 1) -> None:
+        told.append(count)
+        add(count)
+
+    monkeypatch.setattr(store.statements, "add", counted)
     other = sqlite3.connect(tmp_path / "store.db", check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")
     letting_go = asyncio.get_running_loop().call_later(0.05, other.rollback)
@@ -145,6 +155,7 @@ async def test_a_lock_sends_the_work_to_the_thread_which_waits_it_out(
         letting_go.cancel()
         other.close()
     assert hops == ["_transaction"]
+    assert told[:2] == [1, 2] and len(told) == 3
     assert await store.pool(CHANNEL, "impulso") == 2
     assert connection_of(database(store).connection).execute("PRAGMA busy_timeout").fetchone()[0] == 0
 
@@ -331,13 +342,24 @@ async def test_closing_waits_for_the_checkpoint_and_leaves_the_connection_to_the
     held = HeldCheckpoint(db, monkeypatch)
     await spend(store, 1, 1)
     closing = asyncio.create_task(store.close())
-    await asyncio.sleep(0.01)
-    assert not closing.done()
-    assert db.queued > 0
-    db._committed()
-    held.release.set()
-    await closing
+    try:
+        await asyncio.sleep(0.01)
+        assert not closing.done()
+        assert db.queued > 0
+    finally:
+        held.release.set()
+        await closing
     assert held.started == 1
+
+
+async def test_a_closed_store_starts_no_checkpoint(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its connection is closed: a commit counted after that (a call that raced the close)
+    leaves it alone."""
+    monkeypatch.setattr(adapter, "CHECKPOINT_EVERY", 1)
+    db = database(store)
+    await store.close()
+    db._committed()
+    assert db._checkpoint is None
 
 
 async def test_migrations_rolled_back_on_the_loop_are_told_once(
@@ -357,3 +379,46 @@ async def test_an_error_python_raises_on_the_loop_reaches_the_caller_as_it_is(st
     await database(store).write_one("INSERT INTO meta (key, value) VALUES ('bad', CAST(X'FF' AS TEXT))")
     with pytest.raises(sqlite3.OperationalError, match="decode"):
         await store.get_meta("bad")
+
+
+async def test_a_restart_never_waits_for_a_reader_on_an_old_snapshot(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process's open read: SQLite's ``RESTART`` would hold the writers' lock while it
+    waited for it (the busy timeout's length, each try). With none, it gives up at once."""
+    monkeypatch.setattr(adapter, "WAL_FRAMES_KEPT", 1)
+    db = database(store)
+    await spend(store, 1, 1)
+    other = sqlite3.connect(tmp_path / "store.db", check_same_thread=False)
+    other.execute("BEGIN")
+    other.execute("SELECT count(*) FROM pools").fetchall()
+    try:
+        await spend(store, 2, 1)
+        started = time.perf_counter()
+        await asyncio.to_thread(db._checkpointed)
+        assert time.perf_counter() - started < 0.5
+    finally:
+        other.close()
+
+
+def wal_bytes(path: Path) -> int:
+    return Path(f"{path}-wal").stat().st_size
+
+
+async def test_a_wal_started_over_is_cut_back_to_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(adapter, "CHECKPOINT_EVERY", 10**6)
+    monkeypatch.setattr(adapter, "WAL_FRAMES_KEPT", 1)
+    monkeypatch.setattr(adapter, "WAL_BYTES_KEPT", 64 * 1024)
+    path = tmp_path / "cut.db"
+    store = await Store.open(path)
+    try:
+        for n in range(1, 61):
+            await spend(store, n, 1 if n % 2 else -1)
+        grown = wal_bytes(path)
+        await asyncio.to_thread(database(store)._checkpointed)
+        await spend(store, 61, 1)
+        assert grown > 4 * 64 * 1024 >= 4 * wal_bytes(path)
+    finally:
+        await store.close()
