@@ -56,6 +56,20 @@ def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.fixture
+def told(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Each count told to the store's statement counter from now on."""
+    counts: list[int] = []
+    add = store.statements.add
+
+    def counted(count: int = 1) -> None:
+        counts.append(count)
+        add(count)
+
+    monkeypatch.setattr(store.statements, "add", counted)
+    return counts
+
+
+@pytest.fixture
 def short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """One round of steps on the loop: :data:`MANY` is stopped there."""
     monkeypatch.setattr(adapter, "READ_STEPS", adapter.READ_ROUND)
@@ -133,19 +147,11 @@ async def test_a_long_transaction_is_rolled_back_on_the_loop_and_run_whole_on_th
 
 
 async def test_a_lock_sends_the_work_to_the_thread_which_waits_it_out(
-    store: Store, hops: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    store: Store, hops: list[str], tmp_path: Path, told: list[int]
 ) -> None:
     """Another connection holds the file's write lock: the loop is answered "busy" at once
     (its busy timeout is nil), and the thread waits until the lock is let go. Counted: the
     loop's refused ``BEGIN``, the thread's two busy-timeout settings, its transaction."""
-    told: list[int] = []
-    add = store.statements.add
-
-    def counted(count: int = 1) -> None:
-        told.append(count)
-        add(count)
-
-    monkeypatch.setattr(store.statements, "add", counted)
     other = sqlite3.connect(tmp_path / "store.db", check_same_thread=False)
     other.execute("BEGIN IMMEDIATE")
     letting_go = asyncio.get_running_loop().call_later(0.05, other.rollback)
@@ -236,20 +242,11 @@ def test_parameters_without_a_list_reach_sqlite_as_they_came() -> None:
     assert listed["pools"] == ["a", "b"]
 
 
-async def test_a_transaction_counts_its_statements_once(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_transaction_counts_its_statements_once(store: Store, told: list[int]) -> None:
     """BEGIN, the savepoint, the UPDATE, the ledger row, the operation and COMMIT are told to
     the counter in one ``add`` (a lock taken once)."""
     await spend(store, 1, 3)
-    told: list[int] = []
-    add = store.statements.add
-
-    def counted(count: int = 1) -> None:
-        told.append(count)
-        add(count)
-
-    monkeypatch.setattr(store.statements, "add", counted)
+    told.clear()
     await spend(store, 2, -1)
     assert told == [6]
 
