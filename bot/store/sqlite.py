@@ -11,17 +11,20 @@ the coroutine is driven to its end in one go (:func:`completed`), ``BEGIN IMMEDI
 
 Where it runs: **on the event loop**, when aiosqlite's thread has nothing of this
 connection's to do (:attr:`SqliteDatabase.queued`), so that a transaction or a read costs no
-hop; the loop never waits there, though: the connection's busy timeout is nil on the loop and
-a progress handler stops a statement after :data:`READ_STEPS` steps of SQLite's machine, and
-what stops it (a lock another process holds, a long statement) rolls it back and sends the
-same work to **the thread**, which waits out the lock (:data:`BUSY_TIMEOUT_MS`) and runs it to
-its end. While anything is queued there, everything after it goes there too, in order
-(aiosqlite's one thread runs its queue in order), except reads, which a second, read-only
-connection answers on the loop (:class:`LoopReader`, with the same bounds: in WAL mode a reader
-takes no lock a writer holds, and sees every transaction committed before it starts). The
-WAL's checkpoints, which flush the disk, are a third connection's, in a worker thread
-(:data:`CHECKPOINT_EVERY`), never a commit's on the loop. ``docs/decisiones.md`` (Almacén)
-and ``bench/README.md`` (issue 29, inline13) say why and what each part saves.
+hop. The loop never waits there for a lock or a long statement, though: the connection's busy
+timeout is nil on the loop, a progress handler stops a statement after :data:`READ_STEPS`
+steps of SQLite's machine, and what stops it (a lock another process holds, a long statement)
+rolls it back and sends the same work to **the thread**, which waits out the lock
+(:data:`BUSY_TIMEOUT_MS`) and runs it to its end. While anything is queued there, everything
+after it goes there too, in order (aiosqlite's one thread runs its queue in order), except
+reads, which a second, read-only connection answers on the loop (:class:`LoopReader`, with the
+same bounds: in WAL mode a reader takes no lock a writer holds, and sees every transaction
+committed before it starts). The WAL's checkpoints, which flush the disk, are a third
+connection's, in a worker thread (:data:`CHECKPOINT_EVERY`), never a commit's on the loop;
+what is left of the disk on the loop is the first commit after the WAL starts over, which
+writes and syncs its new header.
+``docs/decisiones.md`` (Almacén) and ``bench/README.md`` (issue 29, inline13) say why and
+what each part saves.
 """
 
 from __future__ import annotations
@@ -53,10 +56,12 @@ log = logging.getLogger(__name__)
 # giving up (on the loop it never waits: the lock sends it to the thread).
 BUSY_TIMEOUT_MS = 5000
 WAL_RETRY_MS = 50
-# A statement on the event loop is stopped after this many steps of SQLite's virtual machine
-# (a transaction's, all of them together), counted in rounds of READ_ROUND (about a tenth of
-# a millisecond here), and goes to the thread: an interaction's reads and writes take a few
-# hundred steps each, a whole ledger or a retention pass many more.
+# A statement on the event loop is stopped after this many steps of SQLite's virtual machine,
+# counted in rounds of READ_ROUND (about a tenth of a millisecond here), and goes to the thread
+# (with the rest of its transaction): an interaction's reads and writes take a few hundred
+# steps each, a whole ledger or a retention pass many more. SQLite counts the rounds per
+# prepared statement (across a cached statement's runs, so one may be stopped a little early,
+# which costs a hop); the budget's count starts again with each use on the loop.
 READ_ROUND = 1000
 READ_STEPS = 20 * READ_ROUND
 # What SQLite answers a statement that would wait for a lock, or that the progress handler
@@ -71,18 +76,18 @@ CHECKPOINT_EVERY = 250
 # the WAL all copied at a moment no write follows, and SQLite never starts the WAL over: it
 # would grow without end (measured: 55 MB in the 200-table load). With traffic that pauses
 # (a table's, not a benchmark's) a passive checkpoint is enough. One that leaves this many
-# frames (32 MB of 4 KB pages) is followed by a ``RESTART``, which holds writers off while it
-# copies the last frames, so the next write starts the WAL over (and cuts its file back to
-# that size); writes meanwhile meet its lock and go to the thread, and those after them follow
-# until the thread's queue empties: the bound is high so that this is rare (a 200-table load
-# does not reach it). The WAL's size is then bounded by the commits that land while one
-# checkpoint runs, beyond this figure.
+# frames (32 MB of 4 KB pages) is followed by a ``TRUNCATE``, which holds writers off while it
+# copies the last frames and cuts the WAL's file to nothing, in its own thread, so the next
+# write starts the WAL over; writes meanwhile meet its lock and go to the thread, and those
+# after them follow until the thread's queue empties: the bound is high so that this is rare
+# (a 200-table load reaches it near its end). Each try needs the writers' lock free at once,
+# so under a steady stream it may take several checkpoints to find it (review13c: 77.5 MB in
+# 20,000 commits back to back), and none while another process keeps an old read open.
 WAL_FRAMES_KEPT = 8192
-WAL_BYTES_KEPT = WAL_FRAMES_KEPT * 4096
-# The ``RESTART`` needs the writers' lock free between two of the loop's transactions: two
+# The ``TRUNCATE`` needs the writers' lock free between two of the loop's transactions: two
 # tries, a couple of milliseconds apart, in the checkpoint's own thread.
-RESTART_TRIES = 2
-RESTART_PAUSE = 0.002
+TRUNCATE_TRIES = 2
+TRUNCATE_PAUSE = 0.002
 PRAGMA = re.compile(r"\s*PRAGMA\b", re.IGNORECASE)
 
 SQLITE = Dialect(
@@ -289,13 +294,12 @@ class SqliteDatabase:
                 "PRAGMA synchronous = NORMAL",
                 "PRAGMA foreign_keys = ON",
                 "PRAGMA wal_autocheckpoint = 0",
-                f"PRAGMA journal_size_limit = {WAL_BYTES_KEPT}",
             ):
                 async with connection.execute(pragma) as cursor:
                     await cursor.fetchall()
             await _use_wal(connection)
             reader = LoopReader(path, Statements("sqlite"))
-            # Its busy timeout is nil: SQLite's ``RESTART`` would wait holding the writers'
+            # Its busy timeout is nil: SQLite's ``TRUNCATE`` would wait holding the writers'
             # lock for any reader still on an old snapshot (another process's open read).
             checkpointer = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=0)
         except BaseException:
@@ -397,7 +401,7 @@ class SqliteDatabase:
 
     def _checkpointed(self) -> None:
         """``PASSIVE``: copy what no reader still needs, waiting for nobody; then, when the WAL
-        has grown to :data:`WAL_FRAMES_KEPT` frames, ``RESTART``, tried :data:`RESTART_TRIES`
+        has grown to :data:`WAL_FRAMES_KEPT` frames, ``TRUNCATE``, tried :data:`TRUNCATE_TRIES`
         times a moment apart. Its busy timeout is nil, so it never waits holding the writers'
         lock: a write under way, or a reader on an old snapshot, makes it copy what it can
         and say so (its first column), and the next checkpoint tries again."""
@@ -405,12 +409,12 @@ class SqliteDatabase:
         _, frames, _ = self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
         if frames < WAL_FRAMES_KEPT:
             return
-        for _ in range(RESTART_TRIES):
+        for _ in range(TRUNCATE_TRIES):
             self.statements.add()
-            (busy, _, _) = self._checkpointer.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            (busy, _, _) = self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             if not busy:
                 return
-            time.sleep(RESTART_PAUSE)
+            time.sleep(TRUNCATE_PAUSE)
 
     def _checkpoint_ended(self, checkpoint: asyncio.Future[None]) -> None:
         self._checkpoint = None
