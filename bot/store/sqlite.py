@@ -191,7 +191,7 @@ class SqliteTransaction:
 class LoopReader:
     """A read-only connection to the file, read on the event loop while the main connection
     is the thread's: a read it answers takes no lock and at most :data:`READ_STEPS` steps;
-    one it cannot answer so is refused (:class:`ReadElsewhere`) for the thread to run."""
+    one it cannot answer so is refused (:class:`OffLoop`) for the thread to run."""
 
     def __init__(self, path: str, statements: Statements) -> None:
         self.statements = statements
@@ -213,7 +213,7 @@ class LoopReader:
             with self.budget:
                 return _fetch(self.connection, sql, params)
         except sqlite3.Error as error:
-            raise ReadElsewhere from error
+            raise OffLoop from error
 
     def close(self) -> None:
         self.connection.close()
@@ -242,13 +242,9 @@ class StepBudget:
         self.open = False
 
 
-class ReadElsewhere(Exception):
-    """The loop's reader could not answer a read at once: the thread will."""
-
-
 class OffLoop(Exception):
-    """What ran on the loop would have waited for a lock, or ran too long: rolled back, the
-    thread runs it."""
+    """What ran on the loop would have waited for a lock, or ran too long (or, the reader's,
+    failed in any way): rolled back, the thread runs it."""
 
 
 class SqliteDatabase:
@@ -323,7 +319,7 @@ class SqliteDatabase:
                     self.statements.add()
                     return self._on_loop(_fetch, sql, bound)
                 return self.reader.fetch(sql, bound)
-            except (OffLoop, ReadElsewhere):
+            except OffLoop:
                 pass
         self.statements.add()
         return await self._on_thread(_fetch, sql, bound)
